@@ -1,0 +1,3 @@
+from skatbot.cli import main
+
+raise SystemExit(main())
