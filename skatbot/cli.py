@@ -1,0 +1,74 @@
+"""Command line: ``skatbot [run|console|wert]``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+
+from skatbot.rules import RuleError, contract_text, evaluate, parse_announcement
+
+
+def cmd_wert(words: Sequence[str], as_json: bool) -> int:
+    """Compute one game without storing it (SPEC §1)."""
+    try:
+        result = evaluate(parse_announcement(words))
+    except RuleError as err:
+        print(f"Fehler: {err}", file=sys.stderr)
+        return 2
+    a = result.announcement
+    outcome = "gewonnen" if result.won else "verloren"
+    if result.overbid:
+        outcome += " (überreizt)"
+    print(contract_text(a, schneider=result.schneider, schwarz=result.schwarz))
+    for note in result.notes:
+        print(note)
+    print(result.breakdown)
+    print(f"{outcome}: {result.booking}")
+    if as_json:
+        print(
+            json.dumps(
+                {
+                    "value": result.value,
+                    "score": result.score,
+                    "won": result.won,
+                    "overbid": result.overbid,
+                }
+            )
+        )
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="skatbot", description="Skat-Liste für Telegram")
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("run", help="Telegram long polling (TELEGRAM_BOT_TOKEN)")
+    console = sub.add_parser("console", help="dieselben Befehle im Terminal")
+    console.add_argument("--out", default="skatbot-out", help="Ordner für Dokumente")
+    wert = sub.add_parser("wert", help="ein Spiel berechnen, ohne es einzutragen")
+    wert.add_argument("--json", action="store_true", help="Ergebnis als JSON (letzte Zeile)")
+    wert.add_argument("words", nargs=argparse.REMAINDER, help="z. B. grand ohne 1 hand gewonnen")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] == "wert":
+        # `--json` may stand anywhere among the words; argparse REMAINDER would swallow it.
+        words = [w for w in args_list[1:] if w != "--json"]
+        return cmd_wert(words, as_json="--json" in args_list[1:])
+    args = build_parser().parse_args(args_list)
+    from skatbot import app  # imported late: `wert` must not pay for Telegram/SQLAlchemy
+
+    if args.command == "console":
+        return app.run_console_mode(out_dir=args.out)
+    token = os.environ.get("TELEGRAM_BOT_TOKEN", "").strip()
+    if args.command == "run" or token:
+        if not token:
+            print("TELEGRAM_BOT_TOKEN fehlt – ohne Token startet `skatbot console`.", file=sys.stderr)
+            return 2
+        return app.run_telegram_mode(token)
+    print("Kein TELEGRAM_BOT_TOKEN gesetzt – starte die Konsole (lokale Bot-API, SQLite).")
+    return app.run_console_mode(out_dir="skatbot-out")

@@ -1,0 +1,35 @@
+"""Precise, user-facing rule errors.
+
+Every error carries a German message that says what is wrong and how to fix it; handlers show
+``str(error)`` unchanged. Subclasses let callers and tests tell the cases apart.
+"""
+
+from __future__ import annotations
+
+
+class RuleError(ValueError):
+    """A violation of the Skat rules or of the input grammar (German message)."""
+
+    def __init__(self, message: str, *, hint: str = "") -> None:
+        self.message = message
+        self.hint = hint
+        super().__init__(f"{message} {hint}".strip())
+
+
+class GrammarError(RuleError):
+    """A word or number that the game grammar does not know."""
+
+
+class InvalidBidError(RuleError):
+    """A bid that is not one of the 63 real game values."""
+
+    def __init__(self, bid: int, lower: int | None, upper: int | None) -> None:
+        self.bid = bid
+        self.lower = lower
+        self.upper = upper
+        options = " oder ".join(str(v) for v in (lower, upper) if v is not None)
+        super().__init__(f"{bid} ist kein Reizwert – nächste gültige: {options}.")
+
+
+class ContradictionError(RuleError):
+    """Two inputs that cannot both be true (e.g. ``gewonnen`` with ``augen 50``)."""

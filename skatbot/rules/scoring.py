@@ -1,0 +1,90 @@
+"""Seeger-Fabian totals (Skatwettspielordnung 6.3.1).
+
+Declarer: +50 per won game, −50 per lost game. Every other player at the table (at a 4-table
+the sitting-out dealer too): +40 at a 3-table, +30 at a 4-table per game lost by someone else.
+Passed games score nothing. The sum over a table is therefore not zero.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+WIN_BONUS = 50
+
+
+def opponents_bonus(table_size: int) -> int:
+    """40 points at a 3-table, 30 at a 4-table, per game lost by another player."""
+    if table_size == 3:
+        return 40
+    if table_size == 4:
+        return 30
+    raise ValueError(f"table size must be 3 or 4, not {table_size}")
+
+
+@dataclass(frozen=True)
+class Booking:
+    """One booked game: who played it and what they scored (+value or −2 × value)."""
+
+    declarer: str
+    score: int
+    won: bool
+
+
+@dataclass(frozen=True)
+class Totals:
+    """A player's Serienabschluss."""
+
+    name: str
+    game_points: int
+    won: int
+    lost: int
+    opponents_lost: int  # games lost by the other players at the table
+    table_size: int
+
+    @property
+    def bonus(self) -> int:
+        return opponents_bonus(self.table_size)
+
+    @property
+    def score(self) -> int:
+        return (
+            self.game_points
+            + WIN_BONUS * (self.won - self.lost)
+            + self.bonus * self.opponents_lost
+        )
+
+    @property
+    def steps(self) -> str:
+        """E.g. "437 + 50 × (12 − 3) + 30 × 6 = 1067" (minus signs typographic)."""
+        return (
+            f"{_signed(self.game_points)} + 50 × ({self.won} − {self.lost}) + "
+            f"{self.bonus} × {self.opponents_lost} = {_signed(self.score)}"
+        )
+
+
+def _signed(n: int) -> str:
+    return f"−{-n}" if n < 0 else str(n)
+
+
+def seeger_fabian(
+    players: Sequence[str], bookings: Iterable[Booking], table_size: int | None = None
+) -> list[Totals]:
+    """Totals per player (in the given seat order) for the bookings of one list."""
+    size = table_size if table_size is not None else len(players)
+    opponents_bonus(size)  # validates
+    points = dict.fromkeys(players, 0)
+    won = dict.fromkeys(players, 0)
+    lost = dict.fromkeys(players, 0)
+    for b in bookings:
+        if b.declarer not in points:
+            raise ValueError(f"unknown declarer {b.declarer!r}")
+        points[b.declarer] += b.score
+        if b.won:
+            won[b.declarer] += 1
+        else:
+            lost[b.declarer] += 1
+    all_lost = sum(lost.values())
+    return [
+        Totals(p, points[p], won[p], lost[p], all_lost - lost[p], size) for p in players
+    ]

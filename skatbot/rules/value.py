@@ -1,0 +1,261 @@
+"""Game value, outcome and booking of one game by the ISkO (2.4-2.5, 3.6, 5.x).
+
+``normalize`` applies the inferences (ouvert implies hand and announcements, Schwarz announced
+implies Schneider announced) and refuses impossible games; ``evaluate`` decides won/lost,
+Schneider/Schwarz, overbid and the value, and explains the computation in German.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from skatbot.rules.bids import check_bid
+from skatbot.rules.errors import ContradictionError, RuleError
+from skatbot.rules.game import NULL_VALUE, Announcement, GameType
+
+SCHNEIDER_MAX = 30  # a party with at most 30 card points is Schneider (30 is, 31 is not)
+WIN_MIN = 61
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The evaluated game: what is written on the list."""
+
+    announcement: Announcement
+    won: bool
+    overbid: bool
+    value: int  # the value written (after the overbid rule)
+    score: int  # what the declarer books: +value won, -2 × value lost
+    multiplier: int  # 0 for null
+    levels: tuple[tuple[str, int], ...]  # ("ohne 1", 1), ("Spiel", 2), ... cumulative
+    schneider: bool  # Schneider level counted (reached or announced)
+    schwarz: bool
+    played_value: int  # the value before the overbid rule
+    notes: tuple[str, ...] = ()
+
+    @property
+    def breakdown(self) -> str:
+        """E.g. "Grand ohne 1, Spiel 2, Hand 3 → 3 × 24 = 72"."""
+        game = self.announcement.game
+        if game.is_null:
+            text = f"{null_label(self.announcement)} = {self.played_value}"
+            if self.overbid:
+                text += f"; überreizt (Reiz {self.announcement.bid}) → {self.value}"
+            return text
+        (matadors, _), *rest = self.levels
+        steps = ", ".join([f"{game.label} {matadors}"] + [f"{n} {c}" for n, c in rest])
+        text = f"{steps} → {self.multiplier} × {game.base} = {self.played_value}"
+        if self.overbid:
+            times = self.value // game.base
+            text += (
+                f"; überreizt (Reiz {self.announcement.bid}) → {times} × {game.base} = "
+                f"{self.value}"
+            )
+        return text
+
+    @property
+    def booking(self) -> str:
+        """E.g. "+72" or "−2 × 36 = −72"."""
+        if self.won:
+            return f"+{self.value}"
+        return f"−2 × {self.value} = −{2 * self.value}"
+
+
+def null_label(a: Announcement) -> str:
+    return "Null" + (" ouvert" if a.ouvert else "") + (" Hand" if a.hand else "")
+
+
+def normalize(a: Announcement) -> tuple[Announcement, tuple[str, ...]]:
+    """Apply the rule inferences and refuse impossible games.
+
+    Returns the normalised announcement and German notes on what was set automatically.
+    """
+    notes: list[str] = []
+    if a.game.is_null:
+        _check_null(a)
+    else:
+        a, notes = _check_trump_game(a, notes)
+    if a.bid is not None:
+        check_bid(a.bid)
+    if a.card_points is not None and not 0 <= a.card_points <= 120:
+        raise RuleError(
+            f"{a.card_points} Augen gibt es nicht.", hint="Augen liegen zwischen 0 und 120."
+        )
+    if a.re and not a.kontra:
+        raise RuleError("Re gibt es nur nach Kontra.", hint="Schreib „kontra re“.")
+    if a.won is None and a.card_points is None:
+        raise RuleError(
+            "Das Ergebnis fehlt.", hint="Schreib „gewonnen“, „verloren“ oder „augen N“."
+        )
+    return a, tuple(notes)
+
+
+def _check_null(a: Announcement) -> None:
+    if a.matadors is not None:
+        raise RuleError("Null hat keine Spitzen.", hint="Lass „mit/ohne N“ weg.")
+    if a.schneider or a.schwarz or a.schneider_announced or a.schwarz_announced:
+        raise RuleError(
+            "Null kennt kein Schneider oder Schwarz.",
+            hint="Beim Null gibt es nur „hand“ und „ouvert“.",
+        )
+    if a.card_points is not None:
+        raise RuleError(
+            "Beim Null zählen Stiche, nicht Augen.",
+            hint="Schreib „gewonnen“ oder „verloren“.",
+        )
+
+
+def _check_trump_game(
+    a: Announcement, notes: list[str]
+) -> tuple[Announcement, list[str]]:
+    game = a.game
+    if a.matadors is None:
+        raise RuleError(
+            f"Bei {game.label} fehlen die Spitzen.",
+            hint=f"Schreib z. B. „mit 1“ oder „ohne 2“ ({_matador_range(game)}).",
+        )
+    if not 1 <= a.matadors <= game.max_matadors:
+        word = "mit" if a.with_matadors else "ohne"
+        raise RuleError(
+            f"{game.label} {word} {a.matadors} gibt es nicht.",
+            hint=f"Erlaubt: {_matador_range(game)}.",
+        )
+    if a.ouvert and not (a.hand and a.schneider_announced and a.schwarz_announced):
+        a = dataclasses.replace(a, hand=True, schneider_announced=True, schwarz_announced=True)
+        notes.append("Ouvert ist immer Hand mit Schneider und Schwarz angesagt – automatisch gesetzt.")
+    if a.schwarz_announced and not a.schneider_announced:
+        a = dataclasses.replace(a, schneider_announced=True)
+        notes.append("Schwarz angesagt schließt Schneider angesagt ein.")
+    if a.schneider_announced and not a.hand:
+        raise RuleError(
+            "Schneider oder Schwarz ansagen geht nur beim Handspiel.", hint="Schreib „hand“ dazu."
+        )
+    if a.schwarz and not a.schneider:
+        a = dataclasses.replace(a, schneider=True)
+    return a, notes
+
+
+def _matador_range(game: GameType) -> str:
+    if game is GameType.GRAND:
+        return "im Grand 1 bis 4 Spitzen"
+    return "im Farbspiel 1 bis 11 Spitzen"
+
+
+def evaluate(announcement: Announcement) -> GameResult:
+    """Evaluate one game; raises ``RuleError`` for impossible or contradictory input."""
+    a, notes = normalize(announcement)
+    if a.game.is_null:
+        return _evaluate_null(a, notes)
+    return _evaluate_trump(a, notes)
+
+
+def _evaluate_null(a: Announcement, notes: tuple[str, ...]) -> GameResult:
+    played = NULL_VALUE[(a.ouvert, a.hand)]
+    won = bool(a.won)
+    value, overbid = played, False
+    if a.bid is not None and played < a.bid:
+        reaching = [v for v in sorted(NULL_VALUE.values()) if v >= a.bid]
+        if not reaching:
+            raise RuleError(
+                f"Kein Nullspiel erreicht Reiz {a.bid} (höchstens 59).",
+                hint="Prüf den Reizwert oder die Spielart.",
+            )
+        value, overbid, won = reaching[0], True, False
+    return GameResult(
+        announcement=a,
+        won=won,
+        overbid=overbid,
+        value=value,
+        score=value if won else -2 * value,
+        multiplier=0,
+        levels=(),
+        schneider=False,
+        schwarz=False,
+        played_value=played,
+        notes=notes,
+    )
+
+
+def _evaluate_trump(a: Announcement, notes: tuple[str, ...]) -> GameResult:
+    schneider_reached, schwarz_reached, won_by_play = _play_facts(a)
+    schneider = schneider_reached or a.schneider_announced
+    schwarz = schwarz_reached or a.schwarz_announced
+    assert a.matadors is not None  # normalize guarantees it
+    levels: list[tuple[str, int]] = []
+    count = a.matadors
+    levels.append((f"{'mit' if a.with_matadors else 'ohne'} {a.matadors}", count))
+    for name, present in (
+        ("Spiel", True),
+        ("Hand", a.hand),
+        ("Schneider", schneider),
+        ("Schneider angesagt", a.schneider_announced),
+        ("Schwarz", schwarz),
+        ("Schwarz angesagt", a.schwarz_announced),
+        ("Ouvert", a.ouvert),
+    ):
+        if present:
+            count += 1
+            levels.append((name, count))
+    base = a.game.base
+    played = count * base
+    value, won, overbid = played, won_by_play, False
+    if a.bid is not None and played < a.bid:
+        value = -(-a.bid // base) * base  # the smallest multiple of the base reaching the bid
+        won, overbid = False, True
+    if a.won is False and won_by_play and not overbid:
+        raise ContradictionError(
+            f"„verloren“ passt nicht zu {a.card_points} Augen.",
+            hint="Prüf Augen, Reizwert und Ansagen.",
+        )
+    return GameResult(
+        announcement=a,
+        won=won,
+        overbid=overbid,
+        value=value,
+        score=value if won else -2 * value,
+        multiplier=count,
+        levels=tuple(levels),
+        schneider=schneider,
+        schwarz=schwarz,
+        played_value=played,
+        notes=notes,
+    )
+
+
+def _play_facts(a: Announcement) -> tuple[bool, bool, bool]:
+    """(Schneider reached, Schwarz reached, won by play) before the overbid rule."""
+    points = a.card_points
+    if points is None:
+        won = bool(a.won)
+        # A won game with an announcement reached the announced level.
+        schneider = a.schneider or (won and a.schneider_announced)
+        schwarz = a.schwarz or (won and a.schwarz_announced)
+        return schneider, schwarz, won
+    won_points = points >= WIN_MIN
+    schneider_points = points > 120 - SCHNEIDER_MAX - 1 or points <= SCHNEIDER_MAX
+    if a.schneider and not schneider_points:
+        raise ContradictionError(
+            f"Schneider passt nicht zu {points} Augen.",
+            hint="Schneider heißt: ab 90 Augen gewonnen oder höchstens 30 Augen verloren.",
+        )
+    if a.schwarz and points not in (0, 120):
+        raise ContradictionError(
+            f"Schwarz passt nicht zu {points} Augen.",
+            hint="Schwarz heißt keinen Stich: gewonnen mit 120 Augen, verloren mit 0.",
+        )
+    schneider = schneider_points
+    schwarz = a.schwarz
+    won = won_points
+    missed = (a.schneider_announced and not (won_points and schneider_points)) or (
+        a.schwarz_announced and not (won_points and schwarz)
+    )
+    if missed:
+        won = False
+    if a.won is True and not won:
+        reason = "die Ansage wurde nicht erfüllt" if won_points else "unter 61 Augen"
+        raise ContradictionError(
+            f"„gewonnen“ passt nicht zu {points} Augen ({reason}).",
+            hint="Prüf die Augen oder schreib „verloren“.",
+        )
+    return schneider, schwarz, won
