@@ -67,7 +67,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     token = os.environ.get("TELEGRAM_BOT_TOKEN", "").strip()
     if args.command == "run" or token:
         if not token:
-            print("TELEGRAM_BOT_TOKEN fehlt – ohne Token startet `skatbot console`.", file=sys.stderr)
+            print(
+                "TELEGRAM_BOT_TOKEN fehlt – ohne Token startet `skatbot console`.", file=sys.stderr
+            )
             return 2
         return app.run_telegram_mode(token)
     print("Kein TELEGRAM_BOT_TOKEN gesetzt – starte die Konsole (lokale Bot-API, SQLite).")

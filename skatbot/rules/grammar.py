@@ -46,8 +46,19 @@ LEVEL_WORDS = {"schneider": "schneider", "schwarz": "schwarz"}
 BID_WORDS = {"reiz", "gereizt", "r"}
 POINT_WORDS = {"augen"}
 VOCABULARY = sorted(
-    {*GAME_WORDS, *WON_WORDS, *MATADOR_WORDS, *FLAG_WORDS, *LEVEL_WORDS, *BID_WORDS,
-     *POINT_WORDS, "angesagt", "gewonnen", "verloren"} - {"g", "v", "m", "o", "r", "+", "-"}
+    {
+        *GAME_WORDS,
+        *WON_WORDS,
+        *MATADOR_WORDS,
+        *FLAG_WORDS,
+        *LEVEL_WORDS,
+        *BID_WORDS,
+        *POINT_WORDS,
+        "angesagt",
+        "gewonnen",
+        "verloren",
+    }
+    - {"g", "v", "m", "o", "r", "+", "-"}
 )
 HOUSE_FLAGS = {"kontra", "re"}
 MAX_DIGITS = 4
@@ -148,7 +159,8 @@ def parse_with_notes(
             i += 1
         elif tok == "angesagt":
             raise GrammarError(
-                "„angesagt“ steht allein.", hint="Schreib „schneider angesagt“ oder „schwarz angesagt“."
+                "„angesagt“ steht allein.",
+                hint="Schreib „schneider angesagt“ oder „schwarz angesagt“.",
             )
         elif tok.isdigit():
             raise GrammarError(
@@ -164,7 +176,11 @@ def parse_with_notes(
 def _unknown_word(tok: str) -> GrammarError:
     shown = tok if len(tok) <= 20 else tok[:20] + "…"
     close = suggest(tok, VOCABULARY)
-    hint = f"Meintest du „{close}“?" if close else "Erlaubt sind z. B. grand, mit 2, hand, reiz 30, gewonnen."
+    hint = (
+        f"Meintest du „{close}“?"
+        if close
+        else "Erlaubt sind z. B. grand, mit 2, hand, reiz 30, gewonnen."
+    )
     return GrammarError(f"Unbekanntes Wort „{shown}“.", hint=hint)
 
 

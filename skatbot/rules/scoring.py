@@ -49,9 +49,7 @@ class Totals:
     @property
     def score(self) -> int:
         return (
-            self.game_points
-            + WIN_BONUS * (self.won - self.lost)
-            + self.bonus * self.opponents_lost
+            self.game_points + WIN_BONUS * (self.won - self.lost) + self.bonus * self.opponents_lost
         )
 
     @property
@@ -85,6 +83,4 @@ def seeger_fabian(
         else:
             lost[b.declarer] += 1
     all_lost = sum(lost.values())
-    return [
-        Totals(p, points[p], won[p], lost[p], all_lost - lost[p], size) for p in players
-    ]
+    return [Totals(p, points[p], won[p], lost[p], all_lost - lost[p], size) for p in players]

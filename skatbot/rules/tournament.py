@@ -49,7 +49,10 @@ tables of the series 1 .. s−1.
    ``delta`` is the exact change of ``cost``, so the descent ends.  Positions are visited
    in their order at the start of the pass (the current occupant of a seat is used).
 
-``partner_repeats`` counts the pairs that sat together more than once over all series.
+The cost of a series is the increase of the sum over all pairs of C(times together, 2), so a
+pair meeting for the third time weighs 2: repeats are spread rather than concentrated on a
+few pairs.  For reporting, ``partner_repeats`` counts the pairs that sat together more than
+once over all series, ``repeat_meetings`` counts every meeting after a pair's first.
 
 Series results and scores (Seeger-Fabian, Skatwettspielordnung 6.3.1)
 =====================================================================
@@ -63,6 +66,7 @@ ranks with :func:`skatbot.rules.ranking.rank_standings` (ties: won, lost, lot by
 from __future__ import annotations
 
 import hashlib
+import itertools
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -78,6 +82,7 @@ __all__ = [
     "missing_results",
     "name_sort_key",
     "partner_repeats",
+    "repeat_meetings",
     "seed_from_int",
     "series_scores",
     "shuffle",
@@ -157,7 +162,8 @@ def validate_seed(seed: str) -> str:
         raise TournamentError("Der Startwert fehlt – z. B. /auslosen 4711.")
     if len(s) > MAX_SEED_LENGTH:
         raise TournamentError(
-            f"Der Startwert ist zu lang (höchstens {MAX_SEED_LENGTH} Zeichen) – z. B. /auslosen 4711."
+            f"Der Startwert ist zu lang (höchstens {MAX_SEED_LENGTH} Zeichen) – "
+            "z. B. /auslosen 4711."
         )
     if "/" in s or any(ch.isspace() for ch in s):
         raise TournamentError(
@@ -196,7 +202,7 @@ def _cut(order: Sequence[str], sizes: Sequence[int]) -> list[list[str]]:
 
 def _canonical_names(participants: Iterable[str]) -> list[str]:
     names = sorted(participants, key=name_sort_key)
-    for a, b in zip(names, names[1:], strict=False):
+    for a, b in itertools.pairwise(names):
         if a == b:
             raise TournamentError(
                 f"„{a}“ steht doppelt in der Teilnehmerliste – bitte einen Namen ändern."
@@ -347,6 +353,15 @@ def partner_repeats(series_tables: Sequence[Sequence[Sequence[str]]]) -> int:
     return sum(1 for x, row in met.items() for y, m in row.items() if x < y and m > 1)
 
 
+def repeat_meetings(series_tables: Sequence[Sequence[Sequence[str]]]) -> int:
+    """Sum over all pairs of (times they sat together − 1), counting only pairs that met.
+
+    :func:`partner_repeats` counts each repeated pair once.
+    """
+    met = _met_counts(series_tables)
+    return sum(m - 1 for x, row in met.items() for y, m in row.items() if x < y and m > 1)
+
+
 # --------------------------------------------------------------------------- results
 
 
@@ -445,9 +460,7 @@ def series_scores(
         lost_total = sum(r.lost for r in table_results)
         for r in table_results:
             score = (
-                r.game_points
-                + WON_LOST_POINTS * (r.won - r.lost)
-                + bonus * (lost_total - r.lost)
+                r.game_points + WON_LOST_POINTS * (r.won - r.lost) + bonus * (lost_total - r.lost)
             )
             scores[r.name] = Standing(name=r.name, score=score, won=r.won, lost=r.lost)
     return scores

@@ -49,8 +49,7 @@ class GameResult:
         if self.overbid:
             times = self.value // game.base
             text += (
-                f"; überreizt (Reiz {self.announcement.bid}) → {times} × {game.base} = "
-                f"{self.value}"
+                f"; überreizt (Reiz {self.announcement.bid}) → {times} × {game.base} = {self.value}"
             )
         return text
 
@@ -106,9 +105,7 @@ def _check_null(a: Announcement) -> None:
         )
 
 
-def _check_trump_game(
-    a: Announcement, notes: list[str]
-) -> tuple[Announcement, list[str]]:
+def _check_trump_game(a: Announcement, notes: list[str]) -> tuple[Announcement, list[str]]:
     game = a.game
     if a.matadors is None:
         raise RuleError(
@@ -123,7 +120,9 @@ def _check_trump_game(
         )
     if a.ouvert and not (a.hand and a.schneider_announced and a.schwarz_announced):
         a = dataclasses.replace(a, hand=True, schneider_announced=True, schwarz_announced=True)
-        notes.append("Ouvert ist immer Hand mit Schneider und Schwarz angesagt – automatisch gesetzt.")
+        notes.append(
+            "Ouvert ist immer Hand mit Schneider und Schwarz angesagt – automatisch gesetzt."
+        )
     if a.schwarz_announced and not a.schneider_announced:
         a = dataclasses.replace(a, schneider_announced=True)
         notes.append("Schwarz angesagt schließt Schneider angesagt ein.")

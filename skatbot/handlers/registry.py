@@ -1,0 +1,78 @@
+"""All Telegram registration in one place: one small async function per command."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    Update,
+)
+from telegram.ext import Application, CommandHandler, ContextTypes
+
+from skatbot.handlers import help as help_ops
+from skatbot.handlers import sheet_ops
+from skatbot.handlers.runtime import UseCase, execute
+
+log = logging.getLogger(__name__)
+
+# command -> (use case, writes?)
+COMMANDS: dict[str, tuple[UseCase, bool]] = {
+    "start": (help_ops.start, False),
+    "hilfe": (help_ops.hilfe, False),
+    "help": (help_ops.hilfe, False),
+    "neu": (sheet_ops.neu, True),
+    "spiel": (sheet_ops.spiel, True),
+    "eingepasst": (sheet_ops.eingepasst, True),
+    "korrigieren": (sheet_ops.korrigieren, True),
+    "storno": (sheet_ops.storno, True),
+    "umbenennen": (sheet_ops.umbenennen, True),
+    "geber": (sheet_ops.geber, True),
+    "serie": (sheet_ops.serie, True),
+    "stand": (sheet_ops.stand, False),
+    "liste": (sheet_ops.liste, False),
+    "wert": (sheet_ops.wert, False),
+    "export": (sheet_ops.export, False),
+    "abschluss": (sheet_ops.abschluss, True),
+}
+
+
+def _handler(use_case: UseCase, write: bool):  # type: ignore[no-untyped-def]
+    async def handle(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        await execute(update, context, use_case, write=write)
+
+    handle.__name__ = f"cmd_{use_case.__name__}"
+    return handle
+
+
+async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Last resort: log, and tell the chat something went wrong (never crash the bot)."""
+    log.exception(
+        "unhandled error for update %s", getattr(update, "update_id", "?"), exc_info=context.error
+    )
+    if isinstance(update, Update) and update.effective_chat is not None:
+        try:
+            await context.bot.send_message(
+                update.effective_chat.id,
+                "⚠️ Da ist etwas schiefgegangen – nichts wurde geändert. Bitte noch einmal versuchen.",
+            )
+        except Exception:  # the error handler itself must never raise
+            log.warning("could not send the error notice")
+
+
+async def post_init(app: Application) -> None:  # type: ignore[type-arg]
+    """Register the command menu (German descriptions) for groups and private chats."""
+    commands = [BotCommand(name, text[:256]) for name, text in help_ops.COMMANDS]
+    try:
+        await app.bot.set_my_commands(commands, scope=BotCommandScopeAllGroupChats())
+        await app.bot.set_my_commands(commands, scope=BotCommandScopeAllPrivateChats())
+    except Exception as err:  # the menu is a convenience; the bot works without it
+        log.warning("setMyCommands failed: %s", err)
+
+
+def register(app: Application) -> None:  # type: ignore[type-arg]
+    for name, (use_case, write) in COMMANDS.items():
+        app.add_handler(CommandHandler(name, _handler(use_case, write)))
+    app.add_error_handler(on_error)

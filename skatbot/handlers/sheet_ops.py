@@ -1,0 +1,397 @@
+"""Use cases of the chat list. Each runs inside one write transaction: ``op(session, cmd)``.
+
+A ``RuleError`` raised anywhere rolls the transaction back, so a refusal never changes a list.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from html import escape
+
+from sqlalchemy.orm import Session
+
+from skatbot.handlers import texts
+from skatbot.handlers.names import check_unique, clean_name, resolve
+from skatbot.handlers.reply import Command, Document, Reply
+from skatbot.rules.errors import RuleError
+from skatbot.rules.grammar import format_announcement, parse_with_notes
+from skatbot.rules.sheet import Entry, LogRow, RowKind, Sheet, Status, default_series_length, replay
+from skatbot.storage import repo
+from skatbot.storage.database import lock_chat
+
+MAX_SERIES = 200
+PASS_WORDS = {"passe", "eingepasst", "pass"}
+
+
+def _require_list(session: Session, cmd: Command) -> repo.LoadedList:
+    lst = repo.open_list(session, cmd.chat_id)
+    if lst is None:
+        raise RuleError(
+            "In diesem Chat läuft keine Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
+        )
+    return repo.load(session, lst)
+
+
+def _after(loaded: repo.LoadedList, new: LogRow) -> Sheet:
+    """The sheet with one more row, replayed without another database read."""
+    lst = loaded.lst
+    return replay(
+        loaded.names,
+        [repo.to_log(r) for r in loaded.rows] + [new],
+        first_dealer=lst.first_dealer,
+        series_length=lst.series_length,
+        house=lst.rules == "haus",
+    )
+
+
+def _user_fields(cmd: Command) -> dict[str, object]:
+    return {"user_id": cmd.user_id, "user_name": cmd.user_name[:128], "update_id": cmd.update_id}
+
+
+# --- /neu -----------------------------------------------------------------------------------
+
+
+def neu(session: Session, cmd: Command) -> Reply:
+    words = list(cmd.args)
+    dealer_name: str | None = None
+    lowered = [w.casefold() for w in words]
+    if "geber" in lowered:
+        i = lowered.index("geber")
+        if i + 1 >= len(words):
+            raise RuleError(
+                "Nach „geber“ fehlt der Name.", hint="Z. B. /neu Anna Bernd Carla geber Bernd"
+            )
+        dealer_name = words[i + 1]
+        del words[i : i + 2]
+    raw = " ".join(words)
+    parts = raw.split(",") if "," in raw else raw.split()
+    names = [clean_name(p) for p in parts if p.strip()]
+    if not 3 <= len(names) <= 4:
+        raise RuleError(
+            f"Eine Liste braucht 3 oder 4 Spieler, nicht {len(names)}.",
+            hint="In Sitzreihenfolge: /neu Anna Bernd Carla [Dora] [geber NAME]",
+        )
+    check_unique(names)
+    first_dealer = resolve(dealer_name, names) if dealer_name else 0
+    chat = lock_chat(session, cmd.chat_id)
+    running = repo.open_list(session, cmd.chat_id)
+    if running is not None:
+        loaded = repo.load(session, running)
+        if loaded.rows:
+            raise RuleError(
+                f"Es läuft noch eine Liste ({loaded.sheet.games_played} Spiele).",
+                hint="Schließ sie zuerst mit /abschluss ab (sie bleibt gespeichert), dann /neu.",
+            )
+        repo.close_list(session, running)  # an empty list is replaced without asking
+    lst = repo.create_list(
+        session,
+        cmd.chat_id,
+        names,
+        first_dealer=first_dealer,
+        series_length=default_series_length(len(names)),
+        rules=chat.rules,
+        seed=secrets.token_hex(4),
+        user_id=cmd.user_id,
+    )
+    sheet = replay(names, [], first_dealer=first_dealer, series_length=lst.series_length)
+    table = "Dreiertisch" if len(names) == 3 else "Vierertisch (der Geber setzt aus)"
+    lines = [
+        f"🃏 <b>Neue Liste</b>: {', '.join(escape(n) for n in names)} – {table}, "
+        f"{lst.series_length} Spiele, ISkO mit Seeger-Fabian.",
+        texts.progress(sheet),
+        "Eintragen: /spiel Anna grand ohne 1 hand gewonnen · /hilfe",
+    ]
+    return Reply("\n".join(lines))
+
+
+# --- /spiel, /eingepasst, /korrigieren, /storno -------------------------------------------------
+
+
+def _parse_game(loaded: repo.LoadedList, words: list[str]) -> tuple[int, str, tuple[str, ...]]:
+    if not words:
+        raise RuleError(
+            "Wer hat gespielt und was?", hint="Z. B. /spiel Anna grand ohne 1 hand gewonnen"
+        )
+    declarer = resolve(words[0], loaded.names)
+    announcement, notes = parse_with_notes(words[1:], house=loaded.lst.rules == "haus")
+    text = format_announcement(announcement)
+    return declarer, text, notes
+
+
+def spiel(session: Session, cmd: Command) -> Reply:
+    words = list(cmd.args)
+    if len(words) == 1 and words[0].casefold() in PASS_WORDS:
+        return eingepasst(session, cmd)
+    lock_chat(session, cmd.chat_id)
+    loaded = _require_list(session, cmd)
+    sheet = loaded.sheet
+    sheet.check_can_add()
+    declarer, text, _ = _parse_game(loaded, words)
+    dealer = sheet.next_dealer
+    sheet.check_declarer(declarer, dealer)
+    row = repo.append_row(
+        session,
+        loaded.lst,
+        kind="game",
+        dealer=dealer,
+        declarer=declarer,
+        announcement=text,
+        **_user_fields(cmd),
+    )
+    after = _after(loaded, repo.to_log(row))
+    return Reply(_booked(after, after.entries[-1], loaded.lst.seed, "✅"))
+
+
+def _booked(sheet: Sheet, entry: Entry, seed: str, icon: str) -> str:
+    lines = [
+        f"{icon} <b>Spiel {entry.nr}/{sheet.series_length}</b> · {texts.entry_title(sheet, entry)}"
+    ]
+    lines.extend(texts.booking_lines(sheet, entry))
+    lines.append(f"Stand: {texts.standings_line(sheet, seed)}")
+    lines.append(texts.progress(sheet))
+    return "\n".join(lines)
+
+
+def eingepasst(session: Session, cmd: Command) -> Reply:
+    lock_chat(session, cmd.chat_id)
+    loaded = _require_list(session, cmd)
+    sheet = loaded.sheet
+    sheet.check_can_add()
+    row = repo.append_row(
+        session, loaded.lst, kind="pass", dealer=sheet.next_dealer, **_user_fields(cmd)
+    )
+    after = _after(loaded, repo.to_log(row))
+    entry = after.entries[-1]
+    lines = [
+        f"🤝 <b>Spiel {entry.nr}/{after.series_length}</b> · eingepasst – keine Wertung.",
+        f"Stand: {texts.standings_line(after, loaded.lst.seed)}",
+        texts.progress(after),
+    ]
+    return Reply("\n".join(lines))
+
+
+def _game_number(word: str | None, command: str) -> int:
+    if word is None or not word.isdigit() or len(word) > 4:
+        raise RuleError(
+            "Welche Spielnummer?", hint=f"Z. B. /{command} 7 – die Nummern zeigt /liste."
+        )
+    return int(word)
+
+
+def korrigieren(session: Session, cmd: Command) -> Reply:
+    words = list(cmd.args)
+    lock_chat(session, cmd.chat_id)
+    loaded = _require_list(session, cmd)
+    nr = _game_number(words[0] if words else None, "korrigieren")
+    target = loaded.sheet.entry(nr)
+    rest = words[1:]
+    dealer = target.row.dealer if target.row.dealer is not None else 0
+    if len(rest) == 1 and rest[0].casefold() in PASS_WORDS:
+        fields: dict[str, object] = {"kind": "pass"}
+    else:
+        if not rest:
+            raise RuleError(
+                "Wie lautet das richtige Spiel?",
+                hint=f"Z. B. /korrigieren {nr} Anna grand ohne 1 hand gewonnen",
+            )
+        declarer, text, _ = _parse_game(loaded, rest)
+        loaded.sheet.check_declarer(declarer, dealer)
+        fields = {"kind": "game", "declarer": declarer, "announcement": text}
+    row = repo.append_row(
+        session, loaded.lst, dealer=dealer, target=target.row.id, **fields, **_user_fields(cmd)
+    )
+    after = _after(loaded, repo.to_log(row))
+    entry = next(e for e in after.entries if e.row.id == row.id)
+    old = texts.entry_title(loaded.sheet, target)
+    text = _booked(after, entry, loaded.lst.seed, "✏️")
+    return Reply(f"Spiel {nr} korrigiert (gestrichen: <s>{old}</s>).\n{text}")
+
+
+def storno(session: Session, cmd: Command) -> Reply:
+    words = list(cmd.args)
+    lock_chat(session, cmd.chat_id)
+    loaded = _require_list(session, cmd)
+    nr = _game_number(words[0] if words else None, "storno")
+    target = loaded.sheet.entry(nr)
+    row = repo.append_row(
+        session, loaded.lst, kind="cancel", target=target.row.id, **_user_fields(cmd)
+    )
+    after = _after(loaded, repo.to_log(row))
+    lines = [
+        f"🗑 Spiel {nr} storniert: <s>{texts.entry_title(loaded.sheet, target)}</s>",
+        "Die folgenden Spiele rücken eine Nummer auf.",
+        f"Stand: {texts.standings_line(after, loaded.lst.seed)}",
+        texts.progress(after),
+    ]
+    return Reply("\n".join(lines))
+
+
+# --- /umbenennen, /geber, /serie ------------------------------------------------------------
+
+
+def umbenennen(session: Session, cmd: Command) -> Reply:
+    words = list(cmd.args)
+    if len(words) != 2:
+        raise RuleError("Alter und neuer Name?", hint="Z. B. /umbenennen Anna Annika")
+    lock_chat(session, cmd.chat_id)
+    loaded = _require_list(session, cmd)
+    seat = resolve(words[0], loaded.names)
+    new = clean_name(words[1])
+    others = [n for i, n in enumerate(loaded.names) if i != seat]
+    check_unique([*others, new])
+    old = loaded.players[seat].name
+    loaded.players[seat].name = new
+    return Reply(f"✏️ {escape(old)} heißt jetzt {escape(new)}. Die Zahlen bleiben, wie sie sind.")
+
+
+def geber(session: Session, cmd: Command) -> Reply:
+    words = list(cmd.args)
+    lock_chat(session, cmd.chat_id)
+    loaded = _require_list(session, cmd)
+    if len(words) != 1:
+        raise RuleError("Wer gibt als Nächstes?", hint="Z. B. /geber Bernd")
+    seat = resolve(words[0], loaded.names)
+    row = repo.append_row(session, loaded.lst, kind="dealer", seat=seat, **_user_fields(cmd))
+    after = _after(loaded, repo.to_log(row))
+    return Reply(f"🔄 Nächster Geber: {escape(loaded.names[seat])}.\n{texts.progress(after)}")
+
+
+def serie(session: Session, cmd: Command) -> Reply:
+    words = list(cmd.args)
+    lock_chat(session, cmd.chat_id)
+    loaded = _require_list(session, cmd)
+    if len(words) != 1 or not words[0].isdigit() or len(words[0]) > 4:
+        raise RuleError(
+            f"Wie viele Spiele soll die Serie haben? Jetzt: {loaded.lst.series_length}.",
+            hint="Z. B. /serie 48",
+        )
+    n = int(words[0])
+    played = loaded.sheet.games_played
+    if not max(1, played) <= n <= MAX_SERIES:
+        raise RuleError(
+            f"{n} Spiele gehen nicht.",
+            hint=f"Erlaubt: {max(1, played)} bis {MAX_SERIES} (schon gespielt: {played}).",
+        )
+    loaded.lst.series_length = n
+    loaded.sheet.series_length = n
+    return Reply(f"📏 Die Serie hat jetzt {n} Spiele.\n{texts.progress(loaded.sheet)}")
+
+
+# --- read-only views --------------------------------------------------------------------------
+
+
+def stand(session: Session, cmd: Command) -> Reply:
+    loaded = _require_list(session, cmd)
+    return Reply(
+        texts.totals_block(loaded.sheet, loaded.lst.seed) + "\n" + texts.progress(loaded.sheet)
+    )
+
+
+LIST_TAIL = 20
+
+
+def liste(session: Session, cmd: Command) -> Reply:
+    loaded = _require_list(session, cmd)
+    sheet = loaded.sheet
+    entries = sheet.entries
+    show_all = bool(cmd.args) and cmd.args[0].casefold() == "alle"
+    if not entries:
+        return Reply("Noch keine Spiele. " + texts.progress(sheet))
+    head = []
+    if not show_all and len(entries) > LIST_TAIL:
+        head.append(f"… {len(entries) - LIST_TAIL} frühere Zeilen: /liste alle")
+        entries = entries[-LIST_TAIL:]
+    lines = [*head, *(texts.row_line(sheet, e) for e in entries)]
+    lines.append(f"Stand: {texts.standings_line(sheet, loaded.lst.seed)}")
+    lines.append(texts.progress(sheet))
+    return Reply("\n".join(lines))
+
+
+def export(session: Session, cmd: Command) -> Reply:
+    lst = repo.open_list(session, cmd.chat_id) or repo.latest_list(session, cmd.chat_id)
+    if lst is None:
+        raise RuleError(
+            "Hier gibt es noch keine Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
+        )
+    loaded = repo.load(session, lst)
+    data = export_document(loaded)
+    raw = json.dumps(data, ensure_ascii=False, indent=2).encode()
+    doc = Document("skatbot-liste-v1.json", raw, "Liste als JSON (skatbot-liste/1)")
+    return Reply(f"📎 Export der Liste ({loaded.sheet.games_played} Spiele).", documents=(doc,))
+
+
+def export_document(loaded: repo.LoadedList) -> dict[str, object]:
+    """The ``skatbot-liste/1`` JSON of SPEC §7."""
+    sheet = loaded.sheet
+    games = []
+    for e in sheet.entries:
+        r = e.result
+        declarer = (
+            sheet.players[e.row.declarer] if r is not None and e.row.declarer is not None else None
+        )
+        games.append(
+            {
+                "nr": e.nr,
+                "dealer": sheet.players[e.row.dealer or 0],
+                "declarer": declarer,
+                "announcement": texts.game_label(r) if r else None,
+                "bid": r.announcement.bid if r else None,
+                "value": r.value if r else 0,
+                "won": r.won if r else None,
+                "overbid": r.overbid if r else False,
+                "status": e.status.value,
+                "points": {declarer: r.score} if r and declarer else {},
+            }
+        )
+    totals = {
+        t.name: {
+            "game_points": t.game_points,
+            "won": t.won,
+            "lost": t.lost,
+            "opponents_lost": t.opponents_lost,
+            "score": t.score,
+        }
+        for t in sheet.totals()
+    }
+    return {
+        "format": "skatbot-liste/1",
+        "rules": loaded.lst.rules,
+        "players": list(sheet.players),
+        "table_size": sheet.table_size,
+        "series_length": sheet.series_length,
+        "status": loaded.lst.status,
+        "games": games,
+        "totals": totals,
+    }
+
+
+def abschluss(session: Session, cmd: Command) -> Reply:
+    lock_chat(session, cmd.chat_id)
+    loaded = _require_list(session, cmd)
+    repo.close_list(session, loaded.lst)
+    text = "🏁 <b>Liste abgeschlossen.</b>\n" + texts.totals_block(loaded.sheet, loaded.lst.seed)
+    return Reply(text + "\nNeue Liste: /neu …")
+
+
+def is_valid(entry: Entry) -> bool:
+    return entry.status is Status.VALID
+
+
+__all__ = ["RowKind"]
+
+
+def wert(_session: Session, cmd: Command) -> Reply:
+    """/wert: compute a game without booking it."""
+    from skatbot.rules.value import evaluate
+
+    if not cmd.args:
+        raise RuleError("Welches Spiel?", hint="Z. B. /wert grand ohne 1 hand gewonnen")
+    announcement, _ = parse_with_notes(cmd.args)
+    r = evaluate(announcement)
+    outcome = "gewonnen" if r.won else ("verloren, überreizt" if r.overbid else "verloren")
+    lines = [f"🧮 <b>{escape(texts.game_label(r))}</b> – {outcome}"]
+    lines.extend(f"ℹ️ {escape(n)}" for n in r.notes)
+    lines.append(r.breakdown)
+    lines.append(f"Buchung: {r.booking} · nicht eingetragen")
+    return Reply("\n".join(lines))

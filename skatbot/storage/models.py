@@ -1,0 +1,84 @@
+"""SQLAlchemy 2 models. A list's rows are an append-only log; nothing derived is stored."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, String, Text, func
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+class Chat(Base):
+    __tablename__ = "chats"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    rules: Mapped[str] = mapped_column(String(16), default="isko")
+    settings: Mapped[str] = mapped_column(Text, default="{}")  # JSON, per-chat options
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class SheetList(Base):
+    """One series ("Liste") in a chat. At most one is open per chat."""
+
+    __tablename__ = "lists"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    chat_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("chats.id"), index=True)
+    status: Mapped[str] = mapped_column(String(16), default="open")  # open | closed
+    rules: Mapped[str] = mapped_column(String(16), default="isko")
+    first_dealer: Mapped[int] = mapped_column(Integer, default=0)
+    series_length: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[str] = mapped_column(String(64))
+    created_by: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    closed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class Player(Base):
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    list_id: Mapped[int] = mapped_column(ForeignKey("lists.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(64))  # display name; /umbenennen changes only this
+    start_points: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Row(Base):
+    """One log row: game, pass, cancel or dealer override. Never updated, never deleted."""
+
+    __tablename__ = "rows"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    list_id: Mapped[int] = mapped_column(ForeignKey("lists.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    dealer: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    declarer: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    announcement: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    target: Mapped[int | None] = mapped_column(ForeignKey("rows.id"), nullable=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    user_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    user_name: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    update_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class ProcessedUpdate(Base):
+    """Telegram updates whose effect is committed; the stored reply is resent on redelivery."""
+
+    __tablename__ = "processed_updates"
+
+    update_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    chat_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    reply: Mapped[str | None] = mapped_column(Text, nullable=True)
+    processed_at: Mapped[dt.datetime] = mapped_column(
+        DateTime(timezone=True), default=_now, server_default=func.now()
+    )
