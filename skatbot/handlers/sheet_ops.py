@@ -18,7 +18,7 @@ from skatbot.rules.errors import RuleError
 from skatbot.rules.grammar import format_announcement, parse_with_notes
 from skatbot.rules.sheet import Entry, LogRow, RowKind, Sheet, Status, default_series_length, replay
 from skatbot.storage import repo
-from skatbot.storage.database import lock_chat
+from skatbot.storage.database import ensure_chat, lock_chat
 
 MAX_SERIES = 200
 PASS_WORDS = {"passe", "eingepasst", "pass"}
@@ -38,7 +38,7 @@ def _after(loaded: repo.LoadedList, new: LogRow) -> Sheet:
     lst = loaded.lst
     return replay(
         loaded.names,
-        [repo.to_log(r) for r in loaded.rows] + [new],
+        [*loaded.rows, new],
         first_dealer=lst.first_dealer,
         series_length=lst.series_length,
         house=lst.rules == "haus",
@@ -74,7 +74,7 @@ def neu(session: Session, cmd: Command) -> Reply:
         )
     check_unique(names)
     first_dealer = resolve(dealer_name, names) if dealer_name else 0
-    chat = lock_chat(session, cmd.chat_id)
+    chat = ensure_chat(session, cmd.chat_id, lock=True)
     running = repo.open_list(session, cmd.chat_id)
     if running is not None:
         loaded = repo.load(session, running)

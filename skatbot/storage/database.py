@@ -97,15 +97,25 @@ class Database:
             self.read_engine.dispose()
 
 
-def lock_chat(session: Session, chat_id: int) -> Chat:
-    """Get (or create) the chat row, locked for this transaction on PostgreSQL.
+def lock_chat(session: Session, chat_id: int) -> None:
+    """Serialise writers of one chat for this transaction.
 
-    On SQLite ``BEGIN IMMEDIATE`` already serialises writers; on PostgreSQL ``FOR UPDATE``
-    keeps two instances from interleaving one chat's bookings.
+    On SQLite ``BEGIN IMMEDIATE`` already serialises all writers, so there is nothing to do; on
+    PostgreSQL ``SELECT ... FOR UPDATE`` on the chat row keeps two instances from interleaving
+    one chat's bookings.
     """
+    if session.get_bind().dialect.name == "postgresql":
+        ensure_chat(session, chat_id, lock=True)
+
+
+def ensure_chat(session: Session, chat_id: int, *, lock: bool = False) -> Chat:
+    """Get (or create, race-free) the chat row; ``lock`` takes its row lock on PostgreSQL."""
     dialect = session.get_bind().dialect.name
     insert = pg_insert if dialect == "postgresql" else sqlite_insert
     session.execute(
         insert(Chat).values(id=chat_id, rules="isko", settings="{}").on_conflict_do_nothing()
     )
-    return session.scalars(select(Chat).where(Chat.id == chat_id).with_for_update()).one()
+    query = select(Chat).where(Chat.id == chat_id)
+    if lock:
+        query = query.with_for_update()
+    return session.scalars(query).one()

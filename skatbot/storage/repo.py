@@ -18,7 +18,7 @@ class LoadedList:
 
     lst: SheetList
     players: list[Player]
-    rows: list[Row]
+    rows: list[LogRow]
     sheet: Sheet
 
     @property
@@ -54,10 +54,16 @@ def load(session: Session, lst: SheetList) -> LoadedList:
     players = list(
         session.scalars(select(Player).where(Player.list_id == lst.id).order_by(Player.seat))
     )
-    rows = list(session.scalars(select(Row).where(Row.list_id == lst.id).order_by(Row.id)))
+    # Core rows straight into LogRow: no ORM identity map for a log we only read.
+    result = session.execute(
+        select(Row.id, Row.kind, Row.dealer, Row.declarer, Row.announcement, Row.target, Row.seat)
+        .where(Row.list_id == lst.id)
+        .order_by(Row.id)
+    )
+    rows = [LogRow(r[0], RowKind(r[1]), r[2], r[3], r[4], r[5], r[6]) for r in result]
     sheet = replay(
         [p.name for p in players],
-        [to_log(r) for r in rows],
+        rows,
         first_dealer=lst.first_dealer,
         series_length=lst.series_length,
         house=lst.rules == "haus",

@@ -1,0 +1,71 @@
+"""Input data for the PDF documents.
+
+The PDF package knows nothing about the rules engine or storage: the caller maps a sheet
+replay onto these plain dataclasses.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """One row of the game log, in the order the rows were entered."""
+
+    nr: int | None
+    """Game number shown in the "Nr" column; ``None`` for a struck/cancelled row."""
+    dealer: str
+    text: str
+    """Canonical game text, e.g. "Grand ohne 1 Hand", "eingepasst", "Ramsch"."""
+    bid: int | None
+    value: int | None
+    bookings: dict[str, int]
+    """Player -> points booked in this row (empty for a passed game)."""
+    running: dict[str, int]
+    """Player -> running game-point sum after this row (unchanged for struck rows)."""
+    struck: bool = False
+    """Corrected or cancelled: drawn struck through."""
+    note: str = ""
+    """E.g. "überreizt", "korrigiert → Spiel 7", "storniert", "Bock"."""
+    overbid: bool = False
+    won: bool | None = None
+
+
+@dataclass(frozen=True)
+class PlayerTotal:
+    """The Serienabschluss line of one player."""
+
+    name: str
+    game_points: int
+    won: int
+    lost: int
+    others_lost: int
+    score: int
+    steps: str
+    """The calculation, e.g. "437 + 50 × (12 − 3) + 30 × 6 = 1067"."""
+
+
+@dataclass(frozen=True)
+class SeriesDocument:
+    title: str
+    """E.g. "Skatliste – Skatrunde"."""
+    date: datetime.date
+    rules: str
+    """E.g. "ISkO / Seeger-Fabian" or "Hausregeln (3B3R)"."""
+    players: list[str]
+    """Seat order."""
+    table_size: int
+    """3 or 4."""
+    rows: list[SheetRow]
+    totals: list[PlayerTotal]
+    """In seat order."""
+    ranking: list[tuple[int, str, int]]
+    """(place, name, score), best first."""
+    ranking_note: str = ""
+    """E.g. "Platz 2 durch Los entschieden"."""
+    closed: bool = False
+    """True once the series is closed (/abschluss); otherwise the PDF shows a Zwischenstand."""
+    subtitle: str = ""
+    """Optional extra header line, e.g. "Tisch 2 · Serie 1"."""

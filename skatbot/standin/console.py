@@ -1,0 +1,271 @@
+"""Terminal front end: chat with the bot through the fake Bot API, no Telegram needed.
+
+Every input line is sent as a group message (chat -1001 "Skatrunde"). Special lines:
+
+* ``# ...``        a comment, ignored
+* ``!N``           press the N-th button (1-based, row by row) of the bot's latest message
+                   with an inline keyboard
+* ``Name> text``   send ``text`` as another player (each name gets its own user id)
+
+Messages are printed as plain text, inline keyboards as ``  [Label] [Label]``, documents
+are written to ``out_dir``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+from skatbot.runner import run_polling
+from skatbot.standin.server import ApiCall, FakeBotApi
+
+__all__ = ["run_console"]
+
+CHAT_ID = -1001
+CHAT_TITLE = "Skatrunde"
+DEFAULT_USER = "Spieler"
+
+_PRINTED_METHODS = {
+    "sendmessage",
+    "editmessagetext",
+    "editmessagereplymarkup",
+    "editmessagecaption",
+    "senddocument",
+    "answercallbackquery",
+}
+_NAMED_USER_RE = re.compile(r"^([A-Za-zÄÖÜäöüß][\wÄÖÜäöüß-]{0,31})>\s*(.*)$")
+
+
+def _start_reader(stdin: TextIO, loop: asyncio.AbstractEventLoop) -> asyncio.Queue[str | None]:
+    """Read lines in a daemon thread (works for pipes and TTYs); ``None`` marks EOF."""
+    queue: asyncio.Queue[str | None] = asyncio.Queue()
+
+    def put(item: str | None) -> None:
+        with contextlib.suppress(RuntimeError):  # loop already closed
+            loop.call_soon_threadsafe(queue.put_nowait, item)
+
+    def reader() -> None:
+        try:
+            for line in iter(stdin.readline, ""):
+                put(line)
+        except (OSError, ValueError):
+            pass
+        put(None)
+
+    threading.Thread(target=reader, name="standin-stdin", daemon=True).start()
+    return queue
+
+
+def _buttons(markup: Any) -> list[list[dict[str, Any]]]:
+    if not isinstance(markup, dict):
+        return []
+    rows = markup.get("inline_keyboard")
+    if not isinstance(rows, list):
+        return []
+    return [[b for b in row if isinstance(b, dict)] for row in rows if isinstance(row, list)]
+
+
+def _keyboard_lines(markup: Any) -> list[str]:
+    return [
+        "  " + " ".join(f"[{b.get('text', '')}]" for b in row) for row in _buttons(markup) if row
+    ]
+
+
+def _safe_filename(name: str) -> str:
+    name = Path(name.replace("\\", "/")).name
+    name = re.sub(r"[\x00-\x1f]", "_", name).strip(" .")
+    return name or "dokument"
+
+
+class _Console:
+    def __init__(self, api: FakeBotApi, stdout: TextIO, out_dir: Path):
+        self.api = api
+        self.stdout = stdout
+        self.out_dir = out_dir
+        self.printed = 0  # index into api.calls
+        self.user_ids: dict[str, int] = {DEFAULT_USER: 1}
+
+    def write(self, text: str = "") -> None:
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
+
+    def user_id(self, name: str) -> int:
+        if name not in self.user_ids:
+            self.user_ids[name] = max(self.user_ids.values()) + 1
+        return self.user_ids[name]
+
+    def last_keyboard_message(self) -> tuple[int, list[dict[str, Any]]] | None:
+        for msg in reversed(self.api.messages(CHAT_ID)):
+            buttons = [b for row in msg.buttons for b in row]
+            if buttons:
+                return msg.message_id, buttons
+        return None
+
+    def flush_calls(self) -> None:
+        calls = self.api.calls[self.printed :]
+        # Only move past finished calls; a still running one is printed next time.
+        done = 0
+        for call in calls:
+            if call.status == 0:
+                break
+            done += 1
+        for call in calls[:done]:
+            self.print_call(call)
+        self.printed += done
+
+    def print_call(self, call: ApiCall) -> None:
+        method = call.method.lower()
+        if method not in _PRINTED_METHODS:
+            return
+        if not call.ok:
+            self.write(f"⚠ {call.method} fehlgeschlagen: {call.error}")
+            return
+        if method == "answercallbackquery":
+            text = call.params.get("text")
+            if text:
+                self.write(f"  ⓘ {text}")
+            return
+        result = call.result if isinstance(call.result, dict) else {}
+        if method == "senddocument":
+            self.save_document(call, result)
+            return
+        if method == "editmessagereplymarkup":
+            self.write("✎ (Knöpfe geändert)")
+        else:
+            text = result.get("text") if method != "editmessagecaption" else result.get("caption")
+            prefix = "✎ " if method.startswith("edit") else ""
+            self.write(prefix + str(text or ""))
+        for line in _keyboard_lines(result.get("reply_markup")):
+            self.write(line)
+
+    def save_document(self, call: ApiCall, result: dict[str, Any]) -> None:
+        doc = result.get("document") or {}
+        upload = None
+        ref = call.params.get("document")
+        if isinstance(ref, str) and ref.startswith("attach://"):
+            upload = call.files.get(ref[len("attach://") :])
+        upload = upload or call.files.get("document")
+        filename = _safe_filename(str(doc.get("file_name") or (upload[0] if upload else "")))
+        content = upload[1] if upload else b""
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        path = self.out_dir / filename
+        path.write_bytes(content)
+        self.write(f"📄 {filename} gespeichert: {path}")
+        if result.get("caption"):
+            self.write(f"  {result['caption']}")
+        for line in _keyboard_lines(result.get("reply_markup")):
+            self.write(line)
+
+    def push_line(self, line: str) -> int | None:
+        """Push one input line as an update; returns its update_id (None if nothing sent)."""
+        if line.startswith("!"):
+            try:
+                number = int(line[1:].strip())
+            except ValueError:
+                self.write("⚠ Knopf-Nummer erwartet, z. B. !1")
+                return None
+            found = self.last_keyboard_message()
+            if found is None:
+                self.write("⚠ Keine Nachricht mit Knöpfen vorhanden.")
+                return None
+            message_id, buttons = found
+            if not 1 <= number <= len(buttons):
+                self.write(f"⚠ Es gibt nur {len(buttons)} Knöpfe.")
+                return None
+            button = buttons[number - 1]
+            data = button.get("callback_data")
+            if data is None:
+                self.write(f"⚠ Knopf [{button.get('text', '')}] löst nichts im Chat aus.")
+                return None
+            self.write(f"(drückt [{button.get('text', '')}])")
+            return self.api.push_callback(str(data), message_id=message_id, chat_id=CHAT_ID)
+        name, text = DEFAULT_USER, line
+        match = _NAMED_USER_RE.match(line)
+        if match and match.group(2):
+            name, text = match.group(1), match.group(2)
+        return self.api.push_message(
+            text,
+            chat_id=CHAT_ID,
+            user_id=self.user_id(name),
+            first_name=name,
+            chat_title=CHAT_TITLE,
+        )
+
+
+async def run_console(
+    build_app: Callable[[str, str], Any],
+    *,
+    stdin: TextIO,
+    stdout: TextIO,
+    out_dir: Path,
+    wait_timeout: float = 60.0,
+) -> int:
+    """Run the bot against a fake Bot API and chat with it through ``stdin``/``stdout``.
+
+    ``build_app(token, base_url)`` must return a ``telegram.ext.Application`` built with
+    ``.token(token).base_url(base_url).updater(None)``; ``base_url`` is
+    ``"http://127.0.0.1:PORT/bot"`` (the file URL, if needed, is the same with
+    ``/file/bot`` instead of ``/bot``). Returns 0 at EOF, 1 if the bot stopped on its own.
+    """
+    out_dir = Path(out_dir)
+    async with FakeBotApi() as api:
+        app = build_app(api.token, f"{api.url}/bot")
+        stop = asyncio.Event()
+        poller = asyncio.create_task(run_polling(app, stop=stop, timeout=10), name="standin-poll")
+        console = _Console(api, stdout, out_dir)
+        queue = _start_reader(stdin, asyncio.get_running_loop())
+        echo = not _isatty(stdin)
+        code = 0
+        try:
+            while True:
+                line_task = asyncio.ensure_future(queue.get())
+                await asyncio.wait({line_task, poller}, return_when=asyncio.FIRST_COMPLETED)
+                if not line_task.done():
+                    line_task.cancel()
+                    console.write("⚠ Der Bot wurde beendet.")
+                    code = 1
+                    break
+                raw = line_task.result()
+                if raw is None:
+                    break
+                line = raw.strip()
+                console.flush_calls()  # output of background jobs since the last line
+                if not line or line.startswith("#"):
+                    continue
+                if echo:
+                    console.write(f"> {line}")
+                update_id = console.push_line(line)
+                if update_id is None:
+                    continue
+                waiter = asyncio.ensure_future(api.wait_confirmed(update_id, wait_timeout))
+                await asyncio.wait({waiter, poller}, return_when=asyncio.FIRST_COMPLETED)
+                if not waiter.done():
+                    waiter.cancel()
+                    console.flush_calls()
+                    console.write("⚠ Der Bot wurde beendet.")
+                    code = 1
+                    break
+                if waiter.exception() is not None:
+                    console.write("⚠ Keine Antwort vom Bot (Zeitüberschreitung).")
+                console.flush_calls()
+        finally:
+            stop.set()
+            try:
+                await asyncio.wait_for(poller, 15)
+            except Exception as exc:
+                console.write(f"⚠ Fehler beim Beenden: {exc!r}")
+                code = code or 1
+            console.flush_calls()
+        return code
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False

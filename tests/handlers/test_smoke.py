@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+import json
+
+from tests.conftest import Bot
+
+
+async def test_first_game_books_72_and_122(bot: Bot) -> None:
+    await bot.say("/neu Anna Bernd Carla")
+    reply = await bot.text("/spiel Anna grand ohne 1 hand gewonnen")
+    assert "Grand ohne 1, Spiel 2, Hand 3 → 3 × 24 = 72" in reply
+    assert "Seeger-Fabian +122" in reply
+    assert "Spiel 2/36 · Geber Bernd · Vorhand Carla" in reply
+    stand = await bot.text("/stand")
+    assert "Anna 122" in stand
+    assert "72 + 50 × (1 − 0) + 40 × 0 = 122" in stand
+
+
+async def test_export_is_a_json_document(bot: Bot) -> None:
+    await bot.say("/neu Anna Bernd Carla")
+    await bot.say("/spiel an grand ohne 1 hand g")
+    out = await bot.say("/export")
+    docs = [r.document for r in out if r.document]
+    assert docs and docs[0][0] == "skatbot-liste-v1.json"
+    data = json.loads(docs[0][1])
+    assert data["format"] == "skatbot-liste/1"
+    assert data["games"][0] == {
+        "nr": 1, "dealer": "Anna", "declarer": "Anna", "announcement": "Grand ohne 1 Hand",
+        "bid": None, "value": 72, "won": True, "overbid": False, "status": "valid",
+        "points": {"Anna": 72},
+    }
+    assert data["totals"]["Anna"] == {
+        "game_points": 72, "won": 1, "lost": 0, "opponents_lost": 0, "score": 122,
+    }
