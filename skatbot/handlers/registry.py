@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from types import ModuleType
 
 from telegram import (
     BotCommand,
@@ -18,7 +19,10 @@ from skatbot.handlers.runtime import UseCase, execute
 
 log = logging.getLogger(__name__)
 
-# command -> (use case, writes?)
+# Feature modules (tournament, documents, house rules) each export COMMANDS like the dict below.
+FEATURES: list[ModuleType] = []
+
+# command -> (use case, writes?); feature modules export their own COMMANDS, merged below.
 COMMANDS: dict[str, tuple[UseCase, bool]] = {
     "start": (help_ops.start, False),
     "hilfe": (help_ops.hilfe, False),
@@ -72,7 +76,14 @@ async def post_init(app: Application) -> None:  # type: ignore[type-arg]
         log.warning("setMyCommands failed: %s", err)
 
 
+def all_commands() -> dict[str, tuple[UseCase, bool]]:
+    merged = dict(COMMANDS)
+    for module in FEATURES:
+        merged.update(module.COMMANDS)
+    return merged
+
+
 def register(app: Application) -> None:  # type: ignore[type-arg]
-    for name, (use_case, write) in COMMANDS.items():
+    for name, (use_case, write) in all_commands().items():
         app.add_handler(CommandHandler(name, _handler(use_case, write)))
     app.add_error_handler(on_error)

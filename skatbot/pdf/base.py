@@ -157,7 +157,7 @@ class SkatPDF(FPDF):
         h: float,
         text: str,
         align: Align = "L",
-        padding: float = 1.0,
+        padding: float = 1.5,
     ) -> None:
         """Draw ``text`` inside the box (x, y, w, h), vertically centred, without borders.
 

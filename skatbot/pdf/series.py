@@ -264,15 +264,15 @@ class _SeriesPDF(SkatPDF):
         if self.space_left() < needed + 4:
             self.add_page()
         self.heading("Serienabschluss" if doc.closed else "Zwischenstand (Serienabschluss)")
-        fixed = 34 + 20 + 16 + 16 + 18 + 20
+        fixed = 32 + 20 + 18 + 17 + 20 + 18
         columns = [
-            Column("Spieler", 34),
+            Column("Spieler", 32),
             Column("Spielpunkte", 20, "R"),
-            Column("gewonnen", 16, "R"),
-            Column("verloren", 16, "R"),
-            Column("Verl. andere", 18, "R"),
+            Column("gewonnen", 18, "R"),
+            Column("verloren", 17, "R"),
+            Column("Verl. andere", 20, "R"),
             Column("Rechenweg", self.content_width - fixed),
-            Column("Wertung", 20, "R"),
+            Column("Wertung", 18, "R"),
         ]
         self.header_row(columns, 6.0, size=7.5)
         for total in doc.totals:
@@ -430,7 +430,7 @@ class _SeriesPDF(SkatPDF):
             self.set_dash_pattern()
             self.font(7)
             self.color(BLACK)
-            self.put(sx0 + 6.5, ly - 1.6, slot - 7, 3.2, name, padding=0)
+            self.put(sx0 + 8, ly - 1.6, slot - 9, 3.2, name, padding=0)
         self.color(BLACK)
         self.set_draw_color(*BLACK)
 
