@@ -8,13 +8,15 @@ import os
 import sys
 from collections.abc import Sequence
 
-from skatbot.rules import RuleError, contract_text, evaluate, parse_announcement
+from skatbot.rules import RuleError, contract_text, evaluate
+from skatbot.rules.grammar import parse_with_notes
 
 
 def cmd_wert(words: Sequence[str], as_json: bool) -> int:
     """Compute one game without storing it (SPEC §1)."""
     try:
-        result = evaluate(parse_announcement(words))
+        announcement, notes = parse_with_notes(words)
+        result = evaluate(announcement)
     except RuleError as err:
         print(f"Fehler: {err}", file=sys.stderr)
         return 2
@@ -23,7 +25,7 @@ def cmd_wert(words: Sequence[str], as_json: bool) -> int:
     if result.overbid:
         outcome += " (überreizt)"
     print(contract_text(a, schneider=result.schneider, schwarz=result.schwarz))
-    for note in result.notes:
+    for note in notes:
         print(note)
     print(result.breakdown)
     print(f"{outcome}: {result.booking}")

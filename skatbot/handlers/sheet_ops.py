@@ -127,7 +127,7 @@ def spiel(session: Session, cmd: Command) -> Reply:
     loaded = _require_list(session, cmd)
     sheet = loaded.sheet
     sheet.check_can_add()
-    declarer, text, _ = _parse_game(loaded, words)
+    declarer, text, notes = _parse_game(loaded, words)
     dealer = sheet.next_dealer
     sheet.check_declarer(declarer, dealer)
     row = repo.append_row(
@@ -140,13 +140,16 @@ def spiel(session: Session, cmd: Command) -> Reply:
         **_user_fields(cmd),
     )
     after = _after(loaded, repo.to_log(row))
-    return Reply(_booked(after, after.entries[-1], loaded.lst.seed, "✅"))
+    return Reply(_booked(after, after.entries[-1], loaded.lst.seed, "✅", notes))
 
 
-def _booked(sheet: Sheet, entry: Entry, seed: str, icon: str) -> str:
+def _booked(
+    sheet: Sheet, entry: Entry, seed: str, icon: str, notes: tuple[str, ...] = ()
+) -> str:
     lines = [
         f"{icon} <b>Spiel {entry.nr}/{sheet.series_length}</b> · {texts.entry_title(sheet, entry)}"
     ]
+    lines.extend(f"ℹ️ {escape(n)}" for n in notes)
     lines.extend(texts.booking_lines(sheet, entry))
     lines.append(f"Stand: {texts.standings_line(sheet, seed)}")
     lines.append(texts.progress(sheet))
@@ -187,6 +190,7 @@ def korrigieren(session: Session, cmd: Command) -> Reply:
     target = loaded.sheet.entry(nr)
     rest = words[1:]
     dealer = target.row.dealer if target.row.dealer is not None else 0
+    notes: tuple[str, ...] = ()
     if len(rest) == 1 and rest[0].casefold() in PASS_WORDS:
         fields: dict[str, object] = {"kind": "pass"}
     else:
@@ -195,7 +199,7 @@ def korrigieren(session: Session, cmd: Command) -> Reply:
                 "Wie lautet das richtige Spiel?",
                 hint=f"Z. B. /korrigieren {nr} Anna grand ohne 1 hand gewonnen",
             )
-        declarer, text, _ = _parse_game(loaded, rest)
+        declarer, text, notes = _parse_game(loaded, rest)
         loaded.sheet.check_declarer(declarer, dealer)
         fields = {"kind": "game", "declarer": declarer, "announcement": text}
     row = repo.append_row(
@@ -204,7 +208,7 @@ def korrigieren(session: Session, cmd: Command) -> Reply:
     after = _after(loaded, repo.to_log(row))
     entry = next(e for e in after.entries if e.row.id == row.id)
     old = texts.entry_title(loaded.sheet, target)
-    text = _booked(after, entry, loaded.lst.seed, "✏️")
+    text = _booked(after, entry, loaded.lst.seed, "✏️", notes)
     return Reply(f"Spiel {nr} korrigiert (gestrichen: <s>{old}</s>).\n{text}")
 
 
@@ -387,11 +391,11 @@ def wert(_session: Session, cmd: Command) -> Reply:
 
     if not cmd.args:
         raise RuleError("Welches Spiel?", hint="Z. B. /wert grand ohne 1 hand gewonnen")
-    announcement, _ = parse_with_notes(cmd.args)
+    announcement, notes = parse_with_notes(cmd.args)
     r = evaluate(announcement)
     outcome = "gewonnen" if r.won else ("verloren, überreizt" if r.overbid else "verloren")
     lines = [f"🧮 <b>{escape(texts.game_label(r))}</b> – {outcome}"]
-    lines.extend(f"ℹ️ {escape(n)}" for n in r.notes)
+    lines.extend(f"ℹ️ {escape(n)}" for n in notes)
     lines.append(r.breakdown)
     lines.append(f"Buchung: {r.booking} · nicht eingetragen")
     return Reply("\n".join(lines))

@@ -54,7 +54,6 @@ def booking_lines(sheet: Sheet, entry: Entry) -> list[str]:
         return ["Eingepasst – keine Wertung."]
     declarer = escape(sheet.players[entry.row.declarer or 0])
     lines: list[str] = []
-    lines.extend(f"ℹ️ {escape(n)}" for n in r.notes)
     lines.append(r.breakdown)
     bonus = 40 if sheet.table_size == 3 else 30
     if r.won:

@@ -130,7 +130,7 @@ class SkatPDF(FPDF):
         widths = getattr(font, "cw", None)
         if widths is None or self.char_spacing or self.font_stretching != 100:
             return self.get_string_width(text)
-        return sum(widths[ord(char)] for char in text) * self.font_size / 1000
+        return float(sum(widths[ord(char)] for char in text)) * self.font_size / 1000
 
     def fit(self, text: str, width: float) -> str:
         """``text`` shortened with an ellipsis so that it fits ``width`` mm in the current font."""

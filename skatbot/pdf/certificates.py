@@ -22,8 +22,9 @@ class _CertificatePDF(SkatPDF):
         super().__init__(f"Urkunden – {tournament}", subject="Urkunde", show_footer=False)
         self.set_auto_page_break(False)
 
-    def centred(self, y: float, text: str, size: float, bold: bool = False,
-                min_size: float = 10.0) -> None:
+    def centred(
+        self, y: float, text: str, size: float, bold: bool = False, min_size: float = 10.0
+    ) -> None:
         """One centred line with its baseline at ``y``, shrunk (then shortened) to fit."""
         width = self.content_width - 20
         self.fit_size(text, width, size, min_size, bold)
@@ -42,8 +43,9 @@ class _CertificatePDF(SkatPDF):
             x += self.text_width(symbol) + gap
         self.color(BLACK)
 
-    def page_for(self, tournament: str, date: datetime.date, place: int, name: str,
-                 score: int) -> None:
+    def page_for(
+        self, tournament: str, date: datetime.date, place: int, name: str, score: int
+    ) -> None:
         self.add_page()
         # double frame
         self.set_draw_color(*FRAME)
@@ -72,8 +74,10 @@ class _CertificatePDF(SkatPDF):
         # signatures
         y = self.h - 45
         width = 65.0
-        for x, label in ((self.l_margin + 12, "Ort, Datum"),
-                         (self.w - self.r_margin - 12 - width, "Turnierleitung")):
+        for x, label in (
+            (self.l_margin + 12, "Ort, Datum"),
+            (self.w - self.r_margin - 12 - width, "Turnierleitung"),
+        ):
             self.set_draw_color(*BLACK)
             self.set_line_width(0.3)
             self.line(x, y, x + width, y)

@@ -21,8 +21,13 @@ class _FormPDF(SkatPDF):
         title = f"Skatliste – Vordruck {TABLE_NAME[table_size]}"
         super().__init__(title, subject="Vordruck Skatliste")
         self.player_w = 23.0 if table_size == 4 else 27.0
-        self.fixed = [("Nr", 8.0, "R"), ("Geber", 20.0, "L"), ("Spiel", 0.0, "L"),
-                      ("Reiz", 9.0, "R"), ("Wert", 10.0, "R")]
+        self.fixed = [
+            ("Nr", 8.0, "R"),
+            ("Geber", 20.0, "L"),
+            ("Spiel", 0.0, "L"),
+            ("Reiz", 9.0, "R"),
+            ("Wert", 10.0, "R"),
+        ]
         game_w = self.content_width - sum(w for _, w, _ in self.fixed) - table_size * self.player_w
         self.fixed[2] = ("Spiel", game_w, "L")
 
@@ -37,8 +42,9 @@ class _FormPDF(SkatPDF):
             self.text(x, y + 2.3, label)
             self.color(BLACK)
 
-    def inline_text(self, x: float, y: float, text: str, size: float = 9.5,
-                    bold: bool = False) -> float:
+    def inline_text(
+        self, x: float, y: float, text: str, size: float = 9.5, bold: bool = False
+    ) -> float:
         """Text with baseline at ``y``; returns the x after it."""
         self.font(size, bold)
         self.text(x, y, text)
@@ -60,8 +66,7 @@ class _FormPDF(SkatPDF):
         self.color(BLACK)
         y = self.t_margin + 14
         x = self.l_margin
-        for label, width in (("Datum", 30.0), ("Tisch", 14.0), ("Serie", 14.0),
-                             ("Wertung", 52.0)):
+        for label, width in (("Datum", 30.0), ("Tisch", 14.0), ("Serie", 14.0), ("Wertung", 52.0)):
             x = self.inline_text(x, y, f"{label}:", 9, bold=True) + 1.5
             self.blank(x, y + 0.8, width)
             x += width + 6
@@ -172,8 +177,9 @@ class _FormPDF(SkatPDF):
         for index in range(self.table_size):
             self.blank(self.l_margin + index * (width + 6), y, width, f"Spieler {index + 1}")
 
-    def player_block(self, x0: float, y0: float, w: float, h: float, number: int,
-                     factor: int) -> None:
+    def player_block(
+        self, x0: float, y0: float, w: float, h: float, number: int, factor: int
+    ) -> None:
         self.set_draw_color(*GRID)
         self.set_line_width(0.3)
         self.rect(x0, y0, w, h)

@@ -92,9 +92,7 @@ class _Sheet:
         self.rows.append(row)
         return row
 
-    def struck(
-        self, declarer: str, text: str, bid: int, value: int, won: bool, note: str
-    ) -> None:
+    def struck(self, declarer: str, text: str, bid: int, value: int, won: bool, note: str) -> None:
         """A wrong entry for the next game number, struck through (running sums unchanged)."""
         self.rows.append(
             SheetRow(

@@ -63,8 +63,9 @@ def _layout(pdf: SkatPDF, players: int) -> _Layout:
 
 class _SeriesPDF(SkatPDF):
     def __init__(self, doc: SeriesDocument) -> None:
-        super().__init__(doc.title, subject="Skatliste", footer_label=f"{doc.title} · "
-                         f"{format_date(doc.date)}")
+        super().__init__(
+            doc.title, subject="Skatliste", footer_label=f"{doc.title} · {format_date(doc.date)}"
+        )
         self.doc = doc
         self.players = [self.clean(p) for p in doc.players]
         self.layout = _layout(self, len(doc.players))
@@ -83,7 +84,9 @@ class _SeriesPDF(SkatPDF):
             self.set_x(self.l_margin)
             self.cell(self.content_width, 5, self.fit(self.clean(doc.subtitle), self.content_width))
             self.ln(5)
-        table = {3: "Dreiertisch", 4: "Vierertisch"}.get(doc.table_size, f"{doc.table_size} Spieler")
+        table = {3: "Dreiertisch", 4: "Vierertisch"}.get(
+            doc.table_size, f"{doc.table_size} Spieler"
+        )
         fields = [
             ("Datum", format_date(doc.date)),
             ("Wertung", self.clean(doc.rules)),
@@ -354,9 +357,7 @@ class _SeriesPDF(SkatPDF):
     def chart(self, x: float, y: float, w: float, h: float) -> None:
         doc = self.doc
         valid = [r for r in doc.rows if not r.struck and r.nr is not None]
-        series: list[list[int]] = [
-            [0] + [r.running.get(p, 0) for r in valid] for p in doc.players
-        ]
+        series: list[list[int]] = [[0] + [r.running.get(p, 0) for r in valid] for p in doc.players]
         self.font(9, bold=True)
         self.set_xy(x, y)
         self.cell(w, 5, "Verlauf der Spielpunkte")

@@ -244,7 +244,8 @@ def _play_facts(a: Announcement) -> tuple[bool, bool, bool]:
             hint="Schwarz heißt keinen Stich: gewonnen mit 120 Augen, verloren mit 0.",
         )
     schneider = schneider_points
-    schwarz = a.schwarz
+    # Schwarz is about tricks: it needs the token, or a won game announcing it (SPEC §3).
+    schwarz = a.schwarz or (a.won is True and a.schwarz_announced and points == 120)
     won = won_points
     missed = (a.schneider_announced and not (won_points and schneider_points)) or (
         a.schwarz_announced and not (won_points and schwarz)
