@@ -19,7 +19,10 @@ COMMANDS: list[tuple[str, str]] = [
     ("umbenennen", "Anzeigenamen ändern"),
     ("wert", "Spielwert berechnen, ohne einzutragen"),
     ("export", "Liste als JSON"),
-    ("abschluss", "Serie abschließen"),
+    ("pdf", "Liste als PDF"),
+    ("abschluss", "Serie abschließen (mit PDF)"),
+    ("weiter", "Neue Serie mit denselben Spielern"),
+    ("vordruck", "Leere Liste zum Ausdrucken: /vordruck 3 oder 4"),
     ("hilfe", "Hilfe und Beispiele"),
 ]
 
@@ -31,7 +34,8 @@ HELP = """<b>skatbot – die Skatliste im Gruppenchat</b>
 /korrigieren 7 Anna kreuz mit 2 gewonnen · /storno 7
 /geber Bernd · /serie 48 · /umbenennen Anna Annika
 /wert grand ohne 1 hand gewonnen – nur rechnen
-/export – JSON · /abschluss – Serie beenden
+/export – JSON · /pdf – Liste als PDF · /vordruck 3|4 – leeres Formular
+/abschluss – Serie beenden (mit PDF) · /weiter – neue Serie, gleiche Spieler
 
 <b>Spielansage</b> (Reihenfolge egal, groß/klein egal):
 Spiel: karo herz pik kreuz grand null (auch schellen rot grün eichel)

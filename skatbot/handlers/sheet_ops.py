@@ -24,9 +24,14 @@ MAX_SERIES = 200
 PASS_WORDS = {"passe", "eingepasst", "pass"}
 
 
-def _require_list(session: Session, cmd: Command) -> repo.LoadedList:
+def require_list(session: Session, cmd: Command) -> repo.LoadedList:
     lst = repo.open_list(session, cmd.chat_id)
     if lst is None:
+        if repo.latest_list(session, cmd.chat_id) is not None:
+            raise RuleError(
+                "Die Liste ist abgeschlossen.",
+                hint="Neue Serie mit denselben Spielern: /weiter · ganz neu: /neu Anna Bernd Carla",
+            )
         raise RuleError(
             "In diesem Chat läuft keine Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
         )
@@ -124,7 +129,7 @@ def spiel(session: Session, cmd: Command) -> Reply:
     if len(words) == 1 and words[0].casefold() in PASS_WORDS:
         return eingepasst(session, cmd)
     lock_chat(session, cmd.chat_id)
-    loaded = _require_list(session, cmd)
+    loaded = require_list(session, cmd)
     sheet = loaded.sheet
     sheet.check_can_add()
     declarer, text, notes = _parse_game(loaded, words)
@@ -143,9 +148,7 @@ def spiel(session: Session, cmd: Command) -> Reply:
     return Reply(_booked(after, after.entries[-1], loaded.lst.seed, "✅", notes))
 
 
-def _booked(
-    sheet: Sheet, entry: Entry, seed: str, icon: str, notes: tuple[str, ...] = ()
-) -> str:
+def _booked(sheet: Sheet, entry: Entry, seed: str, icon: str, notes: tuple[str, ...] = ()) -> str:
     lines = [
         f"{icon} <b>Spiel {entry.nr}/{sheet.series_length}</b> · {texts.entry_title(sheet, entry)}"
     ]
@@ -158,7 +161,7 @@ def _booked(
 
 def eingepasst(session: Session, cmd: Command) -> Reply:
     lock_chat(session, cmd.chat_id)
-    loaded = _require_list(session, cmd)
+    loaded = require_list(session, cmd)
     sheet = loaded.sheet
     sheet.check_can_add()
     row = repo.append_row(
@@ -185,7 +188,7 @@ def _game_number(word: str | None, command: str) -> int:
 def korrigieren(session: Session, cmd: Command) -> Reply:
     words = list(cmd.args)
     lock_chat(session, cmd.chat_id)
-    loaded = _require_list(session, cmd)
+    loaded = require_list(session, cmd)
     nr = _game_number(words[0] if words else None, "korrigieren")
     target = loaded.sheet.entry(nr)
     rest = words[1:]
@@ -215,7 +218,7 @@ def korrigieren(session: Session, cmd: Command) -> Reply:
 def storno(session: Session, cmd: Command) -> Reply:
     words = list(cmd.args)
     lock_chat(session, cmd.chat_id)
-    loaded = _require_list(session, cmd)
+    loaded = require_list(session, cmd)
     nr = _game_number(words[0] if words else None, "storno")
     target = loaded.sheet.entry(nr)
     row = repo.append_row(
@@ -239,7 +242,7 @@ def umbenennen(session: Session, cmd: Command) -> Reply:
     if len(words) != 2:
         raise RuleError("Alter und neuer Name?", hint="Z. B. /umbenennen Anna Annika")
     lock_chat(session, cmd.chat_id)
-    loaded = _require_list(session, cmd)
+    loaded = require_list(session, cmd)
     seat = resolve(words[0], loaded.names)
     new = clean_name(words[1])
     others = [n for i, n in enumerate(loaded.names) if i != seat]
@@ -252,7 +255,7 @@ def umbenennen(session: Session, cmd: Command) -> Reply:
 def geber(session: Session, cmd: Command) -> Reply:
     words = list(cmd.args)
     lock_chat(session, cmd.chat_id)
-    loaded = _require_list(session, cmd)
+    loaded = require_list(session, cmd)
     if len(words) != 1:
         raise RuleError("Wer gibt als Nächstes?", hint="Z. B. /geber Bernd")
     seat = resolve(words[0], loaded.names)
@@ -264,7 +267,7 @@ def geber(session: Session, cmd: Command) -> Reply:
 def serie(session: Session, cmd: Command) -> Reply:
     words = list(cmd.args)
     lock_chat(session, cmd.chat_id)
-    loaded = _require_list(session, cmd)
+    loaded = require_list(session, cmd)
     if len(words) != 1 or not words[0].isdigit() or len(words[0]) > 4:
         raise RuleError(
             f"Wie viele Spiele soll die Serie haben? Jetzt: {loaded.lst.series_length}.",
@@ -286,7 +289,7 @@ def serie(session: Session, cmd: Command) -> Reply:
 
 
 def stand(session: Session, cmd: Command) -> Reply:
-    loaded = _require_list(session, cmd)
+    loaded = require_list(session, cmd)
     return Reply(
         texts.totals_block(loaded.sheet, loaded.lst.seed) + "\n" + texts.progress(loaded.sheet)
     )
@@ -296,7 +299,7 @@ LIST_TAIL = 20
 
 
 def liste(session: Session, cmd: Command) -> Reply:
-    loaded = _require_list(session, cmd)
+    loaded = require_list(session, cmd)
     sheet = loaded.sheet
     entries = sheet.entries
     show_all = bool(cmd.args) and cmd.args[0].casefold() == "alle"
@@ -322,7 +325,7 @@ def export(session: Session, cmd: Command) -> Reply:
     data = export_document(loaded)
     raw = json.dumps(data, ensure_ascii=False, indent=2).encode()
     doc = Document("skatbot-liste-v1.json", raw, "Liste als JSON (skatbot-liste/1)")
-    return Reply(f"📎 Export der Liste ({loaded.sheet.games_played} Spiele).", documents=(doc,))
+    return Reply(f"📎 Export der Liste ({texts.games(loaded.sheet.games_played)}).", documents=(doc,))
 
 
 def export_document(loaded: repo.LoadedList) -> dict[str, object]:
@@ -368,14 +371,6 @@ def export_document(loaded: repo.LoadedList) -> dict[str, object]:
         "games": games,
         "totals": totals,
     }
-
-
-def abschluss(session: Session, cmd: Command) -> Reply:
-    lock_chat(session, cmd.chat_id)
-    loaded = _require_list(session, cmd)
-    repo.close_list(session, loaded.lst)
-    text = "🏁 <b>Liste abgeschlossen.</b>\n" + texts.totals_block(loaded.sheet, loaded.lst.seed)
-    return Reply(text + "\nNeue Liste: /neu …")
 
 
 def is_valid(entry: Entry) -> bool:

@@ -111,3 +111,7 @@ def row_line(sheet: Sheet, entry: Entry) -> str:
     if entry.status is Status.CANCELLED:
         return f"{head} <s>{body}</s> (storniert) · G {dealer}"
     return f"{head} {body} · G {dealer}"
+
+
+def games(n: int) -> str:
+    return "1 Spiel" if n == 1 else f"{n} Spiele"

@@ -1,0 +1,167 @@
+"""/pdf, /vordruck, /abschluss (with the PDF) and /weiter: the list on paper.
+
+Maps the replayed sheet onto the PDF model (the PDF package knows nothing of rules or storage).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from html import escape
+
+from sqlalchemy.orm import Session
+
+from skatbot.handlers import texts
+from skatbot.handlers.reply import Command, Document, Reply
+from skatbot.handlers.runtime import UseCase
+from skatbot.handlers.sheet_ops import require_list
+from skatbot.pdf.forms import render_blank_form
+from skatbot.pdf.model import PlayerTotal, SeriesDocument, SheetRow
+from skatbot.pdf.series import render_series
+from skatbot.rules.errors import RuleError
+from skatbot.rules.ranking import Standing, lot_note, rank_standings
+from skatbot.rules.sheet import Status, replay
+from skatbot.storage import repo
+from skatbot.storage.database import lock_chat
+
+RULES_LABEL = {"isko": "ISkO / Seeger-Fabian", "haus": "Hausregeln (3B3R)"}
+
+
+def series_document(loaded: repo.LoadedList, chat_title: str) -> SeriesDocument:
+    sheet = loaded.sheet
+    running = dict.fromkeys(sheet.players, 0)
+    rows: list[SheetRow] = []
+    for e in sheet.entries:
+        r = e.result
+        bookings: dict[str, int] = {}
+        if r is not None and e.row.declarer is not None:
+            bookings = {sheet.players[e.row.declarer]: r.score}
+        if e.status is Status.VALID:
+            for name, points in bookings.items():
+                running[name] += points
+        note = ""
+        if e.status is Status.CANCELLED:
+            note = "storniert"
+        elif e.status is Status.STRUCK:
+            note = "korrigiert"
+        rows.append(
+            SheetRow(
+                nr=e.nr,
+                dealer=sheet.players[e.row.dealer or 0],
+                text=texts.game_label(r) if r else "eingepasst",
+                bid=r.announcement.bid if r else None,
+                value=r.value if r else None,
+                bookings=bookings,
+                running=dict(running),
+                struck=e.status is not Status.VALID,
+                note=note,
+                overbid=bool(r and r.overbid),
+                won=r.won if r else None,
+            )
+        )
+    totals = sheet.totals()
+    ranked = rank_standings(
+        [Standing(t.name, t.score, t.won, t.lost) for t in totals], loaded.lst.seed
+    )
+    created = loaded.lst.created_at
+    return SeriesDocument(
+        title=f"Skatliste – {chat_title}" if chat_title else "Skatliste",
+        date=created.date() if created else dt.date.today(),
+        rules=RULES_LABEL.get(loaded.lst.rules, loaded.lst.rules),
+        players=list(sheet.players),
+        table_size=sheet.table_size,
+        rows=rows,
+        totals=[
+            PlayerTotal(t.name, t.game_points, t.won, t.lost, t.opponents_lost, t.score, t.steps)
+            for t in totals
+        ],
+        ranking=[(r.place, r.standing.name, r.standing.score) for r in ranked],
+        ranking_note=lot_note(ranked, loaded.lst.seed),
+        closed=loaded.lst.status == "closed",
+    )
+
+
+def pdf_reply(loaded: repo.LoadedList, cmd: Command, text: str) -> Reply:
+    data, lossy = render_series(series_document(loaded, cmd.chat_title))
+    if lossy:
+        names = ", ".join(escape(n) for n in sorted(lossy))
+        text += f"\nℹ️ Zeichen, die die PDF-Schrift nicht kennt (z. B. Emoji), fehlen im PDF bei: {names}."
+    filename = f"skatliste-{loaded.lst.id}.pdf"
+    return Reply(text, documents=(Document(filename, data, "Skatliste als PDF"),))
+
+
+def pdf(session: Session, cmd: Command) -> Reply:
+    lst = repo.open_list(session, cmd.chat_id) or repo.latest_list(session, cmd.chat_id)
+    if lst is None:
+        raise RuleError(
+            "Hier gibt es noch keine Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
+        )
+    loaded = repo.load(session, lst)
+    state = "Zwischenstand" if lst.status == "open" else "abgeschlossene Liste"
+    return pdf_reply(
+        loaded, cmd, f"📄 Skatliste als PDF ({state}, {texts.games(loaded.sheet.games_played)})."
+    )
+
+
+def abschluss(session: Session, cmd: Command) -> Reply:
+    lock_chat(session, cmd.chat_id)
+    loaded = require_list(session, cmd)
+    repo.close_list(session, loaded.lst)
+    text = (
+        "🏁 <b>Liste abgeschlossen.</b>\n"
+        + texts.totals_block(loaded.sheet, loaded.lst.seed)
+        + "\nWeiter mit denselben Spielern: /weiter · Neue Runde: /neu …"
+    )
+    return pdf_reply(loaded, cmd, text)
+
+
+def weiter(session: Session, cmd: Command) -> Reply:
+    """A new series with the same players; the dealer continues where the last list ended."""
+    lock_chat(session, cmd.chat_id)
+    if repo.open_list(session, cmd.chat_id) is not None:
+        raise RuleError("Es läuft noch eine Liste.", hint="Erst /abschluss, dann /weiter.")
+    last = repo.latest_list(session, cmd.chat_id)
+    if last is None:
+        raise RuleError(
+            "Es gibt keine frühere Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
+        )
+    loaded = repo.load(session, last)
+    names = loaded.names
+    lst = repo.create_list(
+        session,
+        cmd.chat_id,
+        names,
+        first_dealer=loaded.sheet.next_dealer,
+        series_length=last.series_length,
+        rules=last.rules,
+        seed=secrets.token_hex(4),
+        user_id=cmd.user_id,
+    )
+    sheet = replay(names, [], first_dealer=lst.first_dealer, series_length=lst.series_length)
+    return Reply(
+        f"🃏 <b>Neue Serie</b> mit {', '.join(escape(n) for n in names)}.\n{texts.progress(sheet)}"
+    )
+
+
+def vordruck(_session: Session, cmd: Command) -> Reply:
+    size = cmd.args[0] if cmd.args else ""
+    if size not in ("3", "4"):
+        raise RuleError(
+            "Für welchen Tisch?", hint="/vordruck 3 (36 Spiele) oder /vordruck 4 (48 Spiele)"
+        )
+    data = render_blank_form(int(size))
+    games = 36 if size == "3" else 48
+    name = f"vordruck-{size}er-tisch.pdf"
+    caption = f"Leere Skatliste für den {'Dreier' if size == '3' else 'Vierer'}tisch"
+    return Reply(
+        f"📄 Vordruck für {size} Spieler: {games} Zeilen und der Serienabschluss zum Ausfüllen.",
+        documents=(Document(name, data, caption),),
+    )
+
+
+COMMANDS: dict[str, tuple[UseCase, bool]] = {
+    "pdf": (pdf, False),
+    "abschluss": (abschluss, True),
+    "weiter": (weiter, True),
+    "vordruck": (vordruck, False),
+}
