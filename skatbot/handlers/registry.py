@@ -13,14 +13,14 @@ from telegram import (
 )
 from telegram.ext import Application, CommandHandler, ContextTypes
 
-from skatbot.handlers import documents, sheet_ops
+from skatbot.handlers import documents, sheet_ops, tournament_ops
 from skatbot.handlers import help as help_ops
 from skatbot.handlers.runtime import UseCase, execute
 
 log = logging.getLogger(__name__)
 
 # Feature modules (tournament, documents, house rules) each export COMMANDS like the dict below.
-FEATURES: list[ModuleType] = [documents]
+FEATURES: list[ModuleType] = [documents, tournament_ops]
 
 # command -> (use case, writes?); feature modules export their own COMMANDS, merged below.
 COMMANDS: dict[str, tuple[UseCase, bool]] = {

@@ -1,0 +1,683 @@
+"""Use cases of a Preisskat tournament desk (SPEC §6). Each is ``op(session, cmd) -> Reply``.
+
+A chat becomes the tournament desk with ``/turnier NAME``. The draw, validation, scores and
+ranking are the pure functions of :mod:`skatbot.rules.tournament` and
+:mod:`skatbot.rules.ranking`; this module parses, stores and words the replies.
+
+Who may manage: a sync use case cannot ask Telegram for the chat's administrators
+(``get_chat_member`` is async and needs the bot), so in this version the managing commands
+(``/teilnehmer`` with names, ``/entfernen``, ``/auslosen``, ``/serienlaenge``, ``/ergebnis``)
+are allowed for the person who created the tournament only; everybody else gets a German
+refusal naming that person. Reading (``/teilnehmer`` alone, ``/fehlend``, ``/rangliste``,
+``/urkunden``, ``/export``) is open to everyone in the chat.
+
+Results are append-only: entering a player's result again for the same series adds a row and
+the latest one counts (``/ergebnis`` says "korrigiert"), so the audit trail stays complete.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import json
+import re
+import secrets
+import unicodedata
+from collections.abc import Mapping, Sequence
+from html import escape
+
+from sqlalchemy.orm import Session
+
+from skatbot.handlers.names import check_unique, clean_name
+from skatbot.handlers.reply import Command, Document, Reply
+from skatbot.handlers.runtime import UseCase
+from skatbot.rules import tournament as tr
+from skatbot.rules.errors import RuleError
+from skatbot.rules.ranking import Ranked, Standing, lot_note
+from skatbot.storage import repo
+from skatbot.storage import tournament_repo as trepo
+from skatbot.storage.database import ensure_chat, lock_chat
+from skatbot.storage.tournament_models import Tournament
+
+MAX_TOURNAMENT_NAME = 64
+MAX_PARTICIPANTS = 300
+MAX_SERIES_GAMES = 200
+MAX_GAME_POINTS = 99_999
+SEED_DIGITS = 6
+EXPORT_FORMAT = "skatbot-turnier/1"
+EXPORT_FILENAME = "skatbot-turnier-v1.json"
+RESULT_EXAMPLE = "/ergebnis Anna 345 12 3 (Name, Spielpunkte, gewonnen, verloren)"
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def _rest(cmd: Command) -> str:
+    """The message text after the command word (may span several lines)."""
+    parts = cmd.text.split(None, 1)
+    return parts[1] if len(parts) > 1 else ""
+
+
+def _fail(err: tr.TournamentError, prefix: str = "") -> RuleError:
+    return RuleError(f"{prefix}{err.message}")
+
+
+def is_tournament_chat(session: Session, chat_id: int) -> bool:
+    return trepo.tournament_of(session, chat_id) is not None
+
+
+def _require(session: Session, cmd: Command) -> Tournament:
+    t = trepo.tournament_of(session, cmd.chat_id)
+    if t is None:
+        raise RuleError(
+            "In diesem Chat läuft kein Turnier.", hint="Lege eins an mit /turnier NAME."
+        )
+    return t
+
+
+def _require_manager(t: Tournament, cmd: Command) -> None:
+    """Managing commands: the tournament's creator only (see the module docstring)."""
+    if t.created_by is None or cmd.user_id == t.created_by:
+        return
+    who = t.created_by_name or "die Person, die es angelegt hat"
+    raise RuleError(
+        f"Das Turnier „{t.name}“ verwaltet nur {who} (hat /turnier aufgerufen).",
+        hint="Lesen geht für alle: /teilnehmer, /fehlend, /rangliste, /urkunden, /export.",
+    )
+
+
+def _games(t: Tournament) -> dict[int, int]:
+    return {3: t.games_3, 4: t.games_4}
+
+
+def _names_line(names: Sequence[str]) -> str:
+    return ", ".join(escape(n) for n in names)
+
+
+def _collapse(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _match(word: str, names: Sequence[str]) -> str | None:
+    """Exact (case-insensitive) name or unique prefix; None if nothing fits."""
+    key = unicodedata.normalize("NFC", _collapse(word)).casefold()
+    folded = [n.casefold() for n in names]
+    if key in folded:
+        return names[folded.index(key)]
+    hits = [n for n, f in zip(names, folded, strict=True) if key and f.startswith(key)]
+    if len(hits) == 1:
+        return hits[0]
+    if len(hits) > 1:
+        raise RuleError(
+            f"„{word}“ ist nicht eindeutig: {' oder '.join(hits)}?",
+            hint="Mehr Buchstaben angeben.",
+        )
+    return None
+
+
+def _unknown(word: str, names: Sequence[str], prefix: str = "") -> RuleError:
+    close = difflib.get_close_matches(
+        word.casefold(), [n.casefold() for n in names], n=1, cutoff=0.6
+    )
+    hint = ""
+    if close:
+        hint = f"Meintest du {names[[n.casefold() for n in names].index(close[0])]}? "
+    shown = word if len(word) <= 32 else word[:32] + "…"
+    return RuleError(
+        f"{prefix}„{shown}“ ist kein Teilnehmer dieses Turniers.",
+        hint=f"{hint}Die Liste zeigt /teilnehmer.",
+    )
+
+
+def _table_plan(n: int) -> str:
+    try:
+        sizes = tr.table_sizes(n)
+    except tr.TournamentError as err:
+        return f"⚠️ {escape(err.message)}"
+    fours, threes = sizes.count(4), sizes.count(3)
+    parts = []
+    if fours:
+        parts.append(f"{fours} Vierertisch" + ("e" if fours > 1 else ""))
+    if threes:
+        parts.append(f"{threes} Dreiertisch" + ("e" if threes > 1 else ""))
+    return "Tische: " + " + ".join(parts)
+
+
+def _tables_lines(tables: Sequence[Sequence[str]]) -> list[str]:
+    return [f"Tisch {i}: {_names_line(table)}" for i, table in enumerate(tables, 1)]
+
+
+# --- /turnier ---------------------------------------------------------------------------------
+
+
+def turnier(session: Session, cmd: Command) -> Reply:
+    name = _collapse(_rest(cmd))
+    if not name:
+        raise RuleError("Wie heißt das Turnier?", hint="Z. B. /turnier Preisskat Vereinsheim")
+    if len(name) > MAX_TOURNAMENT_NAME:
+        raise RuleError(
+            "Der Turniername ist zu lang.", hint=f"Höchstens {MAX_TOURNAMENT_NAME} Zeichen."
+        )
+    if any(unicodedata.category(c) in ("Cc", "Cf") and c != "\u200d" for c in name):
+        raise RuleError(
+            "Der Turniername enthält Steuerzeichen.", hint="Nur sichtbare Zeichen verwenden."
+        )
+    ensure_chat(session, cmd.chat_id, lock=True)
+    existing = trepo.tournament_of(session, cmd.chat_id)
+    if existing is not None:
+        raise RuleError(
+            f"In diesem Chat gibt es schon das Turnier „{existing.name}“.",
+            hint="Ein Chat ist der Turniertisch für ein Turnier – für ein neues Turnier "
+            "einen neuen Gruppenchat nehmen.",
+        )
+    if repo.open_list(session, cmd.chat_id) is not None:
+        raise RuleError(
+            "In diesem Chat läuft noch eine Liste.",
+            hint="Schließ sie zuerst mit /abschluss ab, dann /turnier NAME.",
+        )
+    t = trepo.create_tournament(
+        session,
+        cmd.chat_id,
+        name,
+        seed=secrets.token_hex(4),
+        user_id=cmd.user_id,
+        user_name=cmd.user_name,
+    )
+    lines = [
+        f"🏆 <b>Turnier „{escape(t.name)}“</b> angelegt – dieser Chat ist der Turniertisch.",
+        f"Verwaltet von {escape(cmd.user_name or 'dir')}. "
+        f"Serienlänge: {t.games_3} Spiele am Dreiertisch, {t.games_4} am Vierertisch "
+        "(/serienlaenge 36 48).",
+        "Weiter: /teilnehmer Anna, Bernd, Carla, … (Komma oder neue Zeile), dann /auslosen.",
+    ]
+    return Reply("\n".join(lines))
+
+
+# --- /teilnehmer, /entfernen ------------------------------------------------------------------
+
+
+def _split_names(text: str) -> list[str]:
+    """Comma- or newline-separated names; without either, every word is one name."""
+    parts = re.split(r"[,\n]", text) if "," in text or "\n" in text else text.split()
+    return [clean_name(_collapse(p)) for p in parts if p.strip()]
+
+
+def _locked(session: Session, t: Tournament) -> None:
+    if trepo.series_count(session, t):
+        raise RuleError(
+            "Die Teilnehmerliste ist seit der ersten Auslosung gesperrt.",
+            hint="Teilnehmer ändern geht nur vor dem ersten /auslosen.",
+        )
+
+
+def teilnehmer(session: Session, cmd: Command) -> Reply:
+    rest = _rest(cmd)
+    if not rest.strip():
+        t = _require(session, cmd)
+        return Reply(_participant_list(session, t))
+    lock_chat(session, cmd.chat_id)
+    t = _require(session, cmd)
+    _require_manager(t, cmd)
+    _locked(session, t)
+    new = _split_names(rest)
+    check_unique(new)
+    existing = trepo.participants(session, t)
+    known = {p.name.casefold(): p for p in existing}
+    for name in new:
+        if name.casefold() in known:
+            p = known[name.casefold()]
+            nr = existing.index(p) + 1
+            raise RuleError(
+                f"„{name}“ steht schon in der Teilnehmerliste (Nr. {nr}: {p.name}).",
+                hint="Namen müssen sich unterscheiden (Groß-/Kleinschreibung zählt nicht).",
+            )
+    if len(existing) + len(new) > MAX_PARTICIPANTS:
+        raise RuleError(f"Höchstens {MAX_PARTICIPANTS} Teilnehmer.", hint="Bitte die Liste prüfen.")
+    trepo.add_participants(session, t, new)
+    added = "1 Teilnehmer" if len(new) == 1 else f"{len(new)} Teilnehmer"
+    return Reply(f"✅ {added} eingetragen: {_names_line(new)}.\n" + _participant_list(session, t))
+
+
+def _participant_list(session: Session, t: Tournament) -> str:
+    people = trepo.participants(session, t)
+    if not people:
+        return (
+            f"Noch keine Teilnehmer in „{escape(t.name)}“. "
+            "Eintragen: /teilnehmer Anna, Bernd, Carla"
+        )
+    lines = [f"👥 <b>Teilnehmer ({len(people)})</b> – {escape(t.name)}"]
+    lines.extend(f"{i}. {escape(p.name)}" for i, p in enumerate(people, 1))
+    lines.append(_table_plan(len(people)))
+    if trepo.series_count(session, t):
+        lines.append("🔒 Die Liste ist seit der ersten Auslosung gesperrt.")
+    return "\n".join(lines)
+
+
+def entfernen(session: Session, cmd: Command) -> Reply:
+    word = _collapse(_rest(cmd))
+    if not word:
+        raise RuleError("Wen soll ich entfernen?", hint="Z. B. /entfernen Anna")
+    lock_chat(session, cmd.chat_id)
+    t = _require(session, cmd)
+    _require_manager(t, cmd)
+    _locked(session, t)
+    people = trepo.participants(session, t)
+    names = [p.name for p in people]
+    found = _match(word, names)
+    if found is None:
+        raise _unknown(word, names)
+    trepo.remove_participant(session, next(p for p in people if p.name == found))
+    return Reply(f"🗑 {escape(found)} ist nicht mehr dabei.\n" + _participant_list(session, t))
+
+
+# --- /serienlaenge ----------------------------------------------------------------------------
+
+
+def serienlaenge(session: Session, cmd: Command) -> Reply:
+    words = list(cmd.args)
+    lock_chat(session, cmd.chat_id)
+    t = _require(session, cmd)
+    if not words:
+        return Reply(
+            f"📏 Serienlänge: {t.games_3} Spiele am Dreiertisch, {t.games_4} am Vierertisch.\n"
+            "Ändern: /serienlaenge 36 48"
+        )
+    _require_manager(t, cmd)
+    if len(words) != 2 or not all(w.isdigit() and len(w) <= 4 for w in words):
+        raise RuleError(
+            "Zwei Zahlen bitte: Spiele am Dreiertisch und am Vierertisch.",
+            hint="Z. B. /serienlaenge 36 48",
+        )
+    g3, g4 = int(words[0]), int(words[1])
+    if not (1 <= g3 <= MAX_SERIES_GAMES and 1 <= g4 <= MAX_SERIES_GAMES):
+        raise RuleError(
+            f"{g3} und {g4} Spiele gehen nicht.", hint=f"Erlaubt: 1 bis {MAX_SERIES_GAMES}."
+        )
+    games = {3: g3, 4: g4}
+    for s in trepo.load_series(session, t):
+        for table in s.tables:
+            entered = [s.results[n] for n in table if n in s.results]
+            try:
+                tr.validate_table_results(table, entered, games[len(table)])
+            except tr.TournamentError as err:
+                raise _fail(err, f"Serie {s.number}: ") from None
+    t.games_3, t.games_4 = g3, g4
+    return Reply(f"📏 Serienlänge jetzt: {g3} Spiele am Dreiertisch, {g4} am Vierertisch.")
+
+
+# --- /auslosen --------------------------------------------------------------------------------
+
+
+def auslosen(session: Session, cmd: Command) -> Reply:
+    words = list(cmd.args)
+    lock_chat(session, cmd.chat_id)
+    t = _require(session, cmd)
+    _require_manager(t, cmd)
+    if len(words) > 1:
+        raise RuleError("Höchstens ein Startwert.", hint="Z. B. /auslosen 4711 oder nur /auslosen")
+    names = [p.name for p in trepo.participants(session, t)]
+    try:
+        tr.table_sizes(len(names))
+        seed = tr.validate_seed(words[0]) if words else _new_seed()
+    except tr.TournamentError as err:
+        raise _fail(err) from None
+    done = trepo.load_series(session, t)
+    if done:
+        current = done[-1]
+        missing = tr.missing_results(current.tables, current.results)
+        if missing:
+            raise RuleError(
+                f"In Serie {current.number} fehlen noch Ergebnisse von {', '.join(missing)}.",
+                hint="Erst alle eintragen: " + RESULT_EXAMPLE + " – dann /auslosen.",
+            )
+    number = len(done) + 1
+    try:
+        tables = tr.draw(names, seed, number, [s.tables for s in done])
+    except tr.TournamentError as err:
+        raise _fail(err) from None
+    trepo.add_series(session, t, number, seed, tables, user_id=cmd.user_id, update_id=cmd.update_id)
+    lines = [f"🎲 <b>Serie {number}</b> ausgelost – {escape(t.name)}"]
+    lines.extend(_tables_lines(tables))
+    games = _games(t)
+    lengths = sorted({len(table) for table in tables})
+    lines.append(
+        "Serienlänge: "
+        + ", ".join(
+            f"{games[n]} Spiele am {'Dreier' if n == 3 else 'Vierer'}tisch" for n in lengths
+        )
+    )
+    if number > 1:
+        repeats = tr.partner_repeats([*[s.tables for s in done], tables])
+        if repeats:
+            lines.append(f"Wiederholte Tischpartner (alle Serien): {repeats} Paare.")
+    lines.append(f"Startwert {escape(seed)} · Serie {number} – nachrechenbar, siehe README")
+    lines.append("Ergebnisse: " + RESULT_EXAMPLE + ", mehrere Zeilen pro Nachricht.")
+    return Reply("\n".join(lines))
+
+
+def _new_seed() -> str:
+    low = 10 ** (SEED_DIGITS - 1)
+    return tr.seed_from_int(low + secrets.randbelow(9 * low))
+
+
+# --- /ergebnis, /fehlend ----------------------------------------------------------------------
+
+_INT = re.compile(r"[+\-]?\d{1,6}")
+_COMMAND_WORD = re.compile(r"^/ergebnis(@\w+)?$", re.IGNORECASE)
+_SERIES_LINE = re.compile(r"^serie\s+(\d{1,4})$", re.IGNORECASE)
+
+
+def _to_int(word: str) -> int | None:
+    word = word.replace("−", "-").replace("–", "-")
+    return int(word) if _INT.fullmatch(word) else None
+
+
+def _parse_result_line(nr: int, line: str, names: Sequence[str]) -> tr.SeriesResult:
+    shown = line if len(line) <= 60 else line[:60] + "…"
+    where = f"Zeile {nr} („{shown}“): "
+    words = line.split()
+    numbers = [_to_int(w) for w in words[-3:]]
+    if len(words) < 4 or any(n is None for n in numbers):
+        raise RuleError(
+            f"{where}erwartet NAME SPIELPUNKTE GEWONNEN VERLOREN.",
+            hint="Z. B. " + RESULT_EXAMPLE + ". Nichts wurde gespeichert.",
+        )
+    points, won, lost = (n for n in numbers if n is not None)
+    word = " ".join(words[:-3])
+    try:
+        name = _match(word, names)
+    except RuleError as err:
+        raise RuleError(where + err.message, hint=err.hint + " Nichts wurde gespeichert.") from None
+    if name is None:
+        unknown = _unknown(word, names, where)
+        raise RuleError(unknown.message, hint=unknown.hint + " Nichts wurde gespeichert.")
+    if won < 0 or lost < 0:
+        raise RuleError(
+            f"{where}gewonnene und verlorene Spiele können nicht negativ sein.",
+            hint="Nichts wurde gespeichert.",
+        )
+    if abs(points) > MAX_GAME_POINTS:
+        raise RuleError(
+            f"{where}{points} Spielpunkte sind unmöglich viele.",
+            hint="Bitte die Zahl prüfen. Nichts wurde gespeichert.",
+        )
+    return tr.SeriesResult(name, points, won, lost)
+
+
+def ergebnis(session: Session, cmd: Command) -> Reply:
+    lines = [_collapse(line) for line in _rest(cmd).splitlines()]
+    lines = [
+        " ".join(line.split()[1:]) if line and _COMMAND_WORD.match(line.split()[0]) else line
+        for line in lines
+    ]
+    lines = [line for line in lines if line]
+    if not lines:
+        raise RuleError(
+            "Welches Ergebnis?",
+            hint="Z. B. " + RESULT_EXAMPLE + " – eine Zeile pro Person.",
+        )
+    lock_chat(session, cmd.chat_id)
+    t = _require(session, cmd)
+    _require_manager(t, cmd)
+    done = trepo.load_series(session, t)
+    if not done:
+        raise RuleError("Es ist noch keine Serie ausgelost.", hint="Erst /auslosen.")
+    target = done[-1]
+    offset = 0
+    chosen = _SERIES_LINE.match(lines[0])
+    if chosen:
+        number = int(chosen.group(1))
+        if not 1 <= number <= len(done):
+            raise RuleError(
+                f"Serie {number} gibt es nicht.", hint=f"Ausgelost: Serie 1 bis {len(done)}."
+            )
+        target = done[number - 1]
+        lines = lines[1:]
+        offset = 1
+        if not lines:
+            raise RuleError("Nach „serie N“ fehlen die Ergebnisse.", hint=RESULT_EXAMPLE)
+    seated = [n for table in target.tables for n in table]
+    entered: list[tr.SeriesResult] = []
+    line_of: dict[str, int] = {}
+    for i, line in enumerate(lines, 1 + offset):
+        r = _parse_result_line(i, line, seated)
+        if r.name in line_of:
+            raise RuleError(
+                f"Zeile {i}: {r.name} steht in dieser Nachricht schon in Zeile {line_of[r.name]}.",
+                hint="Pro Person nur eine Zeile. Nichts wurde gespeichert.",
+            )
+        line_of[r.name] = i
+        entered.append(r)
+    merged = dict(target.results)
+    merged.update((r.name, r) for r in entered)
+    games = _games(t)
+    for table in target.tables:
+        mine = [line_of[n] for n in table if n in line_of]
+        if not mine:
+            continue
+        try:
+            tr.validate_table_results(
+                table, [merged[n] for n in table if n in merged], games[len(table)]
+            )
+        except tr.TournamentError as err:
+            which = "Zeile" if len(mine) == 1 else "Zeilen"
+            raise RuleError(
+                f"{which} {', '.join(map(str, mine))}: {err.message}",
+                hint="Nichts wurde gespeichert.",
+            ) from None
+    trepo.add_results(session, target.row, entered, user_id=cmd.user_id, update_id=cmd.update_id)
+    count = "1 Ergebnis" if len(entered) == 1 else f"{len(entered)} Ergebnisse"
+    out = [f"✅ <b>Serie {target.number}</b>: {count} eingetragen."]
+    for r in entered:
+        line = f"{escape(r.name)}: {r.game_points} Spielpunkte, {r.won} gewonnen, {r.lost} verloren"
+        old = target.results.get(r.name)
+        if old == r:
+            line += " (unverändert)"
+        elif old is not None:
+            line += f" (korrigiert, vorher {old.game_points}/{old.won}/{old.lost})"
+        out.append(line)
+    out.append(_missing_text(target.number, target.tables, merged))
+    return Reply("\n".join(out))
+
+
+def _missing_text(
+    number: int, tables: Sequence[Sequence[str]], results: Mapping[str, object]
+) -> str:
+    missing = tr.missing_results(tables, results)
+    if not missing:
+        return f"Serie {number} ist komplett. → /rangliste · nächste Serie: /auslosen"
+    per_table = []
+    for i, table in enumerate(tables, 1):
+        absent = [n for n in table if n not in results]
+        if absent:
+            per_table.append(f"Tisch {i}: {_names_line(absent)}")
+    count = (
+        "fehlt noch 1 Ergebnis" if len(missing) == 1 else f"fehlen noch {len(missing)} Ergebnisse"
+    )
+    return f"Es {count} in Serie {number} – " + "; ".join(per_table)
+
+
+def fehlend(session: Session, cmd: Command) -> Reply:
+    t = _require(session, cmd)
+    done = trepo.load_series(session, t)
+    if not done:
+        return Reply("Es ist noch keine Serie ausgelost. → /auslosen")
+    texts = [
+        _missing_text(s.number, s.tables, s.results)
+        for s in done
+        if tr.missing_results(s.tables, s.results)
+    ]
+    if not texts:
+        return Reply(_missing_text(done[-1].number, done[-1].tables, done[-1].results))
+    return Reply("\n".join(texts))
+
+
+# --- ranking, /rangliste, /urkunden -----------------------------------------------------------
+
+
+def _ranking(
+    t: Tournament, done: Sequence[trepo.LoadedSeries]
+) -> tuple[list[Ranked], list[int], list[int]]:
+    """(ranking over the complete series, their numbers, numbers of incomplete series)."""
+    complete: list[int] = []
+    incomplete: list[int] = []
+    scores: list[dict[str, Standing]] = []
+    games = _games(t)
+    for s in done:
+        if tr.missing_results(s.tables, s.results):
+            incomplete.append(s.number)
+            continue
+        try:
+            scores.append(tr.series_scores(s.tables, s.results, games))
+        except tr.TournamentError as err:
+            raise _fail(err, f"Serie {s.number}: ") from None
+        complete.append(s.number)
+    return tr.tournament_standings(scores, t.seed), complete, incomplete
+
+
+def _series_span(numbers: Sequence[int]) -> str:
+    if len(numbers) == 1:
+        return f"Serie {numbers[0]}"
+    return "Serien " + ", ".join(map(str, numbers))
+
+
+def _require_ranking(
+    t: Tournament, done: Sequence[trepo.LoadedSeries]
+) -> tuple[list[Ranked], list[int], list[int]]:
+    ranked, complete, incomplete = _ranking(t, done)
+    if not complete:
+        if not done:
+            raise RuleError("Es ist noch keine Serie ausgelost.", hint="Erst /auslosen.")
+        raise RuleError(
+            "Noch keine Serie ist vollständig eingetragen.",
+            hint="Was fehlt, zeigt /fehlend.",
+        )
+    return ranked, complete, incomplete
+
+
+def rangliste(session: Session, cmd: Command) -> Reply:
+    t = _require(session, cmd)
+    ranked, complete, incomplete = _require_ranking(t, trepo.load_series(session, t))
+    lines = [f"🏆 <b>Rangliste – {escape(t.name)}</b> ({_series_span(complete)})"]
+    for r in ranked:
+        s = r.standing
+        lines.append(
+            f"{r.place}. {escape(s.name)} – {s.score} Punkte · {s.won} gewonnen, {s.lost} verloren"
+        )
+    if incomplete:
+        verb = "ist" if len(incomplete) == 1 else "sind"
+        lines.append(
+            f"ℹ️ {_series_span(incomplete)} {verb} noch unvollständig und nicht gewertet (/fehlend)."
+        )
+    note = lot_note(ranked, t.seed)
+    if note:
+        lines.append(f"🎲 {escape(note)}")
+    lines.append("Gleichstand: mehr gewonnene Spiele, dann weniger verlorene, dann das Los.")
+    return Reply("\n".join(lines))
+
+
+def urkunden(session: Session, cmd: Command) -> Reply:
+    from skatbot.pdf.certificates import render_certificates
+
+    words = list(cmd.args)
+    t = _require(session, cmd)
+    ranked, complete, incomplete = _require_ranking(t, trepo.load_series(session, t))
+    n = 3
+    if words:
+        if len(words) != 1 or not words[0].isdigit() or len(words[0]) > 4 or int(words[0]) < 1:
+            raise RuleError("Für wie viele Plätze?", hint="Z. B. /urkunden 3")
+        n = int(words[0])
+    if n > len(ranked):
+        raise RuleError(
+            f"Die Rangliste hat nur {len(ranked)} Plätze.", hint=f"Z. B. /urkunden {len(ranked)}"
+        )
+    top = ranked[:n]
+    places = [(r.place, r.standing.name, r.standing.score) for r in top]
+    pdf, lost = render_certificates(t.name, dt.date.today(), places)
+    span = "Platz 1" if n == 1 else f"Platz 1–{n}"
+    lines = [f"📜 Urkunden für {span} – {escape(t.name)} ({_series_span(complete)})."]
+    if incomplete:
+        lines.append(f"ℹ️ {_series_span(incomplete)} noch unvollständig, nicht gewertet.")
+    if lost:
+        lines.append(
+            "Im PDF fehlen Zeichen, die die Schrift nicht hat (z. B. Emoji), bei: "
+            + _names_line(sorted(lost))
+        )
+    doc = Document("skatbot-urkunden.pdf", pdf, f"Urkunden {t.name}"[:200])
+    return Reply("\n".join(lines), documents=(doc,))
+
+
+# --- /export ----------------------------------------------------------------------------------
+
+
+def export_document(session: Session, t: Tournament) -> dict[str, object]:
+    """The ``skatbot-turnier/1`` JSON of SPEC §7."""
+    done = trepo.load_series(session, t)
+    ranked, complete, _ = _ranking(t, done)
+    series = []
+    for s in done:
+        results = [
+            {
+                "table": i,
+                "name": name,
+                "game_points": s.results[name].game_points,
+                "won": s.results[name].won,
+                "lost": s.results[name].lost,
+            }
+            for i, table in enumerate(s.tables, 1)
+            for name in table
+            if name in s.results
+        ]
+        series.append(
+            {
+                "number": s.number,
+                "seed": s.row.seed,
+                "tables": s.tables,
+                "complete": s.number in complete,
+                "missing": tr.missing_results(s.tables, s.results),
+                "results": results,
+            }
+        )
+    return {
+        "format": EXPORT_FORMAT,
+        "name": t.name,
+        "seed": t.seed,
+        "series_games": {"3": t.games_3, "4": t.games_4},
+        "participants": [p.name for p in trepo.participants(session, t)],
+        "series": series,
+        "ranked_series": complete,
+        "ranking": [
+            {
+                "rank": r.place,
+                "name": r.standing.name,
+                "score": r.standing.score,
+                "won": r.standing.won,
+                "lost": r.standing.lost,
+                "by_lot": r.by_lot,
+            }
+            for r in ranked
+        ],
+    }
+
+
+def export(session: Session, cmd: Command) -> Reply:
+    t = _require(session, cmd)
+    data = export_document(session, t)
+    raw = json.dumps(data, ensure_ascii=False, indent=2).encode()
+    doc = Document(EXPORT_FILENAME, raw, f"Turnier als JSON ({EXPORT_FORMAT})")
+    n = len(data["series"])  # type: ignore[arg-type]
+    count = "1 Serie" if n == 1 else f"{n} Serien"
+    return Reply(f"📎 Export des Turniers „{escape(t.name)}“ ({count}).", documents=(doc,))
+
+
+COMMANDS: dict[str, tuple[UseCase, bool]] = {
+    "turnier": (turnier, True),
+    "teilnehmer": (teilnehmer, True),
+    "entfernen": (entfernen, True),
+    "serienlaenge": (serienlaenge, True),
+    "auslosen": (auslosen, True),
+    "ergebnis": (ergebnis, True),
+    "fehlend": (fehlend, False),
+    "rangliste": (rangliste, False),
+    "urkunden": (urkunden, False),
+}

@@ -1,0 +1,89 @@
+"""SQLAlchemy 2 models of a Preisskat tournament (SPEC §6).
+
+One tournament per chat (the organiser's "desk"). Results are an append-only log: entering a
+player's result again adds a row, and the latest row per (series, name) counts, so every
+correction keeps its audit trail. Nothing derived (scores, ranking) is stored.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import (
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from skatbot.storage.models import Base
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+class Tournament(Base):
+    __tablename__ = "tournaments"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    chat_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("chats.id"), unique=True)
+    name: Mapped[str] = mapped_column(String(64))
+    seed: Mapped[str] = mapped_column(String(64))  # the lot of the ranking (SPEC §4)
+    games_3: Mapped[int] = mapped_column(Integer, default=36)  # series length at a 3-table
+    games_4: Mapped[int] = mapped_column(Integer, default=48)  # series length at a 4-table
+    created_by: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    created_by_name: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class Participant(Base):
+    __tablename__ = "tournament_participants"
+    __table_args__ = (UniqueConstraint("tournament_id", "position"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), index=True
+    )
+    position: Mapped[int] = mapped_column(Integer)  # order of registration
+    name: Mapped[str] = mapped_column(String(64))
+
+
+class Series(Base):
+    """One drawn series: its seed and tables (JSON list of lists of names, seat order)."""
+
+    __tablename__ = "tournament_series"
+    __table_args__ = (UniqueConstraint("tournament_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), index=True
+    )
+    number: Mapped[int] = mapped_column(Integer)  # 1-based
+    seed: Mapped[str] = mapped_column(String(64))
+    tables: Mapped[str] = mapped_column(Text)  # JSON: [["Anna", "Bernd", ...], ...]
+    user_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    update_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class Result(Base):
+    """A player's table-list totals for one series. Append-only; the latest row counts."""
+
+    __tablename__ = "tournament_results"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    series_id: Mapped[int] = mapped_column(
+        ForeignKey("tournament_series.id", ondelete="CASCADE"), index=True
+    )
+    name: Mapped[str] = mapped_column(String(64))
+    game_points: Mapped[int] = mapped_column(Integer)
+    won: Mapped[int] = mapped_column(Integer)
+    lost: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    update_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
