@@ -19,8 +19,8 @@ from skatbot.pdf.forms import render_blank_form
 from skatbot.pdf.model import PlayerTotal, SeriesDocument, SheetRow
 from skatbot.pdf.series import render_series
 from skatbot.rules.errors import RuleError
-from skatbot.rules.ranking import Standing, lot_note, rank_standings
-from skatbot.rules.sheet import Status, replay
+from skatbot.rules.ranking import lot_note, rank_standings
+from skatbot.rules.sheet import Entry, Sheet, Status, replay
 from skatbot.storage import repo
 from skatbot.storage.database import lock_chat
 
@@ -33,52 +33,72 @@ def series_document(loaded: repo.LoadedList, chat_title: str) -> SeriesDocument:
     rows: list[SheetRow] = []
     for e in sheet.entries:
         r = e.result
-        bookings: dict[str, int] = {}
-        if r is not None and e.row.declarer is not None:
-            bookings = {sheet.players[e.row.declarer]: r.score}
+        bookings = {sheet.players[seat]: pts for seat, pts in e.points.items()}
         if e.status is Status.VALID:
             for name, points in bookings.items():
                 running[name] += points
-        note = ""
-        if e.status is Status.CANCELLED:
-            note = "storniert"
-        elif e.status is Status.STRUCK:
-            note = "korrigiert"
         rows.append(
             SheetRow(
                 nr=e.nr,
                 dealer=sheet.players[e.row.dealer or 0],
-                text=texts.game_label(r) if r else "eingepasst",
+                text=_row_text(sheet, e),
                 bid=r.announcement.bid if r else None,
                 value=r.value if r else None,
                 bookings=bookings,
                 running=dict(running),
                 struck=e.status is not Status.VALID,
-                note=note,
+                note=_note(e),
                 overbid=bool(r and r.overbid),
                 won=r.won if r else None,
             )
         )
-    totals = sheet.totals()
-    ranked = rank_standings(
-        [Standing(t.name, t.score, t.won, t.lost) for t in totals], loaded.lst.seed
-    )
+    ranked = rank_standings(sheet.standings(), loaded.lst.seed)
     created = loaded.lst.created_at
     return SeriesDocument(
         title=f"Skatliste – {chat_title}" if chat_title else "Skatliste",
         date=created.date() if created else dt.date.today(),
-        rules=RULES_LABEL.get(loaded.lst.rules, loaded.lst.rules),
+        rules=RULES_LABEL["isko" if sheet.house is None else "haus"],
         players=list(sheet.players),
         table_size=sheet.table_size,
         rows=rows,
-        totals=[
-            PlayerTotal(t.name, t.game_points, t.won, t.lost, t.opponents_lost, t.score, t.steps)
-            for t in totals
-        ],
+        totals=_totals(sheet),
         ranking=[(r.place, r.standing.name, r.standing.score) for r in ranked],
         ranking_note=lot_note(ranked, loaded.lst.seed),
         closed=loaded.lst.status == "closed",
     )
+
+
+def _note(e: Entry) -> str:
+    if e.status is Status.CANCELLED:
+        return "storniert"
+    if e.status is Status.STRUCK:
+        return "korrigiert"
+    if e.house is None:
+        return ""
+    marks = ["Bock"] if e.house.bock else []
+    if e.house.sick_game:
+        marks.append("krank")
+    if e.house.trigger:
+        marks.append("3B3R")
+    return " · ".join(marks)
+
+
+def _row_text(sheet: Sheet, e: Entry) -> str:
+    if e.ramsch is not None:
+        return e.ramsch.text(sheet.players)
+    return texts.game_label(e.result) if e.result else "eingepasst"
+
+
+def _totals(sheet: Sheet) -> list[PlayerTotal]:
+    if sheet.house is None:
+        return [
+            PlayerTotal(t.name, t.game_points, t.won, t.lost, t.opponents_lost, t.score, t.steps)
+            for t in sheet.totals()
+        ]
+    return [
+        PlayerTotal(t.name, t.points, t.won, t.lost, 0, t.score, f"Start {t.steps}")
+        for t in sheet.house_totals()
+    ]
 
 
 def pdf_reply(loaded: repo.LoadedList, cmd: Command, text: str) -> Reply:

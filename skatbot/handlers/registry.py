@@ -13,14 +13,14 @@ from telegram import (
 )
 from telegram.ext import Application, CommandHandler, ContextTypes
 
-from skatbot.handlers import documents, sheet_ops, tournament_ops
+from skatbot.handlers import admin, documents, house_ops, sheet_ops, tournament_ops
 from skatbot.handlers import help as help_ops
 from skatbot.handlers.runtime import UseCase, execute
 
 log = logging.getLogger(__name__)
 
 # Feature modules (tournament, documents, house rules) each export COMMANDS like the dict below.
-FEATURES: list[ModuleType] = [documents, tournament_ops]
+FEATURES: list[ModuleType] = [documents, tournament_ops, house_ops]
 
 # command -> (use case, writes?); feature modules export their own COMMANDS, merged below.
 COMMANDS: dict[str, tuple[UseCase, bool]] = {
@@ -83,6 +83,7 @@ def all_commands() -> dict[str, tuple[UseCase, bool]]:
 
 
 def register(app: Application) -> None:  # type: ignore[type-arg]
+    admin.register(app)  # /loeschen, its button, group->supergroup moves (before catch-alls)
     for name, (use_case, write) in all_commands().items():
         app.add_handler(CommandHandler(name, _handler(use_case, write)))
     app.add_error_handler(on_error)

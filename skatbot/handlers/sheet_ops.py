@@ -16,7 +16,17 @@ from skatbot.handlers.names import check_unique, clean_name, resolve
 from skatbot.handlers.reply import Command, Document, Reply
 from skatbot.rules.errors import RuleError
 from skatbot.rules.grammar import format_announcement, parse_with_notes
-from skatbot.rules.sheet import Entry, LogRow, RowKind, Sheet, Status, default_series_length, replay
+from skatbot.rules.house import rules_from_code
+from skatbot.rules.sheet import (
+    Entry,
+    LogRow,
+    RowKind,
+    Sheet,
+    Status,
+    default_series_length,
+    evaluate_text,
+    replay,
+)
 from skatbot.storage import repo
 from skatbot.storage.database import ensure_chat, lock_chat
 
@@ -38,7 +48,7 @@ def require_list(session: Session, cmd: Command) -> repo.LoadedList:
     return repo.load(session, lst)
 
 
-def _after(loaded: repo.LoadedList, new: LogRow) -> Sheet:
+def after_row(loaded: repo.LoadedList, new: LogRow) -> Sheet:
     """The sheet with one more row, replayed without another database read."""
     lst = loaded.lst
     return replay(
@@ -46,11 +56,12 @@ def _after(loaded: repo.LoadedList, new: LogRow) -> Sheet:
         [*loaded.rows, new],
         first_dealer=lst.first_dealer,
         series_length=lst.series_length,
-        house=lst.rules == "haus",
+        house=rules_from_code(lst.rules),
+        start=[p.start_points for p in loaded.players],
     )
 
 
-def _user_fields(cmd: Command) -> dict[str, object]:
+def user_fields(cmd: Command) -> dict[str, object]:
     return {"user_id": cmd.user_id, "user_name": cmd.user_name[:128], "update_id": cmd.update_id}
 
 
@@ -80,6 +91,13 @@ def neu(session: Session, cmd: Command) -> Reply:
     check_unique(names)
     first_dealer = resolve(dealer_name, names) if dealer_name else 0
     chat = ensure_chat(session, cmd.chat_id, lock=True)
+    from skatbot.handlers import tournament_ops
+
+    if tournament_ops.is_tournament_chat(session, cmd.chat_id):
+        raise RuleError(
+            "Dieser Chat ist ein Turnier-Schreibtisch.",
+            hint="Listen bitte in einem eigenen Chat führen (je Tisch eine Gruppe).",
+        )
     running = repo.open_list(session, cmd.chat_id)
     if running is not None:
         loaded = repo.load(session, running)
@@ -99,11 +117,15 @@ def neu(session: Session, cmd: Command) -> Reply:
         seed=secrets.token_hex(4),
         user_id=cmd.user_id,
     )
-    sheet = replay(names, [], first_dealer=first_dealer, series_length=lst.series_length)
+    sheet = replay(
+        names, [], first_dealer=first_dealer, series_length=lst.series_length,
+        house=rules_from_code(lst.rules),
+    )
     table = "Dreiertisch" if len(names) == 3 else "Vierertisch (der Geber setzt aus)"
+    rules = texts.rules_label(sheet)
     lines = [
         f"🃏 <b>Neue Liste</b>: {', '.join(escape(n) for n in names)} – {table}, "
-        f"{lst.series_length} Spiele, ISkO mit Seeger-Fabian.",
+        f"{lst.series_length} Spiele, {rules}.",
         texts.progress(sheet),
         "Eintragen: /spiel Anna grand ohne 1 hand gewonnen · /hilfe",
     ]
@@ -119,7 +141,7 @@ def _parse_game(loaded: repo.LoadedList, words: list[str]) -> tuple[int, str, tu
             "Wer hat gespielt und was?", hint="Z. B. /spiel Anna grand ohne 1 hand gewonnen"
         )
     declarer = resolve(words[0], loaded.names)
-    announcement, notes = parse_with_notes(words[1:], house=loaded.lst.rules == "haus")
+    announcement, notes = parse_with_notes(words[1:], house=loaded.sheet.house is not None)
     text = format_announcement(announcement)
     return declarer, text, notes
 
@@ -135,6 +157,7 @@ def spiel(session: Session, cmd: Command) -> Reply:
     declarer, text, notes = _parse_game(loaded, words)
     dealer = sheet.next_dealer
     sheet.check_declarer(declarer, dealer)
+    sheet.check_game_allowed(declarer, evaluate_text(text, sheet.house is not None))
     row = repo.append_row(
         session,
         loaded.lst,
@@ -142,9 +165,9 @@ def spiel(session: Session, cmd: Command) -> Reply:
         dealer=dealer,
         declarer=declarer,
         announcement=text,
-        **_user_fields(cmd),
+        **user_fields(cmd),
     )
-    after = _after(loaded, repo.to_log(row))
+    after = after_row(loaded, repo.to_log(row))
     return Reply(_booked(after, after.entries[-1], loaded.lst.seed, "✅", notes))
 
 
@@ -164,10 +187,11 @@ def eingepasst(session: Session, cmd: Command) -> Reply:
     loaded = require_list(session, cmd)
     sheet = loaded.sheet
     sheet.check_can_add()
+    sheet.check_pass_allowed()
     row = repo.append_row(
-        session, loaded.lst, kind="pass", dealer=sheet.next_dealer, **_user_fields(cmd)
+        session, loaded.lst, kind="pass", dealer=sheet.next_dealer, **user_fields(cmd)
     )
-    after = _after(loaded, repo.to_log(row))
+    after = after_row(loaded, repo.to_log(row))
     entry = after.entries[-1]
     lines = [
         f"🤝 <b>Spiel {entry.nr}/{after.series_length}</b> · eingepasst – keine Wertung.",
@@ -206,9 +230,9 @@ def korrigieren(session: Session, cmd: Command) -> Reply:
         loaded.sheet.check_declarer(declarer, dealer)
         fields = {"kind": "game", "declarer": declarer, "announcement": text}
     row = repo.append_row(
-        session, loaded.lst, dealer=dealer, target=target.row.id, **fields, **_user_fields(cmd)
+        session, loaded.lst, dealer=dealer, target=target.row.id, **fields, **user_fields(cmd)
     )
-    after = _after(loaded, repo.to_log(row))
+    after = after_row(loaded, repo.to_log(row))
     entry = next(e for e in after.entries if e.row.id == row.id)
     old = texts.entry_title(loaded.sheet, target)
     text = _booked(after, entry, loaded.lst.seed, "✏️", notes)
@@ -222,9 +246,9 @@ def storno(session: Session, cmd: Command) -> Reply:
     nr = _game_number(words[0] if words else None, "storno")
     target = loaded.sheet.entry(nr)
     row = repo.append_row(
-        session, loaded.lst, kind="cancel", target=target.row.id, **_user_fields(cmd)
+        session, loaded.lst, kind="cancel", target=target.row.id, **user_fields(cmd)
     )
-    after = _after(loaded, repo.to_log(row))
+    after = after_row(loaded, repo.to_log(row))
     lines = [
         f"🗑 Spiel {nr} storniert: <s>{texts.entry_title(loaded.sheet, target)}</s>",
         "Die folgenden Spiele rücken eine Nummer auf.",
@@ -259,8 +283,8 @@ def geber(session: Session, cmd: Command) -> Reply:
     if len(words) != 1:
         raise RuleError("Wer gibt als Nächstes?", hint="Z. B. /geber Bernd")
     seat = resolve(words[0], loaded.names)
-    row = repo.append_row(session, loaded.lst, kind="dealer", seat=seat, **_user_fields(cmd))
-    after = _after(loaded, repo.to_log(row))
+    row = repo.append_row(session, loaded.lst, kind="dealer", seat=seat, **user_fields(cmd))
+    after = after_row(loaded, repo.to_log(row))
     return Reply(f"🔄 Nächster Geber: {escape(loaded.names[seat])}.\n{texts.progress(after)}")
 
 
@@ -316,6 +340,10 @@ def liste(session: Session, cmd: Command) -> Reply:
 
 
 def export(session: Session, cmd: Command) -> Reply:
+    from skatbot.handlers import tournament_ops
+
+    if tournament_ops.is_tournament_chat(session, cmd.chat_id):
+        return tournament_ops.export(session, cmd)
     lst = repo.open_list(session, cmd.chat_id) or repo.latest_list(session, cmd.chat_id)
     if lst is None:
         raise RuleError(
@@ -329,48 +357,72 @@ def export(session: Session, cmd: Command) -> Reply:
 
 
 def export_document(loaded: repo.LoadedList) -> dict[str, object]:
-    """The ``skatbot-liste/1`` JSON of SPEC §7."""
+    """The ``skatbot-liste/1`` JSON of SPEC §7 (house lists: points as booked, Ramsch too)."""
     sheet = loaded.sheet
+    names = sheet.players
     games = []
     for e in sheet.entries:
         r = e.result
-        declarer = (
-            sheet.players[e.row.declarer] if r is not None and e.row.declarer is not None else None
-        )
-        games.append(
-            {
-                "nr": e.nr,
-                "dealer": sheet.players[e.row.dealer or 0],
-                "declarer": declarer,
-                "announcement": texts.game_label(r) if r else None,
-                "bid": r.announcement.bid if r else None,
-                "value": r.value if r else 0,
-                "won": r.won if r else None,
-                "overbid": r.overbid if r else False,
-                "status": e.status.value,
-                "points": {declarer: r.score} if r and declarer else {},
-            }
-        )
-    totals = {
-        t.name: {
-            "game_points": t.game_points,
-            "won": t.won,
-            "lost": t.lost,
-            "opponents_lost": t.opponents_lost,
-            "score": t.score,
+        declarer = names[e.row.declarer] if r is not None and e.row.declarer is not None else None
+        game: dict[str, object] = {
+            "nr": e.nr,
+            "kind": e.row.kind.value,
+            "dealer": names[e.row.dealer or 0],
+            "declarer": declarer,
+            "announcement": texts.game_label(r) if r else None,
+            "bid": r.announcement.bid if r else None,
+            "value": r.value if r else 0,
+            "won": r.won if r else None,
+            "overbid": r.overbid if r else False,
+            "status": e.status.value,
+            "points": {names[seat]: pts for seat, pts in e.points.items()},
         }
-        for t in sheet.totals()
-    }
-    return {
+        if e.ramsch is not None:
+            game["announcement"] = e.ramsch.text(names)
+            game["value"] = max((abs(p) for p in e.points.values()), default=0)
+        if e.house is not None:
+            game["bock"] = e.house.bock
+            game["trigger"] = e.house.trigger
+        games.append(game)
+    totals: dict[str, dict[str, int]]
+    if sheet.house is None:
+        totals = {
+            t.name: {
+                "game_points": t.game_points,
+                "won": t.won,
+                "lost": t.lost,
+                "opponents_lost": t.opponents_lost,
+                "score": t.score,
+            }
+            for t in sheet.totals()
+        }
+    else:
+        totals = {
+            t.name: {
+                "start_points": t.start,
+                "game_points": t.points,
+                "won": t.won,
+                "lost": t.lost,
+                "score": t.score,
+            }
+            for t in sheet.house_totals()
+        }
+    doc: dict[str, object] = {
         "format": "skatbot-liste/1",
-        "rules": loaded.lst.rules,
-        "players": list(sheet.players),
+        "rules": "isko" if sheet.house is None else "haus",
+        "players": list(names),
         "table_size": sheet.table_size,
         "series_length": sheet.series_length,
         "status": loaded.lst.status,
         "games": games,
         "totals": totals,
     }
+    if sheet.house is not None:
+        doc["house"] = {
+            "runde": "geberrunde" if sheet.house.dealing_round else "spiel",
+            "state": sheet.state.label(),
+        }
+    return doc
 
 
 def is_valid(entry: Entry) -> bool:

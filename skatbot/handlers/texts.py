@@ -5,8 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from skatbot.rules.grammar import contract_text
-from skatbot.rules.ranking import Standing, rank_standings
-from skatbot.rules.scoring import Totals
+from skatbot.rules.ranking import Ranked, lot_note, rank_standings
 from skatbot.rules.sheet import Entry, Sheet, Status
 from skatbot.rules.value import GameResult
 
@@ -22,7 +21,9 @@ def minus(n: int) -> str:
 
 
 def game_label(result: GameResult) -> str:
-    return contract_text(result.announcement, schneider=result.schneider, schwarz=result.schwarz)
+    a = result.announcement
+    text = contract_text(a, schneider=result.schneider, schwarz=result.schwarz)
+    return text + (" Kontra" if a.kontra else "") + (" Re" if a.re else "")
 
 
 def progress(sheet: Sheet) -> str:
@@ -30,29 +31,56 @@ def progress(sheet: Sheet) -> str:
     if sheet.games_played >= sheet.series_length:
         return f"Serie voll: {sheet.games_played}/{sheet.series_length} · /abschluss"
     p = sheet.players
+    if sheet.house is not None:
+        return _house_progress(sheet)
     return (
         f"Spiel {sheet.games_played + 1}/{sheet.series_length} · Geber {escape(p[sheet.next_dealer])}"
         f" · Vorhand {escape(p[sheet.vorhand])}"
     )
 
 
-def ranking_of(totals: list[Totals], seed: str) -> list[tuple[int, Totals, bool]]:
-    by_name = {t.name: t for t in totals}
-    ranked = rank_standings([Standing(t.name, t.score, t.won, t.lost) for t in totals], seed)
-    return [(r.place, by_name[r.standing.name], r.by_lot) for r in ranked]
+def _house_progress(sheet: Sheet) -> str:
+    p = sheet.players
+    line = (
+        f"Spiel {sheet.games_played + 1}/{sheet.series_length} · Geber {escape(p[sheet.next_dealer])}"
+        f" · Vorhand {escape(p[sheet.vorhand])}\n{house_line(sheet)}"
+    )
+    state = sheet.state
+    if state.phase.value == "ramsch":
+        if state.sick_now is not None:
+            line += f"\n🤒 {escape(p[state.sick_now])} ist krank und spielt Grand Hand."
+        else:
+            line += "\n🤒 Alle gesund? Dann /ramsch VERLIERER AUGEN – sonst /krank NAME."
+    return line
+
+
+def ranked(sheet: Sheet, seed: str) -> list[Ranked]:
+    return rank_standings(sheet.standings(), seed)
 
 
 def standings_line(sheet: Sheet, seed: str) -> str:
-    ranked = ranking_of(sheet.totals(), seed)
-    return " · ".join(f"{escape(t.name)} {minus(t.score)}" for _, t, _ in ranked)
+    return " · ".join(
+        f"{escape(r.standing.name)} {minus(r.standing.score)}" for r in ranked(sheet, seed)
+    )
+
+
+def house_line(sheet: Sheet) -> str:
+    """The 3B3R state, e.g. "🎲 Bock 2/3 · danach Ramsch · 1 ausstehend"."""
+    if sheet.house is None:
+        return ""
+    return f"🎲 {sheet.state.label()}"
 
 
 def booking_lines(sheet: Sheet, entry: Entry) -> list[str]:
     """The breakdown, the booking and its Seeger-Fabian effect for one game."""
     r = entry.result
+    if entry.ramsch is not None:
+        return ramsch_lines(sheet, entry)
     if r is None:
         return ["Eingepasst – keine Wertung."]
     declarer = escape(sheet.players[entry.row.declarer or 0])
+    if sheet.house is not None:
+        return house_booking_lines(sheet, entry, r, declarer)
     lines: list[str] = []
     lines.append(r.breakdown)
     bonus = 40 if sheet.table_size == 3 else 30
@@ -71,8 +99,50 @@ def booking_lines(sheet: Sheet, entry: Entry) -> list[str]:
     return lines
 
 
+def house_booking_lines(sheet: Sheet, entry: Entry, r: GameResult, declarer: str) -> list[str]:
+    """House rules: the booking with its factors, and the 3B3R trigger if any."""
+    a = r.announcement
+    points = entry.points.get(entry.row.declarer or 0, 0)
+    factors = []
+    if not r.won:
+        factors.append("verloren Hand: einfach" if a.hand else "verloren mit Skat: ×2")
+    if a.kontra:
+        factors.append("Kontra ×2")
+    if a.re:
+        factors.append("Re ×2")
+    mark = entry.house
+    if mark is not None and mark.bock:
+        factors.append("Bock ×2")
+    if mark is not None and mark.sick_game:
+        factors.append("Krankenspiel, zählt nicht als Ramsch")
+    detail = f" ({r.value}; {', '.join(factors)})" if factors else ""
+    over = " · <b>überreizt</b>" if r.overbid else ""
+    lines = [r.breakdown, f"<b>{declarer} {signed(points)}</b>{detail}{over}"]
+    if mark is not None and mark.trigger:
+        lines.append(f"🎲 3B3R ausgelöst: {escape(mark.trigger)}")
+    return lines
+
+
+def ramsch_lines(sheet: Sheet, entry: Entry) -> list[str]:
+    ramsch = entry.ramsch
+    assert ramsch is not None
+    booked = " · ".join(
+        f"<b>{escape(sheet.players[seat])} {signed(pts)}</b>" for seat, pts in entry.points.items()
+    )
+    lines = []
+    if ramsch.factor > 1:
+        base = 120 if ramsch.durchmarsch is not None else ramsch.points
+        lines.append(f"{base} × {ramsch.factor} = {base * ramsch.factor}")
+    lines.append(booked)
+    if entry.house is not None and entry.house.trigger:
+        lines.append(f"🎲 3B3R ausgelöst: {escape(entry.house.trigger)}")
+    return lines
+
+
 def entry_title(sheet: Sheet, entry: Entry) -> str:
     r = entry.result
+    if entry.ramsch is not None:
+        return escape(entry.ramsch.text(sheet.players))
     if r is None:
         return "eingepasst"
     declarer = escape(sheet.players[entry.row.declarer or 0])
@@ -82,21 +152,32 @@ def entry_title(sheet: Sheet, entry: Entry) -> str:
     return f"{declarer}: {escape(game_label(r))} – {outcome}"
 
 
-def totals_block(sheet: Sheet, seed: str, rules_label: str = "ISkO, Seeger-Fabian") -> str:
+def rules_label(sheet: Sheet) -> str:
+    if sheet.house is None:
+        return "ISkO, Seeger-Fabian"
+    return "Hausregeln, 3B3R" + (", Runde = Geberrunde" if sheet.house.dealing_round else "")
+
+
+def totals_block(sheet: Sheet, seed: str) -> str:
     """The running Serienabschluss with the calculation steps per player."""
     lines = [
-        f"<b>Serienabschluss</b> ({rules_label}), {sheet.games_played}/{sheet.series_length} Spiele"
+        f"<b>Serienabschluss</b> ({rules_label(sheet)}), "
+        f"{sheet.games_played}/{sheet.series_length} Spiele"
     ]
-    ranked = ranking_of(sheet.totals(), seed)
-    lot = False
-    for place, t, by_lot in ranked:
-        lot = lot or by_lot
+    if sheet.house is None:
+        steps = {t.name: t.steps for t in sheet.totals()}
+    else:
+        steps = {t.name: f"Start {t.steps}" for t in sheet.house_totals()}
+    order = ranked(sheet, seed)
+    for r in order:
+        t = r.standing
         lines.append(
-            f"{place}. <b>{escape(t.name)} {minus(t.score)}</b> – {t.won} gew., {t.lost} verl.\n"
-            f"    {t.steps}"
+            f"{r.place}. <b>{escape(t.name)} {minus(t.score)}</b> – {t.won} gew., {t.lost} verl.\n"
+            f"    {steps[t.name]}"
         )
-    if lot:
-        lines.append(f"Gleichstand: Platz durch Los entschieden (Startwert {escape(seed)}).")
+    note = lot_note(order, seed)
+    if note:
+        lines.append(escape(note))
     return "\n".join(lines)
 
 
@@ -104,7 +185,13 @@ def row_line(sheet: Sheet, entry: Entry) -> str:
     dealer = escape(sheet.players[entry.row.dealer or 0])
     head = f"{entry.nr:>2}." if entry.status is Status.VALID else " ✗"
     body = entry_title(sheet, entry)
-    if entry.result is not None:
+    if sheet.house is not None and entry.points:
+        body += " " + " ".join(
+            f"{escape(sheet.players[seat])} {signed(pts)}" for seat, pts in entry.points.items()
+        )
+        if entry.house is not None and entry.house.bock:
+            body += " (Bock)"
+    elif entry.result is not None:
         body += f" {minus(entry.result.score)}"
     if entry.status is Status.STRUCK:
         return f"{head} <s>{body}</s> (korrigiert) · G {dealer}"

@@ -1,20 +1,24 @@
 """Sheet replay: a list is an append-only log; everything shown is derived from it (SPEC §2).
 
-Rows are games, passed games, cancellations and dealer overrides. A correction is a game row
-that names the row it corrects: the corrected row is struck and the correction is shown directly
-after it, with the same dealer and the same number. Valid games are numbered 1, 2, 3, ... in
-display order; struck and cancelled rows have no number.
+Rows are games, passed games, Ramsch games, cancellations, dealer overrides and house-rule
+events (`/bock`, `/krank`, `/gesund`). A correction is a play row that names the row it
+corrects: the corrected row is struck and the correction is shown directly after it, with the
+same dealer and the same number. Valid plays are numbered 1, 2, 3, ... in display order;
+struck and cancelled rows have no number. Under house rules the 3B3R machine is replayed along.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from skatbot.rules import house as h
 from skatbot.rules.errors import RuleError
 from skatbot.rules.grammar import parse_announcement
+from skatbot.rules.ranking import Standing
 from skatbot.rules.scoring import Booking, Totals, seeger_fabian
 from skatbot.rules.value import GameResult, evaluate
 
@@ -22,8 +26,16 @@ from skatbot.rules.value import GameResult, evaluate
 class RowKind(enum.StrEnum):
     GAME = "game"
     PASS = "pass"
+    RAMSCH = "ramsch"
     CANCEL = "cancel"
     DEALER = "dealer"
+    BOCK = "bock"  # house rules: 3B3R trigger by hand
+    SICK = "sick"  # house rules: a player is sick before a Ramsch
+    HEALTHY = "healthy"  # house rules: the sick report is withdrawn
+
+
+PLAYS = (RowKind.GAME, RowKind.PASS, RowKind.RAMSCH)
+EVENTS = (RowKind.BOCK, RowKind.SICK, RowKind.HEALTHY)
 
 
 class Status(enum.StrEnum):
@@ -38,30 +50,65 @@ def default_series_length(table_size: int) -> int:
 
 @dataclass(frozen=True)
 class LogRow:
-    """One stored row. ``target`` is the corrected row (GAME) or the cancelled row (CANCEL)."""
+    """One stored row. ``target`` is the corrected row (plays) or the cancelled row (CANCEL)."""
 
     id: int
     kind: RowKind
-    dealer: int | None = None  # seat index of the dealer (GAME, PASS)
+    dealer: int | None = None  # seat index of the dealer (plays)
     declarer: int | None = None  # seat index (GAME)
-    announcement: str | None = None  # canonical text (GAME)
+    announcement: str | None = None  # canonical text (GAME, RAMSCH)
     target: int | None = None
-    seat: int | None = None  # next dealer (DEALER)
+    seat: int | None = None  # next dealer (DEALER), sick player (SICK)
+
+
+@dataclass(frozen=True)
+class HouseMark:
+    """What the 3B3R machine said about one valid play."""
+
+    bock: bool = False
+    ramsch: bool = False
+    sick_game: bool = False
+    trigger: str | None = None
 
 
 @dataclass(frozen=True)
 class Entry:
-    """A game or passed game as shown on the list."""
+    """A game, passed game or Ramsch as shown on the list."""
 
     row: LogRow
     nr: int | None
     status: Status
     result: GameResult | None
     corrected_by: int | None = None
+    points: dict[int, int] = field(default_factory=dict)  # seat -> booked points
+    ramsch: h.Ramsch | None = None
+    house: HouseMark | None = None
 
     @property
     def passed(self) -> bool:
         return self.row.kind is RowKind.PASS
+
+
+@dataclass(frozen=True)
+class HouseTotal:
+    """A player's total under house rules: start points + bookings (no Seeger-Fabian)."""
+
+    name: str
+    start: int
+    points: int
+    won: int
+    lost: int
+
+    @property
+    def score(self) -> int:
+        return self.start + self.points
+
+    @property
+    def steps(self) -> str:
+        sign = "−" if self.points < 0 else "+"
+        start = f"−{-self.start}" if self.start < 0 else str(self.start)
+        total = f"−{-self.score}" if self.score < 0 else str(self.score)
+        return f"{start} {sign} {abs(self.points)} = {total}"
 
 
 @functools.lru_cache(maxsize=4096)
@@ -79,6 +126,9 @@ class Sheet:
     series_length: int
     entries: list[Entry] = field(default_factory=list)
     next_dealer: int = 0
+    house: h.HouseRules | None = None
+    state: h.HouseState = field(default_factory=h.HouseState)
+    start: tuple[int, ...] = ()  # house rules: start points per seat
 
     @property
     def table_size(self) -> int:
@@ -112,7 +162,39 @@ class Sheet:
         return out
 
     def totals(self) -> list[Totals]:
+        """Seeger-Fabian totals (ISkO lists)."""
         return seeger_fabian(self.players, self.bookings())
+
+    def points_by_seat(self) -> list[int]:
+        """Sum of all booked points per seat (house lists: without start points)."""
+        sums = [0] * self.table_size
+        for e in self.valid:
+            for seat, pts in e.points.items():
+                sums[seat] += pts
+        return sums
+
+    def won_lost(self) -> tuple[list[int], list[int]]:
+        won = [0] * self.table_size
+        lost = [0] * self.table_size
+        for e in self.valid:
+            if e.result is not None and e.row.declarer is not None:
+                (won if e.result.won else lost)[e.row.declarer] += 1
+        return won, lost
+
+    def house_totals(self) -> list[HouseTotal]:
+        points = self.points_by_seat()
+        won, lost = self.won_lost()
+        start = self.start or (0,) * self.table_size
+        return [
+            HouseTotal(name, start[i], points[i], won[i], lost[i])
+            for i, name in enumerate(self.players)
+        ]
+
+    def standings(self) -> list[Standing]:
+        """Score, won and lost per player under the list's rules (for the ranking)."""
+        if self.house is not None:
+            return [Standing(t.name, t.score, t.won, t.lost) for t in self.house_totals()]
+        return [Standing(t.name, t.score, t.won, t.lost) for t in self.totals()]
 
     def check_can_add(self) -> None:
         """A game beyond the series length is refused (SPEC §2)."""
@@ -122,12 +204,57 @@ class Sheet:
                 hint="Mit /serie N verlängern oder mit /abschluss abschließen.",
             )
 
+    def sitting_out(self, dealer: int) -> int | None:
+        return dealer if self.table_size == 4 else None
+
     def check_declarer(self, declarer: int, dealer: int) -> None:
         """At a 4-table the dealer sits out and cannot be declarer."""
         if self.table_size == 4 and declarer == dealer:
             raise RuleError(
                 f"{self.players[dealer]} gibt und setzt aus – kann nicht Alleinspieler sein.",
                 hint="Anderen Alleinspieler angeben oder den Geber mit /geber NAME ändern.",
+            )
+
+    def check_game_allowed(self, declarer: int, result: GameResult | None) -> None:
+        """House rules: during Ramsch only a sick player's Grand Hand is a normal game."""
+        if self.house is None or self.state.phase is not h.Phase.RAMSCH:
+            return
+        sick = self.state.sick_now
+        if sick is None:
+            raise RuleError(
+                "Jetzt wird Ramsch gespielt.",
+                hint="/ramsch VERLIERER AUGEN eintragen – oder erst /krank NAME.",
+            )
+        if declarer != sick:
+            raise RuleError(
+                f"{self.players[sick]} ist krank gemeldet und spielt jetzt Grand Hand.",
+                hint=f"/spiel {self.players[sick]} grand mit 1 hand gewonnen – oder /gesund.",
+            )
+        if result is None:
+            raise RuleError("Wer krank ist, muss spielen.", hint="Grand Hand eintragen.")
+        h.check_sick_game(result)
+
+    def check_pass_allowed(self) -> None:
+        if self.house is not None and self.state.phase is h.Phase.RAMSCH:
+            raise RuleError(
+                "In der Ramsch-Runde wird nicht eingepasst – es wird Ramsch gespielt.",
+                hint="/ramsch VERLIERER AUGEN eintragen.",
+            )
+
+    def check_ramsch_allowed(self) -> None:
+        if self.house is None:
+            raise RuleError(
+                "Ramsch gibt es nur mit Hausregeln.", hint="Mit /regeln haus einschalten."
+            )
+        if self.state.phase is not h.Phase.RAMSCH:
+            raise RuleError(
+                "Gerade ist keine Ramsch-Runde.",
+                hint=f"Stand: {self.state.label()}. Ramsch folgt nach 3 Bock-Spielen.",
+            )
+        if self.state.sick_now is not None:
+            raise RuleError(
+                f"{self.players[self.state.sick_now]} ist krank gemeldet: erst Grand Hand.",
+                hint="Oder /gesund, wenn doch alle gesund sind.",
             )
 
 
@@ -137,13 +264,18 @@ def replay(
     *,
     first_dealer: int = 0,
     series_length: int | None = None,
-    house: bool = False,
+    house: h.HouseRules | None = None,
+    start: Sequence[int] = (),
 ) -> Sheet:
     """Derive the sheet from the log (rows in id order)."""
+    size = len(players)
     sheet = Sheet(
+        start=tuple(start),
         players=tuple(players),
         first_dealer=first_dealer,
-        series_length=series_length or default_series_length(len(players)),
+        series_length=series_length or default_series_length(size),
+        house=house,
+        state=h.HouseState(length=house.phase_length(size) if house else h.PHASE_GAMES),
     )
     corrected_by: dict[int, int] = {}
     cancelled: set[int] = set()
@@ -157,6 +289,8 @@ def replay(
             cancelled.add(row.target)
         elif row.kind is RowKind.DEALER:
             override = row
+        elif row.kind in EVENTS:
+            primary.append(row)
         else:
             last_play_id = max(last_play_id, row.id)
             if row.target is not None:
@@ -166,6 +300,10 @@ def replay(
     nr = 0
     last_valid: LogRow | None = None
     for first in primary:
+        if first.kind in EVENTS:
+            if first.id not in cancelled:
+                _apply_event(sheet, first)
+            continue
         current: LogRow | None = first
         while current is not None:
             row = current
@@ -180,15 +318,58 @@ def replay(
                 nr += 1
                 number = nr
                 last_valid = row
-            result = None
-            if row.kind is RowKind.GAME and row.announcement is not None:
-                result = evaluate_text(row.announcement, house)
-            sheet.entries.append(Entry(row, number, status, result, follow))
+            sheet.entries.append(_entry(sheet, row, number, status, follow))
             current = by_id.get(follow) if follow is not None else None
     if override is not None and override.id > last_play_id and override.seat is not None:
         sheet.next_dealer = override.seat
     elif last_valid is not None and last_valid.dealer is not None:
-        sheet.next_dealer = (last_valid.dealer + 1) % len(players)
+        sheet.next_dealer = (last_valid.dealer + 1) % size
     else:
         sheet.next_dealer = first_dealer
     return sheet
+
+
+def _apply_event(sheet: Sheet, row: LogRow) -> None:
+    state = sheet.state
+    if row.kind is RowKind.BOCK:
+        sheet.state = h.manual_bock(state)
+    elif row.kind is RowKind.SICK and row.seat is not None:
+        sheet.state = dataclasses.replace(state, sick_now=row.seat)
+    elif row.kind is RowKind.HEALTHY:
+        sheet.state = dataclasses.replace(state, sick_now=None)
+
+
+def _entry(sheet: Sheet, row: LogRow, nr: int | None, status: Status, follow: int | None) -> Entry:
+    """Evaluate one play; a valid one also drives the house machine."""
+    house = sheet.house
+    result = None
+    ramsch = None
+    if row.kind is RowKind.GAME and row.announcement is not None:
+        result = evaluate_text(row.announcement, house is not None)
+    elif row.kind is RowKind.RAMSCH and row.announcement is not None:
+        ramsch = h.parse_ramsch_text(row.announcement)
+    if house is None:
+        points = {row.declarer: result.score} if result and row.declarer is not None else {}
+        return Entry(row, nr, status, result, follow, points)
+    state = sheet.state
+    sick_game = state.phase is h.Phase.RAMSCH and state.sick_now is not None and result is not None
+    if result is not None and row.declarer is not None:
+        points = {row.declarer: h.house_booking(result, bock=state.bock)}
+        trigger = h.game_trigger(result, points[row.declarer], state)
+    elif ramsch is not None:
+        points = ramsch.bookings()
+        limit = h.TRIGGER_LIMIT_ACTIVE if state.active else h.TRIGGER_LIMIT
+        trigger = f"über {limit} Punkte" if any(abs(p) > limit for p in points.values()) else None
+    else:
+        points, trigger = {}, None
+    mark = HouseMark(
+        bock=state.bock, ramsch=ramsch is not None, sick_game=sick_game, trigger=trigger
+    )
+    if status is Status.VALID:
+        new = h.advance(state, counts=not sick_game, trigger=trigger is not None)
+        if sick_game and row.declarer is not None:
+            new = dataclasses.replace(
+                new, sick_now=None, sick_used=state.sick_used | {row.declarer}
+            )
+        sheet.state = new
+    return Entry(row, nr, status, result, follow, points, ramsch, mark)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from skatbot.rules.house import rules_from_code
 from skatbot.rules.sheet import LogRow, RowKind, Sheet, replay
 from skatbot.storage.models import Player, ProcessedUpdate, Row, SheetList
 
@@ -66,7 +67,8 @@ def load(session: Session, lst: SheetList) -> LoadedList:
         rows,
         first_dealer=lst.first_dealer,
         series_length=lst.series_length,
-        house=lst.rules == "haus",
+        house=rules_from_code(lst.rules),
+        start=[p.start_points for p in players],
     )
     return LoadedList(lst, players, rows, sheet)
 

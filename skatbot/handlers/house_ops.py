@@ -1,0 +1,262 @@
+"""House rules in the chat (SPEC §5): /regeln, /startpunkte, /bock, /krank, /gesund, /ramsch.
+
+In ISkO mode none of this exists: the commands are refused with a hint to /regeln haus.
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+
+from sqlalchemy.orm import Session
+
+from skatbot.handlers import texts
+from skatbot.handlers.names import resolve
+from skatbot.handlers.reply import Command, Reply
+from skatbot.handlers.runtime import UseCase
+from skatbot.handlers.sheet_ops import after_row, require_list, user_fields
+from skatbot.rules import house as h
+from skatbot.rules.errors import RuleError
+from skatbot.rules.sheet import Sheet
+from skatbot.storage import repo
+from skatbot.storage.database import ensure_chat, lock_chat
+
+MAX_START = 100_000
+
+
+def _require_house(sheet: Sheet, what: str) -> None:
+    if sheet.house is None:
+        raise RuleError(
+            f"{what} gibt es nur mit Hausregeln.",
+            hint="Mit /regeln haus einschalten (vor dem ersten Spiel).",
+        )
+
+
+def regeln(session: Session, cmd: Command) -> Reply:
+    words = [w.casefold() for w in cmd.args]
+    chat = ensure_chat(session, cmd.chat_id, lock=True)
+    if not words:
+        current = "Hausregeln (3B3R)" if chat.rules.startswith("haus") else "ISkO mit Seeger-Fabian"
+        return Reply(
+            f"Regeln in diesem Chat: {current}.\n"
+            "Ändern: /regeln haus [runde=spiel|geberrunde] oder /regeln isko"
+        )
+    kind, options = words[0], words[1:]
+    if kind not in ("haus", "isko"):
+        raise RuleError(
+            f"„{cmd.args[0][:20]}“ kenne ich nicht.", hint="/regeln haus oder /regeln isko"
+        )
+    code = "isko"
+    if kind == "haus":
+        dealing = False
+        for opt in options:
+            if opt in ("runde=geberrunde", "geberrunde"):
+                dealing = True
+            elif opt not in ("runde=spiel", "spiel"):
+                raise RuleError(
+                    f"Option „{opt[:30]}“ kenne ich nicht.",
+                    hint="runde=spiel oder runde=geberrunde",
+                )
+        code = h.HouseRules(dealing_round=dealing).code
+    elif options:
+        raise RuleError("ISkO hat keine Optionen.", hint="/regeln isko")
+    chat.rules = code
+    settings = json.loads(chat.settings or "{}")
+    settings["rules"] = code
+    chat.settings = json.dumps(settings)
+    label = {
+        "isko": "ISkO mit Seeger-Fabian",
+        "haus": "Hausregeln (3B3R, Runde = 1 Spiel)",
+        "haus-geber": "Hausregeln (3B3R, Runde = Geberrunde)",
+    }[code]
+    lst = repo.open_list(session, cmd.chat_id)
+    if lst is not None:
+        loaded = repo.load(session, lst)
+        if not loaded.rows:
+            lst.rules = code
+            return Reply(f"📜 Regeln: {label} – gilt ab sofort für diese Liste.")
+        return Reply(
+            f"📜 Regeln: {label} – gilt ab der nächsten Liste; die laufende bleibt, wie sie ist."
+        )
+    return Reply(f"📜 Regeln: {label} – gilt ab der nächsten Liste (/neu …).")
+
+
+def _signed_int(word: str) -> int | None:
+    w = word.replace("−", "-").replace("+", "")
+    body = w[1:] if w.startswith("-") else w
+    if not body.isdigit() or len(body) > 6:
+        return None
+    return int(w)
+
+
+def startpunkte(session: Session, cmd: Command) -> Reply:
+    lock_chat(session, cmd.chat_id)
+    loaded = require_list(session, cmd)
+    _require_house(loaded.sheet, "Startpunkte")
+    words = list(cmd.args)
+    if not words or len(words) % 2:
+        raise RuleError("Name und Punkte paarweise.", hint="Z. B. /startpunkte Anna 100 Bernd -20")
+    if loaded.rows:
+        raise RuleError(
+            "Startpunkte gehen nur vor dem ersten Spiel.",
+            hint="Für die nächste Liste: /abschluss, /weiter, dann /startpunkte.",
+        )
+    changes: dict[int, int] = {}
+    for name, raw in zip(words[::2], words[1::2], strict=True):
+        seat = resolve(name, loaded.names)
+        value = _signed_int(raw)
+        if value is None or abs(value) > MAX_START:
+            raise RuleError(
+                f"„{raw[:12]}“ ist keine Punktzahl.",
+                hint=f"Ganze Zahl zwischen −{MAX_START} und {MAX_START}.",
+            )
+        changes[seat] = value
+    for seat, value in changes.items():
+        loaded.players[seat].start_points = value
+    shown = " · ".join(f"{escape(p.name)} {texts.minus(p.start_points)}" for p in loaded.players)
+    return Reply(f"🏁 Startpunkte: {shown}")
+
+
+def bock(session: Session, cmd: Command) -> Reply:
+    lock_chat(session, cmd.chat_id)
+    loaded = require_list(session, cmd)
+    _require_house(loaded.sheet, "Bock")
+    row = repo.append_row(session, loaded.lst, kind="bock", **user_fields(cmd))
+    after = after_row(loaded, repo.to_log(row))
+    return Reply(f"🎲 3B3R von Hand ausgelöst.\n{texts.progress(after)}")
+
+
+def krank(session: Session, cmd: Command) -> Reply:
+    lock_chat(session, cmd.chat_id)
+    loaded = require_list(session, cmd)
+    sheet = loaded.sheet
+    _require_house(sheet, "Krankmelden")
+    if len(cmd.args) != 1:
+        raise RuleError("Wer ist krank?", hint="Z. B. /krank Anna")
+    seat = resolve(cmd.args[0], loaded.names)
+    state = sheet.state
+    name = escape(loaded.names[seat])
+    if state.phase is not h.Phase.RAMSCH:
+        raise RuleError("Krankmelden geht nur vor einem Ramsch.", hint=f"Stand: {state.label()}.")
+    if state.sick_now is not None:
+        raise RuleError(
+            f"{loaded.names[state.sick_now]} ist schon krank gemeldet.",
+            hint="Erst dessen Grand Hand eintragen oder /gesund.",
+        )
+    if seat in state.sick_used:
+        raise RuleError(
+            f"{loaded.names[seat]} war in dieser Ramsch-Runde schon krank.",
+            hint="Jeder nur einmal pro Ramsch-Runde.",
+        )
+    if sheet.sitting_out(sheet.next_dealer) == seat:
+        raise RuleError(
+            f"{loaded.names[seat]} gibt und setzt aus.", hint="Der Geber spielt nicht mit."
+        )
+    row = repo.append_row(session, loaded.lst, kind="sick", seat=seat, **user_fields(cmd))
+    after = after_row(loaded, repo.to_log(row))
+    return Reply(
+        f"🤒 {name} ist krank und muss Grand Hand spielen (ohne Schneider, Kontra, Re). "
+        f"Der Ramsch-Zähler bleibt stehen.\nEintragen: /spiel {name} grand mit 1 hand gewonnen\n"
+        f"{texts.progress(after)}"
+    )
+
+
+def gesund(session: Session, cmd: Command) -> Reply:
+    lock_chat(session, cmd.chat_id)
+    loaded = require_list(session, cmd)
+    sheet = loaded.sheet
+    _require_house(sheet, "Ramsch")
+    if sheet.state.phase is not h.Phase.RAMSCH:
+        raise RuleError("Gerade ist keine Ramsch-Runde.", hint=f"Stand: {sheet.state.label()}.")
+    if sheet.state.sick_now is None:
+        return Reply(
+            "💪 Alle gesund – es wird geramscht.\nEintragen: /ramsch VERLIERER AUGEN [geschoben N] [jungfrau N]"
+        )
+    row = repo.append_row(session, loaded.lst, kind="healthy", **user_fields(cmd))
+    after = after_row(loaded, repo.to_log(row))
+    return Reply(f"💪 Doch alle gesund – es wird geramscht.\n{texts.progress(after)}")
+
+
+def _count(words: list[str], key: str) -> int:
+    if key not in words:
+        return 0
+    i = words.index(key)
+    if i + 1 >= len(words) or not words[i + 1].isdigit() or len(words[i + 1]) > 2:
+        raise RuleError(f"Nach „{key}“ fehlt die Anzahl.", hint=f"Z. B. „{key} 1“.")
+    n = int(words[i + 1])
+    del words[i : i + 2]
+    return n
+
+
+def parse_ramsch(args: tuple[str, ...], names: list[str]) -> h.Ramsch:
+    words = list(args)
+    lowered = [w.casefold() for w in words]
+    pushes = _count(lowered, "geschoben")
+    virgins = _count(lowered, "jungfrau")
+    words = _without_counts(words)
+    if words and words[0].casefold() == "durchmarsch":
+        if len(words) != 2:
+            raise RuleError(
+                "Wer hat den Durchmarsch geschafft?", hint="Z. B. /ramsch durchmarsch Anna"
+            )
+        return h.Ramsch(durchmarsch=resolve(words[1], names), pushes=pushes, virgins=virgins)
+    if len(words) not in (2, 3) or not words[-1].isdigit() or len(words[-1]) > 3:
+        raise RuleError(
+            "Verlierer und Augen?",
+            hint="Z. B. /ramsch Anna 55 geschoben 1 – bei Gleichstand /ramsch Anna Bernd 50",
+        )
+    losers = tuple(resolve(w, names) for w in words[:-1])
+    return h.Ramsch(losers=losers, points=int(words[-1]), pushes=pushes, virgins=virgins)
+
+
+def _without_counts(words: list[str]) -> list[str]:
+    out: list[str] = []
+    skip = False
+    for w in words:
+        if skip:
+            skip = False
+            continue
+        if w.casefold() in ("geschoben", "jungfrau"):
+            skip = True
+            continue
+        out.append(w)
+    return out
+
+
+def ramsch(session: Session, cmd: Command) -> Reply:
+    lock_chat(session, cmd.chat_id)
+    loaded = require_list(session, cmd)
+    sheet = loaded.sheet
+    _require_house(sheet, "Ramsch")
+    sheet.check_can_add()
+    sheet.check_ramsch_allowed()
+    game = parse_ramsch(cmd.args, loaded.names)
+    dealer = sheet.next_dealer
+    h.validate_ramsch(game, sheet.table_size, sheet.sitting_out(dealer))
+    row = repo.append_row(
+        session,
+        loaded.lst,
+        kind="ramsch",
+        dealer=dealer,
+        announcement=game.text(),
+        **user_fields(cmd),
+    )
+    after = after_row(loaded, repo.to_log(row))
+    entry = after.entries[-1]
+    lines = [
+        f"🐷 <b>Spiel {entry.nr}/{after.series_length}</b> · {texts.entry_title(after, entry)}"
+    ]
+    lines.extend(texts.ramsch_lines(after, entry))
+    lines.append(f"Stand: {texts.standings_line(after, loaded.lst.seed)}")
+    lines.append(texts.progress(after))
+    return Reply("\n".join(lines))
+
+
+COMMANDS: dict[str, tuple[UseCase, bool]] = {
+    "regeln": (regeln, True),
+    "startpunkte": (startpunkte, True),
+    "bock": (bock, True),
+    "krank": (krank, True),
+    "gesund": (gesund, True),
+    "ramsch": (ramsch, True),
+}
