@@ -114,7 +114,7 @@ def startpunkte(session: Session, cmd: Command) -> Reply:
     for seat, value in changes.items():
         loaded.players[seat].start_points = value
     shown = " · ".join(f"{escape(p.name)} {texts.minus(p.start_points)}" for p in loaded.players)
-    return Reply(f"🏁 Startpunkte: {shown}")
+    return Reply(f"🏁 Startpunkte: {shown}\n{texts.progress(loaded.sheet)}")
 
 
 def bock(session: Session, cmd: Command) -> Reply:
@@ -170,7 +170,9 @@ def gesund(session: Session, cmd: Command) -> Reply:
         raise RuleError("Gerade ist keine Ramsch-Runde.", hint=f"Stand: {sheet.state.label()}.")
     if sheet.state.sick_now is None:
         return Reply(
-            "💪 Alle gesund – es wird geramscht.\nEintragen: /ramsch VERLIERER AUGEN [geschoben N] [jungfrau N]"
+            "💪 Alle gesund – es wird geramscht.\n"
+            "Eintragen: /ramsch VERLIERER AUGEN [geschoben N] [jungfrau N]\n"
+            + texts.house_line(sheet)
         )
     row = repo.append_row(session, loaded.lst, kind="healthy", **user_fields(cmd))
     after = after_row(loaded, repo.to_log(row))

@@ -11,7 +11,7 @@ from html import escape
 
 from sqlalchemy.orm import Session
 
-from skatbot.handlers import texts
+from skatbot.handlers import keyboards, pinned, texts
 from skatbot.handlers.names import check_unique, clean_name, resolve
 from skatbot.handlers.reply import Command, Document, Reply
 from skatbot.rules.errors import RuleError
@@ -48,7 +48,7 @@ def require_list(session: Session, cmd: Command) -> repo.LoadedList:
     return repo.load(session, lst)
 
 
-def after_row(loaded: repo.LoadedList, new: LogRow) -> Sheet:
+def _replay_with(loaded: repo.LoadedList, new: LogRow) -> Sheet:
     """The sheet with one more row, replayed without another database read."""
     lst = loaded.lst
     return replay(
@@ -59,6 +59,19 @@ def after_row(loaded: repo.LoadedList, new: LogRow) -> Sheet:
         house=rules_from_code(lst.rules),
         start=[p.start_points for p in loaded.players],
     )
+
+
+def after_row(loaded: repo.LoadedList, new: LogRow) -> Sheet:
+    """The sheet with one more row; refuses a row that breaks the 3B3R sequence."""
+    after = _replay_with(loaded, new)
+    if after.house is not None:
+        broken = after.violations()
+        if len(broken) > len(loaded.sheet.violations()):
+            raise RuleError(
+                f"Das passt nicht zum Bock-/Ramsch-Ablauf: {broken[-1]}.",
+                hint="Erst die späteren Spiele korrigieren oder stornieren.",
+            )
+    return after
 
 
 def user_fields(cmd: Command) -> dict[str, object]:
@@ -155,6 +168,20 @@ def spiel(session: Session, cmd: Command) -> Reply:
     sheet = loaded.sheet
     sheet.check_can_add()
     declarer, text, notes = _parse_game(loaded, words)
+    return book_game(session, cmd, loaded, declarer, text, notes)
+
+
+def book_game(
+    session: Session,
+    cmd: Command,
+    loaded: repo.LoadedList,
+    declarer: int,
+    text: str,
+    notes: tuple[str, ...] = (),
+) -> Reply:
+    """Book one game given as canonical text (``/spiel`` and the button builder)."""
+    sheet = loaded.sheet
+    sheet.check_can_add()
     dealer = sheet.next_dealer
     sheet.check_declarer(declarer, dealer)
     sheet.check_game_allowed(declarer, evaluate_text(text, sheet.house is not None))
@@ -168,7 +195,11 @@ def spiel(session: Session, cmd: Command) -> Reply:
         **user_fields(cmd),
     )
     after = after_row(loaded, repo.to_log(row))
-    return Reply(_booked(after, after.entries[-1], loaded.lst.seed, "✅", notes))
+    return Reply(
+        _booked(after, after.entries[-1], loaded.lst.seed, "✅", notes),
+        buttons=keyboards.booking_buttons(row.id),
+        edits=pinned.refresh(session, cmd.chat_id, after, loaded.lst.seed),
+    )
 
 
 def _booked(sheet: Sheet, entry: Entry, seed: str, icon: str, notes: tuple[str, ...] = ()) -> str:
@@ -198,7 +229,11 @@ def eingepasst(session: Session, cmd: Command) -> Reply:
         f"Stand: {texts.standings_line(after, loaded.lst.seed)}",
         texts.progress(after),
     ]
-    return Reply("\n".join(lines))
+    return Reply(
+        "\n".join(lines),
+        buttons=keyboards.booking_buttons(row.id),
+        edits=pinned.refresh(session, cmd.chat_id, after, loaded.lst.seed),
+    )
 
 
 def _game_number(word: str | None, command: str) -> int:
@@ -214,9 +249,8 @@ def korrigieren(session: Session, cmd: Command) -> Reply:
     lock_chat(session, cmd.chat_id)
     loaded = require_list(session, cmd)
     nr = _game_number(words[0] if words else None, "korrigieren")
-    target = loaded.sheet.entry(nr)
+    loaded.sheet.entry(nr)  # an unknown number is refused first
     rest = words[1:]
-    dealer = target.row.dealer if target.row.dealer is not None else 0
     notes: tuple[str, ...] = ()
     if len(rest) == 1 and rest[0].casefold() in PASS_WORDS:
         fields: dict[str, object] = {"kind": "pass"}
@@ -227,8 +261,37 @@ def korrigieren(session: Session, cmd: Command) -> Reply:
                 hint=f"Z. B. /korrigieren {nr} Anna grand ohne 1 hand gewonnen",
             )
         declarer, text, notes = _parse_game(loaded, rest)
-        loaded.sheet.check_declarer(declarer, dealer)
-        fields = {"kind": "game", "declarer": declarer, "announcement": text}
+        return correct_game(session, cmd, loaded, nr, declarer, text, notes)
+    return _write_correction(session, cmd, loaded, nr, fields, notes)
+
+
+def correct_game(
+    session: Session,
+    cmd: Command,
+    loaded: repo.LoadedList,
+    nr: int,
+    declarer: int,
+    text: str,
+    notes: tuple[str, ...] = (),
+) -> Reply:
+    """Replace game ``nr`` by a game given as canonical text (``/korrigieren``, the builder)."""
+    target = loaded.sheet.entry(nr)
+    dealer = target.row.dealer if target.row.dealer is not None else 0
+    loaded.sheet.check_declarer(declarer, dealer)
+    fields = {"kind": "game", "declarer": declarer, "announcement": text}
+    return _write_correction(session, cmd, loaded, nr, fields, notes)
+
+
+def _write_correction(
+    session: Session,
+    cmd: Command,
+    loaded: repo.LoadedList,
+    nr: int,
+    fields: dict[str, object],
+    notes: tuple[str, ...],
+) -> Reply:
+    target = loaded.sheet.entry(nr)
+    dealer = target.row.dealer if target.row.dealer is not None else 0
     row = repo.append_row(
         session, loaded.lst, dealer=dealer, target=target.row.id, **fields, **user_fields(cmd)
     )
@@ -236,7 +299,11 @@ def korrigieren(session: Session, cmd: Command) -> Reply:
     entry = next(e for e in after.entries if e.row.id == row.id)
     old = texts.entry_title(loaded.sheet, target)
     text = _booked(after, entry, loaded.lst.seed, "✏️", notes)
-    return Reply(f"Spiel {nr} korrigiert (gestrichen: <s>{old}</s>).\n{text}")
+    return Reply(
+        f"Spiel {nr} korrigiert (gestrichen: <s>{old}</s>).\n{text}",
+        buttons=keyboards.booking_buttons(row.id),
+        edits=pinned.refresh(session, cmd.chat_id, after, loaded.lst.seed),
+    )
 
 
 def storno(session: Session, cmd: Command) -> Reply:
@@ -255,7 +322,11 @@ def storno(session: Session, cmd: Command) -> Reply:
         f"Stand: {texts.standings_line(after, loaded.lst.seed)}",
         texts.progress(after),
     ]
-    return Reply("\n".join(lines))
+    return Reply(
+        "\n".join(lines),
+        buttons=keyboards.after_cancel_buttons(),
+        edits=pinned.refresh(session, cmd.chat_id, after, loaded.lst.seed),
+    )
 
 
 # --- /umbenennen, /geber, /serie ------------------------------------------------------------

@@ -88,10 +88,17 @@ def _after_phase_game(state: HouseState) -> HouseState:
     if done < state.length:
         return dataclasses.replace(state, done=done)
     if state.phase is Phase.BOCK:
-        return dataclasses.replace(state, phase=Phase.RAMSCH, done=0, sick_used=frozenset())
+        return dataclasses.replace(
+            state, phase=Phase.RAMSCH, done=0, sick_used=frozenset(), sick_now=None
+        )
     if state.pending:
         return dataclasses.replace(
-            state, phase=Phase.BOCK, done=0, pending=state.pending - 1, sick_used=frozenset()
+            state,
+            phase=Phase.BOCK,
+            done=0,
+            pending=state.pending - 1,
+            sick_used=frozenset(),
+            sick_now=None,
         )
     return HouseState(length=state.length)
 
@@ -144,6 +151,11 @@ def game_trigger(result: GameResult, booking: int, state: HouseState) -> str | N
 def check_sick_game(result: GameResult) -> None:
     """A sick player must play Grand Hand: no Schneider, no Schwarz, no ouvert, no Kontra/Re."""
     a = result.announcement
+    if result.schneider or result.schwarz:
+        raise RuleError(
+            "Beim Krankenspiel zählt kein Schneider.",
+            hint="Statt der Augen nur „gewonnen“ oder „verloren“ angeben.",
+        )
     if not (a.game.name == "GRAND" and a.hand):
         raise RuleError(
             "Wer krank ist, spielt Grand Hand.", hint="Z. B. /spiel Anna grand mit 1 hand gewonnen"
@@ -242,7 +254,8 @@ def validate_ramsch(r: Ramsch, players: int, sitting_out: int | None) -> None:
             f"{r.points} Augen passen nicht zum Verlierer.",
             hint=f"Der Verlierer hat die meisten Augen: {low} bis {high}.",
         )
-    if not 0 <= r.virgins <= playing - 1 - (len(r.losers) - 1):
+    # Two Jungfrauen at a 3-player Ramsch mean the loser took every trick: a Durchmarsch.
+    if not 0 <= r.virgins <= playing - 2:
         raise RuleError(
             "So viele Jungfrauen gibt es nicht.",
             hint="Jungfrau = ohne Stich, höchstens die anderen Spieler.",

@@ -69,6 +69,7 @@ class HouseMark:
     ramsch: bool = False
     sick_game: bool = False
     trigger: str | None = None
+    violation: str | None = None  # the row does not fit the 3B3R sequence (after a change)
 
 
 @dataclass(frozen=True)
@@ -234,6 +235,14 @@ class Sheet:
             raise RuleError("Wer krank ist, muss spielen.", hint="Grand Hand eintragen.")
         h.check_sick_game(result)
 
+    def violations(self) -> list[str]:
+        """Valid plays that do not fit the 3B3R sequence, e.g. "Spiel 7: Ramsch außerhalb …"."""
+        return [
+            f"Spiel {e.nr}: {e.house.violation}"
+            for e in self.valid
+            if e.house is not None and e.house.violation
+        ]
+
     def check_pass_allowed(self) -> None:
         if self.house is not None and self.state.phase is h.Phase.RAMSCH:
             raise RuleError(
@@ -292,7 +301,8 @@ def replay(
         elif row.kind in EVENTS:
             primary.append(row)
         else:
-            last_play_id = max(last_play_id, row.id)
+            if row.target is None:  # a correction keeps its dealer and shifts nothing
+                last_play_id = max(last_play_id, row.id)
             if row.target is not None:
                 corrected_by[row.target] = row.id
             else:
@@ -333,10 +343,30 @@ def _apply_event(sheet: Sheet, row: LogRow) -> None:
     state = sheet.state
     if row.kind is RowKind.BOCK:
         sheet.state = h.manual_bock(state)
-    elif row.kind is RowKind.SICK and row.seat is not None:
+    elif row.kind is RowKind.SICK and row.seat is not None and state.phase is h.Phase.RAMSCH:
         sheet.state = dataclasses.replace(state, sick_now=row.seat)
     elif row.kind is RowKind.HEALTHY:
         sheet.state = dataclasses.replace(state, sick_now=None)
+
+
+def _violation(sheet: Sheet, row: LogRow, result: GameResult | None) -> str | None:
+    """Why a valid play does not fit the 3B3R state it is replayed in (None if it fits)."""
+    state = sheet.state
+    if state.phase is not h.Phase.RAMSCH:
+        if row.kind is RowKind.RAMSCH:
+            return "Ramsch außerhalb der Ramsch-Runde"
+        return None
+    if row.kind is RowKind.PASS:
+        return "eingepasst in der Ramsch-Runde"
+    if row.kind is RowKind.GAME:
+        if state.sick_now is None or row.declarer != state.sick_now:
+            return "normales Spiel in der Ramsch-Runde"
+        if result is not None:
+            try:
+                h.check_sick_game(result)
+            except RuleError as err:
+                return err.message
+    return None
 
 
 def _entry(sheet: Sheet, row: LogRow, nr: int | None, status: Status, follow: int | None) -> Entry:
@@ -352,7 +382,13 @@ def _entry(sheet: Sheet, row: LogRow, nr: int | None, status: Status, follow: in
         points = {row.declarer: result.score} if result and row.declarer is not None else {}
         return Entry(row, nr, status, result, follow, points)
     state = sheet.state
-    sick_game = state.phase is h.Phase.RAMSCH and state.sick_now is not None and result is not None
+    sick_game = (
+        state.phase is h.Phase.RAMSCH
+        and state.sick_now is not None
+        and result is not None
+        and row.declarer == state.sick_now
+    )
+    violation = _violation(sheet, row, result) if status is Status.VALID else None
     if result is not None and row.declarer is not None:
         points = {row.declarer: h.house_booking(result, bock=state.bock)}
         trigger = h.game_trigger(result, points[row.declarer], state)
@@ -363,7 +399,11 @@ def _entry(sheet: Sheet, row: LogRow, nr: int | None, status: Status, follow: in
     else:
         points, trigger = {}, None
     mark = HouseMark(
-        bock=state.bock, ramsch=ramsch is not None, sick_game=sick_game, trigger=trigger
+        bock=state.bock,
+        ramsch=ramsch is not None,
+        sick_game=sick_game,
+        trigger=trigger,
+        violation=violation,
     )
     if status is Status.VALID:
         new = h.advance(state, counts=not sick_game, trigger=trigger is not None)
