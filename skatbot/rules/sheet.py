@@ -290,25 +290,20 @@ def replay(
     cancelled: set[int] = set()
     primary: list[LogRow] = []
     by_id: dict[int, LogRow] = {}
-    override: LogRow | None = None
-    last_play_id = -1
     for row in rows:
         by_id[row.id] = row
         if row.kind is RowKind.CANCEL and row.target is not None:
             cancelled.add(row.target)
         elif row.kind is RowKind.DEALER:
-            override = row
+            continue  # only the next dealer depends on it (_next_dealer)
         elif row.kind in EVENTS:
             primary.append(row)
         else:
-            if row.target is None:  # a correction keeps its dealer and shifts nothing
-                last_play_id = max(last_play_id, row.id)
             if row.target is not None:
                 corrected_by[row.target] = row.id
             else:
                 primary.append(row)
     nr = 0
-    last_valid: LogRow | None = None
     for first in primary:
         if first.kind in EVENTS:
             if first.id not in cancelled:
@@ -327,16 +322,37 @@ def replay(
             if status is Status.VALID:
                 nr += 1
                 number = nr
-                last_valid = row
             sheet.entries.append(_entry(sheet, row, number, status, follow))
             current = by_id.get(follow) if follow is not None else None
-    if override is not None and override.id > last_play_id and override.seat is not None:
-        sheet.next_dealer = override.seat
-    elif last_valid is not None and last_valid.dealer is not None:
-        sheet.next_dealer = (last_valid.dealer + 1) % size
-    else:
-        sheet.next_dealer = first_dealer
+    sheet.next_dealer = _next_dealer(rows, size, first_dealer)
     return sheet
+
+
+def _next_dealer(rows: Sequence[LogRow], size: int, first_dealer: int) -> int:
+    """Seat after the dealer of the last play; `/geber` overrides; corrections shift nothing;
+    cancelling the last game gives its dealer back (SPEC §2)."""
+    nxt = first_dealer
+    chain: dict[int, int] = {}  # row id -> id of the first row of its correction chain
+    dealer_of: dict[int, int] = {}
+    alive: list[int] = []  # chains with a valid row, in play order
+    for row in rows:
+        if row.kind in PLAYS:
+            first = chain.get(row.target, row.id) if row.target is not None else row.id
+            chain[row.id] = first
+            if row.target is None:
+                dealer_of[first] = row.dealer or 0
+                alive.append(first)
+                nxt = (dealer_of[first] + 1) % size
+        elif row.kind is RowKind.DEALER and row.seat is not None:
+            nxt = row.seat
+        elif row.kind is RowKind.CANCEL and row.target in chain:
+            first = chain[row.target]
+            if first in alive:
+                was_last = alive[-1] == first
+                alive.remove(first)
+                if was_last:
+                    nxt = dealer_of[first]
+    return nxt
 
 
 def _apply_event(sheet: Sheet, row: LogRow) -> None:

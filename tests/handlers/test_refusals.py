@@ -1,0 +1,198 @@
+"""Every refusal answers in German (a ⚠️ line plus a 👉 hint) and leaves the list unchanged.
+
+"Unchanged" is checked byte for byte on the /export JSON before and after the refused message.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import Bot
+
+
+async def export_raw(bot: Bot, chat_id: int = -1001) -> bytes:
+    out = await bot.say("/export", chat_id=chat_id)
+    docs = [r.document for r in out if r.document]
+    if docs:
+        return docs[0][1]
+    # no list yet: the refusal text itself is the "state"
+    return "\n".join(r.text for r in out).encode()
+
+
+async def refused(bot: Bot, message: str, *expected: str, hint: bool = True) -> str:
+    """``message`` is refused with a German ⚠️ line (and 👉 hint); the list stays byte-equal."""
+    before = await export_raw(bot)
+    reply = await bot.say(message)
+    assert len(reply) == 1, reply
+    text = reply[0].text
+    assert text.startswith("⚠️ "), (message, text)
+    if hint:
+        assert "\n👉 " in text, (message, text)
+    for part in expected:
+        assert part in text, (message, part, text)
+    assert reply[0].document is None
+    after = await export_raw(bot)
+    assert after == before, message
+    return text
+
+
+async def ok(bot: Bot, message: str) -> str:
+    text = await bot.text(message)
+    assert "⚠️" not in text, (message, text)
+    return text
+
+
+@pytest.fixture
+async def table(bot: Bot) -> Bot:
+    """A running 3-table list (Anna, Andreas, Bernd) with two games."""
+    await ok(bot, "/neu Anna Andreas Bernd")
+    await ok(bot, "/spiel Anna grand ohne 1 hand gewonnen")
+    await ok(bot, "/spiel Bernd herz mit 2 verloren")
+    return bot
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        # unknown player: the names at the table are listed
+        (
+            "/spiel Zoe grand mit 1 gewonnen",
+            ["„Zoe“ spielt in dieser Liste nicht mit", "Anna, Andreas, Bernd"],
+        ),
+        # ambiguous prefix
+        ("/spiel an grand mit 1 gewonnen", ["„an“ ist nicht eindeutig", "Anna oder Andreas"]),
+        # matadors out of range, the limit is named
+        ("/spiel Anna grand mit 5 gewonnen", ["Grand mit 5 gibt es nicht", "1 bis 4"]),
+        ("/spiel Anna kreuz mit 12 gewonnen", ["Kreuz mit 12 gibt es nicht", "1 bis 11"]),
+        # missing matadors
+        ("/spiel Anna kreuz gewonnen", ["Bei Kreuz fehlen die Spitzen", "mit 1"]),
+        # matadors at null
+        ("/spiel Anna null mit 2 gewonnen", ["Null hat keine Spitzen"]),
+        # Schneider announced without hand
+        ("/spiel Anna kreuz mit 1 schneider angesagt gewonnen", ["nur beim Handspiel", "hand"]),
+        # contradictions
+        (
+            "/spiel Anna kreuz mit 1 gewonnen augen 50",
+            ["„gewonnen“ passt nicht zu 50 Augen", "verloren"],
+        ),
+        (
+            "/spiel Anna kreuz mit 1 hand schneider angesagt gewonnen augen 85",
+            ["„gewonnen“ passt nicht zu 85 Augen"],
+        ),
+        ("/spiel Anna kreuz mit 1 gewonnen verloren", ["widerspricht"]),
+        # no outcome
+        ("/spiel Anna kreuz mit 1", ["Das Ergebnis fehlt", "gewonnen"]),
+        # card points out of range
+        ("/spiel Anna kreuz mit 1 augen 121", ["121 Augen gibt es nicht", "0 und 120"]),
+        # /storno and /korrigieren of a game that does not exist
+        ("/storno 999", ["Spiel 999 gibt es nicht", "1 bis 2"]),
+        ("/korrigieren 999 Anna grand mit 1 gewonnen", ["Spiel 999 gibt es nicht", "1 bis 2"]),
+        ("/storno", ["Welche Spielnummer", "/storno 7"]),
+        # a running list with games is not replaced
+        ("/neu Carl Dieter Emil", ["Es läuft noch eine Liste (2 Spiele)", "/abschluss"]),
+        # /neu with 2 or 5 names, duplicate names
+        ("/neu Anna Bernd", ["3 oder 4 Spieler, nicht 2"]),
+        ("/neu Anna Bernd Carla Dora Emil", ["3 oder 4 Spieler, nicht 5"]),
+        ("/neu Anna Bernd anna", ["„anna“ kommt doppelt vor", "Groß-/Kleinschreibung"]),
+        ("/neu ÅSA Bernd åsa", ["kommt doppelt vor"]),
+        # Kontra only under house rules
+        (
+            "/spiel Anna grand mit 1 kontra gewonnen",
+            ["Kontra und Re gibt es nur mit Hausregeln", "/regeln haus"],
+        ),
+        # garbage
+        ("/spiel Anna ;;;; 💥", ["Unbekanntes Wort „;;;;“"]),
+        ("/spiel Anna", ["Die Spielansage fehlt"]),
+        ("/spiel Anna grand mit gewonnen", ["Nach „mit“ fehlt eine Zahl"]),
+        ("/spiel Anna grand mit 99999999999999999999 gewonnen", ["zu groß"]),
+        # an unknown word gets a suggestion
+        ("/spiel Anna grnad mit 1 gewonnen", ["Unbekanntes Wort „grnad“", "Meintest du „grand“?"]),
+        ("/spiel Anna grand mit 1 gewonen", ["Meintest du „gewonnen“?"]),
+        # a bid that no null reaches
+        ("/spiel Anna null reiz 60 gewonnen", ["Kein Nullspiel erreicht Reiz 60"]),
+        # /umbenennen onto another player's name or a reserved word
+        ("/umbenennen Anna bernd", ["kommt doppelt vor"]),
+        ("/umbenennen Anna geber", ["„geber“ geht nicht als Name"]),
+        # a refused correction books nothing either
+        ("/korrigieren 1 Anna grand mit 1 gewonnen augen 40", ["„gewonnen“ passt nicht"]),
+        ("/korrigieren 1", ["Wie lautet das richtige Spiel?", "/korrigieren 1"]),
+        # Schwarz is about tricks: card points must be 0 or 120
+        ("/spiel Anna grand mit 1 schwarz augen 100", ["Schwarz passt nicht zu 100 Augen"]),
+        ("/spiel Anna grand mit 1 schwarz angesagt gewonnen", ["nur beim Handspiel"]),
+        # unknown dealer
+        ("/geber Zoe", ["„Zoe“ spielt in dieser Liste nicht mit"]),
+        ("/geber", ["Wer gibt als Nächstes?"]),
+    ],
+)
+async def test_refusal_leaves_the_list_unchanged(
+    table: Bot, message: str, expected: list[str]
+) -> None:
+    await refused(table, message, *expected)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["/spiel Anna grand mit 1 reiz 19 gewonnen", "/korrigieren 1 Anna grand mit 1 r19 gewonnen"],
+)
+async def test_invalid_bid_names_both_neighbours(table: Bot, message: str) -> None:
+    # The message itself names the fix (SPEC §3: "19 ist kein Reizwert – nächste gültige:
+    # 18 oder 20"); this refusal carries no separate 👉 line.
+    text = await refused(table, message, hint=False)
+    assert text == "⚠️ 19 ist kein Reizwert – nächste gültige: 18 oder 20."
+
+
+async def test_very_long_message(table: Bot) -> None:
+    message = "/spiel Anna grand mit 1 gewonnen " + "x" * 5000
+    assert len(message) > 5000
+    await refused(table, message, "zu lang")
+
+
+async def test_too_many_words(table: Bot) -> None:
+    await refused(table, "/spiel Anna " + "hand " * 100, "Zu viele Wörter")
+
+
+async def test_sitting_out_dealer_is_refused_naming_the_dealer(bot: Bot) -> None:
+    await ok(bot, "/neu Anna Bernd Carla Dora")
+    await refused(bot, "/spiel Anna grand mit 1 gewonnen", "Anna gibt und setzt aus", "/geber")
+    await ok(bot, "/spiel Bernd grand mit 1 gewonnen")
+    await refused(bot, "/spiel be grand mit 1 gewonnen", "Bernd gibt und setzt aus")
+
+
+async def test_game_past_the_series_length(bot: Bot) -> None:
+    await ok(bot, "/neu Anna Bernd Carla")
+    assert "2 Spiele" in await ok(bot, "/serie 2")
+    await ok(bot, "/spiel Anna grand mit 1 gewonnen")
+    await ok(bot, "/eingepasst")  # passed games count as games
+    await refused(
+        bot, "/spiel Carla grand mit 1 gewonnen", "mit 2 Spielen voll", "/serie", "/abschluss"
+    )
+    await refused(bot, "/eingepasst", "voll", "/serie")
+    await refused(bot, "/spiel passe", "voll", "/serie")
+    await refused(bot, "/serie 1", "1 Spiele gehen nicht", "2 bis")
+    # after /serie 3 the game fits
+    await ok(bot, "/serie 3")
+    await ok(bot, "/spiel Carla grand mit 1 gewonnen")
+
+
+async def test_spiel_before_any_list(bot: Bot) -> None:
+    for message in ("/spiel Anna grand mit 1 gewonnen", "/eingepasst", "/storno 1", "/stand"):
+        text = await refused(bot, message, "keine Liste", "/neu")
+        assert "👉 Starte eine mit /neu" in text
+    text = await bot.text("/export")
+    assert text.startswith("⚠️ Hier gibt es noch keine Liste")
+
+
+async def test_refusals_before_the_first_game_keep_the_empty_list(bot: Bot) -> None:
+    await ok(bot, "/neu Anna Bernd Carla")
+    await refused(bot, "/korrigieren 1 Anna grand mit 1 gewonnen", "Spiel 1 gibt es nicht")
+    await refused(bot, "/neu Anna Bernd Carla Dora Emil", "nicht 5")
+    await refused(bot, "/neu Anna Anna Bernd", "doppelt")
+
+
+async def test_a_refusal_in_one_chat_does_not_touch_another(bot: Bot) -> None:
+    await ok(bot, "/neu Anna Bernd Carla")
+    await ok(bot, "/spiel Anna grand mit 1 gewonnen")
+    before = await export_raw(bot)
+    text = await bot.text("/spiel Anna grnad mit 1 gewonnen", chat_id=-2002)
+    assert text.startswith("⚠️ In diesem Chat läuft keine Liste")
+    assert await export_raw(bot) == before
