@@ -28,7 +28,10 @@ class InvalidBidError(RuleError):
         self.lower = lower
         self.upper = upper
         options = " oder ".join(str(v) for v in (lower, upper) if v is not None)
-        super().__init__(f"{bid} ist kein Reizwert – nächste gültige: {options}.")
+        super().__init__(
+            f"{bid} ist kein Reizwert – nächste gültige: {options}.",
+            hint="Reizwerte: 18, 20, 22, 23, 24, 27, 30, 33, 35, 36, 40, 44, 45, 46, 48, 50 … 264.",
+        )
 
 
 class ContradictionError(RuleError):

@@ -528,7 +528,7 @@ def test_invalid_bid_names_nearest(bid: int, lower: int | None, upper: int | Non
 def test_invalid_bid_message(text: str, message: str) -> None:
     with pytest.raises(InvalidBidError) as exc:
         ev(text)
-    assert str(exc.value) == message
+    assert exc.value.message == message
 
 
 def test_normalize_refuses_invalid_bid_on_raw_announcement() -> None:
