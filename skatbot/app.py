@@ -24,16 +24,34 @@ def database_from_env() -> Database:
 
 
 def build_application(
-    token: str, db: Database, *, base_url: str | None = None, rate_limit: bool = True
+    token: str,
+    db: Database,
+    *,
+    base_url: str | None = None,
+    rate_limit: bool = True,
+    request_timeout: float | None = None,
 ) -> Application:  # type: ignore[type-arg]
-    """The one Application used by Telegram, the console and the tests."""
+    """The one Application used by Telegram, the console and the tests.
+
+    ``request_timeout`` (seconds) overrides PTB's connect/read/write/pool timeouts of the Bot
+    API requests (default 5 s); the tests use short ones to provoke timeouts.
+    """
     builder = Application.builder().token(token).updater(None).post_init(post_init)
+    if request_timeout is not None:
+        builder = (
+            builder.connect_timeout(request_timeout)
+            .read_timeout(request_timeout)
+            .write_timeout(request_timeout)
+            .pool_timeout(request_timeout)
+        )
     if base_url:
         root = base_url.rstrip("/")
         if not root.endswith("/bot"):
             root += "/bot"
         builder = builder.base_url(root).base_file_url(root[: -len("/bot")] + "/file/bot")
     if rate_limit:
+        # Telegram's limits (30 messages/s overall, 20/min per group); a 429 answer is retried
+        # up to 3 times after waiting the retry_after Telegram names.
         builder = builder.rate_limiter(AIORateLimiter(max_retries=3))  # type: ignore[arg-type]
     app = builder.build()
     app.bot_data["db"] = db
@@ -59,14 +77,31 @@ def run_console_mode(out_dir: str | Path) -> int:
         db.dispose()
 
 
-def run_telegram_mode(token: str) -> int:
-    from skatbot.runner import run_polling
+def rate_limit_from_env() -> bool:
+    """``SKATBOT_RATE_LIMIT=0`` switches the client-side rate limiter off (tests, benches)."""
+    return os.environ.get("SKATBOT_RATE_LIMIT", "1").strip().lower() not in ("0", "off", "no")
+
+
+def setup_telegram_logging(token: str) -> None:
+    from skatbot.logging_filter import install_token_filter
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     # httpx logs every request URL, and the URL contains the token: keep it out of the logs.
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    install_token_filter(token)  # and mask it wherever else it might show up
+
+
+def run_telegram_mode(token: str) -> int:
+    from skatbot.runner import run_polling
+
+    setup_telegram_logging(token)
     db = database_from_env()
-    app = build_application(token, db, base_url=os.environ.get("TELEGRAM_API_BASE_URL"))
+    app = build_application(
+        token,
+        db,
+        base_url=os.environ.get("TELEGRAM_API_BASE_URL"),
+        rate_limit=rate_limit_from_env(),
+    )
 
     async def main() -> None:
         stop = asyncio.Event()

@@ -1,4 +1,4 @@
-"""Command line: ``skatbot [run|console|wert]``."""
+"""Command line: ``skatbot [run|webhook|console|wert]``."""
 
 from __future__ import annotations
 
@@ -47,6 +47,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="skatbot", description="Skat-Liste für Telegram")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("run", help="Telegram long polling (TELEGRAM_BOT_TOKEN)")
+    hook = sub.add_parser("webhook", help="Telegram-Webhooks bedienen (mehrere Instanzen)")
+    hook.add_argument("--listen", default="0.0.0.0", help="Adresse (Standard 0.0.0.0)")
+    hook.add_argument("--port", type=int, default=8443, help="Port (Standard 8443)")
+    hook.add_argument("--url", required=True, help="öffentliche HTTPS-URL des Webhooks")
+    hook.add_argument("--secret", required=True, help="secret_token (Header-Prüfung)")
+    hook.add_argument(
+        "--no-set-webhook", action="store_true", help="setWebhook nicht aufrufen (andere Instanz)"
+    )
     console = sub.add_parser("console", help="dieselben Befehle im Terminal")
     console.add_argument("--out", default="skatbot-out", help="Ordner für Dokumente")
     wert = sub.add_parser("wert", help="ein Spiel berechnen, ohne es einzutragen")
@@ -67,6 +75,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "console":
         return app.run_console_mode(out_dir=args.out)
     token = os.environ.get("TELEGRAM_BOT_TOKEN", "").strip()
+    if args.command == "webhook":
+        if not token:
+            print("TELEGRAM_BOT_TOKEN fehlt.", file=sys.stderr)
+            return 2
+        from skatbot.webhook import run_webhook_mode, valid_secret
+
+        if not valid_secret(args.secret):
+            print("--secret: 1–256 Zeichen aus A-Z, a-z, 0-9, _ und -.", file=sys.stderr)
+            return 2
+        return run_webhook_mode(
+            token,
+            listen=args.listen,
+            port=args.port,
+            url=args.url,
+            secret=args.secret,
+            set_webhook=not args.no_set_webhook,
+        )
     if args.command == "run" or token:
         if not token:
             print(

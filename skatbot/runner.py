@@ -5,8 +5,10 @@ the updates are *queued*, before the handlers ran. If the process dies in betwee
 updates are lost. ``poll_updates`` instead processes every update of a batch in order with
 ``await app.process_update(update)`` and only then requests the next batch with
 ``offset = last processed update_id + 1`` - Telegram confirms an update only after its
-effect is done. Handlers must therefore be idempotent (an update may be delivered again
-after a crash); together that gives exactly-once effects.
+effect is done. Within a batch, updates are grouped by chat: the chats run concurrently, each
+chat's updates strictly in order (updates without a chat form a group each). Handlers must
+therefore be idempotent (an update may be delivered again after a crash); together that
+gives exactly-once effects.
 
 Note: handlers registered with ``block=False`` run as background tasks and are not awaited
 here, so they do not get this guarantee.
@@ -68,6 +70,43 @@ async def _until_stop(stop: asyncio.Event, coro: Any) -> tuple[bool, Any]:
     return False, None
 
 
+def _group_key(update: Update) -> tuple[str, int]:
+    chat = update.effective_chat
+    return ("chat", chat.id) if chat is not None else ("update", update.update_id)
+
+
+async def _process_batch(app: AnyApplication, updates: list[Update], stop: asyncio.Event) -> int:
+    """Process one batch: chats concurrently, each chat in order. Returns the next offset.
+
+    The returned offset never passes an unprocessed update: if ``stop`` interrupts the batch,
+    it is the smallest update id that was not processed (updates above it that were processed
+    are redelivered later and book nothing twice).
+    """
+    groups: dict[tuple[str, int], list[Update]] = {}
+    for update in sorted(updates, key=lambda u: u.update_id):
+        groups.setdefault(_group_key(update), []).append(update)
+    done: set[int] = set()
+
+    async def run_group(group: list[Update]) -> None:
+        for update in group:
+            if stop.is_set():
+                return
+            try:
+                await app.process_update(update)
+            except Exception:
+                # process_update hands handler errors to the error handlers (or logs them if
+                # there are none); anything arriving here is a bug outside the handlers.
+                # Skipping the update is better than retrying a poison update forever.
+                _LOGGER.exception("processing update %s failed", update.update_id)
+            done.add(update.update_id)
+
+    await asyncio.gather(*(run_group(group) for group in groups.values()))
+    pending = [u.update_id for u in updates if u.update_id not in done]
+    if pending:
+        return min(pending)
+    return max(u.update_id for u in updates) + 1
+
+
 async def poll_updates(
     app: AnyApplication,
     *,
@@ -77,18 +116,20 @@ async def poll_updates(
     initial_backoff: float = 0.5,
     max_backoff: float = 30.0,
 ) -> None:
-    """Fetch updates with ``getUpdates`` and process them one by one until ``stop`` is set.
+    """Fetch updates with ``getUpdates`` and process them until ``stop`` is set.
 
-    The offset passed to Telegram only advances past an update after
-    ``app.process_update(update)`` has returned, so an update is confirmed only once its
+    A batch is grouped by chat; the groups run concurrently (``asyncio.gather``), each group
+    sequentially, and the next ``getUpdates`` (which confirms the batch) starts only after
+    all groups have finished. The offset passed to Telegram only advances past an update
+    after ``app.process_update(update)`` has returned, so an update is confirmed only once its
     (blocking) handlers are done. Transient errors (``NetworkError``, ``TimedOut``,
     ``Conflict``, ``RetryAfter``) are retried with capped exponential backoff (``RetryAfter``
     waits the requested time); ``InvalidToken`` is raised. ``on_idle`` is called each time
     the previous batch is completely processed, just before the next long poll starts.
 
     When ``stop`` is set, the pending long poll is cancelled, at most the update being
-    processed is finished, and the processed updates are confirmed with a last short
-    ``getUpdates`` call before returning. Unprocessed updates stay with Telegram.
+    processed in each chat is finished, and the processed updates are confirmed with a last
+    short ``getUpdates`` call before returning. Unprocessed updates stay with Telegram.
     """
     offset: int | None = None
     confirmed: int | None = None
@@ -126,17 +167,8 @@ async def poll_updates(
             break
         backoff = initial_backoff
         confirmed = offset
-        for update in updates:
-            if stop.is_set():
-                break
-            try:
-                await app.process_update(update)
-            except Exception:
-                # process_update hands handler errors to the error handlers (or logs them if
-                # there are none); anything arriving here is a bug outside the handlers.
-                # Skipping the update is better than retrying a poison update forever.
-                _LOGGER.exception("processing update %s failed", update.update_id)
-            offset = update.update_id + 1
+        if updates:
+            offset = await _process_batch(app, list(updates), stop)
     if offset is not None and offset != confirmed:
         # Tell Telegram which updates are done, like PTB's Updater does on shutdown.
         try:

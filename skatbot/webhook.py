@@ -1,0 +1,296 @@
+"""``skatbot webhook``: serve Telegram webhooks, for several instances behind a load balancer.
+
+A deliberately small HTTP/1.1 server on asyncio streams (stdlib only; PTB's own webhook
+server needs tornado). For each ``POST``:
+
+1. the ``X-Telegram-Bot-Api-Secret-Token`` header must equal the secret (else 403);
+2. the body is parsed as an Update (bad JSON: 400 - redelivering it would not help);
+3. ``await app.process_update(update)`` runs the handlers - the effect is committed - and
+   only then the answer is 200. If processing failed (a handler raised), the answer is 500,
+   so Telegram delivers the update again; redelivery books nothing twice (runtime.execute).
+
+Within one instance the updates of a chat are processed one at a time (in arrival order);
+across instances, the database serialises a chat's writes (row lock on PostgreSQL).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+import os
+import re
+import signal
+from collections.abc import Awaitable, Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+from telegram import Update
+from telegram.ext import Application, ContextTypes
+
+log = logging.getLogger(__name__)
+
+AnyApplication = Application[Any, Any, Any, Any, Any, Any]
+SECRET_HEADER = "x-telegram-bot-api-secret-token"
+MAX_BODY = 1 << 20  # Telegram updates are small; refuse anything above 1 MiB
+_PHRASES = {
+    200: "OK",
+    400: "Bad Request",
+    403: "Forbidden",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    413: "Payload Too Large",
+    500: "Internal Server Error",
+}
+
+
+def valid_secret(secret: str) -> bool:
+    """Telegram's rule for ``secret_token``: 1-256 characters ``A-Z a-z 0-9 _ -``."""
+    return re.fullmatch(r"[A-Za-z0-9_-]{1,256}", secret) is not None
+
+
+class _BadRequest(Exception):
+    pass
+
+
+class WebhookServer:
+    """Feeds POSTed updates to ``app.process_update`` and answers after processing."""
+
+    def __init__(self, app: AnyApplication, *, secret: str, path: str = "/") -> None:
+        self.app = app
+        self.secret = secret
+        self.path = path or "/"
+        self.port = 0
+        self._server: asyncio.Server | None = None
+        self._chat_locks: dict[int, tuple[asyncio.Lock, int]] = {}  # lock, users
+        self._failed: set[int] = set()
+        self._connections: set[asyncio.Task[Any]] = set()
+        app.add_error_handler(self._note_failure)
+
+    async def _note_failure(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if isinstance(update, Update):
+            self._failed.add(update.update_id)
+
+    async def start(self, listen: str, port: int) -> None:
+        self._server = await asyncio.start_server(self._serve, listen, port)
+        self.port = self._server.sockets[0].getsockname()[1]
+
+    async def stop(self) -> None:
+        server, self._server = self._server, None
+        if server is None:
+            return
+        server.close()
+        # Let running requests finish: their updates are being committed right now.
+        if self._connections:
+            await asyncio.wait(self._connections, timeout=10)
+        for task in self._connections:
+            task.cancel()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(server.wait_closed(), 1)
+
+    # -- processing -----------------------------------------------------------------------
+
+    async def handle(self, headers: dict[str, str], body: bytes) -> int:
+        """Process one webhook request; returns the HTTP status to answer."""
+        given = headers.get(SECRET_HEADER, "")
+        if not self.secret or not hmac.compare_digest(given.encode(), self.secret.encode()):
+            return 403
+        try:
+            data = json.loads(body)
+            if not isinstance(data, dict) or not isinstance(data.get("update_id"), int):
+                raise ValueError("not an update")
+            update = Update.de_json(data, self.app.bot)
+        except Exception as err:
+            log.warning("webhook: unreadable update (%s)", err.__class__.__name__)
+            return 400
+        chat = update.effective_chat
+        key = chat.id if chat is not None else None
+        lock, users = self._chat_locks.get(key, (asyncio.Lock(), 0)) if key else (None, 0)
+        if key is not None and lock is not None:
+            self._chat_locks[key] = (lock, users + 1)
+        try:
+            async with lock or contextlib.nullcontext():
+                await self.app.process_update(update)
+        except Exception:
+            log.exception("webhook: processing update %s failed", update.update_id)
+            return 500
+        finally:
+            if key is not None:
+                lock, users = self._chat_locks[key]
+                if users <= 1:
+                    del self._chat_locks[key]
+                else:
+                    self._chat_locks[key] = (lock, users - 1)
+        if update.update_id in self._failed:
+            self._failed.discard(update.update_id)
+            return 500  # a handler raised: let Telegram deliver it again
+        return 200
+
+    # -- HTTP -----------------------------------------------------------------------------
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._connections.add(task)
+        try:
+            while True:
+                try:
+                    request = await _read_request(reader)
+                except _BadRequest:
+                    await _respond(writer, 400, keep_alive=False)
+                    break
+                if request is None:
+                    break
+                verb, target, headers, body = request
+                keep_alive = headers.get("connection", "").lower() != "close"
+                if urlsplit(target).path.rstrip("/") != self.path.rstrip("/"):
+                    status = 404
+                elif verb != "POST":
+                    status = 405
+                else:
+                    status = await self.handle(headers, body)
+                await _respond(writer, status, keep_alive=keep_alive)
+                if not keep_alive:
+                    break
+        except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
+            pass
+        finally:
+            if task is not None:
+                self._connections.discard(task)
+            writer.close()
+            with contextlib.suppress(Exception):
+                await writer.wait_closed()
+
+
+async def _read_request(
+    reader: asyncio.StreamReader,
+) -> tuple[str, str, dict[str, str], bytes] | None:
+    try:
+        head = await reader.readuntil(b"\r\n\r\n")
+    except asyncio.IncompleteReadError:
+        return None
+    lines = head.decode("latin-1").split("\r\n")
+    parts = lines[0].split(" ")
+    if len(parts) < 3:
+        raise _BadRequest
+    headers: dict[str, str] = {}
+    for line in lines[1:]:
+        if ":" in line:
+            name, _, value = line.partition(":")
+            headers[name.strip().lower()] = value.strip()
+    if "chunked" in headers.get("transfer-encoding", "").lower():
+        chunks: list[bytes] = []
+        size_total = 0
+        while True:
+            size_line = await reader.readuntil(b"\r\n")
+            try:
+                size = int(size_line.split(b";")[0].strip() or b"0", 16)
+            except ValueError:
+                raise _BadRequest from None
+            if size == 0:
+                while (await reader.readuntil(b"\r\n")) != b"\r\n":
+                    pass
+                break
+            size_total += size
+            if size_total > MAX_BODY:
+                raise _BadRequest
+            chunks.append(await reader.readexactly(size))
+            await reader.readexactly(2)
+        body = b"".join(chunks)
+    else:
+        try:
+            length = int(headers.get("content-length", "0"))
+        except ValueError:
+            raise _BadRequest from None
+        if length < 0 or length > MAX_BODY:
+            raise _BadRequest
+        body = await reader.readexactly(length)
+    return parts[0].upper(), parts[1], headers, body
+
+
+async def _respond(writer: asyncio.StreamWriter, status: int, *, keep_alive: bool) -> None:
+    payload = b"" if status == 200 else _PHRASES.get(status, "Error").encode()
+    head = (
+        f"HTTP/1.1 {status} {_PHRASES.get(status, 'Error')}\r\n"
+        "Content-Type: text/plain; charset=utf-8\r\n"
+        f"Content-Length: {len(payload)}\r\n"
+        f"Connection: {'keep-alive' if keep_alive else 'close'}\r\n\r\n"
+    )
+    writer.write(head.encode("latin-1") + payload)
+    await writer.drain()
+
+
+async def serve_webhook(
+    app: AnyApplication,
+    *,
+    listen: str,
+    port: int,
+    url: str,
+    secret: str,
+    set_webhook: bool = True,
+    stop: asyncio.Event,
+    on_ready: Callable[[WebhookServer], Awaitable[None] | None] | None = None,
+) -> None:
+    """Initialize and start ``app``, (optionally) setWebhook, serve until ``stop``."""
+    server = WebhookServer(app, secret=secret, path=urlsplit(url).path or "/")
+    async with app:
+        await app.start()
+        try:
+            await server.start(listen, port)
+            if set_webhook:
+                await app.bot.set_webhook(
+                    url, secret_token=secret, allowed_updates=Update.ALL_TYPES
+                )
+            log.info("skatbot webhook listening on %s:%s", listen, server.port)
+            if on_ready is not None:
+                result = on_ready(server)
+                if result is not None:
+                    await result
+            await stop.wait()
+        finally:
+            await server.stop()
+            if app.running:
+                await app.stop()
+
+
+def run_webhook_mode(
+    token: str, *, listen: str, port: int, url: str, secret: str, set_webhook: bool = True
+) -> int:
+    from skatbot.app import (
+        build_application,
+        database_from_env,
+        rate_limit_from_env,
+        setup_telegram_logging,
+    )
+
+    setup_telegram_logging(token)
+    db = database_from_env()
+    app = build_application(
+        token,
+        db,
+        base_url=os.environ.get("TELEGRAM_API_BASE_URL"),
+        rate_limit=rate_limit_from_env(),
+    )
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await serve_webhook(
+            app,
+            listen=listen,
+            port=port,
+            url=url,
+            secret=secret,
+            set_webhook=set_webhook,
+            stop=stop,
+        )
+
+    try:
+        asyncio.run(main())
+    finally:
+        db.dispose()
+    return 0

@@ -1,0 +1,196 @@
+"""`skatbot webhook`: secret check, answer only after the commit, 500 on failure; two
+instances on one PostgreSQL fed the same chat concurrently."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import httpx
+import pytest
+
+from skatbot.app import build_application
+from skatbot.standin.server import FakeBotApi
+from skatbot.storage.database import Database
+from skatbot.webhook import WebhookServer, serve_webhook
+from tests.conftest import PG_URL
+from tests.robustness.helpers import game_rows
+
+SECRET = "s3cr3t-Token_1"
+CHAT = -1001
+
+
+def message(update_id: int, text: str, chat_id: int = CHAT, user_id: int = 1) -> dict:  # type: ignore[type-arg]
+    msg = {
+        "message_id": update_id,
+        "from": {"id": user_id, "is_bot": False, "first_name": "Spieler"},
+        "chat": {"id": chat_id, "type": "group", "title": "Skatrunde"},
+        "date": int(time.time()),
+        "text": text,
+    }
+    if text.startswith("/"):
+        msg["entities"] = [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]
+    return {"update_id": update_id, "message": msg}
+
+
+@asynccontextmanager
+async def instance(
+    api: FakeBotApi, db: Database, *, set_webhook: bool = True
+) -> AsyncIterator[WebhookServer]:
+    app = build_application(api.token, db, base_url=f"{api.url}/bot", rate_limit=False)
+    stop = asyncio.Event()
+    ready: asyncio.Future[WebhookServer] = asyncio.get_running_loop().create_future()
+    task = asyncio.create_task(
+        serve_webhook(
+            app,
+            listen="127.0.0.1",
+            port=0,
+            url="https://bot.example.org/tg/hook",
+            secret=SECRET,
+            set_webhook=set_webhook,
+            stop=stop,
+            on_ready=ready.set_result,
+        )
+    )
+    server = await asyncio.wait_for(ready, 15)
+    try:
+        yield server
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 15)
+
+
+async def post(
+    client: httpx.AsyncClient, server: WebhookServer, body: object, secret: str = SECRET
+) -> int:
+    response = await client.post(
+        f"http://127.0.0.1:{server.port}/tg/hook",
+        content=json.dumps(body) if not isinstance(body, bytes) else body,
+        headers={"X-Telegram-Bot-Api-Secret-Token": secret, "Content-Type": "application/json"},
+        timeout=30,
+    )
+    return response.status_code
+
+
+async def test_webhook_checks_secret_and_answers_after_commit(db: Database) -> None:
+    async with FakeBotApi() as api, instance(api, db) as server, httpx.AsyncClient() as client:
+        assert api.webhook is not None and api.webhook["secret_token"] == SECRET
+        api.add_chat(CHAT)
+        assert await post(client, server, message(1, "/neu Anna Bernd Carla"), "wrong") == 403
+        assert await post(client, server, b"{not json") == 400
+        assert await post(client, server, {"hello": 1}) == 400
+        assert await post(client, server, message(1, "/neu Anna Bernd Carla")) == 200
+        assert await post(client, server, message(2, "/spiel Anna grand mit 1 gewonnen")) == 200
+        # 200 means committed: the row is there when the answer arrives
+        assert [u for _, _, u in game_rows(db)] == [2]
+        assert await post(client, server, message(2, "/spiel Anna grand mit 1 gewonnen")) == 200
+        assert [u for _, _, u in game_rows(db)] == [2]  # redelivery books nothing
+        wrong_path = await client.post(
+            f"http://127.0.0.1:{server.port}/other",
+            content=b"{}",
+            headers={"X-Telegram-Bot-Api-Secret-Token": SECRET},
+        )
+        assert wrong_path.status_code == 404
+
+
+async def test_webhook_answers_500_when_processing_failed(db: Database) -> None:
+    async with FakeBotApi() as api, instance(api, db, set_webhook=False) as server:
+        assert api.webhook is None  # --no-set-webhook
+        api.add_chat(CHAT)
+        async with httpx.AsyncClient() as client:
+            assert await post(client, server, message(1, "/neu Anna Bernd Carla")) == 200
+            db.dispose()
+            broken = db.write
+
+            async def fail(fn):  # type: ignore[no-untyped-def]
+                raise RuntimeError("database gone")
+
+            db.write = fail  # type: ignore[method-assign]
+            try:
+                assert (
+                    await post(client, server, message(2, "/spiel Anna grand mit 1 gewonnen"))
+                    == 500
+                )
+            finally:
+                db.write = broken  # type: ignore[method-assign]
+            # Telegram delivers again; now it works, once
+            assert await post(client, server, message(2, "/spiel Anna grand mit 1 gewonnen")) == 200
+            assert [u for _, _, u in game_rows(db)] == [2]
+
+
+@pytest.mark.skipif(
+    not PG_URL.startswith("postgresql"), reason="needs SKATBOT_TEST_DATABASE_URL=postgresql..."
+)
+async def test_two_instances_on_one_postgresql(db: Database) -> None:
+    second = Database(PG_URL)  # its own connection pool, like a second process
+    try:
+        async with (
+            FakeBotApi() as api,
+            instance(api, db) as a,
+            instance(api, second, set_webhook=False) as b,
+            httpx.AsyncClient() as client,
+        ):
+            api.add_chat(CHAT)
+            api.add_chat(-2002)
+            assert await post(client, a, message(1, "/neu Anna Bernd Carla")) == 200
+            assert await post(client, b, message(2, "/serie 200")) == 200
+            games = [
+                f"Anna grand mit {1 + i % 4} {'gewonnen' if i % 3 else 'verloren'}"
+                for i in range(30)
+            ]
+            # 1) every update posted to BOTH instances at the same time (a balancer retrying on
+            #    the other node): each is booked once, in update-id order
+            uid = 10
+            for g in games[:15]:
+                body = message(uid, f"/spiel {g}")
+                statuses = await asyncio.gather(post(client, a, body), post(client, b, body))
+                assert statuses == [200, 200]
+                uid += 1
+            # 2) distinct updates of the same chat spread over both instances concurrently:
+            #    nothing lost, nothing doubled
+            bodies = [message(uid + i, f"/spiel {g}") for i, g in enumerate(games[15:])]
+            results = await asyncio.gather(
+                *(post(client, a if i % 2 else b, body) for i, body in enumerate(bodies))
+            )
+            assert set(results) == {200}
+            rows = game_rows(db, CHAT)
+            ids = [u for _, _, u in rows]
+            assert len(ids) == 30 and len(set(ids)) == 30
+            assert ids[:15] == list(range(10, 25))
+            assert sorted(ids[15:]) == list(range(25, 40))
+            # every game numbered once: the replay of the log has 30 games
+            stand = [str(c.params["text"]) for c in api.sent("sendMessage", chat_id=CHAT)]
+            assert any("Spiel 30/200" in t for t in stand)
+    finally:
+        second.dispose()
+
+
+async def test_cli_has_the_webhook_subcommand() -> None:
+    from skatbot.cli import build_parser
+
+    args = build_parser().parse_args(
+        [
+            "webhook",
+            "--listen",
+            "127.0.0.1",
+            "--port",
+            "9000",
+            "--url",
+            "https://x/y",
+            "--secret",
+            "abc",
+            "--no-set-webhook",
+        ]
+    )
+    assert (args.command, args.port, args.no_set_webhook) == ("webhook", 9000, True)
+
+
+def test_secret_rule() -> None:
+    from skatbot.cli import main
+    from skatbot.webhook import valid_secret
+
+    assert valid_secret(SECRET) and not valid_secret("") and not valid_secret("a b")
+    assert main(["webhook", "--url", "https://x/y", "--secret", "no spaces!"]) == 2

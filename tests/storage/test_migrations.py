@@ -1,0 +1,101 @@
+"""Alembic: upgrading from the first revision with data in it keeps every row (SQLite and,
+with SKATBOT_TEST_DATABASE_URL, PostgreSQL)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import inspect, text
+
+from skatbot.storage.database import Database
+from skatbot.storage.migrate import upgrade
+from skatbot.storage.models import Base
+from tests.conftest import PG_URL
+
+
+def _empty_database(tmp_path: Path) -> Database:
+    if PG_URL:
+        db = Database(PG_URL)
+        import skatbot.storage.tournament_models  # noqa: F401
+
+        with db.write_engine.begin() as conn:
+            Base.metadata.drop_all(conn)
+            conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+        return db
+    return Database(f"sqlite+aiosqlite:///{tmp_path / 'migrate.db'}")
+
+
+def test_upgrade_from_0001_keeps_every_row(tmp_path: Path) -> None:
+    db = _empty_database(tmp_path)
+    try:
+        upgrade(db.write_engine, "0001")
+        with db.write_engine.begin() as conn:
+            conn.execute(
+                text(
+                    "INSERT INTO chats (id, rules, settings, created_at) "
+                    "VALUES (-1001, 'isko', '{}', CURRENT_TIMESTAMP)"
+                )
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO lists (id, chat_id, status, rules, first_dealer, series_length,"
+                    " seed, created_by, created_at) VALUES (1, -1001, 'open', 'isko', 0, 36,"
+                    " 'abcd1234', 1, CURRENT_TIMESTAMP)"
+                )
+            )
+            for seat, name in enumerate(["Anna", "Bernd", "Carla"]):
+                conn.execute(
+                    text(
+                        "INSERT INTO players (list_id, seat, name, start_points) "
+                        "VALUES (1, :seat, :name, 0)"
+                    ),
+                    {"seat": seat, "name": name},
+                )
+            games = ["Grand ohne 1 Hand gewonnen", "Herz mit 2 verloren", "Null gewonnen"]
+            for i, game in enumerate(games):
+                conn.execute(
+                    text(
+                        "INSERT INTO rows (list_id, kind, dealer, declarer, announcement,"
+                        " update_id, created_at) VALUES (1, 'game', :dealer, :declarer, :a,"
+                        " :u, CURRENT_TIMESTAMP)"
+                    ),
+                    {"dealer": i % 3, "declarer": (i + 1) % 3, "a": game, "u": 100 + i},
+                )
+            conn.execute(
+                text(
+                    "INSERT INTO rows (list_id, kind, target, update_id, created_at) "
+                    "VALUES (1, 'cancel', 2, 200, CURRENT_TIMESTAMP)"
+                )
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO processed_updates (update_id, chat_id, reply) VALUES (100, -1001, 'ok')"
+                )
+            )
+
+        def snapshot() -> dict[str, list[tuple[object, ...]]]:
+            out = {}
+            with db.read_engine.connect() as conn:
+                for table, cols in {
+                    "chats": "id, rules, settings",
+                    "lists": "id, chat_id, status, series_length, seed, created_by",
+                    "players": "id, list_id, seat, name",
+                    "rows": "id, list_id, kind, dealer, declarer, announcement, target, update_id",
+                    "processed_updates": "update_id, chat_id, reply",
+                }.items():
+                    out[table] = [
+                        tuple(r)
+                        for r in conn.execute(text(f"SELECT {cols} FROM {table} ORDER BY 1"))
+                    ]
+            return out
+
+        before = snapshot()
+        assert len(before["rows"]) == 4 and len(before["players"]) == 3
+        upgrade(db.write_engine, "head")
+        assert snapshot() == before
+        tables = set(inspect(db.write_engine).get_table_names())
+        assert {"tournaments", "alembic_version"} <= tables
+        upgrade(db.write_engine, "head")  # applying again is a no-op
+        assert snapshot() == before
+    finally:
+        db.dispose()
