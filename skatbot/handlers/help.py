@@ -8,9 +8,10 @@ from skatbot.handlers.reply import Command, Reply
 
 COMMANDS: list[tuple[str, str]] = [
     ("neu", "Neue Liste: /neu Anna Bernd Carla [Dora]"),
-    ("spiel", "Spiel eintragen: /spiel Anna grand ohne 1 hand gewonnen"),
+    ("spiel", "Spiel eintragen – ohne Worte mit Knöpfen, oder: /spiel Anna grand ohne 1 hand g"),
     ("eingepasst", "Alle haben gepasst"),
     ("stand", "Serienabschluss mit Rechenweg"),
+    ("anheften", "Stand anheften – wird nach jedem Spiel aktualisiert"),
     ("liste", "Die letzten Zeilen der Liste"),
     ("korrigieren", "Spiel N korrigieren: /korrigieren 7 Anna …"),
     ("storno", "Spiel N streichen: /storno 7"),
@@ -23,14 +24,15 @@ COMMANDS: list[tuple[str, str]] = [
     ("abschluss", "Serie abschließen (mit PDF)"),
     ("weiter", "Neue Serie mit denselben Spielern"),
     ("vordruck", "Leere Liste zum Ausdrucken: /vordruck 3 oder 4"),
-    ("hilfe", "Hilfe und Beispiele"),
+    ("hilfe", "Hilfe und Beispiele – /hilfe spiel: alle Wörter der Spielansage"),
 ]
 
 HELP = """<b>skatbot – die Skatliste im Gruppenchat</b>
 /neu Anna Bernd Carla [Dora] [geber Bernd] – neue Liste in Sitzreihenfolge
-/spiel Anna grand ohne 1 hand gewonnen – Spiel eintragen
+/spiel – Spiel mit Knöpfen eintragen
+/spiel Anna grand ohne 1 hand gewonnen – Spiel per Text eintragen
 /eingepasst – alle haben gepasst
-/stand – Serienabschluss · /liste [alle] – die Zeilen
+/stand – Serienabschluss · /liste [alle] – die Zeilen · /anheften – Stand oben anheften
 /korrigieren 7 Anna kreuz mit 2 gewonnen · /storno 7
 /geber Bernd · /serie 48 · /umbenennen Anna Annika
 /wert grand ohne 1 hand gewonnen – nur rechnen
@@ -46,7 +48,39 @@ Ergebnis: gewonnen / g / + · verloren / v / - · oder augen 85
 Beispiele:
 /spiel an kreuz mit 2 r36 g
 /spiel bernd null ouvert hand verloren
-/spiel carla herz ohne 3 augen 92"""
+/spiel carla herz ohne 3 augen 92
+Alle Wörter mit Beispielen: /hilfe spiel"""
+
+HELP_SPIEL = """<b>/spiel – so trägst du ein Spiel ein</b>
+Am schnellsten: /spiel ohne Worte öffnet die Knöpfe (Spieler, Spiel, Spitzen, Stufen,
+Ergebnis, Eintragen). Oder per Text: /spiel NAME ANSAGE – Reihenfolge und groß/klein egal.
+
+<b>Name</b>: der Anfang reicht, wenn er eindeutig ist (an → Anna).
+<b>Spiel</b>: karo · herz · pik · kreuz · grand · null
+  auch deutsches Blatt: schellen = karo · rot = herz · grün/gruen = pik · eichel = kreuz
+<b>Spitzen</b> (nicht beim Null): mit 2 · ohne 1 · auch mit2 · m2 · o1
+  Farbspiel 1 bis 11, Grand 1 bis 4
+<b>Stufen</b>: hand · schneider · schwarz · ouvert (auch offen)
+  schneider angesagt (sa) · schwarz angesagt (swa) – ansagen geht nur mit hand
+  ouvert im Farbspiel/Grand ist immer Hand mit Schneider und Schwarz angesagt
+  Null: nur hand und ouvert (Null 23 · Hand 35 · ouvert 46 · ouvert Hand 59)
+<b>Reizwert</b> (freiwillig): reiz 30 · gereizt 30 · r30 – zu hoch gereizt = überreizt
+<b>Ergebnis</b>: gewonnen · g · + oder verloren · v · -
+  oder augen 85 (Augen des Alleinspielers; ab 61 gewonnen, ab 90 Schneider)
+<b>Hausregeln</b>: zusätzlich kontra · re
+<b>Eingepasst</b>: /eingepasst oder /spiel passe
+
+<b>Beispiele</b>
+/spiel anna grand ohne 1 hand gewonnen → 72
+/spiel bernd kreuz mit 2 r36 g → 36
+/spiel carla herz ohne 3 augen 92 → Schneider, 50
+/spiel an null ouvert hand verloren → −118
+/spiel be pik mit 1 hand sa g → 55
+/spiel ca eichel ohne 2 swa hand g → Schwarz angesagt, 96
+/spiel anna karo mit 1 reiz 30 g → überreizt, −72
+
+<b>Danach</b>: /korrigieren 7 Anna kreuz mit 2 gewonnen · /storno 7 – oder die Knöpfe
+unter der Buchung (Korrigieren, Stornieren, Stand)."""
 
 
 def start(_session: Session, cmd: Command) -> Reply:
@@ -59,5 +93,7 @@ def start(_session: Session, cmd: Command) -> Reply:
     return Reply(HELP)
 
 
-def hilfe(_session: Session, _cmd: Command) -> Reply:
+def hilfe(_session: Session, cmd: Command) -> Reply:
+    if cmd.args and cmd.args[0].casefold().lstrip("/") == "spiel":
+        return Reply(HELP_SPIEL)
     return Reply(HELP)

@@ -13,7 +13,7 @@ from telegram import (
 )
 from telegram.ext import Application, CommandHandler, ContextTypes
 
-from skatbot.handlers import admin, documents, house_ops, sheet_ops, tournament_ops
+from skatbot.handlers import admin, builder, documents, house_ops, sheet_ops, tournament_ops
 from skatbot.handlers import help as help_ops
 from skatbot.handlers.runtime import UseCase, execute
 
@@ -28,7 +28,7 @@ COMMANDS: dict[str, tuple[UseCase, bool]] = {
     "hilfe": (help_ops.hilfe, False),
     "help": (help_ops.hilfe, False),
     "neu": (sheet_ops.neu, True),
-    "spiel": (sheet_ops.spiel, True),
+    "spiel": (builder.spiel, True),  # without words: the button builder
     "eingepasst": (sheet_ops.eingepasst, True),
     "korrigieren": (sheet_ops.korrigieren, True),
     "storno": (sheet_ops.storno, True),
@@ -84,6 +84,7 @@ def all_commands() -> dict[str, tuple[UseCase, bool]]:
 
 def register(app: Application) -> None:  # type: ignore[type-arg]
     admin.register(app)  # /loeschen, its button, group->supergroup moves (before catch-alls)
+    builder.register(app)  # the game builder's buttons, /anheften, bids typed as replies
     for name, (use_case, write) in all_commands().items():
         app.add_handler(CommandHandler(name, _handler(use_case, write)))
     app.add_error_handler(on_error)

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+Buttons = tuple[tuple[tuple[str, str], ...], ...]  # rows of (label, callback data)
 
 
 @dataclass(frozen=True)
@@ -13,10 +20,44 @@ class Document:
 
 
 @dataclass(frozen=True)
+class Edit:
+    """Another message of the bot to change after the commit (e.g. the pinned standings).
+
+    ``text=None`` keeps the text and only replaces the buttons. A failed edit (message deleted)
+    is logged and never undoes anything.
+    """
+
+    message_id: int
+    text: str | None
+    buttons: Buttons = ()
+
+
+@dataclass(frozen=True)
 class Reply:
     text: str  # Telegram HTML; every user-provided string in it is escaped
     documents: tuple[Document, ...] = ()
-    buttons: tuple[tuple[tuple[str, str], ...], ...] = field(default=())  # rows of (label, data)
+    buttons: Buttons = field(default=())  # rows of (label, data)
+    edits: tuple[Edit, ...] = ()  # applied after the commit, after sending ``text``
+    # Run in a second short transaction with the id of the sent message (e.g. a game builder
+    # remembers its message); skipped if sending failed.
+    on_sent: Callable[[Session, int], None] | None = None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a button tap answers (runtime.execute_callback).
+
+    ``notice`` is the short text of answerCallbackQuery (``alert`` shows it as a dialog);
+    ``text``/``buttons`` replace the tapped message's text/keyboard (None keeps it, ``()``
+    removes the keyboard); ``send`` posts a new message.
+    """
+
+    notice: str = ""
+    alert: bool = False
+    text: str | None = None
+    buttons: Buttons | None = None
+    send: Reply | None = None
+    edits: tuple[Edit, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -30,3 +71,4 @@ class Command:
     update_id: int
     args: tuple[str, ...]
     text: str = ""
+    message_id: int | None = None  # the tapped message (callbacks) or the replied-to message

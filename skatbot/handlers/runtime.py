@@ -7,24 +7,33 @@ a booking: sending happens after the commit.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from html import escape
 
 from sqlalchemy.orm import Session
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ParseMode
-from telegram.error import TelegramError
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+)
 from telegram.ext import ContextTypes
 
-from skatbot.handlers.reply import Command, Reply
+from skatbot.handlers.reply import Answer, Buttons, Command, Edit, Reply
 from skatbot.rules.errors import RuleError
 from skatbot.storage import repo
-from skatbot.storage.database import Database
+from skatbot.storage.database import Database, lock_chat
 
 log = logging.getLogger(__name__)
 
 UseCase = Callable[[Session, Command], Reply]
+CallbackUseCase = Callable[[Session, Command], Answer]
 MAX_ARGS = 64
 MAX_TEXT = 1000
 
@@ -74,6 +83,9 @@ async def execute(
 
     def unit(session: Session) -> Reply:
         if write:
+            # Lock the chat before the redelivery check: a second instance handling the same
+            # update waits here and then finds it processed (PostgreSQL; no-op on SQLite).
+            lock_chat(session, cmd.chat_id)
             done = repo.processed(session, cmd.update_id)
             if done is not None:
                 return Reply(done.reply or "")
@@ -96,30 +108,228 @@ def error_text(err: RuleError) -> str:
     return text
 
 
-def markup(reply: Reply) -> InlineKeyboardMarkup | None:
-    if not reply.buttons:
+def markup(reply: Reply | Buttons) -> InlineKeyboardMarkup | None:
+    rows = reply.buttons if isinstance(reply, Reply) else reply
+    if not rows:
         return None
     return InlineKeyboardMarkup(
-        [
-            [InlineKeyboardButton(label, callback_data=data) for label, data in row]
-            for row in reply.buttons
-        ]
+        [[InlineKeyboardButton(label, callback_data=data) for label, data in row] for row in rows]
     )
 
 
+# Reply delivery: transient Bot API faults (5xx, network errors, timeouts) are retried a few
+# times with backoff. A timed-out sendMessage may still have been delivered, so a retry can
+# duplicate a reply message - never a booking, which is committed before anything is sent.
+SEND_ATTEMPTS = 3
+SEND_BACKOFF = 0.5  # seconds, doubled per attempt
+MAX_RETRY_AFTER = 60.0  # flood control waits longer than this are not waited for
+
+
+def _retry_after(err: RetryAfter) -> float:
+    import warnings
+
+    with warnings.catch_warnings():  # PTB 22.2+ warns that this becomes a timedelta
+        warnings.simplefilter("ignore")
+        value: object = err.retry_after
+    seconds = getattr(value, "total_seconds", None)
+    return float(seconds() if callable(seconds) else value)  # type: ignore[arg-type]
+
+
+async def _with_retries(call: Callable[[], Awaitable[object]]) -> object:
+    delay = SEND_BACKOFF
+    for attempt in range(1, SEND_ATTEMPTS + 1):
+        try:
+            return await call()
+        except RetryAfter as err:  # the rate limiter gave up (or is off): wait as asked
+            wait = _retry_after(err)
+            if attempt == SEND_ATTEMPTS or wait > MAX_RETRY_AFTER:
+                raise
+            await asyncio.sleep(wait)
+        except BadRequest:
+            raise  # permanent: the same request fails again
+        except NetworkError as err:  # 5xx, connection errors, TimedOut
+            if attempt == SEND_ATTEMPTS:
+                raise
+            log.info("reply attempt %d failed (%s), retrying in %.1f s", attempt, err, delay)
+            await asyncio.sleep(delay)
+            delay *= 2
+    return None
+
+
 async def send(update: Update, context: ContextTypes.DEFAULT_TYPE, reply: Reply) -> None:
-    """Send the reply; a Bot API failure is logged, never undoes what was committed."""
+    """Send the reply, then run ``on_sent`` and the ``edits`` (builder, pinned standings).
+
+    A Bot API failure is logged, never undoes what was committed.
+    """
     chat = update.effective_chat
-    if chat is None or (not reply.text and not reply.documents):
+    if chat is None:
         return
+    sent = await _send_reply(chat.id, context, reply)
+    if sent is not None and reply.on_sent is not None:
+        on_sent, message_id = reply.on_sent, sent.message_id
+        try:
+            await database(context).write(lambda session: on_sent(session, message_id))
+        except Exception:  # the reply is out; remembering its id is a convenience
+            log.exception("on_sent for chat %s failed", chat.id)
+    await apply_edits(context, chat.id, reply.edits)
+
+
+async def _send_reply(
+    chat_id: int, context: ContextTypes.DEFAULT_TYPE, reply: Reply
+) -> Message | None:
+    if not reply.text and not reply.documents:
+        return None
+    for _ in range(2):  # a second round only after a ChatMigrated answer
+        try:
+            return await _deliver(context, chat_id, reply)
+        except ChatMigrated as err:  # the group became a supergroup: answer there
+            log.info("chat %s migrated to %s; resending the reply", chat_id, err.new_chat_id)
+            chat_id = err.new_chat_id
+        except Forbidden as err:  # the bot was removed from the chat or blocked
+            log.info("reply to chat %s not allowed: %s", chat_id, err)
+            return None
+        except TelegramError as err:
+            log.warning("reply to chat %s failed: %s", chat_id, err)
+            return None
+    return None
+
+
+async def _deliver(
+    context: ContextTypes.DEFAULT_TYPE, chat_id: int, reply: Reply
+) -> Message | None:
+    sent: Message | None = None
+    if reply.text:
+        text = reply.text
+        result = await _with_retries(
+            lambda: context.bot.send_message(
+                chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup(reply)
+            )
+        )
+        sent = result if isinstance(result, Message) else None
+    for doc in reply.documents:
+        await _with_retries(
+            lambda doc=doc: context.bot.send_document(  # type: ignore[misc]
+                chat_id, doc.data, filename=doc.filename, caption=doc.caption or None
+            )
+        )
+    return sent
+
+
+async def apply_edits(
+    context: ContextTypes.DEFAULT_TYPE, chat_id: int, edits: tuple[Edit, ...]
+) -> None:
+    """Edit other bot messages after the commit; failures (message deleted) are only logged."""
+    for edit in edits:
+        try:
+            if edit.text is None:
+                await context.bot.edit_message_reply_markup(
+                    chat_id, edit.message_id, reply_markup=markup(edit.buttons)
+                )
+            else:
+                await context.bot.edit_message_text(
+                    edit.text,
+                    chat_id,
+                    edit.message_id,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=markup(edit.buttons),
+                )
+        except TelegramError as err:
+            log.info("edit of message %s in chat %s failed: %s", edit.message_id, chat_id, err)
+
+
+# --- button taps ------------------------------------------------------------------------------
+
+
+def callback_command_of(update: Update) -> Command:
+    """A button tap as a Command: ``args == (data,)``, ``message_id`` = the tapped message."""
+    query = update.callback_query
+    assert query is not None
+    msg = query.message
+    chat = update.effective_chat
+    user = query.from_user
+    data = query.data or ""
+    return Command(
+        chat_id=chat.id if chat else 0,
+        chat_title=(chat.title or chat.full_name or "") if chat else "",
+        user_id=user.id if user else None,
+        user_name=user.full_name if user else "",
+        update_id=update.update_id,
+        args=(data,),
+        text=data,
+        message_id=msg.message_id if msg else None,
+    )
+
+
+def offered_data(update: Update) -> set[str]:
+    """The callback data of the buttons the tapped message carries now (as Telegram says)."""
+    query = update.callback_query
+    msg = query.message if query else None
+    if not isinstance(msg, Message) or msg.reply_markup is None:
+        return set()
+    return {
+        str(b.callback_data)
+        for row in msg.reply_markup.inline_keyboard
+        for b in row
+        if b.callback_data is not None
+    }
+
+
+STALE_BUTTON = "Dieser Knopf gilt nicht mehr."
+
+
+async def execute_callback(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, use_case: CallbackUseCase
+) -> None:
+    """A button tap, like ``execute``: one transaction, update id stored, a RuleError rolls
+    back (and is shown as an alert). The answer edits the tapped message instead of sending a
+    new one, and the callback query is always answered.
+
+    Data that is not on a button of the tapped message (forged, or from an older keyboard) is
+    refused before anything is read or written.
+    """
+    query = update.callback_query
+    chat = update.effective_chat
+    if query is None:
+        return
+    cmd = callback_command_of(update)
+    if (
+        chat is None
+        or not cmd.text
+        or len(cmd.text.encode()) > 64
+        or cmd.text not in offered_data(update)
+    ):
+        await _answer(update, Answer(notice=STALE_BUTTON))
+        return
+    db = database(context)
+
+    def unit(session: Session) -> Answer:
+        lock_chat(session, cmd.chat_id)
+        if repo.processed(session, cmd.update_id) is not None:
+            return Answer()  # redelivered: the effect is committed already
+        answer = use_case(session, cmd)
+        repo.mark_processed(session, cmd.update_id, cmd.chat_id, answer.notice)
+        return answer
+
     try:
-        if reply.text:
-            await context.bot.send_message(
-                chat.id, reply.text, parse_mode=ParseMode.HTML, reply_markup=markup(reply)
-            )
-        for doc in reply.documents:
-            await context.bot.send_document(
-                chat.id, doc.data, filename=doc.filename, caption=doc.caption or None
-            )
+        answer = await db.write(unit)
+    except RuleError as err:
+        notice = err.message + (f" {err.hint}" if err.hint else "")
+        answer = Answer(notice=notice, alert=True)
+    await _answer(update, answer)
+    if cmd.message_id is not None and (answer.text is not None or answer.buttons is not None):
+        edit = Edit(cmd.message_id, answer.text, answer.buttons or ())
+        await apply_edits(context, chat.id, (edit,))
+    if answer.send is not None:
+        await send(update, context, answer.send)
+    await apply_edits(context, chat.id, answer.edits)
+
+
+async def _answer(update: Update, answer: Answer) -> None:
+    query = update.callback_query
+    if query is None:
+        return
+    text = answer.notice if len(answer.notice) <= 200 else answer.notice[:199] + "…"
+    try:
+        await query.answer(text or None, show_alert=answer.alert and bool(text))
     except TelegramError as err:
-        log.warning("reply to chat %s failed: %s", chat.id, err)
+        log.info("answerCallbackQuery failed: %s", err)
