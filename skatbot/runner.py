@@ -181,6 +181,9 @@ async def run_polling(app: AnyApplication, *, stop: asyncio.Event, timeout: int 
     """Initialize, delete a webhook, start the app, poll until ``stop``, stop, shut down."""
     async with app:
         await app.bot.delete_webhook()
+        # PTB's own run_* call post_init; with our loop we must (it registers the command menu).
+        if app.post_init is not None:
+            await app.post_init(app)
         await app.start()
         try:
             await poll_updates(app, stop=stop, timeout=timeout)

@@ -236,6 +236,9 @@ async def serve_webhook(
     """Initialize and start ``app``, (optionally) setWebhook, serve until ``stop``."""
     server = WebhookServer(app, secret=secret, path=urlsplit(url).path or "/")
     async with app:
+        # PTB's own run_* call post_init; with our loop we must (it registers the command menu).
+        if app.post_init is not None:
+            await app.post_init(app)
         await app.start()
         try:
             await server.start(listen, port)

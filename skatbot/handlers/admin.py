@@ -63,7 +63,8 @@ def chat_tables() -> list[Table]:
 
     Found from the metadata, so tables that later features add are covered too.
     """
-    import skatbot.storage.tournament_models  # noqa: F401  (registers the tournament tables)
+    import skatbot.storage.builder_models
+    import skatbot.storage.tournament_models  # noqa: F401
 
     return [
         t for t in Base.metadata.sorted_tables if "chat_id" in t.c and t.name != Chat.__tablename__

@@ -24,7 +24,21 @@ COMMANDS: list[tuple[str, str]] = [
     ("abschluss", "Serie abschließen (mit PDF)"),
     ("weiter", "Neue Serie mit denselben Spielern"),
     ("vordruck", "Leere Liste zum Ausdrucken: /vordruck 3 oder 4"),
-    ("hilfe", "Hilfe und Beispiele – /hilfe spiel: alle Wörter der Spielansage"),
+    ("regeln", "Regeln: /regeln haus (Kontra/Re, Bock, Ramsch) oder /regeln isko"),
+    ("ramsch", "Hausregeln: Ramsch eintragen: /ramsch Anna 55"),
+    ("bock", "Hausregeln: Bock von Hand auslösen"),
+    ("krank", "Hausregeln: vor dem Ramsch krank melden"),
+    ("gesund", "Hausregeln: alle gesund, es wird geramscht"),
+    ("startpunkte", "Hausregeln: Startpunkte setzen"),
+    ("turnier", "Preisskat: diesen Chat zum Turnier-Schreibtisch machen"),
+    ("teilnehmer", "Preisskat: Teilnehmer eintragen oder anzeigen"),
+    ("auslosen", "Preisskat: Tische der nächsten Serie auslosen"),
+    ("ergebnis", "Preisskat: Ergebnis: /ergebnis Anna 437 12 3"),
+    ("fehlend", "Preisskat: fehlende Ergebnisse"),
+    ("rangliste", "Preisskat: Rangliste über alle Serien"),
+    ("urkunden", "Preisskat: Urkunden als PDF"),
+    ("loeschen", "Alle Daten dieses Chats löschen (mit Bestätigung)"),
+    ("hilfe", "Hilfe – /hilfe spiel · /hilfe haus · /hilfe turnier"),
 ]
 
 HELP = """<b>skatbot – die Skatliste im Gruppenchat</b>
@@ -49,7 +63,30 @@ Beispiele:
 /spiel an kreuz mit 2 r36 g
 /spiel bernd null ouvert hand verloren
 /spiel carla herz ohne 3 augen 92
-Alle Wörter mit Beispielen: /hilfe spiel"""
+Alle Wörter mit Beispielen: /hilfe spiel
+Hausregeln (Kontra/Re, Bock, Ramsch): /hilfe haus · Preisskat: /hilfe turnier
+/loeschen – alle Daten dieses Chats löschen (Admins, mit Bestätigung)"""
+
+HELP_HAUS = """<b>Hausregeln mit 3B3R</b> – einschalten vor dem ersten Spiel: /regeln haus
+(/regeln haus runde=geberrunde: eine Runde = jeder gibt einmal; zurück: /regeln isko)
+/startpunkte Anna 100 Bernd -20 – Startpunkte (Stand = Start + Buchungen)
+Kontra ×2, Re noch einmal ×2: /spiel anna grand mit 1 kontra re g
+Verloren mit Skat zählt doppelt, verloren Hand einfach.
+<b>3B3R</b>: ausgelöst durch 60:60 verloren (augen 60), Kontra ohne Re verloren, Re,
+eine Buchung über 100 (in Bock/Ramsch über 200) oder /bock – dann 3 Spiele Bock (×2),
+danach 3 Spiele Ramsch. Was währenddessen ausgelöst wird, steht „ausstehend“ an.
+<b>Ramsch</b>: /ramsch Anna 55 [geschoben 1] [jungfrau 1] · Gleichstand: /ramsch Anna Bernd 50
+/ramsch durchmarsch Carla – +120 · vorher: alle gesund? /gesund oder /krank NAME
+(wer krank ist, spielt Grand Hand; das zählt nicht als Ramsch; einmal pro Ramsch-Runde)"""
+
+HELP_TURNIER = """<b>Preisskat</b> – in einem eigenen Chat der Turnierleitung:
+/turnier Stadtmeisterschaft 2026 – Turnier anlegen
+/teilnehmer Anna, Bernd, Carla, … – eintragen (Komma oder Zeilen); /teilnehmer – anzeigen
+/entfernen NAME – vor der ersten Auslosung
+/serienlaenge 36 48 – Spiele je Serie am Dreier-/Vierertisch
+/auslosen [STARTWERT] – Tische der nächsten Serie (nachrechenbar)
+/ergebnis Anna 437 12 3 – Spielpunkte, gewonnen, verloren (mehrere Zeilen erlaubt)
+/fehlend · /rangliste · /urkunden [N] · /export"""
 
 HELP_SPIEL = """<b>/spiel – so trägst du ein Spiel ein</b>
 Am schnellsten: /spiel ohne Worte öffnet die Knöpfe (Spieler, Spiel, Spitzen, Stufen,
@@ -94,6 +131,13 @@ def start(_session: Session, cmd: Command) -> Reply:
 
 
 def hilfe(_session: Session, cmd: Command) -> Reply:
-    if cmd.args and cmd.args[0].casefold().lstrip("/") == "spiel":
-        return Reply(HELP_SPIEL)
-    return Reply(HELP)
+    topic = cmd.args[0].casefold().lstrip("/") if cmd.args else ""
+    topics = {
+        "spiel": HELP_SPIEL,
+        "haus": HELP_HAUS,
+        "hausregeln": HELP_HAUS,
+        "ramsch": HELP_HAUS,
+        "turnier": HELP_TURNIER,
+        "preisskat": HELP_TURNIER,
+    }
+    return Reply(topics.get(topic, HELP))

@@ -33,3 +33,11 @@ async def test_export_is_a_json_document(bot: Bot) -> None:
     assert data["totals"]["Anna"] == {
         "game_points": 72, "won": 1, "lost": 0, "opponents_lost": 0, "score": 122,
     }
+
+
+async def test_command_menu_is_registered_at_start(bot: Bot) -> None:
+    await bot.say("/hilfe")
+    calls = bot.api.sent("setMyCommands")
+    assert len(calls) == 2  # group chats and private chats
+    names = {c["command"] for c in calls[0].params["commands"]}
+    assert {"spiel", "neu", "stand", "abschluss", "vordruck"} <= names

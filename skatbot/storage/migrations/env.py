@@ -5,6 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
+import skatbot.storage.builder_models
 import skatbot.storage.tournament_models  # noqa: F401
 from skatbot.storage.models import Base
 
