@@ -73,7 +73,7 @@ def regeln(session: Session, cmd: Command) -> Reply:
     if lst is not None:
         loaded = repo.load(session, lst)
         if not loaded.rows:
-            lst.rules = code
+            repo.set_list_rules(session, lst, code)
             return Reply(f"📜 Regeln: {label} – gilt ab sofort für diese Liste.")
         return Reply(
             f"📜 Regeln: {label} – gilt ab der nächsten Liste; die laufende bleibt, wie sie ist."
@@ -112,8 +112,11 @@ def startpunkte(session: Session, cmd: Command) -> Reply:
             )
         changes[seat] = value
     for seat, value in changes.items():
-        loaded.players[seat].start_points = value
-    shown = " · ".join(f"{escape(p.name)} {texts.minus(p.start_points)}" for p in loaded.players)
+        repo.set_start_points(session, loaded.players[seat], value)
+    points = [changes.get(p.seat, p.start_points) for p in loaded.players]
+    shown = " · ".join(
+        f"{escape(p.name)} {texts.minus(pts)}" for p, pts in zip(loaded.players, points, strict=True)
+    )
     return Reply(f"🏁 Startpunkte: {shown}\n{texts.progress(loaded.sheet)}")
 
 

@@ -343,7 +343,7 @@ def umbenennen(session: Session, cmd: Command) -> Reply:
     others = [n for i, n in enumerate(loaded.names) if i != seat]
     check_unique([*others, new])
     old = loaded.players[seat].name
-    loaded.players[seat].name = new
+    repo.rename_player(session, loaded.players[seat], new)
     return Reply(f"✏️ {escape(old)} heißt jetzt {escape(new)}. Die Zahlen bleiben, wie sie sind.")
 
 
@@ -375,7 +375,7 @@ def serie(session: Session, cmd: Command) -> Reply:
             f"{n} Spiele gehen nicht.",
             hint=f"Erlaubt: {max(1, played)} bis {MAX_SERIES} (schon gespielt: {played}).",
         )
-    loaded.lst.series_length = n
+    repo.set_series_length(session, loaded.lst, n)
     loaded.sheet.series_length = n
     return Reply(f"📏 Die Serie hat jetzt {n} Spiele.\n{texts.progress(loaded.sheet)}")
 

@@ -1,24 +1,65 @@
-"""Repository functions for lists; each takes the unit of work's Session."""
+"""Repository functions for lists; each takes the unit of work's Session.
+
+The hot path (/spiel: read the list, append a row, store the update id) uses Core statements
+into small value types instead of ORM objects: the ORM's identity map and unit of work cost
+more than the whole replay of a 48-game list, and a log that is only appended to needs neither.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Any, cast
 
-from sqlalchemy import select
+from sqlalchemy import Table, insert, select, update
 from sqlalchemy.orm import Session
 
 from skatbot.rules.house import rules_from_code
 from skatbot.rules.sheet import LogRow, RowKind, Sheet, replay
 from skatbot.storage.models import Player, ProcessedUpdate, Row, SheetList
 
+LISTS = cast(Table, SheetList.__table__)
+PLAYERS = cast(Table, Player.__table__)
+ROWS = cast(Table, Row.__table__)
+UPDATES = cast(Table, ProcessedUpdate.__table__)
+
+
+@dataclass(frozen=True)
+class ListInfo:
+    """A stored list (series) without its rows."""
+
+    id: int
+    chat_id: int
+    status: str
+    rules: str
+    first_dealer: int
+    series_length: int
+    seed: str
+    created_by: int | None
+    created_at: dt.datetime | None
+    closed_at: dt.datetime | None
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    id: int
+    seat: int
+    name: str
+    start_points: int
+
+
+@dataclass(frozen=True)
+class Processed:
+    update_id: int
+    reply: str | None
+
 
 @dataclass
 class LoadedList:
     """A list with its players and log, and the replayed sheet."""
 
-    lst: SheetList
-    players: list[Player]
+    lst: ListInfo
+    players: list[PlayerInfo]
     rows: list[LogRow]
     sheet: Sheet
 
@@ -27,19 +68,41 @@ class LoadedList:
         return [p.name for p in self.players]
 
 
-def open_list(session: Session, chat_id: int) -> SheetList | None:
-    return session.scalars(
-        select(SheetList).where(SheetList.chat_id == chat_id, SheetList.status == "open")
-    ).first()
+_LIST_COLUMNS = (
+    LISTS.c.id,
+    LISTS.c.chat_id,
+    LISTS.c.status,
+    LISTS.c.rules,
+    LISTS.c.first_dealer,
+    LISTS.c.series_length,
+    LISTS.c.seed,
+    LISTS.c.created_by,
+    LISTS.c.created_at,
+    LISTS.c.closed_at,
+)
 
 
-def latest_list(session: Session, chat_id: int) -> SheetList | None:
-    return session.scalars(
-        select(SheetList).where(SheetList.chat_id == chat_id).order_by(SheetList.id.desc())
-    ).first()
+def _list_info(row: Any) -> ListInfo | None:
+    return None if row is None else ListInfo(*row)
 
 
-def to_log(row: Row) -> LogRow:
+def open_list(session: Session, chat_id: int) -> ListInfo | None:
+    query = select(*_LIST_COLUMNS).where(LISTS.c.chat_id == chat_id, LISTS.c.status == "open")
+    return _list_info(session.execute(query).first())
+
+
+def latest_list(session: Session, chat_id: int) -> ListInfo | None:
+    query = select(*_LIST_COLUMNS).where(LISTS.c.chat_id == chat_id).order_by(LISTS.c.id.desc())
+    return _list_info(session.execute(query.limit(1)).first())
+
+
+def get_list(session: Session, list_id: int) -> ListInfo | None:
+    return _list_info(session.execute(select(*_LIST_COLUMNS).where(LISTS.c.id == list_id)).first())
+
+
+def to_log(row: Row | LogRow) -> LogRow:
+    if isinstance(row, LogRow):
+        return row
     return LogRow(
         id=row.id,
         kind=RowKind(row.kind),
@@ -51,15 +114,27 @@ def to_log(row: Row) -> LogRow:
     )
 
 
-def load(session: Session, lst: SheetList) -> LoadedList:
-    players = list(
-        session.scalars(select(Player).where(Player.list_id == lst.id).order_by(Player.seat))
-    )
-    # Core rows straight into LogRow: no ORM identity map for a log we only read.
+def load(session: Session, lst: ListInfo) -> LoadedList:
+    players = [
+        PlayerInfo(*r)
+        for r in session.execute(
+            select(PLAYERS.c.id, PLAYERS.c.seat, PLAYERS.c.name, PLAYERS.c.start_points)
+            .where(PLAYERS.c.list_id == lst.id)
+            .order_by(PLAYERS.c.seat)
+        )
+    ]
     result = session.execute(
-        select(Row.id, Row.kind, Row.dealer, Row.declarer, Row.announcement, Row.target, Row.seat)
-        .where(Row.list_id == lst.id)
-        .order_by(Row.id)
+        select(
+            ROWS.c.id,
+            ROWS.c.kind,
+            ROWS.c.dealer,
+            ROWS.c.declarer,
+            ROWS.c.announcement,
+            ROWS.c.target,
+            ROWS.c.seat,
+        )
+        .where(ROWS.c.list_id == lst.id)
+        .order_by(ROWS.c.id)
     )
     rows = [LogRow(r[0], RowKind(r[1]), r[2], r[3], r[4], r[5], r[6]) for r in result]
     sheet = replay(
@@ -83,39 +158,82 @@ def create_list(
     rules: str,
     seed: str,
     user_id: int | None,
-) -> SheetList:
-    lst = SheetList(
-        chat_id=chat_id,
-        status="open",
-        rules=rules,
-        first_dealer=first_dealer,
-        series_length=series_length,
-        seed=seed,
-        created_by=user_id,
+) -> ListInfo:
+    now = dt.datetime.now(dt.UTC)
+    list_id: int = session.execute(
+        insert(LISTS).values(
+            chat_id=chat_id,
+            status="open",
+            rules=rules,
+            first_dealer=first_dealer,
+            series_length=series_length,
+            seed=seed,
+            created_by=user_id,
+            created_at=now,
+        )
+    ).inserted_primary_key[0]  # type: ignore[attr-defined]
+    session.execute(
+        insert(PLAYERS),
+        [
+            {"list_id": list_id, "seat": seat, "name": name, "start_points": 0}
+            for seat, name in enumerate(names)
+        ],
     )
-    session.add(lst)
-    session.flush()
-    for seat, name in enumerate(names):
-        session.add(Player(list_id=lst.id, seat=seat, name=name))
-    session.flush()
-    return lst
+    return ListInfo(
+        list_id, chat_id, "open", rules, first_dealer, series_length, seed, user_id, now, None
+    )
 
 
-def append_row(session: Session, lst: SheetList, **fields: object) -> Row:
-    row = Row(list_id=lst.id, **fields)
-    session.add(row)
-    session.flush()
-    return row
+def append_row(session: Session, lst: ListInfo, **fields: Any) -> LogRow:
+    """Append one log row (never updated, never deleted) and return it."""
+    fields.setdefault("created_at", dt.datetime.now(dt.UTC))
+    result = session.execute(insert(ROWS).values(list_id=lst.id, **fields))
+    row_id: int = result.inserted_primary_key[0]  # type: ignore[attr-defined]
+    return LogRow(
+        id=row_id,
+        kind=RowKind(fields["kind"]),
+        dealer=fields.get("dealer"),
+        declarer=fields.get("declarer"),
+        announcement=fields.get("announcement"),
+        target=fields.get("target"),
+        seat=fields.get("seat"),
+    )
 
 
-def close_list(session: Session, lst: SheetList) -> None:
-    lst.status = "closed"
-    lst.closed_at = dt.datetime.now(dt.UTC)
+def close_list(session: Session, lst: ListInfo) -> None:
+    session.execute(
+        update(LISTS)
+        .where(LISTS.c.id == lst.id)
+        .values(status="closed", closed_at=dt.datetime.now(dt.UTC))
+    )
 
 
-def processed(session: Session, update_id: int) -> ProcessedUpdate | None:
-    return session.get(ProcessedUpdate, update_id)
+def set_series_length(session: Session, lst: ListInfo, n: int) -> None:
+    session.execute(update(LISTS).where(LISTS.c.id == lst.id).values(series_length=n))
+
+
+def set_list_rules(session: Session, lst: ListInfo, code: str) -> None:
+    session.execute(update(LISTS).where(LISTS.c.id == lst.id).values(rules=code))
+
+
+def rename_player(session: Session, player: PlayerInfo, name: str) -> None:
+    session.execute(update(PLAYERS).where(PLAYERS.c.id == player.id).values(name=name))
+
+
+def set_start_points(session: Session, player: PlayerInfo, points: int) -> None:
+    session.execute(update(PLAYERS).where(PLAYERS.c.id == player.id).values(start_points=points))
+
+
+def processed(session: Session, update_id: int) -> Processed | None:
+    row = session.execute(
+        select(UPDATES.c.update_id, UPDATES.c.reply).where(UPDATES.c.update_id == update_id)
+    ).first()
+    return None if row is None else Processed(row[0], row[1])
 
 
 def mark_processed(session: Session, update_id: int, chat_id: int | None, reply: str) -> None:
-    session.add(ProcessedUpdate(update_id=update_id, chat_id=chat_id, reply=reply))
+    session.execute(
+        insert(UPDATES).values(
+            update_id=update_id, chat_id=chat_id, reply=reply, processed_at=dt.datetime.now(dt.UTC)
+        )
+    )
