@@ -15,11 +15,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import InstantRequest, message_update, summary  # noqa: E402
-from telegram.ext import Application  # noqa: E402
+from common import InstantRequest, message_update, summary
+from telegram.ext import Application
 
-from skatbot.handlers.registry import register  # noqa: E402
-from skatbot.storage.database import Database  # noqa: E402
+from skatbot.handlers.registry import register
+from skatbot.storage.database import Database
 
 GAMES = [
     "/spiel Anna grand ohne 1 hand gewonnen",

@@ -43,7 +43,12 @@ def _settings(chat: Chat | None) -> dict[str, Any]:
 
 
 def pinned_id(session: Session, chat_id: int) -> int | None:
-    value = _settings(session.get(Chat, chat_id)).get(KEY)
+    raw = repo.chat_settings(session, chat_id)
+    try:
+        data = json.loads(raw) if raw else {}
+    except ValueError:
+        data = {}
+    value = data.get(KEY) if isinstance(data, dict) else None
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 

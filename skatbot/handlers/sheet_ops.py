@@ -18,6 +18,7 @@ from skatbot.rules.errors import RuleError
 from skatbot.rules.grammar import format_announcement, parse_with_notes
 from skatbot.rules.house import rules_from_code
 from skatbot.rules.sheet import (
+    PLAYS,
     Entry,
     LogRow,
     RowKind,
@@ -49,13 +50,15 @@ def require_list(session: Session, cmd: Command) -> repo.LoadedList:
 
 
 def _replay_with(loaded: repo.LoadedList, new: LogRow) -> Sheet:
-    """The sheet with one more row, replayed without another database read."""
+    """The sheet with one more row, without another database read."""
+    if new.kind in PLAYS and new.target is None and new.dealer is not None:
+        return loaded.sheet.extended(new)  # the common case: no full replay needed
     lst = loaded.lst
     return replay(
         loaded.names,
         [*loaded.rows, new],
         first_dealer=lst.first_dealer,
-        series_length=lst.series_length,
+        series_length=loaded.sheet.series_length,
         house=rules_from_code(lst.rules),
         start=[p.start_points for p in loaded.players],
     )

@@ -14,6 +14,7 @@ import enum
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from skatbot.rules import house as h
 from skatbot.rules.errors import RuleError
@@ -48,9 +49,12 @@ def default_series_length(table_size: int) -> int:
     return 36 if table_size == 3 else 48
 
 
-@dataclass(frozen=True)
-class LogRow:
-    """One stored row. ``target`` is the corrected row (plays) or the cancelled row (CANCEL)."""
+class LogRow(NamedTuple):
+    """One stored row. ``target`` is the corrected row (plays) or the cancelled row (CANCEL).
+
+    A NamedTuple rather than a frozen dataclass: a replay builds one per stored row on every
+    update, and tuple construction is several times cheaper.
+    """
 
     id: int
     kind: RowKind
@@ -72,16 +76,15 @@ class HouseMark:
     violation: str | None = None  # the row does not fit the 3B3R sequence (after a change)
 
 
-@dataclass(frozen=True)
-class Entry:
-    """A game, passed game or Ramsch as shown on the list."""
+class Entry(NamedTuple):
+    """A game, passed game or Ramsch as shown on the list (immutable)."""
 
     row: LogRow
     nr: int | None
     status: Status
     result: GameResult | None
-    corrected_by: int | None = None
-    points: dict[int, int] = field(default_factory=dict)  # seat -> booked points
+    corrected_by: int | None
+    points: dict[int, int]  # seat -> booked points (never mutated)
     ramsch: h.Ramsch | None = None
     house: HouseMark | None = None
 
@@ -135,8 +138,9 @@ class Sheet:
     def table_size(self) -> int:
         return len(self.players)
 
-    @property
+    @functools.cached_property
     def valid(self) -> list[Entry]:
+        """The valid plays (computed once: a sheet is not changed after its replay)."""
         return [e for e in self.entries if e.status is Status.VALID]
 
     @property
@@ -173,6 +177,28 @@ class Sheet:
             for seat, pts in e.points.items():
                 sums[seat] += pts
         return sums
+
+    def extended(self, row: LogRow) -> Sheet:
+        """The sheet after one new play appended at the end of the log.
+
+        Equal to replaying the whole log (tested), without re-evaluating every earlier row: a
+        new play (not a correction) is the last row in display order, so it gets the next
+        number, runs on the current 3B3R state and decides the next dealer.
+        """
+        if row.kind not in PLAYS or row.target is not None or row.dealer is None:
+            raise ValueError("only a new play at the end can extend a sheet")
+        new = Sheet(
+            players=self.players,
+            first_dealer=self.first_dealer,
+            series_length=self.series_length,
+            entries=list(self.entries),
+            house=self.house,
+            state=self.state,
+            start=self.start,
+        )
+        new.entries.append(_entry(new, row, self.games_played + 1, Status.VALID, None))
+        new.next_dealer = (row.dealer + 1) % self.table_size
+        return new
 
     def won_lost(self) -> tuple[list[int], list[int]]:
         won = [0] * self.table_size

@@ -11,17 +11,18 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Table, insert, select, update
+from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
 from skatbot.rules.house import rules_from_code
 from skatbot.rules.sheet import LogRow, RowKind, Sheet, replay
-from skatbot.storage.models import Player, ProcessedUpdate, Row, SheetList
+from skatbot.storage.models import Chat, Player, ProcessedUpdate, Row, SheetList
 
 LISTS = cast(Table, SheetList.__table__)
 PLAYERS = cast(Table, Player.__table__)
 ROWS = cast(Table, Row.__table__)
 UPDATES = cast(Table, ProcessedUpdate.__table__)
+CHATS = cast(Table, Chat.__table__)
 
 
 @dataclass(frozen=True)
@@ -82,22 +83,63 @@ _LIST_COLUMNS = (
 )
 
 
+# Statements are built once: building a select() costs more than running it on SQLite.
+_OPEN_LIST = select(*_LIST_COLUMNS).where(
+    LISTS.c.chat_id == bindparam("chat_id"), LISTS.c.status == "open"
+)
+_LATEST_LIST = (
+    select(*_LIST_COLUMNS)
+    .where(LISTS.c.chat_id == bindparam("chat_id"))
+    .order_by(LISTS.c.id.desc())
+    .limit(1)
+)
+_GET_LIST = select(*_LIST_COLUMNS).where(LISTS.c.id == bindparam("list_id"))
+_PLAYERS = (
+    select(PLAYERS.c.id, PLAYERS.c.seat, PLAYERS.c.name, PLAYERS.c.start_points)
+    .where(PLAYERS.c.list_id == bindparam("list_id"))
+    .order_by(PLAYERS.c.seat)
+)
+_ROWS = (
+    select(
+        ROWS.c.id,
+        ROWS.c.kind,
+        ROWS.c.dealer,
+        ROWS.c.declarer,
+        ROWS.c.announcement,
+        ROWS.c.target,
+        ROWS.c.seat,
+    )
+    .where(ROWS.c.list_id == bindparam("list_id"))
+    .order_by(ROWS.c.id)
+)
+_INSERT_ROW = insert(ROWS)
+_PROCESSED = select(UPDATES.c.update_id, UPDATES.c.reply).where(
+    UPDATES.c.update_id == bindparam("update_id")
+)
+_MARK_PROCESSED = insert(UPDATES)
+_CHAT_SETTINGS = select(CHATS.c.settings).where(CHATS.c.id == bindparam("chat_id"))
+
+
+def chat_settings(session: Session, chat_id: int) -> str | None:
+    """The chat's settings JSON text (None if the chat has no row yet)."""
+    value = session.execute(_CHAT_SETTINGS, {"chat_id": chat_id}).scalar()
+    return value if isinstance(value, str) else None
+
+
 def _list_info(row: Any) -> ListInfo | None:
     return None if row is None else ListInfo(*row)
 
 
 def open_list(session: Session, chat_id: int) -> ListInfo | None:
-    query = select(*_LIST_COLUMNS).where(LISTS.c.chat_id == chat_id, LISTS.c.status == "open")
-    return _list_info(session.execute(query).first())
+    return _list_info(session.execute(_OPEN_LIST, {"chat_id": chat_id}).first())
 
 
 def latest_list(session: Session, chat_id: int) -> ListInfo | None:
-    query = select(*_LIST_COLUMNS).where(LISTS.c.chat_id == chat_id).order_by(LISTS.c.id.desc())
-    return _list_info(session.execute(query.limit(1)).first())
+    return _list_info(session.execute(_LATEST_LIST, {"chat_id": chat_id}).first())
 
 
 def get_list(session: Session, list_id: int) -> ListInfo | None:
-    return _list_info(session.execute(select(*_LIST_COLUMNS).where(LISTS.c.id == list_id)).first())
+    return _list_info(session.execute(_GET_LIST, {"list_id": list_id}).first())
 
 
 def to_log(row: Row | LogRow) -> LogRow:
@@ -115,27 +157,8 @@ def to_log(row: Row | LogRow) -> LogRow:
 
 
 def load(session: Session, lst: ListInfo) -> LoadedList:
-    players = [
-        PlayerInfo(*r)
-        for r in session.execute(
-            select(PLAYERS.c.id, PLAYERS.c.seat, PLAYERS.c.name, PLAYERS.c.start_points)
-            .where(PLAYERS.c.list_id == lst.id)
-            .order_by(PLAYERS.c.seat)
-        )
-    ]
-    result = session.execute(
-        select(
-            ROWS.c.id,
-            ROWS.c.kind,
-            ROWS.c.dealer,
-            ROWS.c.declarer,
-            ROWS.c.announcement,
-            ROWS.c.target,
-            ROWS.c.seat,
-        )
-        .where(ROWS.c.list_id == lst.id)
-        .order_by(ROWS.c.id)
-    )
+    players = [PlayerInfo(*r) for r in session.execute(_PLAYERS, {"list_id": lst.id})]
+    result = session.execute(_ROWS, {"list_id": lst.id})
     rows = [LogRow(r[0], RowKind(r[1]), r[2], r[3], r[4], r[5], r[6]) for r in result]
     sheet = replay(
         [p.name for p in players],
@@ -184,10 +207,22 @@ def create_list(
     )
 
 
+_ROW_DEFAULTS: dict[str, Any] = {
+    "dealer": None,
+    "declarer": None,
+    "announcement": None,
+    "target": None,
+    "seat": None,
+    "user_id": None,
+    "user_name": None,
+    "update_id": None,
+}
+
+
 def append_row(session: Session, lst: ListInfo, **fields: Any) -> LogRow:
     """Append one log row (never updated, never deleted) and return it."""
     fields.setdefault("created_at", dt.datetime.now(dt.UTC))
-    result = session.execute(insert(ROWS).values(list_id=lst.id, **fields))
+    result = session.execute(_INSERT_ROW, {"list_id": lst.id, **_ROW_DEFAULTS, **fields})
     row_id: int = result.inserted_primary_key[0]  # type: ignore[attr-defined]
     return LogRow(
         id=row_id,
@@ -225,15 +260,17 @@ def set_start_points(session: Session, player: PlayerInfo, points: int) -> None:
 
 
 def processed(session: Session, update_id: int) -> Processed | None:
-    row = session.execute(
-        select(UPDATES.c.update_id, UPDATES.c.reply).where(UPDATES.c.update_id == update_id)
-    ).first()
+    row = session.execute(_PROCESSED, {"update_id": update_id}).first()
     return None if row is None else Processed(row[0], row[1])
 
 
 def mark_processed(session: Session, update_id: int, chat_id: int | None, reply: str) -> None:
     session.execute(
-        insert(UPDATES).values(
-            update_id=update_id, chat_id=chat_id, reply=reply, processed_at=dt.datetime.now(dt.UTC)
-        )
+        _MARK_PROCESSED,
+        {
+            "update_id": update_id,
+            "chat_id": chat_id,
+            "reply": reply,
+            "processed_at": dt.datetime.now(dt.UTC),
+        },
     )

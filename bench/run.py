@@ -1,0 +1,291 @@
+"""All benchmarks side by side, one table with every figure and its goal (issue 9).
+
+    python bench/run.py [--quick] [--pg URL]
+
+1. /spiel round trip through the real PTB stack and the loopback Bot API stand-in, against an
+   echo handler on the same stack (the framework floor): median, p99, ratio.
+2. Throughput: 500 chats × 36 games fed concurrently (each chat in order), SQLite on disk;
+   the same on PostgreSQL when a URL is given (or SKATBOT_BENCH_PG_URL is set).
+3. PDF: a 48-game list and a 4-table form: time and size.
+4. Tournament: 1,000 participants × 6 series: draws, results, ranking.
+5. Memory: peak RSS after 10,000 stored lists and 1,000 active chats; start-up of
+   `skatbot run` to its first getUpdates.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from common import InstantRequest, message_update, summary  # noqa: E402
+from telegram import Update  # noqa: E402
+from telegram.ext import Application, CommandHandler, ContextTypes  # noqa: E402
+
+from skatbot.app import build_application  # noqa: E402
+from skatbot.handlers.registry import register  # noqa: E402
+from skatbot.runner import run_polling  # noqa: E402
+from skatbot.standin.server import FakeBotApi  # noqa: E402
+from skatbot.storage.database import Database  # noqa: E402
+
+ROWS: list[tuple[str, str, str, str]] = []  # (part, figure, value, goal)
+GAMES = [
+    "/spiel Anna grand ohne 1 hand gewonnen",
+    "/spiel Bernd kreuz mit 2 reiz 36 augen 75",
+    "/spiel Carla null ouvert verloren",
+    "/spiel Anna herz ohne 3 schneider gewonnen",
+]
+
+
+def report(part: str, figure: str, value: str, goal: str) -> None:
+    ROWS.append((part, figure, value, goal))
+    print(f"  {figure}: {value}  (goal {goal})", flush=True)
+
+
+# 1 -------------------------------------------------------------------------------------------
+
+
+async def _round_trips(api: FakeBotApi, app: Application, texts: list[str], chat: int) -> list[float]:  # type: ignore[type-arg]
+    stop = asyncio.Event()
+    task = asyncio.create_task(run_polling(app, stop=stop, timeout=5))
+    samples = []
+    try:
+        await asyncio.sleep(0.2)
+        for text in texts:
+            before = len(api.sent("sendMessage", chat))
+            t0 = time.perf_counter()
+            api.push_message(text, chat_id=chat)
+            while len(api.sent("sendMessage", chat)) <= before:
+                await asyncio.sleep(0)
+            samples.append((time.perf_counter() - t0) * 1000)
+    finally:
+        stop.set()
+        await task
+    return samples
+
+
+async def echo_app(api: FakeBotApi) -> Application:  # type: ignore[type-arg]
+    async def echo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert update.effective_chat is not None
+        await context.bot.send_message(update.effective_chat.id, "ok")
+
+    app = Application.builder().token(api.token).base_url(f"{api.url}/bot").updater(None).build()
+    app.add_handler(CommandHandler("spiel", echo))
+    return app
+
+
+async def bench_round_trip(n: int) -> None:
+    print("1. /spiel round trip vs. echo floor (loopback Bot API)", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Database(f"sqlite+aiosqlite:///{Path(tmp) / 'rt.db'}")
+        db.migrate()
+        async with FakeBotApi() as api:
+            floor = await _round_trips(api, await echo_app(api), [GAMES[0]] * n, -5)
+            app = build_application(api.token, db, base_url=f"{api.url}/bot", rate_limit=False)
+            texts = []
+            for i in range(n):
+                if i % 36 == 0:
+                    texts.append("/neu Anna Bernd Carla" if i == 0 else "/abschluss")
+                    if i:
+                        texts.append("/weiter")
+                texts.append(GAMES[i % len(GAMES)])
+            ours = await _round_trips(api, app, texts, -6)
+        db.dispose()
+    f_med, f_p99 = summary(floor)
+    o_med, o_p99 = summary(ours)
+    report("1", "echo floor median / p99", f"{f_med:.2f} / {f_p99:.2f} ms", "—")
+    report("1", "/spiel median / p99", f"{o_med:.2f} / {o_p99:.2f} ms", "—")
+    report("1", "ratio of medians", f"{o_med / f_med:.2f}", "≤ 1.3")
+
+
+# 2 -------------------------------------------------------------------------------------------
+
+
+async def _throughput(db: Database, chats: int, games: int) -> float:
+    app = Application.builder().token("1:BENCH").request(InstantRequest()).updater(None).build()
+    app.bot_data["db"] = db
+    register(app)
+    async with app:
+        uid = iter(range(1, 10**9))
+        for c in range(chats):
+            await app.process_update(message_update(next(uid), -1000 - c, "/neu Anna Bernd Carla", app.bot))
+        per_chat = [
+            [message_update(next(uid), -1000 - c, GAMES[g % len(GAMES)], app.bot) for g in range(games)]
+            for c in range(chats)
+        ]
+
+        async def one_chat(updates: list[Update]) -> None:
+            for u in updates:  # each chat strictly in order, chats concurrently
+                await app.process_update(u)
+
+        t0 = time.perf_counter()
+        await asyncio.gather(*(one_chat(u) for u in per_chat))
+        elapsed = time.perf_counter() - t0
+    return chats * games / elapsed
+
+
+async def bench_throughput(chats: int, games: int, pg_url: str | None) -> None:
+    print(f"2. throughput: {chats} chats × {games} games, concurrently", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Database(f"sqlite+aiosqlite:///{Path(tmp) / 'tp.db'}")
+        db.migrate()
+        rate = await _throughput(db, chats, games)
+        db.dispose()
+    report("2", "SQLite (WAL, file)", f"{rate:,.0f} games/s", "≥ 1,000/s")
+    if pg_url:
+        from sqlalchemy import text
+
+        from skatbot.storage.models import Base
+
+        db = Database(pg_url)
+        with db.write_engine.begin() as conn:
+            Base.metadata.drop_all(conn)
+            conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+        db.migrate()
+        rate = await _throughput(db, chats, games)
+        db.dispose()
+        report("2", "PostgreSQL", f"{rate:,.0f} games/s", "≥ 1,000/s")
+
+
+# 3 -------------------------------------------------------------------------------------------
+
+
+def bench_pdf(runs: int) -> None:
+    from skatbot.pdf.forms import render_blank_form
+    from skatbot.pdf.sample import sample_document
+    from skatbot.pdf.series import render_series
+
+    print("3. PDF", flush=True)
+    doc = sample_document(48)
+    for label, render in (
+        ("48-game list", lambda: render_series(doc)[0]),
+        ("4-table form", lambda: render_blank_form(4)),
+    ):
+        render()
+        times = []
+        size = 0
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            size = len(render())
+            times.append((time.perf_counter() - t0) * 1000)
+        report("3", f"{label} time", f"{statistics.median(times):.0f} ms", "< 150 ms")
+        report("3", f"{label} size", f"{size / 1000:.1f} kB", "< 60 kB")
+
+
+# 4 -------------------------------------------------------------------------------------------
+
+
+def bench_tournament(n: int, series_count: int) -> None:
+    from tournament import invent_results
+
+    from skatbot.rules.ranking import Standing
+    from skatbot.rules.tournament import draw, partner_repeats, series_scores, tournament_standings
+
+    print(f"4. tournament: {n} participants × {series_count} series", flush=True)
+    names = [f"Teilnehmer {i:04d}" for i in range(n)]
+    rnd = random.Random("4711")
+    t0 = time.perf_counter()
+    tables_so_far: list[list[list[str]]] = []
+    per_series: list[dict[str, Standing]] = []
+    for series in range(1, series_count + 1):
+        tables = draw(names, "4711", series, tables_so_far)
+        per_series.append(series_scores(tables, invent_results(tables, rnd)))
+        tables_so_far.append(tables)
+    tournament_standings(per_series, "4711")
+    elapsed = time.perf_counter() - t0
+    report("4", "draws + results + ranking", f"{elapsed * 1000:.0f} ms", "< 1 s")
+    report("4", "repeated partner pairs", str(partner_repeats(tables_so_far)), "minimal")
+
+
+# 5 -------------------------------------------------------------------------------------------
+
+MEMORY_SCRIPT = r"""
+import asyncio, resource, sys, time
+sys.path.insert(0, {here!r})
+from common import InstantRequest, message_update
+from sqlalchemy import insert
+from telegram.ext import Application
+from skatbot.handlers.registry import register
+from skatbot.storage.database import Database
+from skatbot.storage.models import Chat, Player, Row, SheetList
+
+db = Database({url!r}); db.migrate()
+with db.write_engine.begin() as c:
+    c.execute(insert(Chat), [dict(id=-5_000_000 - i, rules="isko", settings="{{}}") for i in range(10_000)])
+    c.execute(insert(SheetList), [dict(id=i + 1, chat_id=-5_000_000 - i, status="closed", rules="isko",
+        first_dealer=0, series_length=36, seed="x") for i in range(10_000)])
+    c.execute(insert(Player), [dict(list_id=i + 1, seat=s, name=n, start_points=0)
+        for i in range(10_000) for s, n in enumerate(("Anna", "Bernd", "Carla"))])
+    c.execute(insert(Row), [dict(list_id=i + 1, kind="game", dealer=g % 3, declarer=g % 3,
+        announcement="Grand ohne 1 Hand gewonnen") for i in range(10_000) for g in range(36)])
+
+async def main():
+    app = Application.builder().token("1:BENCH").request(InstantRequest()).updater(None).build()
+    app.bot_data["db"] = db
+    register(app)
+    async with app:
+        uid = 1
+        for c in range(1000):
+            for text in ("/neu Anna Bernd Carla", "/spiel Anna grand ohne 1 hand gewonnen"):
+                await app.process_update(message_update(uid, -1 - c, text, app.bot)); uid += 1
+asyncio.run(main())
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+async def _startup_time() -> float:
+    with tempfile.TemporaryDirectory() as tmp:
+        async with FakeBotApi() as api:
+            env = dict(os.environ, TELEGRAM_BOT_TOKEN=api.token, TELEGRAM_API_BASE_URL=f"{api.url}/bot",
+                       SKATBOT_DATABASE_URL=f"sqlite+aiosqlite:///{Path(tmp) / 's.db'}")
+            t0 = time.perf_counter()
+            proc = subprocess.Popen([sys.executable, "-m", "skatbot", "run"], env=env,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            try:
+                await api.wait_for_call("getUpdates", timeout=30)
+                return time.perf_counter() - t0
+            finally:
+                proc.terminate()
+                proc.wait(10)
+
+
+def bench_memory() -> None:
+    print("5. memory and start-up", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        url = f"sqlite+aiosqlite:///{Path(tmp) / 'mem.db'}"
+        script = MEMORY_SCRIPT.format(here=str(HERE), url=url)
+        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    rss_mb = int(out.stdout.strip().splitlines()[-1]) / 1024
+    report("5", "peak RSS (10,000 lists, 1,000 chats)", f"{rss_mb:.0f} MB", "< 150 MB")
+    startup = asyncio.run(_startup_time())
+    report("5", "start-up to first getUpdates", f"{startup:.2f} s", "< 1.5 s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true", help="fewer samples")
+    parser.add_argument("--pg", default=os.environ.get("SKATBOT_BENCH_PG_URL"))
+    args = parser.parse_args()
+    quick = args.quick
+    asyncio.run(bench_round_trip(60 if quick else 300))
+    asyncio.run(bench_throughput(50 if quick else 500, 36, args.pg))
+    bench_pdf(5 if quick else 20)
+    bench_tournament(1000, 6)
+    bench_memory()
+    print("\n| part | figure | measured | goal |\n|---|---|---|---|")
+    for row in ROWS:
+        print("| " + " | ".join(row) + " |")
+
+
+if __name__ == "__main__":
+    main()
