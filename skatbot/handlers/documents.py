@@ -15,9 +15,9 @@ from skatbot.handlers import texts
 from skatbot.handlers.reply import Command, Document, Reply
 from skatbot.handlers.runtime import UseCase
 from skatbot.handlers.sheet_ops import require_list
-from skatbot.pdf.forms import render_blank_form
+
+# fpdf2 and fontTools (~30 MB) are imported when the first PDF is made, not at start.
 from skatbot.pdf.model import PlayerTotal, SeriesDocument, SheetRow
-from skatbot.pdf.series import render_series
 from skatbot.rules.errors import RuleError
 from skatbot.rules.ranking import lot_note, rank_standings
 from skatbot.rules.sheet import Entry, Sheet, Status, replay
@@ -102,6 +102,8 @@ def _totals(sheet: Sheet) -> list[PlayerTotal]:
 
 
 def pdf_reply(loaded: repo.LoadedList, cmd: Command, text: str) -> Reply:
+    from skatbot.pdf.series import render_series
+
     data, lossy = render_series(series_document(loaded, cmd.chat_title))
     if lossy:
         names = ", ".join(escape(n) for n in sorted(lossy))
@@ -169,6 +171,8 @@ def vordruck(_session: Session, cmd: Command) -> Reply:
         raise RuleError(
             "Für welchen Tisch?", hint="/vordruck 3 (36 Spiele) oder /vordruck 4 (48 Spiele)"
         )
+    from skatbot.pdf.forms import render_blank_form
+
     data = render_blank_form(int(size))
     games = 36 if size == "3" else 48
     name = f"vordruck-{size}er-tisch.pdf"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from sqlalchemy import Engine, create_engine, event, select
@@ -69,6 +70,10 @@ class Database:
             self.write_engine = create_engine(self.url, pool_size=10, pool_pre_ping=True)
             self.read_engine = self.write_engine
         self._writer = sessionmaker(self.write_engine, expire_on_commit=False)
+        # SQLite has one writer at a time. Queueing writes on one thread of our own beats
+        # letting several threads collide on the file lock, whose busy handler sleeps in
+        # steps of milliseconds. Other processes are still kept out by BEGIN IMMEDIATE.
+        self._write_executor: ThreadPoolExecutor | None = None
         self._reader = sessionmaker(self.read_engine, expire_on_commit=False)
 
     def run_write(self, fn: Callable[[Session], T]) -> T:
@@ -81,6 +86,11 @@ class Database:
 
     async def write(self, fn: Callable[[Session], T]) -> T:
         """Run ``fn`` in one write transaction (committed when it returns, rolled back on error)."""
+        if self.is_sqlite:
+            if self._write_executor is None:
+                self._write_executor = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._write_executor, self.run_write, fn)
         return await asyncio.to_thread(self.run_write, fn)
 
     async def read(self, fn: Callable[[Session], T]) -> T:
@@ -92,6 +102,9 @@ class Database:
         upgrade(self.write_engine)
 
     def dispose(self) -> None:
+        if self._write_executor is not None:
+            self._write_executor.shutdown(wait=True)
+            self._write_executor = None
         self.write_engine.dispose()
         if self.read_engine is not self.write_engine:
             self.read_engine.dispose()
