@@ -41,7 +41,7 @@ from telegram.ext import (
     filters,
 )
 
-from skatbot.handlers import keyboards, pinned, sheet_ops
+from skatbot.handlers import house_ops, keyboards, pinned, sheet_ops
 from skatbot.handlers.reply import Answer, Buttons, Command, Edit, Reply
 from skatbot.handlers.runtime import execute, execute_callback
 from skatbot.rules.bids import check_bid
@@ -495,6 +495,7 @@ def _toggle(st: State, code: str) -> None:
 
 DATA_BUILDER = re.compile(r"v1:b:(\d{1,10}):([a-z0-9:+?\-]{1,8})")
 DATA_ROW = re.compile(r"v1:(k|s|sj|sn):(\d{1,10})")
+DATA_HEALTH = re.compile(r"v1:(g|kr):(\d{1,10}):(\d{1,6})(?::(\d))?")
 UNKNOWN = "Unbekannter Knopf – nichts geändert."
 NOT_HERE = "Dieser Knopf gehört nicht zu dieser Nachricht."
 FINISHED = "Diese Eingabe ist schon abgeschlossen."
@@ -572,6 +573,13 @@ def tap(session: Session, cmd: Command) -> Answer:
     m = DATA_ROW.fullmatch(data)
     if m:
         return _row_tap(session, cmd, m.group(1), int(m.group(2)))
+    m = DATA_HEALTH.fullmatch(data)
+    if m:
+        seat = int(m.group(4)) if m.group(1) == "kr" and m.group(4) is not None else None
+        if m.group(1) == "kr" and seat is None:
+            return Answer(notice=UNKNOWN)
+        reply = house_ops.health_tap(session, cmd, int(m.group(2)), int(m.group(3)), seat)
+        return Answer(notice="Eingetragen.", send=reply)
     if data == keyboards.NEW_GAME:
         return Answer(send=open_builder(session, cmd))
     if data == keyboards.STAND:

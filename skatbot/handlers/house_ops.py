@@ -5,12 +5,13 @@ In ISkO mode none of this exists: the commands are refused with a hint to /regel
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from html import escape
 
 from sqlalchemy.orm import Session
 
-from skatbot.handlers import texts
+from skatbot.handlers import keyboards, texts
 from skatbot.handlers.names import resolve
 from skatbot.handlers.reply import Command, Reply
 from skatbot.handlers.runtime import UseCase
@@ -115,7 +116,8 @@ def startpunkte(session: Session, cmd: Command) -> Reply:
         repo.set_start_points(session, loaded.players[seat], value)
     points = [changes.get(p.seat, p.start_points) for p in loaded.players]
     shown = " · ".join(
-        f"{escape(p.name)} {texts.minus(pts)}" for p, pts in zip(loaded.players, points, strict=True)
+        f"{escape(p.name)} {texts.minus(pts)}"
+        for p, pts in zip(loaded.players, points, strict=True)
     )
     return Reply(f"🏁 Startpunkte: {shown}\n{texts.progress(loaded.sheet)}")
 
@@ -126,7 +128,10 @@ def bock(session: Session, cmd: Command) -> Reply:
     _require_house(loaded.sheet, "Bock")
     row = repo.append_row(session, loaded.lst, kind="bock", **user_fields(cmd))
     after = after_row(loaded, repo.to_log(row))
-    return Reply(f"🎲 3B3R von Hand ausgelöst.\n{texts.progress(after)}")
+    return Reply(
+        f"🎲 3B3R von Hand ausgelöst.\n{texts.progress(after)}",
+        buttons=keyboards.health_rows(after, loaded.lst.id, len(loaded.rows) + 1),
+    )
 
 
 def krank(session: Session, cmd: Command) -> Reply:
@@ -254,7 +259,11 @@ def ramsch(session: Session, cmd: Command) -> Reply:
     lines.extend(texts.ramsch_lines(after, entry))
     lines.append(f"Stand: {texts.standings_line(after, loaded.lst.seed)}")
     lines.append(texts.progress(after))
-    return Reply("\n".join(lines))
+    buttons = keyboards.booking_buttons(row.id)
+    return Reply(
+        "\n".join(lines),
+        buttons=keyboards.with_health(buttons, after, loaded.lst.id, len(loaded.rows) + 1),
+    )
 
 
 COMMANDS: dict[str, tuple[UseCase, bool]] = {
@@ -265,3 +274,19 @@ COMMANDS: dict[str, tuple[UseCase, bool]] = {
     "gesund": (gesund, True),
     "ramsch": (ramsch, True),
 }
+
+
+def health_tap(session: Session, cmd: Command, list_id: int, rows: int, seat: int | None) -> Reply:
+    """A tap on "Alle gesund" (seat None) or "NAME krank" under a reply before a Ramsch."""
+    lock_chat(session, cmd.chat_id)
+    loaded = require_list(session, cmd)
+    if loaded.lst.id != list_id or len(loaded.rows) != rows:
+        raise RuleError(
+            "Diese Frage ist veraltet – die Liste hat sich geändert.",
+            hint="/stand zeigt, wie es steht.",
+        )
+    if seat is None:
+        return gesund(session, cmd)
+    if not 0 <= seat < len(loaded.names):
+        raise RuleError("Diesen Spieler gibt es nicht.", hint="/krank NAME")
+    return krank(session, dataclasses.replace(cmd, args=(loaded.names[seat],)))

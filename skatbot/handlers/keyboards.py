@@ -9,7 +9,12 @@ The builder's own buttons are ``v1:b:<builder id>:<op>`` (see builder.py). Under
 ``v1:sj:<row>``    Stornieren confirmed
 ``v1:sn:<row>``    Stornieren declined (buttons come back)
 ``v1:st``          Stand
+``v1:g:<l>:<n>``   Alle gesund (house rules, before a Ramsch)
+``v1:kr:<l>:<n>:<seat>``  that player is sick
 =================  ===========================================
+
+``<l>:<n>`` are the list id and its number of log rows when the question was asked: a tap
+after the list changed is stale and changes nothing.
 
 ``<row>`` is the id of the log row; every tap is checked against the chat's open list.
 """
@@ -17,6 +22,8 @@ The builder's own buttons are ``v1:b:<builder id>:<op>`` (see builder.py). Under
 from __future__ import annotations
 
 from skatbot.handlers.reply import Buttons
+from skatbot.rules.house import Phase
+from skatbot.rules.sheet import Sheet
 
 VERSION = "v1"
 NEW_GAME = "v1:n"
@@ -42,3 +49,21 @@ def after_cancel_buttons() -> Buttons:
 
 def confirm_cancel_buttons(row_id: int, nr: int) -> Buttons:
     return (((f"Ja, Spiel {nr} stornieren", f"v1:sj:{row_id}"), ("Nein", f"v1:sn:{row_id}")),)
+
+
+def health_rows(sheet: Sheet, list_id: int, rows: int) -> Buttons:
+    """ "Alle gesund?" before a Ramsch game: one button for all, one per player who may be sick."""
+    state = sheet.state
+    if sheet.house is None or state.phase is not Phase.RAMSCH or state.sick_now is not None:
+        return ()
+    out = sheet.sitting_out(sheet.next_dealer)
+    sick = [
+        (f"{name[:20]} krank", f"v1:kr:{list_id}:{rows}:{seat}")
+        for seat, name in enumerate(sheet.players)
+        if seat != out and seat not in state.sick_used
+    ]
+    return ((("Alle gesund", f"v1:g:{list_id}:{rows}"),), tuple(sick))
+
+
+def with_health(buttons: Buttons, sheet: Sheet, list_id: int, rows: int) -> Buttons:
+    return tuple(buttons) + health_rows(sheet, list_id, rows)

@@ -200,7 +200,9 @@ def book_game(
     after = after_row(loaded, repo.to_log(row))
     return Reply(
         _booked(after, after.entries[-1], loaded.lst.seed, "✅", notes),
-        buttons=keyboards.booking_buttons(row.id),
+        buttons=keyboards.with_health(
+            keyboards.booking_buttons(row.id), after, loaded.lst.id, len(loaded.rows) + 1
+        ),
         edits=pinned.refresh(session, cmd.chat_id, after, loaded.lst.seed),
     )
 
@@ -234,7 +236,9 @@ def eingepasst(session: Session, cmd: Command) -> Reply:
     ]
     return Reply(
         "\n".join(lines),
-        buttons=keyboards.booking_buttons(row.id),
+        buttons=keyboards.with_health(
+            keyboards.booking_buttons(row.id), after, loaded.lst.id, len(loaded.rows) + 1
+        ),
         edits=pinned.refresh(session, cmd.chat_id, after, loaded.lst.seed),
     )
 
@@ -304,7 +308,9 @@ def _write_correction(
     text = _booked(after, entry, loaded.lst.seed, "✏️", notes)
     return Reply(
         f"Spiel {nr} korrigiert (gestrichen: <s>{old}</s>).\n{text}",
-        buttons=keyboards.booking_buttons(row.id),
+        buttons=keyboards.with_health(
+            keyboards.booking_buttons(row.id), after, loaded.lst.id, len(loaded.rows) + 1
+        ),
         edits=pinned.refresh(session, cmd.chat_id, after, loaded.lst.seed),
     )
 
@@ -327,7 +333,9 @@ def storno(session: Session, cmd: Command) -> Reply:
     ]
     return Reply(
         "\n".join(lines),
-        buttons=keyboards.after_cancel_buttons(),
+        buttons=keyboards.with_health(
+            keyboards.after_cancel_buttons(), after, loaded.lst.id, len(loaded.rows) + 1
+        ),
         edits=pinned.refresh(session, cmd.chat_id, after, loaded.lst.seed),
     )
 
