@@ -251,7 +251,7 @@ with db.write_engine.begin() as c:
 
 # A fresh process on the seeded database: the bot's own footprint, not the seeding's.
 MEMORY_SCRIPT = r"""
-import asyncio, resource, sys
+import asyncio, sys
 sys.path.insert(0, {here!r})
 from common import InstantRequest, message_update
 from telegram.ext import Application
@@ -273,7 +273,10 @@ async def main():
         # every stored list is reachable: read back a sample of the 10,000 closed ones
         await app.process_update(message_update(uid, -5_000_000, "/export", app.bot))
 asyncio.run(main())
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+# VmHWM (peak resident set) of this process image; ru_maxrss would also count the parent's
+# memory at fork time, before exec.
+hwm = [l for l in open("/proc/self/status") if l.startswith("VmHWM:")][0].split()[1]
+print(hwm)
 """
 
 

@@ -7,6 +7,7 @@ import logging
 import os
 import signal
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from telegram.ext import AIORateLimiter, Application
@@ -91,9 +92,12 @@ def setup_telegram_logging(token: str) -> None:
     install_token_filter(token)  # and mask it wherever else it might show up
 
 
-def run_telegram_mode(token: str) -> int:
-    from skatbot.runner import run_polling
+def run_until_signal(token: str, serve: Callable[[Application, asyncio.Event], Awaitable[None]]) -> int:  # type: ignore[type-arg]
+    """Build the Telegram-facing app from the environment and run ``serve`` until SIGINT/TERM.
 
+    Shared by long polling and the webhook server, so both set up logging (token masked),
+    storage (migrated) and the Bot API client the same way.
+    """
     setup_telegram_logging(token)
     db = database_from_env()
     app = build_application(
@@ -108,11 +112,20 @@ def run_telegram_mode(token: str) -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        log.info("skatbot polling started")
-        await run_polling(app, stop=stop)
+        await serve(app, stop)
 
     try:
         asyncio.run(main())
     finally:
         db.dispose()
     return 0
+
+
+def run_telegram_mode(token: str) -> int:
+    from skatbot.runner import run_polling
+
+    async def serve(app: Application, stop: asyncio.Event) -> None:  # type: ignore[type-arg]
+        log.info("skatbot polling started")
+        await run_polling(app, stop=stop)
+
+    return run_until_signal(token, serve)

@@ -20,9 +20,7 @@ import contextlib
 import hmac
 import json
 import logging
-import os
 import re
-import signal
 from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
@@ -261,27 +259,9 @@ async def serve_webhook(
 def run_webhook_mode(
     token: str, *, listen: str, port: int, url: str, secret: str, set_webhook: bool = True
 ) -> int:
-    from skatbot.app import (
-        build_application,
-        database_from_env,
-        rate_limit_from_env,
-        setup_telegram_logging,
-    )
+    from skatbot.app import run_until_signal
 
-    setup_telegram_logging(token)
-    db = database_from_env()
-    app = build_application(
-        token,
-        db,
-        base_url=os.environ.get("TELEGRAM_API_BASE_URL"),
-        rate_limit=rate_limit_from_env(),
-    )
-
-    async def main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
+    async def serve(app: AnyApplication, stop: asyncio.Event) -> None:
         await serve_webhook(
             app,
             listen=listen,
@@ -292,8 +272,4 @@ def run_webhook_mode(
             stop=stop,
         )
 
-    try:
-        asyncio.run(main())
-    finally:
-        db.dispose()
-    return 0
+    return run_until_signal(token, serve)

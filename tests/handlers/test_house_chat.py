@@ -439,9 +439,7 @@ async def tap(bot: Bot, label: str, user_id: int = 1) -> str:
     await bot.api.wait_confirmed(uid)
     texts = []
     for call in bot.api.calls[before:]:
-        if call.method == "sendMessage":
-            texts.append(str(call.params.get("text", "")))
-        elif call.method == "answerCallbackQuery":
+        if call.method == "sendMessage" or call.method == "answerCallbackQuery":
             texts.append(str(call.params.get("text", "")))
     return "\n".join(texts)
 
