@@ -86,7 +86,17 @@ HELP_TURNIER = """<b>Preisskat</b> – in einem eigenen Chat der Turnierleitung:
 /serienlaenge 36 48 – Spiele je Serie am Dreier-/Vierertisch
 /auslosen [STARTWERT] – Tische der nächsten Serie (nachrechenbar)
 /ergebnis Anna 437 12 3 – Spielpunkte, gewonnen, verloren (mehrere Zeilen erlaubt)
-/fehlend · /rangliste · /urkunden [N] · /export"""
+/fehlend · /rangliste · /urkunden [N] · /export
+Wie gelost wird: /hilfe auslosung"""
+
+HELP_AUSLOSUNG = """<b>So wird ausgelost</b> – jeder kann es nachrechnen:
+1. Namen sortieren (Groß-/Kleinschreibung egal), die Eingabereihenfolge zählt nicht.
+2. Mischen (Fisher–Yates): für i von n−1 bis 1 ist j = die ersten 8 Bytes von
+   SHA-256(„STARTWERT/SERIE/0/i“) als Zahl, modulo i+1; dann Platz i und j tauschen.
+3. Der Reihe nach in Tische teilen: erst Vierertische, der Rest Dreiertische (13 → 4+3+3+3).
+Ab Serie 2 werden bis zu 20 Mischungen (…/SERIE/k/i) probiert und durch Tauschen verbessert,
+damit möglichst niemand wieder am selben Tisch sitzt – ebenfalls ohne Zufall.
+Ein Python-Beispiel zum Nachrechnen steht in der README von skatbot."""
 
 HELP_SPIEL = """<b>/spiel – so trägst du ein Spiel ein</b>
 Am schnellsten: /spiel ohne Worte öffnet die Knöpfe (Spieler, Spiel, Spitzen, Stufen,
@@ -139,5 +149,7 @@ def hilfe(_session: Session, cmd: Command) -> Reply:
         "ramsch": HELP_HAUS,
         "turnier": HELP_TURNIER,
         "preisskat": HELP_TURNIER,
+        "auslosung": HELP_AUSLOSUNG,
+        "auslosen": HELP_AUSLOSUNG,
     }
     return Reply(topics.get(topic, HELP))

@@ -143,9 +143,10 @@ def neu(session: Session, cmd: Command) -> Reply:
         f"🃏 <b>Neue Liste</b>: {', '.join(escape(n) for n in names)} – {table}, "
         f"{lst.series_length} Spiele, {rules}.",
         texts.progress(sheet),
-        "Eintragen: /spiel Anna grand ohne 1 hand gewonnen · /hilfe",
+        f"Eintragen: /spiel (mit Knöpfen) oder /spiel {escape(names[sheet.vorhand])} "
+        "grand ohne 1 hand gewonnen · /hilfe",
     ]
-    return Reply("\n".join(lines))
+    return Reply("\n".join(lines), buttons=(keyboards.new_game_row(),))
 
 
 # --- /spiel, /eingepasst, /korrigieren, /storno -------------------------------------------------

@@ -350,7 +350,7 @@ def auslosen(session: Session, cmd: Command) -> Reply:
         repeats = tr.partner_repeats([*[s.tables for s in done], tables])
         if repeats:
             lines.append(f"Wiederholte Tischpartner (alle Serien): {repeats} Paare.")
-    lines.append(f"Startwert {escape(seed)} · Serie {number} – nachrechenbar, siehe README")
+    lines.append(f"Startwert {escape(seed)} · Serie {number} – nachrechenbar: /hilfe auslosung")
     lines.append("Ergebnisse: " + RESULT_EXAMPLE + ", mehrere Zeilen pro Nachricht.")
     return Reply("\n".join(lines))
 

@@ -41,3 +41,11 @@ async def test_command_menu_is_registered_at_start(bot: Bot) -> None:
     assert len(calls) == 2  # group chats and private chats
     names = {c["command"] for c in calls[0].params["commands"]}
     assert {"spiel", "neu", "stand", "abschluss", "vordruck"} <= names
+
+
+async def test_help_topics(bot: Bot) -> None:
+    assert "schneider angesagt" in await bot.text("/hilfe spiel")
+    assert "3B3R" in await bot.text("/hilfe haus")
+    assert "/auslosen" in await bot.text("/hilfe turnier")
+    assert "SHA-256" in await bot.text("/hilfe auslosung")
+    assert "/neu Anna Bernd Carla" in await bot.text("/hilfe")

@@ -71,7 +71,7 @@ async def test_full_tournament_two_series(bot: Bot) -> None:
     tables = parse_tables(reply)
     assert [len(t) for t in tables] == [4, 3, 3, 3]
     assert tables == tr.draw(NAMES, SEED, 1)
-    assert f"Startwert {SEED} · Serie 1 – nachrechenbar, siehe README" in reply
+    assert f"Startwert {SEED} · Serie 1 – nachrechenbar: /hilfe auslosung" in reply
 
     # the list is locked after the first draw
     assert "gesperrt" in await bot.text("/teilnehmer Zoe", **ORGANISER)
