@@ -72,7 +72,8 @@ def tokenize(text: str | Iterable[str]) -> list[str]:
     tokens: list[str] = []
     for word in words:
         word = word.casefold()
-        glued = _GLUED.match(word)
+        # Only a word that ends in a digit but is no plain number can be glued ("ohne1").
+        glued = _GLUED.match(word) if word[-1].isdigit() and not word.isdigit() else None
         if glued:
             tokens.extend(glued.groups())
         else:

@@ -143,7 +143,7 @@ def _matador_range(game: GameType) -> str:
 
 def evaluate(announcement: Announcement) -> GameResult:
     """Evaluate one game; raises ``RuleError`` for impossible or contradictory input."""
-    a, notes = normalize(announcement)
+    a, notes = normalize(announcement)  # idempotent: cheap for parsed input, needed for raw
     if a.game.is_null:
         return _evaluate_null(a, notes)
     return _evaluate_trump(a, notes)
