@@ -86,7 +86,7 @@ HELP_TURNIER = """<b>Preisskat</b> – in einem eigenen Chat der Turnierleitung:
 /serienlaenge 36 48 – Spiele je Serie am Dreier-/Vierertisch
 /auslosen [STARTWERT] – Tische der nächsten Serie (nachrechenbar)
 /ergebnis Anna 437 12 3 – Spielpunkte, gewonnen, verloren (mehrere Zeilen erlaubt)
-/fehlend · /rangliste · /urkunden [N] · /export
+/fehlend · /rangliste [pdf] · /urkunden [N] · /export
 Wie gelost wird: /hilfe auslosung"""
 
 HELP_AUSLOSUNG = """<b>So wird ausgelost</b> – jeder kann es nachrechnen:

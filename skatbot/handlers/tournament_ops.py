@@ -557,6 +557,12 @@ def _require_ranking(
 
 def rangliste(session: Session, cmd: Command) -> Reply:
     t = _require(session, cmd)
+    words = [w.lower() for w in cmd.args]
+    if words not in ([], ["pdf"]):
+        raise RuleError(
+            "Das kenne ich bei /rangliste nicht.", hint="/rangliste oder /rangliste pdf"
+        )
+    as_pdf = words == ["pdf"]
     ranked, complete, incomplete = _require_ranking(t, trepo.load_series(session, t))
     lines = [f"🏆 <b>Rangliste – {escape(t.name)}</b> ({_series_span(complete)})"]
     for r in ranked:
@@ -573,7 +579,26 @@ def rangliste(session: Session, cmd: Command) -> Reply:
     if note:
         lines.append(f"🎲 {escape(note)}")
     lines.append("Gleichstand: mehr gewonnene Spiele, dann weniger verlorene, dann das Los.")
-    return Reply("\n".join(lines))
+    if not as_pdf:
+        lines.append("Als PDF: /rangliste pdf")
+        return Reply("\n".join(lines))
+
+    from skatbot.pdf.ranking import RankingRow, render_ranking
+
+    rows = [
+        RankingRow(
+            r.place, r.standing.name, r.standing.score, r.standing.won, r.standing.lost, r.by_lot
+        )
+        for r in ranked
+    ]
+    pdf, lost = render_ranking(t.name, dt.date.today(), rows, note, complete, incomplete)
+    if lost:
+        lines.append(
+            "Im PDF fehlen Zeichen, die die Schrift nicht hat (z. B. Emoji), bei: "
+            + _names_line(sorted(lost))
+        )
+    doc = Document("rangliste.pdf", pdf, f"Rangliste {t.name}"[:200])
+    return Reply("\n".join(lines), documents=(doc,))
 
 
 def urkunden(session: Session, cmd: Command) -> Reply:
