@@ -29,32 +29,13 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from common import InstantRequest, message_update, summary  # noqa: E402
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update  # noqa: E402
-from telegram.constants import ParseMode  # noqa: E402
-from telegram.ext import Application, CommandHandler, ContextTypes  # noqa: E402
+from telegram import Update  # noqa: E402
+from telegram.ext import Application  # noqa: E402
 
-from skatbot.app import build_application  # noqa: E402
 from skatbot.handlers.registry import register  # noqa: E402
-from skatbot.runner import run_polling  # noqa: E402
 from skatbot.standin.server import FakeBotApi  # noqa: E402
 from skatbot.storage.database import Database  # noqa: E402
 
-ECHO_TEXT = (
-    "✅ <b>Spiel 12/36</b> · Anna: Grand ohne 1 Hand – gewonnen\n"
-    "Grand ohne 1, Spiel 2, Hand 3 → 3 × 24 = 72\n"
-    "<b>Anna +72</b> · Seeger-Fabian +122 (72 + 50)\n"
-    "Stand: Anna 437 · Bernd 320 · Carla −50\nSpiel 13/36 · Geber Bernd · Vorhand Carla"
-)
-ECHO_KEYS = InlineKeyboardMarkup(
-    [
-        [InlineKeyboardButton("➕ Neues Spiel", callback_data="v1:n")],
-        [
-            InlineKeyboardButton("✏️ Korrigieren", callback_data="v1:k:12"),
-            InlineKeyboardButton("🗑 Stornieren", callback_data="v1:s:12"),
-            InlineKeyboardButton("📊 Stand", callback_data="v1:st"),
-        ],
-    ]
-)
 ROWS: list[tuple[str, str, str, str]] = []  # (part, figure, value, goal)
 GAMES = [
     "/spiel Anna grand ohne 1 hand gewonnen",
@@ -72,57 +53,57 @@ def report(part: str, figure: str, value: str, goal: str) -> None:
 # 1 -------------------------------------------------------------------------------------------
 
 
-async def _round_trips(api: FakeBotApi, app: Application, texts: list[str], chat: int) -> list[float]:  # type: ignore[type-arg]
-    stop = asyncio.Event()
-    task = asyncio.create_task(run_polling(app, stop=stop, timeout=5))
+async def _round_trips(
+    api: FakeBotApi, command: list[str], env: dict[str, str], texts: list[str]
+) -> list[float]:
+    """Run a bot as its own process against the stand-in (like Telegram: another machine's
+    work is not on our GIL) and time each message until its reply reaches the server."""
+    first = len(api.calls)
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     samples = []
     try:
-        await asyncio.sleep(0.2)
+        while not any(c.method == "getUpdates" for c in api.calls[first:]):
+            if proc.poll() is not None:
+                raise RuntimeError(f"{command} ended before polling")
+            await asyncio.sleep(0.01)
         for i, text in enumerate(texts):
-            before = len(api.sent("sendMessage"))
-            t0 = time.perf_counter()
-            uid = api.push_message(text, chat_id=chat)
-            await api.wait_for_call("sendMessage", count=before + 1, timeout=30)
-            elapsed = (time.perf_counter() - t0) * 1000
-            await api.wait_confirmed(uid, timeout=30)  # the next update starts from idle
-            if i >= 10 and text.startswith("/spiel"):  # warm-up and /neu, /abschluss left out
-                samples.append(elapsed)
+            first_call = len(api.calls)
+            t0 = time.monotonic()  # the stand-in stamps each request with time.monotonic()
+            uid = api.push_message(text, chat_id=-6)
+            await api.wait_confirmed(uid, timeout=60)  # the next update starts from idle
+            reply = next(c for c in api.calls[first_call:] if c.method == "sendMessage")
+            if i >= 10 and text.startswith("/spiel"):  # warm-up, /neu, /abschluss left out
+                samples.append((reply.time - t0) * 1000)
     finally:
-        stop.set()
-        await task
+        proc.terminate()
+        proc.wait(10)
     return samples
 
 
-async def echo_app(api: FakeBotApi) -> Application:  # type: ignore[type-arg]
-    async def echo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        # The same output as a booking (HTML text and four buttons), none of the work.
-        assert update.effective_chat is not None
-        await context.bot.send_message(
-            update.effective_chat.id, ECHO_TEXT, parse_mode=ParseMode.HTML, reply_markup=ECHO_KEYS
-        )
-
-    app = Application.builder().token(api.token).base_url(f"{api.url}/bot").updater(None).build()
-    app.add_handler(CommandHandler("spiel", echo))
-    return app
-
-
 async def bench_round_trip(n: int) -> None:
-    print("1. /spiel round trip vs. echo floor (loopback Bot API)", flush=True)
+    print(
+        "1. /spiel round trip vs. echo floor (bot as its own process, loopback Bot API)", flush=True
+    )
+    texts = []
+    for i in range(n):
+        if i % 36 == 0:
+            texts.append("/neu Anna Bernd Carla" if i == 0 else "/abschluss")
+            if i:
+                texts.append("/weiter")
+        texts.append(GAMES[i % len(GAMES)])
     with tempfile.TemporaryDirectory() as tmp:
-        db = Database(f"sqlite+aiosqlite:///{Path(tmp) / 'rt.db'}")
-        db.migrate()
         async with FakeBotApi() as api:
-            floor = await _round_trips(api, await echo_app(api), [GAMES[0]] * n, -5)
-            app = build_application(api.token, db, base_url=f"{api.url}/bot", rate_limit=False)
-            texts = []
-            for i in range(n):
-                if i % 36 == 0:
-                    texts.append("/neu Anna Bernd Carla" if i == 0 else "/abschluss")
-                    if i:
-                        texts.append("/weiter")
-                texts.append(GAMES[i % len(GAMES)])
-            ours = await _round_trips(api, app, texts, -6)
-        db.dispose()
+            env = dict(
+                os.environ,
+                SKATBOT_RATE_LIMIT="0",
+                TELEGRAM_BOT_TOKEN=api.token,
+                TELEGRAM_API_BASE_URL=f"{api.url}/bot",
+                SKATBOT_DATABASE_URL=f"sqlite+aiosqlite:///{Path(tmp) / 'rt.db'}",
+            )
+            floor = await _round_trips(
+                api, [sys.executable, str(HERE / "echo_bot.py"), api.url, api.token], env, texts
+            )
+            ours = await _round_trips(api, [sys.executable, "-m", "skatbot", "run"], env, texts)
     f_med, f_p99 = summary(floor)
     o_med, o_p99 = summary(ours)
     report("1", "echo floor median / p99", f"{f_med:.2f} / {f_p99:.2f} ms", "—")
@@ -140,9 +121,14 @@ async def _throughput(db: Database, chats: int, games: int) -> float:
     async with app:
         uid = iter(range(1, 10**9))
         for c in range(chats):
-            await app.process_update(message_update(next(uid), -1000 - c, "/neu Anna Bernd Carla", app.bot))
+            await app.process_update(
+                message_update(next(uid), -1000 - c, "/neu Anna Bernd Carla", app.bot)
+            )
         per_chat = [
-            [message_update(next(uid), -1000 - c, GAMES[g % len(GAMES)], app.bot) for g in range(games)]
+            [
+                message_update(next(uid), -1000 - c, GAMES[g % len(GAMES)], app.bot)
+                for g in range(games)
+            ]
             for c in range(chats)
         ]
 
@@ -283,11 +269,19 @@ print(hwm)
 async def _startup_time() -> float:
     with tempfile.TemporaryDirectory() as tmp:
         async with FakeBotApi() as api:
-            env = dict(os.environ, TELEGRAM_BOT_TOKEN=api.token, TELEGRAM_API_BASE_URL=f"{api.url}/bot",
-                       SKATBOT_DATABASE_URL=f"sqlite+aiosqlite:///{Path(tmp) / 's.db'}")
+            env = dict(
+                os.environ,
+                TELEGRAM_BOT_TOKEN=api.token,
+                TELEGRAM_API_BASE_URL=f"{api.url}/bot",
+                SKATBOT_DATABASE_URL=f"sqlite+aiosqlite:///{Path(tmp) / 's.db'}",
+            )
             t0 = time.perf_counter()
-            proc = subprocess.Popen([sys.executable, "-m", "skatbot", "run"], env=env,
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "skatbot", "run"],
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
             try:
                 # The long poll itself only answers later: the request arriving is the mark.
                 while not any(c.method == "getUpdates" for c in api.calls):
@@ -306,7 +300,9 @@ def bench_memory() -> None:
         url = f"sqlite+aiosqlite:///{Path(tmp) / 'mem.db'}"
         subprocess.run([sys.executable, "-c", SEED_SCRIPT.format(url=url)], check=True)
         script = MEMORY_SCRIPT.format(here=str(HERE), url=url)
-        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, check=True
+        )
     rss_mb = int(out.stdout.strip().splitlines()[-1]) / 1024
     report("5", "peak RSS (10,000 lists, 1,000 chats)", f"{rss_mb:.0f} MB", "< 150 MB")
     startup = asyncio.run(_startup_time())

@@ -10,8 +10,8 @@ per-chat row locks via ``lock_chat``).
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from sqlalchemy import Engine, create_engine, event, select
@@ -25,10 +25,6 @@ from skatbot.storage.models import Chat
 T = TypeVar("T")
 DEFAULT_URL = "sqlite+aiosqlite:///skatbot.db"
 POOL_SIZE = 10
-# Writer threads for PostgreSQL: measured, more threads only add GIL convoys (10 threads ran
-# trivial transactions at half the rate of 1); a few keep one chat waiting on another
-# instance's row lock from stalling all others.
-PG_WRITERS = 4
 
 
 def sync_url(url: str | URL) -> URL:
@@ -77,10 +73,10 @@ class Database:
             )
             self.read_engine = self.write_engine
         self._writer = sessionmaker(self.write_engine, expire_on_commit=False)
-        # SQLite has one writer at a time. Queueing writes on one thread of our own beats
-        # letting several threads collide on the file lock, whose busy handler sleeps in
-        # steps of milliseconds. Other processes are still kept out by BEGIN IMMEDIATE.
-        self._write_executor: ThreadPoolExecutor | None = None
+        # One asyncio.Lock per event loop (a Database may outlive a loop, e.g. in tests).
+        self._write_locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+            weakref.WeakKeyDictionary()
+        )
         self._reader = sessionmaker(self.read_engine, expire_on_commit=False)
 
     def run_write(self, fn: Callable[[Session], T]) -> T:
@@ -93,12 +89,19 @@ class Database:
 
     async def write(self, fn: Callable[[Session], T]) -> T:
         """Run ``fn`` in one write transaction (committed when it returns, rolled back on error)."""
-        if self._write_executor is None:
-            # SQLite: one writer thread (see __init__). PostgreSQL: a few (see PG_WRITERS).
-            workers = 1 if self.is_sqlite else PG_WRITERS
-            self._write_executor = ThreadPoolExecutor(workers, thread_name_prefix="db-writer")
+        if not self.is_sqlite:
+            return await asyncio.to_thread(self.run_write, fn)
+        # SQLite has one writer at a time: queue our writes here instead of letting several
+        # threads collide on the file lock, whose busy handler sleeps in steps of milliseconds.
+        # (Other processes are still kept out by BEGIN IMMEDIATE.) The default executor is
+        # used on purpose: measured, a dedicated one-thread executor made the reply after
+        # every write ~1 ms slower (GIL hand-over), the default one does not.
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._write_executor, self.run_write, fn)
+        lock = self._write_locks.get(loop)
+        if lock is None:
+            lock = self._write_locks[loop] = asyncio.Lock()
+        async with lock:
+            return await asyncio.to_thread(self.run_write, fn)
 
     async def read(self, fn: Callable[[Session], T]) -> T:
         return await asyncio.to_thread(self.run_read, fn)
@@ -109,9 +112,6 @@ class Database:
         upgrade(self.write_engine)
 
     def dispose(self) -> None:
-        if self._write_executor is not None:
-            self._write_executor.shutdown(wait=True)
-            self._write_executor = None
         self.write_engine.dispose()
         if self.read_engine is not self.write_engine:
             self.read_engine.dispose()
