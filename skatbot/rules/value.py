@@ -26,13 +26,17 @@ class GameResult:
     won: bool
     overbid: bool
     value: int  # the value written (after the overbid rule)
-    score: int  # what the declarer books: +value won, -2 × value lost
-    multiplier: int  # 0 for null
-    levels: tuple[tuple[str, int], ...]  # ("ohne 1", 1), ("Spiel", 2), ... cumulative
-    schneider: bool  # Schneider level counted (reached or announced)
-    schwarz: bool
     played_value: int  # the value before the overbid rule
+    multiplier: int = 0  # 0 for null
+    levels: tuple[tuple[str, int], ...] = ()  # ("ohne 1", 1), ("Spiel", 2), ... cumulative
+    schneider: bool = False  # Schneider level counted (reached or announced)
+    schwarz: bool = False
     notes: tuple[str, ...] = ()
+
+    @property
+    def score(self) -> int:
+        """What the declarer books: +value won, −2 × value lost (ISkO 5.x)."""
+        return self.value if self.won else -2 * self.value
 
     @property
     def breakdown(self) -> str:
@@ -161,19 +165,7 @@ def _evaluate_null(a: Announcement, notes: tuple[str, ...]) -> GameResult:
                 hint="Prüf den Reizwert oder die Spielart.",
             )
         value, overbid, won = reaching[0], True, False
-    return GameResult(
-        announcement=a,
-        won=won,
-        overbid=overbid,
-        value=value,
-        score=value if won else -2 * value,
-        multiplier=0,
-        levels=(),
-        schneider=False,
-        schwarz=False,
-        played_value=played,
-        notes=notes,
-    )
+    return GameResult(a, won, overbid, value, played, notes=notes)
 
 
 def _evaluate_trump(a: Announcement, notes: tuple[str, ...]) -> GameResult:
@@ -208,17 +200,7 @@ def _evaluate_trump(a: Announcement, notes: tuple[str, ...]) -> GameResult:
             hint="Prüf Augen, Reizwert und Ansagen.",
         )
     return GameResult(
-        announcement=a,
-        won=won,
-        overbid=overbid,
-        value=value,
-        score=value if won else -2 * value,
-        multiplier=count,
-        levels=tuple(levels),
-        schneider=schneider,
-        schwarz=schwarz,
-        played_value=played,
-        notes=notes,
+        a, won, overbid, value, played, count, tuple(levels), schneider, schwarz, notes
     )
 
 
