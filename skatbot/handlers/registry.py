@@ -42,9 +42,12 @@ COMMANDS: dict[str, tuple[UseCase, bool]] = {
 }
 
 
-def _handler(use_case: UseCase, write: bool):  # type: ignore[no-untyped-def]
+def _handler(use_case: UseCase, write: bool, ask_admin: bool = False):  # type: ignore[no-untyped-def]
     async def handle(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        await execute(update, context, use_case, write=write)
+        # A use case runs in a DB thread and cannot ask Telegram; commands whose permission
+        # depends on chat admins ask first (one getChatMember call).
+        is_admin = await admin.is_chat_admin(update, context) if ask_admin else False
+        await execute(update, context, use_case, write=write, is_admin=is_admin)
 
     handle.__name__ = f"cmd_{use_case.__name__}"
     return handle
@@ -85,6 +88,7 @@ def all_commands() -> dict[str, tuple[UseCase, bool]]:
 def register(app: Application) -> None:  # type: ignore[type-arg]
     admin.register(app)  # /loeschen, its button, group->supergroup moves (before catch-alls)
     builder.register(app)  # the game builder's buttons, /anheften, bids typed as replies
+    ask_admin = {name for module in FEATURES for name in getattr(module, "ADMIN_COMMANDS", ())}
     for name, (use_case, write) in all_commands().items():
-        app.add_handler(CommandHandler(name, _handler(use_case, write)))
+        app.add_handler(CommandHandler(name, _handler(use_case, write, name in ask_admin)))
     app.add_error_handler(on_error)

@@ -72,3 +72,4 @@ class Command:
     args: tuple[str, ...]
     text: str = ""
     message_id: int | None = None  # the tapped message (callbacks) or the replied-to message
+    is_admin: bool = False  # asked from Telegram before the transaction, for commands that need it

@@ -8,6 +8,7 @@ a booking: sending happens after the commit.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 from html import escape
@@ -71,11 +72,18 @@ def database(context: ContextTypes.DEFAULT_TYPE) -> Database:
 
 
 async def execute(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, use_case: UseCase, *, write: bool = True
+    update: Update,
+    context: ContextTypes.DEFAULT_TYPE,
+    use_case: UseCase,
+    *,
+    write: bool = True,
+    is_admin: bool = False,
 ) -> None:
     """Parse, run ``use_case`` in one transaction, then send its reply."""
     try:
         cmd = command_of(update)
+        if is_admin:
+            cmd = dataclasses.replace(cmd, is_admin=True)
     except RuleError as err:
         await send(update, context, Reply(error_text(err)))
         return

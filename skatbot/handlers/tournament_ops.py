@@ -4,11 +4,11 @@ A chat becomes the tournament desk with ``/turnier NAME``. The draw, validation,
 ranking are the pure functions of :mod:`skatbot.rules.tournament` and
 :mod:`skatbot.rules.ranking`; this module parses, stores and words the replies.
 
-Who may manage: a sync use case cannot ask Telegram for the chat's administrators
-(``get_chat_member`` is async and needs the bot), so in this version the managing commands
-(``/teilnehmer`` with names, ``/entfernen``, ``/auslosen``, ``/serienlaenge``, ``/ergebnis``)
-are allowed for the person who created the tournament only; everybody else gets a German
-refusal naming that person. Reading (``/teilnehmer`` alone, ``/fehlend``, ``/rangliste``,
+Who may manage: the managing commands (``/teilnehmer`` with names, ``/entfernen``,
+``/auslosen``, ``/serienlaenge``, ``/ergebnis``, listed in ``ADMIN_COMMANDS``) are allowed for
+the person who created the tournament and the chat's admins. A sync use case cannot ask
+Telegram, so the registry asks (getChatMember) before the transaction and passes
+``Command.is_admin``; everybody else gets a German refusal naming the creator. Reading (``/teilnehmer`` alone, ``/fehlend``, ``/rangliste``,
 ``/urkunden``, ``/export``) is open to everyone in the chat.
 
 Results are append-only: entering a player's result again for the same series adds a row and
@@ -76,12 +76,12 @@ def _require(session: Session, cmd: Command) -> Tournament:
 
 
 def _require_manager(t: Tournament, cmd: Command) -> None:
-    """Managing commands: the tournament's creator only (see the module docstring)."""
-    if t.created_by is None or cmd.user_id == t.created_by:
+    """Managing commands: the tournament's creator and the chat's admins."""
+    if t.created_by is None or cmd.user_id == t.created_by or cmd.is_admin:
         return
     who = t.created_by_name or "die Person, die es angelegt hat"
     raise RuleError(
-        f"Das Turnier „{t.name}“ verwaltet nur {who} (hat /turnier aufgerufen).",
+        f"Das Turnier „{t.name}“ verwalten {who} (hat /turnier aufgerufen) und die Admins des Chats.",
         hint="Lesen geht für alle: /teilnehmer, /fehlend, /rangliste, /urkunden, /export.",
     )
 
@@ -694,6 +694,9 @@ def export(session: Session, cmd: Command) -> Reply:
     count = "1 Serie" if n == 1 else f"{n} Serien"
     return Reply(f"📎 Export des Turniers „{escape(t.name)}“ ({count}).", documents=(doc,))
 
+
+# Commands whose permission depends on chat admins: the registry asks Telegram first.
+ADMIN_COMMANDS = ("teilnehmer", "entfernen", "serienlaenge", "auslosen", "ergebnis")
 
 COMMANDS: dict[str, tuple[UseCase, bool]] = {
     "turnier": (turnier, True),
