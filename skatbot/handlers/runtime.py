@@ -35,8 +35,8 @@ log = logging.getLogger(__name__)
 
 UseCase = Callable[[Session, Command], Reply]
 CallbackUseCase = Callable[[Session, Command], Answer]
-MAX_ARGS = 64
-MAX_TEXT = 1000
+MAX_ARGS = 400  # a /teilnehmer or /ergebnis message lists many names
+MAX_TEXT = 4096  # Telegram's own limit for a message
 
 
 class TooLong(RuleError):

@@ -40,7 +40,7 @@ from skatbot.storage.database import ensure_chat, lock_chat
 from skatbot.storage.tournament_models import Tournament
 
 MAX_TOURNAMENT_NAME = 64
-MAX_PARTICIPANTS = 300
+MAX_PARTICIPANTS = 1000
 MAX_SERIES_GAMES = 200
 MAX_GAME_POINTS = 99_999
 SEED_DIGITS = 6

@@ -147,7 +147,7 @@ async def test_very_long_message(table: Bot) -> None:
 
 
 async def test_too_many_words(table: Bot) -> None:
-    await refused(table, "/spiel Anna " + "hand " * 100, "Zu viele Wörter")
+    await refused(table, "/spiel Anna " + "hand " * 500, "Zu viele Wörter")
 
 
 async def test_sitting_out_dealer_is_refused_naming_the_dealer(bot: Bot) -> None:
