@@ -12,9 +12,9 @@ from __future__ import annotations
 import asyncio
 import weakref
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-from sqlalchemy import Engine, create_engine, event, select
+from sqlalchemy import Engine, Table, bindparam, create_engine, event, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import URL, make_url
@@ -117,6 +117,10 @@ class Database:
             self.read_engine.dispose()
 
 
+_CHATS = cast(Table, Chat.__table__)
+_LOCK_CHAT = select(_CHATS.c.id).where(_CHATS.c.id == bindparam("chat_id")).with_for_update()
+
+
 def lock_chat(session: Session, chat_id: int) -> None:
     """Serialise writers of one chat for this transaction.
 
@@ -124,7 +128,10 @@ def lock_chat(session: Session, chat_id: int) -> None:
     PostgreSQL ``SELECT ... FOR UPDATE`` on the chat row keeps two instances from interleaving
     one chat's bookings.
     """
-    if session.get_bind().dialect.name == "postgresql":
+    if session.get_bind().dialect.name != "postgresql":
+        return
+    # The chat row exists after the first command in a chat: one round trip in the common case.
+    if session.execute(_LOCK_CHAT, {"chat_id": chat_id}).first() is None:
         ensure_chat(session, chat_id, lock=True)
 
 
