@@ -28,6 +28,8 @@ from urllib.parse import urlsplit
 from telegram import Update
 from telegram.ext import Application, ContextTypes
 
+from skatbot.httpio import BadRequest, read_request
+
 log = logging.getLogger(__name__)
 
 AnyApplication = Application[Any, Any, Any, Any, Any, Any]
@@ -47,10 +49,6 @@ _PHRASES = {
 def valid_secret(secret: str) -> bool:
     """Telegram's rule for ``secret_token``: 1-256 characters ``A-Z a-z 0-9 _ -``."""
     return re.fullmatch(r"[A-Za-z0-9_-]{1,256}", secret) is not None
-
-
-class _BadRequest(Exception):
-    pass
 
 
 class WebhookServer:
@@ -135,8 +133,8 @@ class WebhookServer:
         try:
             while True:
                 try:
-                    request = await _read_request(reader)
-                except _BadRequest:
+                    request = await read_request(reader, max_body=MAX_BODY)
+                except BadRequest:
                     await _respond(writer, 400, keep_alive=False)
                     break
                 if request is None:
@@ -160,52 +158,6 @@ class WebhookServer:
             writer.close()
             with contextlib.suppress(Exception):
                 await writer.wait_closed()
-
-
-async def _read_request(
-    reader: asyncio.StreamReader,
-) -> tuple[str, str, dict[str, str], bytes] | None:
-    try:
-        head = await reader.readuntil(b"\r\n\r\n")
-    except asyncio.IncompleteReadError:
-        return None
-    lines = head.decode("latin-1").split("\r\n")
-    parts = lines[0].split(" ")
-    if len(parts) < 3:
-        raise _BadRequest
-    headers: dict[str, str] = {}
-    for line in lines[1:]:
-        if ":" in line:
-            name, _, value = line.partition(":")
-            headers[name.strip().lower()] = value.strip()
-    if "chunked" in headers.get("transfer-encoding", "").lower():
-        chunks: list[bytes] = []
-        size_total = 0
-        while True:
-            size_line = await reader.readuntil(b"\r\n")
-            try:
-                size = int(size_line.split(b";")[0].strip() or b"0", 16)
-            except ValueError:
-                raise _BadRequest from None
-            if size == 0:
-                while (await reader.readuntil(b"\r\n")) != b"\r\n":
-                    pass
-                break
-            size_total += size
-            if size_total > MAX_BODY:
-                raise _BadRequest
-            chunks.append(await reader.readexactly(size))
-            await reader.readexactly(2)
-        body = b"".join(chunks)
-    else:
-        try:
-            length = int(headers.get("content-length", "0"))
-        except ValueError:
-            raise _BadRequest from None
-        if length < 0 or length > MAX_BODY:
-            raise _BadRequest
-        body = await reader.readexactly(length)
-    return parts[0].upper(), parts[1], headers, body
 
 
 async def _respond(writer: asyncio.StreamWriter, status: int, *, keep_alive: bool) -> None:

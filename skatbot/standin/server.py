@@ -31,6 +31,8 @@ from types import TracebackType
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from skatbot.httpio import BadRequest, read_request
+
 __all__ = ["ApiCall", "BotMessage", "FakeBotApi", "html_to_text", "parse_html"]
 
 _LOGGER = logging.getLogger(__name__)
@@ -701,7 +703,10 @@ class FakeBotApi:
         self._connections.add(task)
         try:
             while True:
-                request = await self._read_request(reader)
+                try:
+                    request = await read_request(reader)
+                except BadRequest:
+                    break  # a malformed request ends the connection
                 if request is None:
                     break
                 _verb, target, headers, body = request
@@ -730,42 +735,6 @@ class FakeBotApi:
             writer.close()
             with contextlib.suppress(Exception):
                 await writer.wait_closed()
-
-    @staticmethod
-    async def _read_request(
-        reader: asyncio.StreamReader,
-    ) -> tuple[str, str, dict[str, str], bytes] | None:
-        try:
-            head = await reader.readuntil(b"\r\n\r\n")
-        except asyncio.IncompleteReadError:
-            return None
-        lines = head.decode("latin-1").split("\r\n")
-        parts = lines[0].split(" ")
-        if len(parts) < 2:
-            return None
-        method, target = parts[0], parts[1]
-        headers: dict[str, str] = {}
-        for line in lines[1:]:
-            if ":" in line:
-                name, _, value = line.partition(":")
-                headers[name.strip().lower()] = value.strip()
-        body = b""
-        if "chunked" in headers.get("transfer-encoding", "").lower():
-            chunks = []
-            while True:
-                size_line = await reader.readuntil(b"\r\n")
-                size = int(size_line.split(b";")[0].strip() or b"0", 16)
-                if size == 0:
-                    # trailers until empty line
-                    while (await reader.readuntil(b"\r\n")) != b"\r\n":
-                        pass
-                    break
-                chunks.append(await reader.readexactly(size))
-                await reader.readexactly(2)
-            body = b"".join(chunks)
-        elif "content-length" in headers:
-            body = await reader.readexactly(int(headers["content-length"]))
-        return method, target, headers, body
 
     async def _dispatch(
         self, target: str, headers: dict[str, str], body: bytes
