@@ -47,7 +47,12 @@ from skatbot.handlers.runtime import execute, execute_callback
 from skatbot.rules.bids import check_bid
 from skatbot.rules.errors import RuleError
 from skatbot.rules.game import Announcement, GameType
-from skatbot.rules.grammar import contract_text, format_announcement, parse_announcement
+from skatbot.rules.grammar import (
+    contract_text,
+    doubling_words,
+    format_announcement,
+    parse_announcement,
+)
 from skatbot.rules.sheet import Entry, Status
 from skatbot.rules.value import GameResult, evaluate, normalize
 from skatbot.storage import repo
@@ -225,7 +230,9 @@ class Context:
     @property
     def declarers(self) -> list[int]:
         sheet = self.loaded.sheet
-        return [s for s in range(sheet.table_size) if not (sheet.table_size == 4 and s == self.dealer)]
+        return [
+            s for s in range(sheet.table_size) if not (sheet.table_size == 4 and s == self.dealer)
+        ]
 
 
 # --- rendering --------------------------------------------------------------------------------
@@ -254,15 +261,11 @@ def summary(st: State, ctx: Context) -> tuple[str, str]:
     if not st.complete:
         return f"{who}: {gt.label} …", ""
     try:
-        a, _ = normalize(announcement(st))
-        r = evaluate(a)
+        r = evaluate(announcement(st))
     except RuleError as err:
         return f"{who}: ⚠️ {escape(err.message)}", ""
-    words = [contract_text(a)]
-    if a.kontra:
-        words.append("Kontra")
-    if a.re:
-        words.append("Re")
+    a = r.announcement
+    words = [contract_text(a), *doubling_words(a)]
     if a.bid is not None:
         words.append(f"Reiz {a.bid}")
     if st.augen is not None:
@@ -292,8 +295,7 @@ def render(b: GameBuilder, st: State, ctx: Context) -> tuple[str, Buttons]:
         head = f"✏️ <b>Spiel {ctx.target.nr} korrigieren</b> · Geber {dealer}"
     else:
         head = (
-            f"🃏 <b>Neues Spiel {sheet.games_played + 1}/{sheet.series_length}</b>"
-            f" · Geber {dealer}"
+            f"🃏 <b>Neues Spiel {sheet.games_played + 1}/{sheet.series_length}</b> · Geber {dealer}"
         )
     if sheet.table_size == 4:
         head += " (setzt aus)"
@@ -596,7 +598,9 @@ def _load_builder(
     if b.status != "open":
         return Answer(notice=FINISHED)
     if b.owner_id is not None and b.owner_id != cmd.user_id:
-        return Answer(notice=f"Diese Eingabe gehört {b.owner_name or 'jemand anderem'}. Eigene: /spiel")
+        return Answer(
+            notice=f"Diese Eingabe gehört {b.owner_name or 'jemand anderem'}. Eigene: /spiel"
+        )
     lst = repo.open_list(session, cmd.chat_id)
     loaded = repo.load(session, lst) if lst is not None else None
     target: Entry | None = None
@@ -692,9 +696,7 @@ def _row_tap(session: Session, cmd: Command, kind: str, row_id: int) -> Answer:
         a = parse_announcement(entry.row.announcement, house=loaded.sheet.house is not None)
         state = from_announcement(a, entry.row.declarer)
     return Answer(
-        send=open_builder(
-            session, cmd, target=entry, state=state, source_message_id=cmd.message_id
-        )
+        send=open_builder(session, cmd, target=entry, state=state, source_message_id=cmd.message_id)
     )
 
 
@@ -748,6 +750,4 @@ def register(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(CommandHandler("anheften", pinned.cmd_anheften))
     # Every button except /loeschen's (admin.py registers that one first).
     app.add_handler(CallbackQueryHandler(on_callback, pattern=r"^(?!v1:del:)"))
-    app.add_handler(
-        MessageHandler(filters.TEXT & filters.REPLY & ~filters.COMMAND, on_reply)
-    )
+    app.add_handler(MessageHandler(filters.TEXT & filters.REPLY & ~filters.COMMAND, on_reply))

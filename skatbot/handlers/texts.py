@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from skatbot.rules.grammar import contract_text
+from skatbot.rules.grammar import contract_text, doubling_words
 from skatbot.rules.ranking import Ranked, lot_note, rank_standings
 from skatbot.rules.sheet import Entry, Sheet, Status
 from skatbot.rules.value import GameResult
@@ -23,7 +23,7 @@ def minus(n: int) -> str:
 def game_label(result: GameResult) -> str:
     a = result.announcement
     text = contract_text(a, schneider=result.schneider, schwarz=result.schwarz)
-    return text + (" Kontra" if a.kontra else "") + (" Re" if a.re else "")
+    return " ".join([text, *doubling_words(a)])
 
 
 def progress(sheet: Sheet) -> str:

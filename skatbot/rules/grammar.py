@@ -222,6 +222,11 @@ def contract_text(a: Announcement, *, schneider: bool = False, schwarz: bool = F
     return " ".join(parts)
 
 
+def doubling_words(a: Announcement) -> list[str]:
+    """["Kontra", "Re"] as far as they were given (house rules)."""
+    return (["Kontra"] if a.kontra else []) + (["Re"] if a.re else [])
+
+
 def format_announcement(a: Announcement) -> str:
     """Canonical German text of the whole input; ``parse`` reads it back to ``a``."""
     parts = [contract_text(a)]
@@ -229,10 +234,7 @@ def format_announcement(a: Announcement) -> str:
         parts.append("Schwarz")
     elif a.schneider_announced and a.schneider and not a.schwarz:
         parts.append("Schneider")
-    if a.kontra:
-        parts.append("Kontra")
-    if a.re:
-        parts.append("Re")
+    parts.extend(doubling_words(a))
     if a.bid is not None:
         parts.append(f"Reiz {a.bid}")
     if a.card_points is not None:
