@@ -106,8 +106,7 @@ def pdf_reply(loaded: repo.LoadedList, cmd: Command, text: str) -> Reply:
 
     data, lossy = render_series(series_document(loaded, cmd.chat_title))
     if lossy:
-        names = ", ".join(escape(n) for n in sorted(lossy))
-        text += f"\nℹ️ Zeichen, die die PDF-Schrift nicht kennt (z. B. Emoji), fehlen im PDF bei: {names}."
+        text += "\n" + texts.lossy_names_note(lossy)
     filename = f"skatliste-{loaded.lst.id}.pdf"
     return Reply(text, documents=(Document(filename, data, "Skatliste als PDF"),))
 

@@ -202,3 +202,9 @@ def row_line(sheet: Sheet, entry: Entry) -> str:
 
 def games(n: int) -> str:
     return "1 Spiel" if n == 1 else f"{n} Spiele"
+
+
+def lossy_names_note(names: set[str]) -> str:
+    """The reply's note on names the PDF font cannot draw completely (emoji are left out)."""
+    listed = ", ".join(escape(n) for n in sorted(names))
+    return f"ℹ️ Zeichen, die die PDF-Schrift nicht kennt (z. B. Emoji), fehlen im PDF bei: {listed}."

@@ -28,6 +28,7 @@ from html import escape
 
 from sqlalchemy.orm import Session
 
+from skatbot.handlers import texts
 from skatbot.handlers.names import check_unique, clean_name
 from skatbot.handlers.reply import Command, Document, Reply
 from skatbot.handlers.runtime import UseCase
@@ -593,10 +594,7 @@ def rangliste(session: Session, cmd: Command) -> Reply:
     ]
     pdf, lost = render_ranking(t.name, dt.date.today(), rows, note, complete, incomplete)
     if lost:
-        lines.append(
-            "Im PDF fehlen Zeichen, die die Schrift nicht hat (z. B. Emoji), bei: "
-            + _names_line(sorted(lost))
-        )
+        lines.append(texts.lossy_names_note(lost))
     doc = Document("rangliste.pdf", pdf, f"Rangliste {t.name}"[:200])
     return Reply("\n".join(lines), documents=(doc,))
 
@@ -624,10 +622,7 @@ def urkunden(session: Session, cmd: Command) -> Reply:
     if incomplete:
         lines.append(f"ℹ️ {_series_span(incomplete)} noch unvollständig, nicht gewertet.")
     if lost:
-        lines.append(
-            "Im PDF fehlen Zeichen, die die Schrift nicht hat (z. B. Emoji), bei: "
-            + _names_line(sorted(lost))
-        )
+        lines.append(texts.lossy_names_note(lost))
     doc = Document("skatbot-urkunden.pdf", pdf, f"Urkunden {t.name}"[:200])
     return Reply("\n".join(lines), documents=(doc,))
 
