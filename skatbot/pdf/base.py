@@ -124,6 +124,12 @@ class SkatPDF(FPDF):
     def color(self, rgb: RGB) -> None:
         self.set_text_color(*rgb)
 
+    def header_rule(self, y: float) -> None:
+        """The black line that closes a table header at ``y`` (full content width)."""
+        self.set_draw_color(*BLACK)
+        self.set_line_width(0.3)
+        self.line(self.l_margin, y, self.l_margin + self.content_width, y)
+
     def text_width(self, text: str) -> float:
         """Width of ``text`` in mm in the current font (fast path for TrueType fonts)."""
         font = self.current_font

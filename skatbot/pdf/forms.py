@@ -98,9 +98,7 @@ class _FormPDF(SkatPDF):
             self.color(BLACK)
             x += self.player_w
             self.line(x, y0, x, y0 + height)
-        self.set_draw_color(*BLACK)
-        self.set_line_width(0.3)
-        self.line(x0, y0 + height, x0 + self.content_width, y0 + height)
+        self.header_rule(y0 + height)
         self.set_xy(x0, y0 + height)
 
     def rows(self) -> None:

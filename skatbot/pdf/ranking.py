@@ -116,9 +116,7 @@ class _RankingPDF(SkatPDF):
         for column in self.columns[:-1]:
             x += column.width
             self.line(x, y0, x, y)
-        self.set_draw_color(*BLACK)
-        self.set_line_width(0.3)
-        self.line(self.l_margin, y, self.l_margin + self.content_width, y)
+        self.header_rule(y)
 
     def ranking_row(self, index: int, row: RankingRow, keep_with: float = 0.0) -> None:
         """One table row; ``keep_with`` mm below it must fit on the same page as well."""
