@@ -130,9 +130,15 @@ def lock_chat(session: Session, chat_id: int) -> None:
     """
     if session.get_bind().dialect.name != "postgresql":
         return
+    # The runtime locks before its redelivery check and a use case locks again: a row lock
+    # is held to the end of the transaction, so the second call needs no round trip.
+    locked = session.info.setdefault("locked_chats", set())
+    if chat_id in locked:
+        return
     # The chat row exists after the first command in a chat: one round trip in the common case.
     if session.execute(_LOCK_CHAT, {"chat_id": chat_id}).first() is None:
         ensure_chat(session, chat_id, lock=True)
+    locked.add(chat_id)
 
 
 def ensure_chat(session: Session, chat_id: int, *, lock: bool = False) -> Chat:
