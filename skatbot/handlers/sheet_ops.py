@@ -21,9 +21,7 @@ from skatbot.rules.sheet import (
     PLAYS,
     Entry,
     LogRow,
-    RowKind,
     Sheet,
-    Status,
     default_series_length,
     evaluate_text,
     replay,
@@ -134,7 +132,10 @@ def neu(session: Session, cmd: Command) -> Reply:
         user_id=cmd.user_id,
     )
     sheet = replay(
-        names, [], first_dealer=first_dealer, series_length=lst.series_length,
+        names,
+        [],
+        first_dealer=first_dealer,
+        series_length=lst.series_length,
         house=rules_from_code(lst.rules),
     )
     table = "Dreiertisch" if len(names) == 3 else "Vierertisch (der Geber setzt aus)"
@@ -198,7 +199,7 @@ def book_game(
         announcement=text,
         **user_fields(cmd),
     )
-    after = after_row(loaded, repo.to_log(row))
+    after = after_row(loaded, row)
     return Reply(
         _booked(after, after.entries[-1], loaded.lst.seed, "✅", notes),
         buttons=keyboards.with_health(
@@ -228,7 +229,7 @@ def eingepasst(session: Session, cmd: Command) -> Reply:
     row = repo.append_row(
         session, loaded.lst, kind="pass", dealer=sheet.next_dealer, **user_fields(cmd)
     )
-    after = after_row(loaded, repo.to_log(row))
+    after = after_row(loaded, row)
     entry = after.entries[-1]
     lines = [
         f"🤝 <b>Spiel {entry.nr}/{after.series_length}</b> · eingepasst – keine Wertung.",
@@ -303,7 +304,7 @@ def _write_correction(
     row = repo.append_row(
         session, loaded.lst, dealer=dealer, target=target.row.id, **fields, **user_fields(cmd)
     )
-    after = after_row(loaded, repo.to_log(row))
+    after = after_row(loaded, row)
     entry = next(e for e in after.entries if e.row.id == row.id)
     old = texts.entry_title(loaded.sheet, target)
     text = _booked(after, entry, loaded.lst.seed, "✏️", notes)
@@ -325,7 +326,7 @@ def storno(session: Session, cmd: Command) -> Reply:
     row = repo.append_row(
         session, loaded.lst, kind="cancel", target=target.row.id, **user_fields(cmd)
     )
-    after = after_row(loaded, repo.to_log(row))
+    after = after_row(loaded, row)
     lines = [
         f"🗑 Spiel {nr} storniert: <s>{texts.entry_title(loaded.sheet, target)}</s>",
         "Die folgenden Spiele rücken eine Nummer auf.",
@@ -367,7 +368,7 @@ def geber(session: Session, cmd: Command) -> Reply:
         raise RuleError("Wer gibt als Nächstes?", hint="Z. B. /geber Bernd")
     seat = resolve(words[0], loaded.names)
     row = repo.append_row(session, loaded.lst, kind="dealer", seat=seat, **user_fields(cmd))
-    after = after_row(loaded, repo.to_log(row))
+    after = after_row(loaded, row)
     return Reply(f"🔄 Nächster Geber: {escape(loaded.names[seat])}.\n{texts.progress(after)}")
 
 
@@ -436,7 +437,9 @@ def export(session: Session, cmd: Command) -> Reply:
     data = export_document(loaded)
     raw = json.dumps(data, ensure_ascii=False, indent=2).encode()
     doc = Document("skatbot-liste-v1.json", raw, "Liste als JSON (skatbot-liste/1)")
-    return Reply(f"📎 Export der Liste ({texts.games(loaded.sheet.games_played)}).", documents=(doc,))
+    return Reply(
+        f"📎 Export der Liste ({texts.games(loaded.sheet.games_played)}).", documents=(doc,)
+    )
 
 
 def export_document(loaded: repo.LoadedList) -> dict[str, object]:
@@ -506,13 +509,6 @@ def export_document(loaded: repo.LoadedList) -> dict[str, object]:
             "state": sheet.state.label(),
         }
     return doc
-
-
-def is_valid(entry: Entry) -> bool:
-    return entry.status is Status.VALID
-
-
-__all__ = ["RowKind"]
 
 
 def wert(_session: Session, cmd: Command) -> Reply:

@@ -6,18 +6,14 @@ from html import escape
 
 from skatbot.rules.grammar import contract_text, doubling_words
 from skatbot.rules.ranking import Ranked, lot_note, rank_standings
+from skatbot.rules.scoring import minus_sign
 from skatbot.rules.sheet import Entry, Sheet, Status
 from skatbot.rules.value import GameResult
 
 
 def signed(n: int) -> str:
-    if n > 0:
-        return f"+{n}"
-    return f"−{-n}" if n < 0 else "0"
-
-
-def minus(n: int) -> str:
-    return f"−{-n}" if n < 0 else str(n)
+    """A booking with its sign: "+72", "−144", "0"."""
+    return f"+{n}" if n > 0 else minus_sign(n)
 
 
 def game_label(result: GameResult) -> str:
@@ -60,7 +56,7 @@ def ranked(sheet: Sheet, seed: str) -> list[Ranked]:
 
 def standings_line(sheet: Sheet, seed: str) -> str:
     return " · ".join(
-        f"{escape(r.standing.name)} {minus(r.standing.score)}" for r in ranked(sheet, seed)
+        f"{escape(r.standing.name)} {minus_sign(r.standing.score)}" for r in ranked(sheet, seed)
     )
 
 
@@ -94,7 +90,7 @@ def booking_lines(sheet: Sheet, entry: Entry) -> list[str]:
         mark = " · <b>überreizt</b>" if r.overbid else ""
         lines.append(
             f"<b>{declarer} {r.booking}</b>{mark} · Seeger-Fabian"
-            f" {minus(r.score - 50)} · {', '.join(others)} je +{bonus}"
+            f" {minus_sign(r.score - 50)} · {', '.join(others)} je +{bonus}"
         )
     return lines
 
@@ -172,7 +168,7 @@ def totals_block(sheet: Sheet, seed: str) -> str:
     for r in order:
         t = r.standing
         lines.append(
-            f"{r.place}. <b>{escape(t.name)} {minus(t.score)}</b> – {t.won} gew., {t.lost} verl.\n"
+            f"{r.place}. <b>{escape(t.name)} {minus_sign(t.score)}</b> – {t.won} gew., {t.lost} verl.\n"
             f"    {steps[t.name]}"
         )
     note = lot_note(order, seed)
@@ -192,7 +188,7 @@ def row_line(sheet: Sheet, entry: Entry) -> str:
         if entry.house is not None and entry.house.bock:
             body += " (Bock)"
     elif entry.result is not None:
-        body += f" {minus(entry.result.score)}"
+        body += f" {minus_sign(entry.result.score)}"
     if entry.status is Status.STRUCK:
         return f"{head} <s>{body}</s> (korrigiert) · G {dealer}"
     if entry.status is Status.CANCELLED:

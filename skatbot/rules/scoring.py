@@ -56,12 +56,13 @@ class Totals:
     def steps(self) -> str:
         """E.g. "437 + 50 × (12 − 3) + 30 × 6 = 1067" (minus signs typographic)."""
         return (
-            f"{_signed(self.game_points)} + 50 × ({self.won} − {self.lost}) + "
-            f"{self.bonus} × {self.opponents_lost} = {_signed(self.score)}"
+            f"{minus_sign(self.game_points)} + 50 × ({self.won} − {self.lost}) + "
+            f"{self.bonus} × {self.opponents_lost} = {minus_sign(self.score)}"
         )
 
 
-def _signed(n: int) -> str:
+def minus_sign(n: int) -> str:
+    """A number with the typographic minus (U+2212) that German lists print: "−94"."""
     return f"−{-n}" if n < 0 else str(n)
 
 

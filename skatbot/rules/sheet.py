@@ -20,7 +20,7 @@ from skatbot.rules import house as h
 from skatbot.rules.errors import RuleError
 from skatbot.rules.grammar import parse_announcement
 from skatbot.rules.ranking import Standing
-from skatbot.rules.scoring import Booking, Totals, seeger_fabian
+from skatbot.rules.scoring import Booking, Totals, minus_sign, seeger_fabian
 from skatbot.rules.value import GameResult, evaluate
 
 
@@ -110,9 +110,7 @@ class HouseTotal:
     @property
     def steps(self) -> str:
         sign = "−" if self.points < 0 else "+"
-        start = f"−{-self.start}" if self.start < 0 else str(self.start)
-        total = f"−{-self.score}" if self.score < 0 else str(self.score)
-        return f"{start} {sign} {abs(self.points)} = {total}"
+        return f"{minus_sign(self.start)} {sign} {abs(self.points)} = {minus_sign(self.score)}"
 
 
 @functools.lru_cache(maxsize=4096)

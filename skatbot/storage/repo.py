@@ -142,20 +142,6 @@ def get_list(session: Session, list_id: int) -> ListInfo | None:
     return _list_info(session.execute(_GET_LIST, {"list_id": list_id}).first())
 
 
-def to_log(row: Row | LogRow) -> LogRow:
-    if isinstance(row, LogRow):
-        return row
-    return LogRow(
-        id=row.id,
-        kind=RowKind(row.kind),
-        dealer=row.dealer,
-        declarer=row.declarer,
-        announcement=row.announcement,
-        target=row.target,
-        seat=row.seat,
-    )
-
-
 def load(session: Session, lst: ListInfo) -> LoadedList:
     players = [PlayerInfo(*r) for r in session.execute(_PLAYERS, {"list_id": lst.id})]
     result = session.execute(_ROWS, {"list_id": lst.id})
