@@ -182,6 +182,9 @@ def vordruck(_session: Session, cmd: Command) -> Reply:
     )
 
 
+# Rendering a PDF takes 50-100 ms: in a worker thread, not on the event loop.
+HEAVY_COMMANDS = ("pdf", "abschluss", "vordruck")
+
 COMMANDS: dict[str, tuple[UseCase, bool]] = {
     "pdf": (pdf, False),
     "abschluss": (abschluss, True),

@@ -127,7 +127,7 @@ def bock(session: Session, cmd: Command) -> Reply:
     loaded = require_list(session, cmd)
     _require_house(loaded.sheet, "Bock")
     row = repo.append_row(session, loaded.lst, kind="bock", **user_fields(cmd))
-    after = after_row(loaded, row)
+    after = after_row(session, loaded, row)
     return Reply(
         f"🎲 3B3R von Hand ausgelöst.\n{texts.progress(after)}",
         buttons=keyboards.health_rows(after, loaded.lst.id, len(loaded.rows) + 1),
@@ -161,7 +161,7 @@ def krank(session: Session, cmd: Command) -> Reply:
             f"{loaded.names[seat]} gibt und setzt aus.", hint="Der Geber spielt nicht mit."
         )
     row = repo.append_row(session, loaded.lst, kind="sick", seat=seat, **user_fields(cmd))
-    after = after_row(loaded, row)
+    after = after_row(session, loaded, row)
     return Reply(
         f"🤒 {name} ist krank und muss Grand Hand spielen (ohne Schneider, Kontra, Re). "
         f"Der Ramsch-Zähler bleibt stehen.\nEintragen: /spiel {name} grand mit 1 hand gewonnen\n"
@@ -183,7 +183,7 @@ def gesund(session: Session, cmd: Command) -> Reply:
             + texts.house_line(sheet)
         )
     row = repo.append_row(session, loaded.lst, kind="healthy", **user_fields(cmd))
-    after = after_row(loaded, row)
+    after = after_row(session, loaded, row)
     return Reply(f"💪 Doch alle gesund – es wird geramscht.\n{texts.progress(after)}")
 
 
@@ -251,7 +251,7 @@ def ramsch(session: Session, cmd: Command) -> Reply:
         announcement=game.text(),
         **user_fields(cmd),
     )
-    after = after_row(loaded, row)
+    after = after_row(session, loaded, row)
     entry = after.entries[-1]
     lines = [
         f"🐷 <b>Spiel {entry.nr}/{after.series_length}</b> · {texts.entry_title(after, entry)}"

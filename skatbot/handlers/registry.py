@@ -19,7 +19,8 @@ from skatbot.handlers.runtime import UseCase, execute
 
 log = logging.getLogger(__name__)
 
-# Feature modules (tournament, documents, house rules) each export COMMANDS like the dict below.
+# Feature modules (tournament, documents, house rules) each export COMMANDS like the dict below,
+# and may list ADMIN_COMMANDS (getChatMember asked first) and HEAVY_COMMANDS (worker thread).
 FEATURES: list[ModuleType] = [documents, tournament_ops, house_ops]
 
 # command -> (use case, writes?); feature modules export their own COMMANDS, merged below.
@@ -42,12 +43,14 @@ COMMANDS: dict[str, tuple[UseCase, bool]] = {
 }
 
 
-def _handler(use_case: UseCase, write: bool, ask_admin: bool = False):  # type: ignore[no-untyped-def]
+def _handler(  # type: ignore[no-untyped-def]
+    use_case: UseCase, write: bool, ask_admin: bool = False, heavy: bool = False
+):
     async def handle(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        # A use case runs in a DB thread and cannot ask Telegram; commands whose permission
-        # depends on chat admins ask first (one getChatMember call).
+        # A use case is sync code inside a transaction and cannot ask Telegram; commands whose
+        # permission depends on chat admins ask first (one getChatMember call).
         is_admin = await admin.is_chat_admin(update, context) if ask_admin else False
-        await execute(update, context, use_case, write=write, is_admin=is_admin)
+        await execute(update, context, use_case, write=write, is_admin=is_admin, offload=heavy)
 
     handle.__name__ = f"cmd_{use_case.__name__}"
     return handle
@@ -89,6 +92,9 @@ def register(app: Application) -> None:  # type: ignore[type-arg]
     admin.register(app)  # /loeschen, its button, group->supergroup moves (before catch-alls)
     builder.register(app)  # the game builder's buttons, /anheften, bids typed as replies
     ask_admin = {name for module in FEATURES for name in getattr(module, "ADMIN_COMMANDS", ())}
+    # Units that take long (PDFs, tournament-sized work) run in a worker thread, see Database.
+    heavy = {name for module in FEATURES for name in getattr(module, "HEAVY_COMMANDS", ())}
     for name, (use_case, write) in all_commands().items():
-        app.add_handler(CommandHandler(name, _handler(use_case, write, name in ask_admin)))
+        handler = _handler(use_case, write, name in ask_admin, name in heavy)
+        app.add_handler(CommandHandler(name, handler))
     app.add_error_handler(on_error)

@@ -62,7 +62,7 @@ def _replay_with(loaded: repo.LoadedList, new: LogRow) -> Sheet:
     )
 
 
-def after_row(loaded: repo.LoadedList, new: LogRow) -> Sheet:
+def after_row(session: Session, loaded: repo.LoadedList, new: LogRow) -> Sheet:
     """The sheet with one more row; refuses a row that breaks the 3B3R sequence."""
     after = _replay_with(loaded, new)
     if after.house is not None:
@@ -72,6 +72,7 @@ def after_row(loaded: repo.LoadedList, new: LogRow) -> Sheet:
                 f"Das passt nicht zum Bock-/Ramsch-Ablauf: {broken[-1]}.",
                 hint="Erst die späteren Spiele korrigieren oder stornieren.",
             )
+    repo.remember(session, loaded, new, after)
     return after
 
 
@@ -199,7 +200,7 @@ def book_game(
         announcement=text,
         **user_fields(cmd),
     )
-    after = after_row(loaded, row)
+    after = after_row(session, loaded, row)
     return Reply(
         _booked(after, after.entries[-1], loaded.lst.seed, "✅", notes),
         buttons=keyboards.with_health(
@@ -229,7 +230,7 @@ def eingepasst(session: Session, cmd: Command) -> Reply:
     row = repo.append_row(
         session, loaded.lst, kind="pass", dealer=sheet.next_dealer, **user_fields(cmd)
     )
-    after = after_row(loaded, row)
+    after = after_row(session, loaded, row)
     entry = after.entries[-1]
     lines = [
         f"🤝 <b>Spiel {entry.nr}/{after.series_length}</b> · eingepasst – keine Wertung.",
@@ -304,7 +305,7 @@ def _write_correction(
     row = repo.append_row(
         session, loaded.lst, dealer=dealer, target=target.row.id, **fields, **user_fields(cmd)
     )
-    after = after_row(loaded, row)
+    after = after_row(session, loaded, row)
     entry = next(e for e in after.entries if e.row.id == row.id)
     old = texts.entry_title(loaded.sheet, target)
     text = _booked(after, entry, loaded.lst.seed, "✏️", notes)
@@ -326,7 +327,7 @@ def storno(session: Session, cmd: Command) -> Reply:
     row = repo.append_row(
         session, loaded.lst, kind="cancel", target=target.row.id, **user_fields(cmd)
     )
-    after = after_row(loaded, row)
+    after = after_row(session, loaded, row)
     lines = [
         f"🗑 Spiel {nr} storniert: <s>{texts.entry_title(loaded.sheet, target)}</s>",
         "Die folgenden Spiele rücken eine Nummer auf.",
@@ -368,7 +369,7 @@ def geber(session: Session, cmd: Command) -> Reply:
         raise RuleError("Wer gibt als Nächstes?", hint="Z. B. /geber Bernd")
     seat = resolve(words[0], loaded.names)
     row = repo.append_row(session, loaded.lst, kind="dealer", seat=seat, **user_fields(cmd))
-    after = after_row(loaded, row)
+    after = after_row(session, loaded, row)
     return Reply(f"🔄 Nächster Geber: {escape(loaded.names[seat])}.\n{texts.progress(after)}")
 
 

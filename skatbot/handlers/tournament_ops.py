@@ -692,6 +692,9 @@ def export(session: Session, cmd: Command) -> Reply:
 
 # Commands whose permission depends on chat admins: the registry asks Telegram first.
 ADMIN_COMMANDS = ("teilnehmer", "entfernen", "serienlaenge", "auslosen", "ergebnis")
+# Draws, rankings, certificates and exports of a tournament with up to 1,000 participants (and
+# their PDFs) run in a worker thread, not on the event loop.
+HEAVY_COMMANDS = ("auslosen", "rangliste", "urkunden", "export")
 
 COMMANDS: dict[str, tuple[UseCase, bool]] = {
     "turnier": (turnier, True),

@@ -1,28 +1,37 @@
-"""Async storage API over sync SQLAlchemy: one thread hop per unit of work.
+"""Async storage API over sync SQLAlchemy: a unit of work crosses to the database once.
 
-Measured (DEVELOPERS.md): the async engine over aiosqlite costs ~2.1 ms per small write
-transaction, a sync session in one ``asyncio.to_thread`` hop ~0.3 ms. So a unit of work is a
-plain function ``fn(session) -> T`` that runs in a worker thread inside one transaction. The
-same code path serves SQLite (WAL, ``BEGIN IMMEDIATE`` for writes) and PostgreSQL (psycopg;
-per-chat row locks via ``lock_chat``).
+Measured (DEVELOPERS.md, bench/README.md): the async engine over aiosqlite costs ~2.1 ms per
+small write transaction, a sync session ~0.05 ms plus the way there. So a unit of work is a
+plain function ``fn(session) -> T`` that runs inside one transaction: on SQLite on the event
+loop (WAL, ``BEGIN IMMEDIATE`` for writes, never waiting for a lock there), on PostgreSQL in a
+worker thread (psycopg; per-chat row locks via ``lock_chat``). The units are the same code for
+both databases.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
+import sqlite3
+import threading
 import weakref
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Engine, Table, bindparam, create_engine, event, select
+from sqlalchemy import Connection, Engine, Table, bindparam, create_engine, event, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 from skatbot.storage.models import Chat
+from skatbot.storage.prepared import Prepared
+from skatbot.storage.sheet_cache import INFO_KEY, SheetCache, run_after_commit
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 DEFAULT_URL = "sqlite+aiosqlite:///skatbot.db"
 POOL_SIZE = 10
 
@@ -37,8 +46,10 @@ def sync_url(url: str | URL) -> URL:
     return u
 
 
-def _sqlite_engine(url: URL, begin: str) -> Engine:
-    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+def _sqlite_engine(url: URL, begin: str, *, busy_ms: int = 30_000) -> Engine:
+    engine = create_engine(
+        url, connect_args={"check_same_thread": False, "timeout": busy_ms / 1000}
+    )
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
@@ -47,63 +58,104 @@ def _sqlite_engine(url: URL, begin: str) -> Engine:
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA journal_mode=WAL")
         cur.execute("PRAGMA synchronous=NORMAL")
-        cur.execute("PRAGMA busy_timeout=30000")
+        cur.execute(f"PRAGMA busy_timeout={busy_ms}")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.close()
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Any) -> None:
-        conn.exec_driver_sql(begin)
+        # On the DB-API connection directly: exec_driver_sql would cost ~20 µs per transaction.
+        conn.connection.dbapi_connection.execute(begin)
 
     return engine
 
 
 class Database:
-    """Runs units of work in a worker thread, each in one transaction."""
+    """Runs units of work, each in one transaction.
+
+    PostgreSQL: in a worker thread (every statement is a network round trip). SQLite: on the
+    event loop itself, which is what makes a booking fast - measured, the hop to a worker
+    thread and back cost ~0.8 ms of wake-ups in an idle bot, more than the whole unit of work
+    (bench/README.md). The loop never waits on a lock there: the inline connections do not
+    wait (busy timeout 0), and a unit that finds the database locked by another process is
+    run again in a worker thread, which waits up to 30 s. Units that take long (PDFs,
+    tournament-sized work) ask for the thread with ``offload=True``.
+    """
 
     def __init__(self, url: str | URL = DEFAULT_URL) -> None:
         self.url = sync_url(url)
         self.is_sqlite = self.url.get_backend_name() == "sqlite"
+        self.sheets = SheetCache()
+        info = {INFO_KEY: self.sheets}
         if self.is_sqlite:
             self.write_engine = _sqlite_engine(self.url, "BEGIN IMMEDIATE")
             self.read_engine = _sqlite_engine(self.url, "BEGIN")
+            self._inline_writer: _LoopConnection | None = _LoopConnection(
+                _sqlite_engine(self.url, "BEGIN IMMEDIATE", busy_ms=0), info
+            )
+            self._inline_reader: _LoopConnection | None = _LoopConnection(
+                _sqlite_engine(self.url, "BEGIN", busy_ms=0), info
+            )
+            self._engines = [
+                self.write_engine,
+                self.read_engine,
+                self._inline_writer.engine,
+                self._inline_reader.engine,
+            ]
         else:
             self.write_engine = create_engine(
                 self.url, pool_size=POOL_SIZE, max_overflow=POOL_SIZE, pool_pre_ping=True
             )
             self.read_engine = self.write_engine
-        self._writer = sessionmaker(self.write_engine, expire_on_commit=False)
+            self._engines = [self.write_engine]
+            self._inline_writer = self._inline_reader = None
+        self._writer = sessionmaker(self.write_engine, expire_on_commit=False, info=info)
+        self._reader = sessionmaker(self.read_engine, expire_on_commit=False, info=info)
         # One asyncio.Lock per event loop (a Database may outlive a loop, e.g. in tests).
         self._write_locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
             weakref.WeakKeyDictionary()
         )
-        self._reader = sessionmaker(self.read_engine, expire_on_commit=False)
+
+    @staticmethod
+    def _run(maker: sessionmaker[Session], fn: Callable[[Session], T]) -> T:
+        with maker() as session:
+            with session.begin():
+                result = fn(session)
+            run_after_commit(session)
+            return result
 
     def run_write(self, fn: Callable[[Session], T]) -> T:
-        with self._writer() as session, session.begin():
-            return fn(session)
+        """Run ``fn`` in one write transaction here (blocking; waits for the database lock)."""
+        return self._run(self._writer, fn)
 
     def run_read(self, fn: Callable[[Session], T]) -> T:
-        with self._reader() as session, session.begin():
-            return fn(session)
+        return self._run(self._reader, fn)
 
-    async def write(self, fn: Callable[[Session], T]) -> T:
+    async def write(self, fn: Callable[[Session], T], *, offload: bool = False) -> T:
         """Run ``fn`` in one write transaction (committed when it returns, rolled back on error)."""
-        if not self.is_sqlite:
+        if self._inline_writer is None:
             return await asyncio.to_thread(self.run_write, fn)
-        # SQLite has one writer at a time: queue our writes here instead of letting several
-        # threads collide on the file lock, whose busy handler sleeps in steps of milliseconds.
-        # (Other processes are still kept out by BEGIN IMMEDIATE.) The default executor is
-        # used on purpose: measured, a dedicated one-thread executor made the reply after
-        # every write ~1 ms slower (GIL hand-over), the default one does not.
+        # SQLite has one writer at a time: our writes queue here, not on the file lock (whose
+        # busy handler sleeps in steps of milliseconds). Other processes are kept out by
+        # BEGIN IMMEDIATE.
         loop = asyncio.get_running_loop()
         lock = self._write_locks.get(loop)
         if lock is None:
             lock = self._write_locks[loop] = asyncio.Lock()
         async with lock:
+            if not offload:
+                try:
+                    return self._inline_writer.run(fn)
+                except _Unavailable:
+                    log.info("database locked by another process; waiting in a thread")
             return await asyncio.to_thread(self.run_write, fn)
 
-    async def read(self, fn: Callable[[Session], T]) -> T:
+    async def read(self, fn: Callable[[Session], T], *, offload: bool = False) -> T:
+        if self._inline_reader is not None and not offload:
+            try:
+                return self._inline_reader.run(fn)
+            except _Unavailable:
+                pass
         return await asyncio.to_thread(self.run_read, fn)
 
     def migrate(self) -> None:
@@ -112,13 +164,72 @@ class Database:
         upgrade(self.write_engine)
 
     def dispose(self) -> None:
-        self.write_engine.dispose()
-        if self.read_engine is not self.write_engine:
-            self.read_engine.dispose()
+        for loop_conn in (self._inline_writer, self._inline_reader):
+            if loop_conn is not None:
+                loop_conn.close()
+        for engine in self._engines:
+            engine.dispose()
+
+
+class _Unavailable(Exception):
+    """The loop connection cannot run this unit now (locked by another process or in use)."""
+
+
+class _LoopConnection:
+    """A SQLite connection kept open for the units run on the event loop, one at a time.
+
+    Kept open because checking a connection out of the pool and back costs ~20 µs per unit.
+    Its busy timeout is 0: a unit that finds the database locked raises ``_Unavailable``
+    (after its rollback, before any effect) and the caller runs it in a worker thread.
+    """
+
+    def __init__(self, engine: Engine, info: dict[str, Any]) -> None:
+        self.engine = engine
+        self._info = info
+        self._conn: Connection | None = None
+        self._in_use = threading.Lock()  # a Database shared by two threads' event loops
+
+    def run(self, fn: Callable[[Session], T]) -> T:
+        if not self._in_use.acquire(blocking=False):
+            raise _Unavailable
+        try:
+            if self._conn is None or self._conn.closed or self._conn.invalidated:
+                self._conn = self.engine.connect()
+            session = Session(bind=self._conn, expire_on_commit=False, info=self._info)
+            try:
+                with session.begin():
+                    result = fn(session)
+            except Exception as err:
+                if is_busy(err):
+                    raise _Unavailable from err
+                if isinstance(err, (DBAPIError, sqlite3.Error)):
+                    self.close()  # start the next unit on a fresh connection
+                raise
+            finally:
+                session.close()
+            run_after_commit(session)
+            return result
+        finally:
+            self._in_use.release()
+
+    def close(self) -> None:
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                self._conn.close()
+            self._conn = None
+
+
+def is_busy(err: BaseException) -> bool:
+    """SQLite's "database is locked" (SQLITE_BUSY and its extended codes), raw or wrapped."""
+    orig = err.orig if isinstance(err, DBAPIError) else err
+    code = getattr(orig, "sqlite_errorcode", None)
+    return isinstance(orig, sqlite3.OperationalError) and code is not None and code & 0xFF == 5
 
 
 _CHATS = cast(Table, Chat.__table__)
-_LOCK_CHAT = select(_CHATS.c.id).where(_CHATS.c.id == bindparam("chat_id")).with_for_update()
+_LOCK_CHAT = Prepared(
+    select(_CHATS.c.id).where(_CHATS.c.id == bindparam("chat_id")).with_for_update()
+)
 
 
 def lock_chat(session: Session, chat_id: int) -> None:
@@ -136,7 +247,7 @@ def lock_chat(session: Session, chat_id: int) -> None:
     if chat_id in locked:
         return
     # The chat row exists after the first command in a chat: one round trip in the common case.
-    if session.execute(_LOCK_CHAT, {"chat_id": chat_id}).first() is None:
+    if _LOCK_CHAT.first(session, {"chat_id": chat_id}) is None:
         ensure_chat(session, chat_id, lock=True)
     locked.add(chat_id)
 

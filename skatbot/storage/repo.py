@@ -11,12 +11,14 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, insert, select, update
+from sqlalchemy import Table, bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from skatbot.rules.house import rules_from_code
 from skatbot.rules.sheet import LogRow, RowKind, Sheet, replay
 from skatbot.storage.models import Chat, Player, ProcessedUpdate, Row, SheetList
+from skatbot.storage.prepared import Prepared
+from skatbot.storage.sheet_cache import SheetKey, after_commit, sheet_cache
 
 LISTS = cast(Table, SheetList.__table__)
 PLAYERS = cast(Table, Player.__table__)
@@ -83,23 +85,27 @@ _LIST_COLUMNS = (
 )
 
 
-# Statements are built once: building a select() costs more than running it on SQLite.
-_OPEN_LIST = select(*_LIST_COLUMNS).where(
-    LISTS.c.chat_id == bindparam("chat_id"), LISTS.c.status == "open"
+# The hot path's statements are compiled once and run on the DB-API cursor (see prepared.py).
+_OPEN_LIST = Prepared(
+    select(*_LIST_COLUMNS).where(LISTS.c.chat_id == bindparam("chat_id"), LISTS.c.status == "open")
 )
-_LATEST_LIST = (
+_LATEST_LIST = Prepared(
     select(*_LIST_COLUMNS)
     .where(LISTS.c.chat_id == bindparam("chat_id"))
     .order_by(LISTS.c.id.desc())
     .limit(1)
 )
-_GET_LIST = select(*_LIST_COLUMNS).where(LISTS.c.id == bindparam("list_id"))
-_PLAYERS = (
+_GET_LIST = Prepared(select(*_LIST_COLUMNS).where(LISTS.c.id == bindparam("list_id")))
+_PLAYERS = Prepared(
     select(PLAYERS.c.id, PLAYERS.c.seat, PLAYERS.c.name, PLAYERS.c.start_points)
     .where(PLAYERS.c.list_id == bindparam("list_id"))
     .order_by(PLAYERS.c.seat)
 )
-_ROWS = (
+# The log is append-only: its row count and last id identify what a replay saw.
+_ROW_STATS = Prepared(
+    select(func.count(ROWS.c.id), func.max(ROWS.c.id)).where(ROWS.c.list_id == bindparam("list_id"))
+)
+_ROWS = Prepared(
     select(
         ROWS.c.id,
         ROWS.c.kind,
@@ -112,17 +118,38 @@ _ROWS = (
     .where(ROWS.c.list_id == bindparam("list_id"))
     .order_by(ROWS.c.id)
 )
-_INSERT_ROW = insert(ROWS)
-_PROCESSED = select(UPDATES.c.update_id, UPDATES.c.reply).where(
-    UPDATES.c.update_id == bindparam("update_id")
+_ROW_FIELDS = (
+    "list_id",
+    "kind",
+    "dealer",
+    "declarer",
+    "announcement",
+    "target",
+    "seat",
+    "user_id",
+    "user_name",
+    "update_id",
+    "created_at",
 )
-_MARK_PROCESSED = insert(UPDATES)
-_CHAT_SETTINGS = select(CHATS.c.settings).where(CHATS.c.id == bindparam("chat_id"))
+_INSERT_ROW = Prepared(
+    insert(ROWS).values({f: bindparam(f) for f in _ROW_FIELDS}).returning(ROWS.c.id)
+)
+_PROCESSED = Prepared(
+    select(UPDATES.c.update_id, UPDATES.c.reply).where(
+        UPDATES.c.update_id == bindparam("update_id")
+    )
+)
+_MARK_PROCESSED = Prepared(
+    insert(UPDATES).values(
+        {f: bindparam(f) for f in ("update_id", "chat_id", "reply", "processed_at")}
+    )
+)
+_CHAT_SETTINGS = Prepared(select(CHATS.c.settings).where(CHATS.c.id == bindparam("chat_id")))
 
 
 def chat_settings(session: Session, chat_id: int) -> str | None:
     """The chat's settings JSON text (None if the chat has no row yet)."""
-    value = session.execute(_CHAT_SETTINGS, {"chat_id": chat_id}).scalar()
+    value = _CHAT_SETTINGS.scalar(session, {"chat_id": chat_id})
     return value if isinstance(value, str) else None
 
 
@@ -131,21 +158,38 @@ def _list_info(row: Any) -> ListInfo | None:
 
 
 def open_list(session: Session, chat_id: int) -> ListInfo | None:
-    return _list_info(session.execute(_OPEN_LIST, {"chat_id": chat_id}).first())
+    return _list_info(_OPEN_LIST.first(session, {"chat_id": chat_id}))
 
 
 def latest_list(session: Session, chat_id: int) -> ListInfo | None:
-    return _list_info(session.execute(_LATEST_LIST, {"chat_id": chat_id}).first())
+    return _list_info(_LATEST_LIST.first(session, {"chat_id": chat_id}))
 
 
 def get_list(session: Session, list_id: int) -> ListInfo | None:
-    return _list_info(session.execute(_GET_LIST, {"list_id": list_id}).first())
+    return _list_info(_GET_LIST.first(session, {"list_id": list_id}))
 
 
 def load(session: Session, lst: ListInfo) -> LoadedList:
-    players = [PlayerInfo(*r) for r in session.execute(_PLAYERS, {"list_id": lst.id})]
-    result = session.execute(_ROWS, {"list_id": lst.id})
-    rows = [LogRow(r[0], RowKind(r[1]), r[2], r[3], r[4], r[5], r[6]) for r in result]
+    """The list with its players, log and replayed sheet.
+
+    The replay is taken from the sheet cache when everything it was computed from is
+    unchanged: the list row, the players and the log (append-only, so its row count and last
+    row id identify it). That key is read in this transaction, so a hit is never stale - not
+    after a write by another process, a rolled-back booking or a list re-created under an
+    old id (the list's seed and creation time differ).
+    """
+    params = {"list_id": lst.id}
+    players = tuple(PlayerInfo(*r) for r in _PLAYERS.all(session, params))
+    count, last = _ROW_STATS.first(session, params) or (0, None)
+    key = SheetKey(lst, players, count, last)
+    cache = sheet_cache(session)
+    hit = cache.get(key) if cache is not None else None
+    if hit is not None:
+        return LoadedList(lst, list(players), list(hit[0]), hit[1])
+    rows = [
+        LogRow(r[0], RowKind(r[1]), r[2], r[3], r[4], r[5], r[6])
+        for r in _ROWS.all(session, params)
+    ]
     sheet = replay(
         [p.name for p in players],
         rows,
@@ -154,7 +198,20 @@ def load(session: Session, lst: ListInfo) -> LoadedList:
         house=rules_from_code(lst.rules),
         start=[p.start_points for p in players],
     )
-    return LoadedList(lst, players, rows, sheet)
+    loaded = LoadedList(lst, list(players), rows, sheet)
+    if cache is not None:
+        after_commit(session, lambda: cache.put(key, (tuple(rows), sheet)))
+    return loaded
+
+
+def remember(session: Session, loaded: LoadedList, new: LogRow, sheet: Sheet) -> None:
+    """Offer the cache the sheet after ``new`` was appended (kept only if the unit commits)."""
+    cache = sheet_cache(session)
+    if cache is None:
+        return
+    rows = (*loaded.rows, new)
+    key = SheetKey(loaded.lst, tuple(loaded.players), len(rows), new.id)
+    after_commit(session, lambda: cache.put(key, (rows, sheet)))
 
 
 def create_list(
@@ -208,8 +265,7 @@ _ROW_DEFAULTS: dict[str, Any] = {
 def append_row(session: Session, lst: ListInfo, **fields: Any) -> LogRow:
     """Append one log row (never updated, never deleted) and return it."""
     fields.setdefault("created_at", dt.datetime.now(dt.UTC))
-    result = session.execute(_INSERT_ROW, {"list_id": lst.id, **_ROW_DEFAULTS, **fields})
-    row_id: int = result.inserted_primary_key[0]  # type: ignore[attr-defined]
+    row_id: int = _INSERT_ROW.scalar(session, {"list_id": lst.id, **_ROW_DEFAULTS, **fields})
     return LogRow(
         id=row_id,
         kind=RowKind(fields["kind"]),
@@ -246,13 +302,13 @@ def set_start_points(session: Session, player: PlayerInfo, points: int) -> None:
 
 
 def processed(session: Session, update_id: int) -> Processed | None:
-    row = session.execute(_PROCESSED, {"update_id": update_id}).first()
+    row = _PROCESSED.first(session, {"update_id": update_id})
     return None if row is None else Processed(row[0], row[1])
 
 
 def mark_processed(session: Session, update_id: int, chat_id: int | None, reply: str) -> None:
-    session.execute(
-        _MARK_PROCESSED,
+    _MARK_PROCESSED.execute(
+        session,
         {
             "update_id": update_id,
             "chat_id": chat_id,
