@@ -1,0 +1,171 @@
+"""The sheet cache may miss, but it never serves a list that differs from the database.
+
+Runs on SQLite files and, with SKATBOT_TEST_DATABASE_URL, on PostgreSQL. "Another process" is
+a second Database on the same database: it has its own cache and writes behind our back.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from sqlalchemy import delete
+from sqlalchemy.orm import Session
+
+from skatbot.handlers.sheet_ops import after_row
+from skatbot.rules.errors import RuleError
+from skatbot.rules.sheet import LogRow, replay
+from skatbot.storage import repo
+from skatbot.storage.database import Database, ensure_chat
+from skatbot.storage.models import Player, Row, SheetList
+
+CHAT = -4711
+GAMES = ["Grand ohne 1 Hand gewonnen", "Kreuz mit 2 gewonnen", "Null verloren"]
+
+
+def new_list(session: Session, seed: str = "5eed") -> repo.ListInfo:
+    ensure_chat(session, CHAT)
+    return repo.create_list(
+        session,
+        CHAT,
+        ["Anna", "Bernd", "Carla"],
+        first_dealer=0,
+        series_length=36,
+        rules="isko",
+        seed=seed,
+        user_id=1,
+    )
+
+
+def book(session: Session, text: str) -> LogRow:
+    lst = repo.open_list(session, CHAT)
+    assert lst is not None
+    loaded = repo.load(session, lst)
+    dealer = loaded.sheet.next_dealer
+    row = repo.append_row(
+        session, lst, kind="game", dealer=dealer, declarer=(dealer + 1) % 3, announcement=text
+    )
+    after_row(session, loaded, row)  # offers the new sheet to the cache
+    return row
+
+
+def load(session: Session) -> repo.LoadedList:
+    lst = repo.open_list(session, CHAT)
+    assert lst is not None
+    return repo.load(session, lst)
+
+
+def fresh_replay(loaded: repo.LoadedList) -> list[tuple[int, int, str | None]]:
+    """What a replay without any cache shows: (nr, declarer, announcement) per entry."""
+    sheet = replay(
+        loaded.names,
+        loaded.rows,
+        first_dealer=loaded.lst.first_dealer,
+        series_length=loaded.lst.series_length,
+    )
+    return [(e.nr, e.row.declarer or 0, e.row.announcement) for e in sheet.entries]
+
+
+def entries(loaded: repo.LoadedList) -> list[tuple[int, int, str | None]]:
+    return [(e.nr, e.row.declarer or 0, e.row.announcement) for e in loaded.sheet.entries]
+
+
+def test_a_booking_is_served_from_the_cache_and_equals_a_fresh_replay(db: Database) -> None:
+    db.run_write(new_list)
+    for text in GAMES:
+        db.run_write(lambda s, text=text: book(s, text))
+    hits = db.sheets.hits
+    loaded = db.run_read(load)
+    assert db.sheets.hits == hits + 1
+    assert entries(loaded) == fresh_replay(loaded)
+    assert [e.row.announcement for e in loaded.sheet.entries] == GAMES
+    # Prepared statements convert types per dialect (SQLite stores datetimes as text).
+    assert isinstance(loaded.lst.created_at, dt.datetime)
+
+
+def test_a_row_written_by_another_process_is_seen(db: Database) -> None:
+    db.run_write(new_list)
+    db.run_write(lambda s: book(s, GAMES[0]))
+    assert len(db.run_read(load).rows) == 1  # cached now
+    other = Database(db.url)
+    try:
+        other.run_write(lambda s: book(s, GAMES[1]))
+    finally:
+        other.dispose()
+    loaded = db.run_read(load)
+    assert [e.row.announcement for e in loaded.sheet.entries] == GAMES[:2]
+
+
+def test_a_renamed_player_is_seen(db: Database) -> None:
+    db.run_write(new_list)
+    db.run_write(lambda s: book(s, GAMES[0]))
+    db.run_read(load)
+    other = Database(db.url)
+    try:
+
+        def rename(s: Session) -> None:
+            loaded = load(s)
+            repo.rename_player(s, loaded.players[1], "Berta")
+
+        other.run_write(rename)
+    finally:
+        other.dispose()
+    assert db.run_read(load).sheet.players == ("Anna", "Berta", "Carla")
+
+
+def test_a_rolled_back_booking_is_never_cached(db: Database) -> None:
+    db.run_write(new_list)
+    db.run_write(lambda s: book(s, GAMES[0]))
+
+    def book_then_fail(s: Session) -> None:
+        book(s, GAMES[1])
+        raise RuleError("refused after the insert")
+
+    with pytest.raises(RuleError):
+        db.run_write(book_then_fail)
+    # On SQLite the rolled-back row id is handed out again - to a different game, which
+    # gives the log the same row count and last row id the failed booking would have had.
+    other = Database(db.url)
+    try:
+        other.run_write(lambda s: book(s, GAMES[2]))
+    finally:
+        other.dispose()
+    loaded = db.run_read(load)
+    assert [e.row.announcement for e in loaded.sheet.entries] == [GAMES[0], GAMES[2]]
+    assert entries(loaded) == fresh_replay(loaded)
+
+
+def test_a_list_recreated_under_the_same_id_is_not_mistaken_for_the_old_one(db: Database) -> None:
+    first = db.run_write(lambda s: new_list(s, seed="aaaa"))
+    db.run_write(lambda s: book(s, GAMES[0]))
+    db.run_read(load)
+
+    def wipe(s: Session) -> None:  # what deleting a chat's data does, behind our back
+        s.execute(delete(Row).where(Row.list_id == first.id))
+        s.execute(delete(Player).where(Player.list_id == first.id))
+        s.execute(delete(SheetList).where(SheetList.id == first.id))
+
+    other = Database(db.url)
+    try:
+        other.run_write(wipe)
+        other.run_write(lambda s: new_list(s, seed="bbbb"))
+        other.run_write(lambda s: book(s, GAMES[1]))
+    finally:
+        other.dispose()
+    loaded = db.run_read(load)
+    assert [e.row.announcement for e in loaded.sheet.entries] == [GAMES[1]]
+
+
+def test_the_cache_is_bounded() -> None:
+    from skatbot.storage.sheet_cache import SheetCache, SheetKey
+
+    cache = SheetCache(max_lists=2)
+    infos = [
+        repo.ListInfo(i, CHAT, "open", "isko", 0, 36, "s", None, None, None) for i in (1, 2, 3)
+    ]
+    for info in infos:
+        cache.put(SheetKey(info, (), 0, None), ((), None))  # type: ignore[arg-type]
+    assert len(cache) == 2
+    assert cache.get(SheetKey(infos[0], (), 0, None)) is None
+    assert cache.get(SheetKey(infos[2], (), 0, None)) is not None
+    assert cache.get(SheetKey(infos[2], (), 1, 7)) is None  # another key: a miss, not a hit
