@@ -17,6 +17,7 @@ Names must be unique (exact string comparison); the caller normalises names if i
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -43,6 +44,7 @@ class Ranked:
     by_lot: bool  # the lot decided between this entry and a neighbour with equal score/won/lost
 
 
+@functools.lru_cache(maxsize=4096)  # pure; a list ranks the same names after every booking
 def lot_key(seed: str, name: str) -> str:
     """The lot value of ``name`` under ``seed``; the lower value wins the lot."""
     return hashlib.sha256(f"{seed}\n{name}".encode()).hexdigest()

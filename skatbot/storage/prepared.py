@@ -76,6 +76,16 @@ def dbapi_connection(session: Session) -> tuple[Any, Dialect]:
     return raw, conn.dialect
 
 
+def bind_connection(session: Session, raw: Any, dialect: Dialect) -> None:
+    """Run this session's prepared statements on ``raw``, whose transaction the caller began.
+
+    For units that manage the transaction on the DB-API connection themselves (SQLite on the
+    event loop): as long as the session has not begun a transaction of its own, statements go
+    straight to ``raw``; once it has (ORM use), it is asked, and answers with the same one.
+    """
+    session.info[_INFO_KEY] = (None, raw, dialect)
+
+
 class Prepared:
     """One Core statement, compiled once per dialect, executed on the raw DB-API cursor."""
 
