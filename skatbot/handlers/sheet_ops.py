@@ -34,8 +34,8 @@ PASS_WORDS = {"passe", "eingepasst", "pass"}
 
 
 def require_list(session: Session, cmd: Command) -> repo.LoadedList:
-    lst = repo.open_list(session, cmd.chat_id)
-    if lst is None:
+    loaded = repo.open_list_loaded(session, cmd.chat_id)
+    if loaded is None:
         if repo.latest_list(session, cmd.chat_id) is not None:
             raise RuleError(
                 "Die Liste ist abgeschlossen.",
@@ -44,7 +44,7 @@ def require_list(session: Session, cmd: Command) -> repo.LoadedList:
         raise RuleError(
             "In diesem Chat läuft keine Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
         )
-    return repo.load(session, lst)
+    return loaded
 
 
 def _replay_with(loaded: repo.LoadedList, new: LogRow) -> Sheet:

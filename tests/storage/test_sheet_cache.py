@@ -50,9 +50,10 @@ def book(session: Session, text: str) -> LogRow:
 
 
 def load(session: Session) -> repo.LoadedList:
-    lst = repo.open_list(session, CHAT)
-    assert lst is not None
-    return repo.load(session, lst)
+    """The hot path's load (one query); ``book`` uses the other one (``repo.load``)."""
+    loaded = repo.open_list_loaded(session, CHAT)
+    assert loaded is not None
+    return loaded
 
 
 def fresh_replay(loaded: repo.LoadedList) -> list[tuple[int, int, str | None]]:
