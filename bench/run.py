@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -114,32 +115,87 @@ async def bench_round_trip(n: int) -> None:
 # 2 -------------------------------------------------------------------------------------------
 
 
-async def _throughput(db: Database, chats: int, games: int) -> float:
+async def _throughput(
+    db: Database,
+    chats: int,
+    games: int,
+    *,
+    first_chat: int = 0,
+    first_update: int = 1,
+    ready: Callable[[], Awaitable[None]] | None = None,
+) -> float:
+    """Games per second for ``chats`` chats × ``games`` games, fed concurrently."""
     app = Application.builder().token("1:BENCH").request(InstantRequest()).updater(None).build()
     app.bot_data["db"] = db
     register(app)
     async with app:
-        uid = iter(range(1, 10**9))
-        for c in range(chats):
+        uid = iter(range(first_update, first_update + 10**8))
+        chat_ids = [-1000 - first_chat - c for c in range(chats)]
+        for chat in chat_ids:
             await app.process_update(
-                message_update(next(uid), -1000 - c, "/neu Anna Bernd Carla", app.bot)
+                message_update(next(uid), chat, "/neu Anna Bernd Carla", app.bot)
             )
         per_chat = [
-            [
-                message_update(next(uid), -1000 - c, GAMES[g % len(GAMES)], app.bot)
-                for g in range(games)
-            ]
-            for c in range(chats)
+            [message_update(next(uid), chat, GAMES[g % len(GAMES)], app.bot) for g in range(games)]
+            for chat in chat_ids
         ]
 
         async def one_chat(updates: list[Update]) -> None:
             for u in updates:  # each chat strictly in order, chats concurrently
                 await app.process_update(u)
 
+        if ready is not None:
+            await ready()  # several processes start together
         t0 = time.perf_counter()
         await asyncio.gather(*(one_chat(u) for u in per_chat))
         elapsed = time.perf_counter() - t0
     return chats * games / elapsed
+
+
+def _worker(url: str, chats: int, games: int, index: int) -> None:
+    """One of several bot processes on one PostgreSQL (``--worker``): set up its own chats,
+    say "ready", wait for "go" on stdin, feed its games, say "done"."""
+
+    async def ready() -> None:
+        print("ready", flush=True)
+        await asyncio.to_thread(sys.stdin.readline)
+
+    db = Database(url)
+    asyncio.run(
+        _throughput(
+            db, chats, games, first_chat=index * chats, first_update=1 + index * 10**8, ready=ready
+        )
+    )
+    db.dispose()
+    print("done", flush=True)
+
+
+def _throughput_processes(url: str, chats: int, games: int, processes: int) -> float:
+    """Total games per second of ``processes`` bot processes sharing the chats (split by chat,
+    as webhook instances behind a chat-sticky proxy would; each chat stays in order)."""
+    share = chats // processes
+    procs = [
+        subprocess.Popen(
+            [sys.executable, __file__, "--worker", url, str(share), str(games), str(i)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for i in range(processes)
+    ]
+    for proc in procs:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+    t0 = time.perf_counter()
+    for proc in procs:
+        assert proc.stdin is not None
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+    for proc in procs:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "done"
+    elapsed = time.perf_counter() - t0
+    for proc in procs:
+        proc.wait(30)
+    return share * processes * games / elapsed
 
 
 async def bench_throughput(chats: int, games: int, pg_url: str | None) -> None:
@@ -151,18 +207,26 @@ async def bench_throughput(chats: int, games: int, pg_url: str | None) -> None:
         db.dispose()
     report("2", "SQLite (WAL, file)", f"{rate:,.0f} games/s", "≥ 1,000/s")
     if pg_url:
-        from sqlalchemy import text
-
-        from skatbot.storage.models import Base
-
-        db = Database(pg_url)
-        with db.write_engine.begin() as conn:
-            Base.metadata.drop_all(conn)
-            conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
-        db.migrate()
+        db = _fresh_pg(pg_url)
         rate = await _throughput(db, chats, games)
         db.dispose()
-        report("2", "PostgreSQL", f"{rate:,.0f} games/s", "≥ 1,000/s")
+        report("2", "PostgreSQL, one bot process", f"{rate:,.0f} games/s", "≥ 1,000/s")
+        _fresh_pg(pg_url).dispose()
+        rate = await asyncio.to_thread(_throughput_processes, pg_url, chats, games, 2)
+        report("2", "PostgreSQL, two bot processes", f"{rate:,.0f} games/s", "≥ 1,000/s")
+
+
+def _fresh_pg(url: str) -> Database:
+    from sqlalchemy import text
+
+    from skatbot.storage.models import Base
+
+    db = Database(url)
+    with db.write_engine.begin() as conn:
+        Base.metadata.drop_all(conn)
+        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+    db.migrate()
+    return db
 
 
 # 3 -------------------------------------------------------------------------------------------
@@ -310,6 +374,10 @@ def bench_memory() -> None:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--worker"]:
+        url, chats, games, index = sys.argv[2:6]
+        _worker(url, int(chats), int(games), int(index))
+        return
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="fewer samples")
     parser.add_argument("--pg", default=os.environ.get("SKATBOT_BENCH_PG_URL"))

@@ -42,8 +42,9 @@ def _settings(chat: Chat | None) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def pinned_id(session: Session, chat_id: int) -> int | None:
-    raw = repo.chat_settings(session, chat_id)
+def pinned_id(session: Session, chat_id: int, settings: str | None = None) -> int | None:
+    """The pinned standings' message id from the chat's settings (read unless given)."""
+    raw = settings if settings is not None else repo.chat_settings(session, chat_id)
     try:
         data = json.loads(raw) if raw else {}
     except ValueError:
@@ -68,12 +69,13 @@ def standings_text(sheet: Sheet, seed: str) -> str:
     )
 
 
-def refresh(session: Session, chat_id: int, sheet: Sheet, seed: str) -> tuple[Edit, ...]:
-    """The edit of the pinned standings after a change of ``sheet`` (none if nothing pinned)."""
-    mid = pinned_id(session, chat_id)
+def refresh(session: Session, loaded: repo.LoadedList, sheet: Sheet) -> tuple[Edit, ...]:
+    """The edit of the pinned standings after a change of ``loaded`` to ``sheet`` (none if
+    nothing is pinned)."""
+    mid = pinned_id(session, loaded.lst.chat_id, loaded.chat_settings)
     if mid is None:
         return ()
-    return (Edit(mid, standings_text(sheet, seed)),)
+    return (Edit(mid, standings_text(sheet, loaded.lst.seed)),)
 
 
 def _prepare(session: Session, cmd: Command) -> str | None:

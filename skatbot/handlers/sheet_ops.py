@@ -206,7 +206,7 @@ def book_game(
         buttons=keyboards.with_health(
             keyboards.booking_buttons(row.id), after, loaded.lst.id, len(loaded.rows) + 1
         ),
-        edits=pinned.refresh(session, cmd.chat_id, after, loaded.lst.seed),
+        edits=pinned.refresh(session, loaded, after),
     )
 
 
@@ -242,7 +242,7 @@ def eingepasst(session: Session, cmd: Command) -> Reply:
         buttons=keyboards.with_health(
             keyboards.booking_buttons(row.id), after, loaded.lst.id, len(loaded.rows) + 1
         ),
-        edits=pinned.refresh(session, cmd.chat_id, after, loaded.lst.seed),
+        edits=pinned.refresh(session, loaded, after),
     )
 
 
@@ -314,7 +314,7 @@ def _write_correction(
         buttons=keyboards.with_health(
             keyboards.booking_buttons(row.id), after, loaded.lst.id, len(loaded.rows) + 1
         ),
-        edits=pinned.refresh(session, cmd.chat_id, after, loaded.lst.seed),
+        edits=pinned.refresh(session, loaded, after),
     )
 
 
@@ -339,7 +339,7 @@ def storno(session: Session, cmd: Command) -> Reply:
         buttons=keyboards.with_health(
             keyboards.after_cancel_buttons(), after, loaded.lst.id, len(loaded.rows) + 1
         ),
-        edits=pinned.refresh(session, cmd.chat_id, after, loaded.lst.seed),
+        edits=pinned.refresh(session, loaded, after),
     )
 
 

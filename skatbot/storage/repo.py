@@ -65,6 +65,7 @@ class LoadedList:
     players: list[PlayerInfo]
     rows: list[LogRow]
     sheet: Sheet
+    chat_settings: str | None = None  # the chat's settings JSON, if read with the list
 
     @property
     def names(self) -> list[str]:
@@ -114,8 +115,10 @@ _OPEN_LIST_WITH_PLAYERS = Prepared(
         PLAYERS.c.start_points,
         select(func.count(ROWS.c.id)).where(ROWS.c.list_id == LISTS.c.id).scalar_subquery(),
         select(func.max(ROWS.c.id)).where(ROWS.c.list_id == LISTS.c.id).scalar_subquery(),
+        CHATS.c.settings,
     )
     .join_from(LISTS, PLAYERS, PLAYERS.c.list_id == LISTS.c.id)
+    .join(CHATS, CHATS.c.id == LISTS.c.chat_id)
     .where(LISTS.c.chat_id == bindparam("chat_id"), LISTS.c.status == "open")
     .order_by(PLAYERS.c.seat)
 )
@@ -192,15 +195,17 @@ def load(session: Session, lst: ListInfo) -> LoadedList:
 
 
 def open_list_loaded(session: Session, chat_id: int) -> LoadedList | None:
-    """The chat's open list, loaded: list, players and log stats in one query (one round trip
-    on PostgreSQL instead of three; the log itself only when the cache misses)."""
+    """The chat's open list, loaded: list, players, log stats and the chat's settings in one
+    query (one round trip on PostgreSQL instead of four; the log only when the cache misses)."""
     found = _OPEN_LIST_WITH_PLAYERS.all(session, {"chat_id": chat_id})
     if not found:
         return None
     width = len(_LIST_COLUMNS)
     first = found[0]
     players = tuple(PlayerInfo(*r[width : width + 4]) for r in found)
-    return _loaded(session, ListInfo(*first[:width]), players, first[-2], first[-1])
+    loaded = _loaded(session, ListInfo(*first[:width]), players, first[-3], first[-2])
+    loaded.chat_settings = first[-1]
+    return loaded
 
 
 def _loaded(
