@@ -24,13 +24,14 @@ log = logging.getLogger(__name__)
 FEATURES: list[ModuleType] = [documents, tournament_ops, house_ops]
 
 # command -> (use case, writes?); feature modules export their own COMMANDS, merged below.
+# PTB tries the handlers in registration order: the commands of every deal come first.
 COMMANDS: dict[str, tuple[UseCase, bool]] = {
+    "spiel": (builder.spiel, True),  # without words: the button builder
+    "eingepasst": (sheet_ops.eingepasst, True),
     "start": (help_ops.start, False),
     "hilfe": (help_ops.hilfe, False),
     "help": (help_ops.hilfe, False),
     "neu": (sheet_ops.neu, True),
-    "spiel": (builder.spiel, True),  # without words: the button builder
-    "eingepasst": (sheet_ops.eingepasst, True),
     "korrigieren": (sheet_ops.korrigieren, True),
     "storno": (sheet_ops.storno, True),
     "umbenennen": (sheet_ops.umbenennen, True),
@@ -89,12 +90,14 @@ def all_commands() -> dict[str, tuple[UseCase, bool]]:
 
 
 def register(app: Application) -> None:  # type: ignore[type-arg]
-    admin.register(app)  # /loeschen, its button, group->supergroup moves (before catch-alls)
-    builder.register(app)  # the game builder's buttons, /anheften, bids typed as replies
     ask_admin = {name for module in FEATURES for name in getattr(module, "ADMIN_COMMANDS", ())}
     # Units that take long (PDFs, tournament-sized work) run in a worker thread, see Database.
     heavy = {name for module in FEATURES for name in getattr(module, "HEAVY_COMMANDS", ())}
+    # Command handlers first (each matches its own command only, so the order among them and
+    # before the catch-alls below changes no routing, only how many PTB tries per /spiel).
     for name, (use_case, write) in all_commands().items():
         handler = _handler(use_case, write, name in ask_admin, name in heavy)
         app.add_handler(CommandHandler(name, handler))
+    admin.register(app)  # /loeschen, its button, group->supergroup moves (before catch-alls)
+    builder.register(app)  # the game builder's buttons, /anheften, bids typed as replies
     app.add_error_handler(on_error)
