@@ -54,31 +54,38 @@ def report(part: str, figure: str, value: str, goal: str) -> None:
 # 1 -------------------------------------------------------------------------------------------
 
 
-async def _round_trips(
-    api: FakeBotApi, command: list[str], env: dict[str, str], texts: list[str]
-) -> list[float]:
-    """Run a bot as its own process against the stand-in (like Telegram: another machine's
-    work is not on our GIL) and time each message until its reply reaches the server."""
-    first = len(api.calls)
-    proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    samples = []
-    try:
-        while not any(c.method == "getUpdates" for c in api.calls[first:]):
-            if proc.poll() is not None:
-                raise RuntimeError(f"{command} ended before polling")
+class _TimedBot:
+    """A bot as its own process against its own stand-in (like Telegram: another machine's
+    work is not on our GIL); times each message until its reply reaches the server."""
+
+    def __init__(self, api: FakeBotApi, command: list[str], env: dict[str, str]) -> None:
+        self.api = api
+        self.command = command
+        self.env = env
+        self.samples: list[float] = []
+
+    async def start(self) -> None:
+        self.proc = subprocess.Popen(
+            self.command, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        while not any(c.method == "getUpdates" for c in self.api.calls):
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{self.command} ended before polling")
             await asyncio.sleep(0.01)
-        for i, text in enumerate(texts):
-            first_call = len(api.calls)
-            t0 = time.monotonic()  # the stand-in stamps each request with time.monotonic()
-            uid = api.push_message(text, chat_id=-6)
-            await api.wait_confirmed(uid, timeout=60)  # the next update starts from idle
-            reply = next(c for c in api.calls[first_call:] if c.method == "sendMessage")
-            if i >= 10 and text.startswith("/spiel"):  # warm-up, /neu, /abschluss left out
-                samples.append((reply.time - t0) * 1000)
-    finally:
-        proc.terminate()
-        proc.wait(10)
-    return samples
+
+    async def send(self, text: str, *, sample: bool) -> None:
+        await asyncio.sleep(0.005)  # both bots idle again (the other one finished its reply)
+        first_call = len(self.api.calls)
+        t0 = time.monotonic()  # the stand-in stamps each request with time.monotonic()
+        uid = self.api.push_message(text, chat_id=-6)
+        await self.api.wait_confirmed(uid, timeout=60)  # the next update starts from idle
+        reply = next(c for c in self.api.calls[first_call:] if c.method == "sendMessage")
+        if sample:
+            self.samples.append((reply.time - t0) * 1000)
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(10)
 
 
 async def bench_round_trip(n: int) -> None:
@@ -93,20 +100,33 @@ async def bench_round_trip(n: int) -> None:
                 texts.append("/weiter")
         texts.append(GAMES[i % len(GAMES)])
     with tempfile.TemporaryDirectory() as tmp:
-        async with FakeBotApi() as api:
-            env = dict(
-                os.environ,
-                SKATBOT_RATE_LIMIT="0",
-                TELEGRAM_BOT_TOKEN=api.token,
-                TELEGRAM_API_BASE_URL=f"{api.url}/bot",
-                SKATBOT_DATABASE_URL=f"sqlite+aiosqlite:///{Path(tmp) / 'rt.db'}",
-            )
-            floor = await _round_trips(
-                api, [sys.executable, str(HERE / "echo_bot.py"), api.url, api.token], env, texts
-            )
-            ours = await _round_trips(api, [sys.executable, "-m", "skatbot", "run"], env, texts)
-    f_med, f_p99 = summary(floor)
-    o_med, o_p99 = summary(ours)
+        async with FakeBotApi() as echo_api, FakeBotApi() as our_api:
+
+            def env(api: FakeBotApi) -> dict[str, str]:
+                return dict(
+                    os.environ,
+                    SKATBOT_RATE_LIMIT="0",
+                    TELEGRAM_BOT_TOKEN=api.token,
+                    TELEGRAM_API_BASE_URL=f"{api.url}/bot",
+                    SKATBOT_DATABASE_URL=f"sqlite+aiosqlite:///{Path(tmp) / 'rt.db'}",
+                )
+
+            echo_cmd = [sys.executable, str(HERE / "echo_bot.py"), echo_api.url, echo_api.token]
+            floor = _TimedBot(echo_api, echo_cmd, env(echo_api))
+            ours = _TimedBot(our_api, [sys.executable, "-m", "skatbot", "run"], env(our_api))
+            await floor.start()
+            await ours.start()
+            try:
+                # Alternating, one message at a time: both bots see the same machine load.
+                for i, text in enumerate(texts):
+                    sample = i >= 10 and text.startswith("/spiel")  # no warm-up, /neu, ...
+                    await floor.send(text, sample=sample)
+                    await ours.send(text, sample=sample)
+            finally:
+                floor.stop()
+                ours.stop()
+    f_med, f_p99 = summary(floor.samples)
+    o_med, o_p99 = summary(ours.samples)
     report("1", "echo floor median / p99", f"{f_med:.2f} / {f_p99:.2f} ms", "—")
     report("1", "/spiel median / p99", f"{o_med:.2f} / {o_p99:.2f} ms", "—")
     report("1", "ratio of medians", f"{o_med / f_med:.2f}", "≤ 1.3")
