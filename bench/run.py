@@ -228,12 +228,42 @@ async def bench_throughput(chats: int, games: int, pg_url: str | None) -> None:
     report("2", "SQLite (WAL, file)", f"{rate:,.0f} games/s", "≥ 1,000/s")
     if pg_url:
         db = _fresh_pg(pg_url)
+        bot0, server0 = _cpu_seconds()
         rate = await _throughput(db, chats, games)
+        bot1, server1 = _cpu_seconds()
         db.dispose()
         report("2", "PostgreSQL, one bot process", f"{rate:,.0f} games/s", "≥ 1,000/s")
+        updates = chats * (games + 1)
+        report(
+            "2",
+            "CPU per update: bot process / PostgreSQL server (local)",
+            f"{(bot1 - bot0) / updates * 1e6:,.0f} / {(server1 - server0) / updates * 1e6:,.0f} µs",
+            "—",
+        )
         _fresh_pg(pg_url).dispose()
         rate = await asyncio.to_thread(_throughput_processes, pg_url, chats, games, 2)
         report("2", "PostgreSQL, two bot processes", f"{rate:,.0f} games/s", "≥ 1,000/s")
+
+
+def _cpu_seconds() -> tuple[float, float]:
+    """CPU time used so far by this process and by all local ``postgres`` processes (Linux)."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    server = 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/comm") as f:
+                if f.read().strip() != "postgres":
+                    continue
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        server += int(fields[11]) + int(fields[12])  # utime + stime, in clock ticks
+    return usage.ru_utime + usage.ru_stime, server / os.sysconf("SC_CLK_TCK")
 
 
 def _fresh_pg(url: str) -> Database:
