@@ -157,12 +157,12 @@ class Sheet:
         hint = f"Gültig sind 1 bis {last}." if last else "Es ist noch kein Spiel eingetragen."
         raise RuleError(f"Spiel {nr} gibt es nicht.", hint=hint + " /liste zeigt die Nummern.")
 
+    @functools.cached_property
+    def _bookings(self) -> tuple[Booking, ...]:
+        return tuple(b for e in self.valid if (b := _booking(self.players, e)) is not None)
+
     def bookings(self) -> list[Booking]:
-        out = []
-        for e in self.valid:
-            if e.result is not None and e.row.declarer is not None:
-                out.append(Booking(self.players[e.row.declarer], e.result.score, e.result.won))
-        return out
+        return list(self._bookings)
 
     def totals(self) -> list[Totals]:
         """Seeger-Fabian totals (ISkO lists)."""
@@ -194,8 +194,12 @@ class Sheet:
             state=self.state,
             start=self.start,
         )
-        new.entries.append(_entry(new, row, self.games_played + 1, Status.VALID, None))
+        entry = _entry(new, row, self.games_played + 1, Status.VALID, None)
+        new.entries.append(entry)
         new.next_dealer = (row.dealer + 1) % self.table_size
+        if "_bookings" in self.__dict__:  # the parent's totals were needed: so are these
+            booking = _booking(self.players, entry)
+            new.__dict__["_bookings"] = self._bookings + ((booking,) if booking else ())
         return new
 
     def won_lost(self) -> tuple[list[int], list[int]]:
@@ -407,6 +411,13 @@ def _violation(sheet: Sheet, row: LogRow, result: GameResult | None) -> str | No
             except RuleError as err:
                 return err.message
     return None
+
+
+def _booking(players: tuple[str, ...], e: Entry) -> Booking | None:
+    """What a valid entry books for Seeger-Fabian (None for passed games and Ramsch)."""
+    if e.result is None or e.row.declarer is None:
+        return None
+    return Booking(players[e.row.declarer], e.result.score, e.result.won)
 
 
 def _entry(sheet: Sheet, row: LogRow, nr: int | None, status: Status, follow: int | None) -> Entry:

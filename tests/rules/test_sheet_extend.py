@@ -66,3 +66,7 @@ def test_extended_equals_full_replay(case: tuple[list[LogRow], LogRow, bool]) ->
     before = replay(players, rows, house=rules, series_length=200)
     full = replay(players, [*rows, new], house=rules, series_length=200)
     assert view(before.extended(new)) == view(full)
+    # The totals too: computed from scratch, and carried on from the parent's bookings.
+    assert before.extended(new).standings() == full.standings()
+    before.totals()
+    assert before.extended(new).totals() == full.totals()
