@@ -7,6 +7,7 @@ a second Database on the same database: it has its own cache and writes behind o
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 
 import pytest
 from sqlalchemy import delete
@@ -56,6 +57,16 @@ def load(session: Session) -> repo.LoadedList:
     return loaded
 
 
+def behind_our_back(db: Database, *units: Callable[[Session], object]) -> None:
+    """Run ``units`` as another process would: its own Database, its own cache."""
+    other = Database(db.url)
+    try:
+        for unit in units:
+            other.run_write(unit)
+    finally:
+        other.dispose()
+
+
 def fresh_replay(loaded: repo.LoadedList) -> list[tuple[int, int, str | None]]:
     """What a replay without any cache shows: (nr, declarer, announcement) per entry."""
     sheet = replay(
@@ -88,11 +99,7 @@ def test_a_row_written_by_another_process_is_seen(db: Database) -> None:
     db.run_write(new_list)
     db.run_write(lambda s: book(s, GAMES[0]))
     assert len(db.run_read(load).rows) == 1  # cached now
-    other = Database(db.url)
-    try:
-        other.run_write(lambda s: book(s, GAMES[1]))
-    finally:
-        other.dispose()
+    behind_our_back(db, lambda s: book(s, GAMES[1]))
     loaded = db.run_read(load)
     assert [e.row.announcement for e in loaded.sheet.entries] == GAMES[:2]
 
@@ -101,16 +108,12 @@ def test_a_renamed_player_is_seen(db: Database) -> None:
     db.run_write(new_list)
     db.run_write(lambda s: book(s, GAMES[0]))
     db.run_read(load)
-    other = Database(db.url)
-    try:
 
-        def rename(s: Session) -> None:
-            loaded = load(s)
-            repo.rename_player(s, loaded.players[1], "Berta")
+    def rename(s: Session) -> None:
+        loaded = load(s)
+        repo.rename_player(s, loaded.players[1], "Berta")
 
-        other.run_write(rename)
-    finally:
-        other.dispose()
+    behind_our_back(db, rename)
     assert db.run_read(load).sheet.players == ("Anna", "Berta", "Carla")
 
 
@@ -126,11 +129,7 @@ def test_a_rolled_back_booking_is_never_cached(db: Database) -> None:
         db.run_write(book_then_fail)
     # On SQLite the rolled-back row id is handed out again - to a different game, which
     # gives the log the same row count and last row id the failed booking would have had.
-    other = Database(db.url)
-    try:
-        other.run_write(lambda s: book(s, GAMES[2]))
-    finally:
-        other.dispose()
+    behind_our_back(db, lambda s: book(s, GAMES[2]))
     loaded = db.run_read(load)
     assert [e.row.announcement for e in loaded.sheet.entries] == [GAMES[0], GAMES[2]]
     assert entries(loaded) == fresh_replay(loaded)
@@ -146,13 +145,7 @@ def test_a_list_recreated_under_the_same_id_is_not_mistaken_for_the_old_one(db: 
         s.execute(delete(Player).where(Player.list_id == first.id))
         s.execute(delete(SheetList).where(SheetList.id == first.id))
 
-    other = Database(db.url)
-    try:
-        other.run_write(wipe)
-        other.run_write(lambda s: new_list(s, seed="bbbb"))
-        other.run_write(lambda s: book(s, GAMES[1]))
-    finally:
-        other.dispose()
+    behind_our_back(db, wipe, lambda s: new_list(s, seed="bbbb"), lambda s: book(s, GAMES[1]))
     loaded = db.run_read(load)
     assert [e.row.announcement for e in loaded.sheet.entries] == [GAMES[1]]
 
