@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import re
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
@@ -213,7 +214,10 @@ async def run_console(
     ``/file/bot`` instead of ``/bot``). Returns 0 at EOF, 1 if the bot stopped on its own.
     """
     out_dir = Path(out_dir)
-    async with FakeBotApi() as api:
+    # Update ids go on from the clock, not from 1: a bot remembers processed update ids in
+    # its database (exactly-once), and a later console session on the same database must
+    # not look like a redelivery of the earlier one's updates (Telegram never reuses ids).
+    async with FakeBotApi(first_update_id=time.time_ns() // 1_000_000) as api:
         app = build_app(api.token, f"{api.url}/bot")
         stop = asyncio.Event()
         poller = asyncio.create_task(run_polling(app, stop=stop, timeout=10), name="standin-poll")

@@ -378,7 +378,14 @@ class FakeBotApi:
     ``.base_file_url(f"{api.url}/file/bot")`` and the token ``api.token``.
     """
 
-    def __init__(self, token: str = "4242:TEST", *, host: str = "127.0.0.1", port: int = 0):
+    def __init__(
+        self,
+        token: str = "4242:TEST",
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        first_update_id: int = 1,
+    ):
         self.token = token
         self.url = ""
         self._host = host
@@ -399,7 +406,7 @@ class FakeBotApi:
         self._tasks: set[asyncio.Task[None]] = set()
         self._changed: asyncio.Condition | None = None
         self._pending: list[JSONDict] = []
-        self._next_update_id = 1
+        self._next_update_id = first_update_id
         self._allowed_updates: list[str] | None = None
         self._chats: dict[int, JSONDict] = {}
         self._users: dict[int, JSONDict] = {}

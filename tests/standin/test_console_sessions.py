@@ -1,0 +1,38 @@
+"""A second console session on the same database books anew (no update id is reused)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from pathlib import Path
+
+from skatbot.app import build_application
+from skatbot.standin.console import run_console
+from skatbot.storage.database import Database
+
+
+async def session(db: Database, lines: str, out_dir: Path) -> list[str]:
+    stdout = io.StringIO()
+
+    def build_app(token: str, base_url: str):  # type: ignore[no-untyped-def]
+        return build_application(token, db, base_url=base_url, rate_limit=False)
+
+    code = await asyncio.wait_for(
+        run_console(build_app, stdin=io.StringIO(lines), stdout=stdout, out_dir=out_dir), 30
+    )
+    assert code == 0
+    return stdout.getvalue().splitlines()
+
+
+async def test_a_later_session_is_not_taken_for_a_redelivery(tmp_path: Path) -> None:
+    db = Database(f"sqlite+aiosqlite:///{tmp_path / 'skatbot.db'}")
+    db.migrate()
+    try:
+        first = await session(
+            db, "/neu Anna Bernd Carla\n/spiel Bernd grand ohne 1 hand gewonnen\n", tmp_path
+        )
+        assert any("Spiel 1/36" in line for line in first)
+        second = await session(db, "/spiel Carla kreuz mit 2 gewonnen\n", tmp_path)
+        assert any("Spiel 2/36 · Carla: Kreuz mit 2" in line for line in second), second
+    finally:
+        db.dispose()
