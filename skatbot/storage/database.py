@@ -1,6 +1,6 @@
 """Async storage API over sync SQLAlchemy: a unit of work crosses to the database once.
 
-Measured (DEVELOPERS.md, bench/README.md): the async engine over aiosqlite costs ~2.1 ms per
+Measured (the design card; bench/README.md): the async engine over aiosqlite costs ~2.1 ms per
 small write transaction, a sync session ~0.05 ms plus the way there. So a unit of work is a
 plain function ``fn(session) -> T`` that runs inside one transaction: on SQLite on the event
 loop (WAL, ``BEGIN IMMEDIATE`` for writes, never waiting for a lock there), on PostgreSQL in a
