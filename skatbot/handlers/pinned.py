@@ -72,10 +72,26 @@ def standings_text(sheet: Sheet, seed: str) -> str:
 def refresh(session: Session, loaded: repo.LoadedList, sheet: Sheet) -> tuple[Edit, ...]:
     """The edit of the pinned standings after a change of ``loaded`` to ``sheet`` (none if
     nothing is pinned)."""
-    mid = pinned_id(session, loaded.lst.chat_id, loaded.chat_settings)
+    chat_id = loaded.lst.chat_id
+    mid = pinned_id(session, chat_id, loaded.chat_settings)
     if mid is None:
         return ()
-    return (Edit(mid, standings_text(sheet, loaded.lst.seed)),)
+    return (
+        Edit(
+            mid,
+            standings_text(sheet, loaded.lst.seed),
+            on_gone=lambda s: forget(s, chat_id, mid),
+        ),
+    )
+
+
+def forget(session: Session, chat_id: int, message_id: int) -> None:
+    """The pinned message was deleted: stop editing it (unless another one was pinned since)."""
+    chat = ensure_chat(session, chat_id, lock=True)
+    data = _settings(chat)
+    if data.get(KEY) == message_id:
+        del data[KEY]
+        chat.settings = json.dumps(data)
 
 
 def _prepare(session: Session, cmd: Command) -> str | None:

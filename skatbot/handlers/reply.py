@@ -24,12 +24,14 @@ class Edit:
     """Another message of the bot to change after the commit (e.g. the pinned standings).
 
     ``text=None`` keeps the text and only replaces the buttons. A failed edit (message deleted)
-    is logged and never undoes anything.
+    is logged and never undoes anything; if Telegram says the message is gone, ``on_gone``
+    runs in a write unit (e.g. to stop editing it after every booking).
     """
 
     message_id: int
     text: str | None
     buttons: Buttons = ()
+    on_gone: Callable[[Session], None] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

@@ -259,6 +259,14 @@ async def apply_edits(
                 )
         except TelegramError as err:
             log.info("edit of message %s in chat %s failed: %s", edit.message_id, chat_id, err)
+            gone = (
+                isinstance(err, BadRequest) and "message to edit not found" in err.message.lower()
+            )
+            if gone and edit.on_gone is not None:
+                try:
+                    await database(context).write(edit.on_gone)
+                except Exception:  # forgetting the message is a convenience
+                    log.exception("on_gone for message %s failed", edit.message_id)
 
 
 # --- button taps ------------------------------------------------------------------------------

@@ -987,9 +987,9 @@ class FakeBotApi:
         if mid is None:
             raise _bad_request("message identifier is not specified")
         msg = self._bot_messages.get(chat["id"], {}).get(int(mid))
+        if msg is None and int(mid) in self._messages.get(chat["id"], {}):
+            raise _bad_request("message can't be edited")  # somebody else's message
         if msg is None or msg.deleted:
-            if int(mid) in self._messages.get(chat["id"], {}):
-                raise _bad_request("message can't be edited")
             raise _bad_request("message to edit not found")
         return msg
 

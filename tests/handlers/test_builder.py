@@ -284,10 +284,16 @@ async def test_anheften_keeps_the_standings_up_to_date(bot: Bot) -> None:
     assert "Anna 122" in (bot.api.message(CHAT, pinned.message_id).text or "")
     await bot.say("/storno 1")
     assert "Anna 122" not in (bot.api.message(CHAT, pinned.message_id).text or "")
-    # the pinned message is deleted: bookings go on
+    # the pinned message is deleted: bookings go on, and it is not edited again
     bot.api.message(CHAT, pinned.message_id).deleted = True
     reply = await bot.text("/spiel Bernd karo mit 1 gewonnen")
     assert "Bernd +18" in reply
+    def edit_calls() -> int:  # failed ones included
+        return sum(c.method == "editMessageText" for c in bot.api.calls)
+
+    edits = edit_calls()
+    assert "Carla" in await bot.text("/spiel Carla karo mit 1 gewonnen")
+    assert edit_calls() == edits
 
 
 async def test_help_menu_and_forgiving_input(bot: Bot) -> None:
