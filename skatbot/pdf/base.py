@@ -237,12 +237,7 @@ class SkatPDF(FPDF):
         fill: RGB = HEADER_FILL,
     ) -> None:
         """A simple one-line table header with a grey background at the current position."""
-        x0, y0 = self.l_margin, self.get_y()
-        self.set_fill_color(*fill)
-        self.set_draw_color(*GRID)
-        self.set_line_width(0.2)
-        total = sum(c.width for c in columns)
-        self.rect(x0, y0, total, height, style="DF")
+        x0, y0 = self.header_box(sum(c.width for c in columns), height, fill)
         self.font(size, bold=True)
         self.color(BLACK)
         x = x0
@@ -250,6 +245,25 @@ class SkatPDF(FPDF):
             self.put(x, y0, column.width, height, column.title, column.align)
             x += column.width
         self.set_xy(x0, y0 + height)
+
+    def header_box(
+        self, width: float, height: float, fill: RGB = HEADER_FILL
+    ) -> tuple[float, float]:
+        """The framed grey background of a table header at the current position; its corner."""
+        x0, y0 = self.l_margin, self.get_y()
+        self.set_fill_color(*fill)
+        self.set_draw_color(*GRID)
+        self.set_line_width(0.2)
+        self.rect(x0, y0, width, height, style="DF")
+        return x0, y0
+
+    def header_cells(self, columns: Sequence[Column], x: float, y: float, height: float) -> float:
+        """Header titles in the current font, each cell closed by a vertical line; the x after."""
+        for column in columns:
+            self.put(x, y, column.width, height, column.title, column.align)
+            x += column.width
+            self.line(x, y, x, y + height)
+        return x
 
     def table_row(
         self,

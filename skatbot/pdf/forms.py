@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from skatbot.pdf.base import BLACK, GREY_TEXT, GRID, HEADER_FILL, SkatPDF
+from skatbot.pdf.base import BLACK, GREY_TEXT, GRID, Column, SkatPDF
 
 GAMES_PER_TABLE = {3: 36, 4: 48}
 OTHERS_FACTOR = {3: 40, 4: 30}
@@ -22,14 +22,14 @@ class _FormPDF(SkatPDF):
         super().__init__(title, subject="Vordruck Skatliste")
         self.player_w = 23.0 if table_size == 4 else 27.0
         self.fixed = [
-            ("Nr", 8.0, "R"),
-            ("Geber", 20.0, "L"),
-            ("Spiel", 0.0, "L"),
-            ("Reiz", 9.0, "R"),
-            ("Wert", 10.0, "R"),
+            Column("Nr", 8.0, "R"),
+            Column("Geber", 20.0),
+            Column("Spiel", 0.0),
+            Column("Reiz", 9.0, "R"),
+            Column("Wert", 10.0, "R"),
         ]
-        game_w = self.content_width - sum(w for _, w, _ in self.fixed) - table_size * self.player_w
-        self.fixed[2] = ("Spiel", game_w, "L")
+        game_w = self.content_width - sum(c.width for c in self.fixed) - table_size * self.player_w
+        self.fixed[2] = Column("Spiel", game_w)
 
     def blank(self, x: float, y: float, w: float, label: str = "") -> None:
         """A writing line of width ``w`` with its baseline at ``y``, optional tiny label below."""
@@ -73,18 +73,10 @@ class _FormPDF(SkatPDF):
         self.set_y(y + 4)
 
     def table_header(self) -> None:
-        x0, y0 = self.l_margin, self.get_y()
         height = HEAD_H1 + HEAD_H2
-        self.set_fill_color(*HEADER_FILL)
-        self.set_draw_color(*GRID)
-        self.set_line_width(0.2)
-        self.rect(x0, y0, self.content_width, height, style="DF")
-        x = x0
+        x0, y0 = self.header_box(self.content_width, height)
         self.font(8, bold=True)
-        for title, width, align in self.fixed:
-            self.put(x, y0, width, height, title, align)  # type: ignore[arg-type]
-            x += width
-            self.line(x, y0, x, y0 + height)
+        x = self.header_cells(self.fixed, x0, y0, height)
         for index in range(self.table_size):
             # room to write the player's name, with a tiny label
             self.font(5.5)
@@ -111,13 +103,13 @@ class _FormPDF(SkatPDF):
             self.ensure_row_space(row_h)
             y0 = self.get_y()
             self.font(8)
-            self.put(x0, y0, self.fixed[0][1], row_h, str(nr), "R")
+            self.put(x0, y0, self.fixed[0].width, row_h, str(nr), "R")
             self.set_draw_color(*GRID)
             self.set_line_width(0.15)
             x = x0
             self.line(x, y0, x, y0 + row_h)
-            for _, width, _ in self.fixed:
-                x += width
+            for column in self.fixed:
+                x += column.width
                 self.line(x, y0, x, y0 + row_h)
             for _ in range(self.table_size):
                 self.set_draw_color(215, 215, 215)

@@ -9,7 +9,6 @@ from skatbot.pdf.base import (
     BLACK,
     GREY_TEXT,
     GRID,
-    HEADER_FILL,
     RGB,
     Column,
     SkatPDF,
@@ -135,19 +134,11 @@ class _SeriesPDF(SkatPDF):
 
     def table_header(self) -> None:
         lay = self.layout
-        x0, y0 = self.l_margin, self.get_y()
         height = HEAD_H1 + HEAD_H2
-        self.set_fill_color(*HEADER_FILL)
-        self.set_draw_color(*GRID)
-        self.set_line_width(0.2)
-        self.rect(x0, y0, self.content_width, height, style="DF")
+        x0, y0 = self.header_box(self.content_width, height)
         self.font(8, bold=True)
         self.color(BLACK)
-        x = x0
-        for column in self._fixed_columns():
-            self.put(x, y0, column.width, height, column.title, column.align)
-            x += column.width
-            self.line(x, y0, x, y0 + height)
+        x = self.header_cells(self._fixed_columns(), x0, y0, height)
         for name in self.players:
             self.font(8, bold=True)
             self.put(x, y0 + 0.3, lay.player, HEAD_H1, name, "C")
