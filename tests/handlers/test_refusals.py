@@ -8,15 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import Bot
-
-
-async def export_raw(bot: Bot, chat_id: int = -1001) -> bytes:
-    out = await bot.say("/export", chat_id=chat_id)
-    docs = [r.document for r in out if r.document]
-    if docs:
-        return docs[0][1]
-    # no list yet: the refusal text itself is the "state"
-    return "\n".join(r.text for r in out).encode()
+from tests.robustness.helpers import export_raw
 
 
 async def refused(bot: Bot, message: str, *expected: str, hint: bool = True) -> str:
