@@ -87,10 +87,9 @@ class Database:
 
     def __init__(self, url: str | URL = DEFAULT_URL) -> None:
         self.url = sync_url(url)
-        self.is_sqlite = self.url.get_backend_name() == "sqlite"
         self.sheets = SheetCache()
         info = {INFO_KEY: self.sheets}
-        if self.is_sqlite:
+        if self.url.get_backend_name() == "sqlite":
             self.write_engine = _sqlite_engine(self.url, "BEGIN IMMEDIATE")
             self.read_engine = _sqlite_engine(self.url, "BEGIN")
             self._inline_writer: _LoopConnection | None = _LoopConnection(
