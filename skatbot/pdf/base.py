@@ -13,7 +13,8 @@ from typing import Literal
 
 from fpdf import FPDF
 
-from skatbot.pdf.fonts import bold_font_path, printable, regular_font_path
+from skatbot.pdf.embedded_fonts import add_embedded_font
+from skatbot.pdf.fonts import printable
 
 FAMILY = "LiberationSans"
 MARGIN = 12.0
@@ -95,8 +96,8 @@ class SkatPDF(FPDF):
         super().__init__(orientation="P", unit="mm", format="A4")
         self.set_margins(MARGIN, MARGIN, MARGIN)
         self.set_auto_page_break(True, margin=BOTTOM_MARGIN)
-        self.add_font(FAMILY, "", str(regular_font_path()))
-        self.add_font(FAMILY, "B", str(bold_font_path()))
+        add_embedded_font(self, FAMILY, "")
+        add_embedded_font(self, FAMILY, "B")
         clean_title = self.clean(title)
         self.set_title(clean_title)
         self.set_lang("de")
