@@ -99,3 +99,28 @@ def test_upgrade_from_0001_keeps_every_row(tmp_path: Path) -> None:
         assert snapshot() == before
     finally:
         db.dispose()
+
+
+def test_head_is_alembics_newest_revision() -> None:
+    from alembic.script import ScriptDirectory
+
+    from skatbot.storage.migrate import HEAD, alembic_config
+
+    assert ScriptDirectory.from_config(alembic_config()).get_heads() == [HEAD]
+
+
+def test_a_database_at_head_is_not_migrated_again_and_an_older_one_is(tmp_path: Path) -> None:
+    from skatbot.storage.migrate import HEAD, current_revision
+
+    db = _empty_database(tmp_path)
+    try:
+        assert current_revision(db.write_engine) is None
+        upgrade(db.write_engine, "0002")
+        assert current_revision(db.write_engine) == "0002"
+        db.migrate()
+        assert current_revision(db.write_engine) == HEAD
+        assert "builders" in inspect(db.write_engine).get_table_names()
+        db.migrate()  # at head: nothing to do, nothing breaks
+        assert current_revision(db.write_engine) == HEAD
+    finally:
+        db.dispose()
