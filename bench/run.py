@@ -245,12 +245,19 @@ async def bench_throughput(chats: int, games: int, pg_url: str | None) -> None:
         report("2", "PostgreSQL, two bot processes", f"{rate:,.0f} games/s", "≥ 1,000/s")
 
 
+def _process_cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) used so far by process ``pid`` (Linux)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime, ticks
+
+
 def _cpu_seconds() -> tuple[float, float]:
     """CPU time used so far by this process and by all local ``postgres`` processes (Linux)."""
     import resource
 
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    server = 0
+    server = 0.0
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
             continue
@@ -258,12 +265,10 @@ def _cpu_seconds() -> tuple[float, float]:
             with open(f"/proc/{pid}/comm") as f:
                 if f.read().strip() != "postgres":
                     continue
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
+            server += _process_cpu_seconds(int(pid))
+        except OSError:  # the process ended meanwhile
             continue
-        server += int(fields[11]) + int(fields[12])  # utime + stime, in clock ticks
-    return usage.ru_utime + usage.ru_stime, server / os.sysconf("SC_CLK_TCK")
+    return usage.ru_utime + usage.ru_stime, server
 
 
 def _fresh_pg(url: str) -> Database:
@@ -380,13 +385,6 @@ print(hwm)
 """
 
 
-def _process_cpu_seconds(pid: int) -> float:
-    """CPU time (user + system) used so far by process ``pid`` (Linux)."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 async def _startup_time(echo: bool = False) -> tuple[float, float]:
     """Wall time from launching ``skatbot run`` (or, with ``echo``, the echo bot: the
     framework's own start-up) to its first getUpdates, and the CPU time it took."""
@@ -464,7 +462,12 @@ def main() -> None:
     parser.add_argument("--pg", default=os.environ.get("SKATBOT_BENCH_PG_URL"))
     args = parser.parse_args()
     quick = args.quick
-    report("—", "machine: pure-Python reference loop (10⁷ additions)", f"{_reference_loop():.2f} s", "—")
+    report(
+        "—",
+        "machine: pure-Python reference loop (10⁷ additions)",
+        f"{_reference_loop():.2f} s",
+        "—",
+    )
     asyncio.run(bench_round_trip(60 if quick else 300))
     asyncio.run(bench_throughput(50 if quick else 500, 36, args.pg))
     bench_pdf(5 if quick else 20)
