@@ -42,6 +42,8 @@ JSONDict = dict[str, Any]
 BOT_ID = 4242
 BOT_USERNAME = "skatbot_test_bot"
 BOT_FIRST_NAME = "Skatbot"
+ANONYMOUS_ADMIN_ID = 1087968824  # "GroupAnonymousBot": messages of anonymous group admins
+CHANNEL_BOT_ID = 136817688  # "Channel_Bot": messages sent on behalf of a channel
 
 MAX_TEXT_LENGTH = 4096
 MAX_CAPTION_LENGTH = 1024
@@ -415,6 +417,11 @@ class FakeBotApi:
         self._bot_messages: dict[int, dict[int, BotMessage]] = {}
         self._admins: dict[int, tuple[int | None, set[int]]] = {}
         self._callback_ids: dict[str, bool] = {}
+        self._inline_ids: dict[str, bool] = {}
+        self.inline_answers: list[JSONDict] = []
+        """Parameters of every accepted answerInlineQuery call."""
+        self.topics: dict[int, dict[int, str]] = {}
+        """Forum topics per chat: thread id -> name."""
         self._next_callback_id = 1
         self._files: dict[str, tuple[str, bytes, str]] = {}
         self._next_file = 1
@@ -539,10 +546,33 @@ class FakeBotApi:
         chat_type: str = "group",
         chat_title: str = "Skatrunde",
         reply_to: int | None = None,
+        thread_id: int | None = None,
+        sender_chat: JSONDict | None = None,
     ) -> int:
-        """Queue a Message update from a user; returns its update_id."""
+        """Queue a Message update from a user; returns its update_id.
+
+        ``thread_id`` posts into that forum topic (the chat becomes a forum supergroup);
+        ``sender_chat`` sends on behalf of a chat as Telegram does: ``from`` is then the
+        placeholder user (GroupAnonymousBot for the group itself, else Channel_Bot).
+        """
+        if sender_chat is not None:
+            anonymous_admin = sender_chat.get("id") == chat_id
+            user_id, first_name, username = (
+                (ANONYMOUS_ADMIN_ID, "Group", "GroupAnonymousBot")
+                if anonymous_admin
+                else (CHANNEL_BOT_ID, "Channel", "Channel_Bot")
+            )
         user = self._user(user_id, first_name, username)
+        if sender_chat is not None:
+            user["is_bot"] = True
+            self._users[user_id] = dict(user)
+        if thread_id is not None:
+            chat_type = "supergroup"
         chat = self._chat(chat_id, chat_type, chat_title, user)
+        if thread_id is not None:
+            self._chats[chat_id]["is_forum"] = True
+            chat = dict(self._chats[chat_id])
+            self.topics.setdefault(chat_id, {}).setdefault(thread_id, f"Thema {thread_id}")
         self.left_chats.discard(chat_id)
         message: JSONDict = {
             "message_id": self._new_message_id(chat_id),
@@ -551,6 +581,11 @@ class FakeBotApi:
             "date": int(time.time()),
             "text": text,
         }
+        if sender_chat is not None:
+            message["sender_chat"] = dict(sender_chat)
+        if thread_id is not None:
+            message["message_thread_id"] = thread_id
+            message["is_topic_message"] = True
         entities = _command_entities(text)
         if entities:
             message["entities"] = entities
@@ -558,6 +593,59 @@ class FakeBotApi:
             message["reply_to_message"] = self._message_stub(chat_id, reply_to)
         self._messages.setdefault(chat_id, {})[message["message_id"]] = message
         return self.push_update({"message": message})
+
+    def push_edit(self, text: str, *, chat_id: int, message_id: int) -> int:
+        """Queue an ``edited_message`` update: the user changed their message to ``text``."""
+        known = self._messages.get(chat_id, {}).get(message_id)
+        if known is None or known.get("from", {}).get("id") == BOT_ID:
+            raise LookupError(f"no user message {message_id} in chat {chat_id}")
+        known["text"] = text
+        known["edit_date"] = int(time.time())
+        entities = _command_entities(text)
+        known.pop("entities", None)
+        if entities:
+            known["entities"] = entities
+        return self.push_update({"edited_message": copy.deepcopy(known)})
+
+    def push_my_chat_member(self, chat_id: int, status: str, *, user_id: int = 1) -> int:
+        """Queue a ``my_chat_member`` update: the bot's status in the chat became ``status``
+        (``member``, ``administrator``, ``left``, ``kicked``). Leaving blocks sending."""
+        chat = self._chats.get(chat_id) or self._chat(chat_id, "group", "Skatrunde")
+        old = "left" if status in ("member", "administrator") else "member"
+        if status in ("left", "kicked"):
+            self.left_chats.add(chat_id)
+        else:
+            self.left_chats.discard(chat_id)
+        user = self._users.get(user_id) or self._user(user_id, "Spieler", None)
+        return self.push_update(
+            {
+                "my_chat_member": {
+                    "chat": dict(chat),
+                    "from": dict(user),
+                    "date": int(time.time()),
+                    "old_chat_member": {"status": old, "user": dict(self.bot_user)},
+                    "new_chat_member": self._bot_member(status),
+                }
+            }
+        )
+
+    def _bot_member(self, status: str) -> JSONDict:
+        if status == "administrator":
+            return {**self._member_admin(dict(self.bot_user)), "can_be_edited": False}
+        if status == "kicked":
+            return {"status": "kicked", "user": dict(self.bot_user), "until_date": 0}
+        return {"status": status, "user": dict(self.bot_user)}
+
+    def push_inline_query(self, query: str, *, user_id: int = 1, first_name: str = "Spieler") -> int:
+        """Queue an ``inline_query`` update (someone typed ``@bot query`` in any chat)."""
+        known = self._users.get(user_id)
+        user = self._user(user_id, first_name, known.get("username") if known else None)
+        query_id = f"iq{self._next_callback_id:08d}"
+        self._next_callback_id += 1
+        self._inline_ids[query_id] = False
+        return self.push_update(
+            {"inline_query": {"id": query_id, "from": user, "query": query, "offset": ""}}
+        )
 
     def push_callback(
         self,
@@ -1327,26 +1415,30 @@ class FakeBotApi:
         if owner == user_id:
             return {"status": "creator", "user": user, "is_anonymous": False}
         if user_id in admins:
-            return {
-                "status": "administrator",
-                "user": user,
-                "can_be_edited": False,
-                "is_anonymous": False,
-                "can_manage_chat": True,
-                "can_delete_messages": True,
-                "can_manage_video_chats": True,
-                "can_restrict_members": True,
-                "can_promote_members": False,
-                "can_change_info": True,
-                "can_invite_users": True,
-                "can_post_stories": False,
-                "can_edit_stories": False,
-                "can_delete_stories": False,
-                "can_pin_messages": True,
-            }
+            return self._member_admin(user)
         if chat_id in self.left_chats and user_id == BOT_ID:
             return {"status": "left", "user": user}
         return {"status": "member", "user": user}
+
+    @staticmethod
+    def _member_admin(user: JSONDict) -> JSONDict:
+        return {
+            "status": "administrator",
+            "user": user,
+            "can_be_edited": False,
+            "is_anonymous": False,
+            "can_manage_chat": True,
+            "can_delete_messages": True,
+            "can_manage_video_chats": True,
+            "can_restrict_members": True,
+            "can_promote_members": False,
+            "can_change_info": True,
+            "can_invite_users": True,
+            "can_post_stories": False,
+            "can_edit_stories": False,
+            "can_delete_stories": False,
+            "can_pin_messages": True,
+        }
 
     def _m_getChatMember(self, params: JSONDict, files: Any) -> JSONDict:
         chat = self._known_chat(params)
