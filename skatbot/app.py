@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from telegram.ext import AIORateLimiter, Application
+from telegram.ext import Application
 from telegram.request import HTTPXRequest
 
+from skatbot.handlers.delivery import Outbox, Pacer
 from skatbot.handlers.registry import post_init, register
 from skatbot.storage.database import DEFAULT_URL, Database
 
@@ -52,11 +53,16 @@ def build_application(
     base_url: str | None = None,
     rate_limit: bool = True,
     request_timeout: float | None = None,
+    group_limit: int | None = 20,
+    group_window: float = 60.0,
 ) -> Application:  # type: ignore[type-arg]
     """The one Application used by Telegram, the console and the tests.
 
     ``request_timeout`` (seconds) overrides PTB's connect/read/write/pool timeouts of the Bot
-    API requests (default 5 s); the tests use short ones to provoke timeouts.
+    API requests (default 5 s); the tests use short ones to provoke timeouts. Replies are
+    paced per group chat to ``group_limit`` messages per ``group_window`` seconds (Telegram's
+    ~20 a minute) and to 30 a second overall; ``rate_limit=False`` paces nothing, and a 429
+    answer still pauses the chat it was about (``handlers.delivery``).
     """
     requests, get_updates = bot_api_requests(request_timeout)
     builder = (
@@ -72,12 +78,14 @@ def build_application(
         if not root.endswith("/bot"):
             root += "/bot"
         builder = builder.base_url(root).base_file_url(root[: -len("/bot")] + "/file/bot")
-    if rate_limit:
-        # Telegram's limits (30 messages/s overall, 20/min per group); a 429 answer is retried
-        # up to 3 times after waiting the retry_after Telegram names.
-        builder = builder.rate_limiter(AIORateLimiter(max_retries=3))  # type: ignore[arg-type]
     app = builder.build()
     app.bot_data["db"] = db
+    pacer = (
+        Pacer(group_limit, group_window)
+        if rate_limit
+        else Pacer(group_limit=None, per_second=None)
+    )
+    app.bot_data["outbox"] = Outbox(pacer)
     register(app)
     return app
 

@@ -51,7 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
     hook.add_argument("--listen", default="0.0.0.0", help="Adresse (Standard 0.0.0.0)")
     hook.add_argument("--port", type=int, default=8443, help="Port (Standard 8443)")
     hook.add_argument("--url", required=True, help="öffentliche HTTPS-URL des Webhooks")
-    hook.add_argument("--secret", required=True, help="secret_token (Header-Prüfung)")
+    # The secret comes from SKATBOT_WEBHOOK_SECRET: a command line is visible to every user
+    # of the machine (ps). --secret is still recognised, to refuse it with that reason.
+    hook.add_argument("--secret", help=argparse.SUPPRESS)
     hook.add_argument(
         "--no-set-webhook", action="store_true", help="setWebhook nicht aufrufen (andere Instanz)"
     )
@@ -81,15 +83,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         from skatbot.webhook import run_webhook_mode, valid_secret
 
-        if not valid_secret(args.secret):
-            print("--secret: 1–256 Zeichen aus A-Z, a-z, 0-9, _ und -.", file=sys.stderr)
+        if args.secret is not None:
+            print(
+                "--secret gibt es nicht mehr: auf der Kommandozeile sieht jeder das Geheimnis "
+                "(ps). Setze stattdessen SKATBOT_WEBHOOK_SECRET.",
+                file=sys.stderr,
+            )
+            return 2
+        secret = os.environ.get("SKATBOT_WEBHOOK_SECRET", "").strip()
+        if not valid_secret(secret):
+            print(
+                "SKATBOT_WEBHOOK_SECRET fehlt oder ist ungültig: 1–256 Zeichen aus A-Z, a-z, "
+                "0-9, _ und -.",
+                file=sys.stderr,
+            )
             return 2
         return run_webhook_mode(
             token,
             listen=args.listen,
             port=args.port,
             url=args.url,
-            secret=args.secret,
+            secret=secret,
             set_webhook=not args.no_set_webhook,
         )
     if args.command == "run" or token:

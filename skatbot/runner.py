@@ -1,14 +1,20 @@
 """Our own long-polling loop with at-least-once delivery.
 
-PTB's stock ``Updater`` confirms a fetched batch (by asking for the next offset) as soon as
-the updates are *queued*, before the handlers ran. If the process dies in between, those
-updates are lost. ``poll_updates`` instead processes every update of a batch in order with
-``await app.process_update(update)`` and only then requests the next batch with
-``offset = last processed update_id + 1`` - Telegram confirms an update only after its
-effect is done. Within a batch, updates are grouped by chat: the chats run concurrently, each
-chat's updates strictly in order (updates without a chat form a group each). Handlers must
-therefore be idempotent (an update may be delivered again after a crash); together that
-gives exactly-once effects.
+PTB's stock ``Updater`` confirms fetched updates (by asking for the next offset) as soon as
+they are *queued*, before the handlers ran. If the process dies in between, those updates are
+lost. Here an update is confirmed only once ``await app.process_update(update)`` has returned
+for it and for every update before it: ``offset`` never passes an update that is not done.
+Handlers commit their effect and hand their replies to the outbox (``handlers.delivery``)
+before they return, so "done" means "committed"; the replies follow at the pace Telegram
+allows, without holding up anything.
+
+Updates are dispatched as they arrive: each chat has its own queue, worked strictly in order,
+and the chats run concurrently (an update without a chat runs on its own). The poller does
+not wait for a chat to finish before fetching more, so one busy chat never stalls another.
+While updates are in flight, Telegram hands them out again on the next ``getUpdates`` (they
+are not confirmed yet); those are recognised by their id and skipped, and the poller waits
+for progress (or a short while) instead of asking again at once. Handlers must be idempotent
+(an update may be delivered again after a crash); together that gives exactly-once effects.
 
 Note: handlers registered with ``block=False`` run as background tasks and are not awaited
 here, so they do not get this guarantee.
@@ -20,6 +26,7 @@ import asyncio
 import contextlib
 import logging
 import warnings
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -27,7 +34,7 @@ from telegram import Update
 from telegram.error import Conflict, InvalidToken, NetworkError, RetryAfter, TelegramError
 from telegram.ext import Application
 
-__all__ = ["poll_updates", "run_polling"]
+__all__ = ["close_outbox", "poll_updates", "run_polling"]
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -70,41 +77,88 @@ async def _until_stop(stop: asyncio.Event, coro: Any) -> tuple[bool, Any]:
     return False, None
 
 
+BUSY_POLL_INTERVAL = 0.1  # seconds between getUpdates calls while updates are in flight
+
+
 def _group_key(update: Update) -> tuple[str, int]:
     chat = update.effective_chat
     return ("chat", chat.id) if chat is not None else ("update", update.update_id)
 
 
-async def _process_batch(app: AnyApplication, updates: list[Update], stop: asyncio.Event) -> int:
-    """Process one batch: chats concurrently, each chat in order. Returns the next offset.
+class _Dispatcher:
+    """Per-chat queues of fetched updates and the offset that may be confirmed."""
 
-    The returned offset never passes an unprocessed update: if ``stop`` interrupts the batch,
-    it is the smallest update id that was not processed (updates above it that were processed
-    are redelivered later and book nothing twice).
-    """
-    groups: dict[tuple[str, int], list[Update]] = {}
-    for update in sorted(updates, key=lambda u: u.update_id):
-        groups.setdefault(_group_key(update), []).append(update)
-    done: set[int] = set()
+    def __init__(self, app: AnyApplication, stop: asyncio.Event) -> None:
+        self.app = app
+        self.stop = stop
+        self.queues: dict[tuple[str, int], deque[Update]] = {}
+        self.workers: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self.unfinished: set[int] = set()
+        self.last_fetched: int | None = None
+        self.progress = asyncio.Event()
 
-    async def run_group(group: list[Update]) -> None:
-        for update in group:
-            if stop.is_set():
-                return
-            try:
-                await app.process_update(update)
-            except Exception:
-                # process_update hands handler errors to the error handlers (or logs them if
-                # there are none); anything arriving here is a bug outside the handlers.
-                # Skipping the update is better than retrying a poison update forever.
-                _LOGGER.exception("processing update %s failed", update.update_id)
-            done.add(update.update_id)
+    @property
+    def busy(self) -> bool:
+        return bool(self.unfinished)
 
-    await asyncio.gather(*(run_group(group) for group in groups.values()))
-    pending = [u.update_id for u in updates if u.update_id not in done]
-    if pending:
-        return min(pending)
-    return max(u.update_id for u in updates) + 1
+    def offset(self) -> int | None:
+        """The next ``getUpdates`` offset: the oldest update not done yet."""
+        if self.unfinished:
+            return min(self.unfinished)
+        return None if self.last_fetched is None else self.last_fetched + 1
+
+    def add(self, updates: list[Update]) -> int:
+        """Queue the updates not fetched before; returns how many were new."""
+        new = 0
+        for update in sorted(updates, key=lambda u: u.update_id):
+            if self.last_fetched is not None and update.update_id <= self.last_fetched:
+                continue  # in flight (not confirmed yet) or done out of order
+            self.last_fetched = update.update_id
+            self.unfinished.add(update.update_id)
+            key = _group_key(update)
+            self.queues.setdefault(key, deque()).append(update)
+            if key not in self.workers:
+                self.workers[key] = asyncio.create_task(self._work(key))
+            new += 1
+        return new
+
+    async def _work(self, key: tuple[str, int]) -> None:
+        queue = self.queues[key]
+        try:
+            while queue and not self.stop.is_set():
+                update = queue.popleft()
+                try:
+                    await self.app.process_update(update)
+                except Exception:
+                    # process_update hands handler errors to the error handlers (or logs them
+                    # if there are none); anything arriving here is a bug outside the handlers.
+                    # Skipping the update is better than retrying a poison update forever.
+                    _LOGGER.exception("processing update %s failed", update.update_id)
+                self.unfinished.discard(update.update_id)
+                self.progress.set()
+        finally:
+            if not queue:
+                self.queues.pop(key, None)
+            self.workers.pop(key, None)
+            self.progress.set()
+
+    def cancel(self) -> None:
+        for task in self.workers.values():
+            task.cancel()
+
+    async def drain(self) -> None:
+        """Let every chat finish the update it is processing (no new ones start)."""
+        if self.workers:
+            await asyncio.gather(*self.workers.values(), return_exceptions=True)
+
+
+async def _wait_any(stop: asyncio.Event, event: asyncio.Event, seconds: float) -> None:
+    waiters = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(event.wait())]
+    try:
+        await asyncio.wait(waiters, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for waiter in waiters:
+            waiter.cancel()
 
 
 async def poll_updates(
@@ -118,63 +172,81 @@ async def poll_updates(
 ) -> None:
     """Fetch updates with ``getUpdates`` and process them until ``stop`` is set.
 
-    A batch is grouped by chat; the groups run concurrently (``asyncio.gather``), each group
-    sequentially, and the next ``getUpdates`` (which confirms the batch) starts only after
-    all groups have finished. The offset passed to Telegram only advances past an update
-    after ``app.process_update(update)`` has returned, so an update is confirmed only once its
-    (blocking) handlers are done. Transient errors (``NetworkError``, ``TimedOut``,
-    ``Conflict``, ``RetryAfter``) are retried with capped exponential backoff (``RetryAfter``
-    waits the requested time); ``InvalidToken`` is raised. ``on_idle`` is called each time
-    the previous batch is completely processed, just before the next long poll starts.
+    Updates go to per-chat queues as they arrive (see the module docstring); the offset passed
+    to Telegram only advances past an update once it and all before it are processed. Only the
+    update types in ``app.bot_data["allowed_updates"]`` are asked for (all if unset).
+    Transient errors (``NetworkError``, ``TimedOut``, ``Conflict``, ``RetryAfter``) are retried
+    with capped exponential backoff (``RetryAfter`` waits the requested time); ``InvalidToken``
+    is raised. ``on_idle`` is called whenever nothing is in flight, just before a long poll.
 
     When ``stop`` is set, the pending long poll is cancelled, at most the update being
     processed in each chat is finished, and the processed updates are confirmed with a last
     short ``getUpdates`` call before returning. Unprocessed updates stay with Telegram.
     """
-    offset: int | None = None
+    allowed = app.bot_data.get("allowed_updates") or Update.ALL_TYPES
+    dispatcher = _Dispatcher(app, stop)
     confirmed: int | None = None
     backoff = initial_backoff
-    while not stop.is_set():
-        if on_idle is not None:
+    try:
+        while not stop.is_set():
+            if on_idle is not None and not dispatcher.busy:
+                try:
+                    on_idle()
+                except Exception:
+                    _LOGGER.exception("on_idle callback failed")
+            offset = dispatcher.offset()
+            dispatcher.progress.clear()
             try:
-                on_idle()
-            except Exception:
-                _LOGGER.exception("on_idle callback failed")
-        try:
-            finished, updates = await _until_stop(
-                stop,
-                app.bot.get_updates(
-                    offset=offset,
-                    timeout=timeout,
-                    allowed_updates=Update.ALL_TYPES,
-                ),
-            )
-        except InvalidToken:
-            raise
-        except RetryAfter as exc:
-            wait = _retry_after_seconds(exc)
-            _LOGGER.warning("getUpdates: flood control, retrying in %.1f s", wait)
-            await _sleep_or_stop(stop, wait)
-            continue
-        except (NetworkError, Conflict, TelegramError) as exc:
-            # NetworkError includes TimedOut and 5xx answers; Conflict = webhook set or a
-            # second poller running. All of them may go away, so keep trying.
-            _LOGGER.warning("getUpdates failed (%s), retrying in %.1f s", exc, backoff)
-            await _sleep_or_stop(stop, backoff)
-            backoff = min(max_backoff, backoff * 2)
-            continue
-        if not finished:
-            break
-        backoff = initial_backoff
-        confirmed = offset
-        if updates:
-            offset = await _process_batch(app, list(updates), stop)
+                finished, updates = await _until_stop(
+                    stop,
+                    app.bot.get_updates(
+                        offset=offset,
+                        timeout=0 if dispatcher.busy else timeout,
+                        allowed_updates=allowed,
+                    ),
+                )
+            except InvalidToken:
+                raise
+            except RetryAfter as exc:
+                wait = _retry_after_seconds(exc)
+                _LOGGER.warning("getUpdates: flood control, retrying in %.1f s", wait)
+                await _sleep_or_stop(stop, wait)
+                continue
+            except (NetworkError, Conflict, TelegramError) as exc:
+                # NetworkError includes TimedOut and 5xx answers; Conflict = webhook set or a
+                # second poller running. All of them may go away, so keep trying.
+                _LOGGER.warning("getUpdates failed (%s), retrying in %.1f s", exc, backoff)
+                await _sleep_or_stop(stop, backoff)
+                backoff = min(max_backoff, backoff * 2)
+                continue
+            if not finished:
+                break
+            backoff = initial_backoff
+            confirmed = offset
+            new = dispatcher.add(list(updates)) if updates else 0
+            if dispatcher.busy and not new:
+                # Only updates in flight came back: wait until one is done (or a short
+                # while, to see other chats' new updates) before asking again.
+                await _wait_any(stop, dispatcher.progress, BUSY_POLL_INTERVAL)
+    except BaseException:
+        dispatcher.cancel()  # cancelled or failed: nothing more is confirmed
+        raise
+    await dispatcher.drain()
+    offset = dispatcher.offset()
     if offset is not None and offset != confirmed:
         # Tell Telegram which updates are done, like PTB's Updater does on shutdown.
         try:
             await app.bot.get_updates(offset=offset, timeout=0, limit=1)
         except TelegramError as exc:
             _LOGGER.warning("could not confirm processed updates on shutdown: %s", exc)
+
+
+async def close_outbox(app: AnyApplication, grace: float = 10.0) -> None:
+    """Deliver the replies still queued (within ``grace`` seconds) before the app stops."""
+    outbox = app.bot_data.get("outbox")
+    close = getattr(outbox, "close", None)
+    if close is not None:
+        await close(grace)
 
 
 async def run_polling(app: AnyApplication, *, stop: asyncio.Event, timeout: int = 30) -> None:
@@ -188,5 +260,6 @@ async def run_polling(app: AnyApplication, *, stop: asyncio.Event, timeout: int 
         try:
             await poll_updates(app, stop=stop, timeout=timeout)
         finally:
+            await close_outbox(app)
             if app.running:
                 await app.stop()

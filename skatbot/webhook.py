@@ -5,9 +5,11 @@ server needs tornado). For each ``POST``:
 
 1. the ``X-Telegram-Bot-Api-Secret-Token`` header must equal the secret (else 403);
 2. the body is parsed as an Update (bad JSON: 400 - redelivering it would not help);
-3. ``await app.process_update(update)`` runs the handlers - the effect is committed - and
-   only then the answer is 200. If processing failed (a handler raised), the answer is 500,
-   so Telegram delivers the update again; redelivery books nothing twice (runtime.execute).
+3. ``await app.process_update(update)`` runs the handlers - the effect is committed and the
+   replies queued - and only then the answer is 200. If processing failed for a transient
+   reason (database or network away), the answer is 500, so Telegram delivers the update
+   again; redelivery books nothing twice (runtime.execute). A deterministic failure (a bug)
+   is answered 200: a retry would fail the same way and repeat the error notice.
 
 Within one instance the updates of a chat are processed one at a time (in arrival order);
 across instances, the database serialises a chat's writes (row lock on PostgreSQL).
@@ -28,7 +30,9 @@ from urllib.parse import urlsplit
 from telegram import Update
 from telegram.ext import Application, ContextTypes
 
+from skatbot.handlers.registry import transient
 from skatbot.httpio import BadRequest, read_request
+from skatbot.runner import close_outbox
 
 log = logging.getLogger(__name__)
 
@@ -64,9 +68,12 @@ class WebhookServer:
         self._failed: set[int] = set()
         self._connections: set[asyncio.Task[Any]] = set()
         app.add_error_handler(self._note_failure)
+        app.bot_data["redelivered_on_failure"] = True
 
     async def _note_failure(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-        if isinstance(update, Update):
+        # Only a transient failure is answered 500 (Telegram delivers the update again); a
+        # deterministic one would fail again on every retry, and the chat has been told.
+        if isinstance(update, Update) and transient(context.error):
             self._failed.add(update.update_id)
 
     async def start(self, listen: str, port: int) -> None:
@@ -194,7 +201,9 @@ async def serve_webhook(
             await server.start(listen, port)
             if set_webhook:
                 await app.bot.set_webhook(
-                    url, secret_token=secret, allowed_updates=Update.ALL_TYPES
+                    url,
+                    secret_token=secret,
+                    allowed_updates=app.bot_data.get("allowed_updates") or Update.ALL_TYPES,
                 )
             log.info("skatbot webhook listening on %s:%s", listen, server.port)
             if on_ready is not None:
@@ -204,6 +213,7 @@ async def serve_webhook(
             await stop.wait()
         finally:
             await server.stop()
+            await close_outbox(app)
             if app.running:
                 await app.stop()
 

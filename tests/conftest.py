@@ -65,6 +65,15 @@ class Bot:
         app = build_application(self.api.token, self.db, base_url=f"{self.api.url}/bot", rate_limit=False)
         self.app = app
         self.task = asyncio.create_task(run_polling(app, stop=self.stop, timeout=2))
+        # An update is confirmed once committed; its replies follow from the outbox. Tests
+        # that wait for a confirmation mean "and answered", so wait for the outbox too.
+        confirmed = self.api.wait_confirmed
+
+        async def wait_answered(update_id: int, timeout: float = 10) -> None:
+            await confirmed(update_id, timeout)
+            await self.delivered(None, timeout)
+
+        self.api.wait_confirmed = wait_answered  # type: ignore[method-assign]
 
     async def shutdown(self) -> None:
         self.stop.set()
@@ -79,6 +88,10 @@ class Bot:
         update_id = self.api.push_message(text, chat_id=chat_id, user_id=user_id, first_name=name)
         await self.api.wait_confirmed(update_id, timeout=15)
         return replies(self.api.calls[before:], chat_id)
+
+    async def delivered(self, chat_id: int | None = None, timeout: float = 15) -> None:
+        """Wait until the replies queued for ``chat_id`` (or for every chat) are sent."""
+        await self.app.bot_data["outbox"].wait_idle(chat_id, timeout)
 
     async def text(self, message: str, **kw: int | str) -> str:
         """The text of all replies to ``message``, joined."""
@@ -95,7 +108,11 @@ def replies(calls: list, chat_id: int) -> list[Reply]:  # type: ignore[type-arg]
             out.append(Reply(call.method, html_to_text(html), html))
         elif call.method == "sendDocument":
             doc = next(iter(call.files.values()), None)
-            out.append(Reply(call.method, str(call.params.get("caption", "")), "", doc))
+            caption = str(call.params.get("caption", ""))
+            if str(call.params.get("parse_mode", "")).upper() == "HTML":
+                out.append(Reply(call.method, html_to_text(caption), caption, doc))
+            else:
+                out.append(Reply(call.method, caption, "", doc))
     return out
 
 

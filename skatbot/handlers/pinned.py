@@ -14,11 +14,11 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 from telegram import Update
-from telegram.constants import ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from skatbot.handlers import texts
+from skatbot.handlers.delivery import Delivery, enqueue, target_of
 from skatbot.handlers.reply import Command, Edit, Reply
 from skatbot.handlers.runtime import command_of, database, error_text, send
 from skatbot.rules.errors import RuleError
@@ -124,23 +124,40 @@ async def cmd_anheften(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         return
     if text is None:
         return  # redelivered: done before
-    try:
-        msg = await context.bot.send_message(chat.id, text, parse_mode=ParseMode.HTML)
-    except TelegramError as err:
-        log.warning("/anheften in chat %s: send failed: %s", chat.id, err)
-        return
-    pinned = True
-    try:
-        await context.bot.pin_chat_message(chat.id, msg.message_id, disable_notification=True)
-    except TelegramError as err:
-        log.info("/anheften in chat %s: pin failed: %s", chat.id, err)
-        pinned = False
+    chat_id = cmd.chat_id
 
-    def remember(session: Session) -> None:
-        store(session, chat.id, msg.message_id)
-        if repo.processed(session, cmd.update_id) is None:
-            repo.mark_processed(session, cmd.update_id, chat.id, "")
+    async def pin(d: Delivery) -> None:
+        """Send the standings, pin them, remember the message id: in the chat's queue, so the
+        pinned message comes after every reply queued before it."""
+        try:
+            message_id = await d.send_text(text)
+        except TelegramError as err:
+            log.warning("/anheften in chat %s: send failed: %s", chat.id, err)
+            return
+        if message_id is None:
+            return
+        pinned = True
+        try:
+            await d.outbox.call(
+                d.target.chat_id,
+                lambda: context.bot.pin_chat_message(
+                    d.target.chat_id, message_id, disable_notification=True
+                ),
+                counts=False,
+            )
+        except TelegramError as err:
+            log.info("/anheften in chat %s: pin failed: %s", chat.id, err)
+            pinned = False
 
-    await db.write(remember)
-    if not pinned:
-        await send(update, context, Reply(NO_RIGHTS))
+        def remember(session: Session) -> None:
+            store(session, chat_id, message_id)
+            if repo.processed(session, cmd.update_id) is None:
+                repo.mark_processed(session, cmd.update_id, chat_id, "")
+
+        await db.write(remember)
+        if not pinned:
+            await d.send_text(NO_RIGHTS)
+
+    target = target_of(update)
+    if target is not None:
+        enqueue(context.bot, context.application.bot_data, target, pin)

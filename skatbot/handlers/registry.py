@@ -15,7 +15,8 @@ from telegram.ext import Application, CommandHandler, ContextTypes
 
 from skatbot.handlers import admin, builder, documents, house_ops, sheet_ops, tournament_ops
 from skatbot.handlers import help as help_ops
-from skatbot.handlers.runtime import UseCase, execute
+from skatbot.handlers.reply import Reply
+from skatbot.handlers.runtime import UseCase, execute, send
 
 log = logging.getLogger(__name__)
 
@@ -57,19 +58,32 @@ def _handler(  # type: ignore[no-untyped-def]
     return handle
 
 
+ERROR_NOTICE = "⚠️ Da ist etwas schiefgegangen – nichts wurde geändert. Bitte noch einmal versuchen."
+
+
+def transient(error: object) -> bool:
+    """An error that may not happen again: the database or the network was away for a
+    moment. Anything else (a bug, bad data) fails the same way every time."""
+    from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError
+    from sqlalchemy.exc import TimeoutError as PoolTimeout
+    from telegram.error import NetworkError
+
+    kinds = (OperationalError, InterfaceError, DisconnectionError, PoolTimeout, NetworkError)
+    return isinstance(error, (*kinds, ConnectionError, TimeoutError))
+
+
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Last resort: log, and tell the chat something went wrong (never crash the bot)."""
+    """Last resort: log, and tell the chat something went wrong (never crash the bot).
+
+    Behind a webhook a transient error is answered 500 and Telegram delivers the update
+    again, so the chat is told nothing yet (it would get the notice on every retry)."""
     log.exception(
         "unhandled error for update %s", getattr(update, "update_id", "?"), exc_info=context.error
     )
+    if context.application.bot_data.get("redelivered_on_failure") and transient(context.error):
+        return
     if isinstance(update, Update) and update.effective_chat is not None:
-        try:
-            await context.bot.send_message(
-                update.effective_chat.id,
-                "⚠️ Da ist etwas schiefgegangen – nichts wurde geändert. Bitte noch einmal versuchen.",
-            )
-        except Exception:  # the error handler itself must never raise
-            log.warning("could not send the error notice")
+        await send(update, context, Reply(ERROR_NOTICE))
 
 
 async def post_init(app: Application) -> None:  # type: ignore[type-arg]
@@ -89,7 +103,12 @@ def all_commands() -> dict[str, tuple[UseCase, bool]]:
     return merged
 
 
+# The update types the bot handles; the poller and setWebhook ask Telegram for these only.
+ALLOWED_UPDATES = ["message", "edited_message", "callback_query", "inline_query", "my_chat_member"]
+
+
 def register(app: Application) -> None:  # type: ignore[type-arg]
+    app.bot_data["allowed_updates"] = ALLOWED_UPDATES
     ask_admin = {name for module in FEATURES for name in getattr(module, "ADMIN_COMMANDS", ())}
     # Units that take long (PDFs, tournament-sized work) run in a worker thread, see Database.
     heavy = {name for module in FEATURES for name in getattr(module, "HEAVY_COMMANDS", ())}

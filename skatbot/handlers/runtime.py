@@ -7,29 +7,18 @@ a booking: sending happens after the commit.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
-import json
 import logging
-import warnings
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from html import escape
 from typing import Any
 
 from sqlalchemy.orm import Session
 from telegram import Message, Update
-from telegram.constants import ParseMode
-from telegram.error import (
-    BadRequest,
-    ChatMigrated,
-    Forbidden,
-    NetworkError,
-    RetryAfter,
-    TelegramError,
-)
+from telegram.error import TelegramError
 from telegram.ext import ContextTypes
-from telegram.warnings import PTBUserWarning
 
+from skatbot.handlers import delivery
 from skatbot.handlers.reply import Answer, Buttons, Command, Edit, Reply
 from skatbot.rules.errors import RuleError
 from skatbot.storage import repo
@@ -129,146 +118,29 @@ def error_text(err: RuleError) -> str:
 
 
 def markup(reply: Reply | Buttons) -> Any:
-    """The inline keyboard as the Bot API's JSON text (``None`` without buttons).
-
-    The Bot API takes ``reply_markup`` as a JSON-serialised object, and PTB passes a string
-    through unchanged. Measured, building PTB's InlineKeyboardMarkup and serialising it again
-    cost ~55 µs per reply (a tenth of a whole booking); this costs ~4 µs and sends the same
-    bytes. (Typed ``Any``: PTB's signature names only its own markup classes.)
-    """
-    rows = reply.buttons if isinstance(reply, Reply) else reply
-    if not rows:
-        return None
-    keyboard = [[{"text": label, "callback_data": data} for label, data in row] for row in rows]
-    return json.dumps({"inline_keyboard": keyboard}, ensure_ascii=False)
-
-
-# Reply delivery: transient Bot API faults (5xx, network errors, timeouts) are retried a few
-# times with backoff. A timed-out sendMessage may still have been delivered, so a retry can
-# duplicate a reply message - never a booking, which is committed before anything is sent.
-SEND_ATTEMPTS = 3
-SEND_BACKOFF = 0.5  # seconds, doubled per attempt
-MAX_RETRY_AFTER = 60.0  # flood control waits longer than this are not waited for
-
-# The reply goes out through Bot.do_api_request, which hands back Telegram's JSON instead of a
-# telegram.Message: measured, building that Message (~90 attributes) cost ~140 µs per reply on
-# this machine, more than a tenth of a booking, and all we read of it is the message id. PTB
-# asks to use send_message instead of do_api_request for known methods; we chose not to.
-SEND = "sendMessage"
-warnings.filterwarnings("ignore", message=r"Please use 'Bot\.sendMessage'", category=PTBUserWarning)
-
-
-def _retry_after(err: RetryAfter) -> float:
-    with warnings.catch_warnings():  # PTB 22.2+ warns that this becomes a timedelta
-        warnings.simplefilter("ignore")
-        value: object = err.retry_after
-    seconds = getattr(value, "total_seconds", None)
-    return float(seconds() if callable(seconds) else value)  # type: ignore[arg-type]
-
-
-async def _with_retries(call: Callable[[], Awaitable[object]]) -> object:
-    delay = SEND_BACKOFF
-    for attempt in range(1, SEND_ATTEMPTS + 1):
-        try:
-            return await call()
-        except RetryAfter as err:  # the rate limiter gave up (or is off): wait as asked
-            wait = _retry_after(err)
-            if attempt == SEND_ATTEMPTS or wait > MAX_RETRY_AFTER:
-                raise
-            await asyncio.sleep(wait)
-        except BadRequest:
-            raise  # permanent: the same request fails again
-        except NetworkError as err:  # 5xx, connection errors, TimedOut
-            if attempt == SEND_ATTEMPTS:
-                raise
-            log.info("reply attempt %d failed (%s), retrying in %.1f s", attempt, err, delay)
-            await asyncio.sleep(delay)
-            delay *= 2
-    return None
+    """The inline keyboard of a reply as the Bot API's JSON text (``None`` without buttons)."""
+    return delivery.markup(reply.buttons if isinstance(reply, Reply) else reply)
 
 
 async def send(update: Update, context: ContextTypes.DEFAULT_TYPE, reply: Reply) -> None:
-    """Send the reply, then run ``on_sent`` and the ``edits`` (builder, pinned standings).
+    """Queue the reply for the update's chat (and topic): its text, documents, ``on_sent``
+    and ``edits`` go out in order after everything queued before (``delivery.Outbox``).
 
-    A Bot API failure is logged, never undoes what was committed.
+    Nothing here waits for Telegram; a Bot API failure is logged and never undoes what was
+    committed.
     """
-    chat = update.effective_chat
-    if chat is None:
+    target = delivery.target_of(update)
+    if target is None or (not reply.text and not reply.documents and not reply.edits):
         return
-    sent = await _send_reply(chat.id, context, reply)
-    if sent is not None and reply.on_sent is not None:
-        on_sent, message_id = reply.on_sent, sent
-        try:
-            await database(context).write(lambda session: on_sent(session, message_id))
-        except Exception:  # the reply is out; remembering its id is a convenience
-            log.exception("on_sent for chat %s failed", chat.id)
-    await apply_edits(context, chat.id, reply.edits)
+    delivery.enqueue(context.bot, context.application.bot_data, target, lambda d: d.reply(reply))
 
 
-async def _send_reply(chat_id: int, context: ContextTypes.DEFAULT_TYPE, reply: Reply) -> int | None:
-    if not reply.text and not reply.documents:
-        return None
-    for _ in range(2):  # a second round only after a ChatMigrated answer
-        try:
-            return await _deliver(context, chat_id, reply)
-        except ChatMigrated as err:  # the group became a supergroup: answer there
-            log.info("chat %s migrated to %s; resending the reply", chat_id, err.new_chat_id)
-            chat_id = err.new_chat_id
-        except Forbidden as err:  # the bot was removed from the chat or blocked
-            log.info("reply to chat %s not allowed: %s", chat_id, err)
-            return None
-        except TelegramError as err:
-            log.warning("reply to chat %s failed: %s", chat_id, err)
-            return None
-    return None
-
-
-async def _deliver(context: ContextTypes.DEFAULT_TYPE, chat_id: int, reply: Reply) -> int | None:
-    """Send the reply; the id of the text message sent, if any."""
-    sent: int | None = None
-    if reply.text:
-        api_kwargs = {"chat_id": chat_id, "text": reply.text, "parse_mode": ParseMode.HTML}
-        if reply.buttons:
-            api_kwargs["reply_markup"] = markup(reply)
-        result = await _with_retries(lambda: context.bot.do_api_request(SEND, api_kwargs))
-        sent = result.get("message_id") if isinstance(result, dict) else None
-    for doc in reply.documents:
-        await _with_retries(
-            lambda doc=doc: context.bot.send_document(  # type: ignore[misc]
-                chat_id, doc.data, filename=doc.filename, caption=doc.caption or None
-            )
-        )
-    return sent
-
-
-async def apply_edits(
-    context: ContextTypes.DEFAULT_TYPE, chat_id: int, edits: tuple[Edit, ...]
-) -> None:
-    """Edit other bot messages after the commit; failures (message deleted) are only logged."""
-    for edit in edits:
-        try:
-            if edit.text is None:
-                await context.bot.edit_message_reply_markup(
-                    chat_id, edit.message_id, reply_markup=markup(edit.buttons)
-                )
-            else:
-                await context.bot.edit_message_text(
-                    edit.text,
-                    chat_id,
-                    edit.message_id,
-                    parse_mode=ParseMode.HTML,
-                    reply_markup=markup(edit.buttons),
-                )
-        except TelegramError as err:
-            log.info("edit of message %s in chat %s failed: %s", edit.message_id, chat_id, err)
-            gone = (
-                isinstance(err, BadRequest) and "message to edit not found" in err.message.lower()
-            )
-            if gone and edit.on_gone is not None:
-                try:
-                    await database(context).write(edit.on_gone)
-                except Exception:  # forgetting the message is a convenience
-                    log.exception("on_gone for message %s failed", edit.message_id)
+def apply_edits(update: Update, context: ContextTypes.DEFAULT_TYPE, edits: tuple[Edit, ...]) -> None:
+    """Queue edits of other bot messages (after what is already queued for the chat)."""
+    target = delivery.target_of(update)
+    if target is None or not edits:
+        return
+    delivery.enqueue(context.bot, context.application.bot_data, target, lambda d: d.edits(edits))
 
 
 # --- button taps ------------------------------------------------------------------------------
@@ -351,11 +223,10 @@ async def execute_callback(
         answer = Answer(notice=notice, alert=True)
     await _answer(update, answer)
     if cmd.message_id is not None and (answer.text is not None or answer.buttons is not None):
-        edit = Edit(cmd.message_id, answer.text, answer.buttons or ())
-        await apply_edits(context, chat.id, (edit,))
+        apply_edits(update, context, (Edit(cmd.message_id, answer.text, answer.buttons or ()),))
     if answer.send is not None:
         await send(update, context, answer.send)
-    await apply_edits(context, chat.id, answer.edits)
+    apply_edits(update, context, answer.edits)
 
 
 async def _answer(update: Update, answer: Answer) -> None:

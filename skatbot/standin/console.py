@@ -246,7 +246,7 @@ async def run_console(
                 update_id = console.push_line(line)
                 if update_id is None:
                     continue
-                waiter = asyncio.ensure_future(api.wait_confirmed(update_id, wait_timeout))
+                waiter = asyncio.ensure_future(_answered(app, api, update_id, wait_timeout))
                 await asyncio.wait({waiter, poller}, return_when=asyncio.FIRST_COMPLETED)
                 if not waiter.done():
                     waiter.cancel()
@@ -266,6 +266,14 @@ async def run_console(
                 code = code or 1
             console.flush_calls()
         return code
+
+
+async def _answered(app: Any, api: FakeBotApi, update_id: int, timeout: float) -> None:
+    """The update is committed (confirmed) and its replies have left the outbox."""
+    await api.wait_confirmed(update_id, timeout)
+    outbox = app.bot_data.get("outbox")
+    if outbox is not None:
+        await outbox.wait_idle(CHAT_ID, timeout)
 
 
 def _isatty(stream: TextIO) -> bool:

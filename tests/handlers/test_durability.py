@@ -42,6 +42,7 @@ async def deliver(bot: Bot, raw: dict[str, Any]) -> list[str]:
     """Process one update directly (as the polling loop would) and return the reply texts."""
     before = len(bot.api.calls)
     await bot.app.process_update(Update.de_json(raw, bot.app.bot))
+    await bot.delivered(CHAT)
     return [r.text for r in replies(bot.api.calls[before:], CHAT)]
 
 

@@ -8,6 +8,7 @@ import logging
 from collections.abc import AsyncIterator
 
 import pytest
+from telegram.ext import Application
 
 from skatbot.app import build_application
 from skatbot.runner import run_polling
@@ -20,12 +21,14 @@ TIMEOUT = 0.5  # the bot's Bot API request timeout in these tests
 
 
 class FaultyBot:
-    def __init__(self, api: FakeBotApi, db: Database) -> None:
-        self.api, self.db = api, db
+    def __init__(self, api: FakeBotApi, db: Database, app: Application) -> None:  # type: ignore[type-arg]
+        self.api, self.db, self.app = api, db, app
 
     async def send(self, text: str) -> int:
+        """Push a message; return once it is committed and its replies have left the outbox."""
         uid = self.api.push_message(text, chat_id=CHAT)
         await self.api.wait_confirmed(uid, timeout=20)
+        await self.app.bot_data["outbox"].wait_idle(CHAT, 20)
         return uid
 
     def replies(self) -> list[str]:
@@ -40,7 +43,7 @@ async def faulty(db: Database) -> AsyncIterator[FaultyBot]:
         )
         stop = asyncio.Event()
         task = asyncio.create_task(run_polling(app, stop=stop, timeout=1))
-        bot = FaultyBot(api, db)
+        bot = FaultyBot(api, db, app)
         await bot.send("/neu Anna Bernd Carla")
         try:
             yield bot

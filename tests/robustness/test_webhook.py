@@ -11,6 +11,8 @@ from contextlib import asynccontextmanager
 
 import httpx
 import pytest
+from sqlalchemy.exc import OperationalError
+from telegram.ext import CommandHandler
 
 from skatbot.app import build_application
 from skatbot.standin.server import FakeBotApi
@@ -105,8 +107,8 @@ async def test_webhook_answers_500_when_processing_failed(db: Database) -> None:
             db.dispose()
             broken = db.write
 
-            async def fail(fn):  # type: ignore[no-untyped-def]
-                raise RuntimeError("database gone")
+            async def fail(fn, **kw):  # type: ignore[no-untyped-def]
+                raise OperationalError("INSERT ...", {}, Exception("database gone"))
 
             db.write = fail  # type: ignore[method-assign]
             try:
@@ -180,17 +182,39 @@ async def test_cli_has_the_webhook_subcommand() -> None:
             "9000",
             "--url",
             "https://x/y",
-            "--secret",
-            "abc",
             "--no-set-webhook",
         ]
     )
     assert (args.command, args.port, args.no_set_webhook) == ("webhook", 9000, True)
 
 
-def test_secret_rule() -> None:
+def test_secret_rule(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     from skatbot.cli import main
     from skatbot.webhook import valid_secret
 
     assert valid_secret(SECRET) and not valid_secret("") and not valid_secret("a b")
-    assert main(["webhook", "--url", "https://x/y", "--secret", "no spaces!"]) == 2
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", "4242:TEST")
+    monkeypatch.setenv("SKATBOT_WEBHOOK_SECRET", "no spaces!")
+    assert main(["webhook", "--url", "https://x/y"]) == 2
+    assert "SKATBOT_WEBHOOK_SECRET" in capsys.readouterr().err
+    monkeypatch.delenv("SKATBOT_WEBHOOK_SECRET")
+    assert main(["webhook", "--url", "https://x/y"]) == 2
+    # on the command line the secret would be visible in ps: refused with that reason
+    assert main(["webhook", "--url", "https://x/y", "--secret", SECRET]) == 2
+    assert "ps" in capsys.readouterr().err
+
+
+async def test_a_deterministic_failure_is_not_redelivered(db: Database) -> None:
+    """A bug fails the same way on every retry: answered 200, the chat told once."""
+    async with FakeBotApi() as api, instance(api, db, set_webhook=False) as server:
+        api.add_chat(CHAT)
+
+        async def broken(update: object, context: object) -> None:
+            raise KeyError("a bug")
+
+        server.app.add_handler(CommandHandler("kaputt", broken), group=-5)
+        async with httpx.AsyncClient() as client:
+            assert await post(client, server, message(1, "/kaputt")) == 200
+            await server.app.bot_data["outbox"].wait_idle(CHAT)
+        notices = [c for c in api.sent("sendMessage", chat_id=CHAT) if "schiefgegangen" in str(c.params["text"])]
+        assert len(notices) == 1

@@ -1,0 +1,476 @@
+"""Everything the bot says leaves through a per-chat outbox, paced to Telegram's limits.
+
+An update's effect is committed before anything is sent; then its reply is handed to the
+outbox and the update counts as done. Each chat has its own queue, sent strictly in order by
+one worker, so one busy group never holds up another:
+
+* Telegram allows about 20 messages a minute in a group. The pacer keeps a sliding window
+  per group chat and waits for a free slot before a send (``group_limit`` per
+  ``group_window`` seconds), and about 30 messages a second over all chats.
+* A 429 answer (``retry_after``) pauses only the chat it was about; its queue waits that long
+  and sends the same request again: nothing is dropped, the order is kept.
+* 5xx answers and network errors are retried a few times with backoff. A reply that still
+  cannot be delivered is logged; it never undoes a booking.
+
+A reply longer than Telegram's 4,096 characters is cut into several messages at line ends
+(``html_split``); a document carries the reply text as its caption when it fits, which
+saves a message against the group limit. Replies go to the forum topic the update came from.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import time
+import warnings
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from telegram import Update
+from telegram.constants import ParseMode
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+)
+from telegram.warnings import PTBUserWarning
+
+from skatbot.handlers.html_split import MAX_CAPTION, fits, split_html
+from skatbot.handlers.reply import Buttons, Edit, Reply
+
+if TYPE_CHECKING:
+    from telegram import Bot
+
+    from skatbot.storage.database import Database
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+SEND_ATTEMPTS = 3  # 5xx and network errors
+SEND_BACKOFF = 0.5  # seconds, doubled per attempt
+MAX_FLOOD_WAITS = 20  # 429 answers in a row before a message is given up
+EDIT_MEMORY = 2048  # (chat, message) pairs whose last edited content we remember
+
+# The reply goes out through Bot.do_api_request, which hands back Telegram's JSON instead of a
+# telegram.Message: building that Message (~90 attributes) cost ~140 µs per reply here, more
+# than a tenth of a booking, and all we read of it is the message id.
+SEND = "sendMessage"
+warnings.filterwarnings("ignore", message=r"Please use 'Bot\.sendMessage'", category=PTBUserWarning)
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where a reply goes: a chat, and in a forum the topic (``None``: no topic/General)."""
+
+    chat_id: int
+    thread_id: int | None = None
+
+    def thread_kwargs(self) -> dict[str, int]:
+        return {"message_thread_id": self.thread_id} if self.thread_id else {}
+
+
+def topic_of(message: object) -> int | None:
+    """The forum topic of a message. A reply in an ordinary supergroup carries a
+    ``message_thread_id`` too (its reply thread); only ``is_topic_message`` means a topic."""
+    if getattr(message, "is_topic_message", False):
+        thread = getattr(message, "message_thread_id", None)
+        return thread if isinstance(thread, int) else None
+    return None
+
+
+def target_of(update: Update) -> Target | None:
+    chat = update.effective_chat
+    if chat is None:
+        return None
+    return Target(chat.id, topic_of(update.effective_message))
+
+
+def markup(rows: Buttons | None) -> Any:
+    """The inline keyboard as the Bot API's JSON text (``None`` without buttons).
+
+    PTB passes a string through unchanged; building its InlineKeyboardMarkup and serialising
+    it again cost ~55 µs per reply, this ~4 µs for the same bytes.
+    """
+    import json
+
+    if not rows:
+        return None
+    keyboard = [[{"text": label, "callback_data": data} for label, data in row] for row in rows]
+    return json.dumps({"inline_keyboard": keyboard}, ensure_ascii=False)
+
+
+def _retry_after(err: RetryAfter) -> float:
+    with warnings.catch_warnings():  # PTB 22.2+ warns that this becomes a timedelta
+        warnings.simplefilter("ignore")
+        value: object = err.retry_after
+    seconds = getattr(value, "total_seconds", None)
+    return float(seconds() if callable(seconds) else value)  # type: ignore[arg-type]
+
+
+class Pacer:
+    """Send slots: ``group_limit`` per ``group_window`` seconds in each group chat, and
+    ``per_second`` over all chats. ``group_limit=None`` paces nothing (only 429s wait)."""
+
+    def __init__(
+        self,
+        group_limit: int | None = 20,
+        group_window: float = 60.0,
+        per_second: float | None = 30.0,
+    ) -> None:
+        self.group_limit = group_limit
+        self.group_window = group_window
+        self.per_second = per_second
+        self._sent: dict[int, deque[float]] = {}
+        self._all: deque[float] = deque()
+        self._blocked: dict[int, float] = {}
+
+    def block(self, chat_id: int, seconds: float) -> None:
+        """Telegram said 429 for this chat: nothing goes there for ``seconds``."""
+        until = time.monotonic() + seconds
+        self._blocked[chat_id] = max(self._blocked.get(chat_id, 0.0), until)
+
+    async def wait_unblocked(self, chat_id: int) -> None:
+        until = self._blocked.get(chat_id)
+        if until is not None:
+            delay = until - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            self._blocked.pop(chat_id, None)
+
+    async def slot(self, chat_id: int) -> None:
+        """Wait for a send slot in ``chat_id`` and take it."""
+        await self.wait_unblocked(chat_id)
+        if self.group_limit is not None and chat_id < 0:
+            sent = self._sent.setdefault(chat_id, deque())
+            while True:
+                now = time.monotonic()
+                while sent and sent[0] <= now - self.group_window:
+                    sent.popleft()
+                if len(sent) < self.group_limit:
+                    break
+                await asyncio.sleep(sent[0] + self.group_window - now)
+            sent.append(time.monotonic())
+        if self.per_second:
+            while True:
+                now = time.monotonic()
+                while self._all and self._all[0] <= now - 1.0:
+                    self._all.popleft()
+                if len(self._all) < self.per_second:
+                    break
+                await asyncio.sleep(self._all[0] + 1.0 - now)
+            self._all.append(time.monotonic())
+
+
+class Outbox:
+    """Per-chat queues of delivery jobs, each chat's jobs run in order by one worker task."""
+
+    def __init__(self, pacer: Pacer | None = None) -> None:
+        self.pacer = pacer or Pacer()
+        self._queues: dict[int, deque[Callable[[], Awaitable[None]]]] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._idle: asyncio.Condition | None = None
+        self._edited: OrderedDict[tuple[int, int], tuple[str | None, Any]] = OrderedDict()
+        self.closed = False
+
+    # -- queues ---------------------------------------------------------------------------
+
+    def submit(self, chat_id: int, job: Callable[[], Awaitable[None]]) -> None:
+        """Run ``job`` after everything queued before for ``chat_id``."""
+        if self.closed:
+            log.warning("outbox closed: a delivery to chat %s is dropped", chat_id)
+            return
+        self._queues.setdefault(chat_id, deque()).append(job)
+        if chat_id not in self._workers:
+            self._workers[chat_id] = asyncio.get_running_loop().create_task(
+                self._work(chat_id), name=f"outbox-{chat_id}"
+            )
+
+    async def _work(self, chat_id: int) -> None:
+        queue = self._queues[chat_id]
+        try:
+            while queue:
+                job = queue[0]
+                try:
+                    await job()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # a job never stops the chat's queue
+                    log.exception("delivery to chat %s failed", chat_id)
+                queue.popleft()
+        finally:
+            if not queue:
+                self._queues.pop(chat_id, None)
+            self._workers.pop(chat_id, None)
+            await self._notify()
+
+    def busy(self, chat_id: int | None = None) -> bool:
+        if chat_id is None:
+            return bool(self._workers)
+        return chat_id in self._workers
+
+    def pending(self, chat_id: int) -> int:
+        return len(self._queues.get(chat_id, ()))
+
+    async def _notify(self) -> None:
+        cond = self._condition()
+        async with cond:
+            cond.notify_all()
+
+    def _condition(self) -> asyncio.Condition:
+        if self._idle is None:
+            self._idle = asyncio.Condition()
+        return self._idle
+
+    async def wait_idle(self, chat_id: int | None = None, timeout: float = 30.0) -> None:
+        """Return once nothing is queued for ``chat_id`` (or for any chat)."""
+        cond = self._condition()
+        async with cond:
+            await asyncio.wait_for(cond.wait_for(lambda: not self.busy(chat_id)), timeout)
+
+    async def close(self, grace: float = 5.0) -> None:
+        """Deliver what is queued within ``grace`` seconds, then give up (and say how much)."""
+        self.closed = True
+        workers = list(self._workers.values())
+        if workers:
+            await asyncio.wait(workers, timeout=grace)
+        left = sum(len(q) for q in self._queues.values())
+        for task in list(self._workers.values()):
+            task.cancel()
+        for task in workers:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if left:
+            log.warning("shutting down with %d undelivered replies", left)
+
+    # -- one Bot API request with pacing and retries --------------------------------------
+
+    async def call(
+        self, chat_id: int, request: Callable[[], Awaitable[T]], *, counts: bool = True
+    ) -> T:
+        """Run ``request``: after a send slot if it ``counts`` against the group limit; a 429
+        pauses this chat and the request is made again; 5xx/network errors are retried."""
+        delay = SEND_BACKOFF
+        failures = 0
+        floods = 0
+        while True:
+            if counts:
+                await self.pacer.slot(chat_id)
+            else:
+                await self.pacer.wait_unblocked(chat_id)
+            try:
+                return await request()
+            except RetryAfter as err:
+                floods += 1
+                wait = _retry_after(err)
+                if floods > MAX_FLOOD_WAITS:
+                    raise
+                log.info("chat %s: flood control, waiting %.1f s", chat_id, wait)
+                self.pacer.block(chat_id, wait)
+            except (BadRequest, Forbidden, ChatMigrated):
+                raise  # permanent: the same request fails again
+            except NetworkError as err:  # 5xx, connection errors, TimedOut
+                failures += 1
+                if failures >= SEND_ATTEMPTS:
+                    raise
+                log.info("chat %s: request failed (%s), retrying in %.1f s", chat_id, err, delay)
+                await asyncio.sleep(delay)
+                delay *= 2
+
+    # -- edits that would change nothing are not sent --------------------------------------
+
+    def unchanged(self, chat_id: int, message_id: int, content: tuple[str | None, Any]) -> bool:
+        return self._edited.get((chat_id, message_id)) == content
+
+    def remember(self, chat_id: int, message_id: int, content: tuple[str | None, Any]) -> None:
+        key = (chat_id, message_id)
+        self._edited[key] = content
+        self._edited.move_to_end(key)
+        while len(self._edited) > EDIT_MEMORY:
+            self._edited.popitem(last=False)
+
+
+# --- what a reply becomes on the wire ---------------------------------------------------------
+
+
+class Delivery:
+    """Sends one reply (or edits) for one update; runs inside the chat's outbox worker."""
+
+    def __init__(self, bot: Bot, outbox: Outbox, db: Database | None, target: Target) -> None:
+        self.bot = bot
+        self.outbox = outbox
+        self.db = db
+        self.target = target
+
+    async def _request(self, request: Callable[[Target], Awaitable[T]], *, counts: bool) -> T:
+        """One request to the target; follows a group that became a supergroup, and falls
+        back to the chat without topic when the topic was deleted."""
+        for _ in range(3):
+            target = self.target
+            try:
+                return await self.outbox.call(
+                    target.chat_id, functools.partial(request, target), counts=counts
+                )
+            except ChatMigrated as err:
+                log.info("chat %s migrated to %s", target.chat_id, err.new_chat_id)
+                self.target = Target(err.new_chat_id, target.thread_id)
+            except BadRequest as err:
+                if target.thread_id and "thread not found" in err.message.lower():
+                    log.info("topic %s of chat %s is gone", target.thread_id, target.chat_id)
+                    self.target = Target(target.chat_id)
+                    continue
+                raise
+        target = self.target
+        return await self.outbox.call(
+            target.chat_id, functools.partial(request, target), counts=counts
+        )
+
+    async def send_text(self, html: str, buttons: Buttons = ()) -> int | None:
+        """Send ``html`` (cut into several messages if needed; the buttons go under the last
+        one). Returns the id of the last message."""
+        parts = split_html(html)
+        sent: int | None = None
+        for i, part in enumerate(parts):
+            kwargs: dict[str, Any] = {"text": part, "parse_mode": ParseMode.HTML}
+            if buttons and i == len(parts) - 1:
+                kwargs["reply_markup"] = markup(buttons)
+
+            async def request(target: Target, kwargs: dict[str, Any] = kwargs) -> object:
+                api_kwargs = {"chat_id": target.chat_id, **target.thread_kwargs(), **kwargs}
+                return await self.bot.do_api_request(SEND, api_kwargs)
+
+            result = await self._request(request, counts=True)
+            sent = result.get("message_id") if isinstance(result, dict) else None
+        return sent
+
+    async def send_document(
+        self, filename: str, data: bytes, caption: str, *, html: bool, buttons: Buttons = ()
+    ) -> int | None:
+        async def request(target: Target) -> object:
+            return await self.bot.send_document(
+                target.chat_id,
+                data,
+                filename=filename,
+                caption=caption or None,
+                parse_mode=ParseMode.HTML if html and caption else None,
+                reply_markup=markup(buttons),
+                message_thread_id=target.thread_id,
+            )
+
+        message = await self._request(request, counts=True)
+        return getattr(message, "message_id", None)
+
+    async def reply(self, reply: Reply) -> None:
+        """The reply's text, documents, ``on_sent`` and edits, in this order."""
+        sent: int | None = None
+        try:
+            sent = await self._reply_messages(reply)
+        except Forbidden as err:  # the bot was removed from the chat or blocked
+            log.info("reply to chat %s not allowed: %s", self.target.chat_id, err)
+            return
+        except TelegramError as err:
+            log.warning("reply to chat %s failed: %s", self.target.chat_id, err)
+        if sent is not None and reply.on_sent is not None and self.db is not None:
+            on_sent, message_id = reply.on_sent, sent
+            try:
+                await self.db.write(lambda session: on_sent(session, message_id))
+            except Exception:  # the reply is out; remembering its id is a convenience
+                log.exception("on_sent for chat %s failed", self.target.chat_id)
+        await self.edits(reply.edits)
+
+    async def _reply_messages(self, reply: Reply) -> int | None:
+        docs = list(reply.documents)
+        text = reply.text
+        # The short summary rides on the first document as its caption (one message less).
+        if text and docs and not docs[0].caption and reply.on_sent is None and fits(text, MAX_CAPTION):
+            first = docs.pop(0)
+            sent = await self.send_document(
+                first.filename, first.data, text, html=True, buttons=reply.buttons
+            )
+            text = ""
+        else:
+            sent = await self.send_text(text, reply.buttons) if text else None
+        for doc in docs:
+            caption = doc.caption if len(doc.caption) <= MAX_CAPTION else ""
+            await self.send_document(doc.filename, doc.data, caption, html=False)
+            if doc.caption and not caption:
+                from html import escape
+
+                await self.send_text(escape(doc.caption))
+        return sent
+
+    async def edits(self, edits: tuple[Edit, ...]) -> None:
+        """Edit other bot messages; failures (message deleted) are only logged."""
+        for edit in edits:
+            await self.edit(edit)
+
+    async def edit(self, edit: Edit) -> None:
+        chat_id = self.target.chat_id
+        keyboard = markup(edit.buttons)
+        content = (edit.text, keyboard)
+        if self.outbox.unchanged(chat_id, edit.message_id, content):
+            return  # Telegram would answer "message is not modified"
+        text = edit.text
+        if text is not None and not fits(text):
+            text = split_html(text)[0]  # an edit cannot become two messages
+
+        async def request(target: Target) -> object:
+            if text is None:
+                return await self.bot.edit_message_reply_markup(
+                    target.chat_id, edit.message_id, reply_markup=keyboard
+                )
+            return await self.bot.edit_message_text(
+                text,
+                target.chat_id,
+                edit.message_id,
+                parse_mode=ParseMode.HTML,
+                reply_markup=keyboard,
+            )
+
+        try:
+            await self._request(request, counts=False)
+        except TelegramError as err:
+            message = err.message.lower() if isinstance(err, BadRequest) else ""
+            if "not modified" in message:
+                self.outbox.remember(chat_id, edit.message_id, content)
+                return
+            log.info("edit of message %s in chat %s failed: %s", edit.message_id, chat_id, err)
+            gone = "message to edit not found" in message
+            if gone and edit.on_gone is not None and self.db is not None:
+                try:
+                    await self.db.write(edit.on_gone)
+                except Exception:  # forgetting the message is a convenience
+                    log.exception("on_gone for message %s failed", edit.message_id)
+            return
+        self.outbox.remember(chat_id, edit.message_id, content)
+
+
+def outbox_of(bot_data: dict[str, Any]) -> Outbox:
+    outbox = bot_data.get("outbox")
+    if not isinstance(outbox, Outbox):
+        outbox = bot_data["outbox"] = Outbox()
+    return outbox
+
+
+def enqueue(
+    bot: Bot,
+    bot_data: dict[str, Any],
+    target: Target,
+    run: Callable[[Delivery], Awaitable[None]],
+) -> None:
+    """Queue ``run(delivery)`` behind everything else for the target's chat."""
+    outbox = outbox_of(bot_data)
+    db = bot_data.get("db")
+    delivery = Delivery(bot, outbox, db, target)
+
+    async def job() -> None:
+        await run(delivery)
+
+    outbox.submit(target.chat_id, job)
