@@ -1,4 +1,5 @@
-"""Chat administration: ``/loeschen`` (delete the chat's data) and group → supergroup moves.
+"""Chat administration: ``/loeschen`` (delete the chat's data), group → supergroup moves,
+commands addressed to other bots, and the bot's own membership.
 
 ``/loeschen`` is allowed to the chat's administrators and to whoever created the chat's
 (latest) list. It first answers with a warning and asks for ``/loeschen ja`` or a press on
@@ -11,6 +12,14 @@ When a group becomes a supergroup, Telegram posts ``migrate_to_chat_id`` in the 
 ``migrate_from_chat_id`` in the new one (either may come first, both may come). Each moves
 every row that belongs to the old chat id to the new one, in one transaction; the second
 finds nothing left to move.
+
+Who is who: a message on behalf of a chat counts as that chat (``runtime.sender_of``), so
+channel X and channel Y are two people and the placeholder users owning nothing. An
+anonymous admin writes as the group itself and is an admin without asking Telegram.
+
+``/spiel@otherbot …`` is for another bot: a group -1 handler ends such updates before any
+handler of ours (commands, replies, edits) sees them. ``my_chat_member`` (the bot removed,
+kicked, added) is only logged: a chat's data is deleted by ``/loeschen`` and nothing else.
 """
 
 from __future__ import annotations
@@ -26,12 +35,14 @@ from typing import Any
 from sqlalchemy import Table, delete, exists, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
-from telegram import ChatMember, Update
+from telegram import ChatMember, Message, MessageEntity, Update
 from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import (
     Application,
+    ApplicationHandlerStop,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     MessageHandler,
@@ -39,7 +50,7 @@ from telegram.ext import (
 )
 
 from skatbot.handlers.reply import Command, Reply
-from skatbot.handlers.runtime import database, execute
+from skatbot.handlers.runtime import ANONYMOUS_ADMIN_ID, PLACEHOLDER_IDS, database, execute
 from skatbot.rules.errors import RuleError
 from skatbot.storage import repo
 from skatbot.storage.database import ensure_chat
@@ -52,7 +63,7 @@ DELETE_DATA = re.compile(r"v1:del:([0-9a-f]{16})")
 NONCE_KEY = "delete_nonce"
 CONFIRM_WORDS = {"ja", "yes", "bestätigen", "bestaetigen"}
 # Telegram's "GroupAnonymousBot": messages of anonymous group admins come from it.
-ANONYMOUS_ADMIN_BOT = 1087968824
+ANONYMOUS_ADMIN_BOT = ANONYMOUS_ADMIN_ID
 
 
 # --- which tables belong to a chat ------------------------------------------------------------
@@ -95,12 +106,31 @@ def _check_permission(session: Session, cmd: Command, is_admin: bool) -> None:
     if is_admin:
         return
     latest = repo.latest_list(session, cmd.chat_id)
-    if latest is not None and cmd.user_id is not None and latest.created_by == cmd.user_id:
+    creator = latest.created_by if latest is not None else None
+    if creator is not None and creator not in PLACEHOLDER_IDS and creator == cmd.user_id:
         return
+    who = "wer die Liste angelegt hat"
+    if latest is not None and creator is not None and creator not in PLACEHOLDER_IDS:
+        if creator == cmd.chat_id:  # an anonymous admin started it: the admins are all
+            who = ""
+        else:
+            name = _creator_name(session, latest.id, creator)
+            who = f"„{name}“ (hat die Liste angelegt)" if name else who
     raise RuleError(
-        "Löschen dürfen nur die Admins dieses Chats oder wer die Liste angelegt hat.",
+        "Löschen dürfen nur die Admins dieses Chats" + (f" oder {who}." if who else "."),
         hint="Bitte einen Admin, /loeschen zu schicken.",
     )
+
+
+def _creator_name(session: Session, list_id: int, creator: int) -> str:
+    """The name the list's creator had on the rows they entered (lists store only the id)."""
+    name = session.scalar(
+        select(Row.user_name)
+        .where(Row.list_id == list_id, Row.user_id == creator, Row.user_name.is_not(None))
+        .order_by(Row.id)
+        .limit(1)
+    )
+    return name or ""
 
 
 def _summary(session: Session, chat_id: int) -> str:
@@ -193,7 +223,12 @@ def loeschen(session: Session, cmd: Command, is_admin: bool) -> Reply:
 
 
 async def is_chat_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
-    """Whether the sender administers the chat (asked from the Bot API, before any DB work)."""
+    """Whether the sender administers the chat (asked from the Bot API, before any DB work).
+
+    A message on behalf of the group itself comes from an anonymous admin (no question
+    needed: ``from`` is a placeholder, which would answer "member"); a message on behalf of
+    another chat (a channel) is no admin. A button tap always names the real user.
+    """
     chat = update.effective_chat
     user = update.effective_user
     if chat is None or user is None:
@@ -201,14 +236,9 @@ async def is_chat_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> b
     if chat.type == ChatType.PRIVATE:
         return user.id == chat.id
     msg = update.effective_message
-    if (
-        update.callback_query is None
-        and msg is not None
-        and msg.sender_chat is not None
-        and msg.sender_chat.id == chat.id
-    ):
-        return True  # an anonymous admin writes as the group itself
-    if user.id == ANONYMOUS_ADMIN_BOT:
+    if update.callback_query is None and msg is not None and msg.sender_chat is not None:
+        return msg.sender_chat.id == chat.id  # anonymous admin: the group itself
+    if user.id in PLACEHOLDER_IDS:
         return False
     try:
         member = await context.bot.get_chat_member(chat.id, user.id)
@@ -307,8 +337,64 @@ async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     await database(context).write(unit)
 
 
+# --- commands addressed to another bot -------------------------------------------------------
+
+
+class ForAnotherBot(filters.MessageFilter):
+    """A message starting with ``/command@name`` where ``name`` is not this bot (getMe's
+    username, compared case-insensitively). Text and captions; new and edited messages."""
+
+    def filter(self, message: Message) -> bool:
+        text = message.text or message.caption or ""
+        entities = message.entities if message.text else message.caption_entities
+        if not text.startswith("/") or not entities:
+            return False
+        first = entities[0]
+        if first.type != MessageEntity.BOT_COMMAND or first.offset != 0:
+            return False
+        # Commands are ASCII ([a-z0-9_] and @username), so UTF-16 length == str length here.
+        _, at, target = text[1 : first.length].partition("@")
+        if not at:
+            return False
+        me = message.get_bot().username or ""
+        return target.casefold() != me.casefold()
+
+
+FOR_ANOTHER_BOT = ForAnotherBot(name="ForAnotherBot")
+
+
+async def ignore_other_bots_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """``/spiel@otherbot …`` is meant for another bot: no handler of ours may see it."""
+    log.debug("update %s: command for another bot ignored", update.update_id)
+    raise ApplicationHandlerStop
+
+
+# --- the bot's own membership ---------------------------------------------------------------
+
+
+async def on_my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The bot was added, removed, kicked or promoted: logged, nothing stored or deleted.
+
+    A removed bot keeps the chat's lists; added again, it finds them where they were
+    (``/loeschen`` is the only way to delete a chat's data).
+    """
+    change = update.my_chat_member
+    if change is None:
+        return
+    log.info(
+        "bot in chat %s: %s -> %s (by user %s)",
+        change.chat.id,
+        change.old_chat_member.status,
+        change.new_chat_member.status,
+        change.from_user.id if change.from_user else "?",
+    )
+
+
 def register(app: Application) -> None:  # type: ignore[type-arg]
     """Handlers of this module (called from registry.register)."""
+    # Group -1 runs before every other handler; ApplicationHandlerStop ends the update there.
+    app.add_handler(MessageHandler(FOR_ANOTHER_BOT, ignore_other_bots_command), group=-1)
+    app.add_handler(ChatMemberHandler(on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(CommandHandler("loeschen", cmd_loeschen))
     app.add_handler(CallbackQueryHandler(on_delete_button, pattern=r"^v1:del:"))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))

@@ -41,9 +41,9 @@ from telegram.ext import (
     filters,
 )
 
-from skatbot.handlers import house_ops, keyboards, pinned, sheet_ops
+from skatbot.handlers import admin, house_ops, keyboards, pinned, sheet_ops
 from skatbot.handlers.reply import Answer, Buttons, Command, Edit, Reply
-from skatbot.handlers.runtime import execute, execute_callback
+from skatbot.handlers.runtime import database, execute, execute_callback, sender_of
 from skatbot.rules.bids import check_bid
 from skatbot.rules.errors import RuleError
 from skatbot.rules.game import Announcement, GameType
@@ -589,6 +589,21 @@ def tap(session: Session, cmd: Command) -> Answer:
     return Answer(notice=UNKNOWN)
 
 
+def chat_owned(owner_id: int | None) -> bool:
+    """Opened on behalf of a chat (an anonymous admin as the group, or a channel)? Chat ids
+    are negative, user ids positive."""
+    return owner_id is not None and owner_id < 0
+
+
+def may_use(b: GameBuilder, cmd: Command) -> bool:
+    """Whoever opened a builder works it. One opened on behalf of a chat is tapped by real
+    people (a callback names the user, never the chat): the chat's admins may work it
+    (``cmd.is_admin``, asked from Telegram before the transaction)."""
+    if b.owner_id is None or b.owner_id == cmd.user_id:
+        return True
+    return chat_owned(b.owner_id) and cmd.is_admin
+
+
 def _load_builder(
     session: Session, cmd: Command, builder_id: int
 ) -> tuple[GameBuilder, Context] | Answer:
@@ -597,7 +612,7 @@ def _load_builder(
         return Answer(notice=NOT_HERE)
     if b.status != "open":
         return Answer(notice=FINISHED)
-    if b.owner_id is not None and b.owner_id != cmd.user_id:
+    if not may_use(b, cmd):
         return Answer(
             notice=f"Diese Eingabe gehört {b.owner_name or 'jemand anderem'}. Eigene: /spiel"
         )
@@ -710,7 +725,7 @@ def bid_text(session: Session, cmd: Command, reply_to: int) -> Reply:
             GameBuilder.status == "open",
         )
     ).first()
-    if b is None or (b.owner_id is not None and b.owner_id != cmd.user_id):
+    if b is None or not may_use(b, cmd):
         return Reply("")  # not for us: ignore
     st = State.load(b.state)
     if st.view != "r?":
@@ -732,8 +747,52 @@ def bid_text(session: Session, cmd: Command, reply_to: int) -> Reply:
 # --- Telegram glue ----------------------------------------------------------------------------
 
 
+async def _admin_for_chat_owned(
+    update: Update,
+    context: ContextTypes.DEFAULT_TYPE,
+    *,
+    builder_id: int | None = None,
+    message_id: int | None = None,
+) -> bool:
+    """For a builder opened on behalf of a chat, whether the sender is a chat admin.
+
+    One short read finds the builder's owner; only a chat-owned builder costs a
+    getChatMember call, so ordinary taps ask Telegram nothing.
+    """
+    chat = update.effective_chat
+    if chat is None:
+        return False
+    chat_id = chat.id
+
+    def owner(session: Session) -> int | None:
+        if builder_id is not None:
+            b = session.get(GameBuilder, builder_id)
+            return b.owner_id if b is not None and b.chat_id == chat_id else None
+        return session.scalar(
+            select(GameBuilder.owner_id).where(
+                GameBuilder.chat_id == chat_id,
+                GameBuilder.message_id == message_id,
+                GameBuilder.status == "open",
+            )
+        )
+
+    owner_id = await database(context).read(owner)
+    if not chat_owned(owner_id) or owner_id == sender_of(update)[0]:
+        return False
+    return await admin.is_chat_admin(update, context)
+
+
+def _as_admin(use_case: Any) -> Any:
+    return lambda s, c: use_case(s, dataclasses.replace(c, is_admin=True))
+
+
 async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    await execute_callback(update, context, tap)
+    query = update.callback_query
+    m = DATA_BUILDER.fullmatch(query.data or "") if query is not None else None
+    use_case = tap
+    if m is not None and await _admin_for_chat_owned(update, context, builder_id=int(m[1])):
+        use_case = _as_admin(tap)
+    await execute_callback(update, context, use_case)
 
 
 async def on_reply(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -742,7 +801,13 @@ async def on_reply(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if replied is None or replied.from_user is None or replied.from_user.id != context.bot.id:
         return
     reply_to = replied.message_id
-    await execute(update, context, lambda s, c: bid_text(s, c, reply_to))
+
+    def use_case(s: Session, c: Command) -> Reply:
+        return bid_text(s, c, reply_to)
+
+    if await _admin_for_chat_owned(update, context, message_id=reply_to):
+        use_case = _as_admin(use_case)
+    await execute(update, context, use_case)
 
 
 def register(app: Application) -> None:  # type: ignore[type-arg]

@@ -11,9 +11,9 @@ from telegram import (
     BotCommandScopeAllPrivateChats,
     Update,
 )
-from telegram.ext import Application, CommandHandler, ContextTypes
+from telegram.ext import Application, CommandHandler, ContextTypes, InlineQueryHandler
 
-from skatbot.handlers import admin, builder, documents, house_ops, sheet_ops, tournament_ops
+from skatbot.handlers import admin, builder, documents, house_ops, inline, sheet_ops, tournament_ops
 from skatbot.handlers import help as help_ops
 from skatbot.handlers.reply import Reply
 from skatbot.handlers.runtime import UseCase, execute, send
@@ -119,4 +119,5 @@ def register(app: Application) -> None:  # type: ignore[type-arg]
         app.add_handler(CommandHandler(name, handler))
     admin.register(app)  # /loeschen, its button, group->supergroup moves (before catch-alls)
     builder.register(app)  # the game builder's buttons, /anheften, bids typed as replies
+    app.add_handler(InlineQueryHandler(inline.on_inline_query))  # "@bot grand ohne 1 hand"
     app.add_error_handler(on_error)

@@ -36,21 +36,50 @@ class TooLong(RuleError):
     pass
 
 
+# Placeholder users Telegram puts into ``from`` when a message is sent on behalf of a chat
+# (``sender_chat``): GroupAnonymousBot (anonymous group admins), Channel_Bot (posts as a
+# channel), Telegram (777000, automatic forwards from a linked channel). They stand for many
+# people and never own anything.
+ANONYMOUS_ADMIN_ID = 1087968824
+CHANNEL_BOT_ID = 136817688
+TELEGRAM_SERVICE_ID = 777000
+PLACEHOLDER_IDS = frozenset({ANONYMOUS_ADMIN_ID, CHANNEL_BOT_ID, TELEGRAM_SERVICE_ID})
+
+
+def sender_of(update: Update) -> tuple[int | None, str]:
+    """Who sent a message, as Telegram has it: ``(id, name)``.
+
+    A message on behalf of a chat is that chat (``sender_chat``: the group itself for an
+    anonymous admin, or a channel), named by its title; otherwise the user in ``from``.
+    A placeholder user without ``sender_chat`` is nobody (``None``): no rights from it.
+    """
+    msg = update.effective_message if update.callback_query is None else None
+    sender_chat = msg.sender_chat if msg is not None else None
+    if sender_chat is not None:
+        name = sender_chat.title or sender_chat.effective_name or sender_chat.username or ""
+        return sender_chat.id, name
+    user = update.effective_user
+    if user is None:
+        return None, ""
+    if user.id in PLACEHOLDER_IDS:
+        return None, user.full_name
+    return user.id, user.full_name
+
+
 def command_of(update: Update) -> Command:
     msg = update.effective_message
     chat = update.effective_chat
-    user = update.effective_user
     text = (msg.text or msg.caption or "") if msg else ""
     if len(text) > MAX_TEXT:
         raise TooLong("Die Nachricht ist zu lang.", hint=f"Höchstens {MAX_TEXT} Zeichen.")
     words = text.split()[1:]  # drop the /command (with any @botname suffix)
     if len(words) > MAX_ARGS:
         raise TooLong("Zu viele Wörter.", hint=f"Höchstens {MAX_ARGS}.")
-    name = user.full_name if user else ""
+    user_id, name = sender_of(update)
     return Command(
         chat_id=chat.id if chat else 0,
         chat_title=(chat.title or chat.full_name or "") if chat else "",
-        user_id=user.id if user else None,
+        user_id=user_id,
         user_name=name,
         update_id=update.update_id,
         args=tuple(words),
@@ -152,12 +181,14 @@ def callback_command_of(update: Update) -> Command:
     assert query is not None
     msg = query.message
     chat = update.effective_chat
+    # A tap always comes from the real user (callback queries have no sender_chat, also for
+    # anonymous admins); a placeholder id would be nobody.
     user = query.from_user
     data = query.data or ""
     return Command(
         chat_id=chat.id if chat else 0,
         chat_title=(chat.title or chat.full_name or "") if chat else "",
-        user_id=user.id if user else None,
+        user_id=user.id if user and user.id not in PLACEHOLDER_IDS else None,
         user_name=user.full_name if user else "",
         update_id=update.update_id,
         args=(data,),

@@ -26,6 +26,7 @@ from skatbot.rules.sheet import (
     evaluate_text,
     replay,
 )
+from skatbot.rules.value import GameResult
 from skatbot.storage import repo
 from skatbot.storage.database import ensure_chat, lock_chat
 
@@ -519,10 +520,14 @@ def wert(_session: Session, cmd: Command) -> Reply:
     if not cmd.args:
         raise RuleError("Welches Spiel?", hint="Z. B. /wert grand ohne 1 hand gewonnen")
     announcement, notes = parse_with_notes(cmd.args)
-    r = evaluate(announcement)
+    return Reply(wert_text(evaluate(announcement), notes))
+
+
+def wert_text(r: GameResult, notes: tuple[str, ...] = ()) -> str:
+    """What /wert answers for an evaluated game (also the inline calculator's message)."""
     outcome = "gewonnen" if r.won else ("verloren, überreizt" if r.overbid else "verloren")
     lines = [f"🧮 <b>{escape(texts.game_label(r))}</b> – {outcome}"]
     lines.extend(f"ℹ️ {escape(n)}" for n in notes)
     lines.append(r.breakdown)
     lines.append(f"Buchung: {r.booking} · nicht eingetragen")
-    return Reply("\n".join(lines))
+    return "\n".join(lines)
