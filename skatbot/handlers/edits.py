@@ -163,14 +163,15 @@ def apply_edit(session: Session, cmd: Command, name: str) -> tuple[Reply, str]:
             f"{NOT_APPLIED} Zu dieser Nachricht ist kein Spiel eingetragen.",
             hint=f"Als neue Nachricht schicken: {typed}",
         )
+    example = f"{loaded.names[0]} grand ohne 1 hand gewonnen"
     if entry.status is Status.CANCELLED or entry.nr is None:
-        again = " ".join(_game_words(name, words)) or "Anna grand ohne 1 hand gewonnen"
+        again = " ".join(_game_words(name, words)) or example
         raise RuleError(
             f"{NOT_APPLIED} Dieses Spiel ist storniert.", hint=f"Neu eintragen: /spiel {again}"
         )
     nr = entry.nr
     rest = _game_words(name, words)
-    line = f"/korrigieren {nr} {' '.join(rest)}".rstrip()
+    line = f"/korrigieren {nr} {' '.join(rest) or example}"
     if name == "korrigieren" and (not words or words[0] != str(nr)):
         raise RuleError(
             f"{NOT_APPLIED} Diese Nachricht hat Spiel {nr} korrigiert; die Nummer lässt sich "
@@ -180,9 +181,7 @@ def apply_edit(session: Session, cmd: Command, name: str) -> tuple[Reply, str]:
         )
     try:
         if name == "spiel" and not rest:
-            raise RuleError(
-                "Wer hat gespielt und was?", hint="Z. B. Anna grand ohne 1 hand gewonnen"
-            )
+            raise RuleError("Wer hat gespielt und was?", hint=f"Z. B. /spiel {example}")
         fields, notes = sheet_ops.correction_fields(loaded, nr, rest)
         if _same(entry, fields):
             return Reply(""), ""

@@ -200,7 +200,7 @@ async def test_an_edit_refused_by_the_grammar_changes_nothing(bot: Bot) -> None:
     text = only_refusal(answers)
     assert "Zora" in text and "/korrigieren 2 Zora grand ohne 2 hand gewonnen" in text
     _, answers = await edit(bot, message_id, "/spiel")
-    assert "/korrigieren 2" in only_refusal(answers)
+    assert "/korrigieren 2 Anna grand ohne 1 hand gewonnen" in only_refusal(answers)
     assert rows(await export(bot)) == [(1, "valid", "Bernd", 24), (2, "valid", "Anna", 72)]
 
 
@@ -338,4 +338,3 @@ async def test_an_edit_a_later_house_rules_row_depends_on_is_refused(bot: Bot) -
         (None, "struck", {"Anna": 96}),
         (1, "valid", {"Anna": 144}),
     ]
-
