@@ -13,7 +13,16 @@ from telegram import (
 )
 from telegram.ext import Application, CommandHandler, ContextTypes, InlineQueryHandler
 
-from skatbot.handlers import admin, builder, documents, house_ops, inline, sheet_ops, tournament_ops
+from skatbot.handlers import (
+    admin,
+    builder,
+    documents,
+    edits,
+    house_ops,
+    inline,
+    sheet_ops,
+    tournament_ops,
+)
 from skatbot.handlers import help as help_ops
 from skatbot.handlers.reply import Reply
 from skatbot.handlers.runtime import UseCase, execute, send
@@ -115,9 +124,12 @@ def register(app: Application) -> None:  # type: ignore[type-arg]
     # Command handlers first (each matches its own command only, so the order among them and
     # before the catch-alls below changes no routing, only how many PTB tries per /spiel).
     for name, (use_case, write) in all_commands().items():
+        if name in edits.EDITABLE:  # remember which message booked what (edited entries)
+            use_case = edits.remembering(name, use_case)
         handler = _handler(use_case, write, name in ask_admin, name in heavy)
         app.add_handler(CommandHandler(name, handler))
     admin.register(app)  # /loeschen, its button, group->supergroup moves (before catch-alls)
     builder.register(app)  # the game builder's buttons, /anheften, bids typed as replies
     app.add_handler(InlineQueryHandler(inline.on_inline_query))  # "@bot grand ohne 1 hand"
+    edits.register(app)  # group -1: edited messages never run as new commands
     app.add_error_handler(on_error)

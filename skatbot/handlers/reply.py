@@ -75,3 +75,4 @@ class Command:
     text: str = ""
     message_id: int | None = None  # the tapped message (callbacks) or the replied-to message
     is_admin: bool = False  # asked from Telegram before the transaction, for commands that need it
+    source_message_id: int | None = None  # the user's own message (commands; edits.py)

@@ -84,6 +84,7 @@ def command_of(update: Update) -> Command:
         update_id=update.update_id,
         args=tuple(words),
         text=text,
+        source_message_id=msg.message_id if msg else None,
     )
 
 

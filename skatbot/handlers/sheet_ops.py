@@ -261,19 +261,24 @@ def korrigieren(session: Session, cmd: Command) -> Reply:
     loaded = require_list(session, cmd)
     nr = _game_number(words[0] if words else None, "korrigieren")
     loaded.sheet.entry(nr)  # an unknown number is refused first
-    rest = words[1:]
-    notes: tuple[str, ...] = ()
+    fields, notes = correction_fields(loaded, nr, words[1:])
+    return write_correction(session, cmd, loaded, nr, fields, notes)
+
+
+def correction_fields(
+    loaded: repo.LoadedList, nr: int, rest: list[str]
+) -> tuple[dict[str, object], tuple[str, ...]]:
+    """The new row of a correction of game ``nr`` from the words after the number
+    (``/korrigieren``, edited messages): ``{"kind": "pass"}`` or a game."""
     if len(rest) == 1 and rest[0].casefold() in PASS_WORDS:
-        fields: dict[str, object] = {"kind": "pass"}
-    else:
-        if not rest:
-            raise RuleError(
-                "Wie lautet das richtige Spiel?",
-                hint=f"Z. B. /korrigieren {nr} Anna grand ohne 1 hand gewonnen",
-            )
-        declarer, text, notes = _parse_game(loaded, rest)
-        return correct_game(session, cmd, loaded, nr, declarer, text, notes)
-    return _write_correction(session, cmd, loaded, nr, fields, notes)
+        return {"kind": "pass"}, ()
+    if not rest:
+        raise RuleError(
+            "Wie lautet das richtige Spiel?",
+            hint=f"Z. B. /korrigieren {nr} Anna grand ohne 1 hand gewonnen",
+        )
+    declarer, text, notes = _parse_game(loaded, rest)
+    return {"kind": "game", "declarer": declarer, "announcement": text}, notes
 
 
 def correct_game(
@@ -286,23 +291,25 @@ def correct_game(
     notes: tuple[str, ...] = (),
 ) -> Reply:
     """Replace game ``nr`` by a game given as canonical text (``/korrigieren``, the builder)."""
-    target = loaded.sheet.entry(nr)
-    dealer = target.row.dealer if target.row.dealer is not None else 0
-    loaded.sheet.check_declarer(declarer, dealer)
     fields = {"kind": "game", "declarer": declarer, "announcement": text}
-    return _write_correction(session, cmd, loaded, nr, fields, notes)
+    return write_correction(session, cmd, loaded, nr, fields, notes)
 
 
-def _write_correction(
+def write_correction(
     session: Session,
     cmd: Command,
     loaded: repo.LoadedList,
     nr: int,
     fields: dict[str, object],
-    notes: tuple[str, ...],
+    notes: tuple[str, ...] = (),
 ) -> Reply:
+    """Strike game ``nr`` and book ``fields`` (see ``correction_fields``) in its place, with
+    the same dealer and number; refuses what ``/korrigieren`` refuses."""
     target = loaded.sheet.entry(nr)
     dealer = target.row.dealer if target.row.dealer is not None else 0
+    declarer = fields.get("declarer")
+    if fields["kind"] == "game" and isinstance(declarer, int):
+        loaded.sheet.check_declarer(declarer, dealer)
     row = repo.append_row(
         session, loaded.lst, dealer=dealer, target=target.row.id, **fields, **user_fields(cmd)
     )

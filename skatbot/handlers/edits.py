@@ -1,0 +1,256 @@
+"""Edited messages: a player who fixes a typo by editing their message corrects the booking.
+
+Telegram sends an edit as an ``edited_message`` update. PTB's CommandHandler would take it for
+a new command (an edited ``/spiel`` booked a second game, an edited ``/storno 1`` cancelled a
+second game), so ``register`` puts one handler in front of all others (group -1) that takes
+every edited update and stops it there: no other handler ever sees an edit.
+
+What an edit does:
+
+* The message of a ``/spiel``, ``/korrigieren`` or ``/eingepasst`` that booked a row (see
+  storage/message_links.py; ``remembering`` links them when they are booked): the game is
+  corrected exactly as ``/korrigieren N …`` would do it - the current row struck, the new one
+  in its place with the same dealer and number - and the bot edits its reply to that message
+  to show the new result (a new message if that reply's id is unknown). The new text is read
+  as the command it now starts with: ``/spiel Anna grand …`` or ``/spiel passe``,
+  ``/eingepasst``, ``/korrigieren N …`` (N must still be the game's number: the number cannot
+  be changed by editing). If the game was corrected since (``/korrigieren``, the builder or
+  an earlier edit), the current valid row that descends from the message's booking is the one
+  corrected.
+* An edit that yields exactly the booked game changes nothing and says nothing.
+* An edit that cannot be applied changes nothing and is answered with a new message: the
+  reason and the ``/korrigieren N …`` line to use (N = the game's current number): the list
+  is closed, the game was cancelled (``/spiel …`` to book it anew), a later house-rules row
+  depends on it, the new text is refused by the grammar, or the message booked nothing.
+* Every other edited message (other commands, typed bids in the builder flow, plain text) is
+  ignored: no reply, nothing changed.
+* An edit is one transaction with its update id, like a command: a redelivered edit changes
+  nothing twice and sends nothing again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import logging
+
+from sqlalchemy.orm import Session
+from telegram import MessageEntity, Update
+from telegram.ext import Application, ApplicationHandlerStop, ContextTypes, MessageHandler, filters
+
+from skatbot.handlers import sheet_ops
+from skatbot.handlers.reply import Command, Edit, Reply
+from skatbot.handlers.runtime import UseCase, command_of, database, error_text, send
+from skatbot.rules.errors import RuleError
+from skatbot.rules.sheet import Entry, Sheet, Status
+from skatbot.storage import message_links, repo
+from skatbot.storage.database import lock_chat
+
+log = logging.getLogger(__name__)
+
+# Commands whose messages may be edited to correct what they booked.
+EDITABLE = ("spiel", "korrigieren", "eingepasst")
+NOT_APPLIED = "Bearbeitung nicht übernommen:"
+
+
+# --- booking: remember which message booked what ------------------------------------------------
+
+
+def remembering(name: str, use_case: UseCase) -> UseCase:
+    """``use_case`` that also links the user's message to its booking (same transaction) and
+    the bot's reply to it once sent (``Reply.on_sent``)."""
+
+    @functools.wraps(use_case)
+    def run(session: Session, cmd: Command) -> Reply:
+        reply = use_case(session, cmd)
+        message_id = cmd.source_message_id
+        if message_id is None or (name == "spiel" and not cmd.args):  # the builder: no booking
+            return reply
+        place, update_id = cmd.chat_id, cmd.update_id
+        message_links.remember(session, place, message_id, update_id)
+        earlier = reply.on_sent
+
+        def on_sent(s: Session, reply_id: int) -> None:
+            if earlier is not None:
+                earlier(s, reply_id)
+            message_links.set_reply(s, place, message_id, update_id, reply_id)
+
+        return dataclasses.replace(reply, on_sent=on_sent)
+
+    return run
+
+
+# --- the edited message -------------------------------------------------------------------------
+
+
+def command_name(update: Update, bot_username: str | None) -> str | None:
+    """The command an edited text message starts with (``spiel`` for ``/spiel@thisbot …``);
+    None for other text, captions and commands addressed to another bot."""
+    msg = update.edited_message
+    if msg is None or not msg.text or not msg.entities:
+        return None
+    first = msg.entities[0]
+    if first.type != MessageEntity.BOT_COMMAND or first.offset != 0:
+        return None
+    word = msg.parse_entity(first)[1:]
+    name, _, addressed = word.partition("@")
+    if addressed and (bot_username is None or addressed.casefold() != bot_username.casefold()):
+        return None
+    return name.casefold()
+
+
+async def on_edited(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Every edited update ends here (group -1): handled or ignored, never run as new."""
+    try:
+        await handle_edit(update, context)
+    except Exception as err:  # the error handlers report it; the edit is still not run again
+        await context.application.process_error(update, err)
+    raise ApplicationHandlerStop
+
+
+async def handle_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    try:
+        username: str | None = context.bot.username
+    except RuntimeError:  # not initialised (getMe not called): only unaddressed commands
+        username = None
+    name = command_name(update, username)
+    if name not in EDITABLE:
+        return
+    try:
+        cmd = command_of(update)
+    except RuleError as err:
+        await send(update, context, Reply(error_text(err)))
+        return
+    if cmd.source_message_id is None:
+        return
+
+    def unit(session: Session) -> Reply | None:
+        lock_chat(session, cmd.chat_id)
+        if repo.processed(session, cmd.update_id) is not None:
+            return None  # redelivered: the effect is committed already
+        reply, record = apply_edit(session, cmd, name)
+        repo.mark_processed(session, cmd.update_id, cmd.chat_id, record)
+        return reply
+
+    try:
+        reply = await database(context).write(unit)
+    except RuleError as err:  # rolled back: nothing changed
+        reply = Reply(error_text(err))
+    if reply is not None:
+        await send(update, context, reply)
+
+
+def apply_edit(session: Session, cmd: Command, name: str) -> tuple[Reply, str]:
+    """Correct what the edited message booked; (what to send, the text to record)."""
+    assert cmd.source_message_id is not None
+    words = list(cmd.args)
+    typed = f"/{name} {' '.join(words)}".rstrip()
+    link = message_links.find(session, cmd.chat_id, cmd.source_message_id)
+    booked = message_links.booked_row(session, link) if link is not None else None
+    if link is None or booked is None:
+        raise RuleError(
+            f"{NOT_APPLIED} Zu dieser Nachricht ist kein Spiel eingetragen.",
+            hint=f"Als neue Nachricht schicken: {typed}",
+        )
+    row_id, list_id = booked
+    loaded = repo.open_list_loaded(session, cmd.chat_id)
+    if loaded is None or loaded.lst.id != list_id:
+        _refuse_closed(session, list_id, row_id, name, words)
+    assert loaded is not None
+    entry = current_entry(loaded.sheet, row_id)
+    if entry is None:
+        raise RuleError(
+            f"{NOT_APPLIED} Zu dieser Nachricht ist kein Spiel eingetragen.",
+            hint=f"Als neue Nachricht schicken: {typed}",
+        )
+    example = f"{loaded.names[0]} grand ohne 1 hand gewonnen"
+    if entry.status is Status.CANCELLED or entry.nr is None:
+        again = " ".join(_game_words(name, words)) or example
+        raise RuleError(
+            f"{NOT_APPLIED} Dieses Spiel ist storniert.", hint=f"Neu eintragen: /spiel {again}"
+        )
+    nr = entry.nr
+    rest = _game_words(name, words)
+    line = f"/korrigieren {nr} {' '.join(rest) or example}"
+    if name == "korrigieren" and (not words or words[0] != str(nr)):
+        raise RuleError(
+            f"{NOT_APPLIED} Diese Nachricht hat Spiel {nr} korrigiert; die Nummer lässt sich "
+            "durch Bearbeiten nicht ändern.",
+            hint=f"Spiel {nr} ändern: {line}\n👉 Ein anderes Spiel: als neue Nachricht "
+            "/korrigieren mit seiner Nummer (siehe /liste).",
+        )
+    try:
+        if name == "spiel" and not rest:
+            raise RuleError("Wer hat gespielt und was?", hint=f"Z. B. /spiel {example}")
+        fields, notes = sheet_ops.correction_fields(loaded, nr, rest)
+        if _same(entry, fields):
+            return Reply(""), ""
+        corrected = sheet_ops.write_correction(session, cmd, loaded, nr, fields, notes)
+    except RuleError as err:
+        hints = [h for h in (err.hint, f"Zum Korrigieren: {line}") if h]
+        raise RuleError(
+            f"{NOT_APPLIED} {err.message} Spiel {nr} bleibt, wie es war.",
+            hint="\n👉 ".join(hints),
+        ) from err
+    return _show(cmd, link, corrected), corrected.text
+
+
+def current_entry(sheet: Sheet, row_id: int) -> Entry | None:
+    """The entry that row ``row_id`` is now: itself, or the last of its corrections."""
+    by_row = {e.row.id: e for e in sheet.entries}
+    entry = by_row.get(row_id)
+    while entry is not None and entry.corrected_by is not None:
+        entry = by_row.get(entry.corrected_by)
+    return entry
+
+
+def _game_words(name: str, words: list[str]) -> list[str]:
+    """The words that name the game (``/korrigieren``'s without its number)."""
+    if name == "eingepasst":
+        return ["passe"]
+    if name == "korrigieren":
+        return words[1:]
+    return words
+
+
+def _same(entry: Entry, fields: dict[str, object]) -> bool:
+    row = entry.row
+    if fields["kind"] != row.kind.value:
+        return False
+    if fields["kind"] == "pass":
+        return True
+    return fields.get("declarer") == row.declarer and fields.get("announcement") == row.announcement
+
+
+def _refuse_closed(
+    session: Session, list_id: int, row_id: int, name: str, words: list[str]
+) -> None:
+    lst = repo.get_list(session, list_id)
+    entry = current_entry(repo.load(session, lst).sheet, row_id) if lst is not None else None
+    nr = entry.nr if entry is not None and entry.nr is not None else None
+    game = f"Spiel {nr}" if nr is not None else "Das Spiel"
+    line = f"/korrigieren {nr if nr is not None else 'N'} {' '.join(_game_words(name, words))}"
+    raise RuleError(
+        f"{NOT_APPLIED} Die Liste ist abgeschlossen; {game} bleibt, wie es war.",
+        hint=f"Korrigieren geht nur, solange die Liste läuft – dort mit: {line.rstrip()}",
+    )
+
+
+def _show(cmd: Command, link: message_links.Link, corrected: Reply) -> Reply:
+    """Edit the bot's reply to the message; a new message if that reply is unknown."""
+    note = "✏️ <i>Nachricht bearbeitet</i> · "
+    text = note + corrected.text
+    if link.reply_message_id is not None:
+        edit = Edit(link.reply_message_id, text, corrected.buttons)
+        return Reply("", edits=(edit, *corrected.edits))
+    place, message_id, update_id = cmd.chat_id, link.message_id, link.update_id
+
+    def on_sent(s: Session, reply_id: int) -> None:  # later edits edit this message
+        message_links.set_reply(s, place, message_id, update_id, reply_id)
+
+    return dataclasses.replace(corrected, text=text, on_sent=on_sent)
+
+
+def register(app: Application) -> None:  # type: ignore[type-arg]
+    """Before every other handler: edited updates never reach the command handlers."""
+    app.add_handler(MessageHandler(filters.UpdateType.EDITED, on_edited), group=-1)
