@@ -217,7 +217,10 @@ async def run_console(
     # Update ids go on from the clock, not from 1: a bot remembers processed update ids in
     # its database (exactly-once), and a later console session on the same database must
     # not look like a redelivery of the earlier one's updates (Telegram never reuses ids).
-    async with FakeBotApi(first_update_id=time.time_ns() // 1_000_000) as api:
+    # No flood control (group_limit=None): the console is one human typing, and the bot's
+    # answers would otherwise be refused with 429 after 20 replies a minute - pacing is the
+    # bot's job and is tested with the stand-in's default limit, not here.
+    async with FakeBotApi(first_update_id=time.time_ns() // 1_000_000, group_limit=None) as api:
         app = build_app(api.token, f"{api.url}/bot")
         stop = asyncio.Event()
         poller = asyncio.create_task(run_polling(app, stop=stop, timeout=10), name="standin-poll")

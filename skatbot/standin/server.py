@@ -10,10 +10,39 @@ the three body encodings a Bot API client may use:
 * ``application/json`` - accepted for completeness (curl, other clients).
 
 Answers are ``{"ok": true, "result": ...}`` with Bot API objects that PTB can de-serialise.
-The most common Telegram failure modes are imitated, because real bots hit them:
-``message is not modified``, ``message to edit not found``, ``can't parse entities`` for
-broken HTML, ``chat not found``, over-long texts, invalid callback data, 401 for a wrong
-token and 404 for an unknown method. ``fail_next`` injects 429/5xx answers and delays.
+The stand-in is meant to be as strict as Telegram, so that a bot passing its tests does not
+fail in a real group. Enforced (with Telegram's error texts):
+
+* **Lengths** - a message text <= 4,096 and a caption <= 1,024, counted in UTF-16 code units
+  *after* entity parsing (markup is free, an emoji outside the BMP counts 2): ``message is
+  too long`` / ``message caption is too long``; an empty text: ``message text is empty``.
+* **HTML parse mode** - TDLib's parser rules: unsupported tags, unclosed, unmatched or
+  unexpected end tags, a bare ``<`` -> ``can't parse entities: ...``. Stricter than TDLib (as
+  the Bot API documentation demands): an ``&`` that starts no supported entity is refused.
+  Markdown parse modes are accepted but not parsed; any other ``parse_mode`` is refused.
+* **Edits** - editMessageText/Caption/ReplyMarkup that change neither the text (with its
+  entities) nor the keyboard: ``message is not modified``; editing a deleted or foreign message.
+* **Inline keyboards** - every button needs a text and an action; ``callback_data`` 1-64 bytes
+  (``BUTTON_DATA_INVALID``), on sends, edits and inline results. answerCallbackQuery: text
+  <= 200 (``MESSAGE_TOO_LONG``), each query answered once. Callback queries carry the tapped
+  message as it is now (its current ``reply_markup``, after edits).
+* **Forum topics** - ``add_forum``/``create_topic`` and ``createForumTopic``;
+  ``message_thread_id`` must name a topic of a forum (``message thread not found``, also for
+  any thread id in a chat without topics). Sent messages keep ``message_thread_id`` and
+  ``is_topic_message``; a reply without a thread id lands in the replied-to message's topic.
+* **Flood control** - at most ``group_limit`` (20) sendMessage/sendDocument/sendPhoto/
+  sendMediaGroup per group per sliding ``group_window`` (60 s); then 429 ``Too Many Requests:
+  retry after N`` with ``parameters.retry_after``. Counted per chat, successful sends only.
+* **Inline mode** - answerInlineQuery: a known, unanswered query id; <= 50 results with unique
+  ids of 1-64 bytes; articles need a title and a message text checked like sendMessage's.
+  getMe reports ``supports_inline_queries`` from ``inline``.
+* **Membership** - after ``my_chat_member`` ``kicked``/``left`` (or leaveChat) every send is
+  403 (``bot was kicked from the group chat`` / ``bot is not a member of the group chat``).
+* ``chat not found``, ``message to edit not found``, ``query is too old ...``, 401 for a wrong
+  token, 404 for an unknown method; ``fail_next`` injects 429/5xx answers and delays.
+
+Not imitated: per-chat limits other than the group flood limit (1 message/s per private chat,
+~30 messages/s overall), admin rights (pinning, ``can_manage_topics``), entity nesting rules.
 """
 
 from __future__ import annotations
@@ -23,8 +52,10 @@ import contextlib
 import copy
 import json
 import logging
+import math
 import re
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from types import TracebackType
@@ -33,7 +64,14 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 from skatbot.httpio import BadRequest, read_request
 
-__all__ = ["ApiCall", "BotMessage", "FakeBotApi", "html_to_text", "parse_html"]
+__all__ = [
+    "GENERAL_TOPIC",
+    "ApiCall",
+    "BotMessage",
+    "FakeBotApi",
+    "html_to_text",
+    "parse_html",
+]
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -46,7 +84,45 @@ ANONYMOUS_ADMIN_ID = 1087968824  # "GroupAnonymousBot": messages of anonymous gr
 CHANNEL_BOT_ID = 136817688  # "Channel_Bot": messages sent on behalf of a channel
 
 MAX_TEXT_LENGTH = 4096
+"""Longest message text, in UTF-16 code units after entity parsing."""
 MAX_CAPTION_LENGTH = 1024
+"""Longest caption, in UTF-16 code units after entity parsing."""
+MAX_CALLBACK_ANSWER_LENGTH = 200
+MAX_INLINE_RESULTS = 50
+MAX_TOPIC_NAME_LENGTH = 128
+GENERAL_TOPIC = 0
+"""``messages(chat_id, thread_id=GENERAL_TOPIC)``: the messages outside any forum topic."""
+TOPIC_ICON_COLORS = (0x6FB9F0, 0xFFD67E, 0xCB86DB, 0x8EEE98, 0xFF93B2, 0xFB6F5F)
+_SEND_METHODS = frozenset({"sendmessage", "senddocument", "sendphoto", "sendmediagroup"})
+_BUTTON_ACTIONS = (
+    "callback_data",
+    "url",
+    "login_url",
+    "web_app",
+    "switch_inline_query",
+    "switch_inline_query_current_chat",
+    "switch_inline_query_chosen_chat",
+    "copy_text",
+    "callback_game",
+    "pay",
+)
+_INLINE_RESULT_TYPES = frozenset(
+    {
+        "article",
+        "photo",
+        "gif",
+        "mpeg4_gif",
+        "video",
+        "audio",
+        "voice",
+        "document",
+        "location",
+        "venue",
+        "contact",
+        "game",
+        "sticker",
+    }
+)
 
 # Form fields that are strings in the Bot API and must not be JSON-decoded
 # (a message text "42" must stay the string "42").
@@ -69,6 +145,9 @@ _STRING_FIELDS = frozenset(
         "emoji",
         "business_connection_id",
         "message_effect_id",
+        "inline_query_id",
+        "next_offset",
+        "icon_custom_emoji_id",
     }
 )
 
@@ -131,6 +210,8 @@ class BotMessage:
     deleted: bool = False
     obj: JSONDict = field(default_factory=dict)
     """The Message object as last returned by the API."""
+    thread_id: int | None = None
+    """Forum topic (``message_thread_id``) the message was sent to; ``None`` outside topics."""
 
     @property
     def buttons(self) -> list[list[JSONDict]]:
@@ -158,10 +239,6 @@ def _utf16_len(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-_TAG_RE = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^<>]*?)?)\s*(/?)>")
-_ATTR_RE = re.compile(
-    r"""([a-zA-Z_:][-a-zA-Z0-9_:.]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?"""
-)
 _ENTITY_RE = re.compile(r"&(lt|gt|amp|quot|#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6});")
 _NAMED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
 _SIMPLE_TAGS = {
@@ -179,6 +256,7 @@ _SIMPLE_TAGS = {
     "pre": "pre",
     "blockquote": "blockquote",
 }
+_SUPPORTED_TAGS = frozenset({*_SIMPLE_TAGS, "span", "a", "tg-emoji"})
 
 
 def _unescape_entity(match: re.Match[str]) -> str:
@@ -192,82 +270,179 @@ def _unescape_entity(match: re.Match[str]) -> str:
         return match.group(0)
 
 
+class _HtmlParser:
+    """Telegram's HTML parse mode, following the structure of TDLib's ``parse_html``.
+
+    The error texts are TDLib's (``Unsupported start tag "div" at byte offset 3``, ...); byte
+    offsets count UTF-8 bytes of the markup, entity offsets and lengths count UTF-16 code units.
+    One deliberate difference: TDLib keeps an ``&`` that starts no entity as a literal
+    character, the Bot API documentation requires it to be escaped - the stand-in refuses it,
+    because unescaped ``&`` in a bot's output means unescaped user text, which breaks on the
+    next ``<``.
+    """
+
+    def __init__(self, html: str) -> None:
+        self.html = html
+        self.n = len(html)
+        self.out: list[str] = []
+        self.pos16 = 0
+        self.entities: list[JSONDict] = []
+        self.stack: list[tuple[str, int, JSONDict | None]] = []
+
+    def _byte_offset(self, index: int) -> int:
+        return len(self.html[:index].encode("utf-8", "surrogatepass"))
+
+    def _at(self, index: int) -> str:
+        return self.html[index] if index < self.n else ""
+
+    def _skip_spaces(self, i: int) -> int:
+        while i < self.n and self.html[i].isspace():
+            i += 1
+        return i
+
+    def parse(self) -> tuple[str, list[JSONDict]]:
+        i = 0
+        html = self.html
+        while i < self.n:
+            ch = html[i]
+            if ch == "&":
+                match = _ENTITY_RE.match(html, i)
+                if match is None:
+                    raise ValueError(
+                        f'Character "&" at byte offset {self._byte_offset(i)} must be escaped '
+                        'as "&amp;" (it starts no supported HTML entity)'
+                    )
+                self._emit(_unescape_entity(match))
+                i = match.end()
+            elif ch != "<":
+                self._emit(ch)
+                i += 1
+            elif self._at(i + 1) == "/":
+                i = self._end_tag(i)
+            else:
+                i = self._start_tag(i)
+        if self.stack:
+            raise ValueError(
+                f'Can\'t find end tag corresponding to start tag "{self.stack[-1][0]}"'
+            )
+        self.entities.sort(key=lambda e: (e["offset"], -e["length"]))
+        return "".join(self.out), self.entities
+
+    def _emit(self, piece: str) -> None:
+        self.out.append(piece)
+        self.pos16 += _utf16_len(piece)
+
+    def _end_tag(self, begin: int) -> int:
+        if not self.stack:
+            raise ValueError(f"Unexpected end tag at byte offset {self._byte_offset(begin)}")
+        i = begin + 2
+        while i < self.n and not self.html[i].isspace() and self.html[i] != ">":
+            i += 1
+        end_name = self.html[begin + 2 : i]
+        i = self._skip_spaces(i)
+        if self._at(i) != ">":
+            raise ValueError(f"Unclosed end tag at byte offset {self._byte_offset(begin)}")
+        tag, start, entity = self.stack.pop()
+        if end_name and end_name.lower() != tag:
+            raise ValueError(
+                f"Unmatched end tag at byte offset {self._byte_offset(begin)}, "
+                f'expected "</{tag}>", found "</{end_name}>"'
+            )
+        if entity is not None and self.pos16 > start:
+            entity["offset"] = start
+            entity["length"] = self.pos16 - start
+            self.entities.append(entity)
+        return i + 1
+
+    def _start_tag(self, begin: int) -> int:
+        html = self.html
+        offset = self._byte_offset(begin)
+        i = begin + 1
+        while i < self.n and not html[i].isspace() and html[i] != ">":
+            i += 1
+        if i >= self.n:
+            raise ValueError(f"Unclosed start tag at byte offset {offset}")
+        tag = html[begin + 1 : i].lower()
+        if tag not in _SUPPORTED_TAGS:
+            raise ValueError(f'Unsupported start tag "{tag}" at byte offset {offset}')
+        attrs: dict[str, str] = {}
+        while True:
+            i = self._skip_spaces(i)
+            if i >= self.n:
+                raise ValueError(f"Unclosed start tag at byte offset {offset}")
+            if html[i] == ">":
+                break
+            name_begin = i
+            while i < self.n and not html[i].isspace() and html[i] not in "=>":
+                i += 1
+            name = html[name_begin:i].lower()
+            if not name:
+                raise ValueError(f'Empty attribute name in the tag "{tag}" at byte offset {offset}')
+            i = self._skip_spaces(i)
+            if self._at(i) != "=":
+                if tag == "blockquote" and name == "expandable":
+                    attrs[name] = ""
+                    continue
+                raise ValueError(
+                    "Expected equal sign in declaration of an attribute of the tag "
+                    f'"{tag}" at byte offset {offset}'
+                )
+            i = self._skip_spaces(i + 1)
+            if i >= self.n:
+                raise ValueError(f"Unclosed start tag at byte offset {offset}")
+            quote = html[i]
+            if quote in "'\"":
+                close = html.find(quote, i + 1)
+                if close < 0:
+                    raise ValueError(f"Unclosed start tag at byte offset {offset}")
+                value = _ENTITY_RE.sub(_unescape_entity, html[i + 1 : close])
+                i = close + 1
+            else:
+                token_begin = i
+                while i < self.n and (html[i].isalnum() or html[i] in ".-"):
+                    i += 1
+                value = html[token_begin:i].lower()
+                if i < self.n and not html[i].isspace() and html[i] != ">":
+                    raise ValueError(
+                        "Unexpected end of name token at byte offset "
+                        f"{self._byte_offset(token_begin)}"
+                    )
+            attrs[name] = value
+        self.stack.append((tag, self.pos16, self._entity(tag, attrs)))
+        return i + 1
+
+    def _entity(self, tag: str, attrs: dict[str, str]) -> JSONDict | None:
+        if tag in _SIMPLE_TAGS:
+            if tag == "blockquote" and "expandable" in attrs:
+                return {"type": "expandable_blockquote"}
+            if tag == "code" and self.stack and self.stack[-1][0] == "pre":
+                language = attrs.get("class", "")
+                parent = self.stack[-1][2]
+                if language.startswith("language-") and parent is not None:
+                    parent["language"] = language[len("language-") :]
+                return None
+            return {"type": _SIMPLE_TAGS[tag]}
+        if tag == "span":
+            if attrs.get("class") != "tg-spoiler":
+                raise ValueError('Tag "span" must have class "tg-spoiler"')
+            return {"type": "spoiler"}
+        if tag == "a":
+            href = attrs.get("href", "")
+            return {"type": "text_link", "url": href} if href else None
+        # tg-emoji
+        if not attrs.get("emoji-id"):
+            raise ValueError('Tag "tg-emoji" must have attribute "emoji-id"')
+        return {"type": "custom_emoji", "custom_emoji_id": attrs["emoji-id"]}
+
+
 def parse_html(html: str) -> tuple[str, list[JSONDict]]:
     """Parse Telegram-flavoured HTML into plain text and MessageEntity dicts.
 
-    Raises ``ValueError`` with a Telegram-like description for markup Telegram rejects
-    (unsupported or unbalanced tags, a bare ``<``).
+    Raises ``ValueError`` with Telegram's description for markup Telegram rejects: unsupported
+    tags, unbalanced or unclosed tags, a bare ``<`` (``Unsupported start tag ""``) and - stricter
+    than TDLib, as the Bot API documentation demands - an ``&`` that starts no entity.
     """
-    out: list[str] = []
-    pos16 = 0
-    entities: list[JSONDict] = []
-    stack: list[tuple[str, int, JSONDict | None]] = []
-    i = 0
-    n = len(html)
-    while i < n:
-        ch = html[i]
-        if ch == "<":
-            match = _TAG_RE.match(html, i)
-            if match is None:
-                raise ValueError(f"Unsupported start tag at byte offset {len(html[:i].encode())}")
-            closing, tag, attrs_raw, _selfclose = match.groups()
-            tag = tag.lower()
-            attrs = {
-                m.group(1).lower(): m.group(2) or m.group(3) or m.group(4) or ""
-                for m in _ATTR_RE.finditer(attrs_raw or "")
-            }
-            attrs = {k: _ENTITY_RE.sub(_unescape_entity, v) for k, v in attrs.items()}
-            if closing:
-                if not stack or stack[-1][0] != tag:
-                    raise ValueError(f"Unexpected end tag at byte offset {len(html[:i].encode())}")
-                _, start, closed = stack.pop()
-                if closed is not None and pos16 > start:
-                    closed["offset"] = start
-                    closed["length"] = pos16 - start
-                    entities.append(closed)
-            else:
-                entity: JSONDict | None
-                if tag in _SIMPLE_TAGS:
-                    entity = {"type": _SIMPLE_TAGS[tag]}
-                    if tag == "blockquote" and "expandable" in attrs:
-                        entity = {"type": "expandable_blockquote"}
-                    if tag == "code" and stack and stack[-1][0] == "pre":
-                        language = attrs.get("class", "")
-                        parent = stack[-1][2]
-                        if language.startswith("language-") and parent is not None:
-                            parent["language"] = language[len("language-") :]
-                        entity = None
-                elif tag == "span":
-                    if attrs.get("class") != "tg-spoiler":
-                        raise ValueError('Tag "span" must have class "tg-spoiler"')
-                    entity = {"type": "spoiler"}
-                elif tag == "a":
-                    href = attrs.get("href", "")
-                    entity = {"type": "text_link", "url": href} if href else None
-                elif tag == "tg-emoji":
-                    entity = {"type": "custom_emoji", "custom_emoji_id": attrs.get("emoji-id", "")}
-                else:
-                    raise ValueError(
-                        f'Unsupported start tag "{tag}" at byte offset {len(html[:i].encode())}'
-                    )
-                stack.append((tag, pos16, entity))
-            i = match.end()
-            continue
-        if ch == "&":
-            match = _ENTITY_RE.match(html, i)
-            if match is not None:
-                piece = _unescape_entity(match)
-                out.append(piece)
-                pos16 += _utf16_len(piece)
-                i = match.end()
-                continue
-        out.append(ch)
-        pos16 += _utf16_len(ch)
-        i += 1
-    if stack:
-        raise ValueError(f'Can\'t find end tag corresponding to start tag "{stack[-1][0]}"')
-    entities.sort(key=lambda e: (e["offset"], -e["length"]))
-    return "".join(out), entities
+    return _HtmlParser(html).parse()
 
 
 def html_to_text(html: str) -> str:
@@ -387,8 +562,23 @@ class FakeBotApi:
         host: str = "127.0.0.1",
         port: int = 0,
         first_update_id: int = 1,
+        group_limit: int | None = 20,
+        group_window: float = 60.0,
+        inline: bool = True,
+        clock: Callable[[], float] = time.monotonic,
     ):
+        """``group_limit`` sends per sliding ``group_window`` seconds are allowed in each
+        group or supergroup (``None``: no flood control); ``inline`` is what getMe reports as
+        ``supports_inline_queries`` (BotFather's inline mode); ``clock`` is the time source
+        of the flood control (tests may pass a fake one)."""
         self.token = token
+        self.group_limit = group_limit
+        self.group_window = group_window
+        self.inline = inline
+        self._clock = clock
+        self._group_sends: dict[int, deque[float]] = {}
+        self.flood_refusals = 0
+        """How many sends the flood control refused with 429."""
         self.url = ""
         self._host = host
         self._port = port
@@ -397,6 +587,8 @@ class FakeBotApi:
         self.webhook: JSONDict | None = None
         self.commands: dict[tuple[str, str], list[JSONDict]] = {}
         self.left_chats: set[int] = set()
+        """Chats the bot is not in (left or kicked): sending there answers 403."""
+        self._kicked: set[int] = set()
         self.bot_user: JSONDict = {
             "id": BOT_ID,
             "is_bot": True,
@@ -422,6 +614,7 @@ class FakeBotApi:
         """Parameters of every accepted answerInlineQuery call."""
         self.topics: dict[int, dict[int, str]] = {}
         """Forum topics per chat: thread id -> name."""
+        self._topic_colors: dict[tuple[int, int], int] = {}
         self._next_callback_id = 1
         self._files: dict[str, tuple[str, bytes, str]] = {}
         self._next_file = 1
@@ -441,6 +634,8 @@ class FakeBotApi:
                 "editMessageCaption",
                 "deleteMessage",
                 "answerCallbackQuery",
+                "answerInlineQuery",
+                "createForumTopic",
                 "sendDocument",
                 "sendChatAction",
                 "getFile",
@@ -530,6 +725,41 @@ class FakeBotApi:
         """Make a chat known (the bot gets ``chat not found`` for unknown chats)."""
         self._chat(chat_id, chat_type, title)
 
+    def add_forum(self, chat_id: int, *, title: str = "Skatrunde") -> None:
+        """Make a chat known as a forum supergroup (topics enabled, no topics yet)."""
+        self._chat(chat_id, "supergroup", title)
+        self._chats[chat_id]["is_forum"] = True
+        self.topics.setdefault(chat_id, {})
+
+    def create_topic(self, chat_id: int, name: str, *, icon_color: int | None = None) -> int:
+        """Create a forum topic as a member would; returns its ``message_thread_id``.
+
+        As in Telegram the thread id is the id of the topic's creation (service) message, so
+        it never collides with other message ids of the chat. The chat becomes a forum.
+        """
+        if not self._chats.get(chat_id, {}).get("is_forum"):
+            title = str(self._chats.get(chat_id, {}).get("title") or "Skatrunde")
+            self.add_forum(chat_id, title=title)
+        return self._new_topic(chat_id, name, icon_color)
+
+    def _new_topic(self, chat_id: int, name: str, icon_color: int | None) -> int:
+        topics = self.topics.setdefault(chat_id, {})
+        if icon_color is None:
+            icon_color = TOPIC_ICON_COLORS[len(topics) % len(TOPIC_ICON_COLORS)]
+        thread_id = self._new_message_id(chat_id)
+        self._messages.setdefault(chat_id, {})[thread_id] = {
+            "message_id": thread_id,
+            "from": dict(self.bot_user),
+            "chat": dict(self._chats[chat_id]),
+            "date": int(time.time()),
+            "message_thread_id": thread_id,
+            "is_topic_message": True,
+            "forum_topic_created": {"name": name, "icon_color": icon_color},
+        }
+        topics[thread_id] = name
+        self._topic_colors[(chat_id, thread_id)] = icon_color
+        return thread_id
+
     def _new_message_id(self, chat_id: int) -> int:
         mid = self._next_message_id.get(chat_id, 0) + 1
         self._next_message_id[chat_id] = mid
@@ -574,6 +804,7 @@ class FakeBotApi:
             chat = dict(self._chats[chat_id])
             self.topics.setdefault(chat_id, {}).setdefault(thread_id, f"Thema {thread_id}")
         self.left_chats.discard(chat_id)
+        self._kicked.discard(chat_id)
         message: JSONDict = {
             "message_id": self._new_message_id(chat_id),
             "from": user,
@@ -609,13 +840,19 @@ class FakeBotApi:
 
     def push_my_chat_member(self, chat_id: int, status: str, *, user_id: int = 1) -> int:
         """Queue a ``my_chat_member`` update: the bot's status in the chat became ``status``
-        (``member``, ``administrator``, ``left``, ``kicked``). Leaving blocks sending."""
+        (``member``, ``administrator``, ``left``, ``kicked``).
+
+        After ``left`` or ``kicked`` every send to the chat answers 403 (``bot is not a member
+        of the group chat`` / ``bot was kicked from the group chat``) until a later ``member``
+        or ``administrator`` (or a new user message, which implies the bot is back)."""
         chat = self._chats.get(chat_id) or self._chat(chat_id, "group", "Skatrunde")
-        old = "left" if status in ("member", "administrator") else "member"
-        if status in ("left", "kicked"):
-            self.left_chats.add(chat_id)
-        else:
-            self.left_chats.discard(chat_id)
+        was = self._bot_status(chat_id)
+        old = (
+            was
+            if was != status
+            else ("left" if status in ("member", "administrator") else "member")
+        )
+        self._set_bot_status(chat_id, status)
         user = self._users.get(user_id) or self._user(user_id, "Spieler", None)
         return self.push_update(
             {
@@ -629,6 +866,21 @@ class FakeBotApi:
             }
         )
 
+    def _bot_status(self, chat_id: int) -> str:
+        if chat_id in self._kicked:
+            return "kicked"
+        return "left" if chat_id in self.left_chats else "member"
+
+    def _set_bot_status(self, chat_id: int, status: str) -> None:
+        if status in ("left", "kicked"):
+            self.left_chats.add(chat_id)
+        else:
+            self.left_chats.discard(chat_id)
+        if status == "kicked":
+            self._kicked.add(chat_id)
+        else:
+            self._kicked.discard(chat_id)
+
     def _bot_member(self, status: str) -> JSONDict:
         if status == "administrator":
             return {**self._member_admin(dict(self.bot_user)), "can_be_edited": False}
@@ -636,8 +888,15 @@ class FakeBotApi:
             return {"status": "kicked", "user": dict(self.bot_user), "until_date": 0}
         return {"status": status, "user": dict(self.bot_user)}
 
-    def push_inline_query(self, query: str, *, user_id: int = 1, first_name: str = "Spieler") -> int:
-        """Queue an ``inline_query`` update (someone typed ``@bot query`` in any chat)."""
+    def push_inline_query(
+        self, query: str, *, user_id: int = 1, first_name: str = "Spieler"
+    ) -> int:
+        """Queue an ``inline_query`` update (someone typed ``@bot query`` in any chat).
+
+        Refused (``RuntimeError``) when the bot was built with ``inline=False``: Telegram
+        sends inline queries only to bots with inline mode switched on in BotFather."""
+        if not self.inline:
+            raise RuntimeError("inline mode is off for this bot (FakeBotApi(inline=False))")
         known = self._users.get(user_id)
         user = self._user(user_id, first_name, known.get("username") if known else None)
         query_id = f"iq{self._next_callback_id:08d}"
@@ -740,10 +999,18 @@ class FakeBotApi:
             result.append(call)
         return result
 
-    def messages(self, chat_id: int = -1001) -> list[BotMessage]:
-        """Current state of the bot's (not deleted) messages in a chat, oldest first."""
+    def messages(self, chat_id: int = -1001, thread_id: int | None = None) -> list[BotMessage]:
+        """Current state of the bot's (not deleted) messages in a chat, oldest first.
+
+        ``thread_id=None`` (default): all of them, in every topic; ``thread_id=N``: only those
+        in forum topic N; ``thread_id=GENERAL_TOPIC`` (0): only those outside any topic.
+        """
         msgs = self._bot_messages.get(chat_id, {})
-        return [m for _, m in sorted(msgs.items()) if not m.deleted]
+        return [
+            m
+            for _, m in sorted(msgs.items())
+            if not m.deleted and (thread_id is None or (m.thread_id or 0) == thread_id)
+        ]
 
     def message(self, chat_id: int, message_id: int) -> BotMessage:
         return self._bot_messages[chat_id][message_id]
@@ -859,9 +1126,12 @@ class FakeBotApi:
             return self._error(_ApiError(404, "Not Found: method not found"))
         try:
             await self._apply_faults(method)
+            flood_chat = self._flood_check(method, params)
             result = handler(params, files)
             if isinstance(result, Awaitable):
                 result = await result
+            if flood_chat is not None:
+                self._group_sends.setdefault(flood_chat, deque()).append(self._clock())
         except _ApiError as exc:
             call.status, call.error = exc.status, exc.description
             self._notify()
@@ -874,6 +1144,27 @@ class FakeBotApi:
         call.status, call.result = 200, result
         self._notify()
         return self._json(200, {"ok": True, "result": result})
+
+    def _flood_check(self, method: str, params: JSONDict) -> int | None:
+        """Refuse a send over the group limit with 429; returns the chat id to count the send
+        against (``None`` when the call is not a group send or flood control is off)."""
+        if self.group_limit is None or method.lower() not in _SEND_METHODS:
+            return None
+        try:
+            chat_id = int(params.get("chat_id"))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return None
+        if chat_id >= 0:
+            return None
+        now = self._clock()
+        sends = self._group_sends.setdefault(chat_id, deque())
+        while sends and sends[0] <= now - self.group_window:
+            sends.popleft()
+        if len(sends) >= self.group_limit:
+            retry = max(1, math.ceil(sends[0] + self.group_window - now))
+            self.flood_refusals += 1
+            raise _ApiError(429, f"Too Many Requests: retry after {retry}", {"retry_after": retry})
+        return chat_id
 
     async def _apply_faults(self, method: str) -> None:
         faults = self._faults.get(method.lower())
@@ -962,9 +1253,52 @@ class FakeBotApi:
     def _writable_chat(self, params: JSONDict) -> JSONDict:
         chat = self._known_chat(params)
         if chat["id"] in self.left_chats:
-            kind = "group chat" if chat["type"] in ("group", "supergroup") else "chat"
+            kind = {
+                "group": "group chat",
+                "supergroup": "supergroup chat",
+                "channel": "channel chat",
+            }.get(chat["type"])
+            if kind is None:
+                raise _ApiError(403, "Forbidden: bot was blocked by the user")
+            if chat["id"] in self._kicked:
+                raise _ApiError(403, f"Forbidden: bot was kicked from the {kind}")
             raise _ApiError(403, f"Forbidden: bot is not a member of the {kind}")
         return chat
+
+    def _thread(self, chat: JSONDict, params: JSONDict) -> int | None:
+        """The forum topic a send goes to; 400 ``message thread not found`` for a thread id
+        that is no topic of a forum, or any non-zero thread id in a chat without topics.
+        A reply without ``message_thread_id`` lands in the topic of the replied-to message,
+        as in Telegram (topics are reply threads)."""
+        raw = params.get("message_thread_id")
+        if raw is None or raw == "" or raw == 0:
+            reply_id = self._reply_id(params)
+            if reply_id is None:
+                return None
+            replied = self._messages.get(chat["id"], {}).get(reply_id, {})
+            inherited = (
+                replied.get("message_thread_id") if replied.get("is_topic_message") else None
+            )
+            return int(inherited) if inherited else None
+        try:
+            thread_id = int(raw)
+        except (TypeError, ValueError):
+            raise _bad_request("message thread not found") from None
+        if thread_id == 0:
+            return None
+        if not chat.get("is_forum") or thread_id not in self.topics.get(chat["id"], {}):
+            raise _bad_request("message thread not found")
+        return thread_id
+
+    @staticmethod
+    def _reply_id(params: JSONDict) -> int | None:
+        reply = params.get("reply_parameters")
+        reply_id = reply.get("message_id") if isinstance(reply, dict) else None
+        reply_id = reply_id or params.get("reply_to_message_id")
+        try:
+            return int(reply_id) if reply_id else None
+        except (TypeError, ValueError):
+            return None
 
     def _message_stub(self, chat_id: int, message_id: int) -> JSONDict:
         known = self._messages.get(chat_id, {}).get(message_id)
@@ -977,23 +1311,36 @@ class FakeBotApi:
 
     @staticmethod
     def _format_text(
-        text: Any, parse_mode: Any, entities: Any, *, caption: bool = False
+        text: Any,
+        parse_mode: Any,
+        entities: Any,
+        *,
+        caption: bool = False,
+        too_long: str | None = None,
     ) -> tuple[str, list[JSONDict]]:
-        what = "caption" if caption else "text"
+        """Parse a text or caption as Telegram does and check it.
+
+        The limits (4,096 for texts, 1,024 for captions) count UTF-16 code units of the text
+        *after* entity parsing, so markup is free and an emoji outside the BMP counts 2.
+        """
         text = "" if text is None else str(text)
-        mode = str(parse_mode or "").lower()
-        if mode == "html":
+        mode = str(parse_mode or "")
+        if mode.lower() == "html":
             try:
                 plain, ents = parse_html(text)
             except ValueError as exc:
                 raise _bad_request(f"can't parse entities: {exc}") from None
-        else:
+        elif mode in ("", "Markdown", "MarkdownV2"):
+            # Markdown is not parsed by the stand-in (the bot uses HTML): taken as plain text.
             plain, ents = text, list(entities) if isinstance(entities, list) else []
+        else:
+            raise _bad_request(f"unsupported parse_mode {mode}")
         if not caption and not plain.strip():
-            raise _bad_request(f"message {what} is empty")
+            raise _bad_request("message text is empty")
         limit = MAX_CAPTION_LENGTH if caption else MAX_TEXT_LENGTH
-        if len(plain) > limit:
-            raise _bad_request(f"message {what} is too long")
+        if _utf16_len(plain) > limit:
+            default = "message caption is too long" if caption else "message is too long"
+            raise _bad_request(too_long or default)
         return plain, ents
 
     @staticmethod
@@ -1015,14 +1362,34 @@ class FakeBotApi:
                     'can\'t parse inline keyboard button: field "inline_keyboard" must be an array of arrays'
                 )
             for button in row:
-                if not isinstance(button, dict) or not button.get("text"):
+                if not isinstance(button, dict):
                     raise _bad_request(
-                        "can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"
+                        "can't parse inline keyboard button: InlineKeyboardButton must be an Object"
+                    )
+                if not isinstance(button.get("text"), str) or not button["text"]:
+                    raise _bad_request(
+                        'can\'t parse inline keyboard button: Field "text" must be of type String'
+                    )
+                if not any(key in button for key in _BUTTON_ACTIONS):
+                    raise _bad_request(
+                        "can't parse inline keyboard button: Text buttons are unallowed in the "
+                        "inline keyboard"
                     )
                 data = button.get("callback_data")
                 if data is not None and not 1 <= len(str(data).encode()) <= 64:
                     raise _bad_request("BUTTON_DATA_INVALID")
         return markup
+
+    @staticmethod
+    def _same_markup(a: JSONDict | None, b: JSONDict | None) -> bool:
+        """Equal for "message is not modified": no keyboard and an empty one are the same."""
+
+        def norm(markup: JSONDict | None) -> Any:
+            if not markup or not markup.get("inline_keyboard"):
+                return None
+            return markup["inline_keyboard"]
+
+        return bool(norm(a) == norm(b))
 
     def _store_bot_message(
         self,
@@ -1032,6 +1399,7 @@ class FakeBotApi:
         text: str | None = None,
         entities: list[JSONDict] | None = None,
         extra: JSONDict | None = None,
+        thread_id: int | None = None,
     ) -> tuple[JSONDict, BotMessage]:
         chat_id = chat["id"]
         markup = self._check_markup(params.get("reply_markup"))
@@ -1041,6 +1409,9 @@ class FakeBotApi:
             "chat": chat,
             "date": int(time.time()),
         }
+        if thread_id is not None:
+            message["message_thread_id"] = thread_id
+            message["is_topic_message"] = True
         if text is not None:
             message["text"] = text
             if entities:
@@ -1049,11 +1420,9 @@ class FakeBotApi:
             message.update(extra)
         if markup and "inline_keyboard" in markup:
             message["reply_markup"] = markup
-        reply = params.get("reply_parameters")
-        reply_id = reply.get("message_id") if isinstance(reply, dict) else None
-        reply_id = reply_id or params.get("reply_to_message_id")
+        reply_id = self._reply_id(params)
         if reply_id:
-            message["reply_to_message"] = self._message_stub(chat_id, int(reply_id))
+            message["reply_to_message"] = self._message_stub(chat_id, reply_id)
         self._messages.setdefault(chat_id, {})[message["message_id"]] = message
         bot_message = BotMessage(
             chat_id=chat_id,
@@ -1063,6 +1432,7 @@ class FakeBotApi:
             parse_mode=params.get("parse_mode"),
             reply_markup=markup,
             obj=message,
+            thread_id=thread_id,
         )
         self._bot_messages.setdefault(chat_id, {})[message["message_id"]] = bot_message
         return copy.deepcopy(message), bot_message
@@ -1088,7 +1458,7 @@ class FakeBotApi:
             **self.bot_user,
             "can_join_groups": True,
             "can_read_all_group_messages": False,
-            "supports_inline_queries": False,
+            "supports_inline_queries": self.inline,
             "can_connect_to_business": False,
             "has_main_web_app": False,
         }
@@ -1167,10 +1537,13 @@ class FakeBotApi:
 
     def _m_sendMessage(self, params: JSONDict, files: Any) -> JSONDict:
         chat = self._writable_chat(params)
+        thread_id = self._thread(chat, params)
         text, entities = self._format_text(
             params.get("text"), params.get("parse_mode"), params.get("entities")
         )
-        message, _ = self._store_bot_message(chat, params, text=text, entities=entities)
+        message, _ = self._store_bot_message(
+            chat, params, text=text, entities=entities, thread_id=thread_id
+        )
         return message
 
     def _m_editMessageText(self, params: JSONDict, files: Any) -> JSONDict:
@@ -1182,7 +1555,11 @@ class FakeBotApi:
         )
         markup = self._check_markup(params.get("reply_markup"))
         old_entities = msg.obj.get("entities", [])
-        if text == msg.text and entities == old_entities and markup == msg.reply_markup:
+        if (
+            text == msg.text
+            and entities == old_entities
+            and self._same_markup(markup, msg.reply_markup)
+        ):
             raise _bad_request(
                 "message is not modified: specified new message content and reply markup are "
                 "exactly the same as a current content and reply markup of the message"
@@ -1209,8 +1586,16 @@ class FakeBotApi:
             caption=True,
         )
         markup = self._check_markup(params.get("reply_markup"))
-        if caption == (msg.caption or "") and markup == msg.reply_markup:
-            raise _bad_request("message is not modified")
+        old_entities = msg.obj.get("caption_entities", [])
+        if (
+            caption == (msg.caption or "")
+            and entities == old_entities
+            and self._same_markup(markup, msg.reply_markup)
+        ):
+            raise _bad_request(
+                "message is not modified: specified new message content and reply markup are "
+                "exactly the same as a current content and reply markup of the message"
+            )
         msg.caption = caption or None
         msg.reply_markup = markup
         msg.edits += 1
@@ -1227,7 +1612,7 @@ class FakeBotApi:
     def _m_editMessageReplyMarkup(self, params: JSONDict, files: Any) -> JSONDict:
         msg = self._editable(params)
         markup = self._check_markup(params.get("reply_markup"))
-        if markup == msg.reply_markup or (not markup and not msg.reply_markup):
+        if self._same_markup(markup, msg.reply_markup):
             raise _bad_request(
                 "message is not modified: specified new message content and reply markup are "
                 "exactly the same as a current content and reply markup of the message"
@@ -1261,11 +1646,72 @@ class FakeBotApi:
             raise _bad_request(
                 "query is too old and response timeout expired or query ID is invalid"
             )
+        text = params.get("text")
+        if text is not None and _utf16_len(str(text)) > MAX_CALLBACK_ANSWER_LENGTH:
+            raise _bad_request("MESSAGE_TOO_LONG")
         self._callback_ids[query_id] = True
         return True
 
+    def _m_answerInlineQuery(self, params: JSONDict, files: Any) -> bool:
+        query_id = str(params.get("inline_query_id") or "")
+        if self._inline_ids.get(query_id, True):
+            raise _bad_request(
+                "query is too old and response timeout expired or query ID is invalid"
+            )
+        results = params.get("results")
+        if not isinstance(results, list):
+            raise _bad_request("can't parse inline query results JSON object")
+        if len(results) > MAX_INLINE_RESULTS:
+            raise _bad_request("RESULTS_TOO_MUCH")
+        seen: set[str] = set()
+        for result in results:
+            self._check_inline_result(result, seen)
+        self._inline_ids[query_id] = True
+        self.inline_answers.append(copy.deepcopy(params))
+        return True
+
+    def _check_inline_result(self, result: Any, seen: set[str]) -> None:
+        def cant_parse(what: str) -> _ApiError:
+            return _bad_request(f"can't parse inline query result: {what}")
+
+        if not isinstance(result, dict):
+            raise cant_parse("InlineQueryResult must be an Object")
+        kind = result.get("type")
+        if not isinstance(kind, str):
+            raise cant_parse('Can\'t find field "type"')
+        if kind not in _INLINE_RESULT_TYPES:
+            raise cant_parse("Result type is not supported")
+        if "id" not in result:
+            raise cant_parse('Can\'t find field "id"')
+        result_id = str(result["id"])
+        if not result_id:
+            raise _bad_request("RESULT_ID_EMPTY")
+        if len(result_id.encode()) > 64:
+            raise _bad_request("RESULT_ID_INVALID")
+        if result_id in seen:
+            raise _bad_request("RESULT_ID_DUPLICATE")
+        seen.add(result_id)
+        self._check_markup(result.get("reply_markup"))
+        if kind != "article":
+            return  # other result types: only the id rules are checked
+        if "title" not in result:
+            raise cant_parse('Can\'t find field "title"')
+        if not str(result["title"]).strip():
+            raise _bad_request("ARTICLE_TITLE_EMPTY")
+        content = result.get("input_message_content")
+        if not isinstance(content, dict):
+            raise cant_parse('Can\'t find field "input_message_content"')
+        if "message_text" in content:
+            self._format_text(
+                content.get("message_text"),
+                content.get("parse_mode"),
+                content.get("entities"),
+                too_long="MESSAGE_TOO_LONG",
+            )
+
     def _m_sendDocument(self, params: JSONDict, files: dict[str, tuple[str, bytes]]) -> JSONDict:
         chat = self._writable_chat(params)
+        thread_id = self._thread(chat, params)
         ref = params.get("document")
         upload: tuple[str, bytes] | None = None
         if isinstance(ref, str) and ref.startswith("attach://"):
@@ -1305,15 +1751,37 @@ class FakeBotApi:
             extra["caption"] = caption
             if cap_entities:
                 extra["caption_entities"] = cap_entities
-        message, bot_msg = self._store_bot_message(chat, params, extra=extra)
+        message, bot_msg = self._store_bot_message(chat, params, extra=extra, thread_id=thread_id)
         bot_msg.caption = caption
         bot_msg.document = (filename, content)
         self._documents.append((chat["id"], (filename, content)))
         return message
 
     def _m_sendChatAction(self, params: JSONDict, files: Any) -> bool:
-        self._writable_chat(params)
+        self._thread(self._writable_chat(params), params)
         return True
+
+    def _m_createForumTopic(self, params: JSONDict, files: Any) -> JSONDict:
+        chat = self._writable_chat(params)
+        if not chat.get("is_forum"):
+            raise _bad_request("the chat is not a forum")
+        name = str(params.get("name") or "")
+        if not name.strip():
+            raise _bad_request("TOPIC_TITLE_EMPTY")
+        if len(name) > MAX_TOPIC_NAME_LENGTH:
+            raise _bad_request("TOPIC_TITLE_TOO_LONG")
+        color = params.get("icon_color")
+        if color is not None and color not in TOPIC_ICON_COLORS:
+            raise _bad_request("TOPIC_ICON_COLOR_INVALID")
+        thread_id = self._new_topic(chat["id"], name, color)
+        topic: JSONDict = {
+            "message_thread_id": thread_id,
+            "name": name,
+            "icon_color": self._topic_colors[(chat["id"], thread_id)],
+        }
+        if params.get("icon_custom_emoji_id"):
+            topic["icon_custom_emoji_id"] = str(params["icon_custom_emoji_id"])
+        return topic
 
     def _m_getFile(self, params: JSONDict, files: Any) -> JSONDict:
         file_id = str(params.get("file_id") or "")
@@ -1417,6 +1885,8 @@ class FakeBotApi:
         if user_id in admins:
             return self._member_admin(user)
         if chat_id in self.left_chats and user_id == BOT_ID:
+            if chat_id in self._kicked:
+                return {"status": "kicked", "user": user, "until_date": 0}
             return {"status": "left", "user": user}
         return {"status": "member", "user": user}
 
@@ -1459,7 +1929,7 @@ class FakeBotApi:
 
     def _m_leaveChat(self, params: JSONDict, files: Any) -> bool:
         chat = self._known_chat(params)
-        self.left_chats.add(chat["id"])
+        self._set_bot_status(chat["id"], "left")
         return True
 
     def _m_close(self, params: JSONDict, files: Any) -> bool:
