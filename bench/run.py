@@ -33,6 +33,7 @@ from common import InstantRequest, message_update, summary  # noqa: E402
 from telegram import Update  # noqa: E402
 from telegram.ext import Application  # noqa: E402
 
+from skatbot.handlers.delivery import Outbox, Pacer  # noqa: E402
 from skatbot.handlers.registry import register  # noqa: E402
 from skatbot.standin.server import FakeBotApi  # noqa: E402
 from skatbot.storage.database import Database  # noqa: E402
@@ -100,7 +101,7 @@ async def bench_round_trip(n: int) -> None:
                 texts.append("/weiter")
         texts.append(GAMES[i % len(GAMES)])
     with tempfile.TemporaryDirectory() as tmp:
-        async with FakeBotApi() as echo_api, FakeBotApi() as our_api:
+        async with FakeBotApi(group_limit=None) as echo_api, FakeBotApi(group_limit=None) as our_api:
 
             def env(api: FakeBotApi) -> dict[str, str]:
                 return dict(
@@ -147,6 +148,7 @@ async def _throughput(
     """Games per second for ``chats`` chats × ``games`` games, fed concurrently."""
     app = Application.builder().token("1:BENCH").request(InstantRequest()).updater(None).build()
     app.bot_data["db"] = db
+    app.bot_data["outbox"] = Outbox(Pacer(group_limit=None, per_second=None))
     register(app)
     async with app:
         uid = iter(range(first_update, first_update + 10**8))
@@ -168,6 +170,7 @@ async def _throughput(
             await ready()  # several processes start together
         t0 = time.perf_counter()
         await asyncio.gather(*(one_chat(u) for u in per_chat))
+        await app.bot_data["outbox"].wait_idle(None, 600)  # every reply sent
         elapsed = time.perf_counter() - t0
     return chats * games / elapsed
 
@@ -360,6 +363,7 @@ import asyncio, sys
 sys.path.insert(0, {here!r})
 from common import InstantRequest, message_update
 from telegram.ext import Application
+from skatbot.handlers.delivery import Outbox, Pacer
 from skatbot.handlers.registry import register
 from skatbot.storage.database import Database
 
@@ -368,6 +372,7 @@ db = Database({url!r}); db.migrate()
 async def main():
     app = Application.builder().token("1:BENCH").request(InstantRequest()).updater(None).build()
     app.bot_data["db"] = db
+    app.bot_data["outbox"] = Outbox(Pacer(group_limit=None, per_second=None))
     register(app)
     async with app:
         uid = 1
@@ -377,6 +382,7 @@ async def main():
                 await app.process_update(message_update(uid, -1 - c, text, app.bot)); uid += 1
         # every stored list is reachable: read back a sample of the 10,000 closed ones
         await app.process_update(message_update(uid, -5_000_000, "/export", app.bot))
+        await app.bot_data["outbox"].wait_idle(None, 600)
 asyncio.run(main())
 # VmHWM (peak resident set) of this process image; ru_maxrss would also count the parent's
 # memory at fork time, before exec.
@@ -389,7 +395,7 @@ async def _startup_time(echo: bool = False) -> tuple[float, float]:
     """Wall time from launching ``skatbot run`` (or, with ``echo``, the echo bot: the
     framework's own start-up) to its first getUpdates, and the CPU time it took."""
     with tempfile.TemporaryDirectory() as tmp:
-        async with FakeBotApi() as api:
+        async with FakeBotApi(group_limit=None) as api:
             env = dict(
                 os.environ,
                 TELEGRAM_BOT_TOKEN=api.token,

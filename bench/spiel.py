@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import InstantRequest, message_update, summary
 from telegram.ext import Application
 
+from skatbot.handlers.delivery import Outbox, Pacer
 from skatbot.handlers.registry import register
 from skatbot.storage.database import Database
 
@@ -35,6 +36,7 @@ async def main(n: int) -> None:
         db.migrate()
         app = Application.builder().token("1:BENCH").request(InstantRequest()).updater(None).build()
         app.bot_data["db"] = db
+        app.bot_data["outbox"] = outbox = Outbox(Pacer(group_limit=None, per_second=None))
         register(app)
         samples: list[float] = []
         uid = 1
@@ -51,6 +53,7 @@ async def main(n: int) -> None:
                 uid += 1
                 t0 = time.perf_counter()
                 await app.process_update(update)
+                await outbox.wait_idle(chat)  # the reply sent, as before the outbox
                 samples.append((time.perf_counter() - t0) * 1000)
         db.dispose()
     median, p99 = summary(samples)

@@ -28,6 +28,7 @@ import warnings
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from html import escape
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from telegram import Update
@@ -388,21 +389,19 @@ class Delivery:
     async def _reply_messages(self, reply: Reply) -> int | None:
         docs = list(reply.documents)
         text = reply.text
-        # The short summary rides on the first document as its caption (one message less).
-        if text and docs and not docs[0].caption and reply.on_sent is None and fits(text, MAX_CAPTION):
+        caption = _caption(text, docs[0].caption) if docs and reply.on_sent is None else None
+        if caption is not None:
+            # The short summary rides on the first document (one message less in the group).
             first = docs.pop(0)
             sent = await self.send_document(
-                first.filename, first.data, text, html=True, buttons=reply.buttons
+                first.filename, first.data, caption, html=True, buttons=reply.buttons
             )
-            text = ""
         else:
             sent = await self.send_text(text, reply.buttons) if text else None
         for doc in docs:
-            caption = doc.caption if len(doc.caption) <= MAX_CAPTION else ""
-            await self.send_document(doc.filename, doc.data, caption, html=False)
-            if doc.caption and not caption:
-                from html import escape
-
+            own = doc.caption if fits(escape(doc.caption), MAX_CAPTION) else ""
+            await self.send_document(doc.filename, doc.data, own, html=False)
+            if doc.caption and not own:
                 await self.send_text(escape(doc.caption))
         return sent
 
@@ -450,6 +449,15 @@ class Delivery:
                     log.exception("on_gone for message %s failed", edit.message_id)
             return
         self.outbox.remember(chat_id, edit.message_id, content)
+
+
+def _caption(text: str, own: str) -> str | None:
+    """The reply text (and the document's own plain caption, if both fit) as one HTML
+    caption, or ``None`` if the text is too long for a caption."""
+    if not text or not fits(text, MAX_CAPTION):
+        return None
+    both = f"{text}\n{escape(own)}" if own else text
+    return both if fits(both, MAX_CAPTION) else text
 
 
 def outbox_of(bot_data: dict[str, Any]) -> Outbox:

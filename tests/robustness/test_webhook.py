@@ -18,7 +18,7 @@ from skatbot.app import build_application
 from skatbot.standin.server import FakeBotApi
 from skatbot.storage.database import Database
 from skatbot.webhook import WebhookServer, serve_webhook
-from tests.conftest import PG_URL
+from tests.conftest import GROUP_WINDOW, PG_URL
 from tests.robustness.helpers import game_rows
 
 SECRET = "s3cr3t-Token_1"
@@ -42,7 +42,7 @@ def message(update_id: int, text: str, chat_id: int = CHAT, user_id: int = 1) ->
 async def instance(
     api: FakeBotApi, db: Database, *, set_webhook: bool = True
 ) -> AsyncIterator[WebhookServer]:
-    app = build_application(api.token, db, base_url=f"{api.url}/bot", rate_limit=False)
+    app = build_application(api.token, db, base_url=f"{api.url}/bot", group_window=GROUP_WINDOW)
     stop = asyncio.Event()
     ready: asyncio.Future[WebhookServer] = asyncio.get_running_loop().create_future()
     task = asyncio.create_task(
@@ -78,7 +78,7 @@ async def post(
 
 
 async def test_webhook_checks_secret_and_answers_after_commit(db: Database) -> None:
-    async with FakeBotApi() as api, instance(api, db) as server, httpx.AsyncClient() as client:
+    async with FakeBotApi(group_window=GROUP_WINDOW) as api, instance(api, db) as server, httpx.AsyncClient() as client:
         assert api.webhook is not None and api.webhook["secret_token"] == SECRET
         api.add_chat(CHAT)
         assert await post(client, server, message(1, "/neu Anna Bernd Carla"), "wrong") == 403
@@ -99,7 +99,7 @@ async def test_webhook_checks_secret_and_answers_after_commit(db: Database) -> N
 
 
 async def test_webhook_answers_500_when_processing_failed(db: Database) -> None:
-    async with FakeBotApi() as api, instance(api, db, set_webhook=False) as server:
+    async with FakeBotApi(group_window=GROUP_WINDOW) as api, instance(api, db, set_webhook=False) as server:
         assert api.webhook is None  # --no-set-webhook
         api.add_chat(CHAT)
         async with httpx.AsyncClient() as client:
@@ -130,7 +130,7 @@ async def test_two_instances_on_one_postgresql(db: Database) -> None:
     second = Database(PG_URL)  # its own connection pool, like a second process
     try:
         async with (
-            FakeBotApi() as api,
+            FakeBotApi(group_window=GROUP_WINDOW) as api,
             instance(api, db) as a,
             instance(api, second, set_webhook=False) as b,
             httpx.AsyncClient() as client,
@@ -206,7 +206,7 @@ def test_secret_rule(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixt
 
 async def test_a_deterministic_failure_is_not_redelivered(db: Database) -> None:
     """A bug fails the same way on every retry: answered 200, the chat told once."""
-    async with FakeBotApi() as api, instance(api, db, set_webhook=False) as server:
+    async with FakeBotApi(group_window=GROUP_WINDOW) as api, instance(api, db, set_webhook=False) as server:
         api.add_chat(CHAT)
 
         async def broken(update: object, context: object) -> None:
