@@ -112,7 +112,7 @@ class Bot:
 def replies(calls: list, chat_id: int) -> list[Reply]:  # type: ignore[type-arg]
     out = []
     for call in calls:
-        if call.params.get("chat_id") != chat_id:
+        if call.params.get("chat_id") != chat_id or not call.ok:  # refused: not in the chat
             continue
         if call.method in ("sendMessage", "editMessageText"):
             html = str(call.params.get("text", ""))

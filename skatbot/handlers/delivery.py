@@ -58,6 +58,7 @@ T = TypeVar("T")
 SEND_ATTEMPTS = 3  # 5xx and network errors
 SEND_BACKOFF = 0.5  # seconds, doubled per attempt
 MAX_FLOOD_WAITS = 20  # 429 answers in a row before a message is given up
+WINDOW_MARGIN = 0.05  # share of the group window added so our window never ends before Telegram's
 EDIT_MEMORY = 2048  # (chat, message) pairs whose last edited content we remember
 
 # The reply goes out through Bot.do_api_request, which hands back Telegram's JSON instead of a
@@ -151,13 +152,15 @@ class Pacer:
         await self.wait_unblocked(chat_id)
         if self.group_limit is not None and chat_id < 0:
             sent = self._sent.setdefault(chat_id, deque())
+            # Telegram counts a message when it arrives, a little after we took its slot.
+            window = self.group_window * (1 + WINDOW_MARGIN)
             while True:
                 now = time.monotonic()
-                while sent and sent[0] <= now - self.group_window:
+                while sent and sent[0] <= now - window:
                     sent.popleft()
                 if len(sent) < self.group_limit:
                     break
-                await asyncio.sleep(sent[0] + self.group_window - now)
+                await asyncio.sleep(sent[0] + window - now)
             sent.append(time.monotonic())
         if self.per_second:
             while True:

@@ -42,6 +42,7 @@ from skatbot.storage.tournament_models import Tournament
 
 MAX_TOURNAMENT_NAME = 64
 MAX_PARTICIPANTS = 1000
+PDF_SUMMARY_PLACES = 3  # places named in the chat when the ranking comes as PDF
 MAX_SERIES_GAMES = 200
 MAX_GAME_POINTS = 99_999
 SEED_DIGITS = 6
@@ -593,10 +594,17 @@ def rangliste(session: Session, cmd: Command) -> Reply:
         for r in ranked
     ]
     pdf, lost = render_ranking(t.name, dt.date.today(), rows, note, complete, incomplete)
+    # The PDF is what was asked for: the chat gets a short summary as its caption (the whole
+    # ranking of a large field would be a dozen messages), the PDF has every place and note.
+    summary = [lines[0], *lines[1 : 1 + PDF_SUMMARY_PLACES]]
+    if len(ranked) > PDF_SUMMARY_PLACES:
+        summary.append(f"… alle {len(ranked)} Plätze stehen im PDF.")
+    if incomplete:
+        summary.append(f"ℹ️ {_series_span(incomplete)} noch unvollständig (/fehlend).")
     if lost:
-        lines.append(texts.lossy_names_note(lost))
+        summary.append(texts.lossy_names_note(lost))
     doc = Document("rangliste.pdf", pdf, f"Rangliste {t.name}"[:200])
-    return Reply("\n".join(lines), documents=(doc,))
+    return Reply("\n".join(summary), documents=(doc,))
 
 
 def urkunden(session: Session, cmd: Command) -> Reply:
