@@ -75,6 +75,7 @@ def chat_tables() -> list[Table]:
     Found from the metadata, so tables that later features add are covered too.
     """
     import skatbot.storage.builder_models
+    import skatbot.storage.message_links
     import skatbot.storage.tournament_models  # noqa: F401
 
     return [
@@ -111,7 +112,7 @@ def _check_permission(session: Session, cmd: Command, is_admin: bool) -> None:
         return
     who = "wer die Liste angelegt hat"
     if latest is not None and creator is not None and creator not in PLACEHOLDER_IDS:
-        if creator == cmd.chat_id:  # an anonymous admin started it: the admins are all
+        if creator == (cmd.telegram_chat_id or cmd.chat_id):  # an anonymous admin started it: the admins are all
             who = ""
         else:
             name = _creator_name(session, latest.id, creator)

@@ -40,7 +40,14 @@ from telegram.ext import Application, ApplicationHandlerStop, ContextTypes, Mess
 
 from skatbot.handlers import sheet_ops
 from skatbot.handlers.reply import Command, Edit, Reply
-from skatbot.handlers.runtime import UseCase, command_of, database, error_text, send
+from skatbot.handlers.runtime import (
+    UseCase,
+    command_of,
+    database,
+    error_text,
+    in_place,
+    send,
+)
 from skatbot.rules.errors import RuleError
 from skatbot.rules.sheet import Entry, Sheet, Status
 from skatbot.storage import message_links, repo
@@ -121,6 +128,7 @@ async def handle_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     except RuleError as err:
         await send(update, context, Reply(error_text(err)))
         return
+    cmd = await in_place(context, cmd)
     if cmd.source_message_id is None:
         return
 

@@ -20,7 +20,7 @@ from telegram.ext import ContextTypes
 from skatbot.handlers import texts
 from skatbot.handlers.delivery import Delivery, enqueue, target_of
 from skatbot.handlers.reply import Command, Edit, Reply
-from skatbot.handlers.runtime import command_of, database, error_text, send
+from skatbot.handlers.runtime import command_of, database, error_text, in_place, send
 from skatbot.rules.errors import RuleError
 from skatbot.rules.sheet import Sheet
 from skatbot.storage import repo
@@ -117,7 +117,7 @@ async def cmd_anheften(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         return
     db = database(context)
     try:
-        cmd = command_of(update)
+        cmd = await in_place(context, command_of(update))
         text = await db.read(lambda s: _prepare(s, cmd))
     except RuleError as err:
         await send(update, context, Reply(error_text(err)))

@@ -64,7 +64,11 @@ class Answer:
 
 @dataclass(frozen=True)
 class Command:
-    """The parts of an update a use case needs (no Telegram types below the handlers)."""
+    """The parts of an update a use case needs (no Telegram types below the handlers).
+
+    ``chat_id`` is the *place* the command belongs to: the Telegram chat, or for a message in
+    a forum topic that topic's place id (``storage.places``); ``thread_id`` is the topic.
+    """
 
     chat_id: int
     chat_title: str
@@ -76,3 +80,5 @@ class Command:
     message_id: int | None = None  # the tapped message (callbacks) or the replied-to message
     is_admin: bool = False  # asked from Telegram before the transaction, for commands that need it
     source_message_id: int | None = None  # the user's own message (commands; edits.py)
+    thread_id: int = 0  # the forum topic of the message (0: none, or "General")
+    telegram_chat_id: int = 0  # the Telegram chat, whatever the place

@@ -21,7 +21,7 @@ from telegram.ext import ContextTypes
 from skatbot.handlers import delivery
 from skatbot.handlers.reply import Answer, Buttons, Command, Edit, Reply
 from skatbot.rules.errors import RuleError
-from skatbot.storage import repo
+from skatbot.storage import places, repo
 from skatbot.storage.database import Database, lock_chat
 
 log = logging.getLogger(__name__)
@@ -85,6 +85,8 @@ def command_of(update: Update) -> Command:
         args=tuple(words),
         text=text,
         source_message_id=msg.message_id if msg else None,
+        thread_id=delivery.topic_of(msg) or 0,
+        telegram_chat_id=chat.id if chat else 0,
     )
 
 
@@ -115,6 +117,7 @@ async def execute(
     except RuleError as err:
         await send(update, context, Reply(error_text(err)))
         return
+    cmd = await in_place(context, cmd)
     db = database(context)
 
     def unit(session: Session) -> Reply:
@@ -195,7 +198,25 @@ def callback_command_of(update: Update) -> Command:
         args=(data,),
         text=data,
         message_id=msg.message_id if msg else None,
+        thread_id=delivery.topic_of(msg) or 0,
+        telegram_chat_id=chat.id if chat else 0,
     )
+
+
+async def in_place(context: ContextTypes.DEFAULT_TYPE, cmd: Command) -> Command:
+    """``cmd`` with ``chat_id`` set to its place: the chat itself, or its forum topic's place
+    (looked up once per topic and remembered; ordinary chats cost nothing)."""
+    if not cmd.thread_id:
+        return cmd
+    known: dict[tuple[int, int], int] = context.application.bot_data.setdefault("places", {})
+    key = (cmd.telegram_chat_id, cmd.thread_id)
+    place = known.get(key)
+    if place is None:
+        place = await database(context).write(
+            lambda session: places.place_id(session, key[0], key[1])
+        )
+        known[key] = place
+    return dataclasses.replace(cmd, chat_id=place)
 
 
 def offered_data(update: Update) -> set[str]:
@@ -238,6 +259,7 @@ async def execute_callback(
     ):
         await _answer(update, Answer(notice=STALE_BUTTON))
         return
+    cmd = await in_place(context, cmd)
     db = database(context)
 
     def unit(session: Session) -> Answer:

@@ -1,13 +1,13 @@
 """message links: the user message that booked a row and the bot's reply (edited entries)
 
-Revision ID: 0005
+Revision ID: 0004
 Revises: 0003
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
+revision = "0004"
 down_revision = "0003"
 branch_labels = None
 depends_on = None

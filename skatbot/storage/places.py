@@ -1,0 +1,52 @@
+"""Where a list lives: a chat, or a forum topic of a chat (SPEC §9).
+
+Everything stored per chat (lists, settings, builders, a tournament) is keyed by a *place*
+id, and the use cases see it as ``Command.chat_id``. The chat without topic (and a forum's
+"General") is the place whose id is the Telegram chat id itself, so the lists of chats from
+before topics existed stay where they are. A forum topic gets a row here, and its place id
+is ``TOPIC_PLACE_BASE + row id``: Telegram's chat ids have at most 52 significant bits, so
+place ids from 2**53 on can never be a chat's.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import BigInteger, DateTime, Integer, UniqueConstraint, select
+from sqlalchemy.orm import Mapped, Session, mapped_column
+
+from skatbot.storage.models import Base
+
+TOPIC_PLACE_BASE = 2**53
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+class Topic(Base):
+    """A forum topic that has a list (or settings) of its own."""
+
+    __tablename__ = "topics"
+    __table_args__ = (UniqueConstraint("telegram_chat_id", "thread_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # Not named chat_id: /loeschen and the group->supergroup move act on every table with a
+    # chat_id column, keyed by place; this row is what gives a topic's place its id.
+    telegram_chat_id: Mapped[int] = mapped_column(BigInteger)
+    thread_id: Mapped[int] = mapped_column(BigInteger)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+def place_id(session: Session, chat_id: int, thread_id: int) -> int:
+    """The place of ``thread_id`` in ``chat_id`` (0: the chat itself), created on first use."""
+    if not thread_id:
+        return chat_id
+    query = select(Topic.id).where(Topic.telegram_chat_id == chat_id, Topic.thread_id == thread_id)
+    found = session.scalar(query)
+    if found is None:
+        with session.begin_nested():  # a concurrent first use may have inserted it
+            session.add(Topic(telegram_chat_id=chat_id, thread_id=thread_id))
+        found = session.scalar(query)
+    assert found is not None
+    return TOPIC_PLACE_BASE + found
