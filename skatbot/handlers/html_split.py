@@ -70,17 +70,14 @@ def _hard_cut(html: str, limit: int) -> list[str]:
     return out
 
 
-def split_html(html: str, limit: int = MAX_TEXT) -> list[str]:
-    """``html`` as one or more texts that each fit ``limit``, cut at line ends if possible.
-
-    Joining the parts with nothing between them gives back ``html`` except for the line
-    breaks at the cuts, which are dropped (Telegram would refuse a text ending in nothing).
-    """
-    if fits(html, limit):
-        return [html]
+def _pack(html: str, limit: int, separators: tuple[str, ...]) -> list[str]:
+    """Fill parts with the pieces between cut points (first separator); a piece too long for
+    a part is cut at the next separator (a line at its spaces), at last by characters."""
+    if not separators:
+        return _hard_cut(html, limit)
     parts: list[str] = []
     current = ""
-    for piece in _pieces(html, "\n"):
+    for piece in _pieces(html, separators[0]):
         if fits(current + piece, limit):
             current += piece
             continue
@@ -89,19 +86,21 @@ def split_html(html: str, limit: int = MAX_TEXT) -> list[str]:
             current = ""
         if fits(piece, limit):
             current = piece
-            continue
-        for word in _pieces(piece, " "):  # one line longer than a whole message
-            if fits(current + word, limit):
-                current += word
-                continue
-            if current:
-                parts.append(current)
-                current = ""
-            if fits(word, limit):
-                current = word
-            else:
-                parts.extend(_hard_cut(word, limit))
+        else:
+            parts.extend(_pack(piece, limit, separators[1:]))
     if current:
         parts.append(current)
+    return parts
+
+
+def split_html(html: str, limit: int = MAX_TEXT) -> list[str]:
+    """``html`` as one or more texts that each fit ``limit``, cut at line ends if possible.
+
+    Joining the parts with nothing between them gives back ``html`` except for the line
+    breaks at the cuts, which are dropped (Telegram would refuse a text ending in nothing).
+    """
+    if fits(html, limit):
+        return [html]
+    parts = _pack(html, limit, ("\n", " "))
     cleaned = [part.rstrip("\n ") for part in parts]
     return [part for part in cleaned if part.strip()]
