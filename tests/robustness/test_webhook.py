@@ -163,7 +163,10 @@ async def test_two_instances_on_one_postgresql(db: Database) -> None:
             assert len(ids) == 30 and len(set(ids)) == 30
             assert ids[:15] == list(range(10, 25))
             assert sorted(ids[15:]) == list(range(25, 40))
-            # every game numbered once: the replay of the log has 30 games
+            # every game numbered once: the replay of the log has 30 games (replies follow
+            # the 200 answer from each instance's outbox)
+            await a.app.bot_data["outbox"].wait_idle(None, 15)
+            await b.app.bot_data["outbox"].wait_idle(None, 15)
             stand = [str(c.params["text"]) for c in api.sent("sendMessage", chat_id=CHAT)]
             assert any("Spiel 30/200" in t for t in stand)
     finally:
