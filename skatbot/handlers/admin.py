@@ -17,6 +17,11 @@ Who is who: a message on behalf of a chat counts as that chat (``runtime.sender_
 channel X and channel Y are two people and the placeholder users owning nothing. An
 anonymous admin writes as the group itself and is an admin without asking Telegram.
 
+Forum topics are places of their own (``storage.places``): ``/loeschen`` in a topic deletes
+that topic's data and nothing else; in General (or a chat without topics) the chat's own data
+and no topic's. A group → supergroup move takes the chat's topics along (their data is keyed
+by place ids, which do not change).
+
 ``/spiel@otherbot …`` is for another bot: a group -1 handler ends such updates before any
 handler of ours (commands, replies, edits) sees them. ``my_chat_member`` (the bot removed,
 kicked, added) is only logged: a chat's data is deleted by ``/loeschen`` and nothing else.
@@ -52,9 +57,10 @@ from telegram.ext import (
 from skatbot.handlers.reply import Command, Reply
 from skatbot.handlers.runtime import ANONYMOUS_ADMIN_ID, PLACEHOLDER_IDS, database, execute
 from skatbot.rules.errors import RuleError
-from skatbot.storage import repo
+from skatbot.storage import places, repo
 from skatbot.storage.database import ensure_chat
 from skatbot.storage.models import Base, Chat, ProcessedUpdate, Row, SheetList
+from skatbot.storage.places import Topic
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +118,8 @@ def _check_permission(session: Session, cmd: Command, is_admin: bool) -> None:
         return
     who = "wer die Liste angelegt hat"
     if latest is not None and creator is not None and creator not in PLACEHOLDER_IDS:
-        if creator == (cmd.telegram_chat_id or cmd.chat_id):  # an anonymous admin started it: the admins are all
+        # an anonymous admin (posting as the group) started it: the admins are all
+        if creator == (cmd.telegram_chat_id or cmd.chat_id):
             who = ""
         else:
             name = _creator_name(session, latest.id, creator)
@@ -156,20 +163,33 @@ def _summary(session: Session, chat_id: int) -> str:
     return " und ".join(parts)
 
 
+def _others_stay(session: Session, cmd: Command) -> str:
+    """The line saying which lists /loeschen leaves alone: the other topics (asked in a
+    topic), or the topics (asked in General of a forum whose topics have data)."""
+    if cmd.thread_id:
+        return "Die anderen Themen dieser Gruppe bleiben, wie sie sind.\n"
+    topics = places.chat_topic_places(session, cmd.telegram_chat_id or cmd.chat_id)
+    if any(_has_data(session, place) for place in topics):
+        return "Die Listen in den Themen dieser Gruppe bleiben, wie sie sind.\n"
+    return ""
+
+
 def ask(session: Session, cmd: Command, is_admin: bool) -> Reply:
     """``/loeschen``: warn, and hand out a fresh confirmation nonce."""
     if not _has_data(session, cmd.chat_id):
-        return Reply("ℹ️ In diesem Chat ist nichts gespeichert.")
+        return Reply(f"ℹ️ In {cmd.here} ist nichts gespeichert.")
     _check_permission(session, cmd, is_admin)
     chat = ensure_chat(session, cmd.chat_id, lock=True)
     nonce = secrets.token_hex(8)
     settings = _settings(chat)
     settings[NONCE_KEY] = nonce
     chat.settings = json.dumps(settings)
+    this = "dieses Themas" if cmd.thread_id else "dieses Chats"
     text = (
-        "⚠️ <b>Alle Daten dieses Chats löschen?</b>\n"
+        f"⚠️ <b>Alle Daten {this} löschen?</b>\n"
         f"Gespeichert sind {_summary(session, cmd.chat_id)}.\n"
-        "Das lässt sich nicht rückgängig machen – vorher evtl. /export oder /pdf.\n"
+        + _others_stay(session, cmd)
+        + "Das lässt sich nicht rückgängig machen – vorher evtl. /export oder /pdf.\n"
         "👉 Zum Bestätigen: /loeschen ja (oder den Knopf drücken)."
     )
     return Reply(text, buttons=((("🗑 Ja, alles löschen", DELETE_PREFIX + nonce),),))
@@ -199,7 +219,7 @@ def delete_chat_data(session: Session, chat_id: int) -> int:
 def confirm(session: Session, cmd: Command, is_admin: bool, nonce: str | None) -> Reply:
     """``/loeschen ja`` (``nonce`` None) or the button (``nonce`` from its data): delete."""
     if not _has_data(session, cmd.chat_id):
-        return Reply("ℹ️ In diesem Chat ist nichts gespeichert – nichts gelöscht.")
+        return Reply(f"ℹ️ In {cmd.here} ist nichts gespeichert – nichts gelöscht.")
     _check_permission(session, cmd, is_admin)
     if nonce is not None:
         chat = session.get(Chat, cmd.chat_id)
@@ -207,10 +227,12 @@ def confirm(session: Session, cmd: Command, is_admin: bool, nonce: str | None) -
         if not isinstance(stored, str) or not hmac.compare_digest(stored, nonce):
             raise RuleError("Dieser Knopf gilt nicht mehr.", hint="Neu anfordern mit /loeschen.")
     what = _summary(session, cmd.chat_id)
+    others = _others_stay(session, cmd)
     delete_chat_data(session, cmd.chat_id)
     return Reply(
-        f"🗑 Gelöscht: {what}. In diesem Chat ist jetzt nichts mehr gespeichert.\n"
-        "Neu anfangen: /neu Anna Bernd Carla"
+        f"🗑 Gelöscht: {what}. In {cmd.here} ist jetzt nichts mehr gespeichert.\n"
+        + others
+        + "Neu anfangen: /neu Anna Bernd Carla"
     )
 
 
@@ -306,6 +328,17 @@ def migrate_chat(session: Session, old_id: int, new_id: int) -> int:
                 moved += max(result.rowcount or 0, 0)  # type: ignore[attr-defined]
         except IntegrityError:  # e.g. both chats have a tournament: keep the old one where it is
             log.warning("chat %s -> %s: %s not moved (conflict)", old_id, new_id, table.name)
+    # The chat's forum topics go along; their data is keyed by place ids, which stay.
+    try:
+        with session.begin_nested():
+            result = session.execute(
+                update(Topic)
+                .where(Topic.telegram_chat_id == old_id)
+                .values(telegram_chat_id=new_id)
+            )
+            moved += max(result.rowcount or 0, 0)  # type: ignore[attr-defined]
+    except IntegrityError:  # the same thread id known in both chats: the old one stays
+        log.warning("chat %s -> %s: topics not moved (conflict)", old_id, new_id)
     remaining = any(
         session.scalar(select(exists().where(t.c.chat_id == old_id))) for t in chat_tables()
     )

@@ -42,8 +42,9 @@ from telegram.ext import (
 )
 
 from skatbot.handlers import admin, house_ops, keyboards, pinned, sheet_ops
+from skatbot.handlers.delivery import topic_of
 from skatbot.handlers.reply import Answer, Buttons, Command, Edit, Reply
-from skatbot.handlers.runtime import database, execute, execute_callback, sender_of
+from skatbot.handlers.runtime import database, execute, execute_callback, place_of, sender_of
 from skatbot.rules.bids import check_bid
 from skatbot.rules.errors import RuleError
 from skatbot.rules.game import Announcement, GameType
@@ -762,7 +763,8 @@ async def _admin_for_chat_owned(
     chat = update.effective_chat
     if chat is None:
         return False
-    chat_id = chat.id
+    # The builder lives in the place of the topic its message is in.
+    chat_id = await place_of(context, chat.id, topic_of(update.effective_message) or 0)
 
     def owner(session: Session) -> int | None:
         if builder_id is not None:

@@ -131,7 +131,7 @@ unter der Buchung (Korrigieren, Stornieren, Stand)."""
 
 
 def start(_session: Session, cmd: Command) -> Reply:
-    if cmd.chat_id > 0:  # private chat
+    if (cmd.telegram_chat_id or cmd.chat_id) > 0:  # a private chat (a topic's place is no chat)
         return Reply(
             "Hallo! Ich führe eure Skatliste im Gruppenchat.\n"
             "Füge mich einer Gruppe hinzu (Gruppeninfo → Mitglieder hinzufügen → skatbot) und "

@@ -208,15 +208,26 @@ async def in_place(context: ContextTypes.DEFAULT_TYPE, cmd: Command) -> Command:
     (looked up once per topic and remembered; ordinary chats cost nothing)."""
     if not cmd.thread_id:
         return cmd
+    place = await place_of(context, cmd.telegram_chat_id, cmd.thread_id)
+    return dataclasses.replace(cmd, chat_id=place)
+
+
+async def place_of(context: ContextTypes.DEFAULT_TYPE, chat_id: int, thread_id: int) -> int:
+    """The place of forum topic ``thread_id`` of Telegram chat ``chat_id`` (0: the chat).
+
+    Remembered per process: a topic's place id never changes (a supergroup move gives the
+    topic a new key, which is looked up afresh, and finds the same place)."""
+    if not thread_id:
+        return chat_id
     known: dict[tuple[int, int], int] = context.application.bot_data.setdefault("places", {})
-    key = (cmd.telegram_chat_id, cmd.thread_id)
+    key = (chat_id, thread_id)
     place = known.get(key)
     if place is None:
         place = await database(context).write(
-            lambda session: places.place_id(session, key[0], key[1])
+            lambda session: places.place_id(session, chat_id, thread_id)
         )
         known[key] = place
-    return dataclasses.replace(cmd, chat_id=place)
+    return place
 
 
 def offered_data(update: Update) -> set[str]:

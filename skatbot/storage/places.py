@@ -5,7 +5,11 @@ id, and the use cases see it as ``Command.chat_id``. The chat without topic (and
 "General") is the place whose id is the Telegram chat id itself, so the lists of chats from
 before topics existed stay where they are. A forum topic gets a row here, and its place id
 is ``TOPIC_PLACE_BASE + row id``: Telegram's chat ids have at most 52 significant bits, so
-place ids from 2**53 on can never be a chat's.
+place ids from 2**53 on can never be a chat's (nor a user's, so a sender id is never one).
+
+A topic's place id never changes: a group that becomes a supergroup moves its topics' rows to
+the new chat id (``admin.migrate_chat``), and their data, keyed by place, stays where it is.
+/loeschen deletes a place's data, never its topic row.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import datetime as dt
 
 from sqlalchemy import BigInteger, DateTime, Integer, UniqueConstraint, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from skatbot.storage.models import Base
@@ -45,8 +50,24 @@ def place_id(session: Session, chat_id: int, thread_id: int) -> int:
     query = select(Topic.id).where(Topic.telegram_chat_id == chat_id, Topic.thread_id == thread_id)
     found = session.scalar(query)
     if found is None:
-        with session.begin_nested():  # a concurrent first use may have inserted it
-            session.add(Topic(telegram_chat_id=chat_id, thread_id=thread_id))
+        try:
+            with session.begin_nested():
+                session.add(Topic(telegram_chat_id=chat_id, thread_id=thread_id))
+        except IntegrityError:  # a concurrent first use inserted it (PostgreSQL): use that
+            pass
         found = session.scalar(query)
     assert found is not None
     return TOPIC_PLACE_BASE + found
+
+
+def is_topic_place(place: int) -> bool:
+    """Whether a place id (``Command.chat_id``) is a forum topic's rather than a chat's."""
+    return place >= TOPIC_PLACE_BASE
+
+
+def chat_topic_places(session: Session, chat_id: int) -> list[int]:
+    """The place ids of the forum topics of Telegram chat ``chat_id`` known here."""
+    ids = session.scalars(
+        select(Topic.id).where(Topic.telegram_chat_id == chat_id).order_by(Topic.id)
+    ).all()
+    return [TOPIC_PLACE_BASE + i for i in ids]
