@@ -40,7 +40,7 @@ def regeln(session: Session, cmd: Command) -> Reply:
     if not words:
         current = "Hausregeln (3B3R)" if chat.rules.startswith("haus") else "ISkO mit Seeger-Fabian"
         return Reply(
-            f"Regeln in diesem Chat: {current}.\n"
+            f"Regeln in {cmd.here}: {current}.\n"
             "Ändern: /regeln haus [runde=spiel|geberrunde] oder /regeln isko"
         )
     kind, options = words[0], words[1:]

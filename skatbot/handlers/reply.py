@@ -82,3 +82,9 @@ class Command:
     source_message_id: int | None = None  # the user's own message (commands; edits.py)
     thread_id: int = 0  # the forum topic of the message (0: none, or "General")
     telegram_chat_id: int = 0  # the Telegram chat, whatever the place
+
+    @property
+    def here(self) -> str:
+        """Where the command was asked, for the German texts: "diesem Thema" in a forum topic
+        (a place of its own), else "diesem Chat"."""
+        return "diesem Thema" if self.thread_id else "diesem Chat"

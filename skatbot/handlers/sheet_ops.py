@@ -43,7 +43,7 @@ def require_list(session: Session, cmd: Command) -> repo.LoadedList:
                 hint="Neue Serie mit denselben Spielern: /weiter · ganz neu: /neu Anna Bernd Carla",
             )
         raise RuleError(
-            "In diesem Chat läuft keine Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
+            f"In {cmd.here} läuft keine Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
         )
     return loaded
 
@@ -111,8 +111,8 @@ def neu(session: Session, cmd: Command) -> Reply:
 
     if tournament_ops.is_tournament_chat(session, cmd.chat_id):
         raise RuleError(
-            "Dieser Chat ist ein Turnier-Schreibtisch.",
-            hint="Listen bitte in einem eigenen Chat führen (je Tisch eine Gruppe).",
+            ("Dieses Thema" if cmd.thread_id else "Dieser Chat") + " ist ein Turnier-Schreibtisch.",
+            hint="Listen bitte in einem eigenen Chat oder Thema führen (je Tisch eins).",
         )
     running = repo.open_list(session, cmd.chat_id)
     if running is not None:

@@ -72,7 +72,7 @@ def _require(session: Session, cmd: Command) -> Tournament:
     t = trepo.tournament_of(session, cmd.chat_id)
     if t is None:
         raise RuleError(
-            "In diesem Chat läuft kein Turnier.", hint="Lege eins an mit /turnier NAME."
+            f"In {cmd.here} läuft kein Turnier.", hint="Lege eins an mit /turnier NAME."
         )
     return t
 
@@ -168,13 +168,13 @@ def turnier(session: Session, cmd: Command) -> Reply:
     existing = trepo.tournament_of(session, cmd.chat_id)
     if existing is not None:
         raise RuleError(
-            f"In diesem Chat gibt es schon das Turnier „{existing.name}“.",
+            f"In {cmd.here} gibt es schon das Turnier „{existing.name}“.",
             hint="Ein Chat ist der Turniertisch für ein Turnier – für ein neues Turnier "
-            "einen neuen Gruppenchat nehmen.",
+            "einen neuen Gruppenchat oder ein neues Thema nehmen.",
         )
     if repo.open_list(session, cmd.chat_id) is not None:
         raise RuleError(
-            "In diesem Chat läuft noch eine Liste.",
+            f"In {cmd.here} läuft noch eine Liste.",
             hint="Schließ sie zuerst mit /abschluss ab, dann /turnier NAME.",
         )
     t = trepo.create_tournament(
@@ -185,8 +185,9 @@ def turnier(session: Session, cmd: Command) -> Reply:
         user_id=cmd.user_id,
         user_name=cmd.user_name,
     )
+    desk = "dieses Thema" if cmd.thread_id else "dieser Chat"
     lines = [
-        f"🏆 <b>Turnier „{escape(t.name)}“</b> angelegt – dieser Chat ist der Turniertisch.",
+        f"🏆 <b>Turnier „{escape(t.name)}“</b> angelegt – {desk} ist der Turniertisch.",
         f"Verwaltet von {escape(cmd.user_name or 'dir')}. "
         f"Serienlänge: {t.games_3} Spiele am Dreiertisch, {t.games_4} am Vierertisch "
         "(/serienlaenge 36 48).",

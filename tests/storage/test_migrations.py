@@ -124,3 +124,69 @@ def test_a_database_at_head_is_not_migrated_again_and_an_older_one_is(tmp_path: 
         assert current_revision(db.write_engine) == HEAD
     finally:
         db.dispose()
+
+
+def test_upgrade_to_topics_keeps_the_chats_list_in_topic_0(tmp_path: Path) -> None:
+    """0005 (forum topics), from the revision before it with data: the chat's list, settings
+    and pinned standings stay the chat's (topic 0); a topic of the same chat gets a place of
+    its own with nothing in it."""
+    from skatbot.storage import places, repo
+    from skatbot.storage.migrate import current_revision
+
+    db = _empty_database(tmp_path)
+    try:
+        upgrade(db.write_engine, "0004")
+        with db.write_engine.begin() as conn:
+            conn.execute(
+                text(
+                    "INSERT INTO chats (id, rules, settings, created_at) "
+                    "VALUES (-1001, 'haus', '{\"pinned_standings\": 17}', CURRENT_TIMESTAMP)"
+                )
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO lists (id, chat_id, status, rules, first_dealer, series_length,"
+                    " seed, created_by, created_at) VALUES (1, -1001, 'open', 'isko', 0, 36,"
+                    " 'abcd1234', 1, CURRENT_TIMESTAMP)"
+                )
+            )
+            for seat, name in enumerate(["Anna", "Bernd", "Carla"]):
+                conn.execute(
+                    text(
+                        "INSERT INTO players (list_id, seat, name, start_points) "
+                        "VALUES (1, :seat, :name, 0)"
+                    ),
+                    {"seat": seat, "name": name},
+                )
+            conn.execute(
+                text(
+                    "INSERT INTO rows (list_id, kind, dealer, declarer, announcement,"
+                    " update_id, created_at) VALUES (1, 'game', 0, 1,"
+                    " 'Grand ohne 1 Hand gewonnen', 100, CURRENT_TIMESTAMP)"
+                )
+            )
+        upgrade(db.write_engine, "0005")
+        assert current_revision(db.write_engine) == "0005"
+        assert "topics" in inspect(db.write_engine).get_table_names()
+        db.migrate()  # on to the head, whatever comes after
+
+        def general(session):  # type: ignore[no-untyped-def]
+            place = places.place_id(session, -1001, 0)
+            return place, repo.open_list_loaded(session, place)
+
+        place, loaded = db.run_write(general)
+        assert place == -1001
+        assert loaded is not None and loaded.lst.id == 1
+        assert loaded.names == ["Anna", "Bernd", "Carla"]
+        assert [r.announcement for r in loaded.rows] == ["Grand ohne 1 Hand gewonnen"]
+        assert loaded.chat_settings == '{"pinned_standings": 17}'
+
+        def topic(session):  # type: ignore[no-untyped-def]
+            place = places.place_id(session, -1001, 42)
+            return place, repo.open_list(session, place), repo.chat_settings(session, place)
+
+        place, lst, settings = db.run_write(topic)
+        assert places.is_topic_place(place) and lst is None and settings is None
+        assert db.run_write(lambda s: places.place_id(s, -1001, 42)) == place
+    finally:
+        db.dispose()
