@@ -88,7 +88,8 @@ class _Console:
         self.api = api
         self.stdout = stdout
         self.out_dir = out_dir
-        self.printed = 0  # index into api.calls
+        self.printed = 0  # index into api.calls: everything before it is printed
+        self._shown: set[int] = set()  # printed calls at or after ``printed``
         self.user_ids: dict[str, int] = {DEFAULT_USER: 1}
 
     def write(self, text: str = "") -> None:
@@ -108,16 +109,24 @@ class _Console:
         return None
 
     def flush_calls(self) -> None:
-        calls = self.api.calls[self.printed :]
-        # Only move past finished calls; a still running one is printed next time.
-        done = 0
-        for call in calls:
+        # Print the finished calls in order; a still running one that prints something stops
+        # the output (it is printed next time). A long poll (getUpdates) that is still
+        # waiting prints nothing, so the replies behind it are not held up.
+        calls = self.api.calls
+        contiguous = True
+        for index in range(self.printed, len(calls)):
+            call = calls[index]
             if call.status == 0:
-                break
-            done += 1
-        for call in calls[:done]:
-            self.print_call(call)
-        self.printed += done
+                if call.method.lower() in _PRINTED_METHODS:
+                    break
+                contiguous = False
+                continue
+            if index not in self._shown:
+                self._shown.add(index)
+                self.print_call(call)
+            if contiguous:
+                self.printed = index + 1
+        self._shown = {index for index in self._shown if index >= self.printed}
 
     def print_call(self, call: ApiCall) -> None:
         method = call.method.lower()

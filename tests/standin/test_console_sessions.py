@@ -36,3 +36,16 @@ async def test_a_later_session_is_not_taken_for_a_redelivery(tmp_path: Path) -> 
         assert any("Spiel 2/36 · Carla: Kreuz mit 2" in line for line in second), second
     finally:
         db.dispose()
+
+
+async def test_each_reply_is_printed_before_the_next_line(tmp_path: Path) -> None:
+    """The poller keeps a long poll open while replies go out; the console must not hold a
+    reply back behind that unfinished getUpdates (a /pdf used to appear after the next line)."""
+    db = Database(f"sqlite+aiosqlite:///{tmp_path / 'skatbot.db'}")
+    db.migrate()
+    try:
+        lines = await session(db, "/neu Anna Bernd Carla\n/pdf\n/stand\n", tmp_path)
+    finally:
+        db.dispose()
+    pdf, stand = lines.index("> /pdf"), lines.index("> /stand")
+    assert any("gespeichert" in line for line in lines[pdf:stand]), lines
