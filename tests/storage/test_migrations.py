@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sqlalchemy import inspect, text
+from sqlalchemy import Connection, inspect, text
 
 from skatbot.storage.database import Database
 from skatbot.storage.migrate import upgrade
@@ -25,42 +25,54 @@ def _empty_database(tmp_path: Path) -> Database:
     return Database(f"sqlite+aiosqlite:///{tmp_path / 'migrate.db'}")
 
 
+def _seed_list(
+    conn: Connection, settings: str, games: list[str], *, rules: str = "isko"
+) -> None:
+    """Chat -1001 (with ``rules`` and ``settings``) and its open list 1 of Anna, Bernd and
+    Carla with ``games`` (update ids from 100), written as the old schema had them."""
+    conn.execute(
+        text(
+            "INSERT INTO chats (id, rules, settings, created_at) "
+            "VALUES (-1001, :rules, :settings, CURRENT_TIMESTAMP)"
+        ),
+        {"rules": rules, "settings": settings},
+    )
+    conn.execute(
+        text(
+            "INSERT INTO lists (id, chat_id, status, rules, first_dealer, series_length,"
+            " seed, created_by, created_at) VALUES (1, -1001, 'open', 'isko', 0, 36,"
+            " 'abcd1234', 1, CURRENT_TIMESTAMP)"
+        )
+    )
+    for seat, name in enumerate(["Anna", "Bernd", "Carla"]):
+        conn.execute(
+            text(
+                "INSERT INTO players (list_id, seat, name, start_points) "
+                "VALUES (1, :seat, :name, 0)"
+            ),
+            {"seat": seat, "name": name},
+        )
+    for i, game in enumerate(games):
+        conn.execute(
+            text(
+                "INSERT INTO rows (list_id, kind, dealer, declarer, announcement,"
+                " update_id, created_at) VALUES (1, 'game', :dealer, :declarer, :a,"
+                " :u, CURRENT_TIMESTAMP)"
+            ),
+            {"dealer": i % 3, "declarer": (i + 1) % 3, "a": game, "u": 100 + i},
+        )
+
+
 def test_upgrade_from_0001_keeps_every_row(tmp_path: Path) -> None:
     db = _empty_database(tmp_path)
     try:
         upgrade(db.write_engine, "0001")
         with db.write_engine.begin() as conn:
-            conn.execute(
-                text(
-                    "INSERT INTO chats (id, rules, settings, created_at) "
-                    "VALUES (-1001, 'isko', '{}', CURRENT_TIMESTAMP)"
-                )
+            _seed_list(
+                conn,
+                "{}",
+                ["Grand ohne 1 Hand gewonnen", "Herz mit 2 verloren", "Null gewonnen"],
             )
-            conn.execute(
-                text(
-                    "INSERT INTO lists (id, chat_id, status, rules, first_dealer, series_length,"
-                    " seed, created_by, created_at) VALUES (1, -1001, 'open', 'isko', 0, 36,"
-                    " 'abcd1234', 1, CURRENT_TIMESTAMP)"
-                )
-            )
-            for seat, name in enumerate(["Anna", "Bernd", "Carla"]):
-                conn.execute(
-                    text(
-                        "INSERT INTO players (list_id, seat, name, start_points) "
-                        "VALUES (1, :seat, :name, 0)"
-                    ),
-                    {"seat": seat, "name": name},
-                )
-            games = ["Grand ohne 1 Hand gewonnen", "Herz mit 2 verloren", "Null gewonnen"]
-            for i, game in enumerate(games):
-                conn.execute(
-                    text(
-                        "INSERT INTO rows (list_id, kind, dealer, declarer, announcement,"
-                        " update_id, created_at) VALUES (1, 'game', :dealer, :declarer, :a,"
-                        " :u, CURRENT_TIMESTAMP)"
-                    ),
-                    {"dealer": i % 3, "declarer": (i + 1) % 3, "a": game, "u": 100 + i},
-                )
             conn.execute(
                 text(
                     "INSERT INTO rows (list_id, kind, target, update_id, created_at) "
@@ -137,33 +149,8 @@ def test_upgrade_to_topics_keeps_the_chats_list_in_topic_0(tmp_path: Path) -> No
     try:
         upgrade(db.write_engine, "0004")
         with db.write_engine.begin() as conn:
-            conn.execute(
-                text(
-                    "INSERT INTO chats (id, rules, settings, created_at) "
-                    "VALUES (-1001, 'haus', '{\"pinned_standings\": 17}', CURRENT_TIMESTAMP)"
-                )
-            )
-            conn.execute(
-                text(
-                    "INSERT INTO lists (id, chat_id, status, rules, first_dealer, series_length,"
-                    " seed, created_by, created_at) VALUES (1, -1001, 'open', 'isko', 0, 36,"
-                    " 'abcd1234', 1, CURRENT_TIMESTAMP)"
-                )
-            )
-            for seat, name in enumerate(["Anna", "Bernd", "Carla"]):
-                conn.execute(
-                    text(
-                        "INSERT INTO players (list_id, seat, name, start_points) "
-                        "VALUES (1, :seat, :name, 0)"
-                    ),
-                    {"seat": seat, "name": name},
-                )
-            conn.execute(
-                text(
-                    "INSERT INTO rows (list_id, kind, dealer, declarer, announcement,"
-                    " update_id, created_at) VALUES (1, 'game', 0, 1,"
-                    " 'Grand ohne 1 Hand gewonnen', 100, CURRENT_TIMESTAMP)"
-                )
+            _seed_list(
+                conn, '{"pinned_standings": 17}', ["Grand ohne 1 Hand gewonnen"], rules="haus"
             )
         upgrade(db.write_engine, "0005")
         assert current_revision(db.write_engine) == "0005"
