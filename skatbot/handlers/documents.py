@@ -1,4 +1,4 @@
-"""/pdf, /vordruck, /abschluss (with the PDF) and /weiter: the list on paper.
+"""/pdf, /vordruck and /abschluss (with the PDF): the list on paper (/weiter: evening.py).
 
 Maps the replayed sheet onto the PDF model (the PDF package knows nothing of rules or storage).
 """
@@ -6,8 +6,6 @@ Maps the replayed sheet onto the PDF model (the PDF package knows nothing of rul
 from __future__ import annotations
 
 import datetime as dt
-import secrets
-from html import escape
 
 from sqlalchemy.orm import Session
 
@@ -20,7 +18,7 @@ from skatbot.handlers.sheet_ops import require_list
 from skatbot.pdf.model import PlayerTotal, SeriesDocument, SheetRow
 from skatbot.rules.errors import RuleError
 from skatbot.rules.ranking import lot_note, rank_standings
-from skatbot.rules.sheet import Entry, Sheet, Status, replay
+from skatbot.rules.sheet import Entry, Sheet, Status
 from skatbot.storage import repo
 from skatbot.storage.database import lock_chat
 
@@ -136,34 +134,6 @@ def abschluss(session: Session, cmd: Command) -> Reply:
     return pdf_reply(loaded, cmd, text)
 
 
-def weiter(session: Session, cmd: Command) -> Reply:
-    """A new series with the same players; the dealer continues where the last list ended."""
-    lock_chat(session, cmd.chat_id)
-    if repo.open_list(session, cmd.chat_id) is not None:
-        raise RuleError("Es läuft noch eine Liste.", hint="Erst /abschluss, dann /weiter.")
-    last = repo.latest_list(session, cmd.chat_id)
-    if last is None:
-        raise RuleError(
-            "Es gibt keine frühere Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
-        )
-    loaded = repo.load(session, last)
-    names = loaded.names
-    lst = repo.create_list(
-        session,
-        cmd.chat_id,
-        names,
-        first_dealer=loaded.sheet.next_dealer,
-        series_length=last.series_length,
-        rules=last.rules,
-        seed=secrets.token_hex(4),
-        user_id=cmd.user_id,
-    )
-    sheet = replay(names, [], first_dealer=lst.first_dealer, series_length=lst.series_length)
-    return Reply(
-        f"🃏 <b>Neue Serie</b> mit {', '.join(escape(n) for n in names)}.\n{texts.progress(sheet)}"
-    )
-
-
 def vordruck(_session: Session, cmd: Command) -> Reply:
     size = cmd.args[0] if cmd.args else ""
     if size not in ("3", "4"):
@@ -188,6 +158,5 @@ HEAVY_COMMANDS = ("pdf", "abschluss", "vordruck")
 COMMANDS: dict[str, tuple[UseCase, bool]] = {
     "pdf": (pdf, False),
     "abschluss": (abschluss, True),
-    "weiter": (weiter, True),
     "vordruck": (vordruck, False),
 }

@@ -23,6 +23,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("pdf", "Liste als PDF"),
     ("abschluss", "Serie abschließen (mit PDF)"),
     ("weiter", "Neue Serie mit denselben Spielern"),
+    ("abend", "Alle Serien des Abends mit Summe je Spieler: /abend [pdf]"),
     ("vordruck", "Leere Liste zum Ausdrucken: /vordruck 3 oder 4"),
     ("regeln", "Regeln: /regeln haus (Kontra/Re, Bock, Ramsch) oder /regeln isko"),
     ("ramsch", "Hausregeln: Ramsch eintragen: /ramsch Anna 55"),
@@ -52,6 +53,7 @@ HELP = """<b>skatbot – die Skatliste im Gruppenchat</b>
 /wert grand ohne 1 hand gewonnen – nur rechnen
 /export – JSON · /pdf – Liste als PDF · /vordruck 3|4 – leeres Formular
 /abschluss – Serie beenden (mit PDF) · /weiter – neue Serie, gleiche Spieler
+/abend – alle Serien des Abends und die Summe je Spieler · /abend pdf – als PDF
 
 <b>Spielansage</b> (Reihenfolge egal, groß/klein egal):
 Spiel: karo herz pik kreuz grand null (auch schellen rot grün eichel)

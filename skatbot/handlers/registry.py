@@ -18,6 +18,7 @@ from skatbot.handlers import (
     builder,
     documents,
     edits,
+    evening,
     house_ops,
     inline,
     sheet_ops,
@@ -29,9 +30,9 @@ from skatbot.handlers.runtime import UseCase, execute, send
 
 log = logging.getLogger(__name__)
 
-# Feature modules (tournament, documents, house rules) each export COMMANDS like the dict below,
+# Feature modules (tournament, documents, house rules, the evening) each export COMMANDS like the dict below,
 # and may list ADMIN_COMMANDS (getChatMember asked first) and HEAVY_COMMANDS (worker thread).
-FEATURES: list[ModuleType] = [documents, tournament_ops, house_ops]
+FEATURES: list[ModuleType] = [documents, tournament_ops, house_ops, evening]
 
 # command -> (use case, writes?); feature modules export their own COMMANDS, merged below.
 # PTB tries the handlers in registration order: the commands of every deal come first.

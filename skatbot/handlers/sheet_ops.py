@@ -29,6 +29,7 @@ from skatbot.rules.sheet import (
 from skatbot.rules.value import GameResult
 from skatbot.storage import repo
 from skatbot.storage.database import ensure_chat, lock_chat
+from skatbot.storage.models import Chat
 
 MAX_SERIES = 200
 PASS_WORDS = {"passe", "eingepasst", "pass"}
@@ -82,6 +83,62 @@ def user_fields(cmd: Command) -> dict[str, object]:
 
 
 # --- /neu -----------------------------------------------------------------------------------
+def refuse_at_tournament_desk(session: Session, cmd: Command) -> Chat:
+    """The place's chat row (locked); a tournament desk keeps no lists of its own."""
+    chat = ensure_chat(session, cmd.chat_id, lock=True)
+    from skatbot.handlers import tournament_ops
+
+    if tournament_ops.is_tournament_chat(session, cmd.chat_id):
+        raise RuleError(
+            ("Dieses Thema" if cmd.thread_id else "Dieser Chat") + " ist ein Turnier-Schreibtisch.",
+            hint="Listen bitte in einem eigenen Chat oder Thema führen (je Tisch eins).",
+        )
+    return chat
+
+
+def start_list(
+    session: Session,
+    cmd: Command,
+    names: list[str],
+    *,
+    first_dealer: int,
+    series_length: int,
+    continues: repo.ListInfo | None = None,
+) -> tuple[repo.ListInfo, Sheet]:
+    """Every new list starts here (/neu, and /weiter with ``continues``): under the rules the
+    chat chose with /regeln, never at a tournament desk, and never beside a running list with
+    games (an empty one is replaced without asking)."""
+    chat = refuse_at_tournament_desk(session, cmd)
+    running = repo.open_list(session, cmd.chat_id)
+    if running is not None:
+        loaded = repo.load(session, running)
+        if loaded.rows:
+            command = "/weiter" if continues is not None else "/neu"
+            raise RuleError(
+                f"Es läuft noch eine Liste ({texts.games(loaded.sheet.games_played)}).",
+                hint="Schließ sie zuerst mit /abschluss ab (sie bleibt gespeichert), "
+                f"dann {command}.",
+            )
+        repo.close_list(session, running)  # an empty list is replaced without asking
+    lst = repo.create_list(
+        session,
+        cmd.chat_id,
+        names,
+        first_dealer=first_dealer,
+        series_length=series_length,
+        rules=chat.rules,
+        seed=secrets.token_hex(4),
+        user_id=cmd.user_id,
+        continues=continues.id if continues is not None else None,
+    )
+    sheet = replay(
+        names,
+        [],
+        first_dealer=first_dealer,
+        series_length=lst.series_length,
+        house=rules_from_code(lst.rules),
+    )
+    return lst, sheet
 
 
 def neu(session: Session, cmd: Command) -> Reply:
@@ -106,39 +163,12 @@ def neu(session: Session, cmd: Command) -> Reply:
         )
     check_unique(names)
     first_dealer = resolve(dealer_name, names) if dealer_name else 0
-    chat = ensure_chat(session, cmd.chat_id, lock=True)
-    from skatbot.handlers import tournament_ops
-
-    if tournament_ops.is_tournament_chat(session, cmd.chat_id):
-        raise RuleError(
-            ("Dieses Thema" if cmd.thread_id else "Dieser Chat") + " ist ein Turnier-Schreibtisch.",
-            hint="Listen bitte in einem eigenen Chat oder Thema führen (je Tisch eins).",
-        )
-    running = repo.open_list(session, cmd.chat_id)
-    if running is not None:
-        loaded = repo.load(session, running)
-        if loaded.rows:
-            raise RuleError(
-                f"Es läuft noch eine Liste ({loaded.sheet.games_played} Spiele).",
-                hint="Schließ sie zuerst mit /abschluss ab (sie bleibt gespeichert), dann /neu.",
-            )
-        repo.close_list(session, running)  # an empty list is replaced without asking
-    lst = repo.create_list(
+    lst, sheet = start_list(
         session,
-        cmd.chat_id,
+        cmd,
         names,
         first_dealer=first_dealer,
         series_length=default_series_length(len(names)),
-        rules=chat.rules,
-        seed=secrets.token_hex(4),
-        user_id=cmd.user_id,
-    )
-    sheet = replay(
-        names,
-        [],
-        first_dealer=first_dealer,
-        series_length=lst.series_length,
-        house=rules_from_code(lst.rules),
     )
     table = "Dreiertisch" if len(names) == 3 else "Vierertisch (der Geber setzt aus)"
     rules = texts.rules_label(sheet)

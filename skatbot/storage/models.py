@@ -40,6 +40,9 @@ class SheetList(Base):
     created_by: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
     closed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # The list this one continues (/weiter): the series of one evening are a chain of these.
+    # No foreign key: /loeschen deletes a place's lists in any order.
+    continues: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class Player(Base):

@@ -202,6 +202,15 @@ def get_list(session: Session, list_id: int) -> ListInfo | None:
     return _list_info(_GET_LIST.first(session, {"list_id": list_id}))
 
 
+def continued_list(session: Session, lst: ListInfo) -> ListInfo | None:
+    """The list ``lst`` continues (it was started with /weiter after it), if it still exists."""
+    previous = select(LISTS.c.continues).where(LISTS.c.id == lst.id).scalar_subquery()
+    row = session.execute(
+        select(*_LIST_COLUMNS).where(LISTS.c.id == previous, LISTS.c.chat_id == lst.chat_id)
+    ).first()
+    return _list_info(row)
+
+
 def load(session: Session, lst: ListInfo) -> LoadedList:
     """The list with its players, log and replayed sheet (see ``_loaded`` on the cache)."""
     params = {"list_id": lst.id}
@@ -279,7 +288,9 @@ def create_list(
     rules: str,
     seed: str,
     user_id: int | None,
+    continues: int | None = None,
 ) -> ListInfo:
+    """A new open list; ``continues`` is the list it follows at the same table (/weiter)."""
     now = dt.datetime.now(dt.UTC)
     list_id: int = session.execute(
         insert(LISTS).values(
@@ -291,6 +302,7 @@ def create_list(
             seed=seed,
             created_by=user_id,
             created_at=now,
+            continues=continues,
         )
     ).inserted_primary_key[0]  # type: ignore[attr-defined]
     session.execute(

@@ -1,0 +1,218 @@
+"""An evening of several series through the real bot: /weiter keeps the table, /abend adds
+the series up per player (text and PDF), /weiter follows /regeln and the tournament desk."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pypdf import PdfReader
+from sqlalchemy import text
+
+from skatbot.handlers import evening
+from tests.conftest import Bot
+
+
+def pdf_text(data: bytes) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+
+
+async def ok(bot: Bot, message: str, **kw: int) -> str:
+    reply = await bot.text(message, **kw)
+    assert "⚠️" not in reply, (message, reply)
+    return reply
+
+
+def set_created(bot: Bot, list_id: int, when: dt.datetime) -> None:
+    with bot.db.write_engine.begin() as conn:
+        conn.execute(
+            text("UPDATE lists SET created_at = :t WHERE id = :i"), {"t": when, "i": list_id}
+        )
+
+
+def list_ids(bot: Bot, chat_id: int = -1001) -> list[int]:
+    with bot.db.write_engine.begin() as conn:
+        query = text("SELECT id FROM lists WHERE chat_id = :c ORDER BY id")
+        return [row[0] for row in conn.execute(query, {"c": chat_id})]
+
+
+async def three_series(bot: Bot) -> None:
+    await ok(bot, "/neu Anna Bernd Carla")
+    await ok(bot, "/serie 3")
+    # Series 1 (3-table: 50 per game won or lost, 40 to each other player per game lost):
+    await ok(bot, "/spiel Anna grand ohne 1 hand gewonnen")  # Anna +72
+    await ok(bot, "/spiel Bernd herz mit 1 gewonnen")  # Bernd +20
+    await ok(bot, "/spiel Carla kreuz mit 2 verloren")  # Carla −72
+    # Anna 72 + 50 + 40 = 162 · Bernd 20 + 50 + 40 = 110 · Carla −72 − 50 = −122
+    assert "Liste abgeschlossen" in await ok(bot, "/abschluss")
+    started = await ok(bot, "/weiter")
+    # Same players, same seats, dealer continuing (Anna, Bernd, Carla dealt), series length kept.
+    assert "Neue Serie (2. des Abends)" in started
+    assert "Anna, Bernd, Carla – 3 Spiele, ISkO" in started
+    assert "Spiel 1/3 · Geber Anna · Vorhand Bernd" in started
+    assert "/abend" in started
+    # Series 2:
+    await ok(bot, "/spiel Bernd grand mit 1 gewonnen")  # Bernd +48
+    await ok(bot, "/spiel Bernd null gewonnen")  # Bernd +23
+    await ok(bot, "/spiel Anna pik ohne 1 verloren")  # Anna −44
+    # Anna −44 − 50 = −94 · Bernd 71 + 100 + 40 = 211 · Carla 0 + 40 = 40
+    await ok(bot, "/abschluss")
+    started = await ok(bot, "/weiter")
+    assert "(3. des Abends)" in started and "Geber Anna" in started
+    # Series 3: Carla went home, Dora sits in her seat; Anna is written differently.
+    await ok(bot, "/umbenennen Carla Dora")
+    await ok(bot, "/umbenennen Anna ANNA")
+    await ok(bot, "/spiel Dora grand ohne 1 hand gewonnen")  # Dora 72 + 50 = 122, others 0
+
+
+# Sums of the evening (hand-computed from the comments above):
+# Bernd 110 + 211 + 0 = 321 · Dora – + – + 122 = 122 · ANNA 162 − 94 + 0 = 68 ·
+# Carla −122 + 40 + – = −82
+EXPECTED = [
+    "1. Bernd 321 – S1 110 · S2 211 · S3 0",
+    "2. Dora 122 – S1 – · S2 – · S3 122",
+    "3. ANNA 68 – S1 162 · S2 −94 · S3 0",
+    "4. Carla −82 – S1 −122 · S2 40 · S3 –",
+]
+
+
+async def test_abend_adds_up_three_series_linked_by_weiter(bot: Bot) -> None:
+    await three_series(bot)
+    reply = await ok(bot, "/abend")
+    assert "Skatabend vom" in reply and "3 Serien" in reply
+    assert "Serie 1: 3 Spiele von 3, abgeschlossen · ISkO, Seeger-Fabian" in reply
+    assert "Serie 3: 1 Spiel von 3, läuft" in reply
+    assert "Summe der Seeger-Fabian-Wertungen" in reply
+    lines = reply.splitlines()
+    ranking = [line for line in lines if line[:2] in ("1.", "2.", "3.", "4.")]
+    assert ranking == EXPECTED
+    assert "– = nicht dabei (zählt 0)" in reply
+    assert "/abend pdf" in reply
+    # Another chat sees nothing of this evening.
+    assert "keine Liste" in await bot.text("/abend", chat_id=-1002)
+
+
+async def test_abend_pdf_has_the_table_of_the_evening(bot: Bot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    await three_series(bot)
+    out = await bot.say("/abend pdf")
+    docs = [r.document for r in out if r.document]
+    assert len(docs) == 1, [r.text for r in out]
+    name, data = docs[0]
+    assert name.startswith("skatabend-") and name.endswith(".pdf")
+    caption = "\n".join(r.text for r in out)
+    assert "Skatabend vom" in caption and "1. Bernd 321" in caption
+    (tmp_path / "abend.pdf").write_bytes(data)  # looked at as PNG while writing this
+    content = pdf_text(data)
+    assert "Summe der Seeger-Fabian-Wertungen" in content
+    for header in ("Platz", "Name", "Serie 1", "Serie 2", "Serie 3", "Summe"):
+        assert header in content
+    # The ranking rows: place, name, the series (– where missing), the sum.
+    flat = " ".join(content.split())
+    for row in (
+        "1. Bernd 110 211 0 321",
+        "2. Dora – – 122 122",
+        "3. ANNA 162 −94 0 68",
+        "4. Carla −122 40 – −82",
+    ):
+        assert row in flat, (row, flat)
+    assert "– = in dieser Serie nicht dabei, zählt 0." in flat
+    assert "Serie 3 läuft noch" in flat
+    # One Serienabschluss per series with the calculation.
+    assert "Die Serien des Abends" in flat
+    assert "72 + 50 × (1 − 0) + 40 × 1 = 162" in flat
+    assert "71 + 50 × (2 − 0) + 40 × 1 = 211" in flat
+
+
+async def test_the_evening_is_the_chain_of_one_berlin_day(bot: Bot) -> None:
+    await three_series(bot)
+    first, second, third = list_ids(bot)
+    # 14 March 2026 is winter time (CET, UTC+1).
+    set_created(bot, second, dt.datetime(2026, 3, 14, 19, 0))
+    set_created(bot, third, dt.datetime(2026, 3, 14, 21, 0))
+    # 23:30 UTC on the 13th is 00:30 on the 14th in Berlin: the same evening.
+    set_created(bot, first, dt.datetime(2026, 3, 13, 23, 30))
+    reply = await ok(bot, "/abend")
+    assert "Skatabend vom 14.03.2026 – 3 Serien" in reply
+    # 22:30 UTC on the 13th is 23:30 on the 13th in Berlin: the day before, not this evening.
+    set_created(bot, first, dt.datetime(2026, 3, 13, 22, 30))
+    reply = await ok(bot, "/abend")
+    assert "Skatabend vom 14.03.2026 – 2 Serien" in reply
+    assert "1. Bernd 211 – S1 211 · S2 0" in reply
+    # A /neu starts a new evening, even on the same day and with the same players.
+    set_created(bot, first, dt.datetime(2026, 3, 13, 23, 30))
+    await ok(bot, "/spiel ANNA grand mit 1 gewonnen")
+    await ok(bot, "/spiel Bernd grand mit 1 gewonnen")
+    await ok(bot, "/abschluss")
+    await ok(bot, "/neu Anna Bernd Carla")
+    reply = await ok(bot, "/abend")
+    assert "1 Serie\n" in reply
+    assert "1. " in reply and "S1" not in reply
+
+
+async def test_weiter_follows_regeln_haus(bot: Bot) -> None:
+    await ok(bot, "/neu Anna Bernd Carla")
+    await ok(bot, "/serie 3")
+    await ok(bot, "/spiel Anna grand ohne 1 hand gewonnen")  # Anna 72 + 50 = 122
+    await ok(bot, "/eingepasst")
+    await ok(bot, "/eingepasst")
+    await ok(bot, "/abschluss")
+    assert "gilt ab der nächsten Liste" in await ok(bot, "/regeln haus")
+    started = await ok(bot, "/weiter")
+    assert "Hausregeln, 3B3R (neu nach /regeln)" in started
+    assert "Geber Anna" in started  # three deals: Anna, Bernd, Carla
+    # House rules are on in the new series: Kontra is accepted and doubles.
+    booked = await ok(bot, "/spiel Bernd grand mit 1 kontra gewonnen")  # 48 × 2 = 96
+    assert "Bernd +96" in booked
+    assert "Hausregeln" in await ok(bot, "/stand")
+    reply = await ok(bot, "/abend")
+    assert "Summe der Seeger-Fabian-Wertungen (ISkO) und der Punkte (Hausregeln)" in reply
+    assert "Serie 2: 1 Spiel von 3, läuft · Hausregeln, 3B3R" in reply
+    assert "1. Anna 122 – S1 122 · S2 0" in reply
+    assert "2. Bernd 96 – S1 0 · S2 96" in reply
+
+
+async def test_weiter_refused_at_a_tournament_desk_like_neu(bot: Bot) -> None:
+    chat = -3001
+    await ok(bot, "/neu Anna Bernd Carla", chat_id=chat)
+    await ok(bot, "/serie 3", chat_id=chat)
+    for _ in range(3):
+        await ok(bot, "/eingepasst", chat_id=chat)
+    await ok(bot, "/abschluss", chat_id=chat)
+    await ok(bot, "/turnier Stadtmeisterschaft", chat_id=chat)
+    refused_neu = await bot.text("/neu Anna Bernd Carla", chat_id=chat)
+    refused_weiter = await bot.text("/weiter", chat_id=chat)
+    assert "Turnier-Schreibtisch" in refused_weiter
+    assert refused_weiter == refused_neu
+    assert len(list_ids(bot, chat)) == 1  # nothing was created
+    assert "abgeschlossen" in await bot.text("/spiel Anna grand mit 1 gewonnen", chat_id=chat)
+
+
+async def test_refusals_name_a_fix(bot: Bot) -> None:
+    assert "/neu Anna Bernd Carla" in await bot.text("/weiter")
+    assert "/neu Anna Bernd Carla" in await bot.text("/abend")
+    await ok(bot, "/neu Anna Bernd Carla")
+    refused = await bot.text("/weiter")
+    assert "Es läuft noch eine Liste" in refused and "/abschluss" in refused
+    assert len(list_ids(bot)) == 1
+    refused = await bot.text("/abend morgen")
+    assert "„morgen“" in refused and "/abend pdf" in refused
+    reply = await ok(bot, "/abend")  # an evening of one empty series
+    assert "1 Serie" in reply and "1. " in reply
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.datetimes(
+        min_value=dt.datetime(1997, 1, 1),
+        max_value=dt.datetime(2037, 12, 31),
+        timezones=st.just(dt.UTC),
+    )
+)
+def test_berlin_fallback_agrees_with_the_time_zone_database(moment: dt.datetime) -> None:
+    from zoneinfo import ZoneInfo
+
+    expected = moment.astimezone(ZoneInfo("Europe/Berlin")).date()
+    assert (moment + evening._berlin_offset(moment)).date() == expected
+    assert evening.berlin_date(moment) == expected
