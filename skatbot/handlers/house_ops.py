@@ -147,9 +147,12 @@ def krank(session: Session, cmd: Command) -> Reply:
     if state.phase is not h.Phase.RAMSCH:
         raise RuleError("Krankmelden geht nur vor einem Ramsch.", hint=f"Stand: {state.label()}.")
     if state.sick_now is not None:
+        sick = loaded.names[state.sick_now]
         raise RuleError(
-            f"{loaded.names[state.sick_now]} ist schon krank gemeldet.",
-            hint="Erst dessen Grand Hand eintragen oder /gesund.",
+            f"{sick} ist schon krank gemeldet.",
+            hint=f"Erst die Grand Hand von {sick} eintragen "
+            f"(/spiel {texts.command_name(loaded.names, state.sick_now)} grand mit 1 hand "
+            "gewonnen) – oder /gesund.",
         )
     if seat in state.sick_used:
         raise RuleError(

@@ -159,7 +159,7 @@ async def test_game_past_the_series_length(bot: Bot) -> None:
     )
     await refused(bot, "/eingepasst", "voll", "/serie")
     await refused(bot, "/spiel passe", "voll", "/serie")
-    await refused(bot, "/serie 1", "1 Spiele gehen nicht", "2 bis")
+    await refused(bot, "/serie 1", "1 Spiel geht nicht", "2 bis")
     # after /serie 3 the game fits
     await ok(bot, "/serie 3")
     await ok(bot, "/spiel Carla grand mit 1 gewonnen")
