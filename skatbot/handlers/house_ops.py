@@ -140,7 +140,13 @@ def krank(session: Session, cmd: Command) -> Reply:
     sheet = loaded.sheet
     _require_house(sheet, "Krankmelden")
     if len(cmd.args) != 1:
-        raise RuleError("Wer ist krank?", hint="Z. B. /krank Anna")
+        may = [
+            i
+            for i in range(sheet.table_size)
+            if i not in sheet.state.sick_used and sheet.sitting_out(sheet.next_dealer) != i
+        ]
+        who = texts.command_name(loaded.names, may[0]) if may else "NAME"
+        raise RuleError("Wer ist krank?", hint=f"Z. B. /krank {who}")
     seat = resolve(cmd.args[0], loaded.names)
     state = sheet.state
     name = escape(loaded.names[seat])

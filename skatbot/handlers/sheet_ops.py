@@ -248,11 +248,13 @@ def eingepasst(session: Session, cmd: Command) -> Reply:
     )
 
 
-def _game_number(word: str | None, command: str) -> int:
+def _game_number(word: str | None, command: str, sheet: Sheet) -> int:
     if word is None or not word.isdigit() or len(word) > 4:
-        raise RuleError(
-            "Welche Spielnummer?", hint=f"Z. B. /{command} 7 – die Nummern zeigt /liste."
-        )
+        last = sheet.games_played
+        if not last:
+            raise RuleError("Welche Spielnummer?", hint="Es ist noch kein Spiel eingetragen.")
+        example = f"/{command} {last}" + (" …" if command == "korrigieren" else "")
+        raise RuleError("Welche Spielnummer?", hint=f"Z. B. {example} – die Nummern zeigt /liste.")
     return int(word)
 
 
@@ -260,7 +262,7 @@ def korrigieren(session: Session, cmd: Command) -> Reply:
     words = list(cmd.args)
     lock_chat(session, cmd.chat_id)
     loaded = require_list(session, cmd)
-    nr = _game_number(words[0] if words else None, "korrigieren")
+    nr = _game_number(words[0] if words else None, "korrigieren", loaded.sheet)
     loaded.sheet.entry(nr)  # an unknown number is refused first
     fields, notes = correction_fields(loaded, nr, words[1:])
     return write_correction(session, cmd, loaded, nr, fields, notes)
@@ -286,21 +288,23 @@ def correction_fields(
         return {"kind": "pass", **extra}, ()
     if not rest:
         raise RuleError(
-            "Wie lautet das richtige Spiel?",
-            hint=f"Z. B. /korrigieren {nr} {_example_declarer(loaded, nr)} "
-            "grand ohne 1 hand gewonnen",
+            "Wie lautet das richtige Spiel?", hint=f"Z. B. /korrigieren {nr} {_example(loaded, nr)}"
         )
     declarer, text, notes = _parse_game(loaded, rest)
     return {"kind": "game", "declarer": declarer, "announcement": text, **extra}, notes
 
 
-def _example_declarer(loaded: repo.LoadedList, nr: int) -> str:
-    """A name that can be the declarer of game ``nr`` (not its sitting-out dealer)."""
+def _example(loaded: repo.LoadedList, nr: int) -> str:
+    """An example correction of game ``nr`` that would be accepted: a declarer who is not
+    its sitting-out dealer, and a game other than the booked one."""
     row = loaded.sheet.entry(nr).row
     seat = row.declarer
     if seat is None:
         seat = 1 if loaded.sheet.sitting_out(row.dealer or 0) == 0 else 0
-    return texts.command_name(loaded.names, seat)
+    game = "grand ohne 1 hand gewonnen"
+    if row.declarer == seat and row.announcement == "Grand ohne 1 Hand gewonnen":
+        game = "grand ohne 1 hand verloren"
+    return f"{texts.command_name(loaded.names, seat)} {game}"
 
 
 def _take_dealer(
@@ -312,9 +316,11 @@ def _take_dealer(
         return words, None
     i = lowered.index("geber")
     if i + 1 >= len(words):
+        row = loaded.sheet.entry(nr).row
+        other = next(s for s in range(len(loaded.names)) if s not in (row.dealer, row.declarer))
         raise RuleError(
             "Nach „geber“ fehlt der Name.",
-            hint=f"Z. B. /korrigieren {nr} geber {texts.command_name(loaded.names, 0)}",
+            hint=f"Z. B. /korrigieren {nr} geber {texts.command_name(loaded.names, other)}",
         )
     return words[:i] + words[i + 2 :], resolve(words[i + 1], loaded.names)
 
@@ -427,7 +433,7 @@ def storno(session: Session, cmd: Command) -> Reply:
     words = list(cmd.args)
     lock_chat(session, cmd.chat_id)
     loaded = require_list(session, cmd)
-    nr = _game_number(words[0] if words else None, "storno")
+    nr = _game_number(words[0] if words else None, "storno", loaded.sheet)
     target = loaded.sheet.entry(nr)
     row = repo.append_row(
         session, loaded.lst, kind="cancel", target=target.row.id, **user_fields(cmd)

@@ -282,7 +282,8 @@ class Sheet:
     def check_ramsch_allowed(self) -> None:
         if self.house is None:
             raise RuleError(
-                "Ramsch gibt es nur mit Hausregeln.", hint="Mit /regeln haus einschalten."
+                "Ramsch gibt es nur mit Hausregeln.",
+                hint="Mit /regeln haus einschalten (gilt ab dem ersten Spiel einer Liste).",
             )
         if self.state.phase is not h.Phase.RAMSCH:
             raise RuleError(

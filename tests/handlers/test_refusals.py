@@ -79,7 +79,7 @@ async def table(bot: Bot) -> Bot:
         # /storno and /korrigieren of a game that does not exist
         ("/storno 999", ["Spiel 999 gibt es nicht", "1 bis 2"]),
         ("/korrigieren 999 Anna grand mit 1 gewonnen", ["Spiel 999 gibt es nicht", "1 bis 2"]),
-        ("/storno", ["Welche Spielnummer", "/storno 7"]),
+        ("/storno", ["Welche Spielnummer", "/storno 2"]),
         # a running list with games is not replaced
         ("/neu Carl Dieter Emil", ["Es läuft noch eine Liste (2 Spiele)", "/abschluss"]),
         # /neu with 2 or 5 names, duplicate names
