@@ -204,3 +204,18 @@ async def test_the_dealer_of_a_past_game_can_be_corrected(bot: Bot, table: str) 
     await ok(bot, "/korrigieren 2 geber Dora", "Geber in Spiel 2: Dora (vorher Bernd)", "Geber Anna")
     await refused(bot, "/korrigieren 2 geber Carla", "zugleich Geber und Alleinspieler")
     await refused(bot, "/korrigieren 2 geber", "Nach „geber“ fehlt der Name", "/korrigieren 2 geber")
+
+
+async def test_tournament_texts_use_the_typographic_minus(bot: Bot) -> None:
+    await ok(bot, "/turnier Stadtmeisterschaft")
+    await ok(bot, "/teilnehmer Anna, Bernd, Carla")
+    await ok(bot, "/auslosen 1")
+    reply = await ok(
+        bot,
+        "/ergebnis Anna -400 1 6\nBernd 300 10 2\nCarla 100 8 3",
+        "Anna: −400 Spielpunkte",
+    )
+    assert "-400" not in reply
+    reply = await ok(bot, "/ergebnis Anna -410 1 6", "Anna: −410 Spielpunkte", "vorher −400/1/6")
+    ranking = await ok(bot, "/rangliste", "Anna – −")
+    assert not re.search(r"-\d", ranking), ranking
