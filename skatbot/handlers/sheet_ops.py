@@ -423,7 +423,7 @@ def _check_corrected_declarer(
     who = texts.command_name(loaded.names, declarer)
     game = str(fields.get("announcement", "")).lower()
     raise RuleError(
-        f"In Spiel {nr} hat {name} gegeben und setzt aus – kann nicht Alleinspieler sein.",
+        f"{name} gibt in Spiel {nr} und setzt aus – kann nicht Alleinspieler sein.",
         hint="Anderen Alleinspieler angeben – oder den Geber dieses Spiels mitkorrigieren: "
         f"/korrigieren {nr} {who} {game} geber NAME",
     )

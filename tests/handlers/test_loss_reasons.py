@@ -187,7 +187,7 @@ async def test_the_dealer_of_a_past_game_can_be_corrected(bot: Bot, table: str) 
     text = await refused(
         bot,
         "/korrigieren 1 Anna grand mit 1 gewonnen",
-        "In Spiel 1 hat Anna gegeben und setzt aus",
+        "Anna gibt in Spiel 1 und setzt aus",
         "/korrigieren 1 Anna grand mit 1 gewonnen geber NAME",
     )
     assert "/geber NAME ändern" not in text
