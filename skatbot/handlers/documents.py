@@ -61,7 +61,7 @@ def series_document(loaded: repo.LoadedList, chat_title: str) -> SeriesDocument:
         rows=rows,
         totals=_totals(sheet),
         ranking=[(r.place, r.standing.name, r.standing.score) for r in ranked],
-        ranking_note=lot_note(ranked, loaded.lst.seed),
+        ranking_note=lot_note(ranked, loaded.lst.seed) if sheet.games_played else "",
         closed=loaded.lst.status == "closed",
     )
 

@@ -222,12 +222,7 @@ def _game_words(name: str, words: list[str]) -> list[str]:
 
 
 def _same(entry: Entry, fields: dict[str, object]) -> bool:
-    row = entry.row
-    if fields["kind"] != row.kind.value:
-        return False
-    if fields["kind"] == "pass":
-        return True
-    return fields.get("declarer") == row.declarer and fields.get("announcement") == row.announcement
+    return sheet_ops.unchanged(entry, fields)
 
 
 def _refuse_closed(

@@ -13,7 +13,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("stand", "Serienabschluss mit Rechenweg"),
     ("anheften", "Stand anheften – wird nach jedem Spiel aktualisiert"),
     ("liste", "Die letzten Zeilen der Liste"),
-    ("korrigieren", "Spiel N korrigieren: /korrigieren 7 Anna …"),
+    ("korrigieren", "Spiel N korrigieren: /korrigieren 7 Anna … [geber NAME]"),
     ("storno", "Spiel N streichen: /storno 7"),
     ("geber", "Nächsten Geber festlegen"),
     ("serie", "Serienlänge ändern: /serie 48"),
@@ -49,6 +49,7 @@ HELP = """<b>skatbot – die Skatliste im Gruppenchat</b>
 /eingepasst – alle haben gepasst
 /stand – Serienabschluss · /liste [alle] – die Zeilen · /anheften – Stand oben anheften
 /korrigieren 7 Anna kreuz mit 2 gewonnen · /storno 7
+/korrigieren 7 geber Carla – Geber eines früheren Spiels berichtigen
 /geber Bernd · /serie 48 · /umbenennen Anna Annika
 /wert grand ohne 1 hand gewonnen – nur rechnen
 /export – JSON · /pdf – Liste als PDF · /vordruck 3|4 – leeres Formular
@@ -129,7 +130,9 @@ Ergebnis, Eintragen). Oder per Text: /spiel NAME ANSAGE – Reihenfolge und gro�
 /spiel anna karo mit 1 reiz 30 g → überreizt, −72
 
 <b>Danach</b>: /korrigieren 7 Anna kreuz mit 2 gewonnen · /storno 7 – oder die Knöpfe
-unter der Buchung (Korrigieren, Stornieren, Stand)."""
+unter der Buchung (Korrigieren, Stornieren, Stand). Falscher Geber in Spiel 7:
+/korrigieren 7 geber Carla (auch zusammen mit dem Spiel: … gewonnen geber Carla).
+/geber NAME legt nur den nächsten Geber fest."""
 
 
 def start(_session: Session, cmd: Command) -> Reply:

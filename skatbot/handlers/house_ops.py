@@ -140,16 +140,25 @@ def krank(session: Session, cmd: Command) -> Reply:
     sheet = loaded.sheet
     _require_house(sheet, "Krankmelden")
     if len(cmd.args) != 1:
-        raise RuleError("Wer ist krank?", hint="Z. B. /krank Anna")
+        may = [
+            i
+            for i in range(sheet.table_size)
+            if i not in sheet.state.sick_used and sheet.sitting_out(sheet.next_dealer) != i
+        ]
+        who = texts.command_name(loaded.names, may[0]) if may else "NAME"
+        raise RuleError("Wer ist krank?", hint=f"Z. B. /krank {who}")
     seat = resolve(cmd.args[0], loaded.names)
     state = sheet.state
     name = escape(loaded.names[seat])
     if state.phase is not h.Phase.RAMSCH:
         raise RuleError("Krankmelden geht nur vor einem Ramsch.", hint=f"Stand: {state.label()}.")
     if state.sick_now is not None:
+        sick = loaded.names[state.sick_now]
         raise RuleError(
-            f"{loaded.names[state.sick_now]} ist schon krank gemeldet.",
-            hint="Erst dessen Grand Hand eintragen oder /gesund.",
+            f"{sick} ist schon krank gemeldet.",
+            hint=f"Erst die Grand Hand von {sick} eintragen "
+            f"(/spiel {texts.command_name(loaded.names, state.sick_now)} grand mit 1 hand "
+            "gewonnen) – oder /gesund.",
         )
     if seat in state.sick_used:
         raise RuleError(

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from skatbot.handlers import keyboards, pinned, texts
 from skatbot.handlers.names import check_unique, clean_name, resolve
 from skatbot.handlers.reply import Command, Document, Reply
+from skatbot.rules import house as h
 from skatbot.rules.errors import RuleError
 from skatbot.rules.grammar import format_announcement, parse_with_notes
 from skatbot.rules.house import rules_from_code
@@ -174,7 +175,7 @@ def neu(session: Session, cmd: Command) -> Reply:
     rules = texts.rules_label(sheet)
     lines = [
         f"🃏 <b>Neue Liste</b>: {', '.join(escape(n) for n in names)} – {table}, "
-        f"{lst.series_length} Spiele, {rules}.",
+        f"{texts.games(lst.series_length)}, {rules}.",
         texts.progress(sheet),
         f"Eintragen: /spiel (mit Knöpfen) oder /spiel {escape(names[sheet.vorhand])} "
         "grand ohne 1 hand gewonnen · /hilfe",
@@ -277,11 +278,13 @@ def eingepasst(session: Session, cmd: Command) -> Reply:
     )
 
 
-def _game_number(word: str | None, command: str) -> int:
+def _game_number(word: str | None, command: str, sheet: Sheet) -> int:
     if word is None or not word.isdigit() or len(word) > 4:
-        raise RuleError(
-            "Welche Spielnummer?", hint=f"Z. B. /{command} 7 – die Nummern zeigt /liste."
-        )
+        last = sheet.games_played
+        if not last:
+            raise RuleError("Welche Spielnummer?", hint="Es ist noch kein Spiel eingetragen.")
+        example = f"/{command} {last}" + (" …" if command == "korrigieren" else "")
+        raise RuleError("Welche Spielnummer?", hint=f"Z. B. {example} – die Nummern zeigt /liste.")
     return int(word)
 
 
@@ -289,7 +292,7 @@ def korrigieren(session: Session, cmd: Command) -> Reply:
     words = list(cmd.args)
     lock_chat(session, cmd.chat_id)
     loaded = require_list(session, cmd)
-    nr = _game_number(words[0] if words else None, "korrigieren")
+    nr = _game_number(words[0] if words else None, "korrigieren", loaded.sheet)
     loaded.sheet.entry(nr)  # an unknown number is refused first
     fields, notes = correction_fields(loaded, nr, words[1:])
     return write_correction(session, cmd, loaded, nr, fields, notes)
@@ -299,16 +302,57 @@ def correction_fields(
     loaded: repo.LoadedList, nr: int, rest: list[str]
 ) -> tuple[dict[str, object], tuple[str, ...]]:
     """The new row of a correction of game ``nr`` from the words after the number
-    (``/korrigieren``, edited messages): ``{"kind": "pass"}`` or a game."""
+    (``/korrigieren``, edited messages): ``{"kind": "pass"}`` or a game, with ``"dealer"``
+    when ``geber NAME`` corrects the game's dealer too (alone: the game stays as it is)."""
+    rest, dealer = _take_dealer(loaded, nr, rest)
+    extra: dict[str, object] = {} if dealer is None else {"dealer": dealer}
+    if not rest and dealer is not None:
+        row = loaded.sheet.entry(nr).row
+        same: dict[str, object] = {"kind": row.kind.value}
+        if row.declarer is not None:
+            same["declarer"] = row.declarer
+        if row.announcement is not None:
+            same["announcement"] = row.announcement
+        return {**same, **extra}, ()
     if len(rest) == 1 and rest[0].casefold() in PASS_WORDS:
-        return {"kind": "pass"}, ()
+        return {"kind": "pass", **extra}, ()
     if not rest:
         raise RuleError(
-            "Wie lautet das richtige Spiel?",
-            hint=f"Z. B. /korrigieren {nr} Anna grand ohne 1 hand gewonnen",
+            "Wie lautet das richtige Spiel?", hint=f"Z. B. /korrigieren {nr} {_example(loaded, nr)}"
         )
     declarer, text, notes = _parse_game(loaded, rest)
-    return {"kind": "game", "declarer": declarer, "announcement": text}, notes
+    return {"kind": "game", "declarer": declarer, "announcement": text, **extra}, notes
+
+
+def _example(loaded: repo.LoadedList, nr: int) -> str:
+    """An example correction of game ``nr`` that would be accepted: a declarer who is not
+    its sitting-out dealer, and a game other than the booked one."""
+    row = loaded.sheet.entry(nr).row
+    seat = row.declarer
+    if seat is None:
+        seat = 1 if loaded.sheet.sitting_out(row.dealer or 0) == 0 else 0
+    game = "grand ohne 1 hand gewonnen"
+    if row.declarer == seat and row.announcement == "Grand ohne 1 Hand gewonnen":
+        game = "grand ohne 1 hand verloren"
+    return f"{texts.command_name(loaded.names, seat)} {game}"
+
+
+def _take_dealer(
+    loaded: repo.LoadedList, nr: int, words: list[str]
+) -> tuple[list[str], int | None]:
+    """``geber NAME`` anywhere after the game number: the corrected dealer of game ``nr``."""
+    lowered = [w.casefold() for w in words]
+    if "geber" not in lowered:
+        return words, None
+    i = lowered.index("geber")
+    if i + 1 >= len(words):
+        row = loaded.sheet.entry(nr).row
+        other = next(s for s in range(len(loaded.names)) if s not in (row.dealer, row.declarer))
+        raise RuleError(
+            "Nach „geber“ fehlt der Name.",
+            hint=f"Z. B. /korrigieren {nr} geber {texts.command_name(loaded.names, other)}",
+        )
+    return words[:i] + words[i + 2 :], resolve(words[i + 1], loaded.names)
 
 
 def correct_game(
@@ -325,6 +369,17 @@ def correct_game(
     return write_correction(session, cmd, loaded, nr, fields, notes)
 
 
+def unchanged(entry: Entry, fields: dict[str, object]) -> bool:
+    """The correction ``fields`` describe exactly what game ``entry`` booked (dealer too)."""
+    row = entry.row
+    return (
+        fields["kind"] == row.kind.value
+        and fields.get("declarer") == row.declarer
+        and fields.get("announcement") == row.announcement
+        and fields.get("dealer", row.dealer) == row.dealer
+    )
+
+
 def write_correction(
     session: Session,
     cmd: Command,
@@ -334,21 +389,43 @@ def write_correction(
     notes: tuple[str, ...] = (),
 ) -> Reply:
     """Strike game ``nr`` and book ``fields`` (see ``correction_fields``) in its place, with
-    the same dealer and number; refuses what ``/korrigieren`` refuses."""
-    target = loaded.sheet.entry(nr)
-    dealer = target.row.dealer if target.row.dealer is not None else 0
+    the same number and the same dealer unless ``fields`` name a new one; refuses what
+    ``/korrigieren`` refuses, and a correction that changes nothing."""
+    sheet = loaded.sheet
+    target = sheet.entry(nr)
+    old_dealer = target.row.dealer if target.row.dealer is not None else 0
+    if unchanged(target, fields):
+        raise RuleError(
+            f"Spiel {nr} ist schon genau so eingetragen – nichts zu korrigieren.",
+            hint="/liste zeigt alle Spiele mit ihren Nummern.",
+        )
+    fields = dict(fields)
+    new_dealer = fields.pop("dealer", old_dealer)
+    dealer = new_dealer if isinstance(new_dealer, int) else old_dealer
     declarer = fields.get("declarer")
     if fields["kind"] == "game" and isinstance(declarer, int):
-        loaded.sheet.check_declarer(declarer, dealer)
+        _check_corrected_declarer(loaded, nr, fields, declarer, dealer, old_dealer)
+    if fields["kind"] == "ramsch" and isinstance(fields.get("announcement"), str):
+        h.validate_ramsch(
+            h.parse_ramsch_text(str(fields["announcement"])),
+            sheet.table_size,
+            sheet.sitting_out(dealer),
+        )
     row = repo.append_row(
         session, loaded.lst, dealer=dealer, target=target.row.id, **fields, **user_fields(cmd)
     )
     after = after_row(session, loaded, row)
     entry = next(e for e in after.entries if e.row.id == row.id)
-    old = texts.entry_title(loaded.sheet, target)
+    old = texts.entry_title(sheet, target)
     text = _booked(after, entry, loaded.lst.seed, "✏️", notes)
+    head = f"Spiel {nr} korrigiert (gestrichen: <s>{old}</s>)."
+    if dealer != old_dealer:
+        head += (
+            f"\n🔄 Geber in Spiel {nr}: {escape(loaded.names[dealer])}"
+            f" (vorher {escape(loaded.names[old_dealer])})."
+        )
     return Reply(
-        f"Spiel {nr} korrigiert (gestrichen: <s>{old}</s>).\n{text}",
+        f"{head}\n{text}",
         buttons=keyboards.with_health(
             keyboards.booking_buttons(row.id), after, loaded.lst.id, len(loaded.rows) + 1
         ),
@@ -356,11 +433,37 @@ def write_correction(
     )
 
 
+def _check_corrected_declarer(
+    loaded: repo.LoadedList,
+    nr: int,
+    fields: dict[str, object],
+    declarer: int,
+    dealer: int,
+    old_dealer: int,
+) -> None:
+    """At a 4-table the dealer of game ``nr`` sat out: the hint corrects the dealer too."""
+    if loaded.sheet.table_size != 4 or declarer != dealer:
+        return
+    name = loaded.names[dealer]
+    if dealer != old_dealer:
+        raise RuleError(
+            f"{name} kann in Spiel {nr} nicht zugleich Geber und Alleinspieler sein.",
+            hint="Am Vierertisch setzt der Geber aus – einen anderen Geber angeben.",
+        )
+    who = texts.command_name(loaded.names, declarer)
+    game = str(fields.get("announcement", "")).lower()
+    raise RuleError(
+        f"{name} gibt in Spiel {nr} und setzt aus – kann nicht Alleinspieler sein.",
+        hint="Anderen Alleinspieler angeben – oder den Geber dieses Spiels mitkorrigieren: "
+        f"/korrigieren {nr} {who} {game} geber NAME",
+    )
+
+
 def storno(session: Session, cmd: Command) -> Reply:
     words = list(cmd.args)
     lock_chat(session, cmd.chat_id)
     loaded = require_list(session, cmd)
-    nr = _game_number(words[0] if words else None, "storno")
+    nr = _game_number(words[0] if words else None, "storno", loaded.sheet)
     target = loaded.sheet.entry(nr)
     row = repo.append_row(
         session, loaded.lst, kind="cancel", target=target.row.id, **user_fields(cmd)
@@ -424,12 +527,12 @@ def serie(session: Session, cmd: Command) -> Reply:
     played = loaded.sheet.games_played
     if not max(1, played) <= n <= MAX_SERIES:
         raise RuleError(
-            f"{n} Spiele gehen nicht.",
+            f"{texts.games(n)} {'geht' if n == 1 else 'gehen'} nicht.",
             hint=f"Erlaubt: {max(1, played)} bis {MAX_SERIES} (schon gespielt: {played}).",
         )
     repo.set_series_length(session, loaded.lst, n)
     loaded.sheet.series_length = n
-    return Reply(f"📏 Die Serie hat jetzt {n} Spiele.\n{texts.progress(loaded.sheet)}")
+    return Reply(f"📏 Die Serie hat jetzt {texts.games(n)}.\n{texts.progress(loaded.sheet)}")
 
 
 # --- read-only views --------------------------------------------------------------------------
@@ -566,5 +669,7 @@ def wert_text(r: GameResult, notes: tuple[str, ...] = ()) -> str:
     lines = [f"🧮 <b>{escape(texts.game_label(r))}</b> – {outcome}"]
     lines.extend(f"ℹ️ {escape(n)}" for n in notes)
     lines.append(r.breakdown)
+    if not r.won and texts.loss_reason(r):
+        lines.append(f"❌ verloren: {escape(texts.loss_reason(r))}.")
     lines.append(f"Buchung: {r.booking} · nicht eingetragen")
     return "\n".join(lines)

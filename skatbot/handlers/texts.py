@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 from html import escape
 
-from skatbot.rules.grammar import contract_text, doubling_words
+from skatbot.rules.errors import RuleError
+from skatbot.rules.game import Announcement
+from skatbot.rules.grammar import contract_text, doubling_words, format_announcement
 from skatbot.rules.ranking import Ranked, lot_note, rank_standings
 from skatbot.rules.scoring import minus_sign
 from skatbot.rules.sheet import Entry, Sheet, Status
-from skatbot.rules.value import GameResult
+from skatbot.rules.value import WIN_MIN, GameResult, LossReason, evaluate
 
 
 def signed(n: int) -> str:
@@ -67,6 +70,83 @@ def house_line(sheet: Sheet) -> str:
     return f"🎲 {sheet.state.label()}"
 
 
+def loss_reason(r: GameResult) -> str:
+    """Why a game is lost, e.g. "Schwarz angesagt, aber nicht alle Stiche" ("" if unknown)."""
+    a = r.announcement
+    points = a.card_points
+    reason = r.loss_reason
+    if reason is LossReason.POINTS:
+        return f"nur {points} Augen des Alleinspielers, gewonnen ist ab {WIN_MIN}"
+    if reason is LossReason.SCHNEIDER_MISSED:
+        return f"Schneider angesagt, aber nur {points} Augen (Schneider ab 90)"
+    if reason is LossReason.SCHWARZ_MISSED:
+        return "Schwarz angesagt, aber nicht alle Stiche"
+    if reason is LossReason.OUVERT_NOT_SCHWARZ:
+        return "ouvert heißt Schwarz angesagt, aber nicht alle Stiche"
+    if reason is LossReason.OVERBID:
+        return f"überreizt – gereizt {a.bid}, das Spiel ist nur {r.played_value} wert"
+    return ""
+
+
+def loss_fix(r: GameResult) -> tuple[str, Announcement] | None:
+    """If the entry may have been a slip: (the question, the announcement that corrects it).
+
+    Offered only when the corrected game is valid and won.
+    """
+    fix = _loss_fix(r)
+    if fix is None:
+        return None
+    try:
+        if not evaluate(fix[1]).won:
+            return None
+    except RuleError:
+        return None
+    return fix
+
+
+def _loss_fix(r: GameResult) -> tuple[str, Announcement] | None:
+    a = r.announcement
+    points = a.card_points
+    reason = r.loss_reason
+    if reason in (LossReason.SCHWARZ_MISSED, LossReason.OUVERT_NOT_SCHWARZ) and points == 120:
+        return "Doch alle Stiche? Dann fehlt „schwarz“", dataclasses.replace(a, schwarz=True)
+    if reason is LossReason.SCHNEIDER_MISSED and not a.ouvert and not a.schwarz_announced:
+        return (
+            "Schneider gar nicht angesagt? Dann",
+            dataclasses.replace(a, schneider_announced=False),
+        )
+    return None
+
+
+def command_name(names: tuple[str, ...] | list[str], seat: int) -> str:
+    """The player's name as a command word (a name with spaces: its first word if unique)."""
+    name = names[seat]
+    first = name.split()[0] if name.split() else name
+    if first == name:
+        return name
+    if sum(n.casefold().startswith(first.casefold()) for n in names) == 1:
+        return first
+    return name
+
+
+def loss_lines(sheet: Sheet, entry: Entry) -> list[str]:
+    """ "verloren: …" for a game lost by a rule, and the /korrigieren line if that was a slip."""
+    r = entry.result
+    if r is None or r.won:
+        return []
+    reason = loss_reason(r)
+    if not reason:
+        return []
+    lines = [f"❌ verloren: {escape(reason)}."]
+    fix = loss_fix(r) if entry.nr is not None and entry.row.declarer is not None else None
+    if fix is not None:
+        question, fixed = fix
+        who = command_name(sheet.players, entry.row.declarer or 0)
+        line = f"/korrigieren {entry.nr} {who} {format_announcement(fixed).lower()}"
+        lines.append(f"👉 {escape(question)}: {escape(line)}")
+    return lines
+
+
 def booking_lines(sheet: Sheet, entry: Entry) -> list[str]:
     """The breakdown, the booking and its Seeger-Fabian effect for one game."""
     r = entry.result
@@ -79,6 +159,7 @@ def booking_lines(sheet: Sheet, entry: Entry) -> list[str]:
         return house_booking_lines(sheet, entry, r, declarer)
     lines: list[str] = []
     lines.append(r.breakdown)
+    lines.extend(loss_lines(sheet, entry))
     bonus = 40 if sheet.table_size == 3 else 30
     if r.won:
         lines.append(
@@ -113,7 +194,11 @@ def house_booking_lines(sheet: Sheet, entry: Entry, r: GameResult, declarer: str
         factors.append("Krankenspiel, zählt nicht als Ramsch")
     detail = f" ({r.value}; {', '.join(factors)})" if factors else ""
     over = " · <b>überreizt</b>" if r.overbid else ""
-    lines = [r.breakdown, f"<b>{declarer} {signed(points)}</b>{detail}{over}"]
+    lines = [
+        r.breakdown,
+        *loss_lines(sheet, entry),
+        f"<b>{declarer} {signed(points)}</b>{detail}{over}",
+    ]
     if mark is not None and mark.trigger:
         lines.append(f"🎲 3B3R ausgelöst: {escape(mark.trigger)}")
     return lines
@@ -130,6 +215,10 @@ def ramsch_lines(sheet: Sheet, entry: Entry) -> list[str]:
         base = 120 if ramsch.durchmarsch is not None else ramsch.points
         lines.append(f"{base} × {ramsch.factor} = {base * ramsch.factor}")
     lines.append(booked)
+    if ramsch.ignored_virgins:
+        lines.append(
+            "ℹ️ Jungfrau zählt beim Durchmarsch nicht – die anderen haben ohnehin keinen Stich."
+        )
     if entry.house is not None and entry.house.trigger:
         lines.append(f"🎲 3B3R ausgelöst: {escape(entry.house.trigger)}")
     return lines
@@ -160,6 +249,11 @@ def totals_block(sheet: Sheet, seed: str) -> str:
         f"<b>Serienabschluss</b> ({rules_label(sheet)}), "
         f"{sheet.games_played}/{sheet.series_length} Spiele"
     ]
+    if not sheet.games_played:  # nothing to rank yet: no places, no lot
+        scores = " · ".join(f"{escape(t.name)} {minus_sign(t.score)}" for t in sheet.standings())
+        start = " (Startpunkte)" if sheet.house is not None and any(sheet.start) else ""
+        lines.append(f"Noch kein Spiel eingetragen: {scores}{start}")
+        return "\n".join(lines)
     if sheet.house is None:
         steps = {t.name: t.steps for t in sheet.totals()}
     else:

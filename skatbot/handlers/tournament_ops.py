@@ -35,6 +35,7 @@ from skatbot.handlers.runtime import UseCase
 from skatbot.rules import tournament as tr
 from skatbot.rules.errors import RuleError
 from skatbot.rules.ranking import Ranked, Standing, lot_note
+from skatbot.rules.scoring import minus_sign
 from skatbot.storage import repo
 from skatbot.storage import tournament_repo as trepo
 from skatbot.storage.database import ensure_chat, lock_chat
@@ -189,7 +190,7 @@ def turnier(session: Session, cmd: Command) -> Reply:
     lines = [
         f"🏆 <b>Turnier „{escape(t.name)}“</b> angelegt – {desk} ist der Turniertisch.",
         f"Verwaltet von {escape(cmd.user_name or 'dir')}. "
-        f"Serienlänge: {t.games_3} Spiele am Dreiertisch, {t.games_4} am Vierertisch "
+        f"Serienlänge: {texts.games(t.games_3)} am Dreiertisch, {t.games_4} am Vierertisch "
         "(/serienlaenge 36 48).",
         "Weiter: /teilnehmer Anna, Bernd, Carla, … (Komma oder neue Zeile), dann /auslosen.",
     ]
@@ -282,7 +283,7 @@ def serienlaenge(session: Session, cmd: Command) -> Reply:
     t = _require(session, cmd)
     if not words:
         return Reply(
-            f"📏 Serienlänge: {t.games_3} Spiele am Dreiertisch, {t.games_4} am Vierertisch.\n"
+            f"📏 Serienlänge: {texts.games(t.games_3)} am Dreiertisch, {t.games_4} am Vierertisch.\n"
             "Ändern: /serienlaenge 36 48"
         )
     _require_manager(t, cmd)
@@ -305,7 +306,7 @@ def serienlaenge(session: Session, cmd: Command) -> Reply:
             except tr.TournamentError as err:
                 raise _fail(err, f"Serie {s.number}: ") from None
     t.games_3, t.games_4 = g3, g4
-    return Reply(f"📏 Serienlänge jetzt: {g3} Spiele am Dreiertisch, {g4} am Vierertisch.")
+    return Reply(f"📏 Serienlänge jetzt: {texts.games(g3)} am Dreiertisch, {g4} am Vierertisch.")
 
 
 # --- /auslosen --------------------------------------------------------------------------------
@@ -346,7 +347,7 @@ def auslosen(session: Session, cmd: Command) -> Reply:
     lines.append(
         "Serienlänge: "
         + ", ".join(
-            f"{games[n]} Spiele am {'Dreier' if n == 3 else 'Vierer'}tisch" for n in lengths
+            f"{texts.games(games[n])} am {'Dreier' if n == 3 else 'Vierer'}tisch" for n in lengths
         )
     )
     if number > 1:
@@ -401,7 +402,7 @@ def _parse_result_line(nr: int, line: str, names: Sequence[str]) -> tr.SeriesRes
         )
     if abs(points) > MAX_GAME_POINTS:
         raise RuleError(
-            f"{where}{points} Spielpunkte sind unmöglich viele.",
+            f"{where}{minus_sign(points)} Spielpunkte sind unmöglich viele.",
             hint="Bitte die Zahl prüfen. Nichts wurde gespeichert.",
         )
     return tr.SeriesResult(name, points, won, lost)
@@ -472,12 +473,15 @@ def ergebnis(session: Session, cmd: Command) -> Reply:
     count = "1 Ergebnis" if len(entered) == 1 else f"{len(entered)} Ergebnisse"
     out = [f"✅ <b>Serie {target.number}</b>: {count} eingetragen."]
     for r in entered:
-        line = f"{escape(r.name)}: {r.game_points} Spielpunkte, {r.won} gewonnen, {r.lost} verloren"
+        line = (
+            f"{escape(r.name)}: {minus_sign(r.game_points)} Spielpunkte, {r.won} gewonnen, "
+            f"{r.lost} verloren"
+        )
         old = target.results.get(r.name)
         if old == r:
             line += " (unverändert)"
         elif old is not None:
-            line += f" (korrigiert, vorher {old.game_points}/{old.won}/{old.lost})"
+            line += f" (korrigiert, vorher {minus_sign(old.game_points)}/{old.won}/{old.lost})"
         out.append(line)
     out.append(_missing_text(target.number, target.tables, merged))
     return Reply("\n".join(out))
@@ -571,7 +575,8 @@ def rangliste(session: Session, cmd: Command) -> Reply:
     for r in ranked:
         s = r.standing
         lines.append(
-            f"{r.place}. {escape(s.name)} – {s.score} Punkte · {s.won} gewonnen, {s.lost} verloren"
+            f"{r.place}. {escape(s.name)} – {minus_sign(s.score)} Punkte · {s.won} gewonnen, "
+            f"{s.lost} verloren"
         )
     if incomplete:
         verb = "ist" if len(incomplete) == 1 else "sind"

@@ -147,7 +147,7 @@ def parse_with_notes(
             if FLAG_WORDS[tok] in HOUSE_FLAGS and not house:
                 raise RuleError(
                     "Kontra und Re gibt es nur mit Hausregeln.",
-                    hint="Mit /regeln haus einschalten.",
+                    hint="Mit /regeln haus einschalten (gilt ab dem ersten Spiel einer Liste).",
                 )
             b.set(FLAG_WORDS[tok], True, tok)
         elif tok in WON_WORDS:

@@ -148,22 +148,24 @@ def game_trigger(result: GameResult, booking: int, state: HouseState) -> str | N
     return None
 
 
-def check_sick_game(result: GameResult) -> None:
-    """A sick player must play Grand Hand: no Schneider, no Schwarz, no ouvert, no Kontra/Re."""
+def check_sick_game(result: GameResult, name: str = "NAME") -> None:
+    """A sick player must play Grand Hand: no Schneider, no Schwarz, no ouvert, no Kontra/Re.
+
+    ``name``: the sick player, for the example in the hint.
+    """
     a = result.announcement
+    example = f"/spiel {name} grand mit 1 hand gewonnen"
     if result.schneider or result.schwarz:
         raise RuleError(
             "Beim Krankenspiel zählt kein Schneider.",
-            hint="Statt der Augen nur „gewonnen“ oder „verloren“ angeben.",
+            hint=f"Statt der Augen nur „gewonnen“ oder „verloren“ angeben, z. B. {example}",
         )
     if not (a.game.name == "GRAND" and a.hand):
-        raise RuleError(
-            "Wer krank ist, spielt Grand Hand.", hint="Z. B. /spiel Anna grand mit 1 hand gewonnen"
-        )
+        raise RuleError("Wer krank ist, spielt Grand Hand.", hint=f"Z. B. {example}")
     if a.schneider or a.schneider_announced or a.schwarz or a.ouvert or a.kontra or a.re:
         raise RuleError(
             "Beim Krankenspiel gibt es kein Schneider, Schwarz, Ouvert, Kontra oder Re.",
-            hint="Nur Grand Hand mit Spitzen und Ergebnis eintragen.",
+            hint=f"Nur Grand Hand mit Spitzen und Ergebnis eintragen, z. B. {example}",
         )
 
 
@@ -182,7 +184,17 @@ class Ramsch:
 
     @property
     def factor(self) -> int:
-        return int(2 ** (self.pushes + (0 if self.durchmarsch is not None else self.virgins)))
+        return int(2 ** (self.pushes + self.counted_virgins))
+
+    @property
+    def counted_virgins(self) -> int:
+        """Jungfrauen double a Ramsch, but not a Durchmarsch (all others are trickless anyway)."""
+        return 0 if self.durchmarsch is not None else self.virgins
+
+    @property
+    def ignored_virgins(self) -> int:
+        """Jungfrauen given with a Durchmarsch: entered, but they do not count."""
+        return self.virgins - self.counted_virgins
 
     def bookings(self) -> dict[int, int]:
         if self.durchmarsch is not None:

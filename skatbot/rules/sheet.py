@@ -229,7 +229,8 @@ class Sheet:
         """A game beyond the series length is refused (SPEC §2)."""
         if self.games_played >= self.series_length:
             raise RuleError(
-                f"Die Serie ist mit {self.series_length} Spielen voll.",
+                f"Die Serie ist mit {self.series_length} "
+                f"{'Spiel' if self.series_length == 1 else 'Spielen'} voll.",
                 hint="Mit /serie N verlängern oder mit /abschluss abschließen.",
             )
 
@@ -261,7 +262,7 @@ class Sheet:
             )
         if result is None:
             raise RuleError("Wer krank ist, muss spielen.", hint="Grand Hand eintragen.")
-        h.check_sick_game(result)
+        h.check_sick_game(result, self.players[sick])
 
     def violations(self) -> list[str]:
         """Valid plays that do not fit the 3B3R sequence, e.g. "Spiel 7: Ramsch außerhalb …"."""
@@ -281,7 +282,8 @@ class Sheet:
     def check_ramsch_allowed(self) -> None:
         if self.house is None:
             raise RuleError(
-                "Ramsch gibt es nur mit Hausregeln.", hint="Mit /regeln haus einschalten."
+                "Ramsch gibt es nur mit Hausregeln.",
+                hint="Mit /regeln haus einschalten (gilt ab dem ersten Spiel einer Liste).",
             )
         if self.state.phase is not h.Phase.RAMSCH:
             raise RuleError(
@@ -357,12 +359,14 @@ def replay(
 
 
 def _next_dealer(rows: Sequence[LogRow], size: int, first_dealer: int) -> int:
-    """Seat after the dealer of the last play; `/geber` overrides; corrections shift nothing;
-    cancelling the last game gives its dealer back (SPEC §2)."""
+    """Seat after the dealer of the last play; `/geber` overrides; corrections shift nothing
+    unless they correct the dealer of the last game; cancelling the last game gives its
+    dealer back (SPEC §2)."""
     nxt = first_dealer
     chain: dict[int, int] = {}  # row id -> id of the first row of its correction chain
     dealer_of: dict[int, int] = {}
     alive: list[int] = []  # chains with a valid row, in play order
+    overridden = False  # /geber after the last new play
     for row in rows:
         if row.kind in PLAYS:
             first = chain.get(row.target, row.id) if row.target is not None else row.id
@@ -371,8 +375,16 @@ def _next_dealer(rows: Sequence[LogRow], size: int, first_dealer: int) -> int:
                 dealer_of[first] = row.dealer or 0
                 alive.append(first)
                 nxt = (dealer_of[first] + 1) % size
+                overridden = False
+            elif first in dealer_of and row.dealer is not None and row.dealer != dealer_of[first]:
+                # A correction of the dealer (/korrigieren N … geber NAME): the dealing order
+                # continues from the corrected dealer if that game is the last one.
+                dealer_of[first] = row.dealer
+                if alive and alive[-1] == first and not overridden:
+                    nxt = (row.dealer + 1) % size
         elif row.kind is RowKind.DEALER and row.seat is not None:
             nxt = row.seat
+            overridden = True
         elif row.kind is RowKind.CANCEL and row.target in chain:
             first = chain[row.target]
             if first in alive:

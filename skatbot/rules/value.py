@@ -8,6 +8,7 @@ Schneider/Schwarz, overbid and the value, and explains the computation in German
 from __future__ import annotations
 
 import dataclasses
+import enum
 from dataclasses import dataclass
 
 from skatbot.rules.bids import check_bid
@@ -16,6 +17,22 @@ from skatbot.rules.game import NULL_VALUE, Announcement, GameType
 
 SCHNEIDER_MAX = 30  # a party with at most 30 card points is Schneider (30 is, 31 is not)
 WIN_MIN = 61
+
+
+class LossReason(enum.Enum):
+    """Why a game is lost, decided in one place per rule (the German wording is the handlers').
+
+    ``TYPED``: "verloren" was typed and nothing else says why. With card points the rule that
+    decided wins over the typed word; overbidding is the reason only when play alone would
+    have won (or nothing else is known).
+    """
+
+    TYPED = "typed"
+    POINTS = "points"  # fewer than 61 card points
+    SCHNEIDER_MISSED = "schneider"  # Schneider announced, the opponents made more than 30
+    SCHWARZ_MISSED = "schwarz"  # Schwarz announced, not every trick
+    OUVERT_NOT_SCHWARZ = "ouvert"  # suit/grand ouvert (= Schwarz announced), not every trick
+    OVERBID = "overbid"  # the game's value does not reach the bid
 
 
 @dataclass(frozen=True)
@@ -32,6 +49,7 @@ class GameResult:
     schneider: bool = False  # Schneider level counted (reached or announced)
     schwarz: bool = False
     notes: tuple[str, ...] = ()
+    loss_reason: LossReason | None = None  # None when won
 
     @property
     def score(self) -> int:
@@ -165,11 +183,12 @@ def _evaluate_null(a: Announcement, notes: tuple[str, ...]) -> GameResult:
                 hint="Prüf den Reizwert oder die Spielart.",
             )
         value, overbid, won = reaching[0], True, False
-    return GameResult(a, won, overbid, value, played, notes=notes)
+    reason = None if won else (LossReason.OVERBID if overbid else LossReason.TYPED)
+    return GameResult(a, won, overbid, value, played, notes=notes, loss_reason=reason)
 
 
 def _evaluate_trump(a: Announcement, notes: tuple[str, ...]) -> GameResult:
-    schneider_reached, schwarz_reached, won_by_play = _play_facts(a)
+    schneider_reached, schwarz_reached, won_by_play, reason = _play_facts(a)
     schneider = schneider_reached or a.schneider_announced
     schwarz = schwarz_reached or a.schwarz_announced
     assert a.matadors is not None  # normalize guarantees it
@@ -199,20 +218,32 @@ def _evaluate_trump(a: Announcement, notes: tuple[str, ...]) -> GameResult:
             f"„verloren“ passt nicht zu {a.card_points} Augen.",
             hint="Prüf Augen, Reizwert und Ansagen.",
         )
+    if overbid and reason in (None, LossReason.TYPED):
+        reason = LossReason.OVERBID
     return GameResult(
-        a, won, overbid, value, played, count, tuple(levels), schneider, schwarz, notes
+        a,
+        won,
+        overbid,
+        value,
+        played,
+        count,
+        tuple(levels),
+        schneider,
+        schwarz,
+        notes,
+        None if won else reason,
     )
 
 
-def _play_facts(a: Announcement) -> tuple[bool, bool, bool]:
-    """(Schneider reached, Schwarz reached, won by play) before the overbid rule."""
+def _play_facts(a: Announcement) -> tuple[bool, bool, bool, LossReason | None]:
+    """(Schneider reached, Schwarz reached, won by play, why lost) before the overbid rule."""
     points = a.card_points
     if points is None:
         won = bool(a.won)
         # A won game with an announcement reached the announced level.
         schneider = a.schneider or (won and a.schneider_announced)
         schwarz = a.schwarz or (won and a.schwarz_announced)
-        return schneider, schwarz, won
+        return schneider, schwarz, won, None if won else LossReason.TYPED
     won_points = points >= WIN_MIN
     schneider_points = points > 120 - SCHNEIDER_MAX - 1 or points <= SCHNEIDER_MAX
     if a.schneider and not schneider_points:
@@ -228,16 +259,25 @@ def _play_facts(a: Announcement) -> tuple[bool, bool, bool]:
     schneider = schneider_points
     # Schwarz is about tricks: it needs the token, or a won game announcing it (SPEC §3).
     schwarz = a.schwarz or (a.won is True and a.schwarz_announced and points == 120)
-    won = won_points
-    missed = (a.schneider_announced and not (won_points and schneider_points)) or (
-        a.schwarz_announced and not (won_points and schwarz)
-    )
-    if missed:
-        won = False
+    reason = _missed(a, won_points, schneider_points, schwarz)
+    won = reason is None
     if a.won is True and not won:
-        reason = "die Ansage wurde nicht erfüllt" if won_points else "unter 61 Augen"
+        why = "die Ansage wurde nicht erfüllt" if won_points else "unter 61 Augen"
         raise ContradictionError(
-            f"„gewonnen“ passt nicht zu {points} Augen ({reason}).",
+            f"„gewonnen“ passt nicht zu {points} Augen ({why}).",
             hint="Prüf die Augen oder schreib „verloren“.",
         )
-    return schneider, schwarz, won
+    return schneider, schwarz, won, reason
+
+
+def _missed(
+    a: Announcement, won_points: bool, schneider_points: bool, schwarz: bool
+) -> LossReason | None:
+    """Why a game with card points is lost by play (None: won by play)."""
+    if not won_points:
+        return LossReason.POINTS
+    if a.schwarz_announced and not schwarz:
+        return LossReason.OUVERT_NOT_SCHWARZ if a.ouvert else LossReason.SCHWARZ_MISSED
+    if a.schneider_announced and not schneider_points:
+        return LossReason.SCHNEIDER_MISSED
+    return None

@@ -256,7 +256,7 @@ async def test_evening_at_a_four_table(bot: Bot) -> None:
     )
     # Correction of game 4 keeps its dealer Dora: Dora as declarer is refused, Anna is fine.
     refusal = await bot.text("/korrigieren 4 Dora herz mit 1 hand gewonnen")
-    assert "⚠️ Dora gibt und setzt aus" in refusal
+    assert "⚠️ Dora gibt in Spiel 4 und setzt aus" in refusal
     await play(
         bot,
         "/korrigieren 4 Anna herz mit 1 hand gewonnen",

@@ -79,7 +79,7 @@ async def table(bot: Bot) -> Bot:
         # /storno and /korrigieren of a game that does not exist
         ("/storno 999", ["Spiel 999 gibt es nicht", "1 bis 2"]),
         ("/korrigieren 999 Anna grand mit 1 gewonnen", ["Spiel 999 gibt es nicht", "1 bis 2"]),
-        ("/storno", ["Welche Spielnummer", "/storno 7"]),
+        ("/storno", ["Welche Spielnummer", "/storno 2"]),
         # a running list with games is not replaced
         ("/neu Carl Dieter Emil", ["Es läuft noch eine Liste (2 Spiele)", "/abschluss"]),
         # /neu with 2 or 5 names, duplicate names
@@ -159,7 +159,7 @@ async def test_game_past_the_series_length(bot: Bot) -> None:
     )
     await refused(bot, "/eingepasst", "voll", "/serie")
     await refused(bot, "/spiel passe", "voll", "/serie")
-    await refused(bot, "/serie 1", "1 Spiele gehen nicht", "2 bis")
+    await refused(bot, "/serie 1", "1 Spiel geht nicht", "2 bis")
     # after /serie 3 the game fits
     await ok(bot, "/serie 3")
     await ok(bot, "/spiel Carla grand mit 1 gewonnen")
