@@ -27,7 +27,10 @@ RULES_LABEL = {"isko": "ISkO / Seeger-Fabian", "haus": "Hausregeln (3B3R)"}
 
 def series_document(loaded: repo.LoadedList, chat_title: str) -> SeriesDocument:
     sheet = loaded.sheet
-    running = dict.fromkeys(sheet.players, 0)
+    house = sheet.house is not None
+    # house rules: the running sums start at the start points, as the chat's /stand does
+    start = dict(zip(sheet.players, sheet.start, strict=True)) if house and sheet.start else {}
+    running = {name: start.get(name, 0) for name in sheet.players}
     rows: list[SheetRow] = []
     for e in sheet.entries:
         r = e.result
@@ -45,7 +48,7 @@ def series_document(loaded: repo.LoadedList, chat_title: str) -> SeriesDocument:
                 bookings=bookings,
                 running=dict(running),
                 struck=e.status is not Status.VALID,
-                note=_note(e),
+                note=_note(sheet, e),
                 overbid=bool(r and r.overbid),
                 won=r.won if r else None,
             )
@@ -63,10 +66,12 @@ def series_document(loaded: repo.LoadedList, chat_title: str) -> SeriesDocument:
         ranking=[(r.place, r.standing.name, r.standing.score) for r in ranked],
         ranking_note=lot_note(ranked, loaded.lst.seed) if sheet.games_played else "",
         closed=loaded.lst.status == "closed",
+        house=house,
+        start=start,
     )
 
 
-def _note(e: Entry) -> str:
+def _note(sheet: Sheet, e: Entry) -> str:
     if e.status is Status.CANCELLED:
         return "storniert"
     if e.status is Status.STRUCK:
@@ -75,7 +80,7 @@ def _note(e: Entry) -> str:
         return ""
     marks = ["Bock"] if e.house.bock else []
     if e.house.sick_game:
-        marks.append("krank")
+        marks.append(f"krank: {sheet.players[e.row.declarer or 0]}")
     if e.house.trigger:
         marks.append("3B3R")
     return " · ".join(marks)

@@ -7,6 +7,7 @@ A4, Liberation Sans (regular + bold, embedded as subsets), German metadata, a fo
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -32,6 +33,25 @@ BLACK: RGB = (0, 0, 0)
 GREY_TEXT: RGB = (110, 110, 110)
 GRID: RGB = (170, 170, 170)
 HEADER_FILL: RGB = (232, 232, 232)
+
+PT = 25.4 / 72
+"""One typographic point in mm."""
+LINE_SPACING = 1.15
+"""Line height of wrapped text as a multiple of the font size."""
+
+# A line may break after a space, a hyphen, an underscore or a slash (the break character
+# stays at the end of the line, spaces are dropped).
+_CHUNKS = re.compile(r"[^ \-_/]+[\-_/]* *|[\-_/]+ *| +")
+
+
+def line_height(size: float) -> float:
+    """Height in mm of one line of wrapped text at ``size`` pt."""
+    return size * PT * LINE_SPACING
+
+
+def split_chunks(text: str) -> list[str]:
+    """``text`` in the pieces a line may break between (concatenated they give ``text``)."""
+    return _CHUNKS.findall(text)
 
 
 def format_number(value: int) -> str:
@@ -156,6 +176,112 @@ class SkatPDF(FPDF):
             self.font(current, bold)
         return current
 
+    def wrap(self, text: str, width: float) -> list[str]:
+        """``text`` broken into lines no wider than ``width`` mm in the current font.
+
+        Breaks after spaces, hyphens, underscores and slashes; a piece longer than a whole line
+        (a long name without any of them) is broken between characters. Never drops text."""
+        return self.wrap_chunks(split_chunks(text), width)
+
+    def wrap_chunks(self, chunks: Sequence[str], width: float) -> list[str]:
+        """Lines of the given unbreakable-if-possible pieces (see :meth:`wrap`)."""
+        lines: list[str] = []
+        current = ""
+        for chunk in chunks:
+            if self.text_width((current + chunk).rstrip()) <= width:
+                current += chunk
+                continue
+            if current.strip():
+                lines.append(current.rstrip())
+            current = ""
+            if self.text_width(chunk.rstrip()) > width and len(chunk) > 1:
+                pieces = split_chunks(chunk)
+                if len(pieces) > 1:  # a caller's chunk ("1. Anna, ") may still break inside
+                    sub = self.wrap_chunks(pieces, width)
+                    lines.extend(sub[:-1])
+                    current = sub[-1] + (" " if chunk.endswith(" ") else "")
+                    continue
+            if self.text_width(chunk.rstrip()) > width:
+                pieces = self._split_evenly(chunk.rstrip(), width)
+                lines.extend(pieces[:-1])
+                chunk = pieces[-1] + chunk[len(chunk.rstrip()) :]
+            current = chunk
+        if current.strip() or not lines:
+            lines.append(current.rstrip())
+        return lines
+
+    def _split_evenly(self, word: str, width: float) -> list[str]:
+        """A word without break points in the fewest pieces of about equal length that fit
+        (no line with only a stray "he"); one character per line at the very least."""
+        for count in range(max(1, int(self.text_width(word) // width)), len(word) + 1):
+            size, extra = divmod(len(word), count)
+            pieces, start = [], 0
+            for index in range(count):
+                end = start + size + (1 if index < extra else 0)
+                pieces.append(word[start:end])
+                start = end
+            if all(self.text_width(piece) <= width for piece in pieces):
+                return pieces
+        return list(word)
+
+    def fit_lines(
+        self, text: str, width: float, size: float, min_size: float, bold: bool = False
+    ) -> tuple[float, list[str]]:
+        """How ``text`` goes into a cell ``width`` mm wide without losing a character.
+
+        On one line at the largest size between ``min_size`` and ``size`` that fits; if even
+        ``min_size`` is too wide, wrapped at ``min_size``. Returns the size and the lines and
+        leaves that font selected."""
+        current = self.fit_size(text, width, size, min_size, bold)
+        if self.text_width(text) <= width:
+            return current, [text]
+        return current, self.wrap(text, width)
+
+    def put_lines(
+        self,
+        x: float,
+        y: float,
+        w: float,
+        h: float,
+        lines: Sequence[str],
+        align: Align = "L",
+        padding: float = 1.5,
+    ) -> None:
+        """Lines of text in the current font, as a block centred vertically in (x, y, w, h)."""
+        step = line_height(self.font_size_pt)
+        top = y + (h - step * len(lines)) / 2
+        for index, line in enumerate(lines):
+            self.put(x, top + index * step, w, step, line, align, padding)
+
+    def put_fitted(
+        self,
+        x: float,
+        y: float,
+        w: float,
+        h: float,
+        text: str,
+        align: Align = "L",
+        *,
+        size: float,
+        min_size: float,
+        bold: bool = False,
+        strike: bool = False,
+        padding: float = 1.5,
+    ) -> None:
+        """One line of text, shrunk (down to ``min_size``) until it fits, then wrapped."""
+        if not text:
+            return
+        current, lines = self.fit_lines(text, w - 2 * padding, size, min_size, bold)
+        self.font(current, bold, strike)
+        self.put_lines(x, y, w, h, lines, align, padding)
+
+    def block_height(
+        self, text: str, width: float, size: float, min_size: float, bold: bool = False
+    ) -> float:
+        """Height of the lines :meth:`put_fitted` draws for ``text`` (without padding)."""
+        current, lines = self.fit_lines(text, width, size, min_size, bold)
+        return line_height(current) * len(lines)
+
     def put(
         self,
         x: float,
@@ -168,7 +294,8 @@ class SkatPDF(FPDF):
     ) -> None:
         """Draw ``text`` inside the box (x, y, w, h), vertically centred, without borders.
 
-        Too long text is shortened with an ellipsis. Uses ``FPDF.text`` (much cheaper than
+        Callers make the text fit first (:meth:`fit_lines`, :meth:`put_fitted`); a text that
+        still does not fit is shortened with an ellipsis as a last resort. Uses ``FPDF.text`` (much cheaper than
         ``cell``); the current position is not changed."""
         if not text:
             return
@@ -189,7 +316,11 @@ class SkatPDF(FPDF):
         self.font(7)
         self.color(GREY_TEXT)
         width = self.w - self.l_margin - self.r_margin
-        self.cell(width * 0.75, 4, self.fit(f"skatbot · {self.footer_label}", width * 0.7))
+        label = f"skatbot · {self.footer_label}"
+        x, y = self.l_margin, self.get_y()
+        self.put_fitted(x, y, width * 0.75, 4, label, size=7, min_size=5, padding=self.c_margin)
+        self.set_xy(x + width * 0.75, y)
+        self.font(7)
         self.cell(width * 0.25, 4, f"Seite {self.page_no()}/{{nb}}", align="R")
         self.color(BLACK)
 

@@ -7,7 +7,7 @@ replay onto these plain dataclasses.
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,8 @@ class SheetRow:
     bookings: dict[str, int]
     """Player -> points booked in this row (empty for a passed game)."""
     running: dict[str, int]
-    """Player -> running game-point sum after this row (unchanged for struck rows)."""
+    """Player -> running sum after this row (unchanged for struck rows); under house rules
+    it starts at the player's start points."""
     struck: bool = False
     """Corrected or cancelled: drawn struck through."""
     note: str = ""
@@ -39,6 +40,7 @@ class PlayerTotal:
 
     name: str
     game_points: int
+    """Seeger-Fabian game points; under house rules the sum of the bookings (without start)."""
     won: int
     lost: int
     others_lost: int
@@ -69,3 +71,8 @@ class SeriesDocument:
     """True once the series is closed (/abschluss); otherwise the PDF shows a Zwischenstand."""
     subtitle: str = ""
     """Optional extra header line, e.g. "Tisch 2 · Serie 1"."""
+    house: bool = False
+    """House rules: no Seeger-Fabian columns; the closing shows start points and bookings."""
+    start: dict[str, int] = field(default_factory=dict)
+    """House rules: start points per player. The running sums of ``rows`` include them; a
+    start row heads the table when any is not zero."""

@@ -15,14 +15,21 @@ from skatbot.pdf.base import (
     format_date,
     format_number,
     format_signed,
+    line_height,
 )
 from skatbot.pdf.fonts import printable
 from skatbot.pdf.model import PlayerTotal, SeriesDocument, SheetRow
 
 ROW_H = 5.0
-ROW_H_TWO_LINES = 8.0
+ROW_PAD = 1.4
+"""Vertical space kept free around the text of a multi-line row (mm)."""
 HEAD_H1 = 5.5
 HEAD_H2 = 3.5
+TEXT_SIZE = 8.0
+TEXT_MIN = 7.0
+"""A too long game text shrinks from 8 pt to 7 pt, and wraps beyond that."""
+NAME_MIN = 6.5
+NOTE_SIZE = 6.5
 STRUCK_TEXT: RGB = (120, 120, 120)
 OVERBID: RGB = (170, 20, 20)
 ROUND_LINE: RGB = (60, 60, 60)
@@ -68,21 +75,31 @@ class _SeriesPDF(SkatPDF):
         self.doc = doc
         self.players = [self.clean(p) for p in doc.players]
         self.layout = _layout(self, len(doc.players))
+        self.house = doc.house
+        self.start = {name: doc.start.get(name, 0) for name in doc.players}
+        self.head_names = [
+            self.fit_lines(name, self.layout.player - 3, 8, NAME_MIN, bold=True)
+            for name in self.players
+        ]
+        names_h = max(line_height(size) * len(lines) for size, lines in self.head_names)
+        self.head_h1 = max(HEAD_H1, names_h + 1.2)
+        self._header_height_estimate = self.head_h1 + HEAD_H2
 
     # -- header block -------------------------------------------------------------------------
 
     def header_block(self) -> None:
         doc = self.doc
         self.add_page()
+        pad = self.c_margin  # where a cell() puts its text, as the lines below do
         self.font(16, bold=True)
-        self.set_x(self.l_margin)
-        self.cell(self.content_width, 8, self.fit(self.clean(doc.title), self.content_width))
-        self.ln(8)
+        for line in self.wrap(self.clean(doc.title), self.content_width - 2 * pad):
+            self.put(self.l_margin, self.get_y(), self.content_width, 8, line, padding=pad)
+            self.ln(8)
         if doc.subtitle:
             self.font(10)
-            self.set_x(self.l_margin)
-            self.cell(self.content_width, 5, self.fit(self.clean(doc.subtitle), self.content_width))
-            self.ln(5)
+            for line in self.wrap(self.clean(doc.subtitle), self.content_width - 2 * pad):
+                self.put(self.l_margin, self.get_y(), self.content_width, 5, line, padding=pad)
+                self.ln(5)
         table = {3: "Dreiertisch", 4: "Vierertisch"}.get(
             doc.table_size, f"{doc.table_size} Spieler"
         )
@@ -103,11 +120,19 @@ class _SeriesPDF(SkatPDF):
         self.set_x(self.l_margin)
         self.font(9, bold=True)
         label = "Spieler (Sitzordnung):"
-        self.cell(self.get_string_width(label) + 1.5, 5, label)
+        label_w = self.get_string_width(label) + 1.5
+        self.cell(label_w, 5, label)
         self.font(9)
-        names = ", ".join(f"{i}. {name}" for i, name in enumerate(self.players, start=1))
-        self.cell(0, 5, self.fit(names, self.content_width - self.get_string_width(label) - 2))
-        self.ln(5)
+        # every name in full: the list wraps, a name breaks only if it is longer than a line
+        count = len(self.players)
+        chunks = [
+            f"{i}. {name}" + (", " if i < count else "")
+            for i, name in enumerate(self.players, start=1)
+        ]
+        x = self.l_margin + label_w
+        for line in self.wrap_chunks(chunks, self.w - self.r_margin - x - 2 * pad):
+            self.put(x, self.get_y(), self.w - self.r_margin - x, 5, line, padding=pad)
+            self.ln(5)
         if not doc.closed:
             self.font(8)
             self.color(GREY_TEXT)
@@ -134,18 +159,19 @@ class _SeriesPDF(SkatPDF):
 
     def table_header(self) -> None:
         lay = self.layout
-        height = HEAD_H1 + HEAD_H2
+        head_h1 = self.head_h1
+        height = head_h1 + HEAD_H2
         x0, y0 = self.header_box(self.content_width, height)
         self.font(8, bold=True)
         self.color(BLACK)
         x = self.header_cells(self._fixed_columns(), x0, y0, height)
-        for name in self.players:
-            self.font(8, bold=True)
-            self.put(x, y0 + 0.3, lay.player, HEAD_H1, name, "C")
+        for size, lines in self.head_names:
+            self.font(size, bold=True)
+            self.put_lines(x, y0 + 0.3, lay.player, head_h1, lines, "C")
             self.font(5.5)
             self.color(GREY_TEXT)
-            self.put(x, y0 + HEAD_H1 - 0.3, lay.booking, HEAD_H2, "Buchung", "R")
-            self.put(x + lay.booking, y0 + HEAD_H1 - 0.3, lay.sum, HEAD_H2, "Summe", "R")
+            self.put(x, y0 + head_h1 - 0.3, lay.booking, HEAD_H2, "Buchung", "R")
+            self.put(x + lay.booking, y0 + head_h1 - 0.3, lay.sum, HEAD_H2, "Summe", "R")
             self.color(BLACK)
             x += lay.player
             self.line(x, y0, x, y0 + height)
@@ -158,63 +184,99 @@ class _SeriesPDF(SkatPDF):
         note = self.clean(row.note)
         if row.overbid and "überreizt" not in note:
             note = f"überreizt · {note}" if note else "überreizt"
-        avail = lay.game - 2
-        self.font(6.5)
-        note_w = self.text_width(note) if note else 0.0
-        self.font(8)
-        text_w = self.text_width(text)
-        two_lines = bool(note) and text_w + 2 + note_w > avail
-        text_size = 8.0
-        if text_w > avail:
-            text_size = self.fit_size(text, avail, 8.0, 6.5, bold=False)
-            text_w = min(self.text_width(text), avail)
-        height = ROW_H_TWO_LINES if two_lines else ROW_H
+        note_bold = row.overbid and not row.struck
+        avail = lay.game - 3
+        # the game text: shrunk a little, then wrapped; never cut
+        text_size, text_lines = self.fit_lines(text, avail, TEXT_SIZE, TEXT_MIN)
+        last_w = self.text_width(text_lines[-1])
+        note_lines: list[str] = []
+        note_w = 0.0
+        if note:
+            self.font(NOTE_SIZE, bold=note_bold)
+            note_w = self.text_width(note)
+            if last_w + 2 + note_w > avail:
+                note_lines = self.wrap(note, avail)
+        dealer = self.clean(row.dealer)
+        text_step = line_height(text_size)
+        text_h = text_step * len(text_lines) + line_height(NOTE_SIZE) * len(note_lines)
+        dealer_h = self.block_height(dealer, lay.dealer - 3, TEXT_SIZE, NAME_MIN)
+        height = max(ROW_H, text_h + ROW_PAD, dealer_h + ROW_PAD)
         self.ensure_row_space(height)
         x0, y0 = self.l_margin, self.get_y()
         struck = row.struck
         text_color = STRUCK_TEXT if struck else BLACK
         self.color(text_color)
-        self.font(8, strike=struck)
+        self.font(TEXT_SIZE, strike=struck)
 
         x = x0
         self.put(x, y0, lay.nr, height, "" if row.nr is None else str(row.nr), "R")
         x += lay.nr
-        self.put(x, y0, lay.dealer, height, self.clean(row.dealer))
+        self.put_fitted(
+            x, y0, lay.dealer, height, dealer, size=TEXT_SIZE, min_size=NAME_MIN, strike=struck
+        )
         x += lay.dealer
+        top = y0 + (height - text_h) / 2
         self.font(text_size, strike=struck)
-        if two_lines:
-            self.put(x, y0 + 0.4, lay.game, 4.2, text)
-        else:
-            self.put(x, y0, lay.game, height, text)
+        for index, line in enumerate(text_lines):
+            self.put(x, top + index * text_step, lay.game, text_step, line)
         if note:
-            self.font(6.5, bold=row.overbid and not struck)
-            self.color(OVERBID if row.overbid and not struck else GREY_TEXT)
-            if two_lines:
-                self.put(x, y0 + 4.0, lay.game, 3.6, note)
+            self.font(NOTE_SIZE, bold=note_bold)
+            self.color(OVERBID if note_bold else GREY_TEXT)
+            if note_lines:
+                note_top = top + len(text_lines) * text_step
+                self.put_lines(x, note_top, lay.game, top + text_h - note_top, note_lines)
             else:
-                self.put(x + 1 + text_w + 2, y0, note_w + 2, height, note, padding=0)
+                last_y = top + (len(text_lines) - 1) * text_step
+                self.put(x + 1.5 + last_w + 2, last_y, note_w + 2, text_step, note, padding=0)
             self.color(text_color)
-        self.font(8, strike=struck)
         x += lay.game
-        self.put(x, y0, lay.bid, height, "" if row.bid is None else str(row.bid), "R")
-        x += lay.bid
-        self.put(x, y0, lay.value, height, "" if row.value is None else str(row.value), "R")
-        x += lay.value
+        for width, number in ((lay.bid, row.bid), (lay.value, row.value)):
+            if number is not None:
+                self.put_fitted(
+                    x, y0, width, height, str(number), "R", size=8, min_size=5, strike=struck
+                )
+            x += width
         for name in self.doc.players:
             if name in row.bookings:
-                self.font(7, strike=struck)
                 self.color(STRUCK_TEXT if struck else GREY_TEXT)
-                self.put(x, y0, lay.booking, height, format_signed(row.bookings[name]), "R")
+                self.put_fitted(
+                    x, y0, lay.booking, height, format_signed(row.bookings[name]), "R",
+                    size=7, min_size=5, strike=struck,
+                )  # fmt: skip
                 if not struck and name in row.running:
-                    self.font(8, bold=True)
                     self.color(BLACK)
-                    self.put(
-                        x + lay.booking, y0, lay.sum, height, format_number(row.running[name]), "R"
-                    )
+                    self.put_fitted(
+                        x + lay.booking, y0, lay.sum, height, format_number(row.running[name]),
+                        "R", size=8, min_size=5, bold=True,
+                    )  # fmt: skip
             x += lay.player
         self.color(BLACK)
+        end_of_round = (
+            not struck and row.nr is not None and row.nr % max(self.doc.table_size, 1) == 0
+        )
+        self._row_grid(x0, y0, height, end_of_round)
 
-        # grid: vertical column lines and the line below the row
+    def start_row(self) -> None:
+        """House rules: the start points as the first row; the running sums begin there."""
+        lay = self.layout
+        height = ROW_H
+        self.ensure_row_space(height)
+        x0, y0 = self.l_margin, self.get_y()
+        self.color(BLACK)
+        x = x0 + lay.nr + lay.dealer
+        self.put_fitted(x, y0, lay.game, height, "Startpunkte", size=TEXT_SIZE, min_size=TEXT_MIN)
+        x += lay.game + lay.bid + lay.value
+        for name in self.doc.players:
+            self.put_fitted(
+                x + lay.booking, y0, lay.sum, height, format_number(self.start[name]), "R",
+                size=8, min_size=5, bold=True,
+            )  # fmt: skip
+            x += lay.player
+        self._row_grid(x0, y0, height, end_of_round=True)
+
+    def _row_grid(self, x0: float, y0: float, height: float, end_of_round: bool) -> None:
+        """The vertical column lines of a row and the line below it."""
+        lay = self.layout
         self.set_draw_color(*GRID)
         self.set_line_width(0.15)
         x = x0
@@ -225,9 +287,6 @@ class _SeriesPDF(SkatPDF):
             x += lay.player
             self.line(x, y0, x, y0 + height)
         self.line(x0, y0, x0, y0 + height)
-        end_of_round = (
-            not struck and row.nr is not None and row.nr % max(self.doc.table_size, 1) == 0
-        )
         if end_of_round:
             self.set_draw_color(*ROUND_LINE)
             self.set_line_width(0.35)
@@ -236,6 +295,8 @@ class _SeriesPDF(SkatPDF):
 
     def game_table(self) -> None:
         self.begin_table(self.table_header, ROW_H)
+        if self.house and any(self.start.values()):
+            self.start_row()
         if not self.doc.rows:
             self.font(8)
             self.color(GREY_TEXT)
@@ -251,13 +312,42 @@ class _SeriesPDF(SkatPDF):
 
     def closing(self) -> None:
         doc = self.doc
+        columns = self._closing_columns()
         # keep heading + table together
-        needed = 6 + 9 + 6.5 * max(len(doc.totals), 1) + 8
+        rows_h = sum(self._total_height(columns, total) for total in doc.totals)
+        needed = 6 + 9 + max(rows_h, 6.5) + 8
         if self.space_left() < needed + 4:
             self.add_page()
         self.heading("Serienabschluss" if doc.closed else "Zwischenstand (Serienabschluss)")
+        self.header_row(columns, 6.0, size=7.5)
+        for total in doc.totals:
+            self._total_row(columns, total)
+        self.font(7)
+        self.color(GREY_TEXT)
+        self.set_x(self.l_margin)
+        if self.house:
+            legend = "Stand = Startpunkte + Buchungen (Hausregeln, ohne Seeger-Fabian)."
+        else:
+            legend = "Verl. andere = verlorene Spiele der anderen Spieler am Tisch."
+        self.cell(self.content_width, 4.5, legend)
+        self.ln(5)
+        self.color(BLACK)
+
+    def _closing_columns(self) -> list[Column]:
+        """Seeger-Fabian columns for ISkO lists; start, bookings and Stand under house rules."""
+        if self.house:
+            fixed = 32 + 16 + 20 + 18 + 17 + 18
+            return [
+                Column("Spieler", 32),
+                Column("Start", 16, "R"),
+                Column("Buchungen", 20, "R"),
+                Column("gewonnen", 18, "R"),
+                Column("verloren", 17, "R"),
+                Column("Rechenweg", self.content_width - fixed),
+                Column("Stand", 18, "R"),
+            ]
         fixed = 32 + 20 + 18 + 17 + 20 + 18
-        columns = [
+        return [
             Column("Spieler", 32),
             Column("Spielpunkte", 20, "R"),
             Column("gewonnen", 18, "R"),
@@ -266,29 +356,41 @@ class _SeriesPDF(SkatPDF):
             Column("Rechenweg", self.content_width - fixed),
             Column("Wertung", 18, "R"),
         ]
-        self.header_row(columns, 6.0, size=7.5)
-        for total in doc.totals:
-            self._total_row(columns, total)
-        self.font(7)
-        self.color(GREY_TEXT)
-        self.set_x(self.l_margin)
-        self.cell(
-            self.content_width,
-            4.5,
-            "Verl. andere = verlorene Spiele der anderen Spieler am Tisch.",
-        )
-        self.ln(5)
-        self.color(BLACK)
 
-    def _total_row(self, columns: Sequence[Column], total: PlayerTotal) -> None:
-        height = 6.5
-        values = [
+    def _total_values(self, total: PlayerTotal) -> list[str]:
+        """The cells of a closing row, in column order."""
+        counts = [str(total.won), str(total.lost)]
+        steps = self.clean(total.steps)
+        score = format_number(total.score)
+        if self.house:
+            start = self.start.get(total.name, 0)
+            return [
+                self.clean(total.name),
+                format_number(start),
+                format_number(total.game_points),
+                *counts,
+                steps,
+                score,
+            ]
+        return [
             self.clean(total.name),
             format_number(total.game_points),
-            str(total.won),
-            str(total.lost),
+            *counts,
             str(total.others_lost),
+            steps,
+            score,
         ]
+
+    def _total_height(self, columns: Sequence[Column], total: PlayerTotal) -> float:
+        values = self._total_values(total)
+        name_h = self.block_height(values[0], columns[0].width - 3, 8.5, 7.0)
+        steps_h = self.block_height(values[5], columns[5].width - 3, 8.5, 6.0)
+        return max(6.5, name_h + ROW_PAD, steps_h + ROW_PAD)
+
+    def _total_row(self, columns: Sequence[Column], total: PlayerTotal) -> None:
+        height = self._total_height(columns, total)
+        self.ensure_row_space(height)
+        values = self._total_values(total)
         x0, y0 = self.l_margin, self.get_y()
         self.set_draw_color(*GRID)
         self.set_line_width(0.2)
@@ -297,40 +399,49 @@ class _SeriesPDF(SkatPDF):
             self.rect(x, y0, column.width, height)
             x += column.width
         x = x0
-        self.font(8.5)
-        for column, value in zip(columns, values, strict=False):
-            self.put(x, y0, column.width, height, value, column.align)
+        last = len(columns) - 1
+        for index, (column, value) in enumerate(zip(columns, values, strict=True)):
+            if index == last:
+                self.put_fitted(
+                    x, y0, column.width, height, value, column.align,
+                    size=9, min_size=6, bold=True,
+                )  # fmt: skip
+            else:
+                min_size = {0: 7.0, 5: 6.0}.get(index, 6.0)
+                self.put_fitted(
+                    x, y0, column.width, height, value, column.align, size=8.5, min_size=min_size
+                )
             x += column.width
-        steps_col = columns[5]
-        steps = self.clean(total.steps)
-        self.fit_size(steps, steps_col.width - 2, 8.5, 6.0, bold=False)
-        self.put(x, y0, steps_col.width, height, steps)
-        x += steps_col.width
-        self.font(9, bold=True)
-        self.put(x, y0, columns[6].width, height, format_number(total.score), "R")
         self.set_xy(x0, y0 + height)
 
     def ranking_and_chart(self) -> None:
-        block_h = 66.0
+        chart_h = 62.0
+        left_w = 58.0
+        name_w = left_w - 27
+        heights = [
+            max(5.5, self.block_height(self.clean(name), name_w - 3, 9, 7.5) + ROW_PAD)
+            for _, name, _ in self.doc.ranking
+        ]
+        block_h = max(chart_h, 7.5 + sum(heights) + (12 if self.doc.ranking_note else 0)) + 4
         if self.space_left() < block_h:
             self.add_page()
         x0, y0 = self.l_margin, self.get_y() + 2
-        left_w = 58.0
         self.set_xy(x0, y0)
         self.font(11, bold=True)
         self.cell(left_w, 6, "Rangliste")
         y = y0 + 7.5
-        for place, name, score in self.doc.ranking:
+        for (place, name, score), height in zip(self.doc.ranking, heights, strict=True):
             self.set_draw_color(*GRID)
             self.set_line_width(0.15)
             self.font(9, bold=True)
-            self.put(x0, y, 9, 5.5, f"{place}.", "R", padding=0.5)
-            self.font(9)
-            self.put(x0 + 9, y, left_w - 27, 5.5, self.clean(name))
-            self.font(9, bold=True)
-            self.put(x0 + left_w - 18, y, 18, 5.5, format_number(score), "R")
-            self.line(x0, y + 5.5, x0 + left_w, y + 5.5)
-            y += 5.5
+            self.put(x0, y, 9, height, f"{place}.", "R", padding=0.5)
+            self.put_fitted(x0 + 9, y, name_w, height, self.clean(name), size=9, min_size=7.5)
+            self.put_fitted(
+                x0 + left_w - 18, y, 18, height, format_number(score), "R",
+                size=9, min_size=6, bold=True,
+            )  # fmt: skip
+            self.line(x0, y + height, x0 + left_w, y + height)
+            y += height
         if self.doc.ranking_note:
             self.font(7.5)
             self.color(GREY_TEXT)
@@ -338,7 +449,7 @@ class _SeriesPDF(SkatPDF):
             self.multi_cell(left_w, 3.6, self.clean(self.doc.ranking_note))
             self.color(BLACK)
         chart_x = x0 + left_w + 8
-        self.chart(chart_x, y0, self.w - self.r_margin - chart_x, block_h - 4)
+        self.chart(chart_x, y0, self.w - self.r_margin - chart_x, chart_h)
         self.set_xy(self.l_margin, y0 + block_h)
 
     # -- chart --------------------------------------------------------------------------------
@@ -346,14 +457,26 @@ class _SeriesPDF(SkatPDF):
     def chart(self, x: float, y: float, w: float, h: float) -> None:
         doc = self.doc
         valid = [r for r in doc.rows if not r.struck and r.nr is not None]
-        series: list[list[int]] = [[0] + [r.running.get(p, 0) for r in valid] for p in doc.players]
+        series: list[list[int]] = [
+            [self.start[p]] + [r.running.get(p, 0) for r in valid] for p in doc.players
+        ]
         self.font(9, bold=True)
         self.set_xy(x, y)
         self.cell(w, 5, "Verlauf der Spielpunkte")
 
-        legend_h = 5.0
         px, py = x + 11, y + 7
-        pw, ph = w - 13, h - 7 - 5 - legend_h
+        pw = w - 13
+        # the legend: as many entries side by side as fit with every name in full
+        self.font(7)
+        count = max(len(self.players), 1)
+        per_row = count
+        while per_row > 1 and any(
+            self.text_width(name) > pw / per_row - 9 for name in self.players
+        ):
+            per_row -= 1
+        legend_rows = -(-count // per_row)
+        legend_h = 5.0 + 3.6 * (legend_rows - 1)
+        ph = h - 7 - 5 - legend_h
         values = [v for s in series for v in s] or [0]
         lo, hi = min(0, *values), max(0, *values)
         step = _nice_step(hi - lo)
@@ -407,20 +530,20 @@ class _SeriesPDF(SkatPDF):
             self.set_dash_pattern()
 
         # legend
-        lx, ly = px, py + ph + 7.5
-        slot = pw / max(len(self.players), 1)
+        lx, ly0 = px, py + ph + 7.5
+        slot = pw / per_row
         for index, name in enumerate(self.players):
+            ly = ly0 + 3.6 * (index // per_row)
             color = LINE_COLORS[index % len(LINE_COLORS)]
             dash, gap = DASHES[index % len(DASHES)]
             self.set_draw_color(*color)
             self.set_line_width(0.6)
             self.set_dash_pattern(dash=dash, gap=gap)
-            sx0 = lx + index * slot
+            sx0 = lx + (index % per_row) * slot
             self.line(sx0, ly, sx0 + 6, ly)
             self.set_dash_pattern()
-            self.font(7)
             self.color(BLACK)
-            self.put(sx0 + 8, ly - 1.6, slot - 9, 3.2, name, padding=0)
+            self.put_fitted(sx0 + 8, ly - 1.6, slot - 9, 3.2, name, size=7, min_size=5, padding=0)
         self.color(BLACK)
         self.set_draw_color(*BLACK)
 
