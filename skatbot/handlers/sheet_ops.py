@@ -611,6 +611,8 @@ def export_document(loaded: repo.LoadedList) -> dict[str, object]:
         if e.house is not None:
             game["bock"] = e.house.bock
             game["trigger"] = e.house.trigger
+            # the sick player's Grand Hand in a Ramsch phase (/krank): who was sick
+            game["sick"] = declarer if e.house.sick_game else None
         games.append(game)
     totals: dict[str, dict[str, int]]
     if sheet.house is None:

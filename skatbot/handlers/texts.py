@@ -281,6 +281,8 @@ def row_line(sheet: Sheet, entry: Entry) -> str:
         )
         if entry.house is not None and entry.house.bock:
             body += " (Bock)"
+        if entry.house is not None and entry.house.sick_game:
+            body += f" (krank: {escape(sheet.players[entry.row.declarer or 0])})"
     elif entry.result is not None:
         body += f" {minus_sign(entry.result.score)}"
     if entry.status is Status.STRUCK:
