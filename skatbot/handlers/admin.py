@@ -97,6 +97,33 @@ def _settings(chat: Chat) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def issue_nonce(session: Session, chat_id: int, key: str, scope: str = "") -> str:
+    """A fresh random nonce for a confirmation button, stored in the chat's settings under
+    ``key`` (with ``scope``, e.g. a list id): asking again makes older buttons stale."""
+    chat = ensure_chat(session, chat_id, lock=True)
+    nonce = secrets.token_hex(8)
+    settings = _settings(chat)
+    settings[key] = f"{scope}:{nonce}" if scope else nonce
+    chat.settings = json.dumps(settings)
+    return nonce
+
+
+def take_nonce(session: Session, chat_id: int, key: str, nonce: str, scope: str = "") -> bool:
+    """Whether ``nonce`` (and ``scope``) is the one last issued under ``key``; a valid one
+    is used up, so each confirmation button works once."""
+    chat = session.get(Chat, chat_id)
+    if chat is None:
+        return False
+    settings = _settings(chat)
+    stored = settings.get(key)
+    expected = f"{scope}:{nonce}" if scope else nonce
+    if not isinstance(stored, str) or not hmac.compare_digest(stored, expected):
+        return False
+    del settings[key]
+    chat.settings = json.dumps(settings)
+    return True
+
+
 def _has_data(session: Session, chat_id: int) -> bool:
     for table in chat_tables():
         if table.name == ProcessedUpdate.__tablename__:
@@ -110,6 +137,15 @@ def _has_data(session: Session, chat_id: int) -> bool:
 
 
 def _check_permission(session: Session, cmd: Command, is_admin: bool) -> None:
+    check_manager(session, cmd, is_admin, "Löschen", "/loeschen")
+
+
+def check_manager(
+    session: Session, cmd: Command, is_admin: bool, action: str, command: str
+) -> None:
+    """Who may manage the chat's lists (``/loeschen``, ``/oeffnen``): the chat's admins
+    (``is_admin``, asked from Telegram before the transaction; an anonymous admin is one) and
+    whoever created the chat's latest list. Anyone else gets a RuleError naming who may."""
     if is_admin:
         return
     latest = repo.latest_list(session, cmd.chat_id)
@@ -125,8 +161,8 @@ def _check_permission(session: Session, cmd: Command, is_admin: bool) -> None:
             name = _creator_name(session, latest.id, creator)
             who = f"„{name}“ (hat die Liste angelegt)" if name else who
     raise RuleError(
-        "Löschen dürfen nur die Admins dieses Chats" + (f" oder {who}." if who else "."),
-        hint="Bitte einen Admin, /loeschen zu schicken.",
+        f"{action} dürfen nur die Admins dieses Chats" + (f" oder {who}." if who else "."),
+        hint=f"Bitte einen Admin, {command} zu schicken.",
     )
 
 
@@ -179,11 +215,7 @@ def ask(session: Session, cmd: Command, is_admin: bool) -> Reply:
     if not _has_data(session, cmd.chat_id):
         return Reply(f"ℹ️ In {cmd.here} ist nichts gespeichert.")
     _check_permission(session, cmd, is_admin)
-    chat = ensure_chat(session, cmd.chat_id, lock=True)
-    nonce = secrets.token_hex(8)
-    settings = _settings(chat)
-    settings[NONCE_KEY] = nonce
-    chat.settings = json.dumps(settings)
+    nonce = issue_nonce(session, cmd.chat_id, NONCE_KEY)
     this = "dieses Themas" if cmd.thread_id else "dieses Chats"
     text = (
         f"⚠️ <b>Alle Daten {this} löschen?</b>\n"

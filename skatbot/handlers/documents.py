@@ -5,20 +5,25 @@ Maps the replayed sheet onto the PDF model (the PDF package knows nothing of rul
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import re
+from html import escape
 
 from sqlalchemy.orm import Session
+from telegram import Update
+from telegram.ext import Application, CallbackQueryHandler, ContextTypes
 
-from skatbot.handlers import texts
-from skatbot.handlers.reply import Command, Document, Reply
-from skatbot.handlers.runtime import UseCase
-from skatbot.handlers.sheet_ops import require_list
+from skatbot.handlers import admin, texts
+from skatbot.handlers.reply import Answer, Command, Document, Reply
+from skatbot.handlers.runtime import UseCase, execute_callback
+from skatbot.handlers.sheet_ops import require_list, user_fields
 
 # fpdf2 and fontTools (~30 MB) are imported when the first PDF is made, not at start.
 from skatbot.pdf.model import PlayerTotal, SeriesDocument, SheetRow
 from skatbot.rules.errors import RuleError
 from skatbot.rules.ranking import lot_note, rank_standings
-from skatbot.rules.sheet import Entry, Sheet, Status
+from skatbot.rules.sheet import Entry, RowKind, Sheet, Status
 from skatbot.storage import repo
 from skatbot.storage.database import lock_chat
 
@@ -68,6 +73,7 @@ def series_document(loaded: repo.LoadedList, chat_title: str) -> SeriesDocument:
         closed=loaded.lst.status == "closed",
         house=house,
         start=start,
+        closed_on=loaded.lst.closed_at.date() if loaded.lst.closed_at else None,
     )
 
 
@@ -104,13 +110,24 @@ def _totals(sheet: Sheet) -> list[PlayerTotal]:
     ]
 
 
-def pdf_reply(loaded: repo.LoadedList, cmd: Command, text: str) -> Reply:
+def pdf_filename(session: Session, lst: repo.ListInfo) -> str:
+    """E.g. ``skatliste-3-zwischenstand-2026-11-30.pdf`` or ``skatliste-3-abschluss-…``:
+    the list's number in this chat (or topic), its state and the day (ASCII only)."""
+    number = repo.list_number(session, lst)
+    day = dt.datetime.now(dt.UTC).date()  # dates in UTC, like the list's Datum
+    if lst.status == "closed":
+        day = lst.closed_at.date() if lst.closed_at else day
+        return f"skatliste-{number}-abschluss-{day.isoformat()}.pdf"
+    return f"skatliste-{number}-zwischenstand-{day.isoformat()}.pdf"
+
+
+def pdf_reply(session: Session, loaded: repo.LoadedList, cmd: Command, text: str) -> Reply:
     from skatbot.pdf.series import render_series
 
     data, lossy = render_series(series_document(loaded, cmd.chat_title))
     if lossy:
         text += "\n" + texts.lossy_names_note(lossy)
-    filename = f"skatliste-{loaded.lst.id}.pdf"
+    filename = pdf_filename(session, loaded.lst)
     return Reply(text, documents=(Document(filename, data, "Skatliste als PDF"),))
 
 
@@ -121,22 +138,138 @@ def pdf(session: Session, cmd: Command) -> Reply:
             "Hier gibt es noch keine Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
         )
     loaded = repo.load(session, lst)
-    state = "Zwischenstand" if lst.status == "open" else "abgeschlossene Liste"
-    return pdf_reply(
-        loaded, cmd, f"📄 Skatliste als PDF ({state}, {texts.games(loaded.sheet.games_played)})."
-    )
+    games = texts.games(loaded.sheet.games_played)
+    if lst.status == "open":
+        state = f"Zwischenstand, {games}"
+    else:
+        state = f"Serienabschluss, {games}" + (
+            f", abgeschlossen am {texts.day(lst.closed_at)}" if lst.closed_at else ""
+        )
+    return pdf_reply(session, loaded, cmd, f"📄 Skatliste als PDF ({state}).")
+
+
+# --- /abschluss (asks first while the series is not full) and /oeffnen -----------------------
+
+CLOSE_NONCE_KEY = "close_nonce"
+# v1:close:<list id>:<nonce> closes, v1:keep:<list id>:<nonce> keeps playing (≤ 64 bytes).
+CLOSE_DATA = re.compile(r"v1:(close|keep):(\d{1,12}):([0-9a-f]{16})")
+CONFIRM_WORDS = {"ja", "yes", "bestätigen", "bestaetigen", "jetzt"}
 
 
 def abschluss(session: Session, cmd: Command) -> Reply:
+    """Close the series with the PDF. Before the series is full it asks first (buttons, or
+    ``/abschluss ja``): ``/abschluss`` is a tappable link in the bot's own messages."""
     lock_chat(session, cmd.chat_id)
     loaded = require_list(session, cmd)
-    repo.close_list(session, loaded.lst)
+    words = [w.casefold() for w in cmd.args]
+    if words and (len(words) != 1 or words[0] not in CONFIRM_WORDS):
+        raise RuleError(
+            "Das verstehe ich nicht.", hint="/abschluss – oder ohne Rückfrage: /abschluss ja"
+        )
+    sheet = loaded.sheet
+    if words or sheet.games_played >= sheet.series_length:
+        return close_now(session, cmd, loaded)
+    list_id = loaded.lst.id
+    nonce = admin.issue_nonce(session, cmd.chat_id, CLOSE_NONCE_KEY, str(list_id))
+    text = (
+        "❓ <b>Serie jetzt abschließen?</b>\n"
+        f"Gespielt: {sheet.games_played} von {sheet.series_length} Spielen.\n"
+        "Danach kommen keine Spiele mehr dazu (wieder öffnen: /oeffnen, Admins).\n"
+        "👉 Zum Bestätigen den Knopf drücken oder /abschluss ja schicken."
+    )
+    buttons = (
+        (
+            ("🏁 Ja, abschließen", f"v1:close:{list_id}:{nonce}"),
+            ("Nein, weiterspielen", f"v1:keep:{list_id}:{nonce}"),
+        ),
+    )
+    return Reply(text, buttons=buttons)
+
+
+def close_now(session: Session, cmd: Command, loaded: repo.LoadedList) -> Reply:
+    """Close the open list ``loaded`` (recorded in its log) and post the Serienabschluss."""
+    closed = repo.close_list(session, loaded.lst)
+    repo.append_row(session, loaded.lst, kind=RowKind.CLOSE.value, **user_fields(cmd))
+    loaded = dataclasses.replace(loaded, lst=closed)
     text = (
         "🏁 <b>Liste abgeschlossen.</b>\n"
         + texts.totals_block(loaded.sheet, loaded.lst.seed)
         + "\nWeiter mit denselben Spielern: /weiter · Neue Runde: /neu …"
+        + "\nVersehentlich abgeschlossen? Wieder öffnen: /oeffnen (Admins)"
     )
-    return pdf_reply(loaded, cmd, text)
+    return pdf_reply(session, loaded, cmd, text)
+
+
+def close_tap(session: Session, cmd: Command) -> Answer:
+    """A tap on the buttons under ``/abschluss``'s question (``runtime.execute_callback``
+    has checked that the data is on the tapped message)."""
+    m = CLOSE_DATA.fullmatch(cmd.text)
+    if m is None:
+        return Answer(notice="Unbekannter Knopf – nichts geändert.")
+    action, list_id, nonce = m[1], int(m[2]), m[3]
+    lock_chat(session, cmd.chat_id)
+    loaded = repo.open_list_loaded(session, cmd.chat_id)
+    if loaded is None or loaded.lst.id != list_id:
+        return Answer(notice="Diese Liste ist schon abgeschlossen.", buttons=())
+    if not admin.take_nonce(session, cmd.chat_id, CLOSE_NONCE_KEY, nonce, str(list_id)):
+        return Answer(
+            notice="Dieser Knopf gilt nicht mehr. Neu fragen mit /abschluss.",
+            alert=True,
+            buttons=(),
+        )
+    if action == "keep":
+        progress = texts.progress(loaded.sheet)
+        return Answer(
+            notice="Die Serie läuft weiter.",
+            text=f"▶️ Nicht abgeschlossen – die Serie läuft weiter.\n{progress}",
+            buttons=(),
+        )
+    reply = close_now(session, cmd, loaded)
+    who = escape(cmd.user_name) if cmd.user_name else "jemandem"
+    return Answer(
+        notice="Liste abgeschlossen.",
+        text=f"🏁 Serie abgeschlossen (bestätigt von {who}).",
+        buttons=(),
+        send=reply,
+    )
+
+
+async def on_close_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    await execute_callback(update, context, close_tap, offload=True)
+
+
+def oeffnen(session: Session, cmd: Command) -> Reply:
+    """Open the chat's latest list again, if it is closed (admins and the list's creator)."""
+    lock_chat(session, cmd.chat_id)
+    running = repo.open_list(session, cmd.chat_id)
+    latest = repo.latest_list(session, cmd.chat_id)
+    if latest is None:
+        raise RuleError(
+            f"In {cmd.here} gibt es noch keine Liste.",
+            hint="Starte eine mit /neu Anna Bernd Carla.",
+        )
+    if running is not None:
+        games = texts.games(repo.load(session, running).sheet.games_played)
+        if running.id == latest.id and repo.list_number(session, latest) == 1:  # no other
+            raise RuleError(
+                f"Die Liste ist gar nicht abgeschlossen – sie läuft ({games}).",
+                hint="Weiter eintragen mit /spiel.",
+            )
+        raise RuleError(
+            f"Es läuft schon eine neuere Liste ({games}); nur die neueste lässt sich "
+            "wieder öffnen.",
+            hint="In der laufenden Liste weiterspielen – die abgeschlossene bleibt gespeichert.",
+        )
+    admin.check_manager(session, cmd, cmd.is_admin, "Wieder öffnen", "/oeffnen")
+    opened = repo.reopen_list(session, latest)
+    repo.append_row(session, latest, kind=RowKind.REOPEN.value, **user_fields(cmd))
+    loaded = repo.load(session, opened)
+    when = f" (abgeschlossen am {texts.day(latest.closed_at)})" if latest.closed_at else ""
+    return Reply(
+        f"🔓 <b>Liste wieder geöffnet</b>{when}.\n"
+        + f"Stand: {texts.standings_line(loaded.sheet, opened.seed)}\n"
+        + texts.progress(loaded.sheet)
+    )
 
 
 def vordruck(_session: Session, cmd: Command) -> Reply:
@@ -159,9 +292,17 @@ def vordruck(_session: Session, cmd: Command) -> Reply:
 
 # Rendering a PDF takes 50-100 ms: in a worker thread, not on the event loop.
 HEAVY_COMMANDS = ("pdf", "abschluss", "vordruck")
+# getChatMember is asked first: chat admins may open a closed list again.
+ADMIN_COMMANDS = ("oeffnen",)
 
 COMMANDS: dict[str, tuple[UseCase, bool]] = {
     "pdf": (pdf, False),
     "abschluss": (abschluss, True),
+    "oeffnen": (oeffnen, True),
     "vordruck": (vordruck, False),
 }
+
+
+def register(app: Application) -> None:  # type: ignore[type-arg]
+    """The buttons under /abschluss's question (before the builder's catch-all handler)."""
+    app.add_handler(CallbackQueryHandler(on_close_button, pattern=r"^v1:(close|keep):"))

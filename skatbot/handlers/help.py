@@ -22,6 +22,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("export", "Liste als JSON"),
     ("pdf", "Liste als PDF"),
     ("abschluss", "Serie abschließen (mit PDF)"),
+    ("oeffnen", "Abgeschlossene Serie wieder öffnen (Admins)"),
     ("weiter", "Neue Serie mit denselben Spielern"),
     ("abend", "Alle Serien des Abends mit Summe je Spieler: /abend [pdf]"),
     ("vordruck", "Leere Liste zum Ausdrucken: /vordruck 3 oder 4"),
@@ -55,6 +56,7 @@ HELP = """<b>skatbot – die Skatliste im Gruppenchat</b>
 /export – JSON · /pdf – Liste als PDF · /vordruck 3|4 – leeres Formular
 /abschluss – Serie beenden (mit PDF) · /weiter – neue Serie, gleiche Spieler
 /abend – alle Serien des Abends und die Summe je Spieler · /abend pdf – als PDF
+/oeffnen – abgeschlossene Serie wieder öffnen (Admins oder wer sie angelegt hat)
 
 <b>Spielansage</b> (Reihenfolge egal, groß/klein egal):
 Spiel: karo herz pik kreuz grand null (auch schellen rot grün eichel)

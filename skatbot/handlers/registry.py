@@ -130,6 +130,7 @@ def register(app: Application) -> None:  # type: ignore[type-arg]
         handler = _handler(use_case, write, name in ask_admin, name in heavy)
         app.add_handler(CommandHandler(name, handler))
     admin.register(app)  # /loeschen, its button, group->supergroup moves (before catch-alls)
+    documents.register(app)  # the buttons of /abschluss's question (before the builder's)
     builder.register(app)  # the game builder's buttons, /anheften, bids typed as replies
     app.add_handler(InlineQueryHandler(inline.on_inline_query))  # "@bot grand ohne 1 hand"
     edits.register(app)  # group -1: edited messages never run as new commands

@@ -248,14 +248,19 @@ STALE_BUTTON = "Dieser Knopf gilt nicht mehr."
 
 
 async def execute_callback(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, use_case: CallbackUseCase
+    update: Update,
+    context: ContextTypes.DEFAULT_TYPE,
+    use_case: CallbackUseCase,
+    *,
+    offload: bool = False,
 ) -> None:
     """A button tap, like ``execute``: one transaction, update id stored, a RuleError rolls
     back (and is shown as an alert). The answer edits the tapped message instead of sending a
     new one, and the callback query is always answered.
 
     Data that is not on a button of the tapped message (forged, or from an older keyboard) is
-    refused before anything is read or written.
+    refused before anything is read or written. ``offload`` as for ``execute`` (a tap that
+    renders a PDF).
     """
     query = update.callback_query
     chat = update.effective_chat
@@ -282,7 +287,7 @@ async def execute_callback(
         return answer
 
     try:
-        answer = await db.write(unit)
+        answer = await db.write(unit, offload=offload)
     except RuleError as err:
         notice = err.message + (f" {err.hint}" if err.hint else "")
         answer = Answer(notice=notice, alert=True)

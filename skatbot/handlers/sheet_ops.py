@@ -50,6 +50,27 @@ def require_list(session: Session, cmd: Command) -> repo.LoadedList:
     return loaded
 
 
+def shown_list(session: Session, cmd: Command) -> repo.LoadedList:
+    """The list ``/stand`` and ``/liste`` show: the open one, else the latest (closed) one,
+    whose final state stays readable after ``/abschluss``."""
+    loaded = repo.open_list_loaded(session, cmd.chat_id)
+    if loaded is not None:
+        return loaded
+    latest = repo.latest_list(session, cmd.chat_id)
+    if latest is None:
+        raise RuleError(
+            f"In {cmd.here} läuft keine Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
+        )
+    return repo.load(session, latest)
+
+
+def state_line(loaded: repo.LoadedList) -> str:
+    """The next deal of an open list, or when a closed one was closed."""
+    if loaded.lst.status == "closed":
+        return texts.closed_line(loaded.lst.closed_at, loaded.sheet.games_played)
+    return texts.progress(loaded.sheet)
+
+
 def _replay_with(loaded: repo.LoadedList, new: LogRow) -> Sheet:
     """The sheet with one more row, without another database read."""
     if new.kind in PLAYS and new.target is None and new.dealer is not None:
@@ -539,29 +560,27 @@ def serie(session: Session, cmd: Command) -> Reply:
 
 
 def stand(session: Session, cmd: Command) -> Reply:
-    loaded = require_list(session, cmd)
-    return Reply(
-        texts.totals_block(loaded.sheet, loaded.lst.seed) + "\n" + texts.progress(loaded.sheet)
-    )
+    loaded = shown_list(session, cmd)
+    return Reply(texts.totals_block(loaded.sheet, loaded.lst.seed) + "\n" + state_line(loaded))
 
 
 LIST_TAIL = 20
 
 
 def liste(session: Session, cmd: Command) -> Reply:
-    loaded = require_list(session, cmd)
+    loaded = shown_list(session, cmd)
     sheet = loaded.sheet
     entries = sheet.entries
     show_all = bool(cmd.args) and cmd.args[0].casefold() == "alle"
     if not entries:
-        return Reply("Noch keine Spiele. " + texts.progress(sheet))
+        return Reply("Noch keine Spiele. " + state_line(loaded))
     head = []
     if not show_all and len(entries) > LIST_TAIL:
         head.append(f"… {len(entries) - LIST_TAIL} frühere Zeilen: /liste alle")
         entries = entries[-LIST_TAIL:]
     lines = [*head, *(texts.row_line(sheet, e) for e in entries)]
     lines.append(f"Stand: {texts.standings_line(sheet, loaded.lst.seed)}")
-    lines.append(texts.progress(sheet))
+    lines.append(state_line(loaded))
     return Reply("\n".join(lines))
 
 

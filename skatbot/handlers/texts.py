@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 from html import escape
 
 from skatbot.rules.errors import RuleError
@@ -300,3 +301,17 @@ def lossy_names_note(names: set[str]) -> str:
     """The reply's note on names the PDF font cannot draw completely (emoji are left out)."""
     listed = ", ".join(escape(n) for n in sorted(names))
     return f"ℹ️ Zeichen, die die PDF-Schrift nicht kennt (z. B. Emoji), fehlen im PDF bei: {listed}."
+
+
+def day(when: dt.datetime | dt.date) -> str:
+    """E.g. "30.11.2026" (the PDFs write dates the same way)."""
+    return f"{when.day:02d}.{when.month:02d}.{when.year}"
+
+
+def closed_line(closed_at: dt.datetime | None, games_played: int) -> str:
+    """What /stand and /liste say instead of the next deal once the series is closed."""
+    when = f" am {day(closed_at)}" if closed_at else ""
+    return (
+        f"🏁 Serie abgeschlossen{when} ({games(games_played)}).\n"
+        "Neue Serie mit denselben Spielern: /weiter · wieder öffnen: /oeffnen (Admins)"
+    )

@@ -69,6 +69,8 @@ class SeriesDocument:
     """E.g. "Platz 2 durch Los entschieden"."""
     closed: bool = False
     """True once the series is closed (/abschluss); otherwise the PDF shows a Zwischenstand."""
+    closed_on: datetime.date | None = None
+    """The day the series was closed (shown under the header of a closed list)."""
     subtitle: str = ""
     """Optional extra header line, e.g. "Tisch 2 · Serie 1"."""
     house: bool = False

@@ -140,6 +140,11 @@ class _SeriesPDF(SkatPDF):
             self.cell(0, 4.5, "Zwischenstand – die Serie ist noch nicht abgeschlossen.")
             self.ln(4.5)
             self.color(BLACK)
+        elif doc.closed_on is not None:
+            self.font(8, bold=True)
+            self.set_x(self.l_margin)
+            self.cell(0, 4.5, f"Serie abgeschlossen am {format_date(doc.closed_on)}.")
+            self.ln(4.5)
         self.set_draw_color(*BLACK)
         self.set_line_width(0.4)
         self.line(self.l_margin, self.get_y() + 1.5, self.w - self.r_margin, self.get_y() + 1.5)

@@ -1,7 +1,8 @@
 """Sheet replay: a list is an append-only log; everything shown is derived from it (SPEC §2).
 
-Rows are games, passed games, Ramsch games, cancellations, dealer overrides and house-rule
-events (`/bock`, `/krank`, `/gesund`). A correction is a play row that names the row it
+Rows are games, passed games, Ramsch games, cancellations, dealer overrides, house-rule
+events (`/bock`, `/krank`, `/gesund`) and the list's closing and reopening (`/abschluss`,
+`/oeffnen`: history only, they change no game). A correction is a play row that names the row it
 corrects: the corrected row is struck and the correction is shown directly after it, with the
 same dealer and the same number. Valid plays are numbered 1, 2, 3, ... in display order;
 struck and cancelled rows have no number. Under house rules the 3B3R machine is replayed along.
@@ -33,10 +34,13 @@ class RowKind(enum.StrEnum):
     BOCK = "bock"  # house rules: 3B3R trigger by hand
     SICK = "sick"  # house rules: a player is sick before a Ramsch
     HEALTHY = "healthy"  # house rules: the sick report is withdrawn
+    CLOSE = "close"  # /abschluss: the series was closed (who and when; the list row says so too)
+    REOPEN = "reopen"  # /oeffnen: a closed series was opened again
 
 
 PLAYS = (RowKind.GAME, RowKind.PASS, RowKind.RAMSCH)
 EVENTS = (RowKind.BOCK, RowKind.SICK, RowKind.HEALTHY)
+MARKS = (RowKind.CLOSE, RowKind.REOPEN)  # the list's history; nothing on the sheet changes
 
 
 class Status(enum.StrEnum):
@@ -326,6 +330,8 @@ def replay(
             cancelled.add(row.target)
         elif row.kind is RowKind.DEALER:
             continue  # only the next dealer depends on it (_next_dealer)
+        elif row.kind in MARKS:
+            continue  # closing and reopening change no game
         elif row.kind in EVENTS:
             primary.append(row)
         else:

@@ -56,7 +56,8 @@ class Player(Base):
 
 
 class Row(Base):
-    """One log row: game, pass, cancel or dealer override. Never updated, never deleted."""
+    """One log row: a play (game, pass, Ramsch), cancel, dealer override, house-rule event, or
+    the list's closing/reopening (``rules.sheet.RowKind``). Never updated, never deleted."""
 
     __tablename__ = "rows"
 

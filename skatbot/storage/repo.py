@@ -7,6 +7,7 @@ more than the whole replay of a 48-game list, and a log that is only appended to
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from dataclasses import dataclass
 from typing import Any, cast
@@ -344,12 +345,30 @@ def append_row(session: Session, lst: ListInfo, **fields: Any) -> LogRow:
     )
 
 
-def close_list(session: Session, lst: ListInfo) -> None:
+def close_list(session: Session, lst: ListInfo) -> ListInfo:
+    """Close the list; returns it as it is now (status "closed", ``closed_at`` set)."""
+    now = dt.datetime.now(dt.UTC)
     session.execute(
-        update(LISTS)
-        .where(LISTS.c.id == lst.id)
-        .values(status="closed", closed_at=dt.datetime.now(dt.UTC))
+        update(LISTS).where(LISTS.c.id == lst.id).values(status="closed", closed_at=now)
     )
+    return dataclasses.replace(lst, status="closed", closed_at=now)
+
+
+def reopen_list(session: Session, lst: ListInfo) -> ListInfo:
+    """Open a closed list again (``/oeffnen``); returns it as it is now."""
+    session.execute(update(LISTS).where(LISTS.c.id == lst.id).values(status="open", closed_at=None))
+    return dataclasses.replace(lst, status="open", closed_at=None)
+
+
+def list_number(session: Session, lst: ListInfo) -> int:
+    """The list's number in its place: 1 for the first list of a chat (or topic), 2, ...
+    (the ids are shared by all chats and mean nothing to a player)."""
+    count = session.scalar(
+        select(func.count())
+        .select_from(LISTS)
+        .where(LISTS.c.chat_id == lst.chat_id, LISTS.c.id <= lst.id)
+    )
+    return int(count or 1)
 
 
 def set_series_length(session: Session, lst: ListInfo, n: int) -> None:

@@ -63,7 +63,7 @@ async def test_abschluss_posts_pdf_then_spiel_refused_and_weiter_continues_deale
     await bot.say("/neu Anna Bernd Carla")
     await bot.say("/spiel Anna grand ohne 1 hand gewonnen")  # dealer Anna
     await bot.say("/spiel Bernd herz mit 1 gewonnen")  # dealer Bernd
-    text, (_, data) = await first_document(bot, "/abschluss")
+    text, (_, data) = await first_document(bot, "/abschluss ja")
     assert "Liste abgeschlossen" in text
     assert "Serienabschluss" in pdf_text(data)
     refused = await bot.text("/spiel Anna grand mit 1 gewonnen")

@@ -141,7 +141,7 @@ async def test_a_closed_list_takes_no_games_but_is_exported(bot: Bot) -> None:
     await bot.say("/neu Anna Bernd Carla")
     await bot.say("/spiel Anna grand ohne 1 hand gewonnen")  # +72
     await bot.say("/spiel Carla pik mit 1 verloren")  # 2 × 11 = 22 → −44
-    closing = await bot.text("/abschluss")
+    closing = await bot.text("/abschluss ja")
     assert "Liste abgeschlossen" in closing
     # Anna 72 + 50 × 1 + 40 × 1 = 162; Bernd 0 + 0 + 40 × 1 = 40; Carla −44 − 50 + 0 = −94
     assert "72 + 50 × (1 − 0) + 40 × 1 = 162" in closing

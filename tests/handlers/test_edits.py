@@ -176,7 +176,7 @@ async def test_an_edited_typed_bid_is_ignored(bot: Bot) -> None:
 async def test_an_edit_on_a_closed_list_is_refused_with_the_line(bot: Bot) -> None:
     await bot.say("/neu Anna Bernd Carla")
     message_id, _ = await post(bot, GAME_72)
-    await bot.say("/abschluss")
+    await bot.say("/abschluss ja")
     data = await export(bot)
     answer_id = reply_id(bot)
 

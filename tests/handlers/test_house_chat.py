@@ -471,7 +471,7 @@ async def test_regeln_haus_after_the_first_game_applies_to_the_next_list(bot: Bo
     assert "🎲" not in reply
     data = await export(bot)
     assert data["rules"] == "isko"
-    await ok(bot, "/abschluss")
+    await ok(bot, "/abschluss ja")
     await ok(bot, "/neu Anna Bernd Carla", "Hausregeln", "🎲 kein Bock, kein Ramsch")
     await ok(bot, "/spiel Bernd kreuz mit 1 kontra gewonnen", "Bernd +48")
     data = await export(bot)
