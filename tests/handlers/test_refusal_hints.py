@@ -190,6 +190,16 @@ CATALOGUE = [
         retry=True,
     ),
     Case("weiter-running", G2, "/weiter", ("/abschluss", "/weiter")),
+    Case("abschluss-word", G2, "/abschluss vielleicht", ("/abschluss ja",)),
+    Case("oeffnen-nothing", (), "/oeffnen", ("/neu Anna Bernd Carla",)),
+    Case("oeffnen-running", G2, "/oeffnen", ("/spiel",)),
+    Case(
+        "oeffnen-newer",
+        (*G2, "/abschluss", "/weiter"),
+        "/oeffnen",
+        then=("/spiel Anna grand mit 1 gewonnen",),
+        prose=("In der laufenden Liste weiterspielen",),
+    ),
     Case("vordruck", T3, "/vordruck", ("/vordruck 3", "/vordruck 4")),
     Case("wert", (), "/wert", ("/wert grand ohne 1 hand gewonnen",)),
     # --- the announcement ----------------------------------------------------------------------
@@ -412,6 +422,12 @@ def filled(command: str, fill: tuple[tuple[str, str], ...]) -> str:
 async def accepted(bot: Bot, message: str) -> str:
     reply = await bot.text(message)
     assert reply and not reply.startswith("⚠️"), (message, reply)
+    if "Serie jetzt abschließen?" in reply:  # /abschluss before the end asks: a user taps "Ja"
+        ask = bot.api.messages(-1001)[-1]
+        uid = bot.api.push_callback(ask.buttons[0][0]["callback_data"], message_id=ask.message_id)
+        await bot.api.wait_confirmed(uid, timeout=15)
+        done = bot.api.message(-1001, ask.message_id).text or ""
+        assert done.startswith("🏁 Serie abgeschlossen"), (message, done)
     return reply
 
 
