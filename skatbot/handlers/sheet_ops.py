@@ -12,11 +12,12 @@ from html import escape
 from sqlalchemy.orm import Session
 
 from skatbot.handlers import keyboards, pinned, texts
-from skatbot.handlers.names import check_unique, clean_name, resolve
+from skatbot.handlers.names import check_unique, clean_name, resolve, split_names
 from skatbot.handlers.reply import Command, Document, Reply
+from skatbot.handlers.runtime import error_text
 from skatbot.rules import house as h
 from skatbot.rules.errors import RuleError
-from skatbot.rules.grammar import format_announcement, parse_with_notes
+from skatbot.rules.grammar import format_announcement, is_grammar_word, parse_with_notes
 from skatbot.rules.house import rules_from_code
 from skatbot.rules.sheet import (
     PLAYS,
@@ -175,9 +176,7 @@ def neu(session: Session, cmd: Command) -> Reply:
             )
         dealer_name = words[i + 1]
         del words[i : i + 2]
-    raw = " ".join(words)
-    parts = raw.split(",") if "," in raw else raw.split()
-    names = [clean_name(p) for p in parts if p.strip()]
+    names = [clean_name(p) for p in split_names(" ".join(words))]
     if not 3 <= len(names) <= 4:
         raise RuleError(
             f"Eine Liste braucht 3 oder 4 Spieler, nicht {len(names)}.",
@@ -207,15 +206,49 @@ def neu(session: Session, cmd: Command) -> Reply:
 # --- /spiel, /eingepasst, /korrigieren, /storno -------------------------------------------------
 
 
-def _parse_game(loaded: repo.LoadedList, words: list[str]) -> tuple[int, str, tuple[str, ...]]:
+def _parse_game(
+    loaded: repo.LoadedList, words: list[str], command: str = "/spiel", example: str = ""
+) -> tuple[int, str, tuple[str, ...]]:
     if not words:
         raise RuleError(
             "Wer hat gespielt und was?", hint="Z. B. /spiel Anna grand ohne 1 hand gewonnen"
         )
-    declarer = resolve(words[0], loaded.names)
+    try:
+        declarer = resolve(words[0], loaded.names)
+    except RuleError:
+        missing = missing_name(loaded, words, command, example)
+        if missing is not None:
+            raise missing from None
+        raise
     announcement, notes = parse_with_notes(words[1:], house=loaded.sheet.house is not None)
     text = format_announcement(announcement)
     return declarer, text, notes
+
+
+class MissingName(RuleError):
+    """A game entered without the player who played it."""
+
+
+def missing_name(
+    loaded: repo.LoadedList, words: list[str], command: str, example: str = ""
+) -> MissingName | None:
+    """The refusal of a game entered without its player ("/spiel grand ohne 1 hand
+    gewonnen"): the first word is no player but a word of the game grammar. The example
+    names ``example``, else the next game's Vorhand."""
+    if not words or not is_grammar_word(words[0]):
+        return None
+    typed = " ".join(words)
+    if len(typed) > 60:
+        typed = typed[:60] + "…"
+    name = example or texts.command_name(loaded.names, loaded.sheet.vorhand)
+    tail = " · /spiel ohne Worte öffnet die Knöpfe." if command == "/spiel" else ""
+    return MissingName(
+        f"Wer hat gespielt? Vor „{typed}“ fehlt der Name.",
+        hint=f"{command} NAME …, z. B. {command} {name} {typed}{tail}",
+    )
+
+
+BUILDER_LABEL = "Mit Knöpfen eintragen"
 
 
 def spiel(session: Session, cmd: Command) -> Reply:
@@ -226,7 +259,11 @@ def spiel(session: Session, cmd: Command) -> Reply:
     loaded = require_list(session, cmd)
     sheet = loaded.sheet
     sheet.check_can_add()
-    declarer, text, notes = _parse_game(loaded, words)
+    try:
+        declarer, text, notes = _parse_game(loaded, words)
+    except MissingName as err:
+        # Nothing was written: the refusal comes with the builder's button.
+        return Reply(error_text(err), buttons=(((BUILDER_LABEL, keyboards.NEW_GAME),),))
     return book_game(session, cmd, loaded, declarer, text, notes)
 
 
@@ -341,7 +378,9 @@ def correction_fields(
         raise RuleError(
             "Wie lautet das richtige Spiel?", hint=f"Z. B. /korrigieren {nr} {_example(loaded, nr)}"
         )
-    declarer, text, notes = _parse_game(loaded, rest)
+    old = loaded.sheet.entry(nr).row.declarer
+    example = texts.command_name(loaded.names, old) if old is not None else ""
+    declarer, text, notes = _parse_game(loaded, rest, f"/korrigieren {nr}", example)
     return {"kind": "game", "declarer": declarer, "announcement": text, **extra}, notes
 
 

@@ -2,6 +2,10 @@
 
 Tokens are case-insensitive and order-free. ``format_announcement`` writes the canonical German
 form, and ``parse_announcement(format_announcement(a)) == a`` for every normalised ``a``.
+
+What a phone keyboard adds is forgiven: trailing punctuation (``gewonnen!``, ``gew.``, ``hand,``),
+commas between words, the short forms ``gew``/``verl`` and number words after mit/ohne
+(``ohne eins``, ``mit zwei`` … ``elf``).
 """
 
 from __future__ import annotations
@@ -29,7 +33,16 @@ GAME_WORDS: dict[str, GameType] = {
     "grand": GameType.GRAND,
     "null": GameType.NULL,
 }
-WON_WORDS = {"gewonnen": True, "g": True, "+": True, "verloren": False, "v": False, "-": False}
+WON_WORDS = {
+    "gewonnen": True,
+    "gew": True,
+    "g": True,
+    "+": True,
+    "verloren": False,
+    "verl": False,
+    "v": False,
+    "-": False,
+}
 MATADOR_WORDS = {"mit": True, "m": True, "ohne": False, "o": False}
 FLAG_WORDS = {
     "hand": "hand",
@@ -43,6 +56,24 @@ FLAG_WORDS = {
     "re": "re",
 }
 LEVEL_WORDS = {"schneider": "schneider", "schwarz": "schwarz"}
+# Matadors as words ("ohne eins", "mit zwei"); only after mit/ohne, where a count is expected.
+NUMBER_WORDS = {
+    "ein": 1,
+    "eins": 1,
+    "einem": 1,
+    "einen": 1,
+    "zwei": 2,
+    "drei": 3,
+    "vier": 4,
+    "fünf": 5,
+    "fuenf": 5,
+    "sechs": 6,
+    "sieben": 7,
+    "acht": 8,
+    "neun": 9,
+    "zehn": 10,
+    "elf": 11,
+}
 BID_WORDS = {"reiz", "gereizt", "r"}
 POINT_WORDS = {"augen"}
 VOCABULARY = sorted(
@@ -58,19 +89,26 @@ VOCABULARY = sorted(
         "gewonnen",
         "verloren",
     }
-    - {"g", "v", "m", "o", "r", "+", "-"}
+    - {"g", "v", "m", "o", "r", "+", "-", "gew", "verl"}
 )
 HOUSE_FLAGS = {"kontra", "re"}
 MAX_DIGITS = 4
 
 _GLUED = re.compile(r"^(mit|ohne|m|o|r|reiz|gereizt|augen)(\d+)$")
+# Punctuation a phone adds: commas/semicolons separate words, and a word may end in . ! ? : …
+_SEPARATORS = re.compile(r"[,;]")
+TRAILING = ".!?:…"
 
 
 def tokenize(text: str | Iterable[str]) -> list[str]:
-    """Lower-case words; glued forms such as ``ohne1`` or ``r30`` are split."""
-    words = text.split() if isinstance(text, str) else [w for t in text for w in t.split()]
+    """Lower-case words; glued forms such as ``ohne1`` or ``r30`` are split, commas separate
+    words and trailing punctuation is dropped (``gew.`` → ``gew``, ``g!`` → ``g``)."""
+    raw = text.split() if isinstance(text, str) else [w for t in text for w in t.split()]
+    words = [w.rstrip(TRAILING) for part in raw for w in _SEPARATORS.split(part)]
     tokens: list[str] = []
     for word in words:
+        if not word:
+            continue
         word = word.casefold()
         # Only a word that ends in a digit but is no plain number can be glued ("ohne1").
         glued = _GLUED.match(word) if word[-1].isdigit() and not word.isdigit() else None
@@ -79,6 +117,27 @@ def tokenize(text: str | Iterable[str]) -> list[str]:
         else:
             tokens.append(word)
     return tokens
+
+
+KNOWN_TOKENS = frozenset(
+    {
+        *GAME_WORDS,
+        *WON_WORDS,
+        *MATADOR_WORDS,
+        *FLAG_WORDS,
+        *LEVEL_WORDS,
+        *BID_WORDS,
+        *POINT_WORDS,
+        "angesagt",
+    }
+)
+
+
+def is_grammar_word(word: str) -> bool:
+    """Is ``word`` (as typed, e.g. "Grand", "o1", "gew.") a word of the game grammar? Used to
+    tell a game typed without its player from a misspelt name."""
+    tokens = tokenize(word)
+    return bool(tokens) and all(t in KNOWN_TOKENS or t.isdigit() for t in tokens)
 
 
 def suggest(word: str, vocabulary: Iterable[str]) -> str | None:
@@ -135,7 +194,7 @@ def parse_with_notes(
         if tok in GAME_WORDS:
             b.set("game", GAME_WORDS[tok], tok)
         elif tok in MATADOR_WORDS:
-            n = _number(tokens, i + 1, tok, f"{tok} 2")
+            n = NUMBER_WORDS.get(nxt) or _number(tokens, i + 1, tok, f"{tok} 2")
             b.set("matadors", (MATADOR_WORDS[tok], n), tok)
             i += 1
         elif tok in LEVEL_WORDS and nxt == "angesagt":

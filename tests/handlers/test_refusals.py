@@ -93,7 +93,8 @@ async def table(bot: Bot) -> Bot:
             ["Kontra und Re gibt es nur mit Hausregeln", "/regeln haus"],
         ),
         # garbage
-        ("/spiel Anna ;;;; 💥", ["Unbekanntes Wort „;;;;“"]),
+        ("/spiel Anna ;;;; 💥", ["Unbekanntes Wort „💥“"]),  # punctuation separates words
+        ("/spiel Anna ~~~~ 💥", ["Unbekanntes Wort „~~~~“"]),
         ("/spiel Anna", ["Die Spielansage fehlt"]),
         ("/spiel Anna grand mit gewonnen", ["Nach „mit“ fehlt eine Zahl"]),
         ("/spiel Anna grand mit 99999999999999999999 gewonnen", ["zu groß"]),

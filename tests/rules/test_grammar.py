@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from skatbot.rules import (
     Announcement,
@@ -16,7 +18,8 @@ from skatbot.rules import (
     format_announcement,
     parse_announcement,
 )
-from skatbot.rules.grammar import tokenize
+from skatbot.rules.grammar import NUMBER_WORDS, is_grammar_word, tokenize
+from tests.rules.test_properties import announcements
 
 GRAND_OHNE_1_HAND_WON = Announcement(
     GameType.GRAND, matadors=1, with_matadors=False, hand=True, won=True
@@ -258,7 +261,8 @@ def test_bare_number_refused(text: str) -> None:
         ("grand mit +", "Nach „mit“ fehlt eine Zahl"),
         ("grand mit 1 reiz", "Nach „reiz“ fehlt eine Zahl"),
         ("grand mit 1 augen", "Nach „augen“ fehlt eine Zahl"),
-        ("grand mit eins +", "Nach „mit“ fehlt eine Zahl"),
+        ("grand mit zwölf +", "Nach „mit“ fehlt eine Zahl"),
+        ("grand mit viele +", "Nach „mit“ fehlt eine Zahl"),
     ],
 )
 def test_missing_number(text: str, fragment: str) -> None:
@@ -329,3 +333,104 @@ def test_format_with_kontra_re_round_trips_under_house_rules() -> None:
     text = format_announcement(a)
     assert text == "Grand mit 1 Kontra Re Reiz 30 gewonnen"
     assert parse_announcement(text, house=True) == a
+
+
+# --- what a phone keyboard adds (issue 15, item 9) -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("word", "won"),
+    [("gew", True), ("gew.", True), ("Gew.", True), ("g!", True), ("gewonnen!", True),
+     ("gewonnen!!", True), ("gewonnen.", True), ("+!", True), ("verl", False),
+     ("verl.", False), ("verloren!", False), ("v.", False), ("-", False)],
+)  # fmt: skip
+def test_outcome_as_typed_on_a_phone(word: str, won: bool) -> None:
+    assert parse_announcement(f"kreuz mit 1 {word}").won is won
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "grand, ohne 1, hand, gewonnen",
+        "grand,ohne 1,hand,gewonnen!",
+        "Grand ohne 1 Hand gew.",
+        "grand ohne eins hand g!",
+        "grand ohne ein hand gewonnen",
+        "grand; ohne 1; hand; gewonnen.",
+        "grand ohne 1 hand … gewonnen",
+        "grand ohne 1. hand! gewonnen?",
+        "grand ohne 1 hand gewonnen :",
+    ],
+)
+def test_punctuation_is_forgiven(text: str) -> None:
+    assert parse_announcement(text) == GRAND_OHNE_1_HAND_WON
+
+
+@pytest.mark.parametrize(
+    ("text", "matadors", "with_matadors"),
+    [
+        ("kreuz mit eins +", 1, True),
+        ("kreuz mit einem +", 1, True),
+        ("kreuz ohne einen +", 1, False),
+        ("kreuz mit zwei +", 2, True),
+        ("kreuz ohne drei +", 3, False),
+        ("kreuz mit vier +", 4, True),
+        ("kreuz mit fünf +", 5, True),
+        ("kreuz mit fuenf +", 5, True),
+        ("kreuz m sechs +", 6, True),
+        ("kreuz o sieben +", 7, False),
+        ("kreuz mit acht +", 8, True),
+        ("kreuz mit neun +", 9, True),
+        ("kreuz mit zehn +", 10, True),
+        ("kreuz ohne elf +", 11, False),
+        ("KREUZ OHNE ELF +", 11, False),
+        ("kreuz mit Zwei, gewonnen", 2, True),
+    ],
+)
+def test_number_words_after_mit_ohne(text: str, matadors: int, with_matadors: bool) -> None:
+    a = parse_announcement(text)
+    assert (a.matadors, a.with_matadors) == (matadors, with_matadors)
+
+
+@pytest.mark.parametrize("text", ["grand mit 1 reiz zwei +", "grand mit 1 zwei +"])
+def test_number_words_only_count_matadors(text: str) -> None:
+    with pytest.raises(GrammarError):
+        parse_announcement(text)
+
+
+def test_number_word_range_matches_the_most_matadors() -> None:
+    assert sorted(set(NUMBER_WORDS.values())) == list(range(1, 12))
+
+
+@pytest.mark.parametrize(
+    ("word", "known"),
+    [("grand", True), ("Grand", True), ("o1", True), ("gew.", True), ("+", True),
+     ("hand,", True), ("3", True), ("Anna", False), ("grnad", False), ("Anna:", False),
+     ("", False), (",", False)],
+)  # fmt: skip
+def test_is_grammar_word(word: str, known: bool) -> None:
+    assert is_grammar_word(word) is known
+
+
+PHONE_OUTCOME = {"gewonnen": ["gew", "gew.", "g!", "gewonnen!", "+"],
+                 "verloren": ["verl", "verl.", "v", "verloren."]}  # fmt: skip
+SPELLED = {str(n): w for w, n in NUMBER_WORDS.items() if w not in ("ein", "einem", "einen")}
+
+
+@given(
+    a=announcements(house=True),
+    style=st.data(),
+)
+def test_phone_forms_read_as_the_canonical_text(a: Announcement, style: st.DataObject) -> None:
+    """Whatever a phone adds to the canonical text (commas, trailing dots and exclamation
+    marks, gew/verl, number words after mit/ohne) reads back as the same announcement."""
+    words = format_announcement(a).split()
+    typed = []
+    for i, word in enumerate(words):
+        if word in PHONE_OUTCOME:
+            word = style.draw(st.sampled_from(PHONE_OUTCOME[word]))
+        elif word in SPELLED and i > 0 and words[i - 1] in ("mit", "ohne"):
+            word = style.draw(st.sampled_from([word, SPELLED[word]]))
+        word += style.draw(st.sampled_from(["", "", ",", ".", "!", ":", "…"]))
+        typed.append(word)
+    assert parse_announcement(" ".join(typed), house=True) == a
