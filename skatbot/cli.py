@@ -7,6 +7,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from skatbot.rules import RuleError, contract_text, evaluate
 from skatbot.rules.grammar import parse_with_notes
@@ -43,11 +44,59 @@ def cmd_wert(words: Sequence[str], as_json: bool) -> int:
     return 0
 
 
+class GermanHelp(argparse.RawDescriptionHelpFormatter):
+    """argparse's help in German: "Aufruf:" instead of "usage:"."""
+
+    def add_usage(self, usage: Any, actions: Any, groups: Any, prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups, "Aufruf: " if prefix is None else prefix)
+
+
+WERT_EPILOG = """\
+Beispiele:
+  skatbot wert grand ohne 1 hand gewonnen
+  skatbot wert karo mit 1 reiz 30 gewonnen --json
+  skatbot wert null ouvert verloren
+
+Wörter (Reihenfolge egal, Groß-/Kleinschreibung auch):
+  Spiel       karo herz pik kreuz grand null (schellen rot grün eichel)
+  Spitzen     mit 2 / ohne 1 / m2 / o1 / ohne eins
+  Stufen      hand schneider sa (Schneider angesagt) schwarz swa ouvert
+  Reizwert    reiz 30 / r30
+  Ergebnis    gewonnen g + / verloren v - / augen 85"""
+
+
+def _parser(prog: str, **kwargs: Any) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=prog, formatter_class=GermanHelp, add_help=False, **kwargs
+    )
+    _german_sections(parser)
+    return parser
+
+
+def _german_sections(parser: argparse.ArgumentParser) -> None:
+    parser._positionals.title = "Befehle" if parser.prog == "skatbot" else "Argumente"
+    parser._optionals.title = "Optionen"
+    parser.add_argument("-h", "--help", action="help", help="diese Hilfe zeigen und beenden")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="skatbot", description="Skat-Liste für Telegram")
-    sub = parser.add_subparsers(dest="command")
-    sub.add_parser("run", help="Telegram long polling (TELEGRAM_BOT_TOKEN)")
-    hook = sub.add_parser("webhook", help="Telegram-Webhooks bedienen (mehrere Instanzen)")
+    parser = _parser(
+        "skatbot",
+        description="Skat-Liste für Telegram. Ohne Befehl: mit TELEGRAM_BOT_TOKEN wie "
+        "`skatbot run`, sonst wie `skatbot console`.",
+        epilog="Hilfe zu einem Befehl: skatbot BEFEHL --help",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="{run,webhook,console,wert}")
+
+    def command(name: str, help: str, **kwargs: Any) -> argparse.ArgumentParser:
+        child = sub.add_parser(
+            name, help=help, description=help, formatter_class=GermanHelp, add_help=False, **kwargs
+        )
+        _german_sections(child)
+        return child
+
+    command("run", "Telegram abfragen (Long Polling, TELEGRAM_BOT_TOKEN)")
+    hook = command("webhook", "Telegram-Webhooks bedienen (mehrere Instanzen)")
     hook.add_argument("--listen", default="0.0.0.0", help="Adresse (Standard 0.0.0.0)")
     hook.add_argument("--port", type=int, default=8443, help="Port (Standard 8443)")
     hook.add_argument("--url", required=True, help="öffentliche HTTPS-URL des Webhooks")
@@ -57,21 +106,47 @@ def build_parser() -> argparse.ArgumentParser:
     hook.add_argument(
         "--no-set-webhook", action="store_true", help="setWebhook nicht aufrufen (andere Instanz)"
     )
-    console = sub.add_parser("console", help="dieselben Befehle im Terminal")
+    console = command("console", "dieselben Befehle im Terminal")
     console.add_argument("--out", default="skatbot-out", help="Ordner für Dokumente")
-    wert = sub.add_parser("wert", help="ein Spiel berechnen, ohne es einzutragen")
+    wert = command(
+        "wert",
+        "ein Spiel berechnen, ohne es einzutragen",
+        epilog=WERT_EPILOG,
+        usage="skatbot wert [-h] [--json] ANSAGE...",
+    )
     wert.add_argument("--json", action="store_true", help="Ergebnis als JSON (letzte Zeile)")
-    wert.add_argument("words", nargs=argparse.REMAINDER, help="z. B. grand ohne 1 hand gewonnen")
+    wert.add_argument(
+        "words", nargs=argparse.REMAINDER, metavar="ANSAGE", help="z. B. grand ohne 1 hand gewonnen"
+    )
     return parser
+
+
+HELP_FLAGS = {"-h", "--help"}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] == "wert":
-        # `--json` may stand anywhere among the words; argparse REMAINDER would swallow it.
-        words = [w for w in args_list[1:] if w != "--json"]
-        return cmd_wert(words, as_json="--json" in args_list[1:])
-    args = build_parser().parse_args(args_list)
+        if HELP_FLAGS & set(args_list[1:]):
+            args_list = ["wert", "--help"]  # anywhere among the words, like --json
+        else:
+            # `--json` may stand anywhere among the words; argparse REMAINDER would swallow it.
+            words = [w for w in args_list[1:] if w != "--json"]
+            return cmd_wert(words, as_json="--json" in args_list[1:])
+    try:
+        args = build_parser().parse_args(args_list)
+    except SystemExit as done:  # --help (0) or a usage error (2, message already printed)
+        return done.code if isinstance(done.code, int) else 2
+    from skatbot.storage.database import DatabaseSetupError
+
+    try:
+        return run(args)
+    except DatabaseSetupError as err:
+        print(err, file=sys.stderr)
+        return 2
+
+
+def run(args: argparse.Namespace) -> int:
     from skatbot import app  # imported late: `wert` must not pay for Telegram/SQLAlchemy
 
     if args.command == "console":

@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -93,3 +99,193 @@ def test_wert_ouvert_says_what_was_set(capsys: pytest.CaptureFixture[str]) -> No
     code, out, _ = run(capsys, "wert", "kreuz", "ouvert", "mit", "2", "gewonnen")
     assert code == 0
     assert "automatisch" in out
+
+
+# --- usage (issue 15, item 11) ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "usage"),
+    [
+        (["--help"], "Aufruf: skatbot [-h] {run,webhook,console,wert} ..."),
+        (["-h"], "Aufruf: skatbot [-h] {run,webhook,console,wert} ..."),
+        (["wert", "--help"], "Aufruf: skatbot wert [-h] [--json] ANSAGE..."),
+        (["wert", "-h"], "Aufruf: skatbot wert [-h] [--json] ANSAGE..."),
+        (["wert", "grand", "--help"], "Aufruf: skatbot wert [-h] [--json] ANSAGE..."),
+        (["console", "--help"], "Aufruf: skatbot console [-h] [--out OUT]"),
+        (["run", "--help"], "Aufruf: skatbot run [-h]"),
+        (["webhook", "--help"], "Aufruf: skatbot webhook [-h]"),
+    ],
+)
+def test_help_prints_usage_and_exits_0(tmp_path: Path, argv: list[str], usage: str) -> None:
+    done = skatbot(*argv, cwd=tmp_path)  # a console started by mistake would stay in tmp_path
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    assert done.stdout.startswith(usage), done.stdout
+    assert "Fehler" not in done.stdout
+
+
+def test_help_names_every_command_in_german() -> None:
+    out = skatbot("--help").stdout
+    for line in ("Befehle:", "Optionen:", "diese Hilfe zeigen und beenden",
+                 "wert                ein Spiel berechnen, ohne es einzutragen",
+                 "Hilfe zu einem Befehl: skatbot BEFEHL --help"):  # fmt: skip
+        assert line in out, out
+    wert = skatbot("wert", "--help").stdout
+    assert "skatbot wert grand ohne 1 hand gewonnen" in wert
+    assert "--json      Ergebnis als JSON (letzte Zeile)" in wert
+
+
+def test_help_examples_work() -> None:
+    """The examples that `skatbot wert --help` shows are accepted as they are written."""
+    wert = skatbot("wert", "--help").stdout
+    examples = [line.split("skatbot wert ", 1)[1] for line in wert.splitlines()
+                if line.startswith("  skatbot wert ")]  # fmt: skip
+    assert len(examples) == 3
+    for example in examples:
+        done = skatbot("wert", *example.split())
+        assert done.returncode == 0, (example, done.stderr)
+
+
+def test_unknown_command_is_a_usage_error(tmp_path: Path) -> None:
+    done = skatbot("bogus", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "Aufruf: skatbot" in done.stderr
+
+
+# --- the README's sample output (issue 15, item 11) -------------------------------------------
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def readme_transcript() -> list[tuple[str, list[str]]]:
+    """The commands of the README's console block, each with the lines shown after it."""
+    text = README.read_text(encoding="utf-8")
+    block = text.split("```console\n", 1)[1].split("```", 1)[0]
+    runs: list[tuple[str, list[str]]] = []
+    for line in block.splitlines():
+        if line.startswith("$ "):
+            runs.append((line[2:], []))
+        else:
+            runs[-1][1].append(line)
+    return runs
+
+
+def shown_in(shown: list[str], actual: list[str]) -> bool:
+    """``shown`` is ``actual`` with runs of lines left out where it says ``...``."""
+    pattern = "".join(
+        "(?:.*\n)*" if line == "..." else re.escape(line) + "\n" for line in shown
+    )
+    return re.fullmatch(pattern, "".join(f"{line}\n" for line in actual)) is not None
+
+
+def test_readme_transcript_is_what_the_bot_prints(tmp_path: Path) -> None:
+    runs = readme_transcript()
+    assert [cmd.split(" | ")[-1] if " | " in cmd else cmd.split()[:2] for cmd, _ in runs] == [
+        "skatbot console",
+        ["skatbot", "wert"],
+    ]
+    env = {"SKATBOT_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'readme.db'}"}
+    for command, shown in runs:
+        if " | " in command:  # printf '...' | skatbot console
+            printf, program = command.split(" | ")
+            stdin = shlex.split(printf)[1].replace("\\n", "\n")
+            done = skatbot(*shlex.split(program)[1:], stdin=stdin, cwd=tmp_path, env=env)
+        else:
+            done = skatbot(*shlex.split(command)[1:], cwd=tmp_path, env=env)
+        assert done.returncode == 0, done.stderr
+        actual = done.stdout.splitlines()
+        assert "..." not in actual
+        assert shown_in(shown, actual), "\n".join(["README:", *shown, "", "printed:", *actual])
+        assert len([s for s in shown if s != "..."]) >= len(actual) - 1  # one line left out
+
+
+def test_shown_in_is_strict() -> None:
+    assert shown_in(["a", "...", "d"], ["a", "b", "c", "d"])
+    assert shown_in(["a", "b"], ["a", "b"])
+    assert not shown_in(["a", "b"], ["a", "b", "c"])
+    assert not shown_in(["a", "...", "d"], ["a", "b", "c", "e"])
+    assert not shown_in(["a", "x"], ["a", "b"])
+
+
+# --- a database whose driver is missing (issue 15, item 12) -----------------------------------
+
+NO_PSYCOPG = "import sys; sys.modules['psycopg'] = None; "
+PG = "postgresql+asyncpg://skatbot@127.0.0.1:9/skatbot"
+INSTALL = (
+    "PostgreSQL braucht den Treiber psycopg, der nicht installiert ist: pip install "
+    "'.[postgres]' im Quellordner von skatbot (oder pip install 'psycopg[binary]').\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("argv", "env"),
+    [
+        (["console"], {}),
+        ([], {}),  # no token: the console, after saying so on stdout
+        (["run"], {"TELEGRAM_BOT_TOKEN": "123:abc"}),
+        ([], {"TELEGRAM_BOT_TOKEN": "123:abc"}),
+        (
+            ["webhook", "--url", "https://bot.example.org/tg", "--port", "9"],
+            {"TELEGRAM_BOT_TOKEN": "123:abc", "SKATBOT_WEBHOOK_SECRET": "s3cret"},
+        ),
+    ],
+)
+def test_missing_postgres_driver_is_one_line_and_exit_2(
+    tmp_path: Path, argv: list[str], env: dict[str, str]
+) -> None:
+    done = skatbot(
+        *argv, env={"SKATBOT_DATABASE_URL": PG, **env}, cwd=tmp_path, prelude=NO_PSYCOPG
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == INSTALL
+    assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_the_blocked_import_is_what_the_check_sees(tmp_path: Path) -> None:
+    """Without the block the same URL gets past the driver check (and fails later, on the
+    connection to a port nobody listens on): the test above really simulates the driver."""
+    pytest.importorskip("psycopg")
+    done = skatbot("console", env={"SKATBOT_DATABASE_URL": PG}, cwd=tmp_path, stdin="")
+    assert "psycopg, der nicht installiert ist" not in done.stderr
+    assert "OperationalError" in done.stderr or "connection" in done.stderr.lower()
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("not a url", "SKATBOT_DATABASE_URL ist keine Datenbank-URL"),
+        ("oracle+nichtda://x/y", "Die Datenbank „oracle+nichtda“ kennt skatbot nicht"),
+    ],
+)
+def test_unusable_database_url_is_one_line(tmp_path: Path, url: str, message: str) -> None:
+    done = skatbot("console", env={"SKATBOT_DATABASE_URL": url}, cwd=tmp_path, stdin="")
+    assert done.returncode == 2
+    assert done.stderr.startswith(message) and done.stderr.count("\n") == 1, done.stderr
+
+
+def skatbot(
+    *argv: str,
+    stdin: str = "",
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    prelude: str = "",
+) -> subprocess.CompletedProcess[str]:
+    """The real command line (what the `skatbot` script runs) in a subprocess."""
+    environment = {
+        k: v for k, v in os.environ.items()
+        if not k.startswith(("TELEGRAM_", "SKATBOT_"))
+    }  # fmt: skip
+    environment.update(env or {})
+    environment["PYTHONPATH"] = str(Path(__file__).resolve().parents[1])
+    code = prelude + "import sys; from skatbot.cli import main; sys.exit(main())"
+    return subprocess.run(
+        [sys.executable, "-c", code, *argv],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=environment,
+        timeout=60,
+        check=False,
+    )

@@ -21,7 +21,7 @@ from typing import Any, TypeVar, cast
 
 from sqlalchemy import Connection, Engine, Table, bindparam, create_engine, event, select
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 from sqlalchemy.orm import Session, sessionmaker
 
 from skatbot.storage.models import Chat
@@ -34,9 +34,30 @@ DEFAULT_URL = "sqlite+aiosqlite:///skatbot.db"
 POOL_SIZE = 10
 
 
+# Drivers that are extras of the package (pyproject.toml): backend → (module, install line).
+DRIVER_INSTALL = {
+    "postgresql": (
+        "PostgreSQL",
+        "psycopg",
+        "pip install '.[postgres]' im Quellordner von skatbot (oder pip install 'psycopg[binary]')",
+    ),
+}
+
+
+class DatabaseSetupError(RuntimeError):
+    """A database URL that cannot work here (unknown form, driver not installed): one German
+    line naming the fix, shown by the command line instead of a traceback."""
+
+
 def sync_url(url: str | URL) -> URL:
     """Map the async driver names users configure to the sync drivers we run on threads."""
-    u = make_url(url)
+    try:
+        u = make_url(url)
+    except ArgumentError:
+        raise DatabaseSetupError(
+            "SKATBOT_DATABASE_URL ist keine Datenbank-URL: z. B. sqlite+aiosqlite:///skatbot.db "
+            "oder postgresql+asyncpg://user@host/db."
+        ) from None
     if u.drivername in ("sqlite+aiosqlite", "sqlite+pysqlite"):
         u = u.set(drivername="sqlite")
     elif u.drivername in ("postgresql+asyncpg", "postgresql", "postgres", "postgresql+psycopg2"):
@@ -71,6 +92,28 @@ def _sqlite_engine(url: URL, begin: str, *, busy_ms: int = 30_000) -> Engine:
     return engine
 
 
+def check_driver(url: URL) -> None:
+    """Load the URL's dialect and DB-API driver now, so that a missing one is one clear
+    ``DatabaseSetupError`` rather than a ``ModuleNotFoundError`` deep in SQLAlchemy."""
+    try:
+        url.get_dialect().import_dbapi()
+    except NoSuchModuleError:
+        raise DatabaseSetupError(
+            f"Die Datenbank „{url.drivername}“ kennt skatbot nicht: SQLite "
+            "(sqlite+aiosqlite:///skatbot.db) oder PostgreSQL (postgresql+asyncpg://user@host/db)."
+        ) from None
+    except ImportError as err:
+        backend = url.get_backend_name()
+        if backend in DRIVER_INSTALL:
+            label, module, install = DRIVER_INSTALL[backend]
+            raise DatabaseSetupError(
+                f"{label} braucht den Treiber {module}, der nicht installiert ist: {install}."
+            ) from None
+        raise DatabaseSetupError(
+            f"Der Datenbanktreiber {err.name or url.drivername} ist nicht installiert."
+        ) from None
+
+
 class Database:
     """Runs units of work, each in one transaction.
 
@@ -85,6 +128,7 @@ class Database:
 
     def __init__(self, url: str | URL = DEFAULT_URL) -> None:
         self.url = sync_url(url)
+        check_driver(self.url)
         self.sheets = SheetCache()
         info = {INFO_KEY: self.sheets}
         if self.url.get_backend_name() == "sqlite":
