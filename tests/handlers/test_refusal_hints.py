@@ -57,6 +57,18 @@ CATALOGUE = [
     # --- the list ------------------------------------------------------------------------------
     Case("no-list", (), "/spiel Anna grand mit 1 gewonnen", ("/neu Anna Bernd Carla",), retry=True),
     Case("neu-size", (), "/neu Anna Bernd", ("/neu Anna Bernd Carla",)),
+    Case(
+        "spiel-no-name",
+        T3,
+        "/spiel grand ohne 1 hand gewonnen",
+        ("/spiel Bernd grand ohne 1 hand gewonnen",),
+    ),
+    Case(
+        "korrigieren-no-name",
+        G2,
+        "/korrigieren 2 herz mit 2 gewonnen",
+        ("/korrigieren 2 Bernd herz mit 2 gewonnen",),
+    ),
     Case("neu-geber", (), "/neu Anna Bernd Carla geber", ("/neu Anna Bernd Carla geber Bernd",)),
     Case("neu-number", (), "/neu Anna Bernd 123", then=("/neu Anna Bernd Carla",)),
     Case(
