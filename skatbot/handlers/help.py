@@ -107,17 +107,19 @@ HELP_SPIEL = """<b>/spiel – so trägst du ein Spiel ein</b>
 Am schnellsten: /spiel ohne Worte öffnet die Knöpfe (Spieler, Spiel, Spitzen, Stufen,
 Ergebnis, Eintragen). Oder per Text: /spiel NAME ANSAGE – Reihenfolge und groß/klein egal.
 
-<b>Name</b>: der Anfang reicht, wenn er eindeutig ist (an → Anna).
+<b>Name</b>: der Anfang reicht, wenn er eindeutig ist (an → Anna); ohne Umlaute und
+  Akzente geht auch (juergen → Jürgen, lukasz → Łukasz), ein „:“ dahinter stört nicht.
 <b>Spiel</b>: karo · herz · pik · kreuz · grand · null
   auch deutsches Blatt: schellen = karo · rot = herz · grün/gruen = pik · eichel = kreuz
-<b>Spitzen</b> (nicht beim Null): mit 2 · ohne 1 · auch mit2 · m2 · o1
+<b>Spitzen</b> (nicht beim Null): mit 2 · ohne 1 · auch mit2 · m2 · o1 · mit zwei
   Farbspiel 1 bis 11, Grand 1 bis 4
 <b>Stufen</b>: hand · schneider · schwarz · ouvert (auch offen)
   schneider angesagt (sa) · schwarz angesagt (swa) – ansagen geht nur mit hand
   ouvert im Farbspiel/Grand ist immer Hand mit Schneider und Schwarz angesagt
   Null: nur hand und ouvert (Null 23 · Hand 35 · ouvert 46 · ouvert Hand 59)
 <b>Reizwert</b> (freiwillig): reiz 30 · gereizt 30 · r30 – zu hoch gereizt = überreizt
-<b>Ergebnis</b>: gewonnen · g · + oder verloren · v · -
+<b>Ergebnis</b>: gewonnen · gew · g · + oder verloren · verl · v · -
+  (Punkte und Kommas vom Handy stören nicht: „gew.“, „g!“)
   oder augen 85 (Augen des Alleinspielers; ab 61 gewonnen, ab 90 Schneider)
 <b>Hausregeln</b>: zusätzlich kontra · re
 <b>Eingepasst</b>: /eingepasst oder /spiel passe
