@@ -33,6 +33,8 @@ BLACK: RGB = (0, 0, 0)
 GREY_TEXT: RGB = (110, 110, 110)
 GRID: RGB = (170, 170, 170)
 HEADER_FILL: RGB = (232, 232, 232)
+STRIPE: RGB = (246, 246, 246)  # every other row of a ranking
+LOT_TEXT: RGB = (150, 90, 0)  # a place decided by lot
 
 PT = 25.4 / 72
 """One typographic point in mm."""
@@ -397,6 +399,17 @@ class SkatPDF(FPDF):
             self.line(x, y, x, y + height)
         return x
 
+    def row_grid(self, columns: Sequence[Column], height: float) -> tuple[float, float]:
+        """Draw the cell borders of one table row at the cursor; its top-left corner."""
+        x0, y0 = self.l_margin, self.get_y()
+        self.set_draw_color(*GRID)
+        self.set_line_width(0.2)
+        x = x0
+        for column in columns:
+            self.rect(x, y0, column.width, height)
+            x += column.width
+        return x0, y0
+
     def table_row(
         self,
         columns: Sequence[Column],
@@ -407,12 +420,9 @@ class SkatPDF(FPDF):
     ) -> None:
         """One table row (page break + repeated header if needed) with a grid."""
         self.ensure_row_space(height)
-        x0, y0 = self.l_margin, self.get_y()
-        self.set_draw_color(*GRID)
-        self.set_line_width(0.2)
+        x0, y0 = self.row_grid(columns, height)
         x = x0
         for index, (column, value) in enumerate(zip(columns, values, strict=True)):
-            self.rect(x, y0, column.width, height)
             self.font(size, bold=index in bold_columns)
             self.put(x, y0, column.width, height, value, column.align)
             x += column.width

@@ -16,7 +16,9 @@ from skatbot.pdf.base import (
     BLACK,
     GREY_TEXT,
     GRID,
+    LOT_TEXT,
     RGB,
+    STRIPE,
     Column,
     SkatPDF,
     format_date,
@@ -27,8 +29,6 @@ from skatbot.pdf.fonts import printable
 
 ROW_H = 6.0
 HEAD_H = 6.5
-STRIPE: RGB = (246, 246, 246)
-LOT_TEXT: RGB = (150, 90, 0)
 MISSING = "–"
 MAX_SERIES_COLUMNS = 6
 """More series than this are shown in several tables of at most this many series each."""
@@ -268,13 +268,7 @@ class _EveningPDF(SkatPDF):
         ]
         self.header_row(columns, height, size=7.5)
         for name, score, won, lost, steps in series.lines:
-            x0, y0 = self.l_margin, self.get_y()
-            self.set_draw_color(*GRID)
-            self.set_line_width(0.2)
-            x = x0
-            for column in columns:
-                self.rect(x, y0, column.width, height)
-                x += column.width
+            x0, y0 = self.row_grid(columns, height)
             x = x0
             clean = self.clean(name)
             self.fit_size(clean, columns[0].width - 3, 8.5, 4.5, bold=False)

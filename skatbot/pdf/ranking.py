@@ -15,7 +15,8 @@ from skatbot.pdf.base import (
     GREY_TEXT,
     GRID,
     HEADER_FILL,
-    RGB,
+    LOT_TEXT,
+    STRIPE,
     Column,
     SkatPDF,
     format_date,
@@ -26,8 +27,6 @@ from skatbot.pdf.fonts import printable
 
 ROW_H = 5.5
 HEAD_H = 6.5
-STRIPE: RGB = (246, 246, 246)
-LOT_TEXT: RGB = (150, 90, 0)
 LOT_MARK = "Los"
 KEEP_ROWS = 3
 """So many last rows stay on one page with the notes below the table."""

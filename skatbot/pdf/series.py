@@ -396,13 +396,7 @@ class _SeriesPDF(SkatPDF):
         height = self._total_height(columns, total)
         self.ensure_row_space(height)
         values = self._total_values(total)
-        x0, y0 = self.l_margin, self.get_y()
-        self.set_draw_color(*GRID)
-        self.set_line_width(0.2)
-        x = x0
-        for column in columns:
-            self.rect(x, y0, column.width, height)
-            x += column.width
+        x0, y0 = self.row_grid(columns, height)
         x = x0
         last = len(columns) - 1
         for index, (column, value) in enumerate(zip(columns, values, strict=True)):
