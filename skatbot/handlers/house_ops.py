@@ -11,17 +11,18 @@ from html import escape
 
 from sqlalchemy.orm import Session
 
-from skatbot.handlers import keyboards, texts
+from skatbot.handlers import texts
 from skatbot.handlers.names import resolve
 from skatbot.handlers.reply import Command, Reply
 from skatbot.handlers.runtime import UseCase
-from skatbot.handlers.sheet_ops import after_row, require_list, user_fields
+from skatbot.handlers.sheet_ops import require_list
 from skatbot.rules import house as h
 from skatbot.rules.errors import RuleError
 from skatbot.rules.scoring import minus_sign
-from skatbot.rules.sheet import Sheet
+from skatbot.rules.sheet import LogRow, Sheet
 from skatbot.storage import repo
 from skatbot.storage.database import ensure_chat, lock_chat
+from skatbot.usecases.booking import Keys, book
 
 MAX_START = 100_000
 
@@ -119,18 +120,21 @@ def startpunkte(session: Session, cmd: Command) -> Reply:
     shown = " · ".join(
         f"{escape(p.name)} {minus_sign(pts)}" for p, pts in zip(loaded.players, points, strict=True)
     )
-    return Reply(f"🏁 Startpunkte: {shown}\n{texts.progress(loaded.sheet)}")
+    text = f"🏁 Startpunkte: {shown}\n{texts.progress(loaded.sheet)}"
+    return book(session, cmd, loaded, lambda _after, _row: text, keys=Keys.NONE)
 
 
 def bock(session: Session, cmd: Command) -> Reply:
     lock_chat(session, cmd.chat_id)
     loaded = require_list(session, cmd)
     _require_house(loaded.sheet, "Bock")
-    row = repo.append_row(session, loaded.lst, kind="bock", **user_fields(cmd))
-    after = after_row(session, loaded, row)
-    return Reply(
-        f"🎲 3B3R von Hand ausgelöst.\n{texts.progress(after)}",
-        buttons=keyboards.health_rows(after, loaded.lst.id, len(loaded.rows) + 1),
+    return book(
+        session,
+        cmd,
+        loaded,
+        lambda after, _row: f"🎲 3B3R von Hand ausgelöst.\n{texts.progress(after)}",
+        row={"kind": "bock"},
+        keys=Keys.HEALTH,
     )
 
 
@@ -169,12 +173,17 @@ def krank(session: Session, cmd: Command) -> Reply:
         raise RuleError(
             f"{loaded.names[seat]} gibt und setzt aus.", hint="Der Geber spielt nicht mit."
         )
-    row = repo.append_row(session, loaded.lst, kind="sick", seat=seat, **user_fields(cmd))
-    after = after_row(session, loaded, row)
-    return Reply(
-        f"🤒 {name} ist krank und muss Grand Hand spielen (ohne Schneider, Kontra, Re). "
-        f"Der Ramsch-Zähler bleibt stehen.\nEintragen: /spiel {name} grand mit 1 hand gewonnen\n"
-        f"{texts.progress(after)}"
+    return book(
+        session,
+        cmd,
+        loaded,
+        lambda after, _row: (
+            f"🤒 {name} ist krank und muss Grand Hand spielen (ohne Schneider, Kontra, Re). "
+            "Der Ramsch-Zähler bleibt stehen.\n"
+            f"Eintragen: /spiel {name} grand mit 1 hand gewonnen\n{texts.progress(after)}"
+        ),
+        row={"kind": "sick", "seat": seat},
+        keys=Keys.NONE,
     )
 
 
@@ -191,9 +200,14 @@ def gesund(session: Session, cmd: Command) -> Reply:
             "Eintragen: /ramsch VERLIERER AUGEN [geschoben N] [jungfrau N]\n"
             + texts.house_line(sheet)
         )
-    row = repo.append_row(session, loaded.lst, kind="healthy", **user_fields(cmd))
-    after = after_row(session, loaded, row)
-    return Reply(f"💪 Doch alle gesund – es wird geramscht.\n{texts.progress(after)}")
+    return book(
+        session,
+        cmd,
+        loaded,
+        lambda after, _row: f"💪 Doch alle gesund – es wird geramscht.\n{texts.progress(after)}",
+        row={"kind": "healthy"},
+        keys=Keys.NONE,
+    )
 
 
 def _count(words: list[str], key: str) -> int:
@@ -252,26 +266,23 @@ def ramsch(session: Session, cmd: Command) -> Reply:
     game = parse_ramsch(cmd.args, loaded.names)
     dealer = sheet.next_dealer
     h.validate_ramsch(game, sheet.table_size, sheet.sitting_out(dealer))
-    row = repo.append_row(
+
+    def say(after: Sheet, _row: LogRow | None) -> str:
+        entry = after.entries[-1]
+        lines = [
+            f"🐷 <b>Spiel {entry.nr}/{after.series_length}</b> · {texts.entry_title(after, entry)}"
+        ]
+        lines.extend(texts.ramsch_lines(after, entry))
+        lines.append(f"Stand: {texts.standings_line(after, loaded.lst.seed)}")
+        lines.append(texts.progress(after))
+        return "\n".join(lines)
+
+    return book(
         session,
-        loaded.lst,
-        kind="ramsch",
-        dealer=dealer,
-        announcement=game.text(),
-        **user_fields(cmd),
-    )
-    after = after_row(session, loaded, row)
-    entry = after.entries[-1]
-    lines = [
-        f"🐷 <b>Spiel {entry.nr}/{after.series_length}</b> · {texts.entry_title(after, entry)}"
-    ]
-    lines.extend(texts.ramsch_lines(after, entry))
-    lines.append(f"Stand: {texts.standings_line(after, loaded.lst.seed)}")
-    lines.append(texts.progress(after))
-    buttons = keyboards.booking_buttons(row.id)
-    return Reply(
-        "\n".join(lines),
-        buttons=keyboards.with_health(buttons, after, loaded.lst.id, len(loaded.rows) + 1),
+        cmd,
+        loaded,
+        say,
+        row={"kind": "ramsch", "dealer": dealer, "announcement": game.text()},
     )
 
 

@@ -11,7 +11,7 @@ from html import escape
 
 from sqlalchemy.orm import Session
 
-from skatbot.handlers import keyboards, pinned, texts
+from skatbot.handlers import keyboards, texts
 from skatbot.handlers.names import check_unique, clean_name, resolve, split_names
 from skatbot.handlers.reply import Command, Document, Reply
 from skatbot.handlers.runtime import error_text
@@ -20,7 +20,6 @@ from skatbot.rules.errors import RuleError
 from skatbot.rules.grammar import format_announcement, is_grammar_word, parse_with_notes
 from skatbot.rules.house import rules_from_code
 from skatbot.rules.sheet import (
-    PLAYS,
     Entry,
     LogRow,
     Sheet,
@@ -32,6 +31,9 @@ from skatbot.rules.value import GameResult
 from skatbot.storage import repo
 from skatbot.storage.database import ensure_chat, lock_chat
 from skatbot.storage.models import Chat
+from skatbot.usecases.booking import Keys, after_row, book, user_fields
+
+__all__ = ["after_row", "user_fields"]  # moved to usecases.booking; imported from here too
 
 MAX_SERIES = 200
 PASS_WORDS = {"passe", "eingepasst", "pass"}
@@ -70,39 +72,6 @@ def state_line(loaded: repo.LoadedList) -> str:
     if loaded.lst.status == "closed":
         return texts.closed_line(loaded.lst.closed_at, loaded.sheet.games_played)
     return texts.progress(loaded.sheet)
-
-
-def _replay_with(loaded: repo.LoadedList, new: LogRow) -> Sheet:
-    """The sheet with one more row, without another database read."""
-    if new.kind in PLAYS and new.target is None and new.dealer is not None:
-        return loaded.sheet.extended(new)  # the common case: no full replay needed
-    lst = loaded.lst
-    return replay(
-        loaded.names,
-        [*loaded.rows, new],
-        first_dealer=lst.first_dealer,
-        series_length=loaded.sheet.series_length,
-        house=rules_from_code(lst.rules),
-        start=[p.start_points for p in loaded.players],
-    )
-
-
-def after_row(session: Session, loaded: repo.LoadedList, new: LogRow) -> Sheet:
-    """The sheet with one more row; refuses a row that breaks the 3B3R sequence."""
-    after = _replay_with(loaded, new)
-    if after.house is not None:
-        broken = after.violations()
-        if len(broken) > len(loaded.sheet.violations()):
-            raise RuleError(
-                f"Das passt nicht zum Bock-/Ramsch-Ablauf: {broken[-1]}.",
-                hint="Erst die späteren Spiele korrigieren oder stornieren.",
-            )
-    repo.remember(session, loaded, new, after)
-    return after
-
-
-def user_fields(cmd: Command) -> dict[str, object]:
-    return {"user_id": cmd.user_id, "user_name": cmd.user_name[:128], "update_id": cmd.update_id}
 
 
 # --- /neu -----------------------------------------------------------------------------------
@@ -281,22 +250,12 @@ def book_game(
     dealer = sheet.next_dealer
     sheet.check_declarer(declarer, dealer)
     sheet.check_game_allowed(declarer, evaluate_text(text, sheet.house is not None))
-    row = repo.append_row(
+    return book(
         session,
-        loaded.lst,
-        kind="game",
-        dealer=dealer,
-        declarer=declarer,
-        announcement=text,
-        **user_fields(cmd),
-    )
-    after = after_row(session, loaded, row)
-    return Reply(
-        _booked(after, after.entries[-1], loaded.lst.seed, "✅", notes),
-        buttons=keyboards.with_health(
-            keyboards.booking_buttons(row.id), after, loaded.lst.id, len(loaded.rows) + 1
-        ),
-        edits=pinned.refresh(session, loaded, after),
+        cmd,
+        loaded,
+        lambda after, _row: _booked(after, after.entries[-1], loaded.lst.seed, "✅", notes),
+        row={"kind": "game", "dealer": dealer, "declarer": declarer, "announcement": text},
     )
 
 
@@ -317,23 +276,17 @@ def eingepasst(session: Session, cmd: Command) -> Reply:
     sheet = loaded.sheet
     sheet.check_can_add()
     sheet.check_pass_allowed()
-    row = repo.append_row(
-        session, loaded.lst, kind="pass", dealer=sheet.next_dealer, **user_fields(cmd)
-    )
-    after = after_row(session, loaded, row)
-    entry = after.entries[-1]
-    lines = [
-        f"🤝 <b>Spiel {entry.nr}/{after.series_length}</b> · eingepasst – keine Wertung.",
-        f"Stand: {texts.standings_line(after, loaded.lst.seed)}",
-        texts.progress(after),
-    ]
-    return Reply(
-        "\n".join(lines),
-        buttons=keyboards.with_health(
-            keyboards.booking_buttons(row.id), after, loaded.lst.id, len(loaded.rows) + 1
-        ),
-        edits=pinned.refresh(session, loaded, after),
-    )
+
+    def say(after: Sheet, _row: LogRow | None) -> str:
+        entry = after.entries[-1]
+        lines = [
+            f"🤝 <b>Spiel {entry.nr}/{after.series_length}</b> · eingepasst – keine Wertung.",
+            f"Stand: {texts.standings_line(after, loaded.lst.seed)}",
+            texts.progress(after),
+        ]
+        return "\n".join(lines)
+
+    return book(session, cmd, loaded, say, row={"kind": "pass", "dealer": sheet.next_dealer})
 
 
 def _game_number(word: str | None, command: str, sheet: Sheet) -> int:
@@ -471,25 +424,21 @@ def write_correction(
             sheet.table_size,
             sheet.sitting_out(dealer),
         )
-    row = repo.append_row(
-        session, loaded.lst, dealer=dealer, target=target.row.id, **fields, **user_fields(cmd)
-    )
-    after = after_row(session, loaded, row)
-    entry = next(e for e in after.entries if e.row.id == row.id)
-    old = texts.entry_title(sheet, target)
-    text = _booked(after, entry, loaded.lst.seed, "✏️", notes)
-    head = f"Spiel {nr} korrigiert (gestrichen: <s>{old}</s>)."
-    if dealer != old_dealer:
-        head += (
-            f"\n🔄 Geber in Spiel {nr}: {escape(loaded.names[dealer])}"
-            f" (vorher {escape(loaded.names[old_dealer])})."
-        )
-    return Reply(
-        f"{head}\n{text}",
-        buttons=keyboards.with_health(
-            keyboards.booking_buttons(row.id), after, loaded.lst.id, len(loaded.rows) + 1
-        ),
-        edits=pinned.refresh(session, loaded, after),
+
+    def say(after: Sheet, row: LogRow | None) -> str:
+        entry = next(e for e in after.entries if row is not None and e.row.id == row.id)
+        old = texts.entry_title(sheet, target)
+        text = _booked(after, entry, loaded.lst.seed, "✏️", notes)
+        head = f"Spiel {nr} korrigiert (gestrichen: <s>{old}</s>)."
+        if dealer != old_dealer:
+            head += (
+                f"\n🔄 Geber in Spiel {nr}: {escape(loaded.names[dealer])}"
+                f" (vorher {escape(loaded.names[old_dealer])})."
+            )
+        return f"{head}\n{text}"
+
+    return book(
+        session, cmd, loaded, say, row={"dealer": dealer, "target": target.row.id, **fields}
     )
 
 
@@ -525,22 +474,18 @@ def storno(session: Session, cmd: Command) -> Reply:
     loaded = require_list(session, cmd)
     nr = _game_number(words[0] if words else None, "storno", loaded.sheet)
     target = loaded.sheet.entry(nr)
-    row = repo.append_row(
-        session, loaded.lst, kind="cancel", target=target.row.id, **user_fields(cmd)
-    )
-    after = after_row(session, loaded, row)
-    lines = [
-        f"🗑 Spiel {nr} storniert: <s>{texts.entry_title(loaded.sheet, target)}</s>",
-        "Die folgenden Spiele rücken eine Nummer auf.",
-        f"Stand: {texts.standings_line(after, loaded.lst.seed)}",
-        texts.progress(after),
-    ]
-    return Reply(
-        "\n".join(lines),
-        buttons=keyboards.with_health(
-            keyboards.after_cancel_buttons(), after, loaded.lst.id, len(loaded.rows) + 1
-        ),
-        edits=pinned.refresh(session, loaded, after),
+
+    def say(after: Sheet, _row: LogRow | None) -> str:
+        lines = [
+            f"🗑 Spiel {nr} storniert: <s>{texts.entry_title(loaded.sheet, target)}</s>",
+            "Die folgenden Spiele rücken eine Nummer auf.",
+            f"Stand: {texts.standings_line(after, loaded.lst.seed)}",
+            texts.progress(after),
+        ]
+        return "\n".join(lines)
+
+    return book(
+        session, cmd, loaded, say, row={"kind": "cancel", "target": target.row.id}, keys=Keys.CANCEL
     )
 
 
@@ -559,7 +504,8 @@ def umbenennen(session: Session, cmd: Command) -> Reply:
     check_unique([*others, new])
     old = loaded.players[seat].name
     repo.rename_player(session, loaded.players[seat], new)
-    return Reply(f"✏️ {escape(old)} heißt jetzt {escape(new)}. Die Zahlen bleiben, wie sie sind.")
+    text = f"✏️ {escape(old)} heißt jetzt {escape(new)}. Die Zahlen bleiben, wie sie sind."
+    return book(session, cmd, loaded, lambda _after, _row: text, keys=Keys.NONE)
 
 
 def geber(session: Session, cmd: Command) -> Reply:
@@ -569,9 +515,16 @@ def geber(session: Session, cmd: Command) -> Reply:
     if len(words) != 1:
         raise RuleError("Wer gibt als Nächstes?", hint="Z. B. /geber Bernd")
     seat = resolve(words[0], loaded.names)
-    row = repo.append_row(session, loaded.lst, kind="dealer", seat=seat, **user_fields(cmd))
-    after = after_row(session, loaded, row)
-    return Reply(f"🔄 Nächster Geber: {escape(loaded.names[seat])}.\n{texts.progress(after)}")
+    return book(
+        session,
+        cmd,
+        loaded,
+        lambda after, _row: (
+            f"🔄 Nächster Geber: {escape(loaded.names[seat])}.\n" + texts.progress(after)
+        ),
+        row={"kind": "dealer", "seat": seat},
+        keys=Keys.NONE,
+    )
 
 
 def serie(session: Session, cmd: Command) -> Reply:
@@ -591,8 +544,15 @@ def serie(session: Session, cmd: Command) -> Reply:
             hint=f"Erlaubt: {max(1, played)} bis {MAX_SERIES} (schon gespielt: {played}).",
         )
     repo.set_series_length(session, loaded.lst, n)
-    loaded.sheet.series_length = n
-    return Reply(f"📏 Die Serie hat jetzt {texts.games(n)}.\n{texts.progress(loaded.sheet)}")
+    # A new sheet: the loaded one may be the sheet cache's, shared beyond this unit of work.
+    return book(
+        session,
+        cmd,
+        loaded,
+        lambda after, _row: f"📏 Die Serie hat jetzt {texts.games(n)}.\n{texts.progress(after)}",
+        after=loaded.sheet.with_series_length(n),
+        keys=Keys.NONE,
+    )
 
 
 # --- read-only views --------------------------------------------------------------------------

@@ -123,14 +123,17 @@ def evaluate_text(text: str, house: bool = False) -> GameResult:
     return evaluate(parse_announcement(text, house=house))
 
 
-@dataclass
+@dataclass(frozen=True)
 class Sheet:
-    """The replayed list."""
+    """The replayed list: a value. Once ``replay`` (or ``extended``) has returned it, nothing
+    changes it - the sheet cache hands the same object to every unit of work, so a change
+    made in a unit that rolls back would outlive the rollback. A changed list is a new sheet
+    (``extended``, ``with_series_length``)."""
 
     players: tuple[str, ...]
     first_dealer: int
     series_length: int
-    entries: list[Entry] = field(default_factory=list)
+    entries: tuple[Entry, ...] = ()
     next_dealer: int = 0
     house: h.HouseRules | None = None
     state: h.HouseState = field(default_factory=h.HouseState)
@@ -141,9 +144,9 @@ class Sheet:
         return len(self.players)
 
     @functools.cached_property
-    def valid(self) -> list[Entry]:
+    def valid(self) -> tuple[Entry, ...]:
         """The valid plays (computed once: a sheet is not changed after its replay)."""
-        return [e for e in self.entries if e.status is Status.VALID]
+        return tuple(e for e in self.entries if e.status is Status.VALID)
 
     @property
     def games_played(self) -> int:
@@ -193,17 +196,22 @@ class Sheet:
             players=self.players,
             first_dealer=self.first_dealer,
             series_length=self.series_length,
-            entries=list(self.entries),
             house=self.house,
             state=self.state,
             start=self.start,
         )
         entry = _entry(new, row, self.games_played + 1, Status.VALID, None)
-        new.entries.append(entry)
-        new.next_dealer = (row.dealer + 1) % self.table_size
+        _build(new, entries=(*self.entries, entry), next_dealer=(row.dealer + 1) % self.table_size)
         if "_bookings" in self.__dict__:  # the parent's totals were needed: so are these
             booking = _booking(self.players, entry)
             new.__dict__["_bookings"] = self._bookings + ((booking,) if booking else ())
+        return new
+
+    def with_series_length(self, n: int) -> Sheet:
+        """The same sheet with a series of ``n`` games (/serie)."""
+        new = dataclasses.replace(self, series_length=n)
+        if "_bookings" in self.__dict__:
+            new.__dict__["_bookings"] = self._bookings
         return new
 
     def won_lost(self) -> tuple[list[int], list[int]]:
@@ -340,6 +348,7 @@ def replay(
             else:
                 primary.append(row)
     nr = 0
+    entries: list[Entry] = []
     for first in primary:
         if first.kind in EVENTS:
             if first.id not in cancelled:
@@ -358,10 +367,17 @@ def replay(
             if status is Status.VALID:
                 nr += 1
                 number = nr
-            sheet.entries.append(_entry(sheet, row, number, status, follow))
+            entries.append(_entry(sheet, row, number, status, follow))
             current = by_id.get(follow) if follow is not None else None
-    sheet.next_dealer = _next_dealer(rows, size, first_dealer)
+    _build(sheet, entries=tuple(entries), next_dealer=_next_dealer(rows, size, first_dealer))
     return sheet
+
+
+def _build(sheet: Sheet, **fields: object) -> None:
+    """Set ``fields`` of a sheet under construction (replay, extended): the only writes to a
+    sheet, before anyone else sees it."""
+    for name, value in fields.items():
+        object.__setattr__(sheet, name, value)
 
 
 def _next_dealer(rows: Sequence[LogRow], size: int, first_dealer: int) -> int:
@@ -404,11 +420,11 @@ def _next_dealer(rows: Sequence[LogRow], size: int, first_dealer: int) -> int:
 def _apply_event(sheet: Sheet, row: LogRow) -> None:
     state = sheet.state
     if row.kind is RowKind.BOCK:
-        sheet.state = h.manual_bock(state)
+        _build(sheet, state=h.manual_bock(state))
     elif row.kind is RowKind.SICK and row.seat is not None and state.phase is h.Phase.RAMSCH:
-        sheet.state = dataclasses.replace(state, sick_now=row.seat)
+        _build(sheet, state=dataclasses.replace(state, sick_now=row.seat))
     elif row.kind is RowKind.HEALTHY:
-        sheet.state = dataclasses.replace(state, sick_now=None)
+        _build(sheet, state=dataclasses.replace(state, sick_now=None))
 
 
 def _violation(sheet: Sheet, row: LogRow, result: GameResult | None) -> str | None:
@@ -480,5 +496,5 @@ def _entry(sheet: Sheet, row: LogRow, nr: int | None, status: Status, follow: in
             new = dataclasses.replace(
                 new, sick_now=None, sick_used=state.sick_used | {row.declarer}
             )
-        sheet.state = new
+        _build(sheet, state=new)
     return Entry(row, nr, status, result, follow, points, ramsch, mark)

@@ -163,3 +163,42 @@ def test_the_cache_is_bounded() -> None:
     assert cache.get(SheetKey(infos[0], (), 0, None)) is None
     assert cache.get(SheetKey(infos[2], (), 0, None)) is not None
     assert cache.get(SheetKey(infos[2], (), 1, 7)) is None  # another key: a miss, not a hit
+
+
+def test_a_rolled_back_series_length_is_never_served(db: Database) -> None:
+    """/serie in a unit that rolls back must leave no trace in the cached sheet: /stand
+    shows the database's series length (it showed the rolled-back one: 2/48 against 36)."""
+    from skatbot.handlers import sheet_ops
+    from skatbot.handlers.reply import Command
+
+    def cmd(*args: str) -> Command:
+        return Command(CHAT, "Skat", 1, "Anna", 99, args)
+
+    db.run_write(new_list)
+    db.run_write(lambda s: book(s, GAMES[0]))
+    assert db.run_read(load).sheet.series_length == 36  # cached now
+
+    def serie_then_fail(s: Session) -> None:
+        assert "48 Spiele" in sheet_ops.serie(s, cmd("48")).text
+        raise RuntimeError("the unit fails after /serie")
+
+    with pytest.raises(RuntimeError):
+        db.run_write(serie_then_fail)
+    assert db.run_read(lambda s: repo.open_list(s, CHAT)).series_length == 36  # type: ignore[union-attr]
+    assert db.run_read(load).sheet.series_length == 36
+    assert "Spiel 2/36" in db.run_read(lambda s: sheet_ops.stand(s, cmd())).text
+
+
+def test_a_cached_sheet_cannot_be_changed_in_place(db: Database) -> None:
+    """The cache shares one sheet among units of work: a sheet is a value."""
+    import dataclasses
+
+    db.run_write(new_list)
+    db.run_write(lambda s: book(s, GAMES[0]))
+    sheet = db.run_read(load).sheet
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        sheet.series_length = 48  # type: ignore[misc]
+    assert isinstance(sheet.entries, tuple) and isinstance(sheet.valid, tuple)
+    longer = sheet.with_series_length(48)
+    assert (longer.series_length, sheet.series_length) == (48, 36)
+    assert longer.entries == sheet.entries and longer.totals() == sheet.totals()

@@ -1,0 +1,1 @@
+"""Use cases: ``Command -> Reply`` functions without Telegram types."""
