@@ -7,9 +7,9 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 from telegram.ext import Application
@@ -18,6 +18,9 @@ from telegram.request import HTTPXRequest
 from skatbot.handlers.delivery import Outbox, Pacer
 from skatbot.handlers.registry import post_init, register
 from skatbot.storage.database import DEFAULT_URL, Database
+
+if TYPE_CHECKING:
+    from skatbot.handlers.routes import Route
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +58,7 @@ def build_application(
     request_timeout: float | None = None,
     group_limit: int | None = 20,
     group_window: float = 60.0,
+    routes: Sequence[Route] | None = None,
 ) -> Application:  # type: ignore[type-arg]
     """The one Application used by Telegram, the console and the tests.
 
@@ -62,7 +66,8 @@ def build_application(
     API requests (default 5 s); the tests use short ones to provoke timeouts. Replies are
     paced per group chat to ``group_limit`` messages per ``group_window`` seconds (Telegram's
     ~20 a minute) and to 30 a second overall; ``rate_limit=False`` paces nothing, and a 429
-    answer still pauses the chat it was about (``handlers.delivery``).
+    answer still pauses the chat it was about (``handlers.delivery``). ``routes`` replaces
+    the route table (``handlers.routes.ROUTES``), for tests.
     """
     requests, get_updates = bot_api_requests(request_timeout)
     builder = (
@@ -86,7 +91,10 @@ def build_application(
         else Pacer(group_limit=None, per_second=None)
     )
     app.bot_data["outbox"] = Outbox(pacer)
-    register(app)
+    if routes is None:
+        register(app)
+    else:
+        register(app, routes)
     return app
 
 

@@ -44,13 +44,8 @@ from telegram import ChatMember, Message, MessageEntity, Update
 from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import (
-    Application,
     ApplicationHandlerStop,
-    CallbackQueryHandler,
-    ChatMemberHandler,
-    CommandHandler,
     ContextTypes,
-    MessageHandler,
     filters,
 )
 
@@ -454,13 +449,3 @@ async def on_my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) 
         change.new_chat_member.status,
         change.from_user.id if change.from_user else "?",
     )
-
-
-def register(app: Application) -> None:  # type: ignore[type-arg]
-    """Handlers of this module (called from registry.register)."""
-    # Group -1 runs before every other handler; ApplicationHandlerStop ends the update there.
-    app.add_handler(MessageHandler(FOR_ANOTHER_BOT, ignore_other_bots_command), group=-1)
-    app.add_handler(ChatMemberHandler(on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
-    app.add_handler(CommandHandler("loeschen", cmd_loeschen))
-    app.add_handler(CallbackQueryHandler(on_delete_button, pattern=r"^v1:del:"))
-    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))

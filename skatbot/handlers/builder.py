@@ -33,15 +33,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 from telegram import Update
 from telegram.ext import (
-    Application,
-    CallbackQueryHandler,
-    CommandHandler,
     ContextTypes,
-    MessageHandler,
-    filters,
 )
 
-from skatbot.handlers import admin, house_ops, keyboards, pinned, sheet_ops
+from skatbot.handlers import admin, house_ops, keyboards, sheet_ops
 from skatbot.handlers.delivery import topic_of
 from skatbot.handlers.reply import Answer, Buttons, Command, Edit, Reply
 from skatbot.handlers.runtime import database, execute, execute_callback, place_of, sender_of
@@ -810,11 +805,3 @@ async def on_reply(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if await _admin_for_chat_owned(update, context, message_id=reply_to):
         use_case = _as_admin(use_case)
     await execute(update, context, use_case)
-
-
-def register(app: Application) -> None:  # type: ignore[type-arg]
-    """Handlers of this module (called from registry.register)."""
-    app.add_handler(CommandHandler("anheften", pinned.cmd_anheften))
-    # Every button except /loeschen's (admin.py registers that one first).
-    app.add_handler(CallbackQueryHandler(on_callback, pattern=r"^(?!v1:del:)"))
-    app.add_handler(MessageHandler(filters.TEXT & filters.REPLY & ~filters.COMMAND, on_reply))

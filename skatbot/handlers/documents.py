@@ -12,11 +12,11 @@ from html import escape
 
 from sqlalchemy.orm import Session
 from telegram import Update
-from telegram.ext import Application, CallbackQueryHandler, ContextTypes
+from telegram.ext import ContextTypes
 
 from skatbot.handlers import admin, texts
 from skatbot.handlers.reply import Answer, Command, Document, Reply
-from skatbot.handlers.runtime import UseCase, execute_callback
+from skatbot.handlers.runtime import execute_callback
 from skatbot.handlers.sheet_ops import require_list, user_fields
 
 # fpdf2 and fontTools (~30 MB) are imported when the first PDF is made, not at start.
@@ -288,21 +288,3 @@ def vordruck(_session: Session, cmd: Command) -> Reply:
         f"📄 Vordruck für {size} Spieler: {games} Zeilen und der Serienabschluss zum Ausfüllen.",
         documents=(Document(name, data, caption),),
     )
-
-
-# Rendering a PDF takes 50-100 ms: in a worker thread, not on the event loop.
-HEAVY_COMMANDS = ("pdf", "abschluss", "vordruck")
-# getChatMember is asked first: chat admins may open a closed list again.
-ADMIN_COMMANDS = ("oeffnen",)
-
-COMMANDS: dict[str, tuple[UseCase, bool]] = {
-    "pdf": (pdf, False),
-    "abschluss": (abschluss, True),
-    "oeffnen": (oeffnen, True),
-    "vordruck": (vordruck, False),
-}
-
-
-def register(app: Application) -> None:  # type: ignore[type-arg]
-    """The buttons under /abschluss's question (before the builder's catch-all handler)."""
-    app.add_handler(CallbackQueryHandler(on_close_button, pattern=r"^v1:(close|keep):"))

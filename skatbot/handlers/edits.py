@@ -2,8 +2,8 @@
 
 Telegram sends an edit as an ``edited_message`` update. PTB's CommandHandler would take it for
 a new command (an edited ``/spiel`` booked a second game, an edited ``/storno 1`` cancelled a
-second game), so ``register`` puts one handler in front of all others (group -1) that takes
-every edited update and stops it there: no other handler ever sees an edit.
+second game), so the route table (routes.py) puts one handler in front of all others (group
+-1) that takes every edited update and stops it there: no other handler ever sees an edit.
 
 What an edit does:
 
@@ -36,7 +36,7 @@ import logging
 
 from sqlalchemy.orm import Session
 from telegram import MessageEntity, Update
-from telegram.ext import Application, ApplicationHandlerStop, ContextTypes, MessageHandler, filters
+from telegram.ext import ApplicationHandlerStop, ContextTypes
 
 from skatbot.handlers import sheet_ops
 from skatbot.handlers.reply import Command, Edit, Reply
@@ -252,8 +252,3 @@ def _show(cmd: Command, link: message_links.Link, corrected: Reply) -> Reply:
         message_links.set_reply(s, place, message_id, update_id, reply_id)
 
     return dataclasses.replace(corrected, text=text, on_sent=on_sent)
-
-
-def register(app: Application) -> None:  # type: ignore[type-arg]
-    """Before every other handler: edited updates never reach the command handlers."""
-    app.add_handler(MessageHandler(filters.UpdateType.EDITED, on_edited), group=-1)

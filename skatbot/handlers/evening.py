@@ -19,7 +19,6 @@ from sqlalchemy.orm import Session
 
 from skatbot.handlers import texts
 from skatbot.handlers.reply import Command, Document, Reply
-from skatbot.handlers.runtime import UseCase
 from skatbot.handlers.sheet_ops import refuse_at_tournament_desk, start_list
 from skatbot.rules.errors import RuleError
 from skatbot.rules.ranking import Ranked, Standing, lot_note, rank_standings
@@ -328,12 +327,3 @@ def abend(session: Session, cmd: Command) -> Reply:
         text += "\n" + texts.lossy_names_note(lossy)
     filename = f"skatabend-{evening.date.isoformat()}.pdf"
     return Reply(text, documents=(Document(filename, data, "Skatabend als PDF"),))
-
-
-# Rendering a PDF takes 50-100 ms: in a worker thread, not on the event loop.
-HEAVY_COMMANDS = ("abend",)
-
-COMMANDS: dict[str, tuple[UseCase, bool]] = {
-    "weiter": (weiter, True),
-    "abend": (abend, False),
-}

@@ -1,47 +1,10 @@
-"""/start and /hilfe texts, and the command menu."""
+"""/start and /hilfe texts (the command menu is the route table's, see routes.py)."""
 
 from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
 from skatbot.handlers.reply import Command, Reply
-
-COMMANDS: list[tuple[str, str]] = [
-    ("neu", "Neue Liste: /neu Anna Bernd Carla [Dora]"),
-    ("spiel", "Spiel eintragen – ohne Worte mit Knöpfen, oder: /spiel Anna grand ohne 1 hand g"),
-    ("eingepasst", "Alle haben gepasst"),
-    ("stand", "Serienabschluss mit Rechenweg"),
-    ("anheften", "Stand anheften – wird nach jedem Spiel aktualisiert"),
-    ("liste", "Die letzten Zeilen der Liste"),
-    ("korrigieren", "Spiel N korrigieren: /korrigieren 7 Anna … [geber NAME]"),
-    ("storno", "Spiel N streichen: /storno 7"),
-    ("geber", "Nächsten Geber festlegen"),
-    ("serie", "Serienlänge ändern: /serie 48"),
-    ("umbenennen", "Anzeigenamen ändern"),
-    ("wert", "Spielwert berechnen, ohne einzutragen"),
-    ("export", "Liste als JSON"),
-    ("pdf", "Liste als PDF"),
-    ("abschluss", "Serie abschließen (mit PDF)"),
-    ("oeffnen", "Abgeschlossene Serie wieder öffnen (Admins)"),
-    ("weiter", "Neue Serie mit denselben Spielern"),
-    ("abend", "Alle Serien des Abends mit Summe je Spieler: /abend [pdf]"),
-    ("vordruck", "Leere Liste zum Ausdrucken: /vordruck 3 oder 4"),
-    ("regeln", "Regeln: /regeln haus (Kontra/Re, Bock, Ramsch) oder /regeln isko"),
-    ("ramsch", "Hausregeln: Ramsch eintragen: /ramsch Anna 55"),
-    ("bock", "Hausregeln: Bock von Hand auslösen"),
-    ("krank", "Hausregeln: vor dem Ramsch krank melden"),
-    ("gesund", "Hausregeln: alle gesund, es wird geramscht"),
-    ("startpunkte", "Hausregeln: Startpunkte setzen"),
-    ("turnier", "Preisskat: diesen Chat zum Turnier-Schreibtisch machen"),
-    ("teilnehmer", "Preisskat: Teilnehmer eintragen oder anzeigen"),
-    ("auslosen", "Preisskat: Tische der nächsten Serie auslosen"),
-    ("ergebnis", "Preisskat: Ergebnis: /ergebnis Anna 437 12 3"),
-    ("fehlend", "Preisskat: fehlende Ergebnisse"),
-    ("rangliste", "Preisskat: Rangliste über alle Serien"),
-    ("urkunden", "Preisskat: Urkunden als PDF"),
-    ("loeschen", "Alle Daten dieses Chats löschen (mit Bestätigung)"),
-    ("hilfe", "Hilfe – /hilfe spiel · /hilfe haus · /hilfe turnier"),
-]
 
 HELP = """<b>skatbot – die Skatliste im Gruppenchat</b>
 /neu Anna Bernd Carla [Dora] [geber Bernd] – neue Liste in Sitzreihenfolge

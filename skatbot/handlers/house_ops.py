@@ -14,7 +14,6 @@ from sqlalchemy.orm import Session
 from skatbot.handlers import texts
 from skatbot.handlers.names import resolve
 from skatbot.handlers.reply import Command, Reply
-from skatbot.handlers.runtime import UseCase
 from skatbot.handlers.sheet_ops import require_list
 from skatbot.rules import house as h
 from skatbot.rules.errors import RuleError
@@ -284,16 +283,6 @@ def ramsch(session: Session, cmd: Command) -> Reply:
         say,
         row={"kind": "ramsch", "dealer": dealer, "announcement": game.text()},
     )
-
-
-COMMANDS: dict[str, tuple[UseCase, bool]] = {
-    "regeln": (regeln, True),
-    "startpunkte": (startpunkte, True),
-    "bock": (bock, True),
-    "krank": (krank, True),
-    "gesund": (gesund, True),
-    "ramsch": (ramsch, True),
-}
 
 
 def health_tap(session: Session, cmd: Command, list_id: int, rows: int, seat: int | None) -> Reply:

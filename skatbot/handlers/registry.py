@@ -1,9 +1,9 @@
-"""All Telegram registration in one place: one small async function per command."""
+"""Registration: the route table (routes.py) turned into PTB handlers and the command menu."""
 
 from __future__ import annotations
 
 import logging
-from types import ModuleType
+from collections.abc import Sequence
 
 from telegram import (
     BotCommand,
@@ -11,48 +11,23 @@ from telegram import (
     BotCommandScopeAllPrivateChats,
     Update,
 )
-from telegram.ext import Application, CommandHandler, ContextTypes, InlineQueryHandler
-
-from skatbot.handlers import (
-    admin,
-    builder,
-    documents,
-    edits,
-    evening,
-    house_ops,
-    inline,
-    sheet_ops,
-    tournament_ops,
+from telegram.ext import (
+    Application,
+    BaseHandler,
+    CallbackQueryHandler,
+    ChatMemberHandler,
+    CommandHandler,
+    ContextTypes,
+    InlineQueryHandler,
+    MessageHandler,
 )
-from skatbot.handlers import help as help_ops
+
+from skatbot.handlers import admin, edits
 from skatbot.handlers.reply import Reply
+from skatbot.handlers.routes import ROUTES, Kind, Route, allowed_updates, menu
 from skatbot.handlers.runtime import UseCase, execute, send
 
 log = logging.getLogger(__name__)
-
-# Feature modules (tournament, documents, house rules, the evening) each export COMMANDS like the dict below,
-# and may list ADMIN_COMMANDS (getChatMember asked first) and HEAVY_COMMANDS (worker thread).
-FEATURES: list[ModuleType] = [documents, tournament_ops, house_ops, evening]
-
-# command -> (use case, writes?); feature modules export their own COMMANDS, merged below.
-# PTB tries the handlers in registration order: the commands of every deal come first.
-COMMANDS: dict[str, tuple[UseCase, bool]] = {
-    "spiel": (builder.spiel, True),  # without words: the button builder
-    "eingepasst": (sheet_ops.eingepasst, True),
-    "start": (help_ops.start, False),
-    "hilfe": (help_ops.hilfe, False),
-    "help": (help_ops.hilfe, False),
-    "neu": (sheet_ops.neu, True),
-    "korrigieren": (sheet_ops.korrigieren, True),
-    "storno": (sheet_ops.storno, True),
-    "umbenennen": (sheet_ops.umbenennen, True),
-    "geber": (sheet_ops.geber, True),
-    "serie": (sheet_ops.serie, True),
-    "stand": (sheet_ops.stand, False),
-    "liste": (sheet_ops.liste, False),
-    "wert": (sheet_ops.wert, False),
-    "export": (sheet_ops.export, False),
-}
 
 
 def _handler(  # type: ignore[no-untyped-def]
@@ -98,7 +73,8 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def post_init(app: Application) -> None:  # type: ignore[type-arg]
     """Register the command menu (German descriptions) for groups and private chats."""
-    commands = [BotCommand(name, text[:256]) for name, text in help_ops.COMMANDS]
+    routes = app.bot_data.get("routes", ROUTES)
+    commands = [BotCommand(name, text[:256]) for name, text in menu(routes)]
     try:
         await app.bot.set_my_commands(commands, scope=BotCommandScopeAllGroupChats())
         await app.bot.set_my_commands(commands, scope=BotCommandScopeAllPrivateChats())
@@ -106,32 +82,40 @@ async def post_init(app: Application) -> None:  # type: ignore[type-arg]
         log.warning("setMyCommands failed: %s", err)
 
 
-def all_commands() -> dict[str, tuple[UseCase, bool]]:
-    merged = dict(COMMANDS)
-    for module in FEATURES:
-        merged.update(module.COMMANDS)
-    return merged
-
-
 # The update types the bot handles; the poller and setWebhook ask Telegram for these only.
-ALLOWED_UPDATES = ["message", "edited_message", "callback_query", "inline_query", "my_chat_member"]
+ALLOWED_UPDATES = allowed_updates(ROUTES)
 
 
-def register(app: Application) -> None:  # type: ignore[type-arg]
-    app.bot_data["allowed_updates"] = ALLOWED_UPDATES
-    ask_admin = {name for module in FEATURES for name in getattr(module, "ADMIN_COMMANDS", ())}
-    # Units that take long (PDFs, tournament-sized work) run in a worker thread, see Database.
-    heavy = {name for module in FEATURES for name in getattr(module, "HEAVY_COMMANDS", ())}
-    # Command handlers first (each matches its own command only, so the order among them and
-    # before the catch-alls below changes no routing, only how many PTB tries per /spiel).
-    for name, (use_case, write) in all_commands().items():
-        if name in edits.EDITABLE:  # remember which message booked what (edited entries)
-            use_case = edits.remembering(name, use_case)
-        handler = _handler(use_case, write, name in ask_admin, name in heavy)
-        app.add_handler(CommandHandler(name, handler))
-    admin.register(app)  # /loeschen, its button, group->supergroup moves (before catch-alls)
-    documents.register(app)  # the buttons of /abschluss's question (before the builder's)
-    builder.register(app)  # the game builder's buttons, /anheften, bids typed as replies
-    app.add_handler(InlineQueryHandler(inline.on_inline_query))  # "@bot grand ohne 1 hand"
-    edits.register(app)  # group -1: edited messages never run as new commands
+def handler_of(route: Route) -> BaseHandler:  # type: ignore[type-arg]
+    """The PTB handler of one route."""
+    if route.kind is Kind.COMMAND:
+        callback = route.run
+        if route.is_use_case:
+            use_case: UseCase = route.run  # type: ignore[assignment]
+            if route.name in edits.EDITABLE:  # remember which message booked what (edits)
+                use_case = edits.remembering(route.name, use_case)
+            callback = _handler(use_case, route.write, route.admin, route.heavy)
+        return CommandHandler(route.name, callback)  # type: ignore[arg-type]
+    if route.kind is Kind.CALLBACK:
+        return CallbackQueryHandler(route.run, pattern=route.pattern)  # type: ignore[arg-type]
+    if route.kind is Kind.MESSAGE:
+        assert route.filter is not None
+        return MessageHandler(route.filter, route.run)  # type: ignore[arg-type]
+    if route.kind is Kind.MY_CHAT_MEMBER:
+        return ChatMemberHandler(route.run, ChatMemberHandler.MY_CHAT_MEMBER)  # type: ignore[arg-type]
+    assert route.kind is Kind.INLINE
+    return InlineQueryHandler(route.run)  # type: ignore[arg-type]
+
+
+def register(app: Application, routes: Sequence[Route] = ROUTES) -> None:  # type: ignore[type-arg]
+    """Every route, in table order (PTB tries the handlers of a group in that order)."""
+    names = [r.name for r in routes if r.kind is Kind.COMMAND]
+    if len(names) != len(set(names)):
+        raise ValueError(
+            f"a command routed twice: {sorted(n for n in names if names.count(n) > 1)}"
+        )
+    app.bot_data["routes"] = list(routes)
+    app.bot_data["allowed_updates"] = allowed_updates(routes)
+    for route in routes:
+        app.add_handler(handler_of(route), group=route.group)
     app.add_error_handler(on_error)

@@ -5,7 +5,7 @@ ranking are the pure functions of :mod:`skatbot.rules.tournament` and
 :mod:`skatbot.rules.ranking`; this module parses, stores and words the replies.
 
 Who may manage: the managing commands (``/teilnehmer`` with names, ``/entfernen``,
-``/auslosen``, ``/serienlaenge``, ``/ergebnis``, listed in ``ADMIN_COMMANDS``) are allowed for
+``/auslosen``, ``/serienlaenge``, ``/ergebnis``, flagged ``admin`` in routes.py) are allowed for
 the person who created the tournament and the chat's admins. A sync use case cannot ask
 Telegram, so the registry asks (getChatMember) before the transaction and passes
 ``Command.is_admin``; everybody else gets a German refusal naming the creator. Reading (``/teilnehmer`` alone, ``/fehlend``, ``/rangliste``,
@@ -31,7 +31,6 @@ from sqlalchemy.orm import Session
 from skatbot.handlers import texts
 from skatbot.handlers.names import check_unique, clean_name
 from skatbot.handlers.reply import Command, Document, Reply
-from skatbot.handlers.runtime import UseCase
 from skatbot.rules import tournament as tr
 from skatbot.rules.errors import RuleError
 from skatbot.rules.ranking import Ranked, Standing, lot_note
@@ -702,22 +701,3 @@ def export(session: Session, cmd: Command) -> Reply:
     n = len(data["series"])  # type: ignore[arg-type]
     count = "1 Serie" if n == 1 else f"{n} Serien"
     return Reply(f"📎 Export des Turniers „{escape(t.name)}“ ({count}).", documents=(doc,))
-
-
-# Commands whose permission depends on chat admins: the registry asks Telegram first.
-ADMIN_COMMANDS = ("teilnehmer", "entfernen", "serienlaenge", "auslosen", "ergebnis")
-# Draws, rankings, certificates and exports of a tournament with up to 1,000 participants (and
-# their PDFs) run in a worker thread, not on the event loop.
-HEAVY_COMMANDS = ("auslosen", "rangliste", "urkunden", "export")
-
-COMMANDS: dict[str, tuple[UseCase, bool]] = {
-    "turnier": (turnier, True),
-    "teilnehmer": (teilnehmer, True),
-    "entfernen": (entfernen, True),
-    "serienlaenge": (serienlaenge, True),
-    "auslosen": (auslosen, True),
-    "ergebnis": (ergebnis, True),
-    "fehlend": (fehlend, False),
-    "rangliste": (rangliste, False),
-    "urkunden": (urkunden, False),
-}

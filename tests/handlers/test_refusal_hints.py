@@ -21,11 +21,10 @@ from dataclasses import dataclass
 
 import pytest
 
-from skatbot.handlers import help as help_ops
-from skatbot.handlers.registry import all_commands
+from skatbot.handlers.routes import commands
 from tests.conftest import Bot
 
-KNOWN = set(all_commands()) | {name for name, _ in help_ops.COMMANDS}
+KNOWN = {route.name for route in commands()}
 
 T3 = ("/neu Anna Bernd Carla",)
 T4 = ("/neu Anna Bernd Carla Dora",)

@@ -1,0 +1,172 @@
+"""The route table (handlers/routes.py): one list drives handlers, flags, menu (issue 16)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from sqlalchemy.orm import Session
+from telegram.ext import CallbackQueryHandler, CommandHandler
+
+from skatbot.app import build_application
+from skatbot.handlers import keyboards
+from skatbot.handlers.reply import Command, Reply
+from skatbot.handlers.routes import HIDDEN, ROUTES, Kind, command, menu
+from skatbot.runner import run_polling
+from skatbot.standin.server import FakeBotApi, html_to_text
+from skatbot.storage.database import Database
+from tests.conftest import Bot
+
+# The only commands kept out of the menu on purpose.
+HIDDEN_COMMANDS = {"start", "help"}
+
+
+def registered_commands(bot: Bot) -> list[str]:
+    return [
+        name
+        for group in sorted(bot.app.handlers)
+        for h in bot.app.handlers[group]
+        if isinstance(h, CommandHandler)
+        for name in sorted(h.commands)
+    ]
+
+
+def menus_sent(bot: Bot) -> list[list[tuple[str, str]]]:
+    return [
+        [(c["command"], c["description"]) for c in call.params["commands"]]
+        for call in bot.api.sent("setMyCommands")
+    ]
+
+
+async def test_every_registered_command_is_in_the_menu_or_explicitly_hidden(bot: Bot) -> None:
+    """The drift defect: /entfernen and /serienlaenge answered but were missing from the menu."""
+    await bot.say("/hilfe")  # the menu is sent at start, before the first update
+    sent = menus_sent(bot)
+    assert len(sent) == 2  # group chats and private chats
+    for commands in sent:
+        in_menu = {name for name, _ in commands}
+        missing = set(registered_commands(bot)) - in_menu - HIDDEN_COMMANDS
+        assert not missing, f"registered but not in the menu: {sorted(missing)}"
+        assert in_menu <= set(registered_commands(bot)), "a menu entry nobody answers"
+        assert not in_menu & HIDDEN_COMMANDS
+    assert {"entfernen", "serienlaenge", "oeffnen", "abend", "anheften", "loeschen"} <= in_menu
+
+
+async def test_the_menu_is_what_set_my_commands_receives(bot: Bot) -> None:
+    await bot.say("/hilfe")
+    assert menus_sent(bot) == [menu(), menu()]
+    names = [name for name, _ in menu()]
+    assert names[:3] == ["spiel", "eingepasst", "neu"]
+    assert len(names) == len(set(names)) <= 100  # Telegram's limit
+
+
+def test_a_command_route_names_its_menu_text_or_hidden() -> None:
+    commands = [r for r in ROUTES if r.kind is Kind.COMMAND]
+    hidden = {r.name for r in commands if r.menu is HIDDEN}
+    assert hidden == HIDDEN_COMMANDS
+    for r in commands:
+        assert r.menu is HIDDEN or 1 <= len(r.menu) <= 256, r.name
+        assert re.fullmatch(r"[a-z0-9_]{1,32}", r.name)
+    # the menu text is not optional: a command line without it does not build
+    try:
+        command("x", lambda s, c: Reply("x"), write=True)  # type: ignore[call-arg]
+    except TypeError:
+        pass
+    else:
+        raise AssertionError("a command without menu text (or HIDDEN) was accepted")
+
+
+async def test_hilfe_names_every_command_of_the_menu(bot: Bot) -> None:
+    pages = [await bot.text(f"/hilfe {topic}") for topic in ("", "spiel", "haus", "turnier")]
+    text = "\n".join(pages)
+    missing = [name for name, _ in menu() if not re.search(rf"/{name}\b", text)]
+    assert not missing, f"in the menu but not in /hilfe: {missing}"
+
+
+async def test_handler_order_commands_first_spiel_at_the_top(bot: Bot) -> None:
+    group0 = bot.app.handlers[0]
+    assert isinstance(group0[0], CommandHandler) and group0[0].commands == {"spiel"}
+    assert isinstance(group0[1], CommandHandler) and group0[1].commands == {"eingepasst"}
+    first_other = next(i for i, h in enumerate(group0) if not isinstance(h, CommandHandler))
+    assert all(not isinstance(h, CommandHandler) for h in group0[first_other:])
+    # group -1: commands for another bot are dropped before an edit is looked at
+    assert [r.name for r in ROUTES if r.group == -1] == ["for another bot", "edited"]
+    assert len(bot.app.handlers[-1]) == 2
+    # buttons: /loeschen's first, then /abschluss's, the catch-all last
+    buttons = [h for h in group0 if isinstance(h, CallbackQueryHandler)]
+    assert [h.pattern.pattern for h in buttons][:2] == [r"^v1:del:", r"^v1:(close|keep):"]
+    assert buttons[-1].pattern.pattern == r"^"
+
+
+def first_button_route(data: str) -> str:
+    route = next(r for r in ROUTES if r.kind is Kind.CALLBACK and re.match(r.pattern or "", data))
+    return route.name
+
+
+def test_every_button_the_bot_makes_has_its_own_route() -> None:
+    data = {
+        "v1:del:0123456789abcdef": "delete",
+        "v1:close:7:0123456789abcdef": "close",
+        "v1:keep:7:0123456789abcdef": "close",
+        "v1:b:12:p:0": "builder",
+        "v1:b:12:ok": "builder",
+        keyboards.NEW_GAME: "new game",
+        keyboards.STAND: "stand",
+        "v1:g:3:10": "health",
+        "v1:kr:3:10:1": "health",
+        "v1:zz:1": "unknown",
+        "anything": "unknown",
+    }
+    for row in keyboards.booking_buttons(5):
+        for _, d in row:
+            data.setdefault(d, "row")
+    for row in keyboards.confirm_cancel_buttons(3, 5):
+        for _, d in row:
+            data[d] = "row"
+    assert any(d.startswith("v1:sj:") for d in data) and any(d.startswith("v1:s:") for d in data)
+    for d, expected in data.items():
+        assert first_button_route(d) == expected, d
+
+
+async def test_adding_a_command_is_one_function_and_one_route_line(db: Database) -> None:
+    # the function ...
+    def ping(session: Session, cmd: Command) -> Reply:
+        return Reply(f"pong {' '.join(cmd.args)}")
+
+    # ... and the route line
+    routes = [*ROUTES, command("ping", ping, "Antwortet mit pong")]
+
+    async with FakeBotApi() as api:
+        app = build_application(api.token, db, base_url=f"{api.url}/bot", routes=routes)
+        stop = asyncio.Event()
+        task = asyncio.create_task(run_polling(app, stop=stop, timeout=2))
+        try:
+            update_id = api.push_message("/ping Anna", chat_id=-1001)
+            await api.wait_confirmed(update_id, timeout=15)
+            await app.bot_data["outbox"].wait_idle(None, 15)
+            texts = [html_to_text(str(c.params["text"])) for c in api.sent("sendMessage", -1001)]
+            assert texts == ["pong Anna"]
+            for call in api.sent("setMyCommands"):
+                assert call.params["commands"][-1] == {
+                    "command": "ping",
+                    "description": "Antwortet mit pong",
+                }
+            assert len(api.sent("setMyCommands")) == 2
+        finally:
+            stop.set()
+            await asyncio.wait_for(task, 10)
+
+
+def test_a_command_cannot_be_routed_twice() -> None:
+    from telegram.ext import Application
+
+    from skatbot.handlers import help as help_ops
+    from skatbot.handlers.registry import register
+
+    app = Application.builder().token("1:test").updater(None).build()
+    try:
+        register(app, [*ROUTES, command("hilfe", help_ops.hilfe, "noch einmal")])
+    except ValueError as err:
+        assert "hilfe" in str(err)
+    else:
+        raise AssertionError("a second /hilfe route was accepted")
