@@ -60,10 +60,6 @@ def _rest(cmd: Command) -> str:
     return parts[1] if len(parts) > 1 else ""
 
 
-def _fail(err: tr.TournamentError, prefix: str = "") -> RuleError:
-    return RuleError(f"{prefix}{err.message}")
-
-
 def is_tournament_chat(session: Session, chat_id: int) -> bool:
     return trepo.tournament_of(session, chat_id) is not None
 
@@ -300,10 +296,7 @@ def serienlaenge(session: Session, cmd: Command) -> Reply:
     for s in trepo.load_series(session, t):
         for table in s.tables:
             entered = [s.results[n] for n in table if n in s.results]
-            try:
-                tr.validate_table_results(table, entered, games[len(table)])
-            except tr.TournamentError as err:
-                raise _fail(err, f"Serie {s.number}: ") from None
+            tr.validate_table_results(table, entered, games[len(table)], series=s.number)
     t.games_3, t.games_4 = g3, g4
     return Reply(f"📏 Serienlänge jetzt: {texts.games(g3)} am Dreiertisch, {g4} am Vierertisch.")
 
@@ -319,11 +312,8 @@ def auslosen(session: Session, cmd: Command) -> Reply:
     if len(words) > 1:
         raise RuleError("Höchstens ein Startwert.", hint="Z. B. /auslosen 4711 oder nur /auslosen")
     names = [p.name for p in trepo.participants(session, t)]
-    try:
-        tr.table_sizes(len(names))
-        seed = tr.validate_seed(words[0]) if words else _new_seed()
-    except tr.TournamentError as err:
-        raise _fail(err) from None
+    tr.table_sizes(len(names))
+    seed = tr.validate_seed(words[0]) if words else _new_seed()
     done = trepo.load_series(session, t)
     if done:
         current = done[-1]
@@ -334,10 +324,7 @@ def auslosen(session: Session, cmd: Command) -> Reply:
                 hint="Erst alle eintragen: " + RESULT_EXAMPLE + " – dann /auslosen.",
             )
     number = len(done) + 1
-    try:
-        tables = tr.draw(names, seed, number, [s.tables for s in done])
-    except tr.TournamentError as err:
-        raise _fail(err) from None
+    tables = tr.draw(names, seed, number, [s.tables for s in done])
     trepo.add_series(session, t, number, seed, tables, user_id=cmd.user_id, update_id=cmd.update_id)
     lines = [f"🎲 <b>Serie {number}</b> ausgelost – {escape(t.name)}"]
     lines.extend(_tables_lines(tables))
@@ -462,7 +449,7 @@ def ergebnis(session: Session, cmd: Command) -> Reply:
             tr.validate_table_results(
                 table, [merged[n] for n in table if n in merged], games[len(table)]
             )
-        except tr.TournamentError as err:
+        except tr.TournamentError as err:  # not a conversion: names the lines it came from
             which = "Zeile" if len(mine) == 1 else "Zeilen"
             raise RuleError(
                 f"{which} {', '.join(map(str, mine))}: {err.message}",
@@ -533,10 +520,7 @@ def _ranking(
         if tr.missing_results(s.tables, s.results):
             incomplete.append(s.number)
             continue
-        try:
-            scores.append(tr.series_scores(s.tables, s.results, games))
-        except tr.TournamentError as err:
-            raise _fail(err, f"Serie {s.number}: ") from None
+        scores.append(tr.series_scores(s.tables, s.results, games, series=s.number))
         complete.append(s.number)
     return tr.tournament_standings(scores, t.seed), complete, incomplete
 

@@ -23,6 +23,18 @@ def opponents_bonus(table_size: int) -> int:
     raise ValueError(f"table size must be 3 or 4, not {table_size}")
 
 
+def seeger_fabian_score(
+    game_points: int, won: int, lost: int, others_lost: int, table_size: int
+) -> int:
+    """The one Seeger-Fabian formula: a player's score for one list or tournament series.
+
+    ``game_points + 50 × (won − lost) + B × others_lost`` with ``B`` = 40 at a 3-table, 30 at
+    a 4-table; ``others_lost`` counts the games lost by the other players at the table.
+    SPEC's worked example: ``seeger_fabian_score(437, 12, 3, 6, 4) == 1067``.
+    """
+    return game_points + WIN_BONUS * (won - lost) + opponents_bonus(table_size) * others_lost
+
+
 class Booking(NamedTuple):
     """One booked game: who played it and what they scored (+value or −2 × value).
 
@@ -52,8 +64,8 @@ class Totals:
 
     @property
     def score(self) -> int:
-        return (
-            self.game_points + WIN_BONUS * (self.won - self.lost) + self.bonus * self.opponents_lost
+        return seeger_fabian_score(
+            self.game_points, self.won, self.lost, self.opponents_lost, self.table_size
         )
 
     @property

@@ -70,12 +70,13 @@ import itertools
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from skatbot.rules.errors import RuleError
 from skatbot.rules.ranking import Ranked, Standing, rank_standings
+from skatbot.rules.scoring import seeger_fabian_score
 
 __all__ = [
     "CANDIDATES",
     "DEFAULT_SERIES_GAMES",
-    "LOST_GAME_BONUS",
     "SeriesResult",
     "TournamentError",
     "draw",
@@ -96,20 +97,25 @@ __all__ = [
 CANDIDATES = 20
 #: Games per series by table size (36 at a 3-table, 48 at a 4-table).
 DEFAULT_SERIES_GAMES: Mapping[int, int] = {3: 36, 4: 48}
-#: Points per game lost by another player at the table, by table size.
-LOST_GAME_BONUS: Mapping[int, int] = {3: 40, 4: 30}
-#: Points per own won game (plus) or lost game (minus).
-WON_LOST_POINTS = 50
 #: Longest accepted seed.
 MAX_SEED_LENGTH = 64
+#: The fix named by every refused seed.
+SEED_EXAMPLE = "z. B. /auslosen 4711."
 
 
-class TournamentError(Exception):
-    """A user-facing error; ``message`` is German and names the fix."""
+class TournamentError(RuleError):
+    """A tournament input that cannot work (participants, seed, results); German, with the fix.
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    A :class:`RuleError` like every refusal, so handlers let it through unchanged.  The text
+    reads ``problem – fix`` on one line, as the tournament desk has always answered: ``problem``
+    and ``fix`` are kept apart (``error.fix`` names what to do) and ``message`` joins them;
+    ``hint`` stays empty so the reply keeps that one-line form.
+    """
+
+    def __init__(self, problem: str, fix: str = "") -> None:
+        self.problem = problem
+        self.fix = fix
+        super().__init__(f"{problem} – {fix}" if fix else problem)
 
 
 # --------------------------------------------------------------------------- table plan
@@ -119,22 +125,22 @@ def table_sizes(n: int) -> list[int]:
     """As many 4-tables as possible, the rest 3-tables; 4-tables first."""
     if n <= 0:
         raise TournamentError(
-            "Noch keine Teilnehmer – trage mit /teilnehmer mindestens 3 Personen ein."
+            "Noch keine Teilnehmer", "trage mit /teilnehmer mindestens 3 Personen ein."
         )
     if n == 1:
         raise TournamentError(
-            "Mit 1 Teilnehmer geht keine Tischeinteilung auf – "
-            "nimm zwei Personen dazu (3 = ein Dreiertisch)."
+            "Mit 1 Teilnehmer geht keine Tischeinteilung auf",
+            "nimm zwei Personen dazu (3 = ein Dreiertisch).",
         )
     if n == 2:
         raise TournamentError(
-            "Mit 2 Teilnehmern geht keine Tischeinteilung auf – "
-            "nimm eine Person dazu (3 = ein Dreiertisch)."
+            "Mit 2 Teilnehmern geht keine Tischeinteilung auf",
+            "nimm eine Person dazu (3 = ein Dreiertisch).",
         )
     if n == 5:
         raise TournamentError(
-            "Mit 5 Teilnehmern geht keine Tischeinteilung auf – nimm eine Person dazu "
-            "(6 = 2 Dreiertische) oder spiele mit 4."
+            "Mit 5 Teilnehmern geht keine Tischeinteilung auf",
+            "nimm eine Person dazu (6 = 2 Dreiertische) oder spiele mit 4.",
         )
     threes = (-n) % 4  # n ≡ 0, 3, 2, 1 (mod 4) → 0, 1, 2, 3 three-tables
     fours = (n - 3 * threes) // 4
@@ -159,16 +165,15 @@ def validate_seed(seed: str) -> str:
     """
     s = seed.strip()
     if not s:
-        raise TournamentError("Der Startwert fehlt – z. B. /auslosen 4711.")
+        raise TournamentError("Der Startwert fehlt", SEED_EXAMPLE)
     if len(s) > MAX_SEED_LENGTH:
         raise TournamentError(
-            f"Der Startwert ist zu lang (höchstens {MAX_SEED_LENGTH} Zeichen) – "
-            "z. B. /auslosen 4711."
+            f"Der Startwert ist zu lang (höchstens {MAX_SEED_LENGTH} Zeichen)", SEED_EXAMPLE
         )
     if "/" in s or any(ch.isspace() for ch in s):
         raise TournamentError(
-            "Der Startwert darf keine Leerzeichen und keinen Schrägstrich enthalten – "
-            "z. B. /auslosen 4711."
+            "Der Startwert darf keine Leerzeichen und keinen Schrägstrich enthalten",
+            SEED_EXAMPLE,
         )
     return s
 
@@ -205,11 +210,11 @@ def _canonical_names(participants: Iterable[str]) -> list[str]:
     for a, b in itertools.pairwise(names):
         if a == b:
             raise TournamentError(
-                f"„{a}“ steht doppelt in der Teilnehmerliste – bitte einen Namen ändern."
+                f"„{a}“ steht doppelt in der Teilnehmerliste", "bitte einen Namen ändern."
             )
     for name in names:
         if not name.strip():
-            raise TournamentError("Ein Teilnehmername ist leer – bitte die Liste prüfen.")
+            raise TournamentError("Ein Teilnehmername ist leer", "bitte die Liste prüfen.")
     return names
 
 
@@ -375,6 +380,11 @@ class SeriesResult:
     lost: int
 
 
+def _series_label(series: int | None) -> str:
+    """The prefix that says which series a refusal is about ("Serie 2: "), or nothing."""
+    return "" if series is None else f"Serie {series}: "
+
+
 def _series_games(size: int, table_size_games: Mapping[int, int]) -> int:
     try:
         return table_size_games[size]
@@ -386,13 +396,17 @@ def validate_table_results(
     table: Sequence[str],
     results: Sequence[SeriesResult],
     games_per_series: int | None = None,
+    *,
+    series: int | None = None,
 ) -> None:
     """Check the results entered for one table (some may still be missing).
 
     ``games_per_series`` defaults to 36 at a 3-table and 48 at a 4-table.  Raises
     :class:`TournamentError` for unknown names, a name entered twice, negative counts and
-    more won+lost games at the table than the series has.
+    more won+lost games at the table than the series has; with ``series`` its text begins
+    "Serie N: ".
     """
+    at = _series_label(series)
     if games_per_series is None:
         games_per_series = _series_games(len(table), DEFAULT_SERIES_GAMES)
     members = set(table)
@@ -400,24 +414,25 @@ def validate_table_results(
     for r in results:
         if r.name not in members:
             raise TournamentError(
-                f"„{r.name}“ sitzt nicht an diesem Tisch ({', '.join(table)}) – "
-                "bitte den Namen prüfen."
+                f"{at}„{r.name}“ sitzt nicht an diesem Tisch ({', '.join(table)})",
+                "bitte den Namen prüfen.",
             )
         if r.name in seen:
             raise TournamentError(
-                f"Für „{r.name}“ steht das Ergebnis doppelt da – bitte nur einmal eintragen."
+                f"{at}Für „{r.name}“ steht das Ergebnis doppelt da", "bitte nur einmal eintragen."
             )
         seen.add(r.name)
         if r.won < 0 or r.lost < 0:
             raise TournamentError(
-                f"{r.name}: gewonnene und verlorene Spiele können nicht negativ sein "
+                f"{at}{r.name}: gewonnene und verlorene Spiele können nicht negativ sein "
                 f"(eingegeben: {r.won} gewonnen, {r.lost} verloren)."
             )
     total = sum(r.won + r.lost for r in results)
     if total > games_per_series:
         raise TournamentError(
-            f"Am Tisch {', '.join(table)} stehen {total} Spiele (gewonnen + verloren), "
-            f"die Serie hat aber nur {games_per_series} – bitte die Zahlen prüfen."
+            f"{at}Am Tisch {', '.join(table)} stehen {total} Spiele (gewonnen + verloren), "
+            f"die Serie hat aber nur {games_per_series}",
+            "bitte die Zahlen prüfen.",
         )
 
 
@@ -432,35 +447,40 @@ def series_scores(
     tables: Sequence[Sequence[str]],
     results: Mapping[str, SeriesResult],
     table_size_games: Mapping[int, int] = DEFAULT_SERIES_GAMES,
+    *,
+    series: int | None = None,
 ) -> dict[str, Standing]:
     """Seeger-Fabian score of every player for one series (all results must be present).
 
     score = game_points + 50 × (won − lost) + (40 at a 3-table, 30 at a 4-table)
-    × (games lost by the other players at the same table).
+    × (games lost by the other players at the same table), computed by
+    :func:`skatbot.rules.scoring.seeger_fabian_score` like a list's totals.  With ``series`` a
+    refusal's text begins "Serie N: ".
     """
+    at = _series_label(series)
     seated = {name for table in tables for name in table}
     for key, r in results.items():
         if key != r.name:
             raise ValueError(f"results key {key!r} differs from the result's name {r.name!r}")
         if key not in seated:
             raise TournamentError(
-                f"„{key}“ sitzt in dieser Serie an keinem Tisch – bitte den Namen prüfen."
+                f"{at}„{key}“ sitzt in dieser Serie an keinem Tisch", "bitte den Namen prüfen."
             )
     missing = missing_results(tables, results)
     if missing:
         raise TournamentError(
-            f"Es fehlen noch Ergebnisse von {', '.join(missing)} – "
-            "/ergebnis NAME SPIELPUNKTE GEWONNEN VERLOREN."
+            f"{at}Es fehlen noch Ergebnisse von {', '.join(missing)}",
+            "/ergebnis NAME SPIELPUNKTE GEWONNEN VERLOREN.",
         )
     scores: dict[str, Standing] = {}
     for table in tables:
         table_results = [results[name] for name in table]
-        validate_table_results(table, table_results, _series_games(len(table), table_size_games))
-        bonus = LOST_GAME_BONUS[len(table)]
+        games = _series_games(len(table), table_size_games)
+        validate_table_results(table, table_results, games, series=series)
         lost_total = sum(r.lost for r in table_results)
         for r in table_results:
-            score = (
-                r.game_points + WON_LOST_POINTS * (r.won - r.lost) + bonus * (lost_total - r.lost)
+            score = seeger_fabian_score(
+                r.game_points, r.won, r.lost, lost_total - r.lost, len(table)
             )
             scores[r.name] = Standing(name=r.name, score=score, won=r.won, lost=r.lost)
     return scores
