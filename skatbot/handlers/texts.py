@@ -10,7 +10,7 @@ from skatbot.rules.errors import RuleError
 from skatbot.rules.game import Announcement
 from skatbot.rules.grammar import contract_text, doubling_words, format_announcement
 from skatbot.rules.ranking import Ranked, lot_note, rank_standings
-from skatbot.rules.scoring import minus_sign
+from skatbot.rules.scoring import WIN_BONUS, minus_sign, opponents_bonus
 from skatbot.rules.sheet import Entry, Sheet, Status
 from skatbot.rules.value import WIN_MIN, GameResult, LossReason, evaluate
 
@@ -161,18 +161,18 @@ def booking_lines(sheet: Sheet, entry: Entry) -> list[str]:
     lines: list[str] = []
     lines.append(r.breakdown)
     lines.extend(loss_lines(sheet, entry))
-    bonus = 40 if sheet.table_size == 3 else 30
+    bonus = opponents_bonus(sheet.table_size)
     if r.won:
         lines.append(
-            f"<b>{declarer} {signed(r.score)}</b> · Seeger-Fabian {signed(r.score + 50)}"
-            f" ({r.score} + 50)"
+            f"<b>{declarer} {signed(r.score)}</b> · Seeger-Fabian {signed(r.score + WIN_BONUS)}"
+            f" ({r.score} + {WIN_BONUS})"
         )
     else:
         others = [escape(n) for i, n in enumerate(sheet.players) if i != entry.row.declarer]
         mark = " · <b>überreizt</b>" if r.overbid else ""
         lines.append(
             f"<b>{declarer} {r.booking}</b>{mark} · Seeger-Fabian"
-            f" {minus_sign(r.score - 50)} · {', '.join(others)} je +{bonus}"
+            f" {minus_sign(r.score - WIN_BONUS)} · {', '.join(others)} je +{bonus}"
         )
     return lines
 

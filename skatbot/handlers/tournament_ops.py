@@ -33,7 +33,7 @@ from skatbot.handlers.names import check_unique, clean_name
 from skatbot.handlers.reply import Command, Document, Reply
 from skatbot.rules import tournament as tr
 from skatbot.rules.errors import RuleError
-from skatbot.rules.ranking import Ranked, Standing, lot_note
+from skatbot.rules.ranking import Ranked, lot_note
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import repo
 from skatbot.storage import tournament_repo as trepo
@@ -292,11 +292,7 @@ def serienlaenge(session: Session, cmd: Command) -> Reply:
         raise RuleError(
             f"{g3} und {g4} Spiele gehen nicht.", hint=f"Erlaubt: 1 bis {MAX_SERIES_GAMES}."
         )
-    games = {3: g3, 4: g4}
-    for s in trepo.load_series(session, t):
-        for table in s.tables:
-            entered = [s.results[n] for n in table if n in s.results]
-            tr.validate_table_results(table, entered, games[len(table)], series=s.number)
+    tr.check_series_lengths(trepo.load_series(session, t), {3: g3, 4: g4})
     t.games_3, t.games_4 = g3, g4
     return Reply(f"📏 Serienlänge jetzt: {texts.games(g3)} am Dreiertisch, {g4} am Vierertisch.")
 
@@ -512,17 +508,8 @@ def _ranking(
     t: Tournament, done: Sequence[trepo.LoadedSeries]
 ) -> tuple[list[Ranked], list[int], list[int]]:
     """(ranking over the complete series, their numbers, numbers of incomplete series)."""
-    complete: list[int] = []
-    incomplete: list[int] = []
-    scores: list[dict[str, Standing]] = []
-    games = _games(t)
-    for s in done:
-        if tr.missing_results(s.tables, s.results):
-            incomplete.append(s.number)
-            continue
-        scores.append(tr.series_scores(s.tables, s.results, games, series=s.number))
-        complete.append(s.number)
-    return tr.tournament_standings(scores, t.seed), complete, incomplete
+    r = tr.rank_series(done, _games(t), t.seed)
+    return r.ranked, r.complete, r.incomplete
 
 
 def _series_span(numbers: Sequence[int]) -> str:

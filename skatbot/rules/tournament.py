@@ -69,6 +69,7 @@ import hashlib
 import itertools
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from skatbot.rules.errors import RuleError
 from skatbot.rules.ranking import Ranked, Standing, rank_standings
@@ -77,12 +78,16 @@ from skatbot.rules.scoring import seeger_fabian_score
 __all__ = [
     "CANDIDATES",
     "DEFAULT_SERIES_GAMES",
+    "PlayedSeries",
+    "SeriesRanking",
     "SeriesResult",
     "TournamentError",
+    "check_series_lengths",
     "draw",
     "missing_results",
     "name_sort_key",
     "partner_repeats",
+    "rank_series",
     "repeat_meetings",
     "seed_from_int",
     "series_scores",
@@ -500,3 +505,54 @@ def tournament_standings(series: Iterable[Mapping[str, Standing]], seed: str) ->
         (Standing(name, score, won, lost) for name, (score, won, lost) in totals.items()),
         seed,
     )
+
+
+class PlayedSeries(Protocol):
+    """A drawn series as stored: its number, tables and the results entered so far."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def tables(self) -> Sequence[Sequence[str]]: ...
+    @property
+    def results(self) -> Mapping[str, SeriesResult]: ...
+
+
+def check_series_lengths(
+    series: Iterable[PlayedSeries], table_size_games: Mapping[int, int]
+) -> None:
+    """Whether the results entered so far fit new series lengths (``{3: games, 4: games}``).
+
+    Raises :class:`TournamentError` for the first table with more won+lost games than its
+    new length allows; the text begins "Serie N: ".
+    """
+    for s in series:
+        for table in s.tables:
+            entered = [s.results[n] for n in table if n in s.results]
+            games = _series_games(len(table), table_size_games)
+            validate_table_results(table, entered, games, series=s.number)
+
+
+@dataclass(frozen=True)
+class SeriesRanking:
+    """The tournament ranking over the complete series, and which series count."""
+
+    ranked: list[Ranked]
+    complete: list[int]  # numbers of the series in the ranking
+    incomplete: list[int]  # numbers of the series still missing results
+
+
+def rank_series(
+    series: Iterable[PlayedSeries], table_size_games: Mapping[int, int], seed: str
+) -> SeriesRanking:
+    """Rank over the complete series only; a series with a result missing does not count yet."""
+    complete: list[int] = []
+    incomplete: list[int] = []
+    scores: list[dict[str, Standing]] = []
+    for s in series:
+        if missing_results(s.tables, s.results):
+            incomplete.append(s.number)
+            continue
+        scores.append(series_scores(s.tables, s.results, table_size_games, series=s.number))
+        complete.append(s.number)
+    return SeriesRanking(tournament_standings(scores, seed), complete, incomplete)

@@ -6,6 +6,7 @@ The texts below are copied from the replies before the change: they must stay by
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import pytest
 from hypothesis import given, settings
@@ -17,9 +18,12 @@ from skatbot.rules.sheet import LogRow, RowKind, replay
 from skatbot.rules.tournament import (
     SeriesResult,
     TournamentError,
+    check_series_lengths,
     draw,
+    rank_series,
     series_scores,
     table_sizes,
+    tournament_standings,
     validate_seed,
     validate_table_results,
 )
@@ -201,3 +205,45 @@ def test_sheet_totals_agree_with_tournament_series_scores(
     assert {t.name: (t.won, t.lost) for t in totals} == {
         n: (s.won, s.lost) for n, s in scores.items()
     }
+
+
+# --------------------------------------------------------------------------- moved from the desk
+
+
+@dataclass
+class Played:
+    number: int
+    tables: list[list[str]]
+    results: dict[str, SeriesResult] = field(default_factory=dict)
+
+
+def test_rank_series_counts_only_complete_series() -> None:
+    one = Played(1, [ABC], {n: R(n, 10 * i, 1, 0) for i, n in enumerate(ABC)})
+    two = Played(2, [["C", "A", "B"]], {"A": R("A", 500, 1, 0)})  # B and C missing
+    three = Played(3, [["B", "C", "A"]], {n: R(n, 0, 0, 1) for n in ABC})
+    r = rank_series([one, two, three], {3: 36, 4: 48}, "s")
+    assert (r.complete, r.incomplete) == ([1, 3], [2])
+    expected = tournament_standings(
+        [series_scores(one.tables, one.results), series_scores(three.tables, three.results)], "s"
+    )
+    assert r.ranked == expected
+    # C: 20 + 50 and 0 − 50 + 40 × 2 → 100
+    assert [(x.standing.name, x.standing.score) for x in r.ranked] == [
+        ("C", 100),
+        ("B", 90),
+        ("A", 80),
+    ]
+
+
+def test_check_series_lengths_names_the_series() -> None:
+    done = [
+        Played(1, [ABC], {"A": R("A", 0, 10, 0)}),
+        Played(2, [ABC], {"A": R("A", 0, 20, 0), "B": R("B", 0, 4, 1)}),
+    ]
+    check_series_lengths(done, {3: 25, 4: 48})  # fits
+    with pytest.raises(TournamentError) as caught:
+        check_series_lengths(done, {3: 24, 4: 48})
+    assert caught.value.message == (
+        "Serie 2: Am Tisch A, B, C stehen 25 Spiele (gewonnen + verloren), die Serie hat aber "
+        "nur 24 – bitte die Zahlen prüfen."
+    )
