@@ -36,3 +36,18 @@ class InvalidBidError(RuleError):
 
 class ContradictionError(RuleError):
     """Two inputs that cannot both be true (e.g. ``gewonnen`` with ``augen 50``)."""
+
+
+class TournamentError(RuleError):
+    """A tournament input that cannot work (participants, seed, results); German, with the fix.
+
+    A :class:`RuleError` like every refusal, so handlers let it through unchanged.  The text
+    reads ``problem – fix`` on one line, as the tournament desk has always answered: ``problem``
+    and ``fix`` are kept apart (``error.fix`` names what to do) and ``message`` joins them;
+    ``hint`` stays empty so the reply keeps that one-line form.
+    """
+
+    def __init__(self, problem: str, fix: str = "") -> None:
+        self.problem = problem
+        self.fix = fix
+        super().__init__(f"{problem} – {fix}" if fix else problem)

@@ -59,7 +59,8 @@ Series results and scores (Seeger-Fabian, Skatwettspielordnung 6.3.1)
 Per player and series: ``game_points + 50 × (won − lost) + B × (games lost by the others at
 the table)`` with ``B = 40`` at a 3-table and ``B = 30`` at a 4-table.  A series has 36 games
 at a 3-table and 48 at a 4-table unless configured otherwise; more won+lost games at a table
-than that is an error.  The tournament ranking sums score, won and lost over all series and
+than that is an error.  The score is :func:`skatbot.rules.scoring.seeger_fabian_score`, the
+function a list's totals use.  The tournament ranking sums score, won and lost over all series and
 ranks with :func:`skatbot.rules.ranking.rank_standings` (ties: won, lost, lot by the seed).
 """
 
@@ -71,7 +72,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from skatbot.rules.errors import RuleError
+from skatbot.rules.errors import TournamentError
 from skatbot.rules.ranking import Ranked, Standing, rank_standings
 from skatbot.rules.scoring import seeger_fabian_score
 
@@ -106,21 +107,6 @@ DEFAULT_SERIES_GAMES: Mapping[int, int] = {3: 36, 4: 48}
 MAX_SEED_LENGTH = 64
 #: The fix named by every refused seed.
 SEED_EXAMPLE = "z. B. /auslosen 4711."
-
-
-class TournamentError(RuleError):
-    """A tournament input that cannot work (participants, seed, results); German, with the fix.
-
-    A :class:`RuleError` like every refusal, so handlers let it through unchanged.  The text
-    reads ``problem – fix`` on one line, as the tournament desk has always answered: ``problem``
-    and ``fix`` are kept apart (``error.fix`` names what to do) and ``message`` joins them;
-    ``hint`` stays empty so the reply keeps that one-line form.
-    """
-
-    def __init__(self, problem: str, fix: str = "") -> None:
-        self.problem = problem
-        self.fix = fix
-        super().__init__(f"{problem} – {fix}" if fix else problem)
 
 
 # --------------------------------------------------------------------------- table plan
