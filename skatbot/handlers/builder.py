@@ -10,20 +10,19 @@ checked three times before it changes anything:
    log rows) - otherwise the tap books nothing and is answered politely;
 3. the operation must be on the keyboard that the builder's current state renders.
 
+This module is the PTB glue and the storage; the state, its keyboard and what a tap does
+(a pure state machine that asks ``rules`` for the implied levels) are ``builder_state``.
 The state lives in the ``builders`` table (a tap works after a restart and on any instance).
 "Eintragen" writes the canonical text (``format_announcement``) through the same use case as
 ``/spiel`` text (``sheet_ops.book_game`` / ``sheet_ops.correct_game``).
 
-Callback data: ``v1:b:<builder id>:<op>`` with ops ``p:<seat>`` (declarer), ``g:<game>``,
-``m:+N``/``m:-N`` (mit/ohne N), ``t:<flag>`` (toggle), ``r:<bid>``/``r:0``/``r:?`` (bid, none,
-other by text), ``e:1``/``e:0`` (gewonnen/verloren), ``v:<view>`` (navigation), ``ok``
-(Eintragen), ``x`` (Abbrechen). The buttons under bookings are in keyboards.py.
+Callback data: ``v1:b:<builder id>:<op>`` with the ops of ``builder_state``. The buttons under
+bookings are in keyboards.py.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
 from dataclasses import dataclass
 from html import escape
@@ -37,173 +36,19 @@ from telegram.ext import (
 )
 
 from skatbot.handlers import admin, house_ops, keyboards, sheet_ops
+from skatbot.handlers import builder_state as bs
 from skatbot.handlers.delivery import topic_of
 from skatbot.handlers.reply import Answer, Buttons, Command, Edit, Reply
 from skatbot.handlers.runtime import database, execute, execute_callback, place_of, sender_of
-from skatbot.rules.bids import check_bid
 from skatbot.rules.errors import RuleError
-from skatbot.rules.game import Announcement, GameType
-from skatbot.rules.grammar import (
-    contract_text,
-    doubling_words,
-    format_announcement,
-    parse_announcement,
-)
+from skatbot.rules.grammar import format_announcement, parse_announcement
 from skatbot.rules.sheet import Entry, Status
-from skatbot.rules.value import GameResult, evaluate, normalize
 from skatbot.storage import repo
 from skatbot.storage.builder_models import GameBuilder
 from skatbot.storage.database import lock_chat
 
-# --- state ------------------------------------------------------------------------------------
-
-GAMES: dict[str, GameType] = {
-    "ka": GameType.KARO,
-    "he": GameType.HERZ,
-    "pi": GameType.PIK,
-    "kr": GameType.KREUZ,
-    "gr": GameType.GRAND,
-    "nu": GameType.NULL,
-}
-GAME_CODE = {v: k for k, v in GAMES.items()}
-GAME_LABEL = {
-    GameType.KARO: "♦ Karo",
-    GameType.HERZ: "♥ Herz",
-    GameType.PIK: "♠ Pik",
-    GameType.KREUZ: "♣ Kreuz",
-    GameType.GRAND: "Grand",
-    GameType.NULL: "Null",
-}
-# toggle code -> (state field, label: the grammar's words)
-FLAGS: dict[str, tuple[str, str]] = {
-    "h": ("hand", "Hand"),
-    "s": ("schneider", "Schneider"),
-    "w": ("schwarz", "Schwarz"),
-    "sa": ("sa", "Schneider angesagt"),
-    "wa": ("swa", "Schwarz angesagt"),
-    "o": ("ouvert", "Ouvert"),
-    "k": ("kontra", "Kontra"),
-    "re": ("re", "Re"),
-}
-COMMON_BIDS = (18, 20, 22, 23, 24, 27, 30, 33, 35, 36, 40, 44, 45, 46, 48, 50, 55, 59, 60, 72)
-NULL_MAX_BID = 59
-VIEWS = {"p", "g", "m", "m2", "main", "r", "r?"}
-CHECK = "✓ "
-
-
-@dataclass
-class State:
-    """What has been chosen so far; ``view`` is the keyboard shown."""
-
-    view: str = "p"
-    declarer: int | None = None
-    game: str | None = None  # a GAMES code
-    with_m: bool = True
-    mat: int | None = None
-    hand: bool = False
-    schneider: bool = False
-    schwarz: bool = False
-    sa: bool = False
-    swa: bool = False
-    ouvert: bool = False
-    kontra: bool = False
-    re: bool = False
-    bid: int | None = None
-    won: bool | None = None
-    augen: int | None = None  # only when a corrected game was entered with "augen N"
-
-    def dump(self) -> str:
-        return json.dumps(dataclasses.asdict(self), separators=(",", ":"))
-
-    @classmethod
-    def load(cls, raw: str) -> State:
-        try:
-            data = json.loads(raw or "{}")
-        except ValueError:
-            data = {}
-        if not isinstance(data, dict):
-            data = {}
-        known = {f.name: f for f in dataclasses.fields(cls)}
-        clean: dict[str, Any] = {}
-        for key, value in data.items():
-            if key in known:
-                clean[key] = value
-        try:
-            return cls(**clean)
-        except TypeError:
-            return cls()
-
-    @property
-    def game_type(self) -> GameType | None:
-        return GAMES.get(self.game or "")
-
-    @property
-    def trump(self) -> bool:
-        gt = self.game_type
-        return gt is not None and not gt.is_null
-
-    @property
-    def complete(self) -> bool:
-        """Game and matadors chosen: the value can be computed."""
-        gt = self.game_type
-        return gt is not None and (gt.is_null or self.mat is not None)
-
-    @property
-    def has_outcome(self) -> bool:
-        return self.won is not None or self.augen is not None
-
-
-def announcement(st: State, *, assume_won: bool = True) -> Announcement:
-    gt = st.game_type
-    assert gt is not None
-    won = st.won
-    if won is None and st.augen is None and assume_won:
-        won = True
-    return Announcement(
-        game=gt,
-        matadors=None if gt.is_null else st.mat,
-        with_matadors=st.with_m,
-        hand=st.hand,
-        schneider=st.schneider,
-        schneider_announced=st.sa,
-        schwarz=st.schwarz,
-        schwarz_announced=st.swa,
-        ouvert=st.ouvert,
-        bid=st.bid,
-        won=won,
-        card_points=st.augen,
-        kontra=st.kontra,
-        re=st.re,
-    )
-
-
-def from_announcement(a: Announcement, declarer: int | None) -> State:
-    return State(
-        view="main",
-        declarer=declarer,
-        game=GAME_CODE[a.game],
-        with_m=a.with_matadors,
-        mat=a.matadors,
-        hand=a.hand,
-        schneider=a.schneider,
-        schwarz=a.schwarz,
-        sa=a.schneider_announced,
-        swa=a.schwarz_announced,
-        ouvert=a.ouvert,
-        kontra=a.kontra,
-        re=a.re,
-        bid=a.bid,
-        won=a.won,
-        augen=a.card_points,
-    )
-
-
-def check_state(st: State) -> GameResult | None:
-    """Evaluate a complete state; a RuleError means the combination is illegal."""
-    if not st.complete:
-        return None
-    return evaluate(announcement(st))
-
+# The pure state machine (state + tap -> new state / refusal) lives in builder_state.
+State = bs.State
 
 # --- the context a builder works in -------------------------------------------------------------
 
@@ -230,58 +75,12 @@ class Context:
             s for s in range(sheet.table_size) if not (sheet.table_size == 4 and s == self.dealer)
         ]
 
+    @property
+    def table(self) -> bs.Table:
+        return bs.Table(tuple(self.loaded.names), tuple(self.declarers), self.house)
+
 
 # --- rendering --------------------------------------------------------------------------------
-
-
-def _chunks(items: list[tuple[str, str]], size: int) -> list[tuple[tuple[str, str], ...]]:
-    return [tuple(items[i : i + size]) for i in range(0, len(items), size)]
-
-
-def _mark(label: str, on: bool) -> str:
-    return CHECK + label if on else label
-
-
-def _mat_label(st: State) -> str:
-    return f"{'mit' if st.with_m else 'ohne'} {st.mat}"
-
-
-def summary(st: State, ctx: Context) -> tuple[str, str]:
-    """The announcement so far and its value ("Anna: Grand ohne 1 Hand → 72"), and the
-    breakdown line (empty until the value is known)."""
-    names = ctx.loaded.names
-    who = escape(names[st.declarer]) if st.declarer is not None else "?"
-    gt = st.game_type
-    if gt is None:
-        return (f"{who}: …" if st.declarer is not None else ""), ""
-    if not st.complete:
-        return f"{who}: {gt.label} …", ""
-    try:
-        r = evaluate(announcement(st))
-    except RuleError as err:
-        return f"{who}: ⚠️ {escape(err.message)}", ""
-    a = r.announcement
-    words = [contract_text(a), *doubling_words(a)]
-    if a.bid is not None:
-        words.append(f"Reiz {a.bid}")
-    if st.augen is not None:
-        words.append(f"Augen {st.augen}")
-    if not st.has_outcome:
-        value = str(r.value)
-    else:
-        words.append("gewonnen" if r.won else ("verloren, überreizt" if r.overbid else "verloren"))
-        value = f"+{r.value}" if r.won else f"−{2 * r.value}"
-    return f"{who}: {escape(' '.join(words))} → {value}", r.breakdown
-
-
-PROMPTS = {
-    "p": "Wer spielt?",
-    "g": "Welches Spiel?",
-    "m": "Mit oder ohne wie viele?",
-    "m2": "Mit oder ohne wie viele?",
-    "r": "Bis wohin wurde gereizt?",
-    "r?": "Antworte auf diese Nachricht mit dem Reizwert, z. B. 27.",
-}
 
 
 def render(b: GameBuilder, st: State, ctx: Context) -> tuple[str, Buttons]:
@@ -295,198 +94,23 @@ def render(b: GameBuilder, st: State, ctx: Context) -> tuple[str, Buttons]:
         )
     if sheet.table_size == 4:
         head += " (setzt aus)"
-    line, breakdown = summary(st, ctx)
+    table = ctx.table
+    line, breakdown = bs.summary(st, table)
     lines = [head] + ([f"<b>{line}</b>"] if line else [])
     if breakdown:
         lines.append(escape(breakdown))
-    if st.view == "main":
-        prompt = "Stimmt alles? Dann Eintragen." if st.has_outcome else "Gewonnen oder verloren?"
-    else:
-        prompt = PROMPTS.get(st.view, "")
-    lines.append(f"👉 {prompt}")
+    lines.append(f"👉 {bs.prompt(st)}")
     if b.owner_name:
         lines.append(f"<i>Eingabe von {escape(b.owner_name)}</i>")
-    return "\n".join(lines), keyboard(b.id, st, ctx)
+    return "\n".join(lines), keyboard(b.id, st, table)
 
 
-def keyboard(builder_id: int, st: State, ctx: Context) -> Buttons:
-    def d(op: str) -> str:
-        return f"v1:b:{builder_id}:{op}"
-
-    rows: list[tuple[tuple[str, str], ...]] = []
-    view = st.view
-    back = ("↩ zurück", d("v:" + _back_view(st)))
-    cancel = ("Abbrechen", d("x"))
-    gt = st.game_type
-    if view == "p":
-        names = ctx.loaded.names
-        items = [(_mark(names[s], s == st.declarer), d(f"p:{s}")) for s in ctx.declarers]
-        longest = max(len(label) for label, _ in items)
-        rows.extend(_chunks(items, 3 if longest <= 10 else 2 if longest <= 16 else 1))
-    elif view == "g":
-        items = [(_mark(GAME_LABEL[g], g is gt), d(f"g:{GAME_CODE[g]}")) for g in GAMES.values()]
-        rows.extend([tuple(items[:4]), tuple(items[4:])])
-    elif view in ("m", "m2") and gt is not None and not gt.is_null:
-        lo, hi = (1, min(4, gt.max_matadors)) if view == "m" else (5, gt.max_matadors)
-        for with_m, word, sign in ((True, "mit", "+"), (False, "ohne", "-")):
-            items = [
-                (_mark(f"{word} {n}", st.mat == n and st.with_m == with_m), d(f"m:{sign}{n}"))
-                for n in range(lo, hi + 1)
-            ]
-            rows.extend(_chunks(items, 4))
-        if view == "m" and gt.max_matadors > 4:
-            rows.append((("mehr …", d("v:m2")),))
-    elif view == "r" and gt is not None:
-        top = NULL_MAX_BID if gt.is_null else max(COMMON_BIDS)
-        items = [(_mark(str(v), v == st.bid), d(f"r:{v}")) for v in COMMON_BIDS if v <= top]
-        rows.extend(_chunks(items, 4))
-        rows.append((("anderer …", d("r:?")), (_mark("ohne Reiz", st.bid is None), d("r:0"))))
-    elif view == "r?":
-        pass
-    elif view == "main" and gt is not None:
-        rows.extend(_main_rows(st, ctx, d))
-        edit = [("✎ " + ctx.loaded.names[st.declarer or 0], d("v:p")), ("✎ " + gt.label, d("v:g"))]
-        if not gt.is_null:
-            edit.append(("✎ " + _mat_label(st), d("v:m")))
-        rows.append(tuple(edit))
-        last = [cancel]
-        if st.has_outcome:
-            last.append(("✅ Eintragen", d("ok")))
-        rows.append(tuple(last))
-        return tuple(rows)
-    if view == "p" and _back_view(st) == "p":
-        rows.append((cancel,))
-    else:
-        rows.append((cancel, back))
-    return tuple(rows)
-
-
-def _main_rows(st: State, ctx: Context, d: Any) -> list[tuple[tuple[str, str], ...]]:
-    def t(code: str) -> tuple[str, str]:
-        field, label = FLAGS[code]
-        return (_mark(label, bool(getattr(st, field))), d(f"t:{code}"))
-
-    rows: list[tuple[tuple[str, str], ...]] = []
-    gt = st.game_type
-    assert gt is not None
-    if gt.is_null:
-        rows.append((t("h"), t("o")))
-    else:
-        rows.append((t("h"), t("s"), t("w")))
-        if st.hand:
-            rows.append((t("sa"), t("wa")))
-    extra = [("Reiz " + (str(st.bid) if st.bid is not None else "…"), d("v:r"))]
-    if not gt.is_null:
-        extra.insert(0, t("o"))
-    if ctx.house:
-        extra.append(t("k"))
-        if st.kontra:
-            extra.append(t("re"))
-    rows.append(tuple(extra))
-    outcome = [
-        (_mark("gewonnen", st.won is True and st.augen is None), d("e:1")),
-        (_mark("verloren", st.won is False and st.augen is None), d("e:0")),
-    ]
-    rows.append(tuple(outcome))
-    return rows
-
-
-def _back_view(st: State) -> str:
-    """Where "zurück" leads: the overview if the game is complete, else the step before."""
-    if st.view in ("m2", "r?"):
-        return {"m2": "m", "r?": "r"}[st.view]
-    if st.declarer is not None and st.complete:
-        return "main"
-    return {"g": "p", "m": "g", "r": "main"}.get(st.view, "p")
-
-
-def next_view(st: State) -> str:
-    if st.declarer is None:
-        return "p"
-    if st.game_type is None:
-        return "g"
-    if not st.complete:
-        return "m"
-    return "main"
-
-
-def offered_ops(builder_id: int, st: State, ctx: Context) -> set[str]:
-    prefix = f"v1:b:{builder_id}:"
-    return {
-        data[len(prefix) :]
-        for row in keyboard(builder_id, st, ctx)
-        for _, data in row
-        if data.startswith(prefix)
-    }
-
-
-# --- applying a tap ---------------------------------------------------------------------------
-
-
-def apply(st: State, op: str) -> State:
-    """The state after ``op`` (one of the offered ops); implied levels follow along."""
-    st = dataclasses.replace(st)
-    kind, _, arg = op.partition(":")
-    if kind == "p":
-        st.declarer = int(arg)
-        st.view = next_view(st)
-    elif kind == "g":
-        st.game = arg
-        gt = GAMES[arg]
-        if gt.is_null:
-            st.mat = None
-            st.schneider = st.schwarz = st.sa = st.swa = False
-            if st.bid is not None and st.bid > NULL_MAX_BID:
-                st.bid = None
-        else:
-            if st.mat is not None and st.mat > gt.max_matadors:
-                st.mat = None
-            if st.ouvert:
-                st.hand = st.sa = st.swa = True
-        st.view = next_view(st)
-    elif kind == "m":
-        st.with_m, st.mat = arg[0] == "+", int(arg[1:])
-        st.view = next_view(st)
-    elif kind == "t":
-        _toggle(st, arg)
-    elif kind == "r":
-        if arg == "?":
-            st.view = "r?"
-        else:
-            st.bid = int(arg) or None
-            st.view = "main"
-    elif kind == "e":
-        st.won, st.augen = arg == "1", None
-    elif kind == "v":
-        st.view = arg
-    return st
-
-
-def _toggle(st: State, code: str) -> None:
-    field, _ = FLAGS[code]
-    on = not getattr(st, field)
-    setattr(st, field, on)
-    trump = st.trump
-    if on:
-        if code == "o" and trump:
-            st.hand = st.sa = st.swa = True
-        elif code == "wa":
-            st.sa = True
-        elif code == "w":
-            st.schneider = True
-    else:
-        if code == "h":
-            st.sa = st.swa = False
-            if trump:
-                st.ouvert = False
-        elif code == "sa":
-            st.swa = st.ouvert = False
-        elif code == "wa":
-            st.ouvert = False
-        elif code == "s":
-            st.schwarz = False
-        elif code == "k":
-            st.re = False
+def keyboard(builder_id: int, st: State, table: bs.Table) -> Buttons:
+    """The state's keyboard with each op as callback data ``v1:b:<builder id>:<op>``."""
+    return tuple(
+        tuple((label, f"v1:b:{builder_id}:{op}") for label, op in row)
+        for row in bs.layout(st, table)
+    )
 
 
 # --- use cases --------------------------------------------------------------------------------
@@ -497,7 +121,7 @@ DATA_HEALTH = re.compile(r"v1:(g|kr):(\d{1,10}):(\d{1,6})(?::(\d))?")
 UNKNOWN = "Unbekannter Knopf – nichts geändert."
 NOT_HERE = "Dieser Knopf gehört nicht zu dieser Nachricht."
 FINISHED = "Diese Eingabe ist schon abgeschlossen."
-STALE = "Dieser Knopf gilt nicht mehr."
+STALE = bs.STALE
 CHANGED = "Die Liste hat sich inzwischen geändert – bitte neu öffnen."
 
 
@@ -637,36 +261,33 @@ def _builder_tap(session: Session, cmd: Command, builder_id: int, op: str) -> An
     if isinstance(found, Answer):
         return found
     b, ctx = found
-    st = State.load(b.state)
-    if op not in offered_ops(b.id, st, ctx):
-        return Answer(notice=STALE)
-    if op == "x":
+    outcome = bs.tap(State.load(b.state), op, ctx.table)
+    if isinstance(outcome, bs.Refusal):
+        if outcome.error is not None:
+            raise outcome.error  # rolls back: the builder stays as it was
+        return Answer(notice=outcome.notice)
+    if isinstance(outcome, bs.Cancel):
         b.status = "cancelled"
         return Answer(
             notice="Abgebrochen.",
             text="✖ Eingabe abgebrochen – nichts eingetragen.",
             buttons=(keyboards.new_game_row(),),
         )
-    if op == "ok":
-        return _book(session, cmd, b, st, ctx)
-    new = apply(st, op)
-    check_state(new)  # a RuleError refuses the tap (rollback), the builder stays as it was
-    b.state = new.dump()
-    text, buttons = render(b, new, ctx)
+    if isinstance(outcome, bs.Book):
+        return _book(session, cmd, b, outcome, ctx)
+    b.state = outcome.dump()
+    text, buttons = render(b, outcome, ctx)
     return Answer(text=text, buttons=buttons)
 
 
-def _book(session: Session, cmd: Command, b: GameBuilder, st: State, ctx: Context) -> Answer:
-    if st.declarer is None or not st.complete or not st.has_outcome:
-        return Answer(notice=STALE)
-    a, notes = normalize(announcement(st, assume_won=False))
-    text = format_announcement(a)
+def _book(session: Session, cmd: Command, b: GameBuilder, book: bs.Book, ctx: Context) -> Answer:
+    text = format_announcement(book.announcement)
     if ctx.target is None:
-        reply = sheet_ops.book_game(session, cmd, ctx.loaded, st.declarer, text, notes)
+        reply = sheet_ops.book_game(session, cmd, ctx.loaded, book.declarer, text, book.notes)
     else:
         assert ctx.target.nr is not None
         reply = sheet_ops.correct_game(
-            session, cmd, ctx.loaded, ctx.target.nr, st.declarer, text, notes
+            session, cmd, ctx.loaded, ctx.target.nr, book.declarer, text, book.notes
         )
     b.status = "done"
     edits = reply.edits
@@ -705,7 +326,7 @@ def _row_tap(session: Session, cmd: Command, kind: str, row_id: int) -> Answer:
     state = State(view="p")
     if entry.result is not None and entry.row.announcement is not None:
         a = parse_announcement(entry.row.announcement, house=loaded.sheet.house is not None)
-        state = from_announcement(a, entry.row.declarer)
+        state = bs.from_announcement(a, entry.row.declarer)
     return Answer(
         send=open_builder(session, cmd, target=entry, state=state, source_message_id=cmd.message_id)
     )
@@ -733,8 +354,11 @@ def bid_text(session: Session, cmd: Command, reply_to: int) -> Reply:
     if isinstance(found, Answer):
         return Reply("")
     _, ctx = found
-    new = dataclasses.replace(st, bid=check_bid(int(word)), view="main")
-    check_state(new)
+    new = bs.typed_bid(st, int(word))
+    if isinstance(new, bs.Refusal):
+        if new.error is not None:
+            raise new.error
+        return Reply("")
     b.state = new.dump()
     text, buttons = render(b, new, ctx)
     return Reply("", edits=(Edit(reply_to, text, buttons),))

@@ -1,15 +1,19 @@
 """Game value, outcome and booking of one game by the ISkO (2.4-2.5, 3.6, 5.x).
 
-``normalize`` applies the inferences (ouvert implies hand and announcements, Schwarz announced
-implies Schneider announced) and refuses impossible games; ``evaluate`` decides won/lost,
-Schneider/Schwarz, overbid and the value, and explains the computation in German.
+``RULES`` states each inference between the announced levels once (ouvert implies hand and
+announcements, Schwarz announced implies Schneider announced, ...); ``implied`` applies them
+without raising, for ``normalize`` and for the button builder alike. ``normalize`` applies the
+inferences and refuses impossible games; ``evaluate`` decides won/lost, Schneider/Schwarz,
+overbid and the value, and explains the computation in German.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any, Literal, Protocol
 
 from skatbot.rules.bids import check_bid
 from skatbot.rules.errors import ContradictionError, RuleError
@@ -17,6 +21,195 @@ from skatbot.rules.game import NULL_VALUE, Announcement, GameType
 
 SCHNEIDER_MAX = 30  # a party with at most 30 card points is Schneider (30 is, 31 is not)
 WIN_MIN = 61
+NULL_MAX_BID = max(NULL_VALUE.values())  # no null game reaches a higher bid
+
+# --- the levels of an announcement and the rules between them ----------------------------------
+
+Level = Literal[
+    "hand",
+    "schneider",
+    "schneider_announced",
+    "schwarz",
+    "schwarz_announced",
+    "ouvert",
+    "kontra",
+    "re",
+]
+LEVELS: tuple[Level, ...] = (
+    "hand",
+    "schneider",
+    "schneider_announced",
+    "schwarz",
+    "schwarz_announced",
+    "ouvert",
+    "kontra",
+    "re",
+)
+# Null knows only these (ISkO 2.4.2); Kontra/Re are house rules for every game.
+NULL_LEVELS: frozenset[Level] = frozenset({"hand", "ouvert", "kontra", "re"})
+HOUSE_LEVELS: frozenset[Level] = frozenset({"kontra", "re"})  # only under house rules
+
+
+@dataclass(frozen=True)
+class Rule:
+    """``premise`` needs ``consequence``. An automatic rule sets the consequence (with ``note``
+    if the players should be told); any other refuses the premise without it (``refusal``:
+    the German message and hint)."""
+
+    premise: Level
+    consequence: Level
+    trump_only: bool = False
+    automatic: bool = True
+    note: str | None = None
+    refusal: tuple[str, str] | None = None
+
+
+_OUVERT_NOTE = "Ouvert ist immer Hand mit Schneider und Schwarz angesagt – automatisch gesetzt."
+# In this order: ouvert explains what it sets before Schwarz angesagt would.
+RULES: tuple[Rule, ...] = (
+    Rule("ouvert", "hand", trump_only=True, note=_OUVERT_NOTE),
+    Rule("ouvert", "schneider_announced", trump_only=True, note=_OUVERT_NOTE),
+    Rule("ouvert", "schwarz_announced", trump_only=True, note=_OUVERT_NOTE),
+    Rule(
+        "schwarz_announced",
+        "schneider_announced",
+        note="Schwarz angesagt schließt Schneider angesagt ein.",
+    ),
+    Rule("schwarz", "schneider"),
+    Rule(
+        "schneider_announced",
+        "hand",
+        automatic=False,
+        refusal=(
+            "Schneider oder Schwarz ansagen geht nur beim Handspiel.",
+            "Schreib „hand“ dazu.",
+        ),
+    ),
+    Rule(
+        "re",
+        "kontra",
+        automatic=False,
+        refusal=("Re gibt es nur nach Kontra.", "Schreib „kontra re“."),
+    ),
+)
+
+
+class HasLevels(Protocol):
+    """Anything with an announcement's level fields (an Announcement, the builder's state)."""
+
+    @property
+    def hand(self) -> bool: ...
+    @property
+    def schneider(self) -> bool: ...
+    @property
+    def schneider_announced(self) -> bool: ...
+    @property
+    def schwarz(self) -> bool: ...
+    @property
+    def schwarz_announced(self) -> bool: ...
+    @property
+    def ouvert(self) -> bool: ...
+    @property
+    def kontra(self) -> bool: ...
+    @property
+    def re(self) -> bool: ...
+
+
+def levels_of(a: HasLevels) -> frozenset[Level]:
+    """The levels set in ``a``."""
+    return frozenset(level for level in LEVELS if getattr(a, level))
+
+
+def _applies(rule: Rule, game: GameType | None) -> bool:
+    return not rule.trump_only or (game is not None and not game.is_null)
+
+
+def inferences(game: GameType | None, levels: Iterable[Level]) -> tuple[Rule, ...]:
+    """The automatic rules that fire for ``levels`` in ``game`` (in ``RULES`` order, each
+    adding its consequence), until nothing more follows. Never raises."""
+    on = set(levels)
+    fired: list[Rule] = []
+    changed = True
+    while changed:
+        changed = False
+        for rule in RULES:
+            if (
+                rule.automatic
+                and _applies(rule, game)
+                and rule.premise in on
+                and rule.consequence not in on
+            ):
+                on.add(rule.consequence)
+                fired.append(rule)
+                changed = True
+    return tuple(fired)
+
+
+def implied(game: GameType | None, levels: Iterable[Level]) -> frozenset[Level]:
+    """The levels that ``levels`` imply in ``game`` and that are not among them (ouvert in a
+    suit game or grand: Hand, Schneider and Schwarz angesagt). Never raises; ``game`` None
+    (not chosen yet) applies only the rules of every game."""
+    return frozenset(rule.consequence for rule in inferences(game, levels))
+
+
+def required(game: GameType | None, level: Level) -> frozenset[Level]:
+    """The levels that must be set before ``level`` can be: what it or what it implies
+    cannot be announced without, and it does not set itself. Schneider angesagt and Schwarz
+    angesagt need Hand, Re needs Kontra; ouvert needs nothing (it sets Hand)."""
+    closure = {level} | implied(game, {level})
+    needs = {
+        r.consequence
+        for r in RULES
+        if not r.automatic and r.premise in closure and _applies(r, game)
+    }
+    return frozenset(needs - closure)
+
+
+def dependents(game: GameType | None, level: Level) -> frozenset[Level]:
+    """The levels that cannot stand without ``level`` (directly or through others): what
+    goes when ``level`` is taken back. Hand in a suit game takes Schneider angesagt, Schwarz
+    angesagt and ouvert with it."""
+    gone = {level}
+    changed = True
+    while changed:
+        changed = False
+        for rule in RULES:
+            if _applies(rule, game) and rule.consequence in gone and rule.premise not in gone:
+                gone.add(rule.premise)
+                changed = True
+    return frozenset(gone - {level})
+
+
+def allowed_levels(game: GameType | None) -> frozenset[Level]:
+    """The levels ``game`` knows (Null: only Hand and ouvert, and the house's Kontra/Re)."""
+    return NULL_LEVELS if game is not None and game.is_null else frozenset(LEVELS)
+
+
+def _refuse_without(a: Announcement, premise: Level) -> None:
+    """Refuse ``a`` if ``premise`` is set without what it requires (a non-automatic rule)."""
+    if not getattr(a, premise):
+        return
+    for rule in RULES:
+        if rule.premise != premise or rule.automatic or not _applies(rule, a.game):
+            continue
+        if not getattr(a, rule.consequence):
+            assert rule.refusal is not None
+            message, hint = rule.refusal
+            raise RuleError(message, hint=hint)
+
+
+def _infer(a: Announcement) -> tuple[Announcement, list[str]]:
+    """``a`` with its implied levels set, and the notes on what was set."""
+    fired = inferences(a.game, levels_of(a))
+    if not fired:
+        return a, []
+    changes: dict[str, Any] = {rule.consequence: True for rule in fired}
+    a = dataclasses.replace(a, **changes)
+    notes: list[str] = []
+    for rule in fired:
+        if rule.note is not None and rule.note not in notes:
+            notes.append(rule.note)
+    return a, notes
 
 
 class LossReason(enum.Enum):
@@ -103,8 +296,7 @@ def normalize(a: Announcement) -> tuple[Announcement, tuple[str, ...]]:
         raise RuleError(
             f"{a.card_points} Augen gibt es nicht.", hint="Augen liegen zwischen 0 und 120."
         )
-    if a.re and not a.kontra:
-        raise RuleError("Re gibt es nur nach Kontra.", hint="Schreib „kontra re“.")
+    _refuse_without(a, "re")
     if a.won is None and a.card_points is None:
         raise RuleError(
             "Das Ergebnis fehlt.", hint="Schreib „gewonnen“, „verloren“ oder „augen N“."
@@ -140,21 +332,9 @@ def _check_trump_game(a: Announcement, notes: list[str]) -> tuple[Announcement, 
             f"{game.label} {word} {a.matadors} gibt es nicht.",
             hint=f"Erlaubt: {_matador_range(game)}.",
         )
-    if a.ouvert and not (a.hand and a.schneider_announced and a.schwarz_announced):
-        a = dataclasses.replace(a, hand=True, schneider_announced=True, schwarz_announced=True)
-        notes.append(
-            "Ouvert ist immer Hand mit Schneider und Schwarz angesagt – automatisch gesetzt."
-        )
-    if a.schwarz_announced and not a.schneider_announced:
-        a = dataclasses.replace(a, schneider_announced=True)
-        notes.append("Schwarz angesagt schließt Schneider angesagt ein.")
-    if a.schneider_announced and not a.hand:
-        raise RuleError(
-            "Schneider oder Schwarz ansagen geht nur beim Handspiel.", hint="Schreib „hand“ dazu."
-        )
-    if a.schwarz and not a.schneider:
-        a = dataclasses.replace(a, schneider=True)
-    return a, notes
+    a, inferred = _infer(a)
+    _refuse_without(a, "schneider_announced")
+    return a, notes + inferred
 
 
 def _matador_range(game: GameType) -> str:
@@ -179,7 +359,7 @@ def _evaluate_null(a: Announcement, notes: tuple[str, ...]) -> GameResult:
         reaching = [v for v in sorted(NULL_VALUE.values()) if v >= a.bid]
         if not reaching:
             raise RuleError(
-                f"Kein Nullspiel erreicht Reiz {a.bid} (höchstens 59).",
+                f"Kein Nullspiel erreicht Reiz {a.bid} (höchstens {NULL_MAX_BID}).",
                 hint="Prüf den Reizwert oder die Spielart.",
             )
         value, overbid, won = reaching[0], True, False
