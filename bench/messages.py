@@ -14,7 +14,7 @@ from pathlib import Path
 from skatbot.app import build_application
 from skatbot.handlers.html_split import plain_length
 from skatbot.runner import run_polling
-from skatbot.standin.server import FakeBotApi
+from skatbot.standin.server import BotApiServer
 from skatbot.storage.database import Database
 
 CHAT = -1001
@@ -25,7 +25,7 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = Database(f"sqlite+aiosqlite:///{Path(tmp) / 'm.db'}")
         db.migrate()
-        async with FakeBotApi(group_limit=None) as api:
+        async with BotApiServer() as api:
             app = build_application(api.token, db, base_url=f"{api.url}/bot", rate_limit=False)
             stop = asyncio.Event()
             task = asyncio.create_task(run_polling(app, stop=stop, timeout=1))

@@ -35,7 +35,7 @@ from telegram.ext import Application  # noqa: E402
 
 from skatbot.handlers.delivery import Outbox, Pacer  # noqa: E402
 from skatbot.handlers.registry import register  # noqa: E402
-from skatbot.standin.server import FakeBotApi  # noqa: E402
+from skatbot.standin.server import BotApiServer  # noqa: E402
 from skatbot.storage.database import Database  # noqa: E402
 
 ROWS: list[tuple[str, str, str, str]] = []  # (part, figure, value, goal)
@@ -59,7 +59,7 @@ class _TimedBot:
     """A bot as its own process against its own stand-in (like Telegram: another machine's
     work is not on our GIL); times each message until its reply reaches the server."""
 
-    def __init__(self, api: FakeBotApi, command: list[str], env: dict[str, str]) -> None:
+    def __init__(self, api: BotApiServer, command: list[str], env: dict[str, str]) -> None:
         self.api = api
         self.command = command
         self.env = env
@@ -112,9 +112,9 @@ async def bench_round_trip(n: int) -> None:
                 texts.append("/weiter")
         texts.append(GAMES[i % len(GAMES)])
     with tempfile.TemporaryDirectory() as tmp:
-        async with FakeBotApi(group_limit=None) as echo_api, FakeBotApi(group_limit=None) as our_api:
+        async with BotApiServer() as echo_api, BotApiServer() as our_api:
 
-            def env(api: FakeBotApi) -> dict[str, str]:
+            def env(api: BotApiServer) -> dict[str, str]:
                 return dict(
                     os.environ,
                     SKATBOT_RATE_LIMIT="0",
@@ -406,7 +406,7 @@ async def _startup_time(echo: bool = False) -> tuple[float, float]:
     """Wall time from launching ``skatbot run`` (or, with ``echo``, the echo bot: the
     framework's own start-up) to its first getUpdates, and the CPU time it took."""
     with tempfile.TemporaryDirectory() as tmp:
-        async with FakeBotApi(group_limit=None) as api:
+        async with BotApiServer() as api:
             env = dict(
                 os.environ,
                 TELEGRAM_BOT_TOKEN=api.token,

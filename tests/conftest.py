@@ -17,9 +17,9 @@ from sqlalchemy import text
 
 from skatbot.app import build_application
 from skatbot.runner import run_polling
-from skatbot.standin.server import FakeBotApi, html_to_text
 from skatbot.storage.database import Database
 from skatbot.storage.models import Base
+from tests.standin.fake_telegram import FakeBotApi, html_to_text
 
 PG_URL = os.environ.get("SKATBOT_TEST_DATABASE_URL", "")
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from skatbot.runner import run_polling
-from skatbot.standin.server import ApiCall, FakeBotApi
+from skatbot.standin.server import ApiCall, BotApiServer
 
 __all__ = ["run_console"]
 
@@ -84,7 +84,7 @@ def _safe_filename(name: str) -> str:
 
 
 class _Console:
-    def __init__(self, api: FakeBotApi, stdout: TextIO, out_dir: Path):
+    def __init__(self, api: BotApiServer, stdout: TextIO, out_dir: Path):
         self.api = api
         self.stdout = stdout
         self.out_dir = out_dir
@@ -226,10 +226,9 @@ async def run_console(
     # Update ids go on from the clock, not from 1: a bot remembers processed update ids in
     # its database (exactly-once), and a later console session on the same database must
     # not look like a redelivery of the earlier one's updates (Telegram never reuses ids).
-    # No flood control (group_limit=None): the console is one human typing, and the bot's
-    # answers would otherwise be refused with 429 after 20 replies a minute - pacing is the
-    # bot's job and is tested with the stand-in's default limit, not here.
-    async with FakeBotApi(first_update_id=time.time_ns() // 1_000_000, group_limit=None) as api:
+    # No flood control: the console is one human typing; pacing is the bot's job and is
+    # tested against the strict stand-in of the test suite, not here.
+    async with BotApiServer(first_update_id=time.time_ns() // 1_000_000) as api:
         app = build_app(api.token, f"{api.url}/bot")
         stop = asyncio.Event()
         poller = asyncio.create_task(run_polling(app, stop=stop, timeout=10), name="standin-poll")
@@ -280,7 +279,7 @@ async def run_console(
         return code
 
 
-async def _answered(app: Any, api: FakeBotApi, update_id: int, timeout: float) -> None:
+async def _answered(app: Any, api: BotApiServer, update_id: int, timeout: float) -> None:
     """The update is committed (confirmed) and its replies have left the outbox."""
     await api.wait_confirmed(update_id, timeout)
     outbox = app.bot_data.get("outbox")

@@ -12,13 +12,13 @@ from telegram import Chat, Message, MessageEntity, Update
 from telegram.ext import MessageHandler, filters
 
 from skatbot.handlers import admin
-from skatbot.standin.server import ANONYMOUS_ADMIN_ID, BOT_USERNAME, CHANNEL_BOT_ID
 from skatbot.storage.builder_models import GameBuilder
 from skatbot.storage.models import Row, SheetList
 from skatbot.storage.tournament_models import Tournament
 from tests.conftest import Bot, Reply, replies
 from tests.handlers.test_builder import Phone, buttons, games, last_answer
 from tests.robustness.helpers import export_raw, game_rows
+from tests.standin.fake_telegram import ANONYMOUS_ADMIN_ID, BOT_USERNAME, CHANNEL_BOT_ID
 
 CHAT = -1001
 ADMIN, MEMBER, OTHER_ADMIN = 7, 9, 8

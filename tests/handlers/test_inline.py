@@ -12,9 +12,9 @@ import pytest
 from sqlalchemy import func, select
 
 from skatbot.handlers.inline import calculate
-from skatbot.standin.server import BOT_USERNAME
 from skatbot.storage.models import Chat, ProcessedUpdate, Row
 from tests.conftest import Bot
+from tests.standin.fake_telegram import BOT_USERNAME
 
 
 async def inline(bot: Bot, query: str, *, user_id: int = 3) -> dict[str, Any]:

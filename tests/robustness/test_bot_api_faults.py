@@ -12,9 +12,9 @@ from telegram.ext import Application
 
 from skatbot.app import build_application
 from skatbot.runner import run_polling
-from skatbot.standin.server import FakeBotApi
 from skatbot.storage.database import Database
 from tests.robustness.helpers import game_rows
+from tests.standin.fake_telegram import FakeBotApi
 
 CHAT = -1001
 TIMEOUT = 0.5  # the bot's Bot API request timeout in these tests

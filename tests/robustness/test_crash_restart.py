@@ -10,9 +10,9 @@ import signal
 import sys
 from pathlib import Path
 
-from skatbot.standin.server import FakeBotApi, html_to_text
 from skatbot.storage.database import Database
 from tests.robustness.helpers import game_rows
+from tests.standin.fake_telegram import FakeBotApi, html_to_text
 
 CHAT = -1001
 NAMES = ["Anna", "Bernd", "Carla"]

@@ -11,7 +11,7 @@ from telegram import Update
 from telegram.ext import Application, ContextTypes, MessageHandler, filters
 
 from skatbot.runner import poll_updates
-from skatbot.standin.server import FakeBotApi
+from tests.standin.fake_telegram import FakeBotApi
 
 DELAY = 0.3
 

@@ -22,8 +22,8 @@ from telegram.ext import (
 )
 
 from skatbot.runner import poll_updates, run_polling
-from skatbot.standin import FakeBotApi, parse_html
 from skatbot.standin.console import run_console
+from tests.standin.fake_telegram import FakeBotApi, parse_html
 
 App = Application[Any, Any, Any, Any, Any, Any]
 Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[None]]

@@ -17,7 +17,7 @@ from telegram import (
 )
 from telegram.error import BadRequest, Forbidden, RetryAfter
 
-from skatbot.standin.server import GENERAL_TOPIC, TOPIC_ICON_COLORS, FakeBotApi
+from tests.standin.fake_telegram import GENERAL_TOPIC, TOPIC_ICON_COLORS, FakeBotApi
 
 GROUP = -1001
 TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
