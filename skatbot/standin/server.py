@@ -483,8 +483,6 @@ class BotApiServer:
         "getMe",
         "getUpdates",
         "deleteWebhook",
-        "setWebhook",
-        "getWebhookInfo",
         "sendMessage",
         "editMessageText",
         "editMessageReplyMarkup",
@@ -525,7 +523,6 @@ class BotApiServer:
         self._port = port
         self.calls: list[ApiCall] = []
         self.confirmed_offset = 0
-        self.webhook: JSONDict | None = None
         self.commands: dict[tuple[str, str], list[JSONDict]] = {}
         self.bot_user: JSONDict = {
             "id": BOT_ID,
@@ -768,13 +765,6 @@ class BotApiServer:
     async def wait_confirmed(self, update_id: int, timeout: float = 10) -> None:
         """Return once a getUpdates call has confirmed ``update_id`` (offset > update_id)."""
         await self._wait_for(lambda: self.confirmed_offset > update_id, timeout)
-
-    async def wait_for_call(
-        self, method: str, *, count: int = 1, timeout: float = 10
-    ) -> list[ApiCall]:
-        """Wait until at least ``count`` successful calls of ``method`` were made."""
-        await self._wait_for(lambda: len(self.sent(method)) >= count, timeout)
-        return self.sent(method)
 
     async def _wait_for(self, predicate: Callable[[], bool], timeout: float) -> None:
         cond = self._condition()
@@ -1094,12 +1084,6 @@ class BotApiServer:
         }
 
     async def _m_getUpdates(self, params: JSONDict, files: Any) -> list[JSONDict]:
-        if self.webhook is not None:
-            raise ApiError(
-                409,
-                "Conflict: can't use getUpdates method while webhook is active; "
-                "use deleteWebhook to delete the webhook first",
-            )
         offset = int(params.get("offset") or 0)
         limit = max(1, min(100, int(params.get("limit") or 100)))
         timeout = max(0.0, float(params.get("timeout") or 0))
@@ -1141,29 +1125,9 @@ class BotApiServer:
         ]
 
     def _m_deleteWebhook(self, params: JSONDict, files: Any) -> bool:
-        self.webhook = None
         if params.get("drop_pending_updates"):
             self._pending.clear()
         return True
-
-    def _m_setWebhook(self, params: JSONDict, files: Any) -> bool:
-        url = str(params.get("url") or "")
-        if not url:
-            self.webhook = None
-            return True
-        if not url.startswith("https://"):
-            raise bad_request("bad webhook: An HTTPS URL must be provided for webhook")
-        self.webhook = dict(params)
-        if params.get("drop_pending_updates"):
-            self._pending.clear()
-        return True
-
-    def _m_getWebhookInfo(self, params: JSONDict, files: Any) -> JSONDict:
-        return {
-            "url": (self.webhook or {}).get("url", ""),
-            "has_custom_certificate": False,
-            "pending_update_count": len(self._pending),
-        }
 
     def _m_sendMessage(self, params: JSONDict, files: Any) -> JSONDict:
         chat = self._writable_chat(params)

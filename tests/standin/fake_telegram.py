@@ -138,7 +138,13 @@ class _Fault:
 class FakeBotApi(BotApiServer):
     """The strict stand-in: use ``async with FakeBotApi() as api:`` (see the module doc)."""
 
-    _METHODS = (*BotApiServer._METHODS, "answerInlineQuery", "createForumTopic")
+    _METHODS = (
+        *BotApiServer._METHODS,
+        "answerInlineQuery",
+        "createForumTopic",
+        "setWebhook",
+        "getWebhookInfo",
+    )
 
     def __init__(
         self,
@@ -177,6 +183,8 @@ class FakeBotApi(BotApiServer):
         """Forum topics per chat: thread id -> name."""
         self._topic_colors: dict[tuple[int, int], int] = {}
         self._faults: dict[str, list[_Fault]] = {}
+        self.webhook: JSONDict | None = None
+        """The parameters of setWebhook while a webhook is set (getUpdates then answers 409)."""
 
     # -- feeding updates ------------------------------------------------------------------
 
@@ -376,6 +384,13 @@ class FakeBotApi(BotApiServer):
             _Fault(status, description, retry_after, times, delay)
         )
 
+    async def wait_for_call(
+        self, method: str, *, count: int = 1, timeout: float = 10
+    ) -> list[ApiCall]:
+        """Wait until at least ``count`` successful calls of ``method`` were made."""
+        await self._wait_for(lambda: len(self.sent(method)) >= count, timeout)
+        return self.sent(method)
+
     # -- hooks of the base server -----------------------------------------------------------
 
     async def _before_call(self, method: str, params: JSONDict) -> Any:
@@ -539,6 +554,38 @@ class FakeBotApi(BotApiServer):
             )
 
     # -- Bot API methods ------------------------------------------------------------------
+
+    async def _m_getUpdates(self, params: JSONDict, files: Any) -> list[JSONDict]:
+        if self.webhook is not None:
+            raise ApiError(
+                409,
+                "Conflict: can't use getUpdates method while webhook is active; "
+                "use deleteWebhook to delete the webhook first",
+            )
+        return await super()._m_getUpdates(params, files)
+
+    def _m_deleteWebhook(self, params: JSONDict, files: Any) -> bool:
+        self.webhook = None
+        return super()._m_deleteWebhook(params, files)
+
+    def _m_setWebhook(self, params: JSONDict, files: Any) -> bool:
+        url = str(params.get("url") or "")
+        if not url:
+            self.webhook = None
+            return True
+        if not url.startswith("https://"):
+            raise bad_request("bad webhook: An HTTPS URL must be provided for webhook")
+        self.webhook = dict(params)
+        if params.get("drop_pending_updates"):
+            self._pending.clear()
+        return True
+
+    def _m_getWebhookInfo(self, params: JSONDict, files: Any) -> JSONDict:
+        return {
+            "url": (self.webhook or {}).get("url", ""),
+            "has_custom_certificate": False,
+            "pending_update_count": len(self._pending),
+        }
 
     def _m_getMe(self, params: JSONDict, files: Any) -> JSONDict:
         return {**super()._m_getMe(params, files), "supports_inline_queries": self.inline}

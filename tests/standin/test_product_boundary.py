@@ -1,0 +1,50 @@
+"""The test machinery of the stand-in stays in tests/: the wheel ships only ``skatbot/``
+(``[tool.hatch.build.targets.wheel] packages``), so nothing in that package may carry fault
+injection, fake admins, flood control, topic or inline helpers, or the test bot's name."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import skatbot
+import skatbot.standin
+import skatbot.standin.server
+from skatbot.standin.server import BotApiServer
+from tests.standin.fake_telegram import BOT_USERNAME, FakeBotApi
+
+TEST_ONLY = (
+    "fail_next",
+    "set_admins",
+    "flood_refusals",
+    "push_inline_query",
+    "push_my_chat_member",
+    "push_edit",
+    "add_forum",
+    "create_topic",
+    "FakeBotApi",
+    BOT_USERNAME,
+)
+
+
+def test_product_server_has_no_test_machinery() -> None:
+    for name in TEST_ONLY:
+        assert not hasattr(BotApiServer, name), name
+        assert not hasattr(skatbot.standin, name), name
+        assert not hasattr(skatbot.standin.server, name), name
+    # no flood control (the bot's own pacer in delivery.py also has a ``group_limit``)
+    assert "group_limit" not in inspect.signature(BotApiServer).parameters
+    assert BotApiServer().bot_user["username"] != BOT_USERNAME
+    # ... while the tests' stand-in has all of it.
+    for name in ("fail_next", "set_admins", "push_inline_query", "create_topic", "push_edit"):
+        assert callable(getattr(FakeBotApi, name)), name
+    assert FakeBotApi().bot_user["username"] == BOT_USERNAME
+
+
+def test_no_file_of_the_package_mentions_test_machinery() -> None:
+    package = Path(skatbot.__file__).parent
+    offenders = []
+    for path in sorted(package.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        offenders += [f"{path.relative_to(package)}: {n}" for n in TEST_ONLY if n in text]
+    assert offenders == []
