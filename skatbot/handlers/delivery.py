@@ -57,6 +57,7 @@ T = TypeVar("T")
 
 SEND_ATTEMPTS = 3  # 5xx and network errors
 SEND_BACKOFF = 0.5  # seconds, doubled per attempt
+REFUSALS_KEPT = 1000  # Outbox.refusals
 MAX_FLOOD_WAITS = 20  # 429 answers in a row before a message is given up
 WINDOW_MARGIN = 0.05  # share of the group window added so our window never ends before Telegram's
 EDIT_MEMORY = 2048  # (chat, message) pairs whose last edited content we remember
@@ -182,6 +183,9 @@ class Outbox:
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._idle: asyncio.Condition | None = None
         self._edited: OrderedDict[tuple[int, int], tuple[str | None, Any]] = OrderedDict()
+        self.refusals: deque[tuple[int, int]] = deque(maxlen=REFUSALS_KEPT)
+        """(chat id, message id) of the latest sent messages that were refusals
+        (``Reply.refusal``): what a refusal is, without reading the text."""
         self.closed = False
 
     # -- queues ---------------------------------------------------------------------------
@@ -376,6 +380,8 @@ class Delivery:
         sent: int | None = None
         try:
             sent = await self._reply_messages(reply)
+            if reply.refusal and sent is not None:
+                self.outbox.refusals.append((self.target.chat_id, sent))
         except Forbidden as err:  # the bot was removed from the chat or blocked
             log.info("reply to chat %s not allowed: %s", self.target.chat_id, err)
             return

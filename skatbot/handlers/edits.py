@@ -126,7 +126,7 @@ async def handle_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     try:
         cmd = command_of(update)
     except RuleError as err:
-        await send(update, context, Reply(error_text(err)))
+        await send(update, context, Reply(error_text(err), refusal=True))
         return
     cmd = await in_place(context, cmd)
     if cmd.source_message_id is None:
@@ -143,7 +143,7 @@ async def handle_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     try:
         reply = await database(context).write(unit)
     except RuleError as err:  # rolled back: nothing changed
-        reply = Reply(error_text(err))
+        reply = Reply(error_text(err), refusal=True)
     if reply is not None:
         await send(update, context, reply)
 

@@ -49,7 +49,7 @@ async def cmd_anheften(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         cmd = await in_place(context, command_of(update))
         text = await db.read(lambda s: _prepare(s, cmd))
     except RuleError as err:
-        await send(update, context, Reply(error_text(err)))
+        await send(update, context, Reply(error_text(err), refusal=True))
         return
     if text is None:
         return  # redelivered: done before

@@ -43,6 +43,9 @@ class Reply:
     # Run in a second short transaction with the id of the sent message (e.g. a game builder
     # remembers its message); skipped if sending failed.
     on_sent: Callable[[Session, int], None] | None = None
+    # A refusal (bad input, nothing changed). Users see only the text; the outbox records
+    # the sent message as one (``Outbox.refusals``) - a mark that does not rely on the "⚠️".
+    refusal: bool = False
 
 
 @dataclass(frozen=True)

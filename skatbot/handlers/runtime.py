@@ -115,7 +115,7 @@ async def execute(
         if is_admin:
             cmd = dataclasses.replace(cmd, is_admin=True)
     except RuleError as err:
-        await send(update, context, Reply(error_text(err)))
+        await send(update, context, Reply(error_text(err), refusal=True))
         return
     cmd = await in_place(context, cmd)
     db = database(context)
@@ -139,7 +139,7 @@ async def execute(
         else:
             reply = await db.read(unit, offload=offload)
     except RuleError as err:
-        reply = Reply(error_text(err))
+        reply = Reply(error_text(err), refusal=True)
     await send(update, context, reply)
 
 

@@ -232,7 +232,9 @@ def spiel(session: Session, cmd: Command) -> Reply:
         declarer, text, notes = _parse_game(loaded, words)
     except MissingName as err:
         # Nothing was written: the refusal comes with the builder's button.
-        return Reply(error_text(err), buttons=(((BUILDER_LABEL, keyboards.NEW_GAME),),))
+        return Reply(
+            error_text(err), buttons=(((BUILDER_LABEL, keyboards.NEW_GAME),),), refusal=True
+        )
     return book_game(session, cmd, loaded, declarer, text, notes)
 
 

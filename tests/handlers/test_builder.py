@@ -9,7 +9,7 @@ from skatbot.handlers.reply import Command
 from skatbot.standin.server import BotMessage
 from skatbot.storage import repo
 from skatbot.storage.database import Database
-from tests.conftest import Bot
+from tests.helpers import Bot
 
 CHAT = -1001
 

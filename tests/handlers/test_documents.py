@@ -6,7 +6,7 @@ import io
 
 from pypdf import PdfReader
 
-from tests.conftest import Bot
+from tests.helpers import Bot
 
 
 def pdf_text(data: bytes) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 
 from telegram import Update
 
-from tests.conftest import Bot, replies
+from tests.helpers import Bot, refused, replies
 
 CHAT = -1001
 
@@ -147,7 +147,7 @@ async def test_a_closed_list_takes_no_games_but_is_exported(bot: Bot) -> None:
     assert "72 + 50 × (1 − 0) + 40 × 1 = 162" in closing
     assert "−44 + 50 × (0 − 1) + 40 × 0 = −94" in closing
 
-    refusal = await bot.text("/spiel Bernd grand mit 1 gewonnen")
+    refusal = await refused(bot, "/spiel Bernd grand mit 1 gewonnen")
     assert refusal.startswith("⚠️ ")
     assert "👉" in refusal and "/neu" in refusal
 

@@ -14,8 +14,8 @@ from typing import Any
 from telegram import Update
 
 from skatbot.standin.server import JSONDict
-from tests.conftest import Bot, Reply, replies
 from tests.handlers.test_builder import open_builder
+from tests.helpers import Bot, Reply, replies
 
 CHAT = -1001
 GAME_72 = "/spiel Anna grand ohne 1 hand gewonnen"
@@ -28,7 +28,7 @@ async def post(bot: Bot, text: str, *, chat_id: int = CHAT) -> tuple[int, list[R
     update_id = bot.api.push_message(text, chat_id=chat_id)
     raw = next(u for u in bot.api.pending_updates if u["update_id"] == update_id)
     await bot.api.wait_confirmed(update_id, timeout=15)
-    return int(raw["message"]["message_id"]), replies(bot.api.calls[before:], chat_id)
+    return int(raw["message"]["message_id"]), replies(bot.api.calls[before:], chat_id, bot.refusals)
 
 
 async def edit(
@@ -39,7 +39,7 @@ async def edit(
     update_id = bot.api.push_edit(text, chat_id=chat_id, message_id=message_id)
     raw = next(u for u in bot.api.pending_updates if u["update_id"] == update_id)
     await bot.api.wait_confirmed(update_id, timeout=15)
-    return raw, replies(bot.api.calls[before:], chat_id)
+    return raw, replies(bot.api.calls[before:], chat_id, bot.refusals)
 
 
 def calls_since(bot: Bot, before: int, chat_id: int = CHAT) -> list[str]:
@@ -64,6 +64,7 @@ def reply_id(bot: Bot) -> int:
 
 def only_refusal(answers: list[Reply]) -> str:
     assert [a.method for a in answers] == ["sendMessage"], answers
+    assert answers[0].refusal, answers
     assert "⚠️ Bearbeitung nicht übernommen" in answers[0].text, answers[0].text
     return answers[0].text
 
@@ -207,7 +208,7 @@ async def test_an_edit_refused_by_the_grammar_changes_nothing(bot: Bot) -> None:
 async def test_an_edit_of_a_message_that_booked_nothing_is_refused(bot: Bot) -> None:
     await bot.say("/neu Anna Bernd Carla")
     message_id, answers = await post(bot, "/spiel Anna grund ohne 1 hand gewonnen")
-    assert "⚠️" in answers[0].text
+    assert answers[0].refusal, answers
     _, answers = await edit(bot, message_id, GAME_72)
     text = only_refusal(answers)
     assert "kein Spiel eingetragen" in text

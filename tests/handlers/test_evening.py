@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tests.conftest import Bot
+from tests.helpers import Bot, ok
 
 
 async def export(bot: Bot) -> dict[str, Any]:
@@ -22,12 +22,7 @@ async def export(bot: Bot) -> dict[str, Any]:
 
 async def play(bot: Bot, message: str, progress: str, *expected: str) -> str:
     """Send ``message``; the reply must not be a refusal and must show ``progress``."""
-    reply = await bot.text(message)
-    assert "⚠️" not in reply, (message, reply)
-    assert progress in reply, (message, progress, reply)
-    for part in expected:
-        assert part in reply, (message, part, reply)
-    return reply
+    return await ok(bot, message, progress, *expected)
 
 
 def totals(

@@ -12,17 +12,11 @@ from pypdf import PdfReader
 from sqlalchemy import text
 
 from skatbot.handlers import evening
-from tests.conftest import Bot
+from tests.helpers import Bot, ok
 
 
 def pdf_text(data: bytes) -> str:
     return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
-
-
-async def ok(bot: Bot, message: str, **kw: int) -> str:
-    reply = await bot.text(message, **kw)
-    assert "⚠️" not in reply, (message, reply)
-    return reply
 
 
 def set_created(bot: Bot, list_id: int, when: dt.datetime) -> None:

@@ -17,7 +17,7 @@ from skatbot.handlers.delivery import Pacer
 from skatbot.handlers.registry import ALLOWED_UPDATES
 from skatbot.runner import run_polling
 from skatbot.storage.database import Database
-from tests.robustness.helpers import game_rows
+from tests.helpers import game_rows
 from tests.standin.fake_telegram import FakeBotApi, html_to_text
 
 A, B = -1001, -2002

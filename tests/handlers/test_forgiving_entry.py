@@ -8,9 +8,8 @@ import pytest
 
 from skatbot.handlers.names import resolve, split_names
 from skatbot.rules.errors import RuleError
-from tests.conftest import Bot
 from tests.handlers.test_builder import Phone, buttons, games
-from tests.robustness.helpers import export_raw
+from tests.helpers import Bot, export_raw
 
 TABLE = ["Jürgen", "Özlem", "Łukasz", "Strauß"]
 

@@ -12,26 +12,9 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Bot
+from tests.helpers import Bot, ok, refused
 
 TRIGGER = "/spiel Anna kreuz mit 1 kontra re gewonnen"  # Re played → 3B3R; +24 × 4 = +96
-
-
-async def ok(bot: Bot, message: str, *expected: str) -> str:
-    """Send ``message``; the reply must not be a refusal and must contain ``expected``."""
-    reply = await bot.text(message)
-    assert "⚠️" not in reply, (message, reply)
-    for part in expected:
-        assert part in reply, (message, part, reply)
-    return reply
-
-
-async def refused(bot: Bot, message: str, *expected: str) -> str:
-    reply = await bot.text(message)
-    assert "⚠️" in reply, (message, reply)
-    for part in expected:
-        assert part in reply, (message, part, reply)
-    return reply
 
 
 async def export(bot: Bot) -> dict[str, Any]:
@@ -215,8 +198,9 @@ async def test_sick_joker_resets_in_the_next_ramsch_phase(bot: Bot) -> None:
 async def test_sick_game_counts_no_schneider_from_card_points(bot: Bot) -> None:
     await to_ramsch(bot)
     await ok(bot, "/krank Anna")
-    reply = await bot.text("/spiel Anna grand mit 1 hand augen 95")
-    assert "⚠️" in reply or "Anna +72" in reply, reply
+    out = await bot.say("/spiel Anna grand mit 1 hand augen 95")
+    reply = "\n".join(r.text for r in out)
+    assert any(r.refusal for r in out) or "Anna +72" in reply, reply
 
 
 async def test_correcting_the_sick_game_keeps_grand_hand(bot: Bot) -> None:

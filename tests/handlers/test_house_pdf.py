@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from tests.conftest import Bot
 from tests.handlers.test_house_chat import export, ok
+from tests.helpers import Bot
 from tests.pdf.helpers import all_text
 
 

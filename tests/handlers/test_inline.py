@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 
 from skatbot.handlers.inline import calculate
 from skatbot.storage.models import Chat, ProcessedUpdate, Row
-from tests.conftest import Bot
+from tests.helpers import Bot
 from tests.standin.fake_telegram import BOT_USERNAME
 
 

@@ -6,23 +6,13 @@ import re
 
 import pytest
 
-from tests.conftest import Bot
-
-
-async def ok(bot: Bot, message: str, *expected: str) -> str:
-    reply = await bot.text(message)
-    assert "⚠️" not in reply, (message, reply)
-    for part in expected:
-        assert part in reply, (message, part, reply)
-    return reply
+from tests import helpers
+from tests.helpers import Bot, ok
 
 
 async def refused(bot: Bot, message: str, *expected: str) -> str:
-    reply = await bot.text(message)
-    assert reply.startswith("⚠️ "), (message, reply)
+    reply = await helpers.refused(bot, message, *expected)
     assert "\n👉 " in reply, (message, reply)
-    for part in expected:
-        assert part in reply, (message, part, reply)
     return reply
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import pytest
 
 from skatbot.handlers.routes import commands
-from tests.conftest import Bot
+from tests.helpers import Bot, ok, refused
 
 KNOWN = {route.name for route in commands()}
 
@@ -431,8 +431,8 @@ def filled(command: str, fill: tuple[tuple[str, str], ...]) -> str:
 
 
 async def accepted(bot: Bot, message: str) -> str:
-    reply = await bot.text(message)
-    assert reply and not reply.startswith("⚠️"), (message, reply)
+    reply = await ok(bot, message)
+    assert reply, message
     if "Serie jetzt abschließen?" in reply:  # /abschluss before the end asks: a user taps "Ja"
         ask = bot.api.messages(-1001)[-1]
         uid = bot.api.push_callback(ask.buttons[0][0]["callback_data"], message_id=ask.message_id)
@@ -450,7 +450,7 @@ def test_catalogue_ids_are_unique() -> None:
 async def test_following_the_hint_is_accepted(bot: Bot, case: Case) -> None:
     for message in case.setup:
         await accepted(bot, message)
-    text = await bot.text(case.refused)
+    text = await refused(bot, case.refused)
     assert text.startswith("⚠️ ") and "\n👉 " in text, (case.refused, text)
     hint = text.split("\n👉 ", 1)[1]
     mentioned = set(re.findall(r"(?<![\w/])/([a-z]+)", hint))

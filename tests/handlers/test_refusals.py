@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import Bot
-from tests.robustness.helpers import export_raw
+from tests.helpers import Bot, export_raw, ok
 
 
 async def refused(bot: Bot, message: str, *expected: str, hint: bool = True) -> str:
@@ -16,8 +15,9 @@ async def refused(bot: Bot, message: str, *expected: str, hint: bool = True) -> 
     before = await export_raw(bot)
     reply = await bot.say(message)
     assert len(reply) == 1, reply
+    assert reply[0].refusal, reply
     text = reply[0].text
-    assert text.startswith("⚠️ "), (message, text)
+    assert text.startswith("⚠️ "), (message, text)  # what users see
     if hint:
         assert "\n👉 " in text, (message, text)
     for part in expected:
@@ -25,12 +25,6 @@ async def refused(bot: Bot, message: str, *expected: str, hint: bool = True) -> 
     assert reply[0].document is None
     after = await export_raw(bot)
     assert after == before, message
-    return text
-
-
-async def ok(bot: Bot, message: str) -> str:
-    text = await bot.text(message)
-    assert "⚠️" not in text, (message, text)
     return text
 
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import json
 
-from tests.conftest import Bot
+from tests.helpers import Bot
 
 
 async def test_first_game_books_72_and_122(bot: Bot) -> None:

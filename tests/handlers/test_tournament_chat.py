@@ -10,7 +10,7 @@ from pathlib import Path
 from pypdf import PdfReader
 
 from skatbot.rules import tournament as tr
-from tests.conftest import Bot
+from tests.helpers import Bot
 
 NAMES = [
     "Anna", "Bernd", "Carla", "Dora", "Emil", "Frieda", "Gustav",

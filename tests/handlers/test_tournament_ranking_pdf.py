@@ -6,13 +6,13 @@ import io
 
 from pypdf import PdfReader
 
-from tests.conftest import Bot
 from tests.handlers.test_tournament_chat import (
     ORGANISER,
     draw,
     results_message,
     setup_tournament,
 )
+from tests.helpers import Bot
 
 NAMES = ["Anna", "Bernd", "Carla", "Łukasz", "Σοφία", "Frieda", "Gustav"]
 

@@ -10,8 +10,7 @@ from skatbot.storage.database import ensure_chat
 from skatbot.storage.models import Chat, ProcessedUpdate, SheetList
 from skatbot.storage.tournament_models import Tournament
 from skatbot.storage.tournament_repo import create_tournament
-from tests.conftest import Bot
-from tests.robustness.helpers import export_raw, game_rows, ok
+from tests.helpers import Bot, export_raw, game_rows, ok
 
 CHAT = -1001
 ADMIN, CREATOR, MEMBER = 7, 1, 9

@@ -13,7 +13,7 @@ from telegram.ext import Application
 from skatbot.app import build_application
 from skatbot.runner import run_polling
 from skatbot.storage.database import Database
-from tests.robustness.helpers import game_rows
+from tests.helpers import game_rows
 from tests.standin.fake_telegram import FakeBotApi
 
 CHAT = -1001

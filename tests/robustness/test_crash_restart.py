@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from skatbot.storage.database import Database
-from tests.robustness.helpers import game_rows
+from tests.helpers import game_rows
 from tests.standin.fake_telegram import FakeBotApi, html_to_text
 
 CHAT = -1001

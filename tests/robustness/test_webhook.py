@@ -17,8 +17,7 @@ from telegram.ext import CommandHandler
 from skatbot.app import build_application
 from skatbot.storage.database import Database
 from skatbot.webhook import WebhookServer, serve_webhook
-from tests.conftest import GROUP_WINDOW, PG_URL
-from tests.robustness.helpers import game_rows
+from tests.helpers import GROUP_WINDOW, PG_URL, game_rows
 from tests.standin.fake_telegram import FakeBotApi
 
 SECRET = "s3cr3t-Token_1"

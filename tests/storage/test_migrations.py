@@ -10,7 +10,7 @@ from sqlalchemy import Connection, inspect, text
 from skatbot.storage.database import Database
 from skatbot.storage.migrate import upgrade
 from skatbot.storage.models import Base
-from tests.conftest import PG_URL
+from tests.helpers import PG_URL
 
 
 def _empty_database(tmp_path: Path) -> Database:

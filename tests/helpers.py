@@ -1,0 +1,183 @@
+"""Helpers shared by the tests: a fresh database, the real bot on the strict stand-in
+(``Bot``, driven by the ``bot`` fixture of conftest.py), its replies, and the assertions
+most tests need (``ok``, ``refused``, ``export_raw``, ``game_rows``).
+
+A refusal is recognised by the bot's own mark (``Reply.refusal`` of the product, recorded by
+the outbox), not by the "⚠️" in its text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Collection
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy import select, text
+
+from skatbot.app import build_application
+from skatbot.handlers.registry import ERROR_NOTICE
+from skatbot.runner import run_polling
+from skatbot.storage.database import Database
+from skatbot.storage.models import Base, Row, SheetList
+from tests.standin.fake_telegram import ApiCall, FakeBotApi, html_to_text
+
+PG_URL = os.environ.get("SKATBOT_TEST_DATABASE_URL", "")
+
+# The stand-in refuses a 21st message per group within GROUP_WINDOW seconds (429), as Telegram
+# does within a minute, and the bot paces its replies to the same window. Telegram's real
+# minute would make every evening test wait minutes; tests/handlers/test_flood.py runs the
+# real one.
+GROUP_WINDOW = 0.5
+
+
+def fresh_database(tmp_path: Path) -> Database:
+    if PG_URL:
+        db = Database(PG_URL)
+        with db.write_engine.begin() as conn:
+            Base.metadata.drop_all(conn)
+            conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+    else:
+        db = Database(f"sqlite+aiosqlite:///{tmp_path / 'skatbot.db'}")
+    db.migrate()
+    return db
+
+
+@dataclass
+class Reply:
+    method: str
+    text: str  # plain text as a Telegram user would see it
+    html: str
+    document: tuple[str, bytes] | None = None
+    refusal: bool = False  # the bot marked it a refusal (``Outbox.refusals``), not the "⚠️"
+
+
+class Bot:
+    """The real Application with all handlers, polling a loopback fake Bot API."""
+
+    def __init__(self, api: FakeBotApi, db: Database) -> None:
+        self.api = api
+        self.db = db
+        self.stop = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self.stop = asyncio.Event()
+        app = build_application(
+            self.api.token,
+            self.db,
+            base_url=f"{self.api.url}/bot",
+            group_window=GROUP_WINDOW,
+        )
+        self.app = app
+        self.task = asyncio.create_task(run_polling(app, stop=self.stop, timeout=2))
+        # An update is confirmed once committed; its replies follow from the outbox. Tests
+        # that wait for a confirmation mean "and answered", so wait for the outbox too.
+        confirmed = self.api.wait_confirmed
+
+        async def wait_answered(update_id: int, timeout: float = 10) -> None:
+            await confirmed(update_id, timeout)
+            await self.delivered(None, timeout)
+
+        self.api.wait_confirmed = wait_answered  # type: ignore[method-assign]
+
+    async def shutdown(self) -> None:
+        self.stop.set()
+        if self.task is not None:
+            await asyncio.wait_for(self.task, 10)
+
+    async def say(
+        self, text: str, *, chat_id: int = -1001, user_id: int = 1, name: str = "Spieler"
+    ) -> list[Reply]:
+        """Send a group message and return what the bot answered to it."""
+        before = len(self.api.calls)
+        update_id = self.api.push_message(text, chat_id=chat_id, user_id=user_id, first_name=name)
+        await self.api.wait_confirmed(update_id, timeout=15)
+        return replies(self.api.calls[before:], chat_id, self.refusals)
+
+    @property
+    def refusals(self) -> Collection[tuple[int, int]]:
+        """(chat id, message id) of the messages the bot sent as refusals."""
+        return self.app.bot_data["outbox"].refusals  # type: ignore[no-any-return]
+
+    async def delivered(self, chat_id: int | None = None, timeout: float = 15) -> None:
+        """Wait until the replies queued for ``chat_id`` (or for every chat) are sent."""
+        await self.app.bot_data["outbox"].wait_idle(chat_id, timeout)
+
+    async def text(self, message: str, **kw: int | str) -> str:
+        """The text of all replies to ``message``, joined."""
+        return "\n".join(r.text for r in await self.say(message, **kw))  # type: ignore[arg-type]
+
+
+def replies(
+    calls: list[ApiCall], chat_id: int, refusals: Collection[tuple[int, int]] = ()
+) -> list[Reply]:
+    """What the bot sent to ``chat_id`` in ``calls``; a message listed in ``refusals``
+    (``Bot.refusals``) is marked as a refusal."""
+    out = []
+    for call in calls:
+        if call.params.get("chat_id") != chat_id or not call.ok:  # refused: not in the chat
+            continue
+        result = call.result if isinstance(call.result, dict) else {}
+        refusal = (chat_id, result.get("message_id")) in refusals
+        if call.method in ("sendMessage", "editMessageText"):
+            html = str(call.params.get("text", ""))
+            out.append(Reply(call.method, html_to_text(html), html, refusal=refusal))
+        elif call.method == "sendDocument":
+            doc = next(iter(call.files.values()), None)
+            caption = str(call.params.get("caption", ""))
+            if str(call.params.get("parse_mode", "")).upper() == "HTML":
+                out.append(Reply(call.method, html_to_text(caption), caption, doc, refusal))
+            else:
+                out.append(Reply(call.method, caption, "", doc, refusal))
+    return out
+
+
+async def ok(bot: Bot, message: str, *expected: str, **kw: int | str) -> str:
+    """Send ``message``: no reply may be a refusal (or the internal-error notice), and the
+    replies' text must contain each of ``expected``. Returns that text."""
+    out = await bot.say(message, **kw)  # type: ignore[arg-type]
+    reply = "\n".join(r.text for r in out)
+    assert not any(r.refusal for r in out), (message, reply)
+    assert html_to_text(ERROR_NOTICE) not in reply, (message, reply)
+    for part in expected:
+        assert part in reply, (message, part, reply)
+    return reply
+
+
+async def refused(bot: Bot, message: str, *expected: str, **kw: int | str) -> str:
+    """Send ``message``: a reply must be a refusal whose text contains each of ``expected``.
+    Returns the replies' text."""
+    out = await bot.say(message, **kw)  # type: ignore[arg-type]
+    reply = "\n".join(r.text for r in out)
+    assert any(r.refusal for r in out), (message, reply)
+    for part in expected:
+        assert part in reply, (message, part, reply)
+    return reply
+
+
+async def export_raw(bot: Bot, chat_id: int = -1001) -> bytes:
+    """The /export document of the chat (or the refusal text when there is no list)."""
+    out = await bot.say("/export", chat_id=chat_id)
+    docs = [r.document for r in out if r.document]
+    if docs:
+        return docs[0][1]
+    return "\n".join(r.text for r in out).encode()
+
+
+def game_rows(db: Database, chat_id: int | None = None) -> list[tuple[int, str, int | None]]:
+    """(row id, announcement, update id) of all game rows, optionally of one chat, by row id."""
+
+    def read(session):  # type: ignore[no-untyped-def]
+        query = (
+            select(Row.id, Row.announcement, Row.update_id)
+            .join(SheetList, Row.list_id == SheetList.id)
+            .where(Row.kind == "game")
+            .order_by(Row.id)
+        )
+        if chat_id is not None:
+            query = query.where(SheetList.chat_id == chat_id)
+        return [tuple(r) for r in session.execute(query)]
+
+    return db.run_read(read)
