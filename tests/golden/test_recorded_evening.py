@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import Bot
+from tests.helpers import Bot
 
 DATA = Path(__file__).parent / "data"
 UPDATE = os.environ.get("SKATBOT_GOLDEN_UPDATE") == "1"

@@ -15,8 +15,8 @@ from skatbot.rules.game import Announcement, GameType
 from skatbot.rules.grammar import format_announcement, parse_announcement
 from skatbot.rules.value import allowed_levels, evaluate, implied, normalize, required
 from skatbot.storage.builder_models import GameBuilder
-from tests.conftest import Bot
 from tests.handlers.test_builder import games, labels, open_builder
+from tests.helpers import Bot
 
 NAMES = ("Anna", "Bernd", "Carla", "Dora")
 # every op the callback data can carry (offered or not): what a forged tap may send

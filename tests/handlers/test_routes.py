@@ -13,9 +13,9 @@ from skatbot.handlers import keyboards
 from skatbot.handlers.reply import Command, Reply
 from skatbot.handlers.routes import HIDDEN, ROUTES, Kind, command, menu
 from skatbot.runner import run_polling
-from skatbot.standin.server import FakeBotApi, html_to_text
 from skatbot.storage.database import Database
-from tests.conftest import Bot
+from tests.helpers import Bot
+from tests.standin.fake_telegram import FakeBotApi, html_to_text
 
 # The only commands kept out of the menu on purpose.
 HIDDEN_COMMANDS = {"start", "help"}

@@ -3,8 +3,8 @@ RuleError (no conversion in the handlers). The texts are the replies recorded be
 
 from __future__ import annotations
 
-from tests.conftest import Bot
 from tests.handlers.test_tournament_chat import ORGANISER, draw, setup_tournament
+from tests.helpers import Bot
 
 CHAT = -1601
 
