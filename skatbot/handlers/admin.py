@@ -49,13 +49,13 @@ from telegram.ext import (
     filters,
 )
 
-from skatbot.handlers.reply import Command, Reply
 from skatbot.handlers.runtime import ANONYMOUS_ADMIN_ID, PLACEHOLDER_IDS, database, execute
 from skatbot.rules.errors import RuleError
 from skatbot.storage import places, repo
 from skatbot.storage.database import ensure_chat
 from skatbot.storage.models import Base, Chat, ProcessedUpdate, Row, SheetList
 from skatbot.storage.places import Topic
+from skatbot.usecases.reply import Command, Reply
 
 log = logging.getLogger(__name__)
 

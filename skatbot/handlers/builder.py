@@ -35,10 +35,9 @@ from telegram.ext import (
     ContextTypes,
 )
 
-from skatbot.handlers import admin, house_ops, keyboards, sheet_ops
+from skatbot.handlers import admin, house_ops, sheet_ops
 from skatbot.handlers import builder_state as bs
 from skatbot.handlers.delivery import topic_of
-from skatbot.handlers.reply import Answer, Buttons, Command, Edit, Reply
 from skatbot.handlers.runtime import database, execute, execute_callback, place_of, sender_of
 from skatbot.rules.errors import RuleError
 from skatbot.rules.grammar import format_announcement, parse_announcement
@@ -46,6 +45,8 @@ from skatbot.rules.sheet import Entry, Status
 from skatbot.storage import repo
 from skatbot.storage.builder_models import GameBuilder
 from skatbot.storage.database import lock_chat
+from skatbot.usecases import keyboards
+from skatbot.usecases.reply import Answer, Buttons, Command, Edit, Reply
 
 # The pure state machine (state + tap -> new state / refusal) lives in builder_state.
 State = bs.State

@@ -44,7 +44,7 @@ from telegram.error import (
 from telegram.warnings import PTBUserWarning
 
 from skatbot.handlers.html_split import MAX_CAPTION, fits, split_html
-from skatbot.handlers.reply import Buttons, Edit, Reply
+from skatbot.usecases.reply import Buttons, Edit, Reply
 
 if TYPE_CHECKING:
     from telegram import Bot

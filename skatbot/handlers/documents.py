@@ -14,8 +14,7 @@ from sqlalchemy.orm import Session
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from skatbot.handlers import admin, texts
-from skatbot.handlers.reply import Answer, Command, Document, Reply
+from skatbot.handlers import admin
 from skatbot.handlers.runtime import execute_callback
 from skatbot.handlers.sheet_ops import require_list, user_fields
 
@@ -26,6 +25,8 @@ from skatbot.rules.ranking import lot_note, rank_standings
 from skatbot.rules.sheet import Entry, RowKind, Sheet, Status
 from skatbot.storage import repo
 from skatbot.storage.database import lock_chat
+from skatbot.usecases import texts
+from skatbot.usecases.reply import Answer, Command, Document, Reply
 
 RULES_LABEL = {"isko": "ISkO / Seeger-Fabian", "haus": "Hausregeln (3B3R)"}
 

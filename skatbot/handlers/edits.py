@@ -39,7 +39,6 @@ from telegram import MessageEntity, Update
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
 from skatbot.handlers import sheet_ops
-from skatbot.handlers.reply import Command, Edit, Reply
 from skatbot.handlers.runtime import (
     UseCase,
     command_of,
@@ -52,6 +51,7 @@ from skatbot.rules.errors import RuleError
 from skatbot.rules.sheet import Entry, Sheet, Status
 from skatbot.storage import message_links, repo
 from skatbot.storage.database import lock_chat
+from skatbot.usecases.reply import Command, Edit, Reply
 
 log = logging.getLogger(__name__)
 

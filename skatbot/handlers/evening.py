@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy.orm import Session
 
-from skatbot.handlers import texts
-from skatbot.handlers.reply import Command, Document, Reply
 from skatbot.handlers.sheet_ops import refuse_at_tournament_desk, start_list
 from skatbot.rules.errors import RuleError
 from skatbot.rules.ranking import Ranked, Standing, lot_note, rank_standings
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import repo
 from skatbot.storage.database import lock_chat
+from skatbot.usecases import texts
+from skatbot.usecases.reply import Command, Document, Reply
 
 if TYPE_CHECKING:
     from skatbot.pdf.evening import EveningDocument

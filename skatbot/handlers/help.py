@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
-from skatbot.handlers.reply import Command, Reply
+from skatbot.usecases.reply import Command, Reply
 
 HELP = """<b>skatbot – die Skatliste im Gruppenchat</b>
 /neu Anna Bernd Carla [Dora] [geber Bernd] – neue Liste in Sitzreihenfolge

@@ -11,9 +11,7 @@ from html import escape
 
 from sqlalchemy.orm import Session
 
-from skatbot.handlers import texts
 from skatbot.handlers.names import resolve
-from skatbot.handlers.reply import Command, Reply
 from skatbot.handlers.sheet_ops import require_list
 from skatbot.rules import house as h
 from skatbot.rules.errors import RuleError
@@ -21,7 +19,9 @@ from skatbot.rules.scoring import minus_sign
 from skatbot.rules.sheet import LogRow, Sheet
 from skatbot.storage import repo
 from skatbot.storage.database import ensure_chat, lock_chat
+from skatbot.usecases import texts
 from skatbot.usecases.booking import Keys, book
+from skatbot.usecases.reply import Command, Reply
 
 MAX_START = 100_000
 

@@ -23,11 +23,12 @@ from telegram.constants import ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from skatbot.handlers import sheet_ops, texts
+from skatbot.handlers import sheet_ops
 from skatbot.handlers.runtime import error_text
 from skatbot.rules.errors import RuleError
 from skatbot.rules.grammar import POINT_WORDS, WON_WORDS, parse_with_notes, tokenize
 from skatbot.rules.value import evaluate
+from skatbot.usecases import texts
 
 log = logging.getLogger(__name__)
 

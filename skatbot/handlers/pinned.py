@@ -14,10 +14,10 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from skatbot.handlers.delivery import Delivery, enqueue, target_of
-from skatbot.handlers.reply import Command, Reply
 from skatbot.handlers.runtime import command_of, database, error_text, in_place, send
 from skatbot.rules.errors import RuleError
 from skatbot.storage import repo
+from skatbot.usecases.reply import Command, Reply
 from skatbot.usecases.standings import standings_text, store
 
 log = logging.getLogger(__name__)

@@ -23,9 +23,9 @@ from telegram.ext import (
 )
 
 from skatbot.handlers import admin, edits
-from skatbot.handlers.reply import Reply
 from skatbot.handlers.routes import ROUTES, Kind, Route, allowed_updates, menu
 from skatbot.handlers.runtime import UseCase, execute, send
+from skatbot.usecases.reply import Reply
 
 log = logging.getLogger(__name__)
 

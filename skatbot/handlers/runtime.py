@@ -19,10 +19,10 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from skatbot.handlers import delivery
-from skatbot.handlers.reply import Answer, Buttons, Command, Edit, Reply
 from skatbot.rules.errors import RuleError
 from skatbot.storage import places, repo
 from skatbot.storage.database import Database, lock_chat
+from skatbot.usecases.reply import Answer, Buttons, Command, Edit, Reply
 
 log = logging.getLogger(__name__)
 

@@ -11,9 +11,7 @@ from html import escape
 
 from sqlalchemy.orm import Session
 
-from skatbot.handlers import keyboards, texts
 from skatbot.handlers.names import check_unique, clean_name, resolve, split_names
-from skatbot.handlers.reply import Command, Document, Reply
 from skatbot.handlers.runtime import error_text
 from skatbot.rules import house as h
 from skatbot.rules.errors import RuleError
@@ -31,7 +29,9 @@ from skatbot.rules.value import GameResult
 from skatbot.storage import repo
 from skatbot.storage.database import ensure_chat, lock_chat
 from skatbot.storage.models import Chat
+from skatbot.usecases import keyboards, texts
 from skatbot.usecases.booking import Keys, after_row, book, user_fields
+from skatbot.usecases.reply import Command, Document, Reply
 
 __all__ = ["after_row", "user_fields"]  # moved to usecases.booking; imported from here too
 

@@ -28,9 +28,7 @@ from html import escape
 
 from sqlalchemy.orm import Session
 
-from skatbot.handlers import texts
 from skatbot.handlers.names import check_unique, clean_name
-from skatbot.handlers.reply import Command, Document, Reply
 from skatbot.rules import tournament as tr
 from skatbot.rules.errors import RuleError
 from skatbot.rules.ranking import Ranked, lot_note
@@ -39,6 +37,8 @@ from skatbot.storage import repo
 from skatbot.storage import tournament_repo as trepo
 from skatbot.storage.database import ensure_chat, lock_chat
 from skatbot.storage.tournament_models import Tournament
+from skatbot.usecases import texts
+from skatbot.usecases.reply import Command, Document, Reply
 
 MAX_TOURNAMENT_NAME = 64
 MAX_PARTICIPANTS = 1000

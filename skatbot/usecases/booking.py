@@ -14,13 +14,12 @@ from collections.abc import Callable
 
 from sqlalchemy.orm import Session
 
-from skatbot.handlers import keyboards
-from skatbot.handlers.reply import Buttons, Command, Reply
 from skatbot.rules.errors import RuleError
 from skatbot.rules.house import rules_from_code
 from skatbot.rules.sheet import PLAYS, LogRow, Sheet, replay
 from skatbot.storage import repo
-from skatbot.usecases import standings
+from skatbot.usecases import keyboards, standings
+from skatbot.usecases.reply import Buttons, Command, Reply
 
 
 class Keys(enum.Enum):

@@ -12,12 +12,12 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from skatbot.handlers import texts
-from skatbot.handlers.reply import Edit
 from skatbot.rules.sheet import Sheet
 from skatbot.storage import repo
 from skatbot.storage.database import ensure_chat
 from skatbot.storage.models import Chat
+from skatbot.usecases import texts
+from skatbot.usecases.reply import Edit
 
 KEY = "pinned_standings"
 

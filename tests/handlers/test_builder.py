@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from skatbot.handlers import builder, registry
-from skatbot.handlers.reply import Command
 from skatbot.standin.server import BotMessage
 from skatbot.storage import repo
 from skatbot.storage.database import Database
+from skatbot.usecases.reply import Command
 from tests.helpers import Bot
 
 CHAT = -1001

@@ -9,11 +9,11 @@ from sqlalchemy.orm import Session
 from telegram.ext import CallbackQueryHandler, CommandHandler
 
 from skatbot.app import build_application
-from skatbot.handlers import keyboards
-from skatbot.handlers.reply import Command, Reply
 from skatbot.handlers.routes import HIDDEN, ROUTES, Kind, command, menu
 from skatbot.runner import run_polling
 from skatbot.storage.database import Database
+from skatbot.usecases import keyboards
+from skatbot.usecases.reply import Command, Reply
 from tests.helpers import Bot
 from tests.standin.fake_telegram import FakeBotApi, html_to_text
 

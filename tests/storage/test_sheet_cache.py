@@ -169,7 +169,7 @@ def test_a_rolled_back_series_length_is_never_served(db: Database) -> None:
     """/serie in a unit that rolls back must leave no trace in the cached sheet: /stand
     shows the database's series length (it showed the rolled-back one: 2/48 against 36)."""
     from skatbot.handlers import sheet_ops
-    from skatbot.handlers.reply import Command
+    from skatbot.usecases.reply import Command
 
     def cmd(*args: str) -> Command:
         return Command(CHAT, "Skat", 1, "Anna", 99, args)

@@ -21,9 +21,9 @@ after the list changed is stale and changes nothing.
 
 from __future__ import annotations
 
-from skatbot.handlers.reply import Buttons
 from skatbot.rules.house import Phase
 from skatbot.rules.sheet import Sheet
+from skatbot.usecases.reply import Buttons
 
 VERSION = "v1"
 NEW_GAME = "v1:n"
