@@ -35,6 +35,7 @@ GRID: RGB = (170, 170, 170)
 HEADER_FILL: RGB = (232, 232, 232)
 STRIPE: RGB = (246, 246, 246)  # every other row of a ranking
 LOT_TEXT: RGB = (150, 90, 0)  # a place decided by lot
+LOT_MARK = "Los"
 
 PT = 25.4 / 72
 """One typographic point in mm."""
@@ -168,6 +169,44 @@ class SkatPDF(FPDF):
         while text and self.text_width(text + ELLIPSIS) > width:
             text = text[:-1]
         return text.rstrip() + ELLIPSIS
+
+    def place_and_name(
+        self,
+        columns: Sequence[Column],
+        index: int,
+        height: float,
+        place: int,
+        name: str,
+        by_lot: bool,
+        *,
+        name_min_size: float | None = None,
+    ) -> float:
+        """The start of a ranking row at the cursor: every other row striped, the place, and
+        the name with "Los" at its right end when the place was decided by lot. The name
+        shrinks down to ``name_min_size`` if given. Returns the x after the name column."""
+        x0, y0 = self.l_margin, self.get_y()
+        if index % 2 == 1:
+            self.set_fill_color(*STRIPE)
+            self.rect(x0, y0, sum(c.width for c in columns), height, style="F")
+        self.color(BLACK)
+        self.font(9, bold=True)
+        self.put(x0, y0, columns[0].width, height, f"{place}.", "R")
+        x = x0 + columns[0].width
+        name_w = columns[1].width
+        if by_lot:
+            self.font(6.5)
+            self.color(LOT_TEXT)
+            mark_w = self.text_width(LOT_MARK) + 3
+            self.put(x + name_w - mark_w, y0, mark_w, height, LOT_MARK, "R")
+            self.color(BLACK)
+            name_w -= mark_w
+        clean = self.clean(name)
+        if name_min_size is None:
+            self.font(9)
+        else:
+            self.fit_size(clean, name_w - 3, 9, name_min_size, bold=False)
+        self.put(x, y0, name_w, height, clean)
+        return x + columns[1].width
 
     def fit_size(self, text: str, width: float, size: float, min_size: float, bold: bool) -> float:
         """Largest font size between ``min_size`` and ``size`` at which ``text`` fits."""

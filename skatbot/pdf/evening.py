@@ -18,7 +18,6 @@ from skatbot.pdf.base import (
     GRID,
     LOT_TEXT,
     RGB,
-    STRIPE,
     Column,
     SkatPDF,
     format_date,
@@ -153,26 +152,9 @@ class _EveningPDF(SkatPDF):
     ) -> None:
         x0, y0 = self.l_margin, self.get_y()
         width = sum(c.width for c in columns)
-        if index % 2 == 1:
-            self.set_fill_color(*STRIPE)
-            self.rect(x0, y0, width, ROW_H, style="F")
-        self.color(BLACK)
-        x = x0
-        self.font(9, bold=True)
-        self.put(x, y0, columns[0].width, ROW_H, f"{row.place}.", "R")
-        x += columns[0].width
-        name_w = columns[1].width
-        if row.by_lot:
-            self.font(6.5)
-            self.color(LOT_TEXT)
-            mark_w = self.text_width("Los") + 3
-            self.put(x + name_w - mark_w, y0, mark_w, ROW_H, "Los", "R")
-            self.color(BLACK)
-            name_w -= mark_w
-        name = self.clean(row.name)
-        self.fit_size(name, name_w - 3, 9, 4.5, bold=False)  # a long name shrinks first
-        self.put(x, y0, name_w, ROW_H, name)
-        x += columns[1].width
+        x = self.place_and_name(
+            columns, index, ROW_H, row.place, row.name, row.by_lot, name_min_size=4.5
+        )
         for column, score in zip(columns[2:-1], scores, strict=True):
             self.font(9)
             if score is None:

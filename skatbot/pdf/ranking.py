@@ -15,8 +15,8 @@ from skatbot.pdf.base import (
     GREY_TEXT,
     GRID,
     HEADER_FILL,
+    LOT_MARK,
     LOT_TEXT,
-    STRIPE,
     Column,
     SkatPDF,
     format_date,
@@ -27,7 +27,6 @@ from skatbot.pdf.fonts import printable
 
 ROW_H = 5.5
 HEAD_H = 6.5
-LOT_MARK = "Los"
 KEEP_ROWS = 3
 """So many last rows stay on one page with the notes below the table."""
 NOTES_GAP = 3.0
@@ -122,25 +121,7 @@ class _RankingPDF(SkatPDF):
         self.ensure_row_space(ROW_H + keep_with)
         cols = self.columns
         x0, y0 = self.l_margin, self.get_y()
-        if index % 2 == 1:
-            self.set_fill_color(*STRIPE)
-            self.rect(x0, y0, self.content_width, ROW_H, style="F")
-        self.color(BLACK)
-        x = x0
-        self.font(9, bold=True)
-        self.put(x, y0, cols[0].width, ROW_H, f"{row.place}.", "R")
-        x += cols[0].width
-        name_w = cols[1].width
-        if row.by_lot:
-            self.font(6.5)
-            self.color(LOT_TEXT)
-            mark_w = self.text_width(LOT_MARK) + 3
-            self.put(x + name_w - mark_w, y0, mark_w, ROW_H, LOT_MARK, "R")
-            self.color(BLACK)
-            name_w -= mark_w
-        self.font(9)
-        self.put(x, y0, name_w, ROW_H, self.clean(row.name))
-        x += cols[1].width
+        x = self.place_and_name(cols, index, ROW_H, row.place, row.name, row.by_lot)
         self.font(9, bold=True)
         self.put(x, y0, cols[2].width, ROW_H, format_number(row.score), "R")
         x += cols[2].width
