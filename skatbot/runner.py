@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import warnings
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -34,20 +33,13 @@ from telegram import Update
 from telegram.error import Conflict, InvalidToken, NetworkError, RetryAfter, TelegramError
 from telegram.ext import Application
 
+from skatbot.handlers.delivery import retry_after_seconds
+
 __all__ = ["close_outbox", "poll_updates", "run_polling"]
 
 _LOGGER = logging.getLogger(__name__)
 
 AnyApplication = Application[Any, Any, Any, Any, Any, Any]
-
-
-def _retry_after_seconds(exc: RetryAfter) -> float:
-    with warnings.catch_warnings():  # PTB 22.2+ warns that this becomes a timedelta
-        warnings.simplefilter("ignore")
-        value: Any = exc.retry_after
-    if hasattr(value, "total_seconds"):
-        return float(value.total_seconds())
-    return float(value)
 
 
 async def _sleep_or_stop(stop: asyncio.Event, seconds: float) -> None:
@@ -208,7 +200,7 @@ async def poll_updates(
             except InvalidToken:
                 raise
             except RetryAfter as exc:
-                wait = _retry_after_seconds(exc)
+                wait = retry_after_seconds(exc)
                 _LOGGER.warning("getUpdates: flood control, retrying in %.1f s", wait)
                 await _sleep_or_stop(stop, wait)
                 continue

@@ -11,7 +11,6 @@ import dataclasses
 import logging
 from collections.abc import Callable
 from html import escape
-from typing import Any
 
 from sqlalchemy.orm import Session
 from telegram import Message, Update
@@ -19,17 +18,17 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from skatbot.handlers import delivery
+from skatbot.handlers.html_split import MAX_TEXT
 from skatbot.rules.errors import RuleError
 from skatbot.storage import places, repo
 from skatbot.storage.database import Database, lock_chat
-from skatbot.usecases.reply import Answer, Buttons, Command, Edit, Reply
+from skatbot.usecases.reply import Answer, Command, Edit, Reply
 
 log = logging.getLogger(__name__)
 
 UseCase = Callable[[Session, Command], Reply]
 CallbackUseCase = Callable[[Session, Command], Answer]
 MAX_ARGS = 400  # a /teilnehmer or /ergebnis message lists many names
-MAX_TEXT = 4096  # Telegram's own limit for a message
 
 
 class TooLong(RuleError):
@@ -148,11 +147,6 @@ def error_text(err: RuleError) -> str:
     if err.hint:
         text += f"\n👉 {escape(err.hint)}"
     return text
-
-
-def markup(reply: Reply | Buttons) -> Any:
-    """The inline keyboard of a reply as the Bot API's JSON text (``None`` without buttons)."""
-    return delivery.markup(reply.buttons if isinstance(reply, Reply) else reply)
 
 
 async def send(update: Update, context: ContextTypes.DEFAULT_TYPE, reply: Reply) -> None:
