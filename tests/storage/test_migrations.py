@@ -5,21 +5,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sqlalchemy import Connection, inspect, text
+from sqlalchemy import Connection, Engine, inspect, text
 
 from skatbot.storage.database import Database
 from skatbot.storage.migrate import upgrade
-from skatbot.storage.models import Base
+from skatbot.storage.schema import metadata
 from tests.helpers import PG_URL
 
 
 def _empty_database(tmp_path: Path) -> Database:
     if PG_URL:
         db = Database(PG_URL)
-        import skatbot.storage.tournament_models  # noqa: F401
-
         with db.write_engine.begin() as conn:
-            Base.metadata.drop_all(conn)
+            metadata().drop_all(conn)
             conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
         return db
     return Database(f"sqlite+aiosqlite:///{tmp_path / 'migrate.db'}")
@@ -175,5 +173,58 @@ def test_upgrade_to_topics_keeps_the_chats_list_in_topic_0(tmp_path: Path) -> No
         place, lst, settings = db.run_write(topic)
         assert places.is_topic_place(place) and lst is None and settings is None
         assert db.run_write(lambda s: places.place_id(s, -1001, 42)) == place
+    finally:
+        db.dispose()
+
+
+def _schema(engine: Engine) -> dict[str, object]:
+    """Everything of the schema a migration could get different from the models."""
+    insp = inspect(engine)
+    out: dict[str, object] = {}
+    for table in sorted(insp.get_table_names()):
+        out[table] = dict(
+            columns=[(c["name"], str(c["type"]), c["nullable"]) for c in insp.get_columns(table)],
+            primary_key=insp.get_pk_constraint(table)["constrained_columns"],
+            foreign_keys=sorted(
+                (tuple(f["constrained_columns"]), f["referred_table"], tuple(f["referred_columns"]))
+                for f in insp.get_foreign_keys(table)
+            ),
+            indexes=sorted(
+                (tuple(str(c) for c in i["column_names"]), bool(i["unique"]))
+                for i in insp.get_indexes(table)
+            ),
+            unique=sorted(tuple(u["column_names"]) for u in insp.get_unique_constraints(table)),
+        )
+    return out
+
+
+def test_a_new_database_is_created_at_head_as_the_migrations_would_leave_it(
+    tmp_path: Path,
+) -> None:
+    """A fresh database skips Alembic (start-up time): it gets the models' schema and the head
+    stamp at once. That must be the schema the migrations build, or old and new databases
+    would differ; and the models must match it (compare_metadata finds nothing)."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from skatbot.storage.migrate import HEAD, current_revision
+
+    db = _empty_database(tmp_path)
+    try:
+        upgrade(db.write_engine, HEAD)  # replays every migration (not the fast path)
+        replayed = _schema(db.write_engine)
+        if PG_URL:
+            db.dispose()
+        else:
+            db.dispose()
+            (tmp_path / "migrate.db").unlink()
+        db = _empty_database(tmp_path)
+        db.migrate()  # empty: created at head in one step
+        assert current_revision(db.write_engine) == HEAD
+        assert _schema(db.write_engine) == replayed
+        with db.write_engine.connect() as conn:
+            context = MigrationContext.configure(conn, opts={"compare_type": True})
+            assert compare_metadata(context, metadata()) == []
+        db.migrate()  # at head: nothing to do
     finally:
         db.dispose()

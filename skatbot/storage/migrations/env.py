@@ -5,11 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-import skatbot.storage.builder_models
-import skatbot.storage.message_links
-import skatbot.storage.places
-import skatbot.storage.tournament_models  # noqa: F401
-from skatbot.storage.models import Base
+from skatbot.storage.schema import metadata
 
 config = context.config
 engine = config.attributes.get("engine")
@@ -24,7 +20,7 @@ if engine is None:  # `alembic` CLI use: URL from alembic.ini or SKATBOT_DATABAS
 with engine.connect() as connection:
     context.configure(
         connection=connection,
-        target_metadata=Base.metadata,
+        target_metadata=metadata(),
         render_as_batch=connection.dialect.name == "sqlite",
     )
     with context.begin_transaction():

@@ -1,0 +1,18 @@
+"""The whole schema as one MetaData: every module that declares tables, imported together.
+
+Used by Alembic's env.py (autogenerate, migrations) and by migrate.py to create a fresh
+database at the head revision in one step."""
+
+from __future__ import annotations
+
+from sqlalchemy import MetaData
+
+
+def metadata() -> MetaData:
+    import skatbot.storage.builder_models
+    import skatbot.storage.message_links
+    import skatbot.storage.places
+    import skatbot.storage.tournament_models  # noqa: F401
+    from skatbot.storage.models import Base
+
+    return Base.metadata
