@@ -112,18 +112,20 @@ def test_every_button_the_bot_makes_has_its_own_route() -> None:
         "v1:b:12:ok": "builder",
         keyboards.NEW_GAME: "new game",
         keyboards.STAND: "stand",
-        "v1:g:3:10": "health",
-        "v1:kr:3:10:1": "health",
+        "v1:g:3:10": "gesund",
+        "v1:kr:3:10:1": "krank",
         "v1:zz:1": "unknown",
         "anything": "unknown",
     }
-    for row in keyboards.booking_buttons(5):
-        for _, d in row:
-            data.setdefault(d, "row")
-    for row in keyboards.confirm_cancel_buttons(3, 5):
-        for _, d in row:
-            data[d] = "row"
-    assert any(d.startswith("v1:sj:") for d in data) and any(d.startswith("v1:s:") for d in data)
+    # one route per button under a booking (korrigieren, storno: ask, yes, no)
+    by_prefix = {"v1:k:": "korrigieren", "v1:s:": "storno", "v1:sj:": "storno ja"}
+    by_prefix["v1:sn:"] = "storno nein"
+    made = [d for row in keyboards.booking_buttons(5) for _, d in row]
+    made += [d for row in keyboards.confirm_cancel_buttons(3, 5) for _, d in row]
+    for d in made:
+        prefix = next((p for p in by_prefix if d.startswith(p)), None)
+        data.setdefault(d, by_prefix[prefix] if prefix else "?")
+    assert {d.rsplit(":", 1)[0] + ":" for d in made if d.count(":") == 2} == set(by_prefix)
     for d, expected in data.items():
         assert first_button_route(d) == expected, d
 
@@ -160,8 +162,8 @@ async def test_adding_a_command_is_one_function_and_one_route_line(db: Database)
 def test_a_command_cannot_be_routed_twice() -> None:
     from telegram.ext import Application
 
-    from skatbot.handlers import help as help_ops
     from skatbot.handlers.registry import register
+    from skatbot.usecases import help as help_ops
 
     app = Application.builder().token("1:test").updater(None).build()
     try:
