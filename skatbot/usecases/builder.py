@@ -37,8 +37,9 @@ from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases import builder_state as bs
 from skatbot.usecases import keyboards
-from skatbot.usecases import sheet as sheet_ops
 from skatbot.usecases.reply import Answer, Buttons, Command, Edit, Reply
+from skatbot.usecases.sheet import book_game, correct_game, require_list
+from skatbot.usecases.sheet import spiel as spiel_text
 
 # The pure state machine (state + tap -> new state / refusal) lives in builder_state.
 State = bs.State
@@ -117,10 +118,10 @@ CHANGED = "Die Liste hat sich inzwischen geändert – bitte neu öffnen."
 
 
 def spiel(session: Session, cmd: Command) -> Reply:
-    """/spiel: without words the builder, else the text grammar (sheet_ops.spiel)."""
+    """/spiel: without words the builder, else the text grammar (``sheet.spiel``)."""
     if not cmd.args:
         return open_builder(session, cmd)
-    return sheet_ops.spiel(session, cmd)
+    return spiel_text(session, cmd)
 
 
 def open_builder(
@@ -132,7 +133,7 @@ def open_builder(
     source_message_id: int | None = None,
 ) -> Reply:
     lock_chat(session, cmd.chat_id)
-    loaded = sheet_ops.require_list(session, cmd)
+    loaded = require_list(session, cmd)
     if target is None:
         loaded.sheet.check_can_add()
     edits = _retire_open_builders(session, cmd)
@@ -246,10 +247,10 @@ def _builder_tap(session: Session, cmd: Command, builder_id: int, op: str) -> An
 def _book(session: Session, cmd: Command, b: GameBuilder, book: bs.Book, ctx: Context) -> Answer:
     text = format_announcement(book.announcement)
     if ctx.target is None:
-        reply = sheet_ops.book_game(session, cmd, ctx.loaded, book.declarer, text, book.notes)
+        reply = book_game(session, cmd, ctx.loaded, book.declarer, text, book.notes)
     else:
         assert ctx.target.nr is not None
-        reply = sheet_ops.correct_game(
+        reply = correct_game(
             session, cmd, ctx.loaded, ctx.target.nr, book.declarer, text, book.notes
         )
     builders.finish(b, BuilderStatus.DONE)

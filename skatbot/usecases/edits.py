@@ -16,8 +16,8 @@ from skatbot.rules.errors import RuleError
 from skatbot.rules.sheet import Entry, Sheet, Status
 from skatbot.storage import message_links, repo
 from skatbot.storage.unit import Session
-from skatbot.usecases import sheet as sheet_ops
 from skatbot.usecases.reply import Command, Edit, Reply
+from skatbot.usecases.sheet import correction_fields, unchanged, write_correction
 
 UseCase = Callable[[Session, Command], Reply]
 
@@ -95,10 +95,10 @@ def apply_edit(session: Session, cmd: Command, name: str) -> tuple[Reply, str]:
     try:
         if name == "spiel" and not rest:
             raise RuleError("Wer hat gespielt und was?", hint=f"Z. B. /spiel {example}")
-        fields, notes = sheet_ops.correction_fields(loaded, nr, rest)
+        fields, notes = correction_fields(loaded, nr, rest)
         if _same(entry, fields):
             return Reply(""), ""
-        corrected = sheet_ops.write_correction(session, cmd, loaded, nr, fields, notes)
+        corrected = write_correction(session, cmd, loaded, nr, fields, notes)
     except RuleError as err:
         hints = [h for h in (err.hint, f"Zum Korrigieren: {line}") if h]
         raise RuleError(
@@ -127,7 +127,7 @@ def _game_words(name: str, words: list[str]) -> list[str]:
 
 
 def _same(entry: Entry, fields: dict[str, object]) -> bool:
-    return sheet_ops.unchanged(entry, fields)
+    return unchanged(entry, fields)
 
 
 def _refuse_closed(

@@ -1,4 +1,4 @@
-"""The builder's pure state machine (``handlers/builder_state.py``), driven without a bot, and a
+"""The builder's pure state machine (``usecases/builder_state.py``), driven without a bot, and a
 builder stored in the old state format (before the state spoke Announcement's field names)
 that keeps working through the real bot."""
 
