@@ -1,371 +1,28 @@
-"""The game builder: enter a game with buttons in one message that is edited in place.
+"""The game builder's PTB glue: its buttons (``v1:b:…``) and a bid typed as a reply to it.
 
-``/spiel`` without words (or "Neues Spiel" under a booking) opens it; "Korrigieren" under a
-booking opens it prefilled. Each tap is one transaction (``runtime.execute_callback``) and is
-checked three times before it changes anything:
-
-1. the data must be on a button of the tapped message right now (runtime, from Telegram);
-2. the builder must belong to this chat and this message, be open, be tapped by whoever
-   opened it, and its list must be unchanged since it was opened (same list, same number of
-   log rows) - otherwise the tap books nothing and is answered politely;
-3. the operation must be on the keyboard that the builder's current state renders.
-
-This module is the PTB glue and the storage; the state, its keyboard and what a tap does
-(a pure state machine that asks ``rules`` for the implied levels) are ``builder_state``.
-The state lives in the ``builders`` table (a tap works after a restart and on any instance).
-"Eintragen" writes the canonical text (``format_announcement``) through the same use case as
-``/spiel`` text (``sheet_ops.book_game`` / ``sheet_ops.correct_game``).
-
-Callback data: ``v1:b:<builder id>:<op>`` with the ops of ``builder_state``. The buttons under
-bookings are in keyboards.py.
+The use cases are ``usecases/builder.py``. A builder opened on behalf of a chat (an anonymous
+admin, a channel) may be worked by the chat's admins; whether the sender is one needs the Bot
+API, so it is asked here, before the transaction, and passed as ``Command.is_admin``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
-from dataclasses import dataclass
-from html import escape
-from typing import Any
+from collections.abc import Callable
+from typing import TypeVar
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 from telegram import Update
-from telegram.ext import (
-    ContextTypes,
-)
+from telegram.ext import ContextTypes
 
-from skatbot.handlers import admin, house_ops, sheet_ops
-from skatbot.handlers import builder_state as bs
+from skatbot.handlers.admin import is_chat_admin
 from skatbot.handlers.delivery import topic_of
 from skatbot.handlers.runtime import database, execute, execute_callback, place_of, sender_of
-from skatbot.rules.errors import RuleError
-from skatbot.rules.grammar import format_announcement, parse_announcement
-from skatbot.rules.sheet import Entry, Status
-from skatbot.storage import repo
-from skatbot.storage.builder_models import GameBuilder
-from skatbot.storage.database import lock_chat
-from skatbot.usecases import keyboards
-from skatbot.usecases.reply import Answer, Buttons, Command, Edit, Reply
+from skatbot.storage import builders
+from skatbot.storage.unit import Session
+from skatbot.usecases.builder import DATA_BUILDER, bid_text, builder_tap, chat_owned
+from skatbot.usecases.reply import Answer, Command, Reply
 
-# The pure state machine (state + tap -> new state / refusal) lives in builder_state.
-State = bs.State
-
-# --- the context a builder works in -------------------------------------------------------------
-
-
-@dataclass
-class Context:
-    loaded: repo.LoadedList
-    target: Entry | None  # the game being corrected
-
-    @property
-    def house(self) -> bool:
-        return self.loaded.sheet.house is not None
-
-    @property
-    def dealer(self) -> int:
-        if self.target is not None and self.target.row.dealer is not None:
-            return self.target.row.dealer
-        return self.loaded.sheet.next_dealer
-
-    @property
-    def declarers(self) -> list[int]:
-        sheet = self.loaded.sheet
-        return [
-            s for s in range(sheet.table_size) if not (sheet.table_size == 4 and s == self.dealer)
-        ]
-
-    @property
-    def table(self) -> bs.Table:
-        return bs.Table(tuple(self.loaded.names), tuple(self.declarers), self.house)
-
-
-# --- rendering --------------------------------------------------------------------------------
-
-
-def render(b: GameBuilder, st: State, ctx: Context) -> tuple[str, Buttons]:
-    sheet = ctx.loaded.sheet
-    dealer = escape(ctx.loaded.names[ctx.dealer])
-    if ctx.target is not None:
-        head = f"✏️ <b>Spiel {ctx.target.nr} korrigieren</b> · Geber {dealer}"
-    else:
-        head = (
-            f"🃏 <b>Neues Spiel {sheet.games_played + 1}/{sheet.series_length}</b> · Geber {dealer}"
-        )
-    if sheet.table_size == 4:
-        head += " (setzt aus)"
-    table = ctx.table
-    line, breakdown = bs.summary(st, table)
-    lines = [head] + ([f"<b>{line}</b>"] if line else [])
-    if breakdown:
-        lines.append(escape(breakdown))
-    lines.append(f"👉 {bs.prompt(st)}")
-    if b.owner_name:
-        lines.append(f"<i>Eingabe von {escape(b.owner_name)}</i>")
-    return "\n".join(lines), keyboard(b.id, st, table)
-
-
-def keyboard(builder_id: int, st: State, table: bs.Table) -> Buttons:
-    """The state's keyboard with each op as callback data ``v1:b:<builder id>:<op>``."""
-    return tuple(
-        tuple((label, f"v1:b:{builder_id}:{op}") for label, op in row)
-        for row in bs.layout(st, table)
-    )
-
-
-# --- use cases --------------------------------------------------------------------------------
-
-DATA_BUILDER = re.compile(r"v1:b:(\d{1,10}):([a-z0-9:+?\-]{1,8})")
-DATA_ROW = re.compile(r"v1:(k|s|sj|sn):(\d{1,10})")
-DATA_HEALTH = re.compile(r"v1:(g|kr):(\d{1,10}):(\d{1,6})(?::(\d))?")
-UNKNOWN = "Unbekannter Knopf – nichts geändert."
-NOT_HERE = "Dieser Knopf gehört nicht zu dieser Nachricht."
-FINISHED = "Diese Eingabe ist schon abgeschlossen."
-STALE = bs.STALE
-CHANGED = "Die Liste hat sich inzwischen geändert – bitte neu öffnen."
-
-
-def spiel(session: Session, cmd: Command) -> Reply:
-    """/spiel: without words the builder, else the text grammar (sheet_ops.spiel)."""
-    if not cmd.args:
-        return open_builder(session, cmd)
-    return sheet_ops.spiel(session, cmd)
-
-
-def open_builder(
-    session: Session,
-    cmd: Command,
-    *,
-    target: Entry | None = None,
-    state: State | None = None,
-    source_message_id: int | None = None,
-) -> Reply:
-    lock_chat(session, cmd.chat_id)
-    loaded = sheet_ops.require_list(session, cmd)
-    if target is None:
-        loaded.sheet.check_can_add()
-    edits = _retire_open_builders(session, cmd)
-    b = GameBuilder(
-        chat_id=cmd.chat_id,
-        list_id=loaded.lst.id,
-        owner_id=cmd.user_id,
-        owner_name=cmd.user_name[:128],
-        target_row=target.row.id if target is not None else None,
-        source_message_id=source_message_id,
-        rows_seen=len(loaded.rows),
-        state=(state or State()).dump(),
-        status="open",
-    )
-    session.add(b)
-    session.flush()
-    builder_id = b.id
-    text, buttons = render(b, State.load(b.state), Context(loaded, target))
-
-    def bind(s: Session, message_id: int) -> None:
-        row = s.get(GameBuilder, builder_id)
-        if row is not None and row.message_id is None:
-            row.message_id = message_id
-
-    return Reply(text, buttons=buttons, edits=edits, on_sent=bind)
-
-
-def _retire_open_builders(session: Session, cmd: Command) -> tuple[Edit, ...]:
-    """A user has one open builder per chat: opening a new one closes the older ones."""
-    older = session.scalars(
-        select(GameBuilder).where(
-            GameBuilder.chat_id == cmd.chat_id,
-            GameBuilder.owner_id == cmd.user_id,
-            GameBuilder.status == "open",
-        )
-    ).all()
-    edits = []
-    for old in older:
-        old.status = "cancelled"
-        if old.message_id is not None:
-            edits.append(Edit(old.message_id, "↪️ Abgelöst durch eine neue Eingabe."))
-    return tuple(edits)
-
-
-def tap(session: Session, cmd: Command) -> Answer:
-    """Every button tap (callback use case, one transaction)."""
-    data = cmd.args[0] if cmd.args else ""
-    m = DATA_BUILDER.fullmatch(data)
-    if m:
-        return _builder_tap(session, cmd, int(m.group(1)), m.group(2))
-    m = DATA_ROW.fullmatch(data)
-    if m:
-        return _row_tap(session, cmd, m.group(1), int(m.group(2)))
-    m = DATA_HEALTH.fullmatch(data)
-    if m:
-        seat = int(m.group(4)) if m.group(1) == "kr" and m.group(4) is not None else None
-        if m.group(1) == "kr" and seat is None:
-            return Answer(notice=UNKNOWN)
-        reply = house_ops.health_tap(session, cmd, int(m.group(2)), int(m.group(3)), seat)
-        return Answer(notice="Eingetragen.", send=reply)
-    if data == keyboards.NEW_GAME:
-        return Answer(send=open_builder(session, cmd))
-    if data == keyboards.STAND:
-        return Answer(send=sheet_ops.stand(session, cmd))
-    return Answer(notice=UNKNOWN)
-
-
-def chat_owned(owner_id: int | None) -> bool:
-    """Opened on behalf of a chat (an anonymous admin as the group, or a channel)? Chat ids
-    are negative, user ids positive."""
-    return owner_id is not None and owner_id < 0
-
-
-def may_use(b: GameBuilder, cmd: Command) -> bool:
-    """Whoever opened a builder works it. One opened on behalf of a chat is tapped by real
-    people (a callback names the user, never the chat): the chat's admins may work it
-    (``cmd.is_admin``, asked from Telegram before the transaction)."""
-    if b.owner_id is None or b.owner_id == cmd.user_id:
-        return True
-    return chat_owned(b.owner_id) and cmd.is_admin
-
-
-def _load_builder(
-    session: Session, cmd: Command, builder_id: int
-) -> tuple[GameBuilder, Context] | Answer:
-    b = session.get(GameBuilder, builder_id)
-    if b is None or b.chat_id != cmd.chat_id or b.message_id != cmd.message_id:
-        return Answer(notice=NOT_HERE)
-    if b.status != "open":
-        return Answer(notice=FINISHED)
-    if not may_use(b, cmd):
-        return Answer(
-            notice=f"Diese Eingabe gehört {b.owner_name or 'jemand anderem'}. Eigene: /spiel"
-        )
-    lst = repo.open_list(session, cmd.chat_id)
-    loaded = repo.load(session, lst) if lst is not None else None
-    target: Entry | None = None
-    if loaded is not None and b.target_row is not None:
-        target = _valid_entry(loaded, b.target_row)
-    if (
-        loaded is None
-        or loaded.lst.id != b.list_id
-        or len(loaded.rows) != b.rows_seen
-        or (b.target_row is not None and target is None)
-    ):
-        b.status = "cancelled"
-        return Answer(
-            notice=CHANGED,
-            text="⌛ Diese Eingabe ist veraltet: inzwischen wurde die Liste geändert.",
-            buttons=(keyboards.new_game_row(),) if loaded is not None else (),
-        )
-    return b, Context(loaded, target)
-
-
-def _builder_tap(session: Session, cmd: Command, builder_id: int, op: str) -> Answer:
-    found = _load_builder(session, cmd, builder_id)
-    if isinstance(found, Answer):
-        return found
-    b, ctx = found
-    outcome = bs.tap(State.load(b.state), op, ctx.table)
-    if isinstance(outcome, bs.Refusal):
-        if outcome.error is not None:
-            raise outcome.error  # rolls back: the builder stays as it was
-        return Answer(notice=outcome.notice)
-    if isinstance(outcome, bs.Cancel):
-        b.status = "cancelled"
-        return Answer(
-            notice="Abgebrochen.",
-            text="✖ Eingabe abgebrochen – nichts eingetragen.",
-            buttons=(keyboards.new_game_row(),),
-        )
-    if isinstance(outcome, bs.Book):
-        return _book(session, cmd, b, outcome, ctx)
-    b.state = outcome.dump()
-    text, buttons = render(b, outcome, ctx)
-    return Answer(text=text, buttons=buttons)
-
-
-def _book(session: Session, cmd: Command, b: GameBuilder, book: bs.Book, ctx: Context) -> Answer:
-    text = format_announcement(book.announcement)
-    if ctx.target is None:
-        reply = sheet_ops.book_game(session, cmd, ctx.loaded, book.declarer, text, book.notes)
-    else:
-        assert ctx.target.nr is not None
-        reply = sheet_ops.correct_game(
-            session, cmd, ctx.loaded, ctx.target.nr, book.declarer, text, book.notes
-        )
-    b.status = "done"
-    edits = reply.edits
-    if b.source_message_id is not None:
-        edits = (Edit(b.source_message_id, None, ()), *edits)
-    return Answer(notice="Eingetragen.", text=reply.text, buttons=reply.buttons, edits=edits)
-
-
-def _valid_entry(loaded: repo.LoadedList, row_id: int) -> Entry | None:
-    for e in loaded.sheet.entries:
-        if e.row.id == row_id and e.status is Status.VALID:
-            return e
-    return None
-
-
-def _row_tap(session: Session, cmd: Command, kind: str, row_id: int) -> Answer:
-    lock_chat(session, cmd.chat_id)
-    lst = repo.open_list(session, cmd.chat_id)
-    if lst is None:
-        return Answer(notice="Hier läuft keine Liste mehr.", buttons=())
-    loaded = repo.load(session, lst)
-    entry = _valid_entry(loaded, row_id)
-    if entry is None or entry.nr is None:
-        return Answer(
-            notice="Dieses Spiel wurde inzwischen korrigiert oder storniert – /liste zeigt es.",
-            buttons=(keyboards.new_game_row(),),
-        )
-    if kind == "s":
-        return Answer(buttons=keyboards.confirm_cancel_buttons(row_id, entry.nr))
-    if kind == "sn":
-        return Answer(notice="Nicht storniert.", buttons=keyboards.booking_buttons(row_id))
-    if kind == "sj":
-        reply = sheet_ops.storno(session, dataclasses.replace(cmd, args=(str(entry.nr),)))
-        return Answer(notice="Storniert.", buttons=(), send=reply)
-    # "k": Korrigieren opens a builder prefilled with that game
-    state = State(view="p")
-    if entry.result is not None and entry.row.announcement is not None:
-        a = parse_announcement(entry.row.announcement, house=loaded.sheet.house is not None)
-        state = bs.from_announcement(a, entry.row.declarer)
-    return Answer(
-        send=open_builder(session, cmd, target=entry, state=state, source_message_id=cmd.message_id)
-    )
-
-
-def bid_text(session: Session, cmd: Command, reply_to: int) -> Reply:
-    """A text answer to a builder that asked for another bid ("anderer …")."""
-    lock_chat(session, cmd.chat_id)
-    b = session.scalars(
-        select(GameBuilder).where(
-            GameBuilder.chat_id == cmd.chat_id,
-            GameBuilder.message_id == reply_to,
-            GameBuilder.status == "open",
-        )
-    ).first()
-    if b is None or not may_use(b, cmd):
-        return Reply("")  # not for us: ignore
-    st = State.load(b.state)
-    if st.view != "r?":
-        return Reply("")
-    word = cmd.text.strip().removeprefix("reiz").strip()
-    if not word.isdigit() or len(word) > 4:
-        raise RuleError("Das ist kein Reizwert.", hint="Antworte mit einer Zahl, z. B. 27.")
-    found = _load_builder(session, dataclasses.replace(cmd, message_id=reply_to), b.id)
-    if isinstance(found, Answer):
-        return Reply("")
-    _, ctx = found
-    new = bs.typed_bid(st, int(word))
-    if isinstance(new, bs.Refusal):
-        if new.error is not None:
-            raise new.error
-        return Reply("")
-    b.state = new.dump()
-    text, buttons = render(b, new, ctx)
-    return Reply("", edits=(Edit(reply_to, text, buttons),))
-
-
-# --- Telegram glue ----------------------------------------------------------------------------
+T = TypeVar("T")
 
 
 async def _admin_for_chat_owned(
@@ -385,39 +42,30 @@ async def _admin_for_chat_owned(
         return False
     # The builder lives in the place of the topic its message is in.
     chat_id = await place_of(context, chat.id, topic_of(update.effective_message) or 0)
-
-    def owner(session: Session) -> int | None:
-        if builder_id is not None:
-            b = session.get(GameBuilder, builder_id)
-            return b.owner_id if b is not None and b.chat_id == chat_id else None
-        return session.scalar(
-            select(GameBuilder.owner_id).where(
-                GameBuilder.chat_id == chat_id,
-                GameBuilder.message_id == message_id,
-                GameBuilder.status == "open",
-            )
-        )
-
-    owner_id = await database(context).read(owner)
+    owner_id = await database(context).read(
+        lambda s: builders.owner_of(s, chat_id, builder_id=builder_id, message_id=message_id)
+    )
     if not chat_owned(owner_id) or owner_id == sender_of(update)[0]:
         return False
-    return await admin.is_chat_admin(update, context)
+    return await is_chat_admin(update, context)
 
 
-def _as_admin(use_case: Any) -> Any:
+def _as_admin(use_case: Callable[[Session, Command], T]) -> Callable[[Session, Command], T]:
     return lambda s, c: use_case(s, dataclasses.replace(c, is_admin=True))
 
 
-async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_builder_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A tap on the builder's own buttons (``v1:b:<builder id>:<op>``)."""
     query = update.callback_query
     m = DATA_BUILDER.fullmatch(query.data or "") if query is not None else None
-    use_case = tap
+    use_case: Callable[[Session, Command], Answer] = builder_tap
     if m is not None and await _admin_for_chat_owned(update, context, builder_id=int(m[1])):
-        use_case = _as_admin(tap)
+        use_case = _as_admin(builder_tap)
     await execute_callback(update, context, use_case)
 
 
 async def on_reply(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A text reply to one of the bot's messages: a bid the builder asked for."""
     msg = update.effective_message
     replied = msg.reply_to_message if msg else None
     if replied is None or replied.from_user is None or replied.from_user.id != context.bot.id:
@@ -427,6 +75,7 @@ async def on_reply(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     def use_case(s: Session, c: Command) -> Reply:
         return bid_text(s, c, reply_to)
 
+    run: Callable[[Session, Command], Reply] = use_case
     if await _admin_for_chat_owned(update, context, message_id=reply_to):
-        use_case = _as_admin(use_case)
-    await execute(update, context, use_case)
+        run = _as_admin(use_case)
+    await execute(update, context, run)

@@ -8,28 +8,19 @@ from __future__ import annotations
 
 import logging
 
-from sqlalchemy.orm import Session
 from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from skatbot.handlers.delivery import Delivery, enqueue, target_of
-from skatbot.handlers.runtime import command_of, database, error_text, in_place, send
+from skatbot.handlers.runtime import command_of, database, in_place, send
 from skatbot.rules.errors import RuleError
 from skatbot.storage import repo
-from skatbot.usecases.reply import Command, Reply
-from skatbot.usecases.standings import standings_text, store
+from skatbot.storage.unit import Session
+from skatbot.usecases.reply import Reply, error_text
+from skatbot.usecases.standings import pinned_text, store
 
 log = logging.getLogger(__name__)
-
-
-def _prepare(session: Session, cmd: Command) -> str | None:
-    if repo.processed(session, cmd.update_id) is not None:
-        return None
-    from skatbot.handlers.sheet_ops import require_list
-
-    loaded = require_list(session, cmd)
-    return standings_text(loaded.sheet, loaded.lst.seed)
 
 
 NO_RIGHTS = (
@@ -47,7 +38,7 @@ async def cmd_anheften(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     db = database(context)
     try:
         cmd = await in_place(context, command_of(update))
-        text = await db.read(lambda s: _prepare(s, cmd))
+        text = await db.read(lambda s: pinned_text(s, cmd))
     except RuleError as err:
         await send(update, context, Reply(error_text(err), refusal=True))
         return

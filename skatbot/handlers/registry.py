@@ -22,9 +22,11 @@ from telegram.ext import (
     MessageHandler,
 )
 
-from skatbot.handlers import admin, edits
+from skatbot.handlers import admin
 from skatbot.handlers.routes import ROUTES, Kind, Route, allowed_updates, menu
-from skatbot.handlers.runtime import UseCase, execute, send
+from skatbot.handlers.runtime import CallbackUseCase, UseCase, execute, execute_callback, send
+from skatbot.storage.database import transient_database_error
+from skatbot.usecases import edits
 from skatbot.usecases.reply import Reply
 
 log = logging.getLogger(__name__)
@@ -43,18 +45,27 @@ def _handler(  # type: ignore[no-untyped-def]
     return handle
 
 
+def _tap_handler(  # type: ignore[no-untyped-def]
+    use_case: CallbackUseCase, heavy: bool
+):
+    async def handle(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        await execute_callback(update, context, use_case, offload=heavy)
+
+    handle.__name__ = f"tap_{use_case.__name__}"
+    return handle
+
+
 ERROR_NOTICE = "⚠️ Da ist etwas schiefgegangen – nichts wurde geändert. Bitte noch einmal versuchen."
 
 
 def transient(error: object) -> bool:
     """An error that may not happen again: the database or the network was away for a
     moment. Anything else (a bug, bad data) fails the same way every time."""
-    from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError
-    from sqlalchemy.exc import TimeoutError as PoolTimeout
     from telegram.error import NetworkError
 
-    kinds = (OperationalError, InterfaceError, DisconnectionError, PoolTimeout, NetworkError)
-    return isinstance(error, (*kinds, ConnectionError, TimeoutError))
+    if transient_database_error(error):
+        return True
+    return isinstance(error, (NetworkError, ConnectionError, TimeoutError))
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -97,7 +108,10 @@ def handler_of(route: Route) -> BaseHandler:  # type: ignore[type-arg]
             callback = _handler(use_case, route.write, route.admin, route.heavy)
         return CommandHandler(route.name, callback)  # type: ignore[arg-type]
     if route.kind is Kind.CALLBACK:
-        return CallbackQueryHandler(route.run, pattern=route.pattern)  # type: ignore[arg-type]
+        callback = route.run
+        if route.is_use_case:
+            callback = _tap_handler(route.run, route.heavy)  # type: ignore[arg-type]
+        return CallbackQueryHandler(callback, pattern=route.pattern)  # type: ignore[arg-type]
     if route.kind is Kind.MESSAGE:
         assert route.filter is not None
         return MessageHandler(route.filter, route.run)  # type: ignore[arg-type]

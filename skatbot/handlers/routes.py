@@ -10,6 +10,11 @@ with setMyCommands). A command is in the menu unless its line says ``HIDDEN``.
 Adding a command is one use case ``fn(session, command) -> Reply`` plus one line here::
 
     command("name", module.fn, "Menütext", write=True),
+
+and a button one use case ``fn(session, command) -> Answer`` (``command.args == (data,)``)
+plus one line with the pattern of its callback data::
+
+    button("name", r"^v1:x:", module.fn),
 """
 
 from __future__ import annotations
@@ -23,23 +28,22 @@ from typing import Any, Final
 from telegram.ext import filters
 from telegram.ext.filters import BaseFilter
 
-from skatbot.handlers import (
-    admin,
-    builder,
+from skatbot.handlers import admin, builder, edits, inline, pinned
+from skatbot.handlers.runtime import CallbackUseCase, UseCase
+from skatbot.usecases import admin as chat_admin
+from skatbot.usecases import builder as game_builder
+from skatbot.usecases import (
+    buttons,
     documents,
-    edits,
     evening,
-    house_ops,
-    inline,
-    pinned,
-    sheet_ops,
-    tournament_ops,
+    house,
+    sheet,
+    tournament,
 )
-from skatbot.handlers import help as help_ops
-from skatbot.handlers.runtime import UseCase
+from skatbot.usecases import help as help_texts
 
-# A PTB callback: for routes that are Telegram glue themselves (buttons, status updates, and
-# the few commands that run their own units: /loeschen, /anheften).
+# A PTB callback: for routes that are Telegram glue themselves (status updates, the builder's
+# buttons, and /anheften, which sends and pins before it writes).
 Callback = Callable[..., Coroutine[Any, Any, None]]
 
 
@@ -59,11 +63,11 @@ HIDDEN: Final = None
 class Route:
     kind: Kind
     name: str  # the command; for other kinds a label (logs, tests)
-    run: UseCase | Callback  # a use case (commands only) or a PTB callback
+    run: UseCase | CallbackUseCase | Callback  # a use case (commands, buttons) or a PTB callback
     menu: str | None = HIDDEN  # the menu text of a command
-    write: bool = False
+    write: bool = False  # commands; a button's use case always runs in a write transaction
     admin: bool = False
-    heavy: bool = False
+    heavy: bool = False  # run in a worker thread (commands and buttons)
     pattern: str | None = None  # CALLBACK: regex matched at the start of the data
     filter: BaseFilter | None = None  # MESSAGE
     group: int = 0  # PTB handler group; -1 runs before everything and may stop an update
@@ -71,7 +75,8 @@ class Route:
 
     @property
     def is_use_case(self) -> bool:
-        """A sync use case run by ``runtime.execute`` (else ``run`` is a PTB callback)."""
+        """A sync use case run by ``runtime.execute`` (commands) or ``runtime.execute_callback``
+        (buttons); else ``run`` is a PTB callback."""
         return not inspect.iscoroutinefunction(self.run)
 
 
@@ -90,8 +95,15 @@ def command(
     return Route(Kind.COMMAND, name, run, menu, write=write, admin=admin, heavy=heavy)
 
 
-def button(name: str, pattern: str, run: Callback) -> Route:
-    return Route(Kind.CALLBACK, name, run, pattern=pattern, updates=("callback_query",))
+def button(
+    name: str, pattern: str, run: CallbackUseCase | Callback, *, heavy: bool = False
+) -> Route:
+    """A button: callback data matching ``pattern`` (PTB takes the first route that matches)."""
+    if inspect.iscoroutinefunction(run) and heavy:
+        raise ValueError(f"button {name}: a PTB callback runs its own unit, flags do not apply")
+    return Route(
+        Kind.CALLBACK, name, run, heavy=heavy, pattern=pattern, updates=("callback_query",)
+    )
 
 
 def message(
@@ -124,20 +136,20 @@ ROUTES: list[Route] = [
         updates=("edited_message",),
     ),
     # Commands. PTB tries them in this order; the commands of every deal come first.
-    command("spiel", builder.spiel, "Spiel eintragen – ohne Worte mit Knöpfen, oder: /spiel Anna grand ohne 1 hand g", write=True),
-    command("eingepasst", sheet_ops.eingepasst, "Alle haben gepasst", write=True),
-    command("neu", sheet_ops.neu, "Neue Liste: /neu Anna Bernd Carla [Dora]", write=True),
-    command("stand", sheet_ops.stand, "Serienabschluss mit Rechenweg"),
+    command("spiel", game_builder.spiel, "Spiel eintragen – ohne Worte mit Knöpfen, oder: /spiel Anna grand ohne 1 hand g", write=True),
+    command("eingepasst", sheet.eingepasst, "Alle haben gepasst", write=True),
+    command("neu", sheet.neu, "Neue Liste: /neu Anna Bernd Carla [Dora]", write=True),
+    command("stand", sheet.stand, "Serienabschluss mit Rechenweg"),
     command("anheften", pinned.cmd_anheften, "Stand anheften – wird nach jedem Spiel aktualisiert"),
-    command("liste", sheet_ops.liste, "Die letzten Zeilen der Liste"),
-    command("korrigieren", sheet_ops.korrigieren, "Spiel N korrigieren: /korrigieren 7 Anna … [geber NAME]", write=True),
-    command("storno", sheet_ops.storno, "Spiel N streichen: /storno 7", write=True),
-    command("geber", sheet_ops.geber, "Nächsten Geber festlegen", write=True),
-    command("serie", sheet_ops.serie, "Serienlänge ändern: /serie 48", write=True),
-    command("umbenennen", sheet_ops.umbenennen, "Anzeigenamen ändern", write=True),
-    command("wert", sheet_ops.wert, "Spielwert berechnen, ohne einzutragen"),
+    command("liste", sheet.liste, "Die letzten Zeilen der Liste"),
+    command("korrigieren", sheet.korrigieren, "Spiel N korrigieren: /korrigieren 7 Anna … [geber NAME]", write=True),
+    command("storno", sheet.storno, "Spiel N streichen: /storno 7", write=True),
+    command("geber", sheet.geber, "Nächsten Geber festlegen", write=True),
+    command("serie", sheet.serie, "Serienlänge ändern: /serie 48", write=True),
+    command("umbenennen", sheet.umbenennen, "Anzeigenamen ändern", write=True),
+    command("wert", sheet.wert, "Spielwert berechnen, ohne einzutragen"),
     # heavy: a tournament's export (up to 1,000 participants) is computed in a worker thread
-    command("export", sheet_ops.export, "Liste als JSON", heavy=True),
+    command("export", sheet.export, "Liste als JSON", heavy=True),
     # PDFs take 50-100 ms to render: in a worker thread, not on the event loop
     command("pdf", documents.pdf, "Liste als PDF", heavy=True),
     command("abschluss", documents.abschluss, "Serie abschließen (mit PDF)", write=True, heavy=True),
@@ -146,40 +158,44 @@ ROUTES: list[Route] = [
     command("weiter", evening.weiter, "Neue Serie mit denselben Spielern", write=True),
     command("abend", evening.abend, "Alle Serien des Abends mit Summe je Spieler: /abend [pdf]", heavy=True),
     command("vordruck", documents.vordruck, "Leere Liste zum Ausdrucken: /vordruck 3 oder 4", heavy=True),
-    command("regeln", house_ops.regeln, "Regeln: /regeln haus (Kontra/Re, Bock, Ramsch) oder /regeln isko", write=True),
-    command("ramsch", house_ops.ramsch, "Hausregeln: Ramsch eintragen: /ramsch Anna 55", write=True),
-    command("bock", house_ops.bock, "Hausregeln: Bock von Hand auslösen", write=True),
-    command("krank", house_ops.krank, "Hausregeln: vor dem Ramsch krank melden", write=True),
-    command("gesund", house_ops.gesund, "Hausregeln: alle gesund, es wird geramscht", write=True),
-    command("startpunkte", house_ops.startpunkte, "Hausregeln: Startpunkte setzen", write=True),
+    command("regeln", house.regeln, "Regeln: /regeln haus (Kontra/Re, Bock, Ramsch) oder /regeln isko", write=True),
+    command("ramsch", house.ramsch, "Hausregeln: Ramsch eintragen: /ramsch Anna 55", write=True),
+    command("bock", house.bock, "Hausregeln: Bock von Hand auslösen", write=True),
+    command("krank", house.krank, "Hausregeln: vor dem Ramsch krank melden", write=True),
+    command("gesund", house.gesund, "Hausregeln: alle gesund, es wird geramscht", write=True),
+    command("startpunkte", house.startpunkte, "Hausregeln: Startpunkte setzen", write=True),
     # Tournament management is for its creator and the chat's admins (admin=True); draws,
     # rankings and certificates of up to 1,000 participants run in a worker thread.
-    command("turnier", tournament_ops.turnier, "Preisskat: diesen Chat zum Turnier-Schreibtisch machen", write=True),
-    command("teilnehmer", tournament_ops.teilnehmer, "Preisskat: Teilnehmer eintragen oder anzeigen", write=True, admin=True),
-    command("entfernen", tournament_ops.entfernen, "Preisskat: Teilnehmer entfernen (vor der ersten Auslosung)", write=True, admin=True),
-    command("serienlaenge", tournament_ops.serienlaenge, "Preisskat: Spiele je Serie: /serienlaenge 36 48", write=True, admin=True),
-    command("auslosen", tournament_ops.auslosen, "Preisskat: Tische der nächsten Serie auslosen", write=True, admin=True, heavy=True),
-    command("ergebnis", tournament_ops.ergebnis, "Preisskat: Ergebnis: /ergebnis Anna 437 12 3", write=True, admin=True),
-    command("fehlend", tournament_ops.fehlend, "Preisskat: fehlende Ergebnisse"),
-    command("rangliste", tournament_ops.rangliste, "Preisskat: Rangliste über alle Serien", heavy=True),
-    command("urkunden", tournament_ops.urkunden, "Preisskat: Urkunden als PDF", heavy=True),
-    # asks the chat's admins itself, then a confirmation button (v1:del:)
-    command("loeschen", admin.cmd_loeschen, "Alle Daten dieses Chats löschen (mit Bestätigung)"),
-    command("hilfe", help_ops.hilfe, "Hilfe – /hilfe spiel · /hilfe haus · /hilfe turnier"),
-    command("help", help_ops.hilfe, HIDDEN),  # the English alias of /hilfe
-    command("start", help_ops.start, HIDDEN),  # Telegram's "Start" button
+    command("turnier", tournament.turnier, "Preisskat: diesen Chat zum Turnier-Schreibtisch machen", write=True),
+    command("teilnehmer", tournament.teilnehmer, "Preisskat: Teilnehmer eintragen oder anzeigen", write=True, admin=True),
+    command("entfernen", tournament.entfernen, "Preisskat: Teilnehmer entfernen (vor der ersten Auslosung)", write=True, admin=True),
+    command("serienlaenge", tournament.serienlaenge, "Preisskat: Spiele je Serie: /serienlaenge 36 48", write=True, admin=True),
+    command("auslosen", tournament.auslosen, "Preisskat: Tische der nächsten Serie auslosen", write=True, admin=True, heavy=True),
+    command("ergebnis", tournament.ergebnis, "Preisskat: Ergebnis: /ergebnis Anna 437 12 3", write=True, admin=True),
+    command("fehlend", tournament.fehlend, "Preisskat: fehlende Ergebnisse"),
+    command("rangliste", tournament.rangliste, "Preisskat: Rangliste über alle Serien", heavy=True),
+    command("urkunden", tournament.urkunden, "Preisskat: Urkunden als PDF", heavy=True),
+    # chat admins and the list's creator; asks first, then a confirmation button (v1:del:)
+    command("loeschen", chat_admin.loeschen, "Alle Daten dieses Chats löschen (mit Bestätigung)", write=True, admin=True),
+    command("hilfe", help_texts.hilfe, "Hilfe – /hilfe spiel · /hilfe haus · /hilfe turnier"),
+    command("help", help_texts.hilfe, HIDDEN),  # the English alias of /hilfe
+    command("start", help_texts.start, HIDDEN),  # Telegram's "Start" button
     # Status updates.
     Route(Kind.MY_CHAT_MEMBER, "my chat member", admin.on_my_chat_member, updates=("my_chat_member",)),
     message("migrate", filters.StatusUpdate.MIGRATE, admin.on_migrate),  # group -> supergroup
     # Buttons (callback data v1:…, see keyboards.py). PTB takes the first pattern that matches.
     button("delete", r"^v1:del:", admin.on_delete_button),  # /loeschen's confirmation
-    button("close", r"^v1:(close|keep):", documents.on_close_button),  # /abschluss's question
-    button("builder", r"^v1:b:", builder.on_callback),  # the game builder's own buttons
-    button("row", r"^v1:(k|s|sj|sn):", builder.on_callback),  # under a booking: korrigieren, storno
-    button("health", r"^v1:(g|kr):", builder.on_callback),  # before a Ramsch: gesund, krank
-    button("new game", r"^v1:n$", builder.on_callback),  # Neues Spiel
-    button("stand", r"^v1:st$", builder.on_callback),  # Stand
-    button("unknown", r"^", builder.on_callback),  # anything else: "Unbekannter Knopf"
+    button("close", r"^v1:(close|keep):", documents.close_tap, heavy=True),  # /abschluss's question (a PDF)
+    button("builder", r"^v1:b:", builder.on_builder_button),  # the game builder's own buttons
+    button("korrigieren", r"^v1:k:", buttons.korrigieren),  # under a booking
+    button("storno", r"^v1:s:", buttons.storno_ask),  # under a booking: asks
+    button("storno ja", r"^v1:sj:", buttons.storno_yes),
+    button("storno nein", r"^v1:sn:", buttons.storno_no),
+    button("gesund", r"^v1:g:", buttons.gesund),  # before a Ramsch: Alle gesund
+    button("krank", r"^v1:kr:", buttons.krank),  # before a Ramsch: NAME krank
+    button("new game", r"^v1:n$", buttons.new_game),  # Neues Spiel
+    button("stand", r"^v1:st$", buttons.show_stand),  # Stand
+    button("unknown", r"^", buttons.unknown),  # anything else: "Unbekannter Knopf"
     # Messages: a bid typed as a reply to the builder.
     message("bid reply", filters.TEXT & filters.REPLY & ~filters.COMMAND, builder.on_reply),
     Route(Kind.INLINE, "inline", inline.on_inline_query, updates=("inline_query",)),

@@ -10,9 +10,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Callable
-from html import escape
 
-from sqlalchemy.orm import Session
 from telegram import Message, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
@@ -22,7 +20,15 @@ from skatbot.handlers.html_split import MAX_TEXT
 from skatbot.rules.errors import RuleError
 from skatbot.storage import places, repo
 from skatbot.storage.database import Database, lock_chat
-from skatbot.usecases.reply import Answer, Command, Edit, Reply
+from skatbot.storage.unit import Session
+from skatbot.usecases.reply import (
+    PLACEHOLDER_IDS,
+    Answer,
+    Command,
+    Edit,
+    Reply,
+    error_text,
+)
 
 log = logging.getLogger(__name__)
 
@@ -33,16 +39,6 @@ MAX_ARGS = 400  # a /teilnehmer or /ergebnis message lists many names
 
 class TooLong(RuleError):
     pass
-
-
-# Placeholder users Telegram puts into ``from`` when a message is sent on behalf of a chat
-# (``sender_chat``): GroupAnonymousBot (anonymous group admins), Channel_Bot (posts as a
-# channel), Telegram (777000, automatic forwards from a linked channel). They stand for many
-# people and never own anything.
-ANONYMOUS_ADMIN_ID = 1087968824
-CHANNEL_BOT_ID = 136817688
-TELEGRAM_SERVICE_ID = 777000
-PLACEHOLDER_IDS = frozenset({ANONYMOUS_ADMIN_ID, CHANNEL_BOT_ID, TELEGRAM_SERVICE_ID})
 
 
 def sender_of(update: Update) -> tuple[int | None, str]:
@@ -142,13 +138,6 @@ async def execute(
     await send(update, context, reply)
 
 
-def error_text(err: RuleError) -> str:
-    text = f"⚠️ {escape(err.message)}"
-    if err.hint:
-        text += f"\n👉 {escape(err.hint)}"
-    return text
-
-
 async def send(update: Update, context: ContextTypes.DEFAULT_TYPE, reply: Reply) -> None:
     """Queue the reply for the update's chat (and topic): its text, documents, ``on_sent``
     and ``edits`` go out in order after everything queued before (``delivery.Outbox``).
@@ -162,7 +151,9 @@ async def send(update: Update, context: ContextTypes.DEFAULT_TYPE, reply: Reply)
     delivery.enqueue(context.bot, context.application.bot_data, target, lambda d: d.reply(reply))
 
 
-def apply_edits(update: Update, context: ContextTypes.DEFAULT_TYPE, edits: tuple[Edit, ...]) -> None:
+def apply_edits(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, edits: tuple[Edit, ...]
+) -> None:
     """Queue edits of other bot messages (after what is already queued for the chat)."""
     target = delivery.target_of(update)
     if target is None or not edits:

@@ -8,11 +8,18 @@ the builder was opened; a builder whose list has changed since then is stale and
 from __future__ import annotations
 
 import datetime as dt
+import enum
 
 from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from skatbot.storage.models import Base
+from skatbot.storage.models import Base, str_enum
+
+
+class BuilderStatus(enum.StrEnum):
+    OPEN = "open"
+    DONE = "done"  # booked
+    CANCELLED = "cancelled"  # cancelled, replaced by a newer one, or its list changed
 
 
 def _now() -> dt.datetime:
@@ -31,8 +38,10 @@ class GameBuilder(Base):
     target_row: Mapped[int | None] = mapped_column(Integer, nullable=True)  # correction of
     source_message_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     rows_seen: Mapped[int] = mapped_column(Integer)
-    state: Mapped[str] = mapped_column(Text, default="{}")  # JSON, see handlers/builder.py
-    status: Mapped[str] = mapped_column(String(16), default="open")  # open | done | cancelled
+    state: Mapped[str] = mapped_column(Text, default="{}")  # JSON, see usecases/builder_state.py
+    status: Mapped[BuilderStatus] = mapped_column(
+        str_enum(BuilderStatus), default=BuilderStatus.OPEN
+    )
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated_at: Mapped[dt.datetime] = mapped_column(
         DateTime(timezone=True), default=_now, onupdate=_now

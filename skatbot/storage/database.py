@@ -303,6 +303,15 @@ def is_busy(err: BaseException) -> bool:
     return isinstance(orig, sqlite3.OperationalError) and code is not None and code & 0xFF == 5
 
 
+def transient_database_error(error: object) -> bool:
+    """An error of the database that may not happen again: it was away for a moment (the
+    connection dropped, the pool was exhausted, a lock timed out)."""
+    from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError
+    from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+    return isinstance(error, (OperationalError, InterfaceError, DisconnectionError, PoolTimeout))
+
+
 _CHATS = cast(Table, Chat.__table__)
 _LOCK_CHAT = Prepared(
     select(_CHATS.c.id).where(_CHATS.c.id == bindparam("chat_id")).with_for_update()

@@ -49,7 +49,7 @@ class MessageLink(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     # The place (Command.chat_id). Named chat_id so that /loeschen and group -> supergroup
-    # moves (admin.chat_tables) cover this table too.
+    # moves (chats.chat_tables) cover this table too.
     chat_id: Mapped[int] = mapped_column(BigInteger)
     message_id: Mapped[int] = mapped_column(BigInteger)  # the user's message
     update_id: Mapped[int] = mapped_column(BigInteger)  # the update that booked
@@ -103,7 +103,7 @@ _BOOKED_ROW = Prepared(
     .where(
         LISTS.c.chat_id == bindparam("chat_id"),
         ROWS.c.update_id == bindparam("update_id"),
-        or_(*(ROWS.c.kind == k.value for k in PLAYS)),  # no expanding IN (Prepared)
+        or_(*(ROWS.c.kind == k for k in PLAYS)),  # no expanding IN (Prepared)
     )
     .order_by(ROWS.c.id)
     .limit(1)

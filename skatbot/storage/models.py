@@ -3,9 +3,30 @@
 from __future__ import annotations
 
 import datetime as dt
+import enum
 
-from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, String, Text, func
+from sqlalchemy import BigInteger, DateTime, Enum, ForeignKey, Integer, String, Text, func
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from skatbot.rules.sheet import RowKind
+
+
+def str_enum(kind: type[enum.StrEnum], length: int = 16) -> Enum:
+    """A column of a string enum, stored as its values in a VARCHAR(``length``) (no native
+    enum type, no check constraint): the same strings as a plain string column, so no data
+    migration, and portable between SQLite and PostgreSQL."""
+    return Enum(
+        kind,
+        native_enum=False,
+        create_constraint=False,
+        length=length,
+        values_callable=lambda members: [m.value for m in members],
+    )
+
+
+class ListStatus(enum.StrEnum):
+    OPEN = "open"
+    CLOSED = "closed"
 
 
 class Base(DeclarativeBase):
@@ -32,7 +53,7 @@ class SheetList(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     chat_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("chats.id"), index=True)
-    status: Mapped[str] = mapped_column(String(16), default="open")  # open | closed
+    status: Mapped[ListStatus] = mapped_column(str_enum(ListStatus), default=ListStatus.OPEN)
     rules: Mapped[str] = mapped_column(String(16), default="isko")
     first_dealer: Mapped[int] = mapped_column(Integer, default=0)
     series_length: Mapped[int] = mapped_column(Integer)
@@ -63,7 +84,7 @@ class Row(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     list_id: Mapped[int] = mapped_column(ForeignKey("lists.id", ondelete="CASCADE"), index=True)
-    kind: Mapped[str] = mapped_column(String(16))
+    kind: Mapped[RowKind] = mapped_column(str_enum(RowKind))
     dealer: Mapped[int | None] = mapped_column(Integer, nullable=True)
     declarer: Mapped[int | None] = mapped_column(Integer, nullable=True)
     announcement: Mapped[str | None] = mapped_column(String(200), nullable=True)

@@ -8,7 +8,7 @@ is ``TOPIC_PLACE_BASE + row id``: Telegram's chat ids have at most 52 significan
 place ids from 2**53 on can never be a chat's (nor a user's, so a sender id is never one).
 
 A topic's place id never changes: a group that becomes a supergroup moves its topics' rows to
-the new chat id (``admin.migrate_chat``), and their data, keyed by place, stays where it is.
+the new chat id (``chats.migrate_chat``), and their data, keyed by place, stays where it is.
 /loeschen deletes a place's data, never its topic row.
 """
 

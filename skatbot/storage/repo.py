@@ -17,8 +17,9 @@ from sqlalchemy.orm import Session
 
 from skatbot.rules.house import rules_from_code
 from skatbot.rules.sheet import LogRow, RowKind, Sheet, replay
-from skatbot.storage.models import Chat, Player, ProcessedUpdate, Row, SheetList
+from skatbot.storage.models import Chat, ListStatus, Player, ProcessedUpdate, Row, SheetList
 from skatbot.storage.prepared import Prepared
+from skatbot.storage.settings import ChatSettings
 from skatbot.storage.sheet_cache import SheetKey, after_commit, sheet_cache
 
 LISTS = cast(Table, SheetList.__table__)
@@ -34,7 +35,7 @@ class ListInfo:
 
     id: int
     chat_id: int
-    status: str
+    status: ListStatus
     rules: str
     first_dealer: int
     series_length: int
@@ -66,7 +67,7 @@ class LoadedList:
     players: list[PlayerInfo]
     rows: list[LogRow]
     sheet: Sheet
-    chat_settings: str | None = None  # the chat's settings JSON, if read with the list
+    chat_settings: ChatSettings | None = None  # the chat's settings, if read with the list
 
     @property
     def names(self) -> list[str]:
@@ -89,7 +90,9 @@ _LIST_COLUMNS = (
 
 # The hot path's statements are compiled once and run on the DB-API cursor (see prepared.py).
 _OPEN_LIST = Prepared(
-    select(*_LIST_COLUMNS).where(LISTS.c.chat_id == bindparam("chat_id"), LISTS.c.status == "open")
+    select(*_LIST_COLUMNS).where(
+        LISTS.c.chat_id == bindparam("chat_id"), LISTS.c.status == ListStatus.OPEN
+    )
 )
 _LATEST_LIST = Prepared(
     select(*_LIST_COLUMNS)
@@ -118,7 +121,7 @@ _OPEN_ROW_STATS = (
         func.max(ROWS.c.id).label("last_row_id"),
     )
     .join_from(ROWS, _OPEN, _OPEN.c.id == ROWS.c.list_id)
-    .where(_OPEN.c.chat_id == bindparam("chat_id"), _OPEN.c.status == "open")
+    .where(_OPEN.c.chat_id == bindparam("chat_id"), _OPEN.c.status == ListStatus.OPEN)
     .group_by(ROWS.c.list_id)
     .subquery("row_stats")
 )
@@ -136,7 +139,7 @@ _OPEN_LIST_WITH_PLAYERS = Prepared(
     .join_from(LISTS, PLAYERS, PLAYERS.c.list_id == LISTS.c.id)
     .join(CHATS, CHATS.c.id == LISTS.c.chat_id)
     .outerjoin(_OPEN_ROW_STATS, _OPEN_ROW_STATS.c.list_id == LISTS.c.id)
-    .where(LISTS.c.chat_id == bindparam("chat_id"), LISTS.c.status == "open")
+    .where(LISTS.c.chat_id == bindparam("chat_id"), LISTS.c.status == ListStatus.OPEN)
     .order_by(PLAYERS.c.seat)
 )
 _ROWS = Prepared(
@@ -188,7 +191,7 @@ def chat_settings(session: Session, chat_id: int) -> str | None:
 
 
 def _list_info(row: Any) -> ListInfo | None:
-    return None if row is None else ListInfo(*row)
+    return None if row is None else ListInfo(*row)  # status: a ListStatus (the column type)
 
 
 def open_list(session: Session, chat_id: int) -> ListInfo | None:
@@ -230,7 +233,7 @@ def open_list_loaded(session: Session, chat_id: int) -> LoadedList | None:
     first = found[0]
     players = tuple(PlayerInfo(*r[width : width + 4]) for r in found)
     loaded = _loaded(session, ListInfo(*first[:width]), players, first[-3], first[-2])
-    loaded.chat_settings = first[-1]
+    loaded.chat_settings = ChatSettings.parse(first[-1])
     return loaded
 
 
@@ -249,7 +252,7 @@ def _loaded(
     if hit is not None:
         return LoadedList(lst, list(players), list(hit[0]), hit[1])
     rows = [
-        LogRow(r[0], RowKind(r[1]), r[2], r[3], r[4], r[5], r[6])
+        LogRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6])  # kind: a RowKind (the column type)
         for r in _ROWS.all(session, {"list_id": lst.id})
     ]
     sheet = replay(
@@ -296,7 +299,7 @@ def create_list(
     list_id: int = session.execute(
         insert(LISTS).values(
             chat_id=chat_id,
-            status="open",
+            status=ListStatus.OPEN,
             rules=rules,
             first_dealer=first_dealer,
             series_length=series_length,
@@ -314,7 +317,16 @@ def create_list(
         ],
     )
     return ListInfo(
-        list_id, chat_id, "open", rules, first_dealer, series_length, seed, user_id, now, None
+        list_id,
+        chat_id,
+        ListStatus.OPEN,
+        rules,
+        first_dealer,
+        series_length,
+        seed,
+        user_id,
+        now,
+        None,
     )
 
 
@@ -330,13 +342,15 @@ _ROW_DEFAULTS: dict[str, Any] = {
 }
 
 
-def append_row(session: Session, lst: ListInfo, **fields: Any) -> LogRow:
-    """Append one log row (never updated, never deleted) and return it."""
+def append_row(session: Session, lst: ListInfo, *, kind: RowKind, **fields: Any) -> LogRow:
+    """Append one log row of ``kind`` (never updated, never deleted) and return it."""
+    kind = RowKind(kind)
+    fields["kind"] = kind
     fields.setdefault("created_at", dt.datetime.now(dt.UTC))
     row_id: int = _INSERT_ROW.scalar(session, {"list_id": lst.id, **_ROW_DEFAULTS, **fields})
     return LogRow(
         id=row_id,
-        kind=RowKind(fields["kind"]),
+        kind=kind,
         dealer=fields.get("dealer"),
         declarer=fields.get("declarer"),
         announcement=fields.get("announcement"),
@@ -349,15 +363,17 @@ def close_list(session: Session, lst: ListInfo) -> ListInfo:
     """Close the list; returns it as it is now (status "closed", ``closed_at`` set)."""
     now = dt.datetime.now(dt.UTC)
     session.execute(
-        update(LISTS).where(LISTS.c.id == lst.id).values(status="closed", closed_at=now)
+        update(LISTS).where(LISTS.c.id == lst.id).values(status=ListStatus.CLOSED, closed_at=now)
     )
-    return dataclasses.replace(lst, status="closed", closed_at=now)
+    return dataclasses.replace(lst, status=ListStatus.CLOSED, closed_at=now)
 
 
 def reopen_list(session: Session, lst: ListInfo) -> ListInfo:
     """Open a closed list again (``/oeffnen``); returns it as it is now."""
-    session.execute(update(LISTS).where(LISTS.c.id == lst.id).values(status="open", closed_at=None))
-    return dataclasses.replace(lst, status="open", closed_at=None)
+    session.execute(
+        update(LISTS).where(LISTS.c.id == lst.id).values(status=ListStatus.OPEN, closed_at=None)
+    )
+    return dataclasses.replace(lst, status=ListStatus.OPEN, closed_at=None)
 
 
 def list_number(session: Session, lst: ListInfo) -> int:

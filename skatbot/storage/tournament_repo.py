@@ -78,6 +78,11 @@ def remove_participant(session: Session, p: Participant) -> None:
     session.flush()
 
 
+def set_series_lengths(t: Tournament, games_3: int, games_4: int) -> None:
+    """The games per series at a 3-table and a 4-table (``/serienlaenge``)."""
+    t.games_3, t.games_4 = games_3, games_4
+
+
 def series_rows(session: Session, t: Tournament) -> list[Series]:
     return list(
         session.scalars(select(Series).where(Series.tournament_id == t.id).order_by(Series.number))

@@ -12,12 +12,11 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 
-from sqlalchemy.orm import Session
-
 from skatbot.rules.errors import RuleError
 from skatbot.rules.house import rules_from_code
-from skatbot.rules.sheet import PLAYS, LogRow, Sheet, replay
+from skatbot.rules.sheet import PLAYS, LogRow, RowKind, Sheet, replay
 from skatbot.storage import repo
+from skatbot.storage.unit import Session
 from skatbot.usecases import keyboards, standings
 from skatbot.usecases.reply import Buttons, Command, Reply
 
@@ -76,7 +75,8 @@ def book(
 ) -> Reply:
     """Change ``loaded`` and answer: the one reply path of every change of a list.
 
-    ``row``: the fields of the log row to append (the user's fields are added); else the
+    ``row``: the fields of the log row to append, its ``kind`` a ``RowKind`` (the user's
+    fields are added); else the
     change was written already - ``after`` is the sheet it gives, or (not given) the players
     changed (names, start points) and the sheet is replayed from the database. ``say`` words
     the reply from the sheet after the change and the new row.
@@ -84,7 +84,10 @@ def book(
     new: LogRow | None = None
     rows = len(loaded.rows)
     if row is not None:
-        new = repo.append_row(session, loaded.lst, **row, **user_fields(cmd))
+        fields = dict(row)
+        kind = fields.pop("kind")
+        assert isinstance(kind, RowKind), kind
+        new = repo.append_row(session, loaded.lst, kind=kind, **fields, **user_fields(cmd))
         after = after_row(session, loaded, new)
         rows += 1
     elif after is None:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from html import escape
 from typing import TYPE_CHECKING
 
+from skatbot.rules.errors import RuleError
+
 if TYPE_CHECKING:
-    from sqlalchemy.orm import Session
+    from skatbot.storage.unit import Session
 
 Buttons = tuple[tuple[tuple[str, str], ...], ...]  # rows of (label, callback data)
 
@@ -63,6 +66,24 @@ class Answer:
     buttons: Buttons | None = None
     send: Reply | None = None
     edits: tuple[Edit, ...] = ()
+
+
+# Placeholder users Telegram puts into ``from`` when a message is sent on behalf of a chat
+# (``sender_chat``): GroupAnonymousBot (anonymous group admins), Channel_Bot (posts as a
+# channel), Telegram (777000, automatic forwards from a linked channel). They stand for many
+# people and never own anything.
+ANONYMOUS_ADMIN_ID = 1087968824
+CHANNEL_BOT_ID = 136817688
+TELEGRAM_SERVICE_ID = 777000
+PLACEHOLDER_IDS = frozenset({ANONYMOUS_ADMIN_ID, CHANNEL_BOT_ID, TELEGRAM_SERVICE_ID})
+
+
+def error_text(err: RuleError) -> str:
+    """A refusal as the chat sees it: the problem, and the fix on its own line."""
+    text = f"⚠️ {escape(err.message)}"
+    if err.hint:
+        text += f"\n👉 {escape(err.hint)}"
+    return text
 
 
 @dataclass(frozen=True)

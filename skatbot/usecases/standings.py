@@ -1,53 +1,45 @@
 """The pinned standings (/anheften) kept up to date: no Telegram types.
 
-The message id lives in ``chats.settings`` (JSON) under ``pinned_standings``. Every change of
-a list (``usecases.booking.book``) adds an ``Edit`` of that message to its reply; the runtime
-applies it after the commit, so a deleted pinned message (edit fails) never breaks a booking.
+The message id lives in the chat's settings (``ChatSettings.pinned_standings``). Every change
+of a list (``usecases.booking.book``) adds an ``Edit`` of that message to its reply; the
+runtime applies it after the commit, so a deleted pinned message (edit fails) never breaks a
+booking.
 """
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
-from sqlalchemy.orm import Session
+import dataclasses
 
 from skatbot.rules.sheet import Sheet
-from skatbot.storage import repo
-from skatbot.storage.database import ensure_chat
-from skatbot.storage.models import Chat
+from skatbot.storage import chats, repo
+from skatbot.storage.settings import ChatSettings
+from skatbot.storage.unit import Session
 from skatbot.usecases import texts
-from skatbot.usecases.reply import Edit
-
-KEY = "pinned_standings"
+from skatbot.usecases.reply import Command, Edit
 
 
-def _settings(chat: Chat | None) -> dict[str, Any]:
-    if chat is None:
-        return {}
-    try:
-        data = json.loads(chat.settings or "{}")
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def pinned_id(session: Session, chat_id: int, settings: str | None = None) -> int | None:
+def pinned_id(session: Session, chat_id: int, settings: ChatSettings | None = None) -> int | None:
     """The pinned standings' message id from the chat's settings (read unless given)."""
-    raw = settings if settings is not None else repo.chat_settings(session, chat_id)
-    try:
-        data = json.loads(raw) if raw else {}
-    except ValueError:
-        data = {}
-    value = data.get(KEY) if isinstance(data, dict) else None
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    if settings is None:
+        settings = chats.settings_of(session, chat_id)
+    return settings.pinned_standings
 
 
 def store(session: Session, chat_id: int, message_id: int) -> None:
-    chat = ensure_chat(session, chat_id, lock=True)
-    data = _settings(chat)
-    data[KEY] = message_id
-    chat.settings = json.dumps(data)
+    chats.update_settings(
+        session, chat_id, lambda s: dataclasses.replace(s, pinned_standings=message_id)
+    )
+
+
+def pinned_text(session: Session, cmd: Command) -> str | None:
+    """What /anheften sends and pins: the open list's standings (None: the update was
+    handled before)."""
+    if repo.processed(session, cmd.update_id) is not None:
+        return None
+    from skatbot.usecases.sheet import require_list
+
+    loaded = require_list(session, cmd)
+    return standings_text(loaded.sheet, loaded.lst.seed)
 
 
 def standings_text(sheet: Sheet, seed: str) -> str:
@@ -77,8 +69,10 @@ def refresh(session: Session, loaded: repo.LoadedList, sheet: Sheet) -> tuple[Ed
 
 def forget(session: Session, chat_id: int, message_id: int) -> None:
     """The pinned message was deleted: stop editing it (unless another one was pinned since)."""
-    chat = ensure_chat(session, chat_id, lock=True)
-    data = _settings(chat)
-    if data.get(KEY) == message_id:
-        del data[KEY]
-        chat.settings = json.dumps(data)
+
+    def without(s: ChatSettings) -> ChatSettings:
+        if s.pinned_standings != message_id:
+            return s
+        return dataclasses.replace(s, pinned_standings=None)
+
+    chats.update_settings(session, chat_id, without)

@@ -9,6 +9,7 @@ from html import escape
 from skatbot.rules.errors import RuleError
 from skatbot.rules.game import Announcement
 from skatbot.rules.grammar import contract_text, doubling_words, format_announcement
+from skatbot.rules.house import Phase
 from skatbot.rules.ranking import Ranked, lot_note, rank_standings
 from skatbot.rules.scoring import WIN_BONUS, minus_sign, opponents_bonus
 from skatbot.rules.sheet import Entry, Sheet, Status
@@ -46,7 +47,7 @@ def _house_progress(sheet: Sheet) -> str:
         f" · Vorhand {escape(p[sheet.vorhand])}\n{house_line(sheet)}"
     )
     state = sheet.state
-    if state.phase.value == "ramsch":
+    if state.phase is Phase.RAMSCH:
         if state.sick_now is not None:
             line += f"\n🤒 {escape(p[state.sick_now])} ist krank und spielt Grand Hand."
         else:

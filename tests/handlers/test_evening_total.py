@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from pypdf import PdfReader
 from sqlalchemy import text
 
-from skatbot.handlers import evening
+from skatbot.usecases import evening
 from tests.helpers import Bot, ok
 
 

@@ -375,8 +375,8 @@ async def test_removed_and_added_again_the_bot_finds_its_list(
 
 
 def test_placeholder_ids_match_the_standin() -> None:
-    from skatbot.handlers import runtime
+    from skatbot.usecases import reply
 
-    assert runtime.ANONYMOUS_ADMIN_ID == ANONYMOUS_ADMIN_ID
-    assert runtime.CHANNEL_BOT_ID == CHANNEL_BOT_ID
-    assert PLACEHOLDERS == runtime.PLACEHOLDER_IDS
+    assert reply.ANONYMOUS_ADMIN_ID == ANONYMOUS_ADMIN_ID
+    assert reply.CHANNEL_BOT_ID == CHANNEL_BOT_ID
+    assert PLACEHOLDERS == reply.PLACEHOLDER_IDS

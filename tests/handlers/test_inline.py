@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from skatbot.handlers.inline import calculate
 from skatbot.storage.models import Chat, ProcessedUpdate, Row
+from skatbot.usecases.calculator import calculate
 from tests.helpers import Bot
 from tests.standin.fake_telegram import BOT_USERNAME
 

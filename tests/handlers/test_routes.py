@@ -9,11 +9,11 @@ from sqlalchemy.orm import Session
 from telegram.ext import CallbackQueryHandler, CommandHandler
 
 from skatbot.app import build_application
-from skatbot.handlers.routes import HIDDEN, ROUTES, Kind, command, menu
+from skatbot.handlers.routes import HIDDEN, ROUTES, Kind, button, command, menu
 from skatbot.runner import run_polling
 from skatbot.storage.database import Database
 from skatbot.usecases import keyboards
-from skatbot.usecases.reply import Command, Reply
+from skatbot.usecases.reply import Answer, Command, Reply
 from tests.helpers import Bot
 from tests.standin.fake_telegram import FakeBotApi, html_to_text
 
@@ -112,18 +112,20 @@ def test_every_button_the_bot_makes_has_its_own_route() -> None:
         "v1:b:12:ok": "builder",
         keyboards.NEW_GAME: "new game",
         keyboards.STAND: "stand",
-        "v1:g:3:10": "health",
-        "v1:kr:3:10:1": "health",
+        "v1:g:3:10": "gesund",
+        "v1:kr:3:10:1": "krank",
         "v1:zz:1": "unknown",
         "anything": "unknown",
     }
-    for row in keyboards.booking_buttons(5):
-        for _, d in row:
-            data.setdefault(d, "row")
-    for row in keyboards.confirm_cancel_buttons(3, 5):
-        for _, d in row:
-            data[d] = "row"
-    assert any(d.startswith("v1:sj:") for d in data) and any(d.startswith("v1:s:") for d in data)
+    # one route per button under a booking (korrigieren, storno: ask, yes, no)
+    by_prefix = {"v1:k:": "korrigieren", "v1:s:": "storno", "v1:sj:": "storno ja"}
+    by_prefix["v1:sn:"] = "storno nein"
+    made = [d for row in keyboards.booking_buttons(5) for _, d in row]
+    made += [d for row in keyboards.confirm_cancel_buttons(3, 5) for _, d in row]
+    for d in made:
+        prefix = next((p for p in by_prefix if d.startswith(p)), None)
+        data.setdefault(d, by_prefix[prefix] if prefix else "?")
+    assert {d.rsplit(":", 1)[0] + ":" for d in made if d.count(":") == 2} == set(by_prefix)
     for d, expected in data.items():
         assert first_button_route(d) == expected, d
 
@@ -157,11 +159,43 @@ async def test_adding_a_command_is_one_function_and_one_route_line(db: Database)
             await asyncio.wait_for(task, 10)
 
 
+async def test_adding_a_button_is_one_function_and_one_route_line(db: Database) -> None:
+    # the function ...
+    def pong(session: Session, cmd: Command) -> Answer:
+        return Answer(notice="pong", text=f"gedrückt: {cmd.args[0]}", buttons=())
+
+    # ... and the route line (before the catch-all "unknown", which matches everything)
+    line = button("pong", r"^v1:pong$", pong)
+
+    # (a command that offers the button, only to have a message that carries it)
+    def offer(session: Session, cmd: Command) -> Reply:
+        return Reply("Knopf?", buttons=((("Pong", "v1:pong"),),))
+
+    catch_all = next(i for i, r in enumerate(ROUTES) if r.name == "unknown")
+    routes = [*ROUTES[:catch_all], line, *ROUTES[catch_all:], command("offer", offer, HIDDEN)]
+    async with FakeBotApi() as api:
+        app = build_application(api.token, db, base_url=f"{api.url}/bot", routes=routes)
+        stop = asyncio.Event()
+        task = asyncio.create_task(run_polling(app, stop=stop, timeout=2))
+        try:
+            await api.wait_confirmed(api.push_message("/offer", chat_id=-1001), timeout=15)
+            await app.bot_data["outbox"].wait_idle(None, 15)
+            (msg,) = api.messages(-1001)
+            tap = api.push_callback("v1:pong", message_id=msg.message_id, chat_id=-1001)
+            await api.wait_confirmed(tap, timeout=15)
+            await app.bot_data["outbox"].wait_idle(None, 15)
+            assert [c.params.get("text") for c in api.sent("answerCallbackQuery")] == ["pong"]
+            assert html_to_text(api.messages(-1001)[0].text) == "gedrückt: v1:pong"
+        finally:
+            stop.set()
+            await asyncio.wait_for(task, 10)
+
+
 def test_a_command_cannot_be_routed_twice() -> None:
     from telegram.ext import Application
 
-    from skatbot.handlers import help as help_ops
     from skatbot.handlers.registry import register
+    from skatbot.usecases import help as help_ops
 
     app = Application.builder().token("1:test").updater(None).build()
     try:

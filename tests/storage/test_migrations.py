@@ -142,6 +142,7 @@ def test_upgrade_to_topics_keeps_the_chats_list_in_topic_0(tmp_path: Path) -> No
     its own with nothing in it."""
     from skatbot.storage import places, repo
     from skatbot.storage.migrate import current_revision
+    from skatbot.storage.settings import ChatSettings
 
     db = _empty_database(tmp_path)
     try:
@@ -164,7 +165,7 @@ def test_upgrade_to_topics_keeps_the_chats_list_in_topic_0(tmp_path: Path) -> No
         assert loaded is not None and loaded.lst.id == 1
         assert loaded.names == ["Anna", "Bernd", "Carla"]
         assert [r.announcement for r in loaded.rows] == ["Grand ohne 1 Hand gewonnen"]
-        assert loaded.chat_settings == '{"pinned_standings": 17}'
+        assert loaded.chat_settings == ChatSettings(pinned_standings=17)
 
         def topic(session):  # type: ignore[no-untyped-def]
             place = places.place_id(session, -1001, 42)

@@ -6,22 +6,20 @@ In ISkO mode none of this exists: the commands are refused with a hint to /regel
 from __future__ import annotations
 
 import dataclasses
-import json
 from html import escape
 
-from sqlalchemy.orm import Session
-
-from skatbot.handlers.names import resolve
-from skatbot.handlers.sheet_ops import require_list
 from skatbot.rules import house as h
 from skatbot.rules.errors import RuleError
 from skatbot.rules.scoring import minus_sign
-from skatbot.rules.sheet import LogRow, Sheet
-from skatbot.storage import repo
-from skatbot.storage.database import ensure_chat, lock_chat
+from skatbot.rules.sheet import LogRow, RowKind, Sheet
+from skatbot.storage import chats, repo
+from skatbot.storage.database import lock_chat
+from skatbot.storage.unit import Session
 from skatbot.usecases import texts
 from skatbot.usecases.booking import Keys, book
+from skatbot.usecases.names import resolve
 from skatbot.usecases.reply import Command, Reply
+from skatbot.usecases.sheet import require_list
 
 MAX_START = 100_000
 
@@ -36,9 +34,9 @@ def _require_house(sheet: Sheet, what: str) -> None:
 
 def regeln(session: Session, cmd: Command) -> Reply:
     words = [w.casefold() for w in cmd.args]
-    chat = ensure_chat(session, cmd.chat_id, lock=True)
+    rules = chats.chat_rules(session, cmd.chat_id)
     if not words:
-        current = "Hausregeln (3B3R)" if chat.rules.startswith("haus") else "ISkO mit Seeger-Fabian"
+        current = "Hausregeln (3B3R)" if rules.startswith("haus") else "ISkO mit Seeger-Fabian"
         return Reply(
             f"Regeln in {cmd.here}: {current}.\n"
             "Ändern: /regeln haus [runde=spiel|geberrunde] oder /regeln isko"
@@ -62,10 +60,7 @@ def regeln(session: Session, cmd: Command) -> Reply:
         code = h.HouseRules(dealing_round=dealing).code
     elif options:
         raise RuleError("ISkO hat keine Optionen.", hint="/regeln isko")
-    chat.rules = code
-    settings = json.loads(chat.settings or "{}")
-    settings["rules"] = code
-    chat.settings = json.dumps(settings)
+    chats.set_chat_rules(session, cmd.chat_id, code)
     label = {
         "isko": "ISkO mit Seeger-Fabian",
         "haus": "Hausregeln (3B3R, Runde = 1 Spiel)",
@@ -132,7 +127,7 @@ def bock(session: Session, cmd: Command) -> Reply:
         cmd,
         loaded,
         lambda after, _row: f"🎲 3B3R von Hand ausgelöst.\n{texts.progress(after)}",
-        row={"kind": "bock"},
+        row={"kind": RowKind.BOCK},
         keys=Keys.HEALTH,
     )
 
@@ -181,7 +176,7 @@ def krank(session: Session, cmd: Command) -> Reply:
             "Der Ramsch-Zähler bleibt stehen.\n"
             f"Eintragen: /spiel {name} grand mit 1 hand gewonnen\n{texts.progress(after)}"
         ),
-        row={"kind": "sick", "seat": seat},
+        row={"kind": RowKind.SICK, "seat": seat},
         keys=Keys.NONE,
     )
 
@@ -204,7 +199,7 @@ def gesund(session: Session, cmd: Command) -> Reply:
         cmd,
         loaded,
         lambda after, _row: f"💪 Doch alle gesund – es wird geramscht.\n{texts.progress(after)}",
-        row={"kind": "healthy"},
+        row={"kind": RowKind.HEALTHY},
         keys=Keys.NONE,
     )
 
@@ -281,7 +276,7 @@ def ramsch(session: Session, cmd: Command) -> Reply:
         cmd,
         loaded,
         say,
-        row={"kind": "ramsch", "dealer": dealer, "announcement": game.text()},
+        row={"kind": RowKind.RAMSCH, "dealer": dealer, "announcement": game.text()},
     )
 
 

@@ -10,14 +10,6 @@ import datetime as dt
 import re
 from html import escape
 
-from sqlalchemy.orm import Session
-from telegram import Update
-from telegram.ext import ContextTypes
-
-from skatbot.handlers import admin
-from skatbot.handlers.runtime import execute_callback
-from skatbot.handlers.sheet_ops import require_list, user_fields
-
 # fpdf2 and fontTools (~30 MB) are imported when the first PDF is made, not at start.
 from skatbot.pdf.model import PlayerTotal, SeriesDocument, SheetRow
 from skatbot.rules.errors import RuleError
@@ -25,8 +17,12 @@ from skatbot.rules.ranking import lot_note, rank_standings
 from skatbot.rules.sheet import Entry, RowKind, Sheet, Status
 from skatbot.storage import repo
 from skatbot.storage.database import lock_chat
-from skatbot.usecases import texts
+from skatbot.storage.models import ListStatus
+from skatbot.storage.unit import Session
+from skatbot.usecases import admin, texts
+from skatbot.usecases.booking import user_fields
 from skatbot.usecases.reply import Answer, Command, Document, Reply
+from skatbot.usecases.sheet import require_list
 
 RULES_LABEL = {"isko": "ISkO / Seeger-Fabian", "haus": "Hausregeln (3B3R)"}
 
@@ -71,7 +67,7 @@ def series_document(loaded: repo.LoadedList, chat_title: str) -> SeriesDocument:
         totals=_totals(sheet),
         ranking=[(r.place, r.standing.name, r.standing.score) for r in ranked],
         ranking_note=lot_note(ranked, loaded.lst.seed) if sheet.games_played else "",
-        closed=loaded.lst.status == "closed",
+        closed=loaded.lst.status is ListStatus.CLOSED,
         house=house,
         start=start,
         closed_on=loaded.lst.closed_at.date() if loaded.lst.closed_at else None,
@@ -116,7 +112,7 @@ def pdf_filename(session: Session, lst: repo.ListInfo) -> str:
     the list's number in this chat (or topic), its state and the day (ASCII only)."""
     number = repo.list_number(session, lst)
     day = dt.datetime.now(dt.UTC).date()  # dates in UTC, like the list's Datum
-    if lst.status == "closed":
+    if lst.status is ListStatus.CLOSED:
         day = lst.closed_at.date() if lst.closed_at else day
         return f"skatliste-{number}-abschluss-{day.isoformat()}.pdf"
     return f"skatliste-{number}-zwischenstand-{day.isoformat()}.pdf"
@@ -140,7 +136,7 @@ def pdf(session: Session, cmd: Command) -> Reply:
         )
     loaded = repo.load(session, lst)
     games = texts.games(loaded.sheet.games_played)
-    if lst.status == "open":
+    if lst.status is ListStatus.OPEN:
         state = f"Zwischenstand, {games}"
     else:
         state = f"Serienabschluss, {games}" + (
@@ -190,7 +186,7 @@ def abschluss(session: Session, cmd: Command) -> Reply:
 def close_now(session: Session, cmd: Command, loaded: repo.LoadedList) -> Reply:
     """Close the open list ``loaded`` (recorded in its log) and post the Serienabschluss."""
     closed = repo.close_list(session, loaded.lst)
-    repo.append_row(session, loaded.lst, kind=RowKind.CLOSE.value, **user_fields(cmd))
+    repo.append_row(session, loaded.lst, kind=RowKind.CLOSE, **user_fields(cmd))
     loaded = dataclasses.replace(loaded, lst=closed)
     text = (
         "🏁 <b>Liste abgeschlossen.</b>\n"
@@ -235,10 +231,6 @@ def close_tap(session: Session, cmd: Command) -> Answer:
     )
 
 
-async def on_close_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    await execute_callback(update, context, close_tap, offload=True)
-
-
 def oeffnen(session: Session, cmd: Command) -> Reply:
     """Open the chat's latest list again, if it is closed (admins and the list's creator)."""
     lock_chat(session, cmd.chat_id)
@@ -263,7 +255,7 @@ def oeffnen(session: Session, cmd: Command) -> Reply:
         )
     admin.check_manager(session, cmd, cmd.is_admin, "Wieder öffnen", "/oeffnen")
     opened = repo.reopen_list(session, latest)
-    repo.append_row(session, latest, kind=RowKind.REOPEN.value, **user_fields(cmd))
+    repo.append_row(session, latest, kind=RowKind.REOPEN, **user_fields(cmd))
     loaded = repo.load(session, opened)
     when = f" (abgeschlossen am {texts.day(latest.closed_at)})" if latest.closed_at else ""
     return Reply(

@@ -15,16 +15,16 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import TYPE_CHECKING
 
-from sqlalchemy.orm import Session
-
-from skatbot.handlers.sheet_ops import refuse_at_tournament_desk, start_list
 from skatbot.rules.errors import RuleError
 from skatbot.rules.ranking import Ranked, Standing, lot_note, rank_standings
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import repo
 from skatbot.storage.database import lock_chat
+from skatbot.storage.models import ListStatus
+from skatbot.storage.unit import Session
 from skatbot.usecases import texts
 from skatbot.usecases.reply import Command, Document, Reply
+from skatbot.usecases.sheet import refuse_at_tournament_desk, start_list
 
 if TYPE_CHECKING:
     from skatbot.pdf.evening import EveningDocument
@@ -159,7 +159,7 @@ def _series_result(number: int, loaded: repo.LoadedList) -> SeriesResult:
         series_length=sheet.series_length,
         house=sheet.house is not None,
         rules=texts.rules_label(sheet),
-        closed=loaded.lst.status == "closed",
+        closed=loaded.lst.status is ListStatus.CLOSED,
     )
 
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy.orm import Session
-
+from skatbot.storage.unit import Session
 from skatbot.usecases.reply import Command, Reply
 
 HELP = """<b>skatbot – die Skatliste im Gruppenchat</b>

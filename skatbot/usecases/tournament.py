@@ -26,9 +26,6 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from html import escape
 
-from sqlalchemy.orm import Session
-
-from skatbot.handlers.names import check_unique, clean_name
 from skatbot.rules import tournament as tr
 from skatbot.rules.errors import RuleError
 from skatbot.rules.ranking import Ranked, lot_note
@@ -37,7 +34,9 @@ from skatbot.storage import repo
 from skatbot.storage import tournament_repo as trepo
 from skatbot.storage.database import ensure_chat, lock_chat
 from skatbot.storage.tournament_models import Tournament
+from skatbot.storage.unit import Session
 from skatbot.usecases import texts
+from skatbot.usecases.names import check_unique, clean_name
 from skatbot.usecases.reply import Command, Document, Reply
 
 MAX_TOURNAMENT_NAME = 64
@@ -293,7 +292,7 @@ def serienlaenge(session: Session, cmd: Command) -> Reply:
             f"{g3} und {g4} Spiele gehen nicht.", hint=f"Erlaubt: 1 bis {MAX_SERIES_GAMES}."
         )
     tr.check_series_lengths(trepo.load_series(session, t), {3: g3, 4: g4})
-    t.games_3, t.games_4 = g3, g4
+    trepo.set_series_lengths(t, g3, g4)
     return Reply(f"📏 Serienlänge jetzt: {texts.games(g3)} am Dreiertisch, {g4} am Vierertisch.")
 
 

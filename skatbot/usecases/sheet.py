@@ -9,10 +9,6 @@ import json
 import secrets
 from html import escape
 
-from sqlalchemy.orm import Session
-
-from skatbot.handlers.names import check_unique, clean_name, resolve, split_names
-from skatbot.handlers.runtime import error_text
 from skatbot.rules import house as h
 from skatbot.rules.errors import RuleError
 from skatbot.rules.grammar import format_announcement, is_grammar_word, parse_with_notes
@@ -20,18 +16,22 @@ from skatbot.rules.house import rules_from_code
 from skatbot.rules.sheet import (
     Entry,
     LogRow,
+    RowKind,
     Sheet,
     default_series_length,
     evaluate_text,
     replay,
 )
 from skatbot.rules.value import GameResult
-from skatbot.storage import repo
-from skatbot.storage.database import ensure_chat, lock_chat
-from skatbot.storage.models import Chat
+from skatbot.storage import chats, repo
+from skatbot.storage.database import lock_chat
+from skatbot.storage.models import ListStatus
+from skatbot.storage.tournament_repo import tournament_of
+from skatbot.storage.unit import Session
 from skatbot.usecases import keyboards, texts
 from skatbot.usecases.booking import Keys, after_row, book, user_fields
-from skatbot.usecases.reply import Command, Document, Reply
+from skatbot.usecases.names import check_unique, clean_name, resolve, split_names
+from skatbot.usecases.reply import Command, Document, Reply, error_text
 
 __all__ = ["after_row", "user_fields"]  # moved to usecases.booking; imported from here too
 
@@ -69,23 +69,22 @@ def shown_list(session: Session, cmd: Command) -> repo.LoadedList:
 
 def state_line(loaded: repo.LoadedList) -> str:
     """The next deal of an open list, or when a closed one was closed."""
-    if loaded.lst.status == "closed":
+    if loaded.lst.status is ListStatus.CLOSED:
         return texts.closed_line(loaded.lst.closed_at, loaded.sheet.games_played)
     return texts.progress(loaded.sheet)
 
 
 # --- /neu -----------------------------------------------------------------------------------
-def refuse_at_tournament_desk(session: Session, cmd: Command) -> Chat:
-    """The place's chat row (locked); a tournament desk keeps no lists of its own."""
-    chat = ensure_chat(session, cmd.chat_id, lock=True)
-    from skatbot.handlers import tournament_ops
-
-    if tournament_ops.is_tournament_chat(session, cmd.chat_id):
+def refuse_at_tournament_desk(session: Session, cmd: Command) -> str:
+    """The rules code of the place (its chat row locked); a tournament desk keeps no lists
+    of its own."""
+    rules = chats.chat_rules(session, cmd.chat_id)
+    if tournament_of(session, cmd.chat_id) is not None:
         raise RuleError(
             ("Dieses Thema" if cmd.thread_id else "Dieser Chat") + " ist ein Turnier-Schreibtisch.",
             hint="Listen bitte in einem eigenen Chat oder Thema führen (je Tisch eins).",
         )
-    return chat
+    return rules
 
 
 def start_list(
@@ -100,7 +99,7 @@ def start_list(
     """Every new list starts here (/neu, and /weiter with ``continues``): under the rules the
     chat chose with /regeln, never at a tournament desk, and never beside a running list with
     games (an empty one is replaced without asking)."""
-    chat = refuse_at_tournament_desk(session, cmd)
+    rules = refuse_at_tournament_desk(session, cmd)
     running = repo.open_list(session, cmd.chat_id)
     if running is not None:
         loaded = repo.load(session, running)
@@ -118,7 +117,7 @@ def start_list(
         names,
         first_dealer=first_dealer,
         series_length=series_length,
-        rules=chat.rules,
+        rules=rules,
         seed=secrets.token_hex(4),
         user_id=cmd.user_id,
         continues=continues.id if continues is not None else None,
@@ -257,7 +256,7 @@ def book_game(
         cmd,
         loaded,
         lambda after, _row: _booked(after, after.entries[-1], loaded.lst.seed, "✅", notes),
-        row={"kind": "game", "dealer": dealer, "declarer": declarer, "announcement": text},
+        row={"kind": RowKind.GAME, "dealer": dealer, "declarer": declarer, "announcement": text},
     )
 
 
@@ -288,7 +287,7 @@ def eingepasst(session: Session, cmd: Command) -> Reply:
         ]
         return "\n".join(lines)
 
-    return book(session, cmd, loaded, say, row={"kind": "pass", "dealer": sheet.next_dealer})
+    return book(session, cmd, loaded, say, row={"kind": RowKind.PASS, "dealer": sheet.next_dealer})
 
 
 def _game_number(word: str | None, command: str, sheet: Sheet) -> int:
@@ -321,14 +320,14 @@ def correction_fields(
     extra: dict[str, object] = {} if dealer is None else {"dealer": dealer}
     if not rest and dealer is not None:
         row = loaded.sheet.entry(nr).row
-        same: dict[str, object] = {"kind": row.kind.value}
+        same: dict[str, object] = {"kind": row.kind}
         if row.declarer is not None:
             same["declarer"] = row.declarer
         if row.announcement is not None:
             same["announcement"] = row.announcement
         return {**same, **extra}, ()
     if len(rest) == 1 and rest[0].casefold() in PASS_WORDS:
-        return {"kind": "pass", **extra}, ()
+        return {"kind": RowKind.PASS, **extra}, ()
     if not rest:
         raise RuleError(
             "Wie lautet das richtige Spiel?", hint=f"Z. B. /korrigieren {nr} {_example(loaded, nr)}"
@@ -336,7 +335,7 @@ def correction_fields(
     old = loaded.sheet.entry(nr).row.declarer
     example = texts.command_name(loaded.names, old) if old is not None else ""
     declarer, text, notes = _parse_game(loaded, rest, f"/korrigieren {nr}", example)
-    return {"kind": "game", "declarer": declarer, "announcement": text, **extra}, notes
+    return {"kind": RowKind.GAME, "declarer": declarer, "announcement": text, **extra}, notes
 
 
 def _example(loaded: repo.LoadedList, nr: int) -> str:
@@ -380,7 +379,7 @@ def correct_game(
     notes: tuple[str, ...] = (),
 ) -> Reply:
     """Replace game ``nr`` by a game given as canonical text (``/korrigieren``, the builder)."""
-    fields = {"kind": "game", "declarer": declarer, "announcement": text}
+    fields = {"kind": RowKind.GAME, "declarer": declarer, "announcement": text}
     return write_correction(session, cmd, loaded, nr, fields, notes)
 
 
@@ -388,7 +387,7 @@ def unchanged(entry: Entry, fields: dict[str, object]) -> bool:
     """The correction ``fields`` describe exactly what game ``entry`` booked (dealer too)."""
     row = entry.row
     return (
-        fields["kind"] == row.kind.value
+        fields["kind"] == row.kind
         and fields.get("declarer") == row.declarer
         and fields.get("announcement") == row.announcement
         and fields.get("dealer", row.dealer) == row.dealer
@@ -418,9 +417,9 @@ def write_correction(
     new_dealer = fields.pop("dealer", old_dealer)
     dealer = new_dealer if isinstance(new_dealer, int) else old_dealer
     declarer = fields.get("declarer")
-    if fields["kind"] == "game" and isinstance(declarer, int):
+    if fields["kind"] is RowKind.GAME and isinstance(declarer, int):
         _check_corrected_declarer(loaded, nr, fields, declarer, dealer, old_dealer)
-    if fields["kind"] == "ramsch" and isinstance(fields.get("announcement"), str):
+    if fields["kind"] is RowKind.RAMSCH and isinstance(fields.get("announcement"), str):
         h.validate_ramsch(
             h.parse_ramsch_text(str(fields["announcement"])),
             sheet.table_size,
@@ -487,7 +486,12 @@ def storno(session: Session, cmd: Command) -> Reply:
         return "\n".join(lines)
 
     return book(
-        session, cmd, loaded, say, row={"kind": "cancel", "target": target.row.id}, keys=Keys.CANCEL
+        session,
+        cmd,
+        loaded,
+        say,
+        row={"kind": RowKind.CANCEL, "target": target.row.id},
+        keys=Keys.CANCEL,
     )
 
 
@@ -524,7 +528,7 @@ def geber(session: Session, cmd: Command) -> Reply:
         lambda after, _row: (
             f"🔄 Nächster Geber: {escape(loaded.names[seat])}.\n" + texts.progress(after)
         ),
-        row={"kind": "dealer", "seat": seat},
+        row={"kind": RowKind.DEALER, "seat": seat},
         keys=Keys.NONE,
     )
 
@@ -586,10 +590,10 @@ def liste(session: Session, cmd: Command) -> Reply:
 
 
 def export(session: Session, cmd: Command) -> Reply:
-    from skatbot.handlers import tournament_ops
+    if tournament_of(session, cmd.chat_id) is not None:
+        from skatbot.usecases import tournament
 
-    if tournament_ops.is_tournament_chat(session, cmd.chat_id):
-        return tournament_ops.export(session, cmd)
+        return tournament.export(session, cmd)
     lst = repo.open_list(session, cmd.chat_id) or repo.latest_list(session, cmd.chat_id)
     if lst is None:
         raise RuleError(

@@ -1,0 +1,84 @@
+"""Repository functions of the game builder (``builder_models.GameBuilder``): a builder is
+read, changed and written inside the tap's transaction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from skatbot.storage.builder_models import BuilderStatus, GameBuilder
+
+
+def create(session: Session, **fields: Any) -> GameBuilder:
+    """A new open builder (its id assigned)."""
+    b = GameBuilder(**fields, status=BuilderStatus.OPEN)
+    session.add(b)
+    session.flush()
+    return b
+
+
+def get(session: Session, builder_id: int) -> GameBuilder | None:
+    return session.get(GameBuilder, builder_id)
+
+
+def bind_message(session: Session, builder_id: int, message_id: int) -> None:
+    """The builder's message was sent: remember its id (once)."""
+    b = session.get(GameBuilder, builder_id)
+    if b is not None and b.message_id is None:
+        b.message_id = message_id
+
+
+def retire_open(session: Session, chat_id: int, owner_id: int | None) -> list[int]:
+    """Cancel the open builders of ``owner_id`` in the chat; returns the ids of their
+    messages (to tell them they are replaced)."""
+    older = session.scalars(
+        select(GameBuilder).where(
+            GameBuilder.chat_id == chat_id,
+            GameBuilder.owner_id == owner_id,
+            GameBuilder.status == BuilderStatus.OPEN,
+        )
+    ).all()
+    messages = []
+    for old in older:
+        old.status = BuilderStatus.CANCELLED
+        if old.message_id is not None:
+            messages.append(old.message_id)
+    return messages
+
+
+def open_at_message(session: Session, chat_id: int, message_id: int) -> GameBuilder | None:
+    """The open builder shown in message ``message_id`` of the chat."""
+    return session.scalars(
+        select(GameBuilder).where(
+            GameBuilder.chat_id == chat_id,
+            GameBuilder.message_id == message_id,
+            GameBuilder.status == BuilderStatus.OPEN,
+        )
+    ).first()
+
+
+def owner_of(
+    session: Session, chat_id: int, *, builder_id: int | None = None, message_id: int | None = None
+) -> int | None:
+    """Who opened builder ``builder_id`` of the chat, or the open one in ``message_id``."""
+    if builder_id is not None:
+        b = session.get(GameBuilder, builder_id)
+        return b.owner_id if b is not None and b.chat_id == chat_id else None
+    return session.scalar(
+        select(GameBuilder.owner_id).where(
+            GameBuilder.chat_id == chat_id,
+            GameBuilder.message_id == message_id,
+            GameBuilder.status == BuilderStatus.OPEN,
+        )
+    )
+
+
+def save_state(b: GameBuilder, state: str) -> None:
+    b.state = state
+
+
+def finish(b: GameBuilder, status: BuilderStatus) -> None:
+    """Close the builder: ``DONE`` (booked) or ``CANCELLED``."""
+    b.status = status

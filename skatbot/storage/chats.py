@@ -1,0 +1,187 @@
+"""Repository functions of a chat (a place) as a whole: its rules and settings, whether it
+has data, deleting it (``/loeschen``) and moving it to a new chat id (group → supergroup)."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable
+
+from sqlalchemy import Table, delete, exists, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from skatbot.rules.sheet import RowKind
+from skatbot.storage import repo
+from skatbot.storage.database import ensure_chat
+from skatbot.storage.models import Base, Chat, ProcessedUpdate, Row, SheetList
+from skatbot.storage.places import Topic
+from skatbot.storage.settings import ChatSettings
+
+log = logging.getLogger(__name__)
+
+
+# --- rules and settings -----------------------------------------------------------------------
+
+
+def settings_of(session: Session, chat_id: int) -> ChatSettings:
+    """The chat's settings as stored (all unset if the chat has no row yet)."""
+    return ChatSettings.parse(repo.chat_settings(session, chat_id))
+
+
+def update_settings(
+    session: Session, chat_id: int, change: Callable[[ChatSettings], ChatSettings]
+) -> ChatSettings:
+    """Change the chat's settings under its row lock (the row is created if missing);
+    returns the settings as they are now."""
+    chat = ensure_chat(session, chat_id, lock=True)
+    before = ChatSettings.parse(chat.settings)
+    after = change(before)
+    if after != before or dict(after.other) != dict(before.other):
+        chat.settings = after.dump()
+    return after
+
+
+def chat_rules(session: Session, chat_id: int) -> str:
+    """The rules code new lists of the chat get (``/regeln``); locks the chat's row."""
+    return ensure_chat(session, chat_id, lock=True).rules
+
+
+def set_chat_rules(session: Session, chat_id: int, code: str) -> None:
+    chat = ensure_chat(session, chat_id, lock=True)
+    chat.rules = code
+    chat.settings = dataclasses.replace(ChatSettings.parse(chat.settings), rules=code).dump()
+
+
+# --- what a chat has --------------------------------------------------------------------------
+
+
+def chat_tables() -> list[Table]:
+    """Every table with a ``chat_id`` column, parents before children (FK order).
+
+    Found from the metadata, so tables that later features add are covered too.
+    """
+    import skatbot.storage.builder_models
+    import skatbot.storage.message_links
+    import skatbot.storage.tournament_models  # noqa: F401
+
+    return [
+        t for t in Base.metadata.sorted_tables if "chat_id" in t.c and t.name != Chat.__tablename__
+    ]
+
+
+def has_data(session: Session, chat_id: int) -> bool:
+    """Whether anything but processed update ids is stored for the chat."""
+    for table in chat_tables():
+        if table.name == ProcessedUpdate.__tablename__:
+            continue
+        if session.scalar(select(exists().where(table.c.chat_id == chat_id))):
+            return True
+    return False
+
+
+def count_lists_and_games(session: Session, chat_id: int) -> tuple[int, int]:
+    """How many lists the chat has, and how many game rows they hold."""
+    lists = session.scalar(select(func.count()).where(SheetList.chat_id == chat_id)) or 0
+    games = (
+        session.scalar(
+            select(func.count())
+            .select_from(Row)
+            .join(SheetList, Row.list_id == SheetList.id)
+            .where(SheetList.chat_id == chat_id, Row.kind == RowKind.GAME)
+        )
+        or 0
+    )
+    return lists, games
+
+
+def name_on_rows(session: Session, list_id: int, user_id: int) -> str:
+    """The name user ``user_id`` had on the first row they entered in the list ("" if none):
+    lists store only the id of their creator."""
+    name = session.scalar(
+        select(Row.user_name)
+        .where(Row.list_id == list_id, Row.user_id == user_id, Row.user_name.is_not(None))
+        .order_by(Row.id)
+        .limit(1)
+    )
+    return name or ""
+
+
+# --- /loeschen ----------------------------------------------------------------------------------
+
+
+def delete_chat_data(session: Session, chat_id: int) -> int:
+    """Delete everything stored for the chat; returns the number of top-level rows deleted.
+
+    Processed update ids stay (a redelivered update must still book nothing), but their
+    stored reply texts, which quote names and games, are blanked.
+    """
+    deleted = 0
+    for table in reversed(chat_tables()):  # children first
+        if table.name == ProcessedUpdate.__tablename__:
+            session.execute(update(table).where(table.c.chat_id == chat_id).values(reply=None))
+            continue
+        if table.name == SheetList.__tablename__:
+            list_ids = select(SheetList.id).where(SheetList.chat_id == chat_id)
+            session.execute(delete(Row).where(Row.list_id.in_(list_ids)))
+        result = session.execute(delete(table).where(table.c.chat_id == chat_id))
+        deleted += max(result.rowcount or 0, 0)  # type: ignore[attr-defined]
+    session.execute(delete(Chat).where(Chat.id == chat_id))
+    session.expire_all()
+    return deleted
+
+
+# --- group → supergroup -------------------------------------------------------------------------
+
+
+def migrate_chat(session: Session, old_id: int, new_id: int) -> int:
+    """Move every row of chat ``old_id`` to ``new_id``; returns the number of rows moved.
+
+    Idempotent: a second call finds nothing left in the old chat. Both chat rows are locked
+    in id order (PostgreSQL), so the two migration messages cannot deadlock each other.
+    """
+    if old_id == new_id:
+        return 0
+    dialect = session.get_bind().dialect.name
+    for chat_id in sorted((old_id, new_id)):
+        ensure_chat(session, chat_id, lock=dialect == "postgresql")
+    old = session.get(Chat, old_id)
+    new = session.get(Chat, new_id)
+    assert old is not None and new is not None
+    old_has_data = has_data(session, old_id)
+    if old_has_data and not has_data(session, new_id):
+        new.rules, new.settings = old.rules, old.settings
+    if old_has_data and repo.open_list(session, new_id) is not None:
+        # Someone already started a list in the new chat: keep it open, close the old one.
+        running = repo.open_list(session, old_id)
+        if running is not None:
+            repo.close_list(session, running)
+    session.flush()
+    moved = 0
+    for table in chat_tables():
+        try:
+            with session.begin_nested():
+                result = session.execute(
+                    update(table).where(table.c.chat_id == old_id).values(chat_id=new_id)
+                )
+                moved += max(result.rowcount or 0, 0)  # type: ignore[attr-defined]
+        except IntegrityError:  # e.g. both chats have a tournament: keep the old one where it is
+            log.warning("chat %s -> %s: %s not moved (conflict)", old_id, new_id, table.name)
+    # The chat's forum topics go along; their data is keyed by place ids, which stay.
+    try:
+        with session.begin_nested():
+            result = session.execute(
+                update(Topic)
+                .where(Topic.telegram_chat_id == old_id)
+                .values(telegram_chat_id=new_id)
+            )
+            moved += max(result.rowcount or 0, 0)  # type: ignore[attr-defined]
+    except IntegrityError:  # the same thread id known in both chats: the old one stays
+        log.warning("chat %s -> %s: topics not moved (conflict)", old_id, new_id)
+    remaining = any(
+        session.scalar(select(exists().where(t.c.chat_id == old_id))) for t in chat_tables()
+    )
+    if not remaining:
+        session.execute(delete(Chat).where(Chat.id == old_id))
+    session.expire_all()
+    return moved

@@ -1,0 +1,79 @@
+"""A chat's settings (``chats.settings``, JSON text): parsed and written here and nowhere else.
+
+``ChatSettings`` is a frozen value; a change is a new value written back by
+``storage.chats.update_settings`` (read, change, write under the chat's row lock). Keys this
+version does not know (a newer feature's) are kept as they are in ``other``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+@dataclass(frozen=True)
+class ChatSettings:
+    """What a chat (a place) has set, besides its rules column."""
+
+    rules: str | None = None  # the /regeln code last chosen (the chats.rules column counts)
+    pinned_standings: int | None = None  # the message /anheften keeps up to date
+    delete_nonce: str | None = None  # /loeschen's confirmation button
+    close_nonce: str | None = None  # /abschluss's question: "<list id>:<nonce>"
+    other: Mapping[str, Any] = field(default_factory=lambda: _EMPTY, compare=False)
+
+    @classmethod
+    def parse(cls, raw: str | None) -> ChatSettings:
+        """The settings stored as ``raw``; broken JSON or values of the wrong type read as
+        unset (never an error: a chat must keep working)."""
+        try:
+            data = json.loads(raw) if raw else {}
+        except ValueError:
+            data = {}
+        if not isinstance(data, dict):
+            return cls()
+        known = {f.name for f in dataclasses.fields(cls)} - {"other"}
+        return cls(
+            rules=_str(data.get("rules")),
+            pinned_standings=_int(data.get("pinned_standings")),
+            delete_nonce=_str(data.get("delete_nonce")),
+            close_nonce=_str(data.get("close_nonce")),
+            other=MappingProxyType({k: v for k, v in data.items() if k not in known}),
+        )
+
+    def dump(self) -> str:
+        data = dict(self.other)
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name != "other" and value is not None:
+                data[f.name] = value
+        return json.dumps(data)
+
+    def nonce(self, key: str) -> str | None:
+        """A confirmation nonce by its key (``delete_nonce``, ``close_nonce``)."""
+        if key not in NONCE_KEYS:
+            raise ValueError(f"no nonce {key!r}")
+        return self.delete_nonce if key == "delete_nonce" else self.close_nonce
+
+    def with_nonce(self, key: str, value: str | None) -> ChatSettings:
+        if key not in NONCE_KEYS:
+            raise ValueError(f"no nonce {key!r}")
+        if key == "delete_nonce":
+            return dataclasses.replace(self, delete_nonce=value)
+        return dataclasses.replace(self, close_nonce=value)
+
+
+NONCE_KEYS = ("delete_nonce", "close_nonce")
