@@ -25,7 +25,7 @@ from skatbot.rules.ranking import lot_note, rank_standings
 from skatbot.rules.sheet import Entry, RowKind, Sheet, Status
 from skatbot.storage import repo
 from skatbot.storage.database import lock_chat
-from skatbot.usecases import texts
+from skatbot.usecases import money, texts
 from skatbot.usecases.reply import Answer, Command, Document, Reply
 
 RULES_LABEL = {"isko": "ISkO / Seeger-Fabian", "haus": "Hausregeln (3B3R)"}
@@ -125,7 +125,9 @@ def pdf_filename(session: Session, lst: repo.ListInfo) -> str:
 def pdf_reply(session: Session, loaded: repo.LoadedList, cmd: Command, text: str) -> Reply:
     from skatbot.pdf.series import render_series
 
-    data, lossy = render_series(series_document(loaded, cmd.chat_title))
+    doc = series_document(loaded, cmd.chat_title)
+    doc = dataclasses.replace(doc, money=money.series_money_lines(session, loaded))  # issue 18
+    data, lossy = render_series(doc)
     if lossy:
         text += "\n" + texts.lossy_names_note(lossy)
     filename = pdf_filename(session, loaded.lst)

@@ -37,6 +37,7 @@ from skatbot.handlers import (
 )
 from skatbot.handlers import help as help_ops
 from skatbot.handlers.runtime import UseCase
+from skatbot.usecases import money
 
 # A PTB callback: for routes that are Telegram glue themselves (buttons, status updates, and
 # the few commands that run their own units: /loeschen, /anheften).
@@ -152,6 +153,8 @@ ROUTES: list[Route] = [
     command("krank", house_ops.krank, "Hausregeln: vor dem Ramsch krank melden", write=True),
     command("gesund", house_ops.gesund, "Hausregeln: alle gesund, es wird geramscht", write=True),
     command("startpunkte", house_ops.startpunkte, "Hausregeln: Startpunkte setzen", write=True),
+    command("einsatz", money.einsatz, "Geld: Einsatz pro Punkt: /einsatz 1 ct [kasse]", write=True),
+    command("abrechnung", money.abrechnung, "Geld: wer wem was zahlt (Turnier: wer was zahlt)", heavy=True),
     # Tournament management is for its creator and the chat's admins (admin=True); draws,
     # rankings and certificates of up to 1,000 participants run in a worker thread.
     command("turnier", tournament_ops.turnier, "Preisskat: diesen Chat zum Turnier-Schreibtisch machen", write=True),
@@ -163,6 +166,9 @@ ROUTES: list[Route] = [
     command("fehlend", tournament_ops.fehlend, "Preisskat: fehlende Ergebnisse"),
     command("rangliste", tournament_ops.rangliste, "Preisskat: Rangliste über alle Serien", heavy=True),
     command("urkunden", tournament_ops.urkunden, "Preisskat: Urkunden als PDF", heavy=True),
+    command("gebuehren", money.gebuehren, "Preisskat: Startgeld, Verlustspielgeld, Tischgeld", write=True, admin=True),
+    command("preise", money.preise, "Preisskat: Preise als Beträge oder Anteile am Topf", write=True, admin=True, heavy=True),
+    command("kasse", money.kasse, "Preisskat: Kassenbericht als PDF", heavy=True),
     # asks the chat's admins itself, then a confirmation button (v1:del:)
     command("loeschen", admin.cmd_loeschen, "Alle Daten dieses Chats löschen (mit Bestätigung)"),
     command("hilfe", help_ops.hilfe, "Hilfe – /hilfe spiel · /hilfe haus · /hilfe turnier"),

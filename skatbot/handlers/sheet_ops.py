@@ -29,7 +29,7 @@ from skatbot.rules.value import GameResult
 from skatbot.storage import repo
 from skatbot.storage.database import ensure_chat, lock_chat
 from skatbot.storage.models import Chat
-from skatbot.usecases import keyboards, texts
+from skatbot.usecases import keyboards, money, texts
 from skatbot.usecases.booking import Keys, after_row, book, user_fields
 from skatbot.usecases.reply import Command, Document, Reply
 
@@ -597,6 +597,7 @@ def export(session: Session, cmd: Command) -> Reply:
         )
     loaded = repo.load(session, lst)
     data = export_document(loaded)
+    money.add_export_money(session, loaded, data)  # issue 18: "money" when a stake is set
     raw = json.dumps(data, ensure_ascii=False, indent=2).encode()
     doc = Document("skatbot-liste-v1.json", raw, "Liste als JSON (skatbot-liste/1)")
     return Reply(

@@ -37,7 +37,7 @@ from skatbot.storage import repo
 from skatbot.storage import tournament_repo as trepo
 from skatbot.storage.database import ensure_chat, lock_chat
 from skatbot.storage.tournament_models import Tournament
-from skatbot.usecases import texts
+from skatbot.usecases import money, texts
 from skatbot.usecases.reply import Command, Document, Reply
 
 MAX_TOURNAMENT_NAME = 64
@@ -600,7 +600,8 @@ def urkunden(session: Session, cmd: Command) -> Reply:
         )
     top = ranked[:n]
     places = [(r.place, r.standing.name, r.standing.score) for r in top]
-    pdf, lost = render_certificates(t.name, dt.date.today(), places)
+    prizes = money.certificate_prizes(session, t)  # issue 18: the prize on each certificate
+    pdf, lost = render_certificates(t.name, dt.date.today(), places, prizes)
     span = "Platz 1" if n == 1 else f"Platz 1–{n}"
     lines = [f"📜 Urkunden für {span} – {escape(t.name)} ({_series_span(complete)})."]
     if incomplete:
@@ -667,6 +668,7 @@ def export_document(session: Session, t: Tournament) -> dict[str, object]:
 def export(session: Session, cmd: Command) -> Reply:
     t = _require(session, cmd)
     data = export_document(session, t)
+    money.add_tournament_export_money(session, t, data)  # issue 18
     raw = json.dumps(data, ensure_ascii=False, indent=2).encode()
     doc = Document(EXPORT_FILENAME, raw, f"Turnier als JSON ({EXPORT_FORMAT})")
     n = len(data["series"])  # type: ignore[arg-type]
