@@ -414,6 +414,7 @@ def parse_tiers(words: Sequence[str]) -> tuple[Tier, ...]:
     tiers: list[Tier] = []
     start = 1
     amount: list[str] = []
+    pending: list[int] = []  # an "ab N" still waiting for its amount
     i = 0
 
     def flush() -> None:
@@ -429,6 +430,7 @@ def parse_tiers(words: Sequence[str]) -> tuple[Tier, ...]:
             )
         tiers.append(Tier(start, cents))
         amount.clear()
+        pending.clear()
 
     words = [w for w in words if w.casefold() not in ("dem", "je", "pro", "spiel", "spiele")]
     while i < len(words):
@@ -446,12 +448,13 @@ def parse_tiers(words: Sequence[str]) -> tuple[Tier, ...]:
             number = words[i + 1].rstrip(".")
             i += 1
         start = int(number)
+        pending.append(start)
         if not 1 <= start <= 200:
             raise MoneyError(
                 f"Ab dem {start}. verlorenen Spiel geht nicht.", hint="Erlaubt: ab 1 bis ab 200."
             )
         i += 1
-    if amount or not tiers:
+    if amount or pending or not tiers:
         flush()
     if len(tiers) > MAX_TIERS:
         raise MoneyError(f"Höchstens {MAX_TIERS} Stufen.", hint="Z. B. " + TIER_EXAMPLE)

@@ -66,14 +66,19 @@ def list_settlement(session: Session, loaded: repo.LoadedList) -> m.Settlement |
     )
 
 
-def settlement_lines(settlement: m.Settlement, scores: Sequence[int]) -> list[str]:
-    """Plain text (no HTML): the stake, each player's balance, then the transfers or the pot."""
+def settlement_lines(
+    settlement: m.Settlement, scores: Sequence[int], lost: Sequence[int] = ()
+) -> list[str]:
+    """Plain text (no HTML): the stake, each player's balance, then the transfers or the pot.
+    Into the pot per lost game, a player's lost games stand beside the name, else the score."""
     lines = [f"Einsatz: {settlement.stake.label}"]
     names = settlement.names
     if settlement.is_pot:
-        for name, score, balance in zip(names, scores, settlement.balances, strict=True):
+        per_game = settlement.stake.method is m.Method.POT_GAMES and len(lost) == len(names)
+        shown = [f"{n} verl." for n in lost] if per_game else [minus_sign(s) for s in scores]
+        for name, what, balance in zip(names, shown, settlement.balances, strict=True):
             pays = f"zahlt {m.format_money(-balance)}" if balance else "zahlt nichts"
-            lines.append(f"{name} ({minus_sign(score)}): {pays}")
+            lines.append(f"{name} ({what}): {pays}")
         lines.append(f"In der Kasse: {m.format_money(settlement.pot)}")
         return lines
     for name, score, balance in zip(names, scores, settlement.balances, strict=True):
@@ -93,7 +98,8 @@ def series_money_lines(session: Session, loaded: repo.LoadedList) -> list[str]:
     settlement = list_settlement(session, loaded)
     if settlement is None:
         return []
-    return settlement_lines(settlement, [s.score for s in loaded.sheet.standings()])
+    standings = loaded.sheet.standings()
+    return settlement_lines(settlement, [s.score for s in standings], [s.lost for s in standings])
 
 
 def export_money(session: Session, loaded: repo.LoadedList) -> dict[str, Any] | None:
@@ -195,8 +201,9 @@ def abrechnung(session: Session, cmd: Command) -> Reply:
     head = (
         f"💶 <b>Abrechnung</b> – Liste {number} ({state}, {texts.games(loaded.sheet.games_played)})"
     )
-    scores = [s.score for s in loaded.sheet.standings()]
-    body = [escape(line) for line in settlement_lines(settlement, scores)]
+    standings = loaded.sheet.standings()
+    scores, lost = [s.score for s in standings], [s.lost for s in standings]
+    body = [escape(line) for line in settlement_lines(settlement, scores, lost)]
     if settlement.is_pot:
         body.append("Wertung: " + texts.rules_label(loaded.sheet))
     else:
