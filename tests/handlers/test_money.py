@@ -224,3 +224,11 @@ async def test_tournament_money_is_for_its_managers_and_validated(bot: Bot) -> N
     await ok(bot, "/preise 100 € 60 € 40 €", "1. 100,00 € · 2. 60,00 € · 3. 40,00 €")
     text = await ok(bot, "/preise")
     assert "1. 100,00 €" in text
+
+
+async def test_loeschen_deletes_the_stakes_too(bot: Bot) -> None:
+    await ok(bot, "/neu Anna Bernd Carla")
+    await ok(bot, "/einsatz 1 ct")
+    await ok(bot, "/loeschen")
+    await ok(bot, "/loeschen ja")
+    await ok(bot, "/einsatz", "Einsatz: keiner")
