@@ -37,6 +37,7 @@ from skatbot.usecases import (
     documents,
     evening,
     house,
+    money,
     sheet,
     tournament,
 )
@@ -164,6 +165,8 @@ ROUTES: list[Route] = [
     command("krank", house.krank, "Hausregeln: vor dem Ramsch krank melden", write=True),
     command("gesund", house.gesund, "Hausregeln: alle gesund, es wird geramscht", write=True),
     command("startpunkte", house.startpunkte, "Hausregeln: Startpunkte setzen", write=True),
+    command("einsatz", money.einsatz, "Geld: Einsatz pro Punkt: /einsatz 1 ct [kasse]", write=True),
+    command("abrechnung", money.abrechnung, "Geld: wer wem was zahlt (Turnier: wer was zahlt)", heavy=True),
     # Tournament management is for its creator and the chat's admins (admin=True); draws,
     # rankings and certificates of up to 1,000 participants run in a worker thread.
     command("turnier", tournament.turnier, "Preisskat: diesen Chat zum Turnier-Schreibtisch machen", write=True),
@@ -175,6 +178,9 @@ ROUTES: list[Route] = [
     command("fehlend", tournament.fehlend, "Preisskat: fehlende Ergebnisse"),
     command("rangliste", tournament.rangliste, "Preisskat: Rangliste über alle Serien", heavy=True),
     command("urkunden", tournament.urkunden, "Preisskat: Urkunden als PDF", heavy=True),
+    command("gebuehren", money.gebuehren, "Preisskat: Startgeld, Verlustspielgeld, Tischgeld", write=True, admin=True),
+    command("preise", money.preise, "Preisskat: Preise als Beträge oder Anteile am Topf", write=True, admin=True, heavy=True),
+    command("kasse", money.kasse, "Preisskat: Kassenbericht als PDF", heavy=True),
     # chat admins and the list's creator; asks first, then a confirmation button (v1:del:)
     command("loeschen", chat_admin.loeschen, "Alle Daten dieses Chats löschen (mit Bestätigung)", write=True, admin=True),
     command("hilfe", help_texts.hilfe, "Hilfe – /hilfe spiel · /hilfe haus · /hilfe turnier"),

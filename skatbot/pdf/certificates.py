@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Mapping
 
 from skatbot.pdf.base import BLACK, GREY_TEXT, SkatPDF, format_date_long, format_number
 from skatbot.pdf.fonts import printable
@@ -44,7 +45,13 @@ class _CertificatePDF(SkatPDF):
         self.color(BLACK)
 
     def page_for(
-        self, tournament: str, date: datetime.date, place: int, name: str, score: int
+        self,
+        tournament: str,
+        date: datetime.date,
+        place: int,
+        name: str,
+        score: int,
+        prize: str | None = None,
     ) -> None:
         self.add_page()
         # double frame
@@ -69,7 +76,9 @@ class _CertificatePDF(SkatPDF):
         self.color(RED)
         self.centred(188, f"{place}. Platz", 40, bold=True)
         self.color(BLACK)
-        self.suits(212, 12)
+        if prize:
+            self.centred(202, f"Preis: {prize}", 16, bold=True)
+        self.suits(222 if prize else 212, 12)
 
         # signatures
         y = self.h - 45
@@ -91,8 +100,10 @@ def render_certificates(
     tournament: str,
     date: datetime.date,
     places: list[tuple[int, str, int]],
+    prizes: Mapping[str, str] | None = None,
 ) -> tuple[bytes, set[str]]:
-    """One certificate page per ``(place, name, score)``.
+    """One certificate page per ``(place, name, score)``; ``prizes`` (name → "120,00 €")
+    adds the prize below the place.
 
     Returns the PDF bytes and the names that lost characters (emoji) in the PDF."""
     pdf = _CertificatePDF(tournament)
@@ -102,7 +113,7 @@ def render_certificates(
         clean_name, removed = printable(name)
         if removed:
             lost.add(name)
-        pdf.page_for(clean_tournament, date, place, clean_name, score)
+        pdf.page_for(clean_tournament, date, place, clean_name, score, (prizes or {}).get(name))
     if not places:
         pdf.add_page()
     return bytes(pdf.output()), lost

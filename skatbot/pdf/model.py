@@ -78,3 +78,5 @@ class SeriesDocument:
     start: dict[str, int] = field(default_factory=dict)
     """House rules: start points per player. The running sums of ``rows`` include them; a
     start row heads the table when any is not zero."""
+    money: list[str] = field(default_factory=list)
+    """The settlement under the list's stake (issue 18), one line each; empty: none."""

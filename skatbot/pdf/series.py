@@ -451,6 +451,18 @@ class _SeriesPDF(SkatPDF):
         self.chart(chart_x, y0, self.w - self.r_margin - chart_x, chart_h)
         self.set_xy(self.l_margin, y0 + block_h)
 
+    def money_block(self) -> None:
+        """The settlement under the list's stake: the stake, balances, transfers or pot."""
+        lines = [self.clean(line) for line in self.doc.money]
+        if self.space_left() < 10 + 4.5 * len(lines):
+            self.add_page()
+        self.heading("Abrechnung", 11, gap_before=2)
+        for index, line in enumerate(lines):
+            self.font(9, bold=index == 0)
+            self.set_x(self.l_margin)
+            self.cell(self.content_width, 4.5, self.fit(line, self.content_width))
+            self.ln(4.5)
+
     # -- chart --------------------------------------------------------------------------------
 
     def chart(self, x: float, y: float, w: float, h: float) -> None:
@@ -585,6 +597,8 @@ def render_series(doc: SeriesDocument) -> tuple[bytes, set[str]]:
     pdf.game_table()
     pdf.closing()
     pdf.ranking_and_chart()
+    if doc.money:
+        pdf.money_block()
     names = [*doc.players, *(t.name for t in doc.totals), *(r[1] for r in doc.ranking)]
     for row in doc.rows:
         names.append(row.dealer)

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from skatbot.rules.sheet import RowKind
 from skatbot.storage import repo
 from skatbot.storage.database import ensure_chat
-from skatbot.storage.models import Base, Chat, ProcessedUpdate, Row, SheetList
+from skatbot.storage.models import Chat, ProcessedUpdate, Row, SheetList
 from skatbot.storage.places import Topic
 from skatbot.storage.settings import ChatSettings
 
@@ -61,12 +61,10 @@ def chat_tables() -> list[Table]:
 
     Found from the metadata, so tables that later features add are covered too.
     """
-    import skatbot.storage.builder_models
-    import skatbot.storage.message_links
-    import skatbot.storage.tournament_models  # noqa: F401
+    from skatbot.storage.schema import metadata
 
     return [
-        t for t in Base.metadata.sorted_tables if "chat_id" in t.c and t.name != Chat.__tablename__
+        t for t in metadata().sorted_tables if "chat_id" in t.c and t.name != Chat.__tablename__
     ]
 
 

@@ -11,6 +11,7 @@ from sqlalchemy import MetaData
 def metadata() -> MetaData:
     import skatbot.storage.builder_models
     import skatbot.storage.message_links
+    import skatbot.storage.money
     import skatbot.storage.places
     import skatbot.storage.tournament_models  # noqa: F401
     from skatbot.storage.models import Base

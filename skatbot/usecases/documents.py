@@ -19,7 +19,7 @@ from skatbot.storage import repo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.models import ListStatus
 from skatbot.storage.unit import Session
-from skatbot.usecases import admin, texts
+from skatbot.usecases import admin, money, texts
 from skatbot.usecases.booking import user_fields
 from skatbot.usecases.reply import Answer, Command, Document, Reply
 from skatbot.usecases.sheet import require_list
@@ -121,7 +121,9 @@ def pdf_filename(session: Session, lst: repo.ListInfo) -> str:
 def pdf_reply(session: Session, loaded: repo.LoadedList, cmd: Command, text: str) -> Reply:
     from skatbot.pdf.series import render_series
 
-    data, lossy = render_series(series_document(loaded, cmd.chat_title))
+    doc = series_document(loaded, cmd.chat_title)
+    doc = dataclasses.replace(doc, money=money.series_money_lines(session, loaded))  # issue 18
+    data, lossy = render_series(doc)
     if lossy:
         text += "\n" + texts.lossy_names_note(lossy)
     filename = pdf_filename(session, loaded.lst)

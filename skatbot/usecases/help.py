@@ -19,6 +19,7 @@ HELP = """<b>skatbot – die Skatliste im Gruppenchat</b>
 /abschluss – Serie beenden (mit PDF) · /weiter – neue Serie, gleiche Spieler
 /abend – alle Serien des Abends und die Summe je Spieler · /abend pdf – als PDF
 /oeffnen – abgeschlossene Serie wieder öffnen (Admins oder wer sie angelegt hat)
+/einsatz 1 ct [kasse] – um Geld spielen · /abrechnung – wer wem was zahlt (/hilfe geld)
 
 <b>Spielansage</b> (Reihenfolge egal, groß/klein egal):
 Spiel: karo herz pik kreuz grand null (auch schellen rot grün eichel)
@@ -54,6 +55,9 @@ HELP_TURNIER = """<b>Preisskat</b> – in einem eigenen Chat der Turnierleitung:
 /auslosen [STARTWERT] – Tische der nächsten Serie (nachrechenbar)
 /ergebnis Anna 437 12 3 – Spielpunkte, gewonnen, verloren (mehrere Zeilen erlaubt)
 /fehlend · /rangliste [pdf] · /urkunden [N] · /export
+/gebuehren startgeld 10 € · /gebuehren verlust 0,50 € ab 4 1 € · /gebuehren tisch 1 €
+/preise 100 € 60 € 40 € oder 50 % 30 % 20 % · /preise serie 20 € 10 €
+/abrechnung – wer was zahlt · /kasse – Kassenbericht als PDF (mehr: /hilfe geld)
 Wie gelost wird: /hilfe auslosung"""
 
 HELP_AUSLOSUNG = """<b>So wird ausgelost</b> – jeder kann es nachrechnen:
@@ -64,6 +68,23 @@ HELP_AUSLOSUNG = """<b>So wird ausgelost</b> – jeder kann es nachrechnen:
 Ab Serie 2 werden bis zu 20 Mischungen (…/SERIE/k/i) probiert und durch Tauschen verbessert,
 damit möglichst niemand wieder am selben Tisch sitzt – ebenfalls ohne Zufall.
 Ein Python-Beispiel zum Nachrechnen steht in der README von skatbot."""
+
+HELP_GELD = """<b>Geld</b> – Beträge mit Einheit: 1 ct · 0,5 ct · 0,50 € · 1.234,50 €
+<b>Am Tisch</b>: /einsatz 1 ct – gilt für die laufende Liste und alle folgenden in diesem Chat,
+bis ihr ihn ändert; frühere Listen behalten ihren Einsatz. /einsatz aus – ohne Geld.
+· paarweise (Standard): jeder zahlt jedem Besseren die Differenz × Einsatz
+· /einsatz 1 ct kasse – jeder zahlt pro Minuspunkt in die Kasse
+· /einsatz 50 ct verlustspiel – jedes verlorene Spiel kostet 50 ct für die Kasse
+/abrechnung – Saldo je Spieler und die wenigsten Überweisungen (auch im PDF und im /export)
+<b>Preisskat</b> (Turnierleitung):
+/gebuehren startgeld 10 € – einmal pro Teilnehmer
+/gebuehren verlust 0,50 € ab 4 1 € – je Serie: 1.–3. verlorenes Spiel 0,50 €, ab dem 4. 1 €
+/gebuehren verlust vierer 0,50 € ab 5 1 € – nur für Vierertische (dreier: nur Dreiertische)
+/gebuehren tisch 1 € – Tischgeld pro Person und Serie (auch: tisch vierer 0,50 €)
+/preise 100 € 60 € 40 € – feste Preise · /preise 50 % 30 % 20 % – Anteile am Topf (zusammen 100 %)
+/preise serie 20 € 10 € – für die Besten jeder Serie · Topf = Einnahmen − Serienpreise
+/abrechnung – was jeder zahlt und bekommt · /kasse – Kassenbericht (PDF)
+Die Preise stehen auf den Urkunden (/urkunden)."""
 
 HELP_SPIEL = """<b>/spiel – so trägst du ein Spiel ein</b>
 Am schnellsten: /spiel ohne Worte öffnet die Knöpfe (Spieler, Spiel, Spitzen, Stufen,
@@ -122,5 +143,9 @@ def hilfe(_session: Session, cmd: Command) -> Reply:
         "preisskat": HELP_TURNIER,
         "auslosung": HELP_AUSLOSUNG,
         "auslosen": HELP_AUSLOSUNG,
+        "geld": HELP_GELD,
+        "einsatz": HELP_GELD,
+        "abrechnung": HELP_GELD,
+        "kasse": HELP_GELD,
     }
     return Reply(topics.get(topic, HELP))

@@ -35,7 +35,7 @@ from skatbot.storage import tournament_repo as trepo
 from skatbot.storage.database import ensure_chat, lock_chat
 from skatbot.storage.tournament_models import Tournament
 from skatbot.storage.unit import Session
-from skatbot.usecases import texts
+from skatbot.usecases import money, texts
 from skatbot.usecases.names import check_unique, clean_name
 from skatbot.usecases.reply import Command, Document, Reply
 
@@ -72,14 +72,19 @@ def _require(session: Session, cmd: Command) -> Tournament:
     return t
 
 
-def _require_manager(t: Tournament, cmd: Command) -> None:
-    """Managing commands: the tournament's creator and the chat's admins."""
+def require_manager(
+    t: Tournament,
+    cmd: Command,
+    readable: str = "/teilnehmer, /fehlend, /rangliste, /urkunden, /export",
+) -> None:
+    """Managing commands: the tournament's creator and the chat's admins; the refusal names
+    what everyone may read (``readable``)."""
     if t.created_by is None or cmd.user_id == t.created_by or cmd.is_admin:
         return
     who = t.created_by_name or "die Person, die es angelegt hat"
     raise RuleError(
         f"Das Turnier „{t.name}“ verwalten {who} (hat /turnier aufgerufen) und die Admins des Chats.",
-        hint="Lesen geht für alle: /teilnehmer, /fehlend, /rangliste, /urkunden, /export.",
+        hint=f"Lesen geht für alle: {readable}.",
     )
 
 
@@ -215,7 +220,7 @@ def teilnehmer(session: Session, cmd: Command) -> Reply:
         return Reply(_participant_list(session, t))
     lock_chat(session, cmd.chat_id)
     t = _require(session, cmd)
-    _require_manager(t, cmd)
+    require_manager(t, cmd)
     _locked(session, t)
     new = _split_names(rest)
     check_unique(new)
@@ -257,7 +262,7 @@ def entfernen(session: Session, cmd: Command) -> Reply:
         raise RuleError("Wen soll ich entfernen?", hint="Z. B. /entfernen Anna")
     lock_chat(session, cmd.chat_id)
     t = _require(session, cmd)
-    _require_manager(t, cmd)
+    require_manager(t, cmd)
     _locked(session, t)
     people = trepo.participants(session, t)
     names = [p.name for p in people]
@@ -280,7 +285,7 @@ def serienlaenge(session: Session, cmd: Command) -> Reply:
             f"📏 Serienlänge: {texts.games(t.games_3)} am Dreiertisch, {t.games_4} am Vierertisch.\n"
             "Ändern: /serienlaenge 36 48"
         )
-    _require_manager(t, cmd)
+    require_manager(t, cmd)
     if len(words) != 2 or not all(w.isdigit() and len(w) <= 4 for w in words):
         raise RuleError(
             "Zwei Zahlen bitte: Spiele am Dreiertisch und am Vierertisch.",
@@ -303,7 +308,7 @@ def auslosen(session: Session, cmd: Command) -> Reply:
     words = list(cmd.args)
     lock_chat(session, cmd.chat_id)
     t = _require(session, cmd)
-    _require_manager(t, cmd)
+    require_manager(t, cmd)
     if len(words) > 1:
         raise RuleError("Höchstens ein Startwert.", hint="Z. B. /auslosen 4711 oder nur /auslosen")
     names = [p.name for p in trepo.participants(session, t)]
@@ -403,7 +408,7 @@ def ergebnis(session: Session, cmd: Command) -> Reply:
         )
     lock_chat(session, cmd.chat_id)
     t = _require(session, cmd)
-    _require_manager(t, cmd)
+    require_manager(t, cmd)
     done = trepo.load_series(session, t)
     if not done:
         raise RuleError("Es ist noch keine Serie ausgelost.", hint="Erst /auslosen.")
@@ -599,7 +604,8 @@ def urkunden(session: Session, cmd: Command) -> Reply:
         )
     top = ranked[:n]
     places = [(r.place, r.standing.name, r.standing.score) for r in top]
-    pdf, lost = render_certificates(t.name, dt.date.today(), places)
+    prizes = money.certificate_prizes(session, t)  # issue 18: the prize on each certificate
+    pdf, lost = render_certificates(t.name, dt.date.today(), places, prizes)
     span = "Platz 1" if n == 1 else f"Platz 1–{n}"
     lines = [f"📜 Urkunden für {span} – {escape(t.name)} ({_series_span(complete)})."]
     if incomplete:
@@ -666,6 +672,7 @@ def export_document(session: Session, t: Tournament) -> dict[str, object]:
 def export(session: Session, cmd: Command) -> Reply:
     t = _require(session, cmd)
     data = export_document(session, t)
+    money.add_tournament_export_money(session, t, data)  # issue 18
     raw = json.dumps(data, ensure_ascii=False, indent=2).encode()
     doc = Document(EXPORT_FILENAME, raw, f"Turnier als JSON ({EXPORT_FORMAT})")
     n = len(data["series"])  # type: ignore[arg-type]
