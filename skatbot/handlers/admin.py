@@ -77,6 +77,7 @@ def chat_tables() -> list[Table]:
     """
     import skatbot.storage.builder_models
     import skatbot.storage.message_links
+    import skatbot.storage.people
     import skatbot.storage.tournament_models  # noqa: F401
 
     return [

@@ -31,12 +31,14 @@ from skatbot.handlers import (
     evening,
     house_ops,
     inline,
+    people_ops,
     pinned,
     sheet_ops,
     tournament_ops,
 )
 from skatbot.handlers import help as help_ops
 from skatbot.handlers.runtime import UseCase
+from skatbot.usecases import people, season
 
 # A PTB callback: for routes that are Telegram glue themselves (buttons, status updates, and
 # the few commands that run their own units: /loeschen, /anheften).
@@ -145,6 +147,11 @@ ROUTES: list[Route] = [
     command("oeffnen", documents.oeffnen, "Abgeschlossene Serie wieder öffnen (Admins)", write=True, admin=True),
     command("weiter", evening.weiter, "Neue Serie mit denselben Spielern", write=True),
     command("abend", evening.abend, "Alle Serien des Abends mit Summe je Spieler: /abend [pdf]", heavy=True),
+    command("ich", people.ich, "Wer bin ich? /ich NAME verknüpft dich mit deinem Namen", write=True),
+    command("spieler", people.spieler, "Spieler des Chats; /spieler zusammen A B – zwei Schreibweisen, eine Person", write=True),
+    # a season replays every closed list of the place: in a worker thread
+    command("saison", season.saison, "Saisontabelle: /saison [2026 | märz 2026 | von … bis …] [pdf]", heavy=True),
+    command("saisonregeln", season.saisonregeln, "Zählweise der Saison: /saisonregeln summe|schnitt beste N mindestens N", write=True),
     command("vordruck", documents.vordruck, "Leere Liste zum Ausdrucken: /vordruck 3 oder 4", heavy=True),
     command("regeln", house_ops.regeln, "Regeln: /regeln haus (Kontra/Re, Bock, Ramsch) oder /regeln isko", write=True),
     command("ramsch", house_ops.ramsch, "Hausregeln: Ramsch eintragen: /ramsch Anna 55", write=True),
@@ -174,6 +181,7 @@ ROUTES: list[Route] = [
     # Buttons (callback data v1:…, see keyboards.py). PTB takes the first pattern that matches.
     button("delete", r"^v1:del:", admin.on_delete_button),  # /loeschen's confirmation
     button("close", r"^v1:(close|keep):", documents.on_close_button),  # /abschluss's question
+    button("me", r"^v1:me:", people_ops.on_me_button),  # "Das bin ich" under a new list
     button("builder", r"^v1:b:", builder.on_callback),  # the game builder's own buttons
     button("row", r"^v1:(k|s|sj|sn):", builder.on_callback),  # under a booking: korrigieren, storno
     button("health", r"^v1:(g|kr):", builder.on_callback),  # before a Ramsch: gesund, krank

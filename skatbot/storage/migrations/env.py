@@ -7,6 +7,7 @@ from sqlalchemy import create_engine
 
 import skatbot.storage.builder_models
 import skatbot.storage.message_links
+import skatbot.storage.people
 import skatbot.storage.places
 import skatbot.storage.tournament_models  # noqa: F401
 from skatbot.storage.models import Base
