@@ -99,6 +99,10 @@ class _SeasonPDF(SkatPDF):
             self.ensure_row_space(ROW_H)
             self.row(columns, index, row, ranked)
         self.end_table()
+        self.set_draw_color(*GRID)
+        self.set_line_width(0.2)
+        y = self.get_y()
+        self.line(self.l_margin, y, self.l_margin + sum(c.width for c in columns), y)
 
     def row(self, columns: list[Column], index: int, row: SeasonRow, ranked: bool) -> None:
         x0, y0 = self.l_margin, self.get_y()
@@ -130,9 +134,6 @@ class _SeasonPDF(SkatPDF):
             self.font(9.5 if i == 1 and ranked else 9, bold=i == 1 and ranked)
             self.put(x, y0, column.width, ROW_H, text, "R")
             x += column.width
-        self.set_draw_color(*GRID)
-        self.set_line_width(0.15)
-        self.line(x0, y0 + ROW_H, x0 + width, y0 + ROW_H)
         self.set_xy(x0, y0 + ROW_H)
 
     def notes(self) -> None:

@@ -329,27 +329,23 @@ def spieler(session: Session, cmd: Command) -> Reply:
             f"In {cmd.here} gibt es noch keine Spieler. Starte eine Liste mit /neu Anna Bernd Carla."
         )
     lines = [f"👥 <b>Spieler in {cmd.here}</b> ({len(people)})"]
+    written: dict[str, dict[str, str]] = {}  # person key -> folded spelling -> as written
+    for s in seen:
+        written.setdefault(d(s.name).key, {}).setdefault(folded(s.name), s.name)
     for p in sorted(people.values(), key=lambda p: (p.name.casefold(), p.key)):
         line = f"• <b>{escape(p.name)}</b>"
+        spelled = dict(written.get(p.key, {}))
         if p.key.startswith("p:"):
             root = int(p.key[2:])
             holder = d.account(root)
             if holder is not None:
                 line += f" ✓ {escape(holder.user_name or 'verknüpft')}"
-            others = [n for n in d.spellings_of(root) if folded(n) != folded(p.name)]
-            seen_others = sorted(
-                {
-                    s.name
-                    for s in seen
-                    if d(s.name).key == p.key
-                    and folded(s.name) != folded(p.name)
-                    and s.name not in others
-                },
-                key=str.casefold,
-            )
-            also = list(dict.fromkeys([*others, *seen_others]))
-            if also:
-                line += " · auch: " + ", ".join(escape(n) for n in also)
+            for n in d.spellings_of(root):
+                spelled.setdefault(folded(n), n)
+        spelled.pop(folded(p.name), None)
+        if spelled:
+            also = sorted(spelled.values(), key=str.casefold)
+            line += " · auch: " + ", ".join(escape(n) for n in also)
         line += f" · {_series(d.counts.get(p.key, 0))}"
         lines.append(line)
     lines.append(

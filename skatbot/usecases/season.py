@@ -544,6 +544,7 @@ def export_document(season: Season) -> dict[str, object]:
             {
                 "id": s.id,
                 "date": s.day.isoformat(),
+                "at": s.at.isoformat() if s.at else None,  # orders the series of one day
                 "games": s.games,
                 "results": [
                     {
