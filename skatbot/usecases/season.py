@@ -121,6 +121,8 @@ def parse_period(words: list[str], today: dt.date) -> Period:
     w = [x.casefold().rstrip(",") for x in words]
     if not w:
         return Period(dt.date(today.year, 1, 1), dt.date(today.year, 12, 31), str(today.year))
+    if w[0] == "von" and not (len(w) == 4 and w[2] == "bis"):
+        raise RuleError("Von wann bis wann?", hint="Z. B. /saison von 01.03.2026 bis 31.05.2026")
     if len(w) == 1:
         m = re.fullmatch(r"(\d{1,2})[/.](\d{4})|(\d{4})-(\d{1,2})", w[0])
         if m:
