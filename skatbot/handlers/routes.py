@@ -38,6 +38,8 @@ from skatbot.usecases import (
     evening,
     house,
     money,
+    people,
+    season,
     sheet,
     tournament,
 )
@@ -158,6 +160,11 @@ ROUTES: list[Route] = [
     command("oeffnen", documents.oeffnen, "Abgeschlossene Serie wieder öffnen (Admins)", write=True, admin=True),
     command("weiter", evening.weiter, "Neue Serie mit denselben Spielern", write=True),
     command("abend", evening.abend, "Alle Serien des Abends mit Summe je Spieler: /abend [pdf]", heavy=True),
+    command("ich", people.ich, "Wer bin ich? /ich NAME verknüpft dich mit deinem Namen", write=True),
+    command("spieler", people.spieler, "Spieler des Chats; /spieler zusammen A B – zwei Schreibweisen, eine Person", write=True),
+    # a season replays every closed list of the place: in a worker thread
+    command("saison", season.saison, "Saisontabelle: /saison [2026 | märz 2026 | von … bis …] [pdf]", heavy=True),
+    command("saisonregeln", season.saisonregeln, "Zählweise der Saison: /saisonregeln summe|schnitt beste N mindestens N", write=True),
     command("vordruck", documents.vordruck, "Leere Liste zum Ausdrucken: /vordruck 3 oder 4", heavy=True),
     command("regeln", house.regeln, "Regeln: /regeln haus (Kontra/Re, Bock, Ramsch) oder /regeln isko", write=True),
     command("ramsch", house.ramsch, "Hausregeln: Ramsch eintragen: /ramsch Anna 55", write=True),
@@ -192,6 +199,7 @@ ROUTES: list[Route] = [
     # Buttons (callback data v1:…, see keyboards.py). PTB takes the first pattern that matches.
     button("delete", r"^v1:del:", admin.on_delete_button),  # /loeschen's confirmation
     button("close", r"^v1:(close|keep):", documents.close_tap, heavy=True),  # /abschluss's question (a PDF)
+    button("me", r"^v1:me:", people.me_tap),  # "Das bin ich" under a new list
     button("builder", r"^v1:b:", builder.on_builder_button),  # the game builder's own buttons
     button("korrigieren", r"^v1:k:", buttons.korrigieren),  # under a booking
     button("storno", r"^v1:s:", buttons.storno_ask),  # under a booking: asks

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from skatbot.rules.season import Counting, SeasonRules
+
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
@@ -25,6 +27,22 @@ def _str(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def _season(value: Any) -> SeasonRules | None:
+    if not isinstance(value, dict):
+        return None
+    try:
+        counting = Counting(value.get("counting", "summe"))
+    except ValueError:
+        counting = Counting.SUM
+    minimum, best = _int(value.get("minimum")), _int(value.get("best"))
+    return SeasonRules(
+        counting=counting,
+        minimum=minimum if minimum is not None and minimum >= 1 else 1,
+        best=best if best is not None and best >= 1 else None,
+        lantern=value.get("lantern") is True,
+    )
+
+
 @dataclass(frozen=True)
 class ChatSettings:
     """What a chat (a place) has set, besides its rules column."""
@@ -33,6 +51,7 @@ class ChatSettings:
     pinned_standings: int | None = None  # the message /anheften keeps up to date
     delete_nonce: str | None = None  # /loeschen's confirmation button
     close_nonce: str | None = None  # /abschluss's question: "<list id>:<nonce>"
+    season: SeasonRules | None = None  # /saisonregeln (None: the defaults)
     other: Mapping[str, Any] = field(default_factory=lambda: _EMPTY, compare=False)
 
     @classmethod
@@ -51,6 +70,7 @@ class ChatSettings:
             pinned_standings=_int(data.get("pinned_standings")),
             delete_nonce=_str(data.get("delete_nonce")),
             close_nonce=_str(data.get("close_nonce")),
+            season=_season(data.get("season")),
             other=MappingProxyType({k: v for k, v in data.items() if k not in known}),
         )
 
@@ -58,6 +78,13 @@ class ChatSettings:
         data = dict(self.other)
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
+            if isinstance(value, SeasonRules):
+                value = {
+                    "counting": value.counting.value,
+                    "minimum": value.minimum,
+                    "best": value.best,
+                    "lantern": value.lantern,
+                }
             if f.name != "other" and value is not None:
                 data[f.name] = value
         return json.dumps(data)

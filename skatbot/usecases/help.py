@@ -20,6 +20,8 @@ HELP = """<b>skatbot – die Skatliste im Gruppenchat</b>
 /abend – alle Serien des Abends und die Summe je Spieler · /abend pdf – als PDF
 /oeffnen – abgeschlossene Serie wieder öffnen (Admins oder wer sie angelegt hat)
 /einsatz 1 ct [kasse] – um Geld spielen · /abrechnung – wer wem was zahlt (/hilfe geld)
+/ich NAME – das bin ich · /spieler – wer ist wer (zusammen/trennen)
+/saison [2026 | märz 2026] [pdf] – Saisontabelle · /saisonregeln · /export saison
 
 <b>Spielansage</b> (Reihenfolge egal, groß/klein egal):
 Spiel: karo herz pik kreuz grand null (auch schellen rot grün eichel)
@@ -32,7 +34,7 @@ Beispiele:
 /spiel bernd null ouvert hand verloren
 /spiel carla herz ohne 3 augen 92
 Alle Wörter mit Beispielen: /hilfe spiel
-Hausregeln (Kontra/Re, Bock, Ramsch): /hilfe haus · Preisskat: /hilfe turnier
+Hausregeln (Kontra/Re, Bock, Ramsch): /hilfe haus · Preisskat: /hilfe turnier · Skatzahl: /hilfe rating
 /loeschen – alle Daten dieses Chats löschen (Admins, mit Bestätigung)"""
 
 HELP_HAUS = """<b>Hausregeln mit 3B3R</b> – einschalten vor dem ersten Spiel: /regeln haus
@@ -85,6 +87,20 @@ bis ihr ihn ändert; frühere Listen behalten ihren Einsatz. /einsatz aus – oh
 /preise serie 20 € 10 € – für die Besten jeder Serie · Topf = Einnahmen − Serienpreise
 /abrechnung – was jeder zahlt und bekommt · /kasse – Kassenbericht (PDF)
 Die Preise stehen auf den Urkunden (/urkunden)."""
+
+
+HELP_RATING = """<b>Die Skatzahl</b> – eine Wertungszahl für das Können am Skattisch
+Jede abgeschlossene Serie ist ein Wettkampf ihrer 3 oder 4 Spieler (beim Preisskat: jeder
+Tisch einer Serie). Die Reihenfolge der Serie (Seeger-Fabian, dann mehr gewonnene, dann
+weniger verlorene Spiele) verändert zwei Werte je Spieler (openskill, Plackett-Luce):
+das <b>Können</b> (Start 25) und die <b>Unsicherheit</b> (Start 8,3).
+Skatzahl = 1000 + 40 × (Können − 3 × Unsicherheit), gerundet.
+• Neu: 1000. Mit jeder Serie wird die Unsicherheit kleiner – wer regelmäßig spielt, steigt.
+• Wer vorn landet, gewinnt Können – gegen starke Gegner mehr als gegen schwache.
+• Lange Pause: nach 60 Tagen wächst die Unsicherheit wieder (nach gut einem Jahr wie neu),
+  die Skatzahl sinkt, bis wieder gespielt wird.
+Nichts davon wird gespeichert: die Zahl wird aus den Listen nachgerechnet (auch nach
+/korrigieren oder /spieler zusammen). Zu sehen in /saison; die Rohwerte in /export saison."""
 
 HELP_SPIEL = """<b>/spiel – so trägst du ein Spiel ein</b>
 Am schnellsten: /spiel ohne Worte öffnet die Knöpfe (Spieler, Spiel, Spitzen, Stufen,
@@ -147,5 +163,8 @@ def hilfe(_session: Session, cmd: Command) -> Reply:
         "einsatz": HELP_GELD,
         "abrechnung": HELP_GELD,
         "kasse": HELP_GELD,
+        "rating": HELP_RATING,
+        "skatzahl": HELP_RATING,
+        "saison": HELP_RATING,
     }
     return Reply(topics.get(topic, HELP))

@@ -168,7 +168,9 @@ def neu(session: Session, cmd: Command) -> Reply:
         f"Eintragen: /spiel (mit Knöpfen) oder /spiel {escape(names[sheet.vorhand])} "
         "grand ohne 1 hand gewonnen · /hilfe",
     ]
-    return Reply("\n".join(lines), buttons=(keyboards.new_game_row(),))
+    from skatbot.usecases.people import me_buttons
+
+    return Reply("\n".join(lines), buttons=(keyboards.new_game_row(), *me_buttons(lst.id)))
 
 
 # --- /spiel, /eingepasst, /korrigieren, /storno -------------------------------------------------
@@ -509,6 +511,9 @@ def umbenennen(session: Session, cmd: Command) -> Reply:
     others = [n for i, n in enumerate(loaded.names) if i != seat]
     check_unique([*others, new])
     old = loaded.players[seat].name
+    from skatbot.usecases.people import after_rename
+
+    after_rename(session, cmd.chat_id, old, new)  # a linked person keeps the new spelling
     repo.rename_player(session, loaded.players[seat], new)
     text = f"✏️ {escape(old)} heißt jetzt {escape(new)}. Die Zahlen bleiben, wie sie sind."
     return book(session, cmd, loaded, lambda _after, _row: text, keys=Keys.NONE)
@@ -590,6 +595,10 @@ def liste(session: Session, cmd: Command) -> Reply:
 
 
 def export(session: Session, cmd: Command) -> Reply:
+    if cmd.args and cmd.args[0].casefold() == "saison":
+        from skatbot.usecases.season import export_saison
+
+        return export_saison(session, cmd)
     if tournament_of(session, cmd.chat_id) is not None:
         from skatbot.usecases import tournament
 
