@@ -37,6 +37,7 @@ from skatbot.handlers import (
 )
 from skatbot.handlers import help as help_ops
 from skatbot.handlers.runtime import UseCase
+from skatbot.usecases import statistics
 
 # A PTB callback: for routes that are Telegram glue themselves (buttons, status updates, and
 # the few commands that run their own units: /loeschen, /anheften).
@@ -127,7 +128,8 @@ ROUTES: list[Route] = [
     command("spiel", builder.spiel, "Spiel eintragen – ohne Worte mit Knöpfen, oder: /spiel Anna grand ohne 1 hand g", write=True),
     command("eingepasst", sheet_ops.eingepasst, "Alle haben gepasst", write=True),
     command("neu", sheet_ops.neu, "Neue Liste: /neu Anna Bernd Carla [Dora]", write=True),
-    command("stand", sheet_ops.stand, "Serienabschluss mit Rechenweg"),
+    # heavy: /stand bild renders a picture (~60 ms), in a worker thread like the PDFs
+    command("stand", sheet_ops.stand, "Serienabschluss mit Rechenweg – /stand bild als Bild", heavy=True),
     command("anheften", pinned.cmd_anheften, "Stand anheften – wird nach jedem Spiel aktualisiert"),
     command("liste", sheet_ops.liste, "Die letzten Zeilen der Liste"),
     command("korrigieren", sheet_ops.korrigieren, "Spiel N korrigieren: /korrigieren 7 Anna … [geber NAME]", write=True),
@@ -144,6 +146,7 @@ ROUTES: list[Route] = [
     # chat admins may open a closed list again
     command("oeffnen", documents.oeffnen, "Abgeschlossene Serie wieder öffnen (Admins)", write=True, admin=True),
     command("weiter", evening.weiter, "Neue Serie mit denselben Spielern", write=True),
+    command("statistik", statistics.statistik, "Statistik des Chats – /statistik NAME für einen Spieler", heavy=True),
     command("abend", evening.abend, "Alle Serien des Abends mit Summe je Spieler: /abend [pdf]", heavy=True),
     command("vordruck", documents.vordruck, "Leere Liste zum Ausdrucken: /vordruck 3 oder 4", heavy=True),
     command("regeln", house_ops.regeln, "Regeln: /regeln haus (Kontra/Re, Bock, Ramsch) oder /regeln isko", write=True),
