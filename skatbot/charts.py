@@ -272,8 +272,10 @@ def render_png(chart: Chart) -> bytes:
     points = max((len(line.values) for line in lines), default=1)
     x_max = max(points - 1, len(chart.bars), 1)
 
+    x_span = x_max + (0.5 if chart.bars else 0)  # room for the last bar
+
     def sx(i: float) -> float:
-        return left + (right - left) * i / x_max
+        return left + (right - left) * i / x_span
 
     def sy(v: float) -> float:
         return bottom - (bottom - top) * (v - lo) / (hi - lo)
