@@ -124,7 +124,7 @@ def replies(
         if call.method in ("sendMessage", "editMessageText"):
             html = str(call.params.get("text", ""))
             out.append(Reply(call.method, html_to_text(html), html, refusal=refusal))
-        elif call.method == "sendDocument":
+        elif call.method in ("sendDocument", "sendPhoto"):
             doc = next(iter(call.files.values()), None)
             caption = str(call.params.get("caption", ""))
             if str(call.params.get("parse_mode", "")).upper() == "HTML":

@@ -45,7 +45,7 @@ from telegram.error import (
 from telegram.warnings import PTBUserWarning
 
 from skatbot.handlers.html_split import MAX_CAPTION, fits, split_html
-from skatbot.usecases.reply import Buttons, Edit, Reply
+from skatbot.usecases.reply import Buttons, Document, Edit, Photo, Reply
 
 if TYPE_CHECKING:
     from telegram import Bot
@@ -375,6 +375,32 @@ class Delivery:
         message = await self._request(request, counts=True)
         return getattr(message, "message_id", None)
 
+    async def send_photo(
+        self, filename: str, data: bytes, caption: str, *, html: bool, buttons: Buttons = ()
+    ) -> int | None:
+        """A picture shown in the chat (sendPhoto), like ``send_document``."""
+
+        async def request(target: Target) -> object:
+            return await self.bot.send_photo(
+                target.chat_id,
+                data,
+                filename=filename,
+                caption=caption or None,
+                parse_mode=ParseMode.HTML if html and caption else None,
+                reply_markup=markup(buttons),
+                message_thread_id=target.thread_id,
+            )
+
+        message = await self._request(request, counts=True)
+        return getattr(message, "message_id", None)
+
+    async def send_file(
+        self, doc: Document, caption: str, *, html: bool, buttons: Buttons = ()
+    ) -> int | None:
+        """A document, or a picture if ``doc`` is a ``Photo``."""
+        send = self.send_photo if isinstance(doc, Photo) else self.send_document
+        return await send(doc.filename, doc.data, caption, html=html, buttons=buttons)
+
     async def reply(self, reply: Reply) -> None:
         """The reply's text, documents, ``on_sent`` and edits, in this order."""
         sent: int | None = None
@@ -402,14 +428,12 @@ class Delivery:
         if caption is not None:
             # The short summary rides on the first document (one message less in the group).
             first = docs.pop(0)
-            sent = await self.send_document(
-                first.filename, first.data, caption, html=True, buttons=reply.buttons
-            )
+            sent = await self.send_file(first, caption, html=True, buttons=reply.buttons)
         else:
             sent = await self.send_text(text, reply.buttons) if text else None
         for doc in docs:
             own = doc.caption if fits(escape(doc.caption), MAX_CAPTION) else ""
-            await self.send_document(doc.filename, doc.data, own, html=False)
+            await self.send_file(doc, own, html=False)
             if doc.caption and not own:
                 await self.send_text(escape(doc.caption))
         return sent

@@ -41,6 +41,7 @@ from skatbot.usecases import (
     people,
     season,
     sheet,
+    statistics,
     tournament,
 )
 from skatbot.usecases import help as help_texts
@@ -142,7 +143,8 @@ ROUTES: list[Route] = [
     command("spiel", game_builder.spiel, "Spiel eintragen – ohne Worte mit Knöpfen, oder: /spiel Anna grand ohne 1 hand g", write=True),
     command("eingepasst", sheet.eingepasst, "Alle haben gepasst", write=True),
     command("neu", sheet.neu, "Neue Liste: /neu Anna Bernd Carla [Dora]", write=True),
-    command("stand", sheet.stand, "Serienabschluss mit Rechenweg"),
+    # heavy: /stand bild renders a picture, in a worker thread like the PDFs
+    command("stand", sheet.stand, "Serienabschluss mit Rechenweg – /stand bild als Bild", heavy=True),
     command("anheften", pinned.cmd_anheften, "Stand anheften – wird nach jedem Spiel aktualisiert"),
     command("liste", sheet.liste, "Die letzten Zeilen der Liste"),
     command("korrigieren", sheet.korrigieren, "Spiel N korrigieren: /korrigieren 7 Anna … [geber NAME]", write=True),
@@ -159,6 +161,7 @@ ROUTES: list[Route] = [
     # chat admins may open a closed list again
     command("oeffnen", documents.oeffnen, "Abgeschlossene Serie wieder öffnen (Admins)", write=True, admin=True),
     command("weiter", evening.weiter, "Neue Serie mit denselben Spielern", write=True),
+    command("statistik", statistics.statistik, "Statistik des Chats – /statistik NAME für einen Spieler", heavy=True),
     command("abend", evening.abend, "Alle Serien des Abends mit Summe je Spieler: /abend [pdf]", heavy=True),
     command("ich", people.ich, "Wer bin ich? /ich NAME verknüpft dich mit deinem Namen", write=True),
     command("spieler", people.spieler, "Spieler des Chats; /spieler zusammen A B – zwei Schreibweisen, eine Person", write=True),

@@ -8,7 +8,7 @@ Every input line is sent as a group message (chat -1001 "Skatrunde"). Special li
 * ``Name> text``   send ``text`` as another player (each name gets its own user id)
 
 Messages are printed as plain text, inline keyboards as ``  [Label] [Label]``, documents
-are written to ``out_dir``.
+and photos (PNG pictures) are written to ``out_dir``.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ _PRINTED_METHODS = {
     "editmessagereplymarkup",
     "editmessagecaption",
     "senddocument",
+    "sendphoto",
     "answercallbackquery",
 }
 _NAMED_USER_RE = re.compile(r"^([A-Za-zÄÖÜäöüß][\wÄÖÜäöüß-]{0,31})>\s*(.*)$")
@@ -141,7 +142,7 @@ class _Console:
                 self.write(f"  ⓘ {text}")
             return
         result = call.result if isinstance(call.result, dict) else {}
-        if method == "senddocument":
+        if method in ("senddocument", "sendphoto"):
             self.save_document(call, result)
             return
         if method == "editmessagereplymarkup":
@@ -154,18 +155,21 @@ class _Console:
             self.write(line)
 
     def save_document(self, call: ApiCall, result: dict[str, Any]) -> None:
+        """Write a sent document or photo to ``out_dir`` and say where."""
+        part = "photo" if "photo" in result else "document"
         doc = result.get("document") or {}
         upload = None
-        ref = call.params.get("document")
+        ref = call.params.get(part)
         if isinstance(ref, str) and ref.startswith("attach://"):
             upload = call.files.get(ref[len("attach://") :])
-        upload = upload or call.files.get("document")
+        upload = upload or call.files.get(part)
         filename = _safe_filename(str(doc.get("file_name") or (upload[0] if upload else "")))
         content = upload[1] if upload else b""
         self.out_dir.mkdir(parents=True, exist_ok=True)
         path = self.out_dir / filename
         path.write_bytes(content)
-        self.write(f"📄 {filename} gespeichert: {path}")
+        mark = "🖼" if part == "photo" else "📄"
+        self.write(f"{mark} {filename} gespeichert: {path}")
         if result.get("caption"):
             self.write(f"  {result['caption']}")
         for line in _keyboard_lines(result.get("reply_markup")):

@@ -11,7 +11,7 @@ the three body encodings a Bot API client may use:
 
 Answers are ``{"ok": true, "result": ...}`` with Bot API objects that PTB can de-serialise.
 It implements the methods the bot calls (getUpdates, sendMessage, the edits, sendDocument,
-answerCallbackQuery, getMe, commands, pins, chat and member queries, webhooks) and parses
+sendPhoto, answerCallbackQuery, getMe, commands, pins, chat and member queries, webhooks) and parses
 Telegram HTML as Telegram shows it (``parse_html``/``html_to_text``; a text Telegram could not
 parse is refused with its ``can't parse entities`` error).
 
@@ -138,6 +138,8 @@ class BotMessage:
     caption: str | None = None
     document: tuple[str, bytes] | None = None
     """(filename, content) of a sent document."""
+    photo: tuple[str, bytes] | None = None
+    """(filename, content) of a sent photo."""
     edits: int = 0
     pinned: bool = False
     deleted: bool = False
@@ -490,6 +492,7 @@ class BotApiServer:
         "deleteMessage",
         "answerCallbackQuery",
         "sendDocument",
+        "sendPhoto",
         "sendChatAction",
         "getFile",
         "setMyCommands",
@@ -547,6 +550,7 @@ class BotApiServer:
         self._files: dict[str, tuple[str, bytes, str]] = {}
         self._next_file = 1
         self._documents: list[tuple[int, tuple[str, bytes]]] = []
+        self._photos: list[tuple[int, tuple[str, bytes]]] = []
         self._handlers: dict[str, Callable[[JSONDict, dict[str, tuple[str, bytes]]], Any]] = {
             name.lower(): getattr(self, f"_m_{name}") for name in self._METHODS
         }
@@ -761,6 +765,10 @@ class BotApiServer:
     def documents(self, chat_id: int | None = None) -> list[tuple[str, bytes]]:
         """(filename, bytes) of all documents the bot sent, oldest first."""
         return [doc for cid, doc in self._documents if chat_id is None or cid == chat_id]
+
+    def photos(self, chat_id: int | None = None) -> list[tuple[str, bytes]]:
+        """(filename, bytes) of all photos the bot sent, oldest first."""
+        return [photo for cid, photo in self._photos if chat_id is None or cid == chat_id]
 
     async def wait_confirmed(self, update_id: int, timeout: float = 10) -> None:
         """Return once a getUpdates call has confirmed ``update_id`` (offset > update_id)."""
@@ -1162,7 +1170,7 @@ class BotApiServer:
 
     def _m_editMessageCaption(self, params: JSONDict, files: Any) -> JSONDict:
         msg = self._editable(params)
-        if msg.document is None:
+        if msg.document is None and msg.photo is None:
             raise bad_request("there is no caption in the message to edit")
         caption, entities = self._format_text(
             params.get("caption"),
@@ -1228,38 +1236,40 @@ class BotApiServer:
             return msg.text, msg.obj.get("entities", [])
         return msg.caption or "", msg.obj.get("caption_entities", [])
 
-    def _m_sendDocument(self, params: JSONDict, files: dict[str, tuple[str, bytes]]) -> JSONDict:
-        chat = self._writable_chat(params)
-        thread_id = self._thread(chat, params)
-        ref = params.get("document")
+    def _upload(
+        self, params: JSONDict, files: dict[str, tuple[str, bytes]], part: str, folder: str
+    ) -> tuple[str, str, bytes]:
+        """The file of a send: an upload (``attach://`` or the part ``part``) or the file id
+        of an earlier one. Returns (file id, filename, content)."""
+        ref = params.get(part)
         upload: tuple[str, bytes] | None = None
         if isinstance(ref, str) and ref.startswith("attach://"):
             upload = files.get(ref[len("attach://") :])
-        elif "document" in files:
-            upload = files["document"]
+        elif part in files:
+            upload = files[part]
         if upload is not None:
             filename, content = upload
             if not content:
                 raise bad_request("file must be non-empty")
+            self._check_upload(part, filename, content)
             file_id = f"BQACAgIAAx{self._next_file:06d}"
-            self._files[file_id] = (filename, content, f"documents/file_{self._next_file}")
+            self._files[file_id] = (filename, content, f"{folder}/file_{self._next_file}")
             self._next_file += 1
-        elif isinstance(ref, str) and ref in self._files:
-            file_id = ref
+            return file_id, filename, content
+        if isinstance(ref, str) and ref in self._files:
             filename, content, _ = self._files[ref]
-        else:
-            raise bad_request("wrong file identifier/HTTP URL specified")
-        caption_raw = params.get("caption")
-        extra: JSONDict = {
-            "document": {
-                "file_id": file_id,
-                "file_unique_id": f"AgAD{file_id[-6:]}",
-                "file_name": filename,
-                "mime_type": _guess_mime(filename),
-                "file_size": len(content),
-            }
-        }
+            return ref, filename, content
+        raise bad_request("wrong file identifier/HTTP URL specified")
+
+    def _check_upload(self, part: str, filename: str, content: bytes) -> None:
+        """Check an uploaded file (a subclass enforces Telegram's limits for photos)."""
+
+    def _send_file(
+        self, params: JSONDict, extra: JSONDict, chat: JSONDict, thread_id: int | None
+    ) -> tuple[JSONDict, BotMessage]:
+        """Store a sent document or photo with its caption (checked like a text)."""
         caption: str | None = None
+        caption_raw = params.get("caption")
         if caption_raw:
             caption, cap_entities = self._format_text(
                 caption_raw,
@@ -1272,8 +1282,46 @@ class BotApiServer:
                 extra["caption_entities"] = cap_entities
         message, bot_msg = self._store_bot_message(chat, params, extra=extra, thread_id=thread_id)
         bot_msg.caption = caption
+        return message, bot_msg
+
+    def _m_sendDocument(self, params: JSONDict, files: dict[str, tuple[str, bytes]]) -> JSONDict:
+        chat = self._writable_chat(params)
+        thread_id = self._thread(chat, params)
+        file_id, filename, content = self._upload(params, files, "document", "documents")
+        extra: JSONDict = {
+            "document": {
+                "file_id": file_id,
+                "file_unique_id": f"AgAD{file_id[-6:]}",
+                "file_name": filename,
+                "mime_type": _guess_mime(filename),
+                "file_size": len(content),
+            }
+        }
+        message, bot_msg = self._send_file(params, extra, chat, thread_id)
         bot_msg.document = (filename, content)
         self._documents.append((chat["id"], (filename, content)))
+        return message
+
+    def _m_sendPhoto(self, params: JSONDict, files: dict[str, tuple[str, bytes]]) -> JSONDict:
+        """A picture: Telegram answers with its sizes (here the one uploaded) and no name."""
+        chat = self._writable_chat(params)
+        thread_id = self._thread(chat, params)
+        file_id, filename, content = self._upload(params, files, "photo", "photos")
+        width, height = image_size(content) or (0, 0)
+        extra: JSONDict = {
+            "photo": [
+                {
+                    "file_id": file_id,
+                    "file_unique_id": f"AgAD{file_id[-6:]}",
+                    "width": width,
+                    "height": height,
+                    "file_size": len(content),
+                }
+            ]
+        }
+        message, bot_msg = self._send_file(params, extra, chat, thread_id)
+        bot_msg.photo = (filename, content)
+        self._photos.append((chat["id"], (filename, content)))
         return message
 
     def _m_sendChatAction(self, params: JSONDict, files: Any) -> bool:
@@ -1394,6 +1442,22 @@ class BotApiServer:
 
     def _m_logOut(self, params: JSONDict, files: Any) -> bool:
         return True
+
+
+def image_size(content: bytes) -> tuple[int, int] | None:
+    """(width, height) of a PNG or JPEG, read from its header; ``None`` for anything else."""
+    if content[:8] == b"\x89PNG\r\n\x1a\n" and content[12:16] == b"IHDR":
+        return int.from_bytes(content[16:20], "big"), int.from_bytes(content[20:24], "big")
+    if content[:2] == b"\xff\xd8":  # JPEG: the first start-of-frame marker has the size
+        i = 2
+        while i + 9 < len(content) and content[i] == 0xFF:
+            marker = content[i + 1]
+            length = int.from_bytes(content[i + 2 : i + 4], "big")
+            if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+                height = int.from_bytes(content[i + 5 : i + 7], "big")
+                return int.from_bytes(content[i + 7 : i + 9], "big"), height
+            i += 2 + length
+    return None
 
 
 def _guess_mime(filename: str) -> str:

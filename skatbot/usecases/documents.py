@@ -196,7 +196,10 @@ def close_now(session: Session, cmd: Command, loaded: repo.LoadedList) -> Reply:
         + "\nWeiter mit denselben Spielern: /weiter · Neue Runde: /neu …"
         + "\nVersehentlich abgeschlossen? Wieder öffnen: /oeffnen (Admins)"
     )
-    return pdf_reply(session, loaded, cmd, text)
+    from skatbot.usecases.pictures import with_series_photo
+
+    # the PDF, and beside it the running scores as a picture (issue 17)
+    return with_series_photo(session, loaded, pdf_reply(session, loaded, cmd, text))
 
 
 def close_tap(session: Session, cmd: Command) -> Answer:

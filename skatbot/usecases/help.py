@@ -10,14 +10,15 @@ HELP = """<b>skatbot – die Skatliste im Gruppenchat</b>
 /spiel – Spiel mit Knöpfen eintragen
 /spiel Anna grand ohne 1 hand gewonnen – Spiel per Text eintragen
 /eingepasst – alle haben gepasst
-/stand – Serienabschluss · /liste [alle] – die Zeilen · /anheften – Stand oben anheften
+/stand – Serienabschluss · /stand bild – als Bild · /liste [alle] – die Zeilen · /anheften – Stand oben anheften
 /korrigieren 7 Anna kreuz mit 2 gewonnen · /storno 7
 /korrigieren 7 geber Carla – Geber eines früheren Spiels berichtigen
 /geber Bernd · /serie 48 · /umbenennen Anna Annika
 /wert grand ohne 1 hand gewonnen – nur rechnen
 /export – JSON · /pdf – Liste als PDF · /vordruck 3|4 – leeres Formular
-/abschluss – Serie beenden (mit PDF) · /weiter – neue Serie, gleiche Spieler
+/abschluss – Serie beenden (mit PDF und Bild) · /weiter – neue Serie, gleiche Spieler
 /abend – alle Serien des Abends und die Summe je Spieler · /abend pdf – als PDF
+/statistik – Statistik und Rekorde des Chats · /statistik Anna – ein Spieler, mit Saisonbild
 /oeffnen – abgeschlossene Serie wieder öffnen (Admins oder wer sie angelegt hat)
 /einsatz 1 ct [kasse] – um Geld spielen · /abrechnung – wer wem was zahlt (/hilfe geld)
 /ich NAME – das bin ich · /spieler – wer ist wer (zusammen/trennen)

@@ -1,4 +1,4 @@
-"""What a handler answers: HTML text, optionally a document and buttons."""
+"""What a handler answers: HTML text, optionally documents (or photos) and buttons."""
 
 from __future__ import annotations
 
@@ -20,6 +20,12 @@ class Document:
     filename: str
     data: bytes
     caption: str = ""
+
+
+@dataclass(frozen=True)
+class Photo(Document):
+    """A picture (PNG) shown in the chat (sendPhoto), not offered as a file; in a reply's
+    ``documents`` like any document (the same caption rules)."""
 
 
 @dataclass(frozen=True)

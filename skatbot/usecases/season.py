@@ -366,7 +366,7 @@ def _series_word(n: int) -> str:
     return "1 Serie" if n == 1 else f"{n} Serien"
 
 
-def _today() -> dt.date:
+def berlin_today() -> dt.date:
     from skatbot.usecases.evening import berlin_date
 
     return berlin_date(None)
@@ -415,7 +415,7 @@ def saison(session: Session, cmd: Command) -> Reply:
     words = list(cmd.args)
     pdf = any(w.casefold() == "pdf" for w in words)
     words = [w for w in words if w.casefold() != "pdf"]
-    today = _today()
+    today = berlin_today()
     period = parse_period(words, today)
     season = season_of(session, cmd.chat_id, period, today)
     if not pdf or not season.table.series:
@@ -559,7 +559,7 @@ def export_csv(season: Season) -> bytes:
 
 def export_saison(session: Session, cmd: Command) -> Reply:
     """``/export saison [ZEITRAUM]``: the season as JSON (skatbot-saison/1) and CSV."""
-    today = _today()
+    today = berlin_today()
     period = parse_period(list(cmd.args[1:]), today)
     season = season_of(session, cmd.chat_id, period, today)
     raw = json.dumps(export_document(season), ensure_ascii=False, indent=2).encode()

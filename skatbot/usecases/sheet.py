@@ -571,7 +571,12 @@ def serie(session: Session, cmd: Command) -> Reply:
 
 def stand(session: Session, cmd: Command) -> Reply:
     loaded = shown_list(session, cmd)
-    return Reply(texts.totals_block(loaded.sheet, loaded.lst.seed) + "\n" + state_line(loaded))
+    reply = Reply(texts.totals_block(loaded.sheet, loaded.lst.seed) + "\n" + state_line(loaded))
+    if [w.casefold() for w in cmd.args] == ["bild"]:  # the running scores as a picture
+        from skatbot.usecases.pictures import with_series_photo
+
+        return with_series_photo(session, loaded, reply)
+    return reply
 
 
 LIST_TAIL = 20

@@ -38,9 +38,11 @@ def pdf_text(data: bytes) -> str:
 
 
 async def say(bot: Bot, text: str, **kw: Any) -> tuple[str, list[tuple[str, bytes]]]:
-    """The reply texts (joined) and the documents the bot answered ``text`` with."""
+    """The reply texts (joined) and the documents the bot answered ``text`` with (photos,
+    e.g. /abschluss's picture of the running scores, are not documents)."""
     out = await bot.say(text, chat_id=kw.pop("chat_id", CHAT), **kw)
-    return "\n".join(r.text for r in out), [r.document for r in out if r.document]
+    docs = [r.document for r in out if r.document and r.method == "sendDocument"]
+    return "\n".join(r.text for r in out), docs
 
 
 async def ok(bot: Bot, text: str, **kw: Any) -> str:
@@ -244,7 +246,8 @@ async def test_a_redelivered_tap_or_abschluss_ja_books_nothing_twice(bot: Bot) -
         await bot.app.process_update(Update.de_json(raw, bot.app.bot))
         await bot.delivered(CHAT)
         answers.append(replies(bot.api.calls[before:], CHAT))
-    [first] = answers[0]
+    [first, picture] = answers[0]
+    assert picture.method == "sendPhoto"  # the running scores beside the PDF (issue 17)
     [again] = answers[1]
     assert first.document is not None and "Liste abgeschlossen" in first.text
     assert again.document is None  # the stored reply again, no second PDF

@@ -13,6 +13,9 @@ strict as Telegram, so that a bot passing its tests does not fail in a real grou
   an ``&`` that starts no supported entity is refused.
 * **Edits** - editMessageText/Caption/ReplyMarkup that change neither the text (with its
   entities) nor the keyboard: ``message is not modified``; editing a deleted or foreign message.
+* **Photos** (sendPhoto) - a PNG or JPEG (else ``IMAGE_PROCESS_FAILED``) of at most 10 MB
+  (``file is too big``) whose width + height is at most 10,000 and whose sides are at most
+  20:1 (``PHOTO_INVALID_DIMENSIONS``); the caption as for documents.
 * **Inline keyboards** - every button needs a text and an action; ``callback_data`` 1-64 bytes
   (``BUTTON_DATA_INVALID``), on sends, edits and inline results. answerCallbackQuery: text
   <= 200 (``MESSAGE_TOO_LONG``), each query answered once. Callback queries carry the tapped
@@ -61,6 +64,7 @@ from skatbot.standin.server import (
     _utf16_len,
     bad_request,
     html_to_text,
+    image_size,
     parse_html,
 )
 
@@ -86,6 +90,9 @@ MAX_TEXT_LENGTH = 4096
 """Longest message text, in UTF-16 code units after entity parsing."""
 MAX_CAPTION_LENGTH = 1024
 """Longest caption, in UTF-16 code units after entity parsing."""
+MAX_PHOTO_BYTES = 10 * 1024 * 1024
+MAX_PHOTO_SIDES = 10_000  # width + height
+MAX_PHOTO_RATIO = 20
 MAX_CALLBACK_ANSWER_LENGTH = 200
 MAX_INLINE_RESULTS = 50
 MAX_TOPIC_NAME_LENGTH = 128
@@ -496,6 +503,23 @@ class FakeBotApi(BotApiServer):
         if _utf16_len(plain) > limit:
             default = "message caption is too long" if caption else "message is too long"
             raise bad_request(too_long or default)
+
+    def _check_upload(self, part: str, filename: str, content: bytes) -> None:
+        if part != "photo":
+            return
+        if len(content) > MAX_PHOTO_BYTES:
+            raise bad_request("file is too big")
+        size = image_size(content)
+        if size is None:
+            raise bad_request("IMAGE_PROCESS_FAILED")
+        width, height = size
+        if (
+            not width
+            or not height
+            or width + height > MAX_PHOTO_SIDES
+            or max(width, height) > MAX_PHOTO_RATIO * min(width, height)
+        ):
+            raise bad_request("PHOTO_INVALID_DIMENSIONS")
 
     def _check_markup(self, markup: Any) -> JSONDict | None:
         if markup is None or markup == "":
