@@ -157,6 +157,8 @@ ROUTES: list[Route] = [
     command("turnier", tournament_ops.turnier, "Preisskat: diesen Chat zum Turnier-Schreibtisch machen", write=True),
     command("teilnehmer", tournament_ops.teilnehmer, "Preisskat: Teilnehmer eintragen oder anzeigen", write=True, admin=True),
     command("entfernen", tournament_ops.entfernen, "Preisskat: Teilnehmer entfernen (vor der ersten Auslosung)", write=True, admin=True),
+    command("team", tournament_ops.team, "Preisskat: Team setzen: /team Anna Skatfreunde Nord (/team Anna -)", write=True, admin=True),
+    command("teamwertung", tournament_ops.teamwertung, "Preisskat: Teamwertung: /teamwertung summe oder beste 3", write=True, admin=True),
     command("serienlaenge", tournament_ops.serienlaenge, "Preisskat: Spiele je Serie: /serienlaenge 36 48", write=True, admin=True),
     command("auslosen", tournament_ops.auslosen, "Preisskat: Tische der nächsten Serie auslosen", write=True, admin=True, heavy=True),
     command("ergebnis", tournament_ops.ergebnis, "Preisskat: Ergebnis: /ergebnis Anna 437 12 3", write=True, admin=True),
