@@ -236,12 +236,16 @@ class _RankingPDF(SkatPDF):
             text = self.clean(row.members)
             if row.not_counted:
                 text += f" ({self.clean(row.not_counted)})"
-            height = max(ROW_H, self.block_height(text, members_w - 3, 8.5, 7) + 1.5)
+            team = self.clean(row.team)
+            height = max(
+                ROW_H,
+                self.block_height(text, members_w - 3, 8.5, 7) + 1.5,
+                self.block_height(team, team_w - 3, 9, 7) + 1.5,
+            )
             self.ensure_row_space(height)
             x0, y0 = self.l_margin, self.get_y()
-            x = self.place_and_name(
-                columns, index, height, row.place, row.team, False, name_min_size=7
-            )
+            x = self.place_and_name(columns, index, height, row.place, "", False)
+            self.put_fitted(x - team_w, y0, team_w, height, team, size=9, min_size=7)
             self.font(9, bold=True)
             self.put(x, y0, columns[2].width, height, format_number(row.score), "R")
             x += columns[2].width

@@ -21,6 +21,8 @@ follows (``m`` = number of tables):
    spread as evenly as possible (the numbers of its members at any two tables differ by at
    most 1).  Hence the dealt tables have the fewest possible same-team pairs
    (:func:`fewest_team_pairs`): none if no team is larger than the number of tables.
+   Then each table's names are put in the order of the shuffled list of step 1 (its seat
+   order), so the first team block does not always get seat 1.
 4. Improve with the swap descent of ``tournament.py`` step 5 (series 2 on; series 1 has no
    history), with one more condition: a swap may not add a same-team pair.  For each
    position, the target is the first swap with the lowest ``delta < 0`` among those whose
@@ -270,7 +272,8 @@ def draw(
     best_cost = (0, 0)
     for k in range(tr.CANDIDATES):
         order = tr.shuffle(names, f"{seed}/{series}/{k}")
-        tables = deal(grouped(order, team_of), sizes)
+        rank = {name: i for i, name in enumerate(order)}
+        tables = [sorted(t, key=rank.__getitem__) for t in deal(grouped(order, team_of), sizes)]
         if met:
             _improve_with_teams(tables, met, team_of)
         c = (team_pairs(tables, team_of), tr._cost(tables, met))

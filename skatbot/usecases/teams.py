@@ -261,9 +261,7 @@ def teamwertung(session: Session, cmd: Command, t: Tournament) -> Reply:
     """``/teamwertung`` (show), ``/teamwertung summe``, ``/teamwertung beste N``."""
     words = [w.casefold() for w in cmd.args]
     if not words:
-        return Reply(
-            f"🏅 {scoring_text(t)}.\nÄndern: /teamwertung summe · /teamwertung beste 3"
-        )
+        return Reply(f"🏅 {scoring_text(t)}.\nÄndern: /teamwertung summe · /teamwertung beste 3")
     if words == ["summe"]:
         best: int | None = None
     elif len(words) == 2 and words[0] == "beste" and words[1].isdigit() and len(words[1]) <= 3:
@@ -340,8 +338,7 @@ def ranking_lines(t: Tournament, teams: Sequence[tm.TeamRanked]) -> list[str]:
         if line.uncounted:
             rest = "; nicht gewertet: " + ", ".join(_member(r) for r in line.uncounted)
         lines.append(
-            f"{line.place}. {escape(line.team)} – {minus_sign(line.score)} Punkte "
-            f"({counted}{rest})"
+            f"{line.place}. {escape(line.team)} – {minus_sign(line.score)} Punkte ({counted}{rest})"
         )
     if tm.tie_decided_by_best_member(teams):
         lines.append(TIE_RULE)
@@ -358,7 +355,9 @@ def pdf_rows(t: Tournament, teams: Sequence[tm.TeamRanked]) -> tuple[list[TeamRo
             line.place,
             line.team,
             line.score,
-            " · ".join(f"{r.standing.name} {format_number(r.standing.score)}" for r in line.counted),
+            " · ".join(
+                f"{r.standing.name} {format_number(r.standing.score)}" for r in line.counted
+            ),
             " · ".join(
                 f"{r.standing.name} {format_number(r.standing.score)}" for r in line.uncounted
             ),
@@ -374,8 +373,7 @@ def pdf_summary(teams: Sequence[tm.TeamRanked]) -> list[str]:
         return []
     top = teams[0]
     return [
-        f"👥 Bestes Team: {escape(top.team)} – {minus_sign(top.score)} Punkte "
-        f"(Teamwertung im PDF)."
+        f"👥 Bestes Team: {escape(top.team)} – {minus_sign(top.score)} Punkte (Teamwertung im PDF)."
     ]
 
 
