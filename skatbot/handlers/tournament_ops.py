@@ -650,10 +650,9 @@ def export_document(session: Session, t: Tournament) -> dict[str, object]:
                 "complete": s.number in complete,
                 "missing": tr.missing_results(s.tables, s.results),
                 "results": results,
-                "teams": teams_uc.series_export_teams(s.row),
             }
         )
-    return {
+    data: dict[str, object] = {
         "format": EXPORT_FORMAT,
         "name": t.name,
         "seed": t.seed,
@@ -672,8 +671,9 @@ def export_document(session: Session, t: Tournament) -> dict[str, object]:
             }
             for r in ranked
         ],
-        **teams_uc.export_fields(session, t, teams_uc.ranking(session, t, ranked)),
     }
+    teams_uc.add_export_fields(session, t, data, series, [s.row for s in done], ranked)
+    return data
 
 
 def export(session: Session, cmd: Command) -> Reply:

@@ -377,30 +377,38 @@ def pdf_summary(teams: Sequence[tm.TeamRanked]) -> list[str]:
     ]
 
 
-def export_fields(
-    session: Session, t: Tournament, teams: Sequence[tm.TeamRanked]
-) -> dict[str, object]:
-    """The additive team fields of ``skatbot-turnier/1``."""
+def add_export_fields(
+    session: Session,
+    t: Tournament,
+    data: dict[str, object],
+    entries: Sequence[dict[str, object]],
+    series: Sequence[Series],
+    ranked: Sequence[Ranked],
+) -> None:
+    """Add the team fields to a ``skatbot-turnier/1`` document ``data`` (additive, so the
+    format stays version 1), only if the tournament has or had teams: a tournament without
+    exports exactly what it did before.  ``entries`` are ``data["series"]``, ``series``
+    their rows."""
+    current = team_repo.teams_of(session, t)
+    drawn = [team_repo.series_teams(s) for s in series]
+    if not current and not any(drawn):
+        return
+    for entry, apart in zip(entries, drawn, strict=True):
+        entry["teams"] = apart
     scoring: dict[str, object] = (
         {"mode": "sum"} if t.team_best is None else {"mode": "best", "best": t.team_best}
     )
-    return {
-        "teams": team_repo.teams_of(session, t),
-        "team_scoring": scoring,
-        "team_ranking": [
-            {
-                "rank": line.place,
-                "team": line.team,
-                "score": line.score,
-                "won": line.won,
-                "lost": line.lost,
-                "counted": [r.standing.name for r in line.counted],
-                "not_counted": [r.standing.name for r in line.uncounted],
-            }
-            for line in teams
-        ],
-    }
-
-
-def series_export_teams(series: Series) -> dict[str, str]:
-    return team_repo.series_teams(series)
+    data["teams"] = current
+    data["team_scoring"] = scoring
+    data["team_ranking"] = [
+        {
+            "rank": line.place,
+            "team": line.team,
+            "score": line.score,
+            "won": line.won,
+            "lost": line.lost,
+            "counted": [r.standing.name for r in line.counted],
+            "not_counted": [r.standing.name for r in line.uncounted],
+        }
+        for line in tm.rank_teams(ranked, current, t.team_best)
+    ]
