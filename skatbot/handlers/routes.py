@@ -182,6 +182,8 @@ ROUTES: list[Route] = [
     command("turnier", tournament.turnier, "Preisskat: diesen Chat zum Turnier-Schreibtisch machen", write=True),
     command("teilnehmer", tournament.teilnehmer, "Preisskat: Teilnehmer eintragen oder anzeigen", write=True, admin=True),
     command("entfernen", tournament.entfernen, "Preisskat: Teilnehmer entfernen (vor der ersten Auslosung)", write=True, admin=True),
+    command("team", tournament.team, "Preisskat: Team setzen: /team Anna Skatfreunde Nord (/team Anna -)", write=True, admin=True),
+    command("teamwertung", tournament.teamwertung, "Preisskat: Teamwertung: /teamwertung summe oder beste 3", write=True, admin=True),
     command("serienlaenge", tournament.serienlaenge, "Preisskat: Spiele je Serie: /serienlaenge 36 48", write=True, admin=True),
     command("auslosen", tournament.auslosen, "Preisskat: Tische der nächsten Serie auslosen", write=True, admin=True, heavy=True),
     command("ergebnis", tournament.ergebnis, "Preisskat: Ergebnis: /ergebnis Anna 437 12 3", write=True, admin=True),

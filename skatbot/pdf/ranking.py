@@ -50,6 +50,22 @@ class RankingRow:
     by_lot: bool  # the lot decided between this entry and a neighbour
 
 
+@dataclass(frozen=True)
+class TeamRow:
+    """One line of the team ranking as the use case computed it."""
+
+    place: int
+    team: str
+    score: int
+    members: str  # the counted members with their scores, e.g. "Anna 1.200 · Bernd 1.145"
+    not_counted: str = ""  # best-K mode: the others, same form
+
+
+TEAM_TIE_RULE = (
+    "Bei gleicher Teamwertung entscheidet der bessere Einzelplatz des besten Mitglieds."
+)
+
+
 def _series_text(numbers: Sequence[int]) -> str:
     if len(numbers) == 1:
         return f"Serie {numbers[0]}"
@@ -194,6 +210,58 @@ class _RankingPDF(SkatPDF):
         self.multi_cell(width, 3.8, TIE_RULE)
         self.color(BLACK)
 
+    def team_table(self, rows: Sequence[TeamRow], mode: str) -> None:
+        """The team ranking below the individual one: Platz | Team | Wertung | Mitglieder."""
+        self.heading("Teamwertung", size=12, gap_before=6)
+        self.font(9)
+        self.color(GREY_TEXT)
+        self.line_of_text(f"{mode} · {TEAM_TIE_RULE}", 5, 9)
+        self.color(BLACK)
+        self.set_y(self.get_y() + 1.5)
+        team_w = 50.0
+        members_w = self.content_width - 16 - team_w - 26
+        columns = [
+            Column("Platz", 16, "R"),
+            Column("Team", team_w),
+            Column("Wertung", 26, "R"),
+            Column("Gewertet (nicht gewertet)", members_w),
+        ]
+
+        def header() -> None:
+            self.header_row(columns, HEAD_H, size=8.5, fill=HEADER_FILL)
+            self.header_rule(self.get_y())
+
+        self.begin_table(header, ROW_H)
+        for index, row in enumerate(rows):
+            text = self.clean(row.members)
+            if row.not_counted:
+                text += f" ({self.clean(row.not_counted)})"
+            team = self.clean(row.team)
+            height = max(
+                ROW_H,
+                self.block_height(text, members_w - 3, 8.5, 7) + 1.5,
+                self.block_height(team, team_w - 3, 9, 7) + 1.5,
+            )
+            self.ensure_row_space(height)
+            x0, y0 = self.l_margin, self.get_y()
+            x = self.place_and_name(columns, index, height, row.place, "", False)
+            self.put_fitted(x - team_w, y0, team_w, height, team, size=9, min_size=7)
+            self.font(9, bold=True)
+            self.put(x, y0, columns[2].width, height, format_number(row.score), "R")
+            x += columns[2].width
+            self.color(BLACK)
+            self.put_fitted(x, y0, members_w, height, text, size=8.5, min_size=7)
+            self.set_draw_color(*GRID)
+            self.set_line_width(0.15)
+            x = x0
+            self.line(x, y0, x, y0 + height)
+            for column in columns:
+                x += column.width
+                self.line(x, y0, x, y0 + height)
+            self.line(x0, y0 + height, x0 + self.content_width, y0 + height)
+            self.set_xy(x0, y0 + height)
+        self.end_table()
+
 
 def render_ranking(
     tournament: str,
@@ -202,9 +270,12 @@ def render_ranking(
     note: str,
     counted_series: list[int],
     missing_series: list[int],
+    teams: Sequence[TeamRow] = (),
+    team_mode: str = "",
 ) -> tuple[bytes, set[str]]:
     """Render the ranking: header, a table Platz | Name | Wertung | gewonnen | verloren (its
-    header repeated on every page) and the lot note below.
+    header repeated on every page) and the lot note below; with ``teams`` the team ranking
+    follows (``team_mode`` says how it counts, e.g. "Summe aller Mitglieder").
 
     Returns the PDF bytes and the (original) names that lost characters in the PDF because
     the embedded font cannot draw them (emoji)."""
@@ -217,5 +288,8 @@ def render_ranking(
         notes_height = 0.0
     pdf.ranking_table(rows, notes_height)
     pdf.notes(note, any_lot)
+    if teams:
+        pdf.team_table(teams, team_mode)
     lost = {r.name for r in rows if printable(r.name)[1]}
+    lost |= {r.team for r in teams if printable(r.team)[1]}
     return bytes(pdf.output()), lost

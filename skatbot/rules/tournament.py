@@ -54,6 +54,10 @@ pair meeting for the third time weighs 2: repeats are spread rather than concent
 few pairs.  For reporting, ``partner_repeats`` counts the pairs that sat together more than
 once over all series, ``repeat_meetings`` counts every meeting after a pair's first.
 
+With teams, :func:`skatbot.rules.teams.draw` keeps the members of a team at different tables
+first (its docstring describes the changed steps); without a team of two or more
+participants it is this :func:`draw`.
+
 Series results and scores (Seeger-Fabian, Skatwettspielordnung 6.3.1)
 =====================================================================
 Per player and series: ``game_points + 50 × (won − lost) + B × (games lost by the others at

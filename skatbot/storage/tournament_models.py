@@ -39,6 +39,8 @@ class Tournament(Base):
     created_by: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     created_by_name: Mapped[str | None] = mapped_column(String(128), nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    # The team ranking counts the best N members of a team; None: all of them (/teamwertung).
+    team_best: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class Participant(Base):
@@ -51,6 +53,7 @@ class Participant(Base):
     )
     position: Mapped[int] = mapped_column(Integer)  # order of registration
     name: Mapped[str] = mapped_column(String(64))
+    team: Mapped[str | None] = mapped_column(String(64), nullable=True)  # /team, None: none
 
 
 class Series(Base):
@@ -69,6 +72,8 @@ class Series(Base):
     user_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     update_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    # JSON {name: team} the draw kept apart (teams may change later); None: drawn without.
+    teams: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class Result(Base):

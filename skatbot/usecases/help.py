@@ -54,6 +54,9 @@ HELP_TURNIER = """<b>Preisskat</b> – in einem eigenen Chat der Turnierleitung:
 /turnier Stadtmeisterschaft 2026 – Turnier anlegen
 /teilnehmer Anna, Bernd, Carla, … – eintragen (Komma oder Zeilen); /teilnehmer – anzeigen
 /entfernen NAME – vor der ersten Auslosung
+Teams: /teilnehmer Anna [Skatfreunde Nord], Bernd [Skatfreunde Nord], Carla
+/team – alle Teams · /team Anna Skatfreunde Nord – setzen/ändern · /team Anna - – entfernen
+/teamwertung summe – alle Mitglieder zählen · /teamwertung beste 3 – die besten 3 je Team
 /serienlaenge 36 48 – Spiele je Serie am Dreier-/Vierertisch
 /auslosen [STARTWERT] – Tische der nächsten Serie (nachrechenbar)
 /ergebnis Anna 437 12 3 – Spielpunkte, gewonnen, verloren (mehrere Zeilen erlaubt)
@@ -70,6 +73,9 @@ HELP_AUSLOSUNG = """<b>So wird ausgelost</b> – jeder kann es nachrechnen:
 3. Der Reihe nach in Tische teilen: erst Vierertische, der Rest Dreiertische (13 → 4+3+3+3).
 Ab Serie 2 werden bis zu 20 Mischungen (…/SERIE/k/i) probiert und durch Tauschen verbessert,
 damit möglichst niemand wieder am selben Tisch sitzt – ebenfalls ohne Zufall.
+Mit Teams: jedes Team als Block, Plätze reihum verteilt (erst Platz 1 an allen Tischen,
+dann Platz 2 …) – so sitzen Mitglieder eines Teams an verschiedenen Tischen, solange ein
+Team nicht mehr Mitglieder als Tische hat; das Tauschen bringt nie zwei zusammen.
 Ein Python-Beispiel zum Nachrechnen steht in der README von skatbot."""
 
 HELP_GELD = """<b>Geld</b> – Beträge mit Einheit: 1 ct · 0,5 ct · 0,50 € · 1.234,50 €

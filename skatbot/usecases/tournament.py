@@ -36,6 +36,7 @@ from skatbot.storage.database import ensure_chat, lock_chat
 from skatbot.storage.tournament_models import Tournament
 from skatbot.storage.unit import Session
 from skatbot.usecases import money, texts
+from skatbot.usecases import teams as teams_uc
 from skatbot.usecases.names import check_unique, clean_name
 from skatbot.usecases.reply import Command, Document, Reply
 
@@ -199,12 +200,6 @@ def turnier(session: Session, cmd: Command) -> Reply:
 # --- /teilnehmer, /entfernen ------------------------------------------------------------------
 
 
-def _split_names(text: str) -> list[str]:
-    """Comma- or newline-separated names; without either, every word is one name."""
-    parts = re.split(r"[,\n]", text) if "," in text or "\n" in text else text.split()
-    return [clean_name(_collapse(p)) for p in parts if p.strip()]
-
-
 def _locked(session: Session, t: Tournament) -> None:
     if trepo.series_count(session, t):
         raise RuleError(
@@ -222,7 +217,8 @@ def teilnehmer(session: Session, cmd: Command) -> Reply:
     t = _require(session, cmd)
     require_manager(t, cmd)
     _locked(session, t)
-    new = _split_names(rest)
+    entries = [(clean_name(name), team) for name, team in teams_uc.split_entries(rest)]
+    new = [name for name, _ in entries]
     check_unique(new)
     existing = trepo.participants(session, t)
     known = {p.name.casefold(): p for p in existing}
@@ -237,6 +233,7 @@ def teilnehmer(session: Session, cmd: Command) -> Reply:
     if len(existing) + len(new) > MAX_PARTICIPANTS:
         raise RuleError(f"Höchstens {MAX_PARTICIPANTS} Teilnehmer.", hint="Bitte die Liste prüfen.")
     trepo.add_participants(session, t, new)
+    teams_uc.assign_new(session, t, dict(entries))
     added = "1 Teilnehmer" if len(new) == 1 else f"{len(new)} Teilnehmer"
     return Reply(f"✅ {added} eingetragen: {_names_line(new)}.\n" + _participant_list(session, t))
 
@@ -249,7 +246,10 @@ def _participant_list(session: Session, t: Tournament) -> str:
             "Eintragen: /teilnehmer Anna, Bernd, Carla"
         )
     lines = [f"👥 <b>Teilnehmer ({len(people)})</b> – {escape(t.name)}"]
-    lines.extend(f"{i}. {escape(p.name)}" for i, p in enumerate(people, 1))
+    lines.extend(
+        f"{i}. {escape(p.name)}" + (f" [{escape(p.team)}]" if p.team else "")
+        for i, p in enumerate(people, 1)
+    )
     lines.append(_table_plan(len(people)))
     if trepo.series_count(session, t):
         lines.append("🔒 Die Liste ist seit der ersten Auslosung gesperrt.")
@@ -324,8 +324,11 @@ def auslosen(session: Session, cmd: Command) -> Reply:
                 hint="Erst alle eintragen: " + RESULT_EXAMPLE + " – dann /auslosen.",
             )
     number = len(done) + 1
-    tables = tr.draw(names, seed, number, [s.tables for s in done])
-    trepo.add_series(session, t, number, seed, tables, user_id=cmd.user_id, update_id=cmd.update_id)
+    tables, apart = teams_uc.draw(session, t, names, seed, number, [s.tables for s in done])
+    row = trepo.add_series(
+        session, t, number, seed, tables, user_id=cmd.user_id, update_id=cmd.update_id
+    )
+    team_line = teams_uc.after_draw(row, tables, apart)
     lines = [f"🎲 <b>Serie {number}</b> ausgelost – {escape(t.name)}"]
     lines.extend(_tables_lines(tables))
     games = _games(t)
@@ -340,6 +343,8 @@ def auslosen(session: Session, cmd: Command) -> Reply:
         repeats = tr.partner_repeats([*[s.tables for s in done], tables])
         if repeats:
             lines.append(f"Wiederholte Tischpartner (alle Serien): {repeats} Paare.")
+    if team_line:
+        lines.append(team_line)
     lines.append(f"Startwert {escape(seed)} · Serie {number} – nachrechenbar: /hilfe auslosung")
     lines.append("Ergebnisse: " + RESULT_EXAMPLE + ", mehrere Zeilen pro Nachricht.")
     return Reply("\n".join(lines))
@@ -561,6 +566,8 @@ def rangliste(session: Session, cmd: Command) -> Reply:
     if note:
         lines.append(f"🎲 {escape(note)}")
     lines.append("Gleichstand: mehr gewonnene Spiele, dann weniger verlorene, dann das Los.")
+    team_ranking = teams_uc.ranking(session, t, ranked)
+    lines.extend(teams_uc.ranking_lines(t, team_ranking))
     if not as_pdf:
         lines.append("Als PDF: /rangliste pdf")
         return Reply("\n".join(lines))
@@ -573,7 +580,9 @@ def rangliste(session: Session, cmd: Command) -> Reply:
         )
         for r in ranked
     ]
-    pdf, lost = render_ranking(t.name, dt.date.today(), rows, note, complete, incomplete)
+    pdf, lost = render_ranking(
+        t.name, dt.date.today(), rows, note, complete, incomplete, *teams_uc.pdf_rows(t, team_ranking)
+    )
     # The PDF is what was asked for: the chat gets a short summary as its caption (the whole
     # ranking of a large field would be a dozen messages), the PDF has every place and note.
     summary = [lines[0], *lines[1 : 1 + PDF_SUMMARY_PLACES]]
@@ -581,6 +590,7 @@ def rangliste(session: Session, cmd: Command) -> Reply:
         summary.append(f"… alle {len(ranked)} Plätze stehen im PDF.")
     if incomplete:
         summary.append(f"ℹ️ {_series_span(incomplete)} noch unvollständig (/fehlend).")
+    summary.extend(teams_uc.pdf_summary(team_ranking))
     if lost:
         summary.append(texts.lossy_names_note(lost))
     doc = Document("rangliste.pdf", pdf, f"Rangliste {t.name}"[:200])
@@ -647,7 +657,7 @@ def export_document(session: Session, t: Tournament) -> dict[str, object]:
                 "results": results,
             }
         )
-    return {
+    data: dict[str, object] = {
         "format": EXPORT_FORMAT,
         "name": t.name,
         "seed": t.seed,
@@ -667,6 +677,8 @@ def export_document(session: Session, t: Tournament) -> dict[str, object]:
             for r in ranked
         ],
     }
+    teams_uc.add_export_fields(session, t, data, series, [s.row for s in done], ranked)
+    return data
 
 
 def export(session: Session, cmd: Command) -> Reply:
@@ -678,3 +690,25 @@ def export(session: Session, cmd: Command) -> Reply:
     n = len(data["series"])  # type: ignore[arg-type]
     count = "1 Serie" if n == 1 else f"{n} Serien"
     return Reply(f"📎 Export des Turniers „{escape(t.name)}“ ({count}).", documents=(doc,))
+
+
+# --- /team, /teamwertung (use cases in usecases/teams.py) -------------------------------------
+
+
+def team(session: Session, cmd: Command) -> Reply:
+    # "/team" lists and "/team NAME" shows; "/team NAME TEAM" and "/team NAME -" change
+    return teams_uc.team(session, cmd, _require_for_teams(session, cmd, len(cmd.args) >= 2))
+
+
+def teamwertung(session: Session, cmd: Command) -> Reply:
+    return teams_uc.teamwertung(session, cmd, _require_for_teams(session, cmd, bool(cmd.args)))
+
+
+def _require_for_teams(session: Session, cmd: Command, change: bool) -> Tournament:
+    """The tournament; for a change locked and for managers only."""
+    if change:
+        lock_chat(session, cmd.chat_id)
+    t = _require(session, cmd)
+    if change:
+        require_manager(t, cmd)
+    return t

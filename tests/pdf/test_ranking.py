@@ -96,3 +96,27 @@ def test_does_not_import_rules_or_storage() -> None:
         elif isinstance(node, ast.Import):
             modules.update(alias.name for alias in node.names)
     assert not any(m.startswith(("skatbot.rules", "skatbot.storage")) for m in modules)
+
+
+def test_team_ranking_below_the_individual_one() -> None:
+    from skatbot.pdf.ranking import TeamRow
+
+    members = " · ".join(f"Marie-Luise Mustermann-{i} 1.{i}00" for i in range(6))
+    teams = [
+        TeamRow(i, f"Skatfreunde {i} 🃏" if i == 1 else f"Skatfreunde {i}", 5000 - i, members, "Olaf 12")
+        for i in range(1, 41)
+    ]
+    data, lost = render_ranking(
+        "Turnier", DATE, _rows(), NOTE, [1], [], teams, "Teamwertung: die besten 6 je Team"
+    )
+    assert lost == {"Σοφία 🃏", "Skatfreunde 1 🃏"}
+    pages = page_texts(data)
+    text = "\n".join(pages)
+    assert len(pages) >= 2  # 40 teams with wrapped member lists run onto a second page
+    assert "Teamwertung: die besten 6 je Team" in text and "Einzelplatz des besten Mitglieds" in text
+    assert "Gewertet (nicht gewertet)" in pages[-1]  # the header repeated on the next page
+    for i in range(1, 41):
+        assert f"Skatfreunde {i}" in text
+    assert "Mustermann-5" in text and "(Olaf 12)" in text  # wrapped, nothing cut off
+    without, _ = render_ranking("Turnier", DATE, _rows(), NOTE, [1], [])
+    assert "Teamwertung" not in "\n".join(page_texts(without))
