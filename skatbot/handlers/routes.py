@@ -19,6 +19,7 @@ plus one line with the pattern of its callback data::
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
@@ -30,21 +31,10 @@ from telegram.ext.filters import BaseFilter
 
 from skatbot.handlers import admin, builder, edits, inline, pinned
 from skatbot.handlers.runtime import CallbackUseCase, UseCase
-from skatbot.usecases import admin as chat_admin
+from skatbot.storage.unit import Session
 from skatbot.usecases import builder as game_builder
-from skatbot.usecases import (
-    buttons,
-    documents,
-    evening,
-    house,
-    money,
-    people,
-    season,
-    sheet,
-    statistics,
-    tournament,
-)
-from skatbot.usecases import help as help_texts
+from skatbot.usecases import buttons, house, sheet
+from skatbot.usecases.reply import Command
 
 # A PTB callback: for routes that are Telegram glue themselves (status updates, the builder's
 # buttons, and /anheften, which sends and pins before it writes).
@@ -82,6 +72,23 @@ class Route:
         """A sync use case run by ``runtime.execute`` (commands) or ``runtime.execute_callback``
         (buttons); else ``run`` is a PTB callback."""
         return not inspect.iscoroutinefunction(self.run)
+
+
+def lazy(target: str) -> Callable[[Session, Command], Any]:
+    """The use case ``"module:function"`` of ``skatbot.usecases``, imported at its first call:
+    the features a bot start does not need (documents, money, season, statistics, tournaments,
+    help) cost no start-up time. tests/handlers/test_routes.py resolves every one."""
+    module, _, name = target.partition(":")
+    found: list[Callable[[Session, Command], Any]] = []
+
+    def run(session: Session, cmd: Command) -> Any:
+        if not found:
+            found.append(getattr(importlib.import_module(f"skatbot.usecases.{module}"), name))
+        return found[0](session, cmd)
+
+    run.__name__ = name
+    run.__qualname__ = run.lazy_target = target  # type: ignore[attr-defined]
+    return run
 
 
 def command(
@@ -156,55 +163,55 @@ ROUTES: list[Route] = [
     # heavy: a tournament's export (up to 1,000 participants) is computed in a worker thread
     command("export", sheet.export, "Liste als JSON", heavy=True),
     # PDFs take 50-100 ms to render: in a worker thread, not on the event loop
-    command("pdf", documents.pdf, "Liste als PDF", heavy=True),
-    command("abschluss", documents.abschluss, "Serie abschließen (mit PDF)", write=True, heavy=True),
+    command("pdf", lazy("documents:pdf"), "Liste als PDF", heavy=True),
+    command("abschluss", lazy("documents:abschluss"), "Serie abschließen (mit PDF)", write=True, heavy=True),
     # chat admins may open a closed list again
-    command("oeffnen", documents.oeffnen, "Abgeschlossene Serie wieder öffnen (Admins)", write=True, admin=True),
-    command("weiter", evening.weiter, "Neue Serie mit denselben Spielern", write=True),
-    command("statistik", statistics.statistik, "Statistik des Chats – /statistik NAME für einen Spieler", heavy=True),
-    command("abend", evening.abend, "Alle Serien des Abends mit Summe je Spieler: /abend [pdf]", heavy=True),
-    command("ich", people.ich, "Wer bin ich? /ich NAME verknüpft dich mit deinem Namen", write=True),
-    command("spieler", people.spieler, "Spieler des Chats; /spieler zusammen A B – zwei Schreibweisen, eine Person", write=True),
+    command("oeffnen", lazy("documents:oeffnen"), "Abgeschlossene Serie wieder öffnen (Admins)", write=True, admin=True),
+    command("weiter", lazy("evening:weiter"), "Neue Serie mit denselben Spielern", write=True),
+    command("statistik", lazy("statistics:statistik"), "Statistik des Chats – /statistik NAME für einen Spieler", heavy=True),
+    command("abend", lazy("evening:abend"), "Alle Serien des Abends mit Summe je Spieler: /abend [pdf]", heavy=True),
+    command("ich", lazy("people:ich"), "Wer bin ich? /ich NAME verknüpft dich mit deinem Namen", write=True),
+    command("spieler", lazy("people:spieler"), "Spieler des Chats; /spieler zusammen A B – zwei Schreibweisen, eine Person", write=True),
     # a season replays every closed list of the place: in a worker thread
-    command("saison", season.saison, "Saisontabelle: /saison [2026 | märz 2026 | von … bis …] [pdf]", heavy=True),
-    command("saisonregeln", season.saisonregeln, "Zählweise der Saison: /saisonregeln summe|schnitt beste N mindestens N", write=True),
-    command("vordruck", documents.vordruck, "Leere Liste zum Ausdrucken: /vordruck 3 oder 4", heavy=True),
+    command("saison", lazy("season:saison"), "Saisontabelle: /saison [2026 | märz 2026 | von … bis …] [pdf]", heavy=True),
+    command("saisonregeln", lazy("season:saisonregeln"), "Zählweise der Saison: /saisonregeln summe|schnitt beste N mindestens N", write=True),
+    command("vordruck", lazy("documents:vordruck"), "Leere Liste zum Ausdrucken: /vordruck 3 oder 4", heavy=True),
     command("regeln", house.regeln, "Regeln: /regeln haus (Kontra/Re, Bock, Ramsch) oder /regeln isko", write=True),
     command("ramsch", house.ramsch, "Hausregeln: Ramsch eintragen: /ramsch Anna 55", write=True),
     command("bock", house.bock, "Hausregeln: Bock von Hand auslösen", write=True),
     command("krank", house.krank, "Hausregeln: vor dem Ramsch krank melden", write=True),
     command("gesund", house.gesund, "Hausregeln: alle gesund, es wird geramscht", write=True),
     command("startpunkte", house.startpunkte, "Hausregeln: Startpunkte setzen", write=True),
-    command("einsatz", money.einsatz, "Geld: Einsatz pro Punkt: /einsatz 1 ct [kasse]", write=True),
-    command("abrechnung", money.abrechnung, "Geld: wer wem was zahlt (Turnier: wer was zahlt)", heavy=True),
+    command("einsatz", lazy("money:einsatz"), "Geld: Einsatz pro Punkt: /einsatz 1 ct [kasse]", write=True),
+    command("abrechnung", lazy("money:abrechnung"), "Geld: wer wem was zahlt (Turnier: wer was zahlt)", heavy=True),
     # Tournament management is for its creator and the chat's admins (admin=True); draws,
     # rankings and certificates of up to 1,000 participants run in a worker thread.
-    command("turnier", tournament.turnier, "Preisskat: diesen Chat zum Turnier-Schreibtisch machen", write=True),
-    command("teilnehmer", tournament.teilnehmer, "Preisskat: Teilnehmer eintragen oder anzeigen", write=True, admin=True),
-    command("entfernen", tournament.entfernen, "Preisskat: Teilnehmer entfernen (vor der ersten Auslosung)", write=True, admin=True),
-    command("team", tournament.team, "Preisskat: Team setzen: /team Anna Skatfreunde Nord (/team Anna -)", write=True, admin=True),
-    command("teamwertung", tournament.teamwertung, "Preisskat: Teamwertung: /teamwertung summe oder beste 3", write=True, admin=True),
-    command("serienlaenge", tournament.serienlaenge, "Preisskat: Spiele je Serie: /serienlaenge 36 48", write=True, admin=True),
-    command("auslosen", tournament.auslosen, "Preisskat: Tische der nächsten Serie auslosen", write=True, admin=True, heavy=True),
-    command("ergebnis", tournament.ergebnis, "Preisskat: Ergebnis: /ergebnis Anna 437 12 3", write=True, admin=True),
-    command("fehlend", tournament.fehlend, "Preisskat: fehlende Ergebnisse"),
-    command("rangliste", tournament.rangliste, "Preisskat: Rangliste über alle Serien", heavy=True),
-    command("urkunden", tournament.urkunden, "Preisskat: Urkunden als PDF", heavy=True),
-    command("gebuehren", money.gebuehren, "Preisskat: Startgeld, Verlustspielgeld, Tischgeld", write=True, admin=True),
-    command("preise", money.preise, "Preisskat: Preise als Beträge oder Anteile am Topf", write=True, admin=True, heavy=True),
-    command("kasse", money.kasse, "Preisskat: Kassenbericht als PDF", heavy=True),
+    command("turnier", lazy("tournament:turnier"), "Preisskat: diesen Chat zum Turnier-Schreibtisch machen", write=True),
+    command("teilnehmer", lazy("tournament:teilnehmer"), "Preisskat: Teilnehmer eintragen oder anzeigen", write=True, admin=True),
+    command("entfernen", lazy("tournament:entfernen"), "Preisskat: Teilnehmer entfernen (vor der ersten Auslosung)", write=True, admin=True),
+    command("team", lazy("tournament:team"), "Preisskat: Team setzen: /team Anna Skatfreunde Nord (/team Anna -)", write=True, admin=True),
+    command("teamwertung", lazy("tournament:teamwertung"), "Preisskat: Teamwertung: /teamwertung summe oder beste 3", write=True, admin=True),
+    command("serienlaenge", lazy("tournament:serienlaenge"), "Preisskat: Spiele je Serie: /serienlaenge 36 48", write=True, admin=True),
+    command("auslosen", lazy("tournament:auslosen"), "Preisskat: Tische der nächsten Serie auslosen", write=True, admin=True, heavy=True),
+    command("ergebnis", lazy("tournament:ergebnis"), "Preisskat: Ergebnis: /ergebnis Anna 437 12 3", write=True, admin=True),
+    command("fehlend", lazy("tournament:fehlend"), "Preisskat: fehlende Ergebnisse"),
+    command("rangliste", lazy("tournament:rangliste"), "Preisskat: Rangliste über alle Serien", heavy=True),
+    command("urkunden", lazy("tournament:urkunden"), "Preisskat: Urkunden als PDF", heavy=True),
+    command("gebuehren", lazy("money:gebuehren"), "Preisskat: Startgeld, Verlustspielgeld, Tischgeld", write=True, admin=True),
+    command("preise", lazy("money:preise"), "Preisskat: Preise als Beträge oder Anteile am Topf", write=True, admin=True, heavy=True),
+    command("kasse", lazy("money:kasse"), "Preisskat: Kassenbericht als PDF", heavy=True),
     # chat admins and the list's creator; asks first, then a confirmation button (v1:del:)
-    command("loeschen", chat_admin.loeschen, "Alle Daten dieses Chats löschen (mit Bestätigung)", write=True, admin=True),
-    command("hilfe", help_texts.hilfe, "Hilfe – /hilfe spiel · /hilfe haus · /hilfe turnier"),
-    command("help", help_texts.hilfe, HIDDEN),  # the English alias of /hilfe
-    command("start", help_texts.start, HIDDEN),  # Telegram's "Start" button
+    command("loeschen", lazy("admin:loeschen"), "Alle Daten dieses Chats löschen (mit Bestätigung)", write=True, admin=True),
+    command("hilfe", lazy("help:hilfe"), "Hilfe – /hilfe spiel · /hilfe haus · /hilfe turnier"),
+    command("help", lazy("help:hilfe"), HIDDEN),  # the English alias of /hilfe
+    command("start", lazy("help:start"), HIDDEN),  # Telegram's "Start" button
     # Status updates.
     Route(Kind.MY_CHAT_MEMBER, "my chat member", admin.on_my_chat_member, updates=("my_chat_member",)),
     message("migrate", filters.StatusUpdate.MIGRATE, admin.on_migrate),  # group -> supergroup
     # Buttons (callback data v1:…, see keyboards.py). PTB takes the first pattern that matches.
     button("delete", r"^v1:del:", admin.on_delete_button),  # /loeschen's confirmation
-    button("close", r"^v1:(close|keep):", documents.close_tap, heavy=True),  # /abschluss's question (a PDF)
-    button("me", r"^v1:me:", people.me_tap),  # "Das bin ich" under a new list
+    button("close", r"^v1:(close|keep):", lazy("documents:close_tap"), heavy=True),  # /abschluss's question (a PDF)
+    button("me", r"^v1:me:", lazy("people:me_tap")),  # "Das bin ich" under a new list
     button("builder", r"^v1:b:", builder.on_builder_button),  # the game builder's own buttons
     button("korrigieren", r"^v1:k:", buttons.korrigieren),  # under a booking
     button("storno", r"^v1:s:", buttons.storno_ask),  # under a booking: asks

@@ -28,7 +28,7 @@ from skatbot.storage.database import lock_chat
 from skatbot.storage.models import ListStatus
 from skatbot.storage.tournament_repo import tournament_of
 from skatbot.storage.unit import Session
-from skatbot.usecases import keyboards, money, texts
+from skatbot.usecases import keyboards, texts
 from skatbot.usecases.booking import Keys, after_row, book, user_fields
 from skatbot.usecases.names import check_unique, clean_name, resolve, split_names
 from skatbot.usecases.reply import Command, Document, Reply, error_text
@@ -615,6 +615,8 @@ def export(session: Session, cmd: Command) -> Reply:
         )
     loaded = repo.load(session, lst)
     data = export_document(loaded)
+    from skatbot.usecases import money  # not needed at start
+
     money.add_export_money(session, loaded, data)  # issue 18: "money" when a stake is set
     raw = json.dumps(data, ensure_ascii=False, indent=2).encode()
     doc = Document("skatbot-liste-v1.json", raw, "Liste als JSON (skatbot-liste/1)")

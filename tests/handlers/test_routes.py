@@ -204,3 +204,50 @@ def test_a_command_cannot_be_routed_twice() -> None:
         assert "hilfe" in str(err)
     else:
         raise AssertionError("a second /hilfe route was accepted")
+
+
+def test_every_lazy_route_names_a_use_case_that_exists() -> None:
+    """A lazy route imports its module at the first call: a misspelt target would only show
+    when someone types the command. Resolve them all here."""
+    import importlib
+
+    lazy = [r for r in ROUTES if hasattr(r.run, "lazy_target")]
+    assert len(lazy) >= 20  # documents, money, season, statistics, tournament, help ...
+    for route in lazy:
+        module, _, name = route.run.lazy_target.partition(":")  # type: ignore[union-attr]
+        target = getattr(importlib.import_module(f"skatbot.usecases.{module}"), name, None)
+        assert callable(target), f"{route.name}: {route.run.lazy_target}"  # type: ignore[union-attr]
+
+
+def test_a_start_does_not_import_the_features_it_does_not_need() -> None:
+    """What `skatbot run` imports before it polls (the app with every route registered):
+    the feature modules, PDF, pictures, rating and Alembic wait for their first use."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, skatbot.cli, skatbot.app\n"
+        "from skatbot.app import build_application\n"
+        "from skatbot.handlers.registry import register\n"
+        "print('\\n'.join(sorted(sys.modules)))\n"
+    )
+    loaded = set(
+        subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, check=True
+        ).stdout.split()
+    )
+    assert "skatbot.handlers.routes" in loaded  # the script did load the routes
+    for module in (
+        "skatbot.usecases.money",
+        "skatbot.usecases.season",
+        "skatbot.usecases.statistics",
+        "skatbot.usecases.tournament",
+        "skatbot.usecases.documents",
+        "skatbot.pdf.base",
+        "skatbot.charts",
+        "fpdf",
+        "PIL",
+        "openskill",
+        "alembic",
+    ):
+        assert module not in loaded, module
