@@ -155,93 +155,6 @@ def fewest_team_pairs(team_sizes: Iterable[int], tables: int) -> int:
     return total
 
 
-def _improve_with_teams(
-    tables: list[list[str]], met: Mapping[str, Mapping[str, int]], team_of: Mapping[str, str]
-) -> None:
-    """Step 4, in place: :func:`tournament._improve` with the team check added."""
-    empty: dict[str, int] = {}
-    where: dict[str, int] = {}
-    count: list[dict[str, int]] = []
-    for t, table in enumerate(tables):
-        here: dict[str, int] = {}
-        for x in table:
-            where[x] = t
-            team = team_of.get(x)
-            if team is not None:
-                here[team] = here.get(team, 0) + 1
-        count.append(here)
-
-    def conf_at(x: str, t: int) -> int:
-        row = met.get(x)
-        if not row:
-            return 0
-        return sum(row.get(y, 0) for y in tables[t] if y != x)
-
-    def team_delta(p: str, t: int, q: str, u: int) -> int:
-        a, b = team_of.get(p), team_of.get(q)
-        if a == b:
-            return 0
-        d = 0
-        if a is not None:
-            d += count[u].get(a, 0) - (count[t][a] - 1)
-        if b is not None:
-            d += count[t].get(b, 0) - (count[u][b] - 1)
-        return d
-
-    own: dict[str, int] = {x: conf_at(x, where[x]) for x in where}
-    positions = [(t, a) for t, table in enumerate(tables) for a in range(len(table))]
-
-    changed = True
-    while changed:
-        changed = False
-        for t, a in positions:
-            p = tables[t][a]
-            c = own[p]
-            if c == 0:
-                continue
-            rowp_met = met.get(p, empty)
-            rowp: dict[int, int] = {}
-            for y, m in rowp_met.items():
-                w = where.get(y)
-                if w is not None:
-                    rowp[w] = rowp.get(w, 0) + m
-            colt: dict[str, int] = {}
-            for y in tables[t]:
-                if y == p:
-                    continue
-                for z, m in met.get(y, empty).items():
-                    colt[z] = colt.get(z, 0) + m
-            best = 0
-            target: tuple[int, int] | None = None
-            for u, table in enumerate(tables):
-                if u == t:
-                    continue
-                ru = rowp.get(u, 0) - c
-                for b, q in enumerate(table):
-                    delta = ru - rowp_met.get(q, 0) + colt.get(q, 0) - own[q]
-                    if delta < best and team_delta(p, t, q, u) <= 0:
-                        best = delta
-                        target = (u, b)
-            if target is None:
-                continue
-            u, b = target
-            q = tables[u][b]
-            for x, src, dst in ((p, t, u), (q, u, t)):
-                team = team_of.get(x)
-                if team is not None:
-                    count[src][team] -= 1
-                    count[dst][team] = count[dst].get(team, 0) + 1
-            tables[t][a] = q
-            tables[u][b] = p
-            where[p] = u
-            where[q] = t
-            for x in tables[t]:
-                own[x] = conf_at(x, t)
-            for x in tables[u]:
-                own[x] = conf_at(x, u)
-            changed = True
-
-
 def draw(
     participants: Sequence[str],
     seed: str,
@@ -275,7 +188,7 @@ def draw(
         rank = {name: i for i, name in enumerate(order)}
         tables = [sorted(t, key=rank.__getitem__) for t in deal(grouped(order, team_of), sizes)]
         if met:
-            _improve_with_teams(tables, met, team_of)
+            tr._improve(tables, met, team_of)
         c = (team_pairs(tables, team_of), tr._cost(tables, met))
         if best is None or c < best_cost:
             best, best_cost = tables, c

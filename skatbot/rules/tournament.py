@@ -240,8 +240,12 @@ def _cost(tables: Sequence[Sequence[str]], met: _Met) -> int:
     return total
 
 
-def _improve(tables: list[list[str]], met: _Met) -> None:
-    """Swap descent of the module docstring (step 5), in place.
+def _improve(
+    tables: list[list[str]], met: _Met, team_of: Mapping[str, str] | None = None
+) -> None:
+    """Swap descent of the module docstring (step 5), in place. With ``team_of`` (the draw
+    with teams, ``rules/teams.py``) a swap that adds a same-team pair at a table is never
+    taken; without it the descent is exactly the one of a draw without teams.
 
     Fast form of the same computation: with ``where[x]`` = table index of x,
     ``conf(p, T_u without q) = rowp[u] - met(p, q)`` where ``rowp[u]`` sums ``met(p, y)`` over
@@ -251,15 +255,34 @@ def _improve(tables: list[list[str]], met: _Met) -> None:
     """
     empty: dict[str, int] = {}
     where: dict[str, int] = {}
+    count: list[dict[str, int]] = []  # per table: members of each team there
     for t, table in enumerate(tables):
+        here: dict[str, int] = {}
         for x in table:
             where[x] = t
+            team = team_of.get(x) if team_of else None
+            if team is not None:
+                here[team] = here.get(team, 0) + 1
+        count.append(here)
 
     def conf_at(x: str, t: int) -> int:
         row = met.get(x)
         if not row:
             return 0
         return sum(row.get(y, 0) for y in tables[t] if y != x)
+
+    def team_delta(p: str, t: int, q: str, u: int) -> int:
+        """How many same-team pairs swapping p (at t) and q (at u) adds."""
+        assert team_of is not None
+        a, b = team_of.get(p), team_of.get(q)
+        if a == b:
+            return 0
+        d = 0
+        if a is not None:
+            d += count[u].get(a, 0) - (count[t][a] - 1)
+        if b is not None:
+            d += count[t].get(b, 0) - (count[u][b] - 1)
+        return d
 
     own: dict[str, int] = {x: conf_at(x, where[x]) for x in where}
     positions = [(t, a) for t, table in enumerate(tables) for a in range(len(table))]
@@ -292,13 +315,19 @@ def _improve(tables: list[list[str]], met: _Met) -> None:
                 ru = rowp.get(u, 0) - c
                 for b, q in enumerate(table):
                     delta = ru - rowp_met.get(q, 0) + colt.get(q, 0) - own[q]
-                    if delta < best:
+                    if delta < best and (not team_of or team_delta(p, t, q, u) <= 0):
                         best = delta
                         target = (u, b)
             if target is None:
                 continue
             u, b = target
             q = tables[u][b]
+            if team_of:
+                for x, src, dst in ((p, t, u), (q, u, t)):
+                    team = team_of.get(x)
+                    if team is not None:
+                        count[src][team] -= 1
+                        count[dst][team] = count[dst].get(team, 0) + 1
             tables[t][a] = q
             tables[u][b] = p
             where[p] = u
