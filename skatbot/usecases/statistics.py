@@ -8,7 +8,6 @@ season tables; the reply says so. A list's names are attributed to people by
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 from collections.abc import Callable
 from html import escape
@@ -33,25 +32,12 @@ from skatbot.rules.statistics import (
 from skatbot.storage import repo, stats_repo
 from skatbot.storage.unit import Session
 from skatbot.usecases import texts
+from skatbot.usecases.evening import berlin_date
 from skatbot.usecases.people import Person, resolve_people
 from skatbot.usecases.reply import Command, Reply
 
 KIND_LABELS = {GRAND: "Grand", SUIT: "Farbe", NULL: "Null", HAND: "Hand", OUVERT: "Ouvert"}
 MAX_NAMES_LISTED = 30
-
-
-def local_day(moment: dt.datetime | None) -> dt.date:
-    """The calendar day in Germany of a stored time (SQLite gives it back naive: UTC)."""
-    if moment is None:
-        moment = dt.datetime.now(dt.UTC)
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=dt.UTC)
-    try:
-        from zoneinfo import ZoneInfo
-
-        return moment.astimezone(ZoneInfo("Europe/Berlin")).date()
-    except Exception:  # no time zone data: the day in UTC
-        return moment.astimezone(dt.UTC).date()
 
 
 def percent(part: int, whole: int) -> str:
@@ -91,7 +77,7 @@ def load_stats(
         for person in people:
             names[person.key] = person.name  # the latest list's spelling
         lst = loaded.lst
-        day = local_day(lst.created_at)  # the evening it was started (as /abend counts)
+        day = berlin_date(lst.created_at)  # the evening it was started (as /abend counts)
         series.append(Series(lst.id, day, tuple(p.key for p in people), loaded.sheet))
     return compute(series), names, series, resolve
 
