@@ -14,9 +14,9 @@ starts with the next list. The reply says which.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from skatbot.rules import money as m
 from skatbot.rules import tournament as tr
@@ -227,6 +227,38 @@ def _require_tournament(session: Session, cmd: Command) -> Tournament:
     return t
 
 
+T = TypeVar("T")
+
+
+def _each_line(lines: Sequence[str], value: T, apply: Callable[[T, str], T]) -> T:
+    """``value`` changed by each line in turn; a line's error names the line (of several)
+    and stores nothing (the message is one transaction)."""
+    for i, line in enumerate(lines, 1):
+        try:
+            value = apply(value, line)
+        except RuleError as err:
+            where = f"Zeile {i}: " if len(lines) > 1 else ""
+            raise m.MoneyError(
+                where + err.message, hint=err.hint + " Nichts wurde gespeichert."
+            ) from None
+    return value
+
+
+def _apply_prize_line(prizes: m.Prizes, line: str) -> m.Prizes:
+    words = line.split()
+    if words[0].casefold() in ("serie", "serien", "serienpreise", "serienpreis"):
+        rest = " ".join(words[1:])
+        if rest.casefold() in ("aus", "keine", "0"):
+            series: tuple[int, ...] = ()
+        else:
+            series = m.parse_series_prizes(rest)
+        return m.Prizes(prizes.amounts, prizes.shares, series)
+    if line.casefold() in ("aus", "keine"):
+        return m.Prizes((), (), prizes.series)
+    amounts, shares = m.parse_place_prizes(line)
+    return m.Prizes(amounts, shares, prizes.series)
+
+
 def fees_of(session: Session, t: Tournament) -> m.Fees:
     data = store.latest(session, t.chat_id, store.FEES)
     return m.Fees() if data is None else m.Fees.from_json(data)
@@ -338,15 +370,7 @@ def gebuehren(session: Session, cmd: Command) -> Reply:
         )
     lock_chat(session, cmd.chat_id)
     tournament.require_manager(t, cmd, readable="/gebuehren, /preise, /kasse, /abrechnung")
-    fees = fees_of(session, t)
-    for i, line in enumerate(lines, 1):
-        try:
-            fees = _apply_fee_line(fees, line)
-        except RuleError as err:
-            where = f"Zeile {i}: " if len(lines) > 1 else ""
-            raise m.MoneyError(
-                where + err.message, hint=err.hint + " Nichts wurde gespeichert."
-            ) from None
+    fees = _each_line(lines, fees_of(session, t), _apply_fee_line)
     store.add(
         session, t.chat_id, store.FEES, fees.to_json(),
         user_id=cmd.user_id, update_id=cmd.update_id,
@@ -402,27 +426,7 @@ def preise(session: Session, cmd: Command) -> Reply:
         )
     lock_chat(session, cmd.chat_id)
     tournament.require_manager(t, cmd, readable="/gebuehren, /preise, /kasse, /abrechnung")
-    prizes = prizes_of(session, t)
-    for i, line in enumerate(lines, 1):
-        words = line.split()
-        try:
-            if words[0].casefold() in ("serie", "serien", "serienpreise", "serienpreis"):
-                rest = " ".join(words[1:])
-                if rest.casefold() in ("aus", "keine", "0"):
-                    series: tuple[int, ...] = ()
-                else:
-                    series = m.parse_series_prizes(rest)
-                prizes = m.Prizes(prizes.amounts, prizes.shares, series)
-            elif line.casefold() in ("aus", "keine"):
-                prizes = m.Prizes((), (), prizes.series)
-            else:
-                amounts, shares = m.parse_place_prizes(line)
-                prizes = m.Prizes(amounts, shares, prizes.series)
-        except RuleError as err:
-            where = f"Zeile {i}: " if len(lines) > 1 else ""
-            raise m.MoneyError(
-                where + err.message, hint=err.hint + " Nichts wurde gespeichert."
-            ) from None
+    prizes = _each_line(lines, prizes_of(session, t), _apply_prize_line)
     store.add(
         session, t.chat_id, store.PRIZES, prizes.to_json(),
         user_id=cmd.user_id, update_id=cmd.update_id,
