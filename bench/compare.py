@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FIGURE = re.compile(r"^  (?P<figure>.+?): (?P<value>.+?)  \(goal .*\)$")
+FIGURE = re.compile(r"^  (?P<figure>.+): (?P<value>.+?)  \(goal .*\)$")
 NUMBER = re.compile(r"-?[\d.,]+")
 
 
