@@ -227,10 +227,6 @@ def weiter(session: Session, cmd: Command) -> Reply:
 # --- /abend ----------------------------------------------------------------------------------
 
 
-def _series_word(n: int) -> str:
-    return "1 Serie" if n == 1 else f"{n} Serien"
-
-
 def _state(s: SeriesResult) -> str:
     return "abgeschlossen" if s.closed else "läuft"
 
@@ -245,7 +241,7 @@ def _date(day: dt.date) -> str:
 
 def evening_text(evening: Evening, *, details: bool = True, mark: str = "🌙") -> str:
     lines = [
-        f"{mark} <b>Skatabend vom {_date(evening.date)}</b> – {_series_word(len(evening.series))}"
+        f"{mark} <b>Skatabend vom {_date(evening.date)}</b> – {texts.series_count(len(evening.series))}"
     ]
     if details:
         for s in evening.series:

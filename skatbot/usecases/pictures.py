@@ -71,7 +71,7 @@ def season_photo(name: str, year: int, results: list[SeriesRef]) -> Photo:
         ticks = ((0, ""), *days)
     chart = Chart(
         title=f"{name} – Saison {year}",
-        subtitle=f"Seeger-Fabian: Summe nach jeder Serie · {len(results)} Serien",
+        subtitle=f"Seeger-Fabian: Summe nach jeder Serie · {texts.series_count(len(results))}",
         x_label="Serien" if not ticks else "Serien (Tag)",
         lines=(Line(name, tuple(values)),),
         x_ticks=ticks,

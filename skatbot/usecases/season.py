@@ -33,6 +33,7 @@ from skatbot.storage import chats, repo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.season import closed_lists
 from skatbot.storage.unit import Session
+from skatbot.usecases import texts
 from skatbot.usecases.people import resolve_people
 from skatbot.usecases.reply import Command, Document, Reply
 
@@ -362,10 +363,6 @@ def value_text(total: Fraction, counting: Counting) -> str:
     return f"{sign}{abs(tenths) // 10},{abs(tenths) % 10}"
 
 
-def _series_word(n: int) -> str:
-    return "1 Serie" if n == 1 else f"{n} Serien"
-
-
 def berlin_today() -> dt.date:
     from skatbot.usecases.evening import berlin_date
 
@@ -379,12 +376,12 @@ def _skatzahl(season: Season, key: str) -> str:
 
 def season_text(season: Season, *, pdf_hint: bool = True) -> str:
     table, rules = season.table, season.rules
-    lines = [f"🏆 <b>Saison {escape(season.period.label)}</b> – {_series_word(table.series)}"]
+    lines = [f"🏆 <b>Saison {escape(season.period.label)}</b> – {texts.series_count(table.series)}"]
     lines.append(f"Wertung: {escape(rules_text(rules))}")
     if not table.series:
         lines.append("Keine abgeschlossene Serie in diesem Zeitraum.")
     for line in table.ranked:
-        count = _series_word(line.played)
+        count = texts.series_count(line.played)
         if rules.best is not None and line.played > len(line.counted):
             count += f", beste {len(line.counted)}"
         mark = " 🏮" if line.key in table.lantern else ""
@@ -565,7 +562,7 @@ def export_saison(session: Session, cmd: Command) -> Reply:
     raw = json.dumps(export_document(season), ensure_ascii=False, indent=2).encode()
     slug = period.slug
     return Reply(
-        f"📎 Saison {escape(period.label)}: {_series_word(season.table.series)}, "
+        f"📎 Saison {escape(period.label)}: {texts.series_count(season.table.series)}, "
         f"{len(season.table.ranked)} gewertet.",
         documents=(
             Document(f"skatbot-saison-{slug}.json", raw, f"Saison als JSON ({FORMAT})"),

@@ -60,8 +60,7 @@ def rating_line(session: Session, place_id: int, person: Person) -> str | None:
     r = rt.replay(history(session, place_id).series, until=berlin_today()).get(person.key)
     if r is None:
         return None
-    series = "1 Serie" if r.series == 1 else f"{r.series} Serien"
-    return f"🎯 Skatzahl {rt.skatzahl(r)} nach {series} (/hilfe rating)"
+    return f"🎯 Skatzahl {rt.skatzahl(r)} nach {texts.series_count(r.series)} (/hilfe rating)"
 
 
 def load_stats(

@@ -16,6 +16,11 @@ from skatbot.rules.sheet import Entry, Sheet, Status
 from skatbot.rules.value import WIN_MIN, GameResult, LossReason, evaluate
 
 
+def series_count(n: int) -> str:
+    """"1 Serie", "3 Serien"."""
+    return "1 Serie" if n == 1 else f"{n} Serien"
+
+
 def signed(n: int) -> str:
     """A booking with its sign: "+72", "−144", "0"."""
     return f"+{n}" if n > 0 else minus_sign(n)

@@ -688,8 +688,10 @@ def export(session: Session, cmd: Command) -> Reply:
     raw = json.dumps(data, ensure_ascii=False, indent=2).encode()
     doc = Document(EXPORT_FILENAME, raw, f"Turnier als JSON ({EXPORT_FORMAT})")
     n = len(data["series"])  # type: ignore[arg-type]
-    count = "1 Serie" if n == 1 else f"{n} Serien"
-    return Reply(f"📎 Export des Turniers „{escape(t.name)}“ ({count}).", documents=(doc,))
+    return Reply(
+        f"📎 Export des Turniers „{escape(t.name)}“ ({texts.series_count(n)}).",
+        documents=(doc,),
+    )
 
 
 # --- /team, /teamwertung (use cases in usecases/teams.py) -------------------------------------
