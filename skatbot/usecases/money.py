@@ -177,9 +177,12 @@ def einsatz(session: Session, cmd: Command) -> Reply:
 def abrechnung(session: Session, cmd: Command) -> Reply:
     if trepo.tournament_of(session, cmd.chat_id) is not None:
         return _tournament_dues(session, cmd)
+    if [w.casefold() for w in cmd.args] == ["abend"]:
+        return _evening_settlement(session, cmd)
     if cmd.args:
         raise RuleError(
-            f"„{cmd.args[0][:20]}“ kenne ich bei /abrechnung nicht.", hint="Einfach /abrechnung"
+            f"„{cmd.args[0][:20]}“ kenne ich bei /abrechnung nicht.",
+            hint="/abrechnung (die Liste) oder /abrechnung abend (alle Serien des Abends)",
         )
     lst = repo.open_list(session, cmd.chat_id) or repo.latest_list(session, cmd.chat_id)
     if lst is None:
@@ -211,6 +214,75 @@ def abrechnung(session: Session, cmd: Command) -> Reply:
             f"({texts.rules_label(loaded.sheet)})."
         )
     return Reply("\n".join([head, *body]))
+
+
+def _evening_settlement(session: Session, cmd: Command) -> Reply:
+    """The evening of /abend (the lists linked by /weiter on one day), each series settled
+    under its own stake, the balances added per player (names matched as /abend does) and
+    settled anew: the fewest transfers for the whole evening."""
+    from skatbot.usecases.evening import evening_lists
+
+    latest = repo.latest_list(session, cmd.chat_id)
+    if latest is None:
+        raise RuleError(
+            f"In {cmd.here} gibt es noch keine Liste.",
+            hint="Starte eine mit /neu Anna Bernd Carla.",
+        )
+    lists = evening_lists(session, latest)
+    names: dict[str, str] = {}  # casefolded -> as written in the latest series
+    parts: list[dict[str, int]] = []
+    stakes: list[m.Stake] = []
+    without: list[int] = []
+    for number, lst in enumerate(lists, 1):
+        settlement = list_settlement(session, repo.load(session, lst))
+        if settlement is None:
+            without.append(number)
+            continue
+        stakes.append(settlement.stake)
+        part: dict[str, int] = {}
+        for name, balance in zip(settlement.names, settlement.balances, strict=True):
+            names[name.casefold()] = name
+            part[name.casefold()] = part.get(name.casefold(), 0) + balance
+        parts.append(part)
+    if not parts:
+        raise RuleError(
+            "Keine Serie dieses Abends hat einen Einsatz.",
+            hint="Z. B. /einsatz 1 ct – er gilt für die laufende und alle folgenden Listen.",
+        )
+    if len({st.method.pot for st in stakes}) > 1:
+        raise RuleError(
+            "Die Serien dieses Abends sind teils paarweise, teils in die Kasse abgerechnet – "
+            "das lässt sich nicht zu einer Abrechnung zusammenfassen.",
+            hint="Jede Serie einzeln: ihr PDF (/pdf) zeigt ihre Abrechnung.",
+        )
+    keys = list(names)
+    total = m.combine(keys, parts, stakes[-1])
+    count = texts.series_count(len(lists))
+    lines = [f"💶 <b>Abrechnung des Abends</b> ({count})"]
+    labels = sorted({st.label for st in stakes})
+    lines.append(escape("Einsatz: " + " / ".join(labels)))
+    if without:
+        numbers = ", ".join(str(n) for n in without)
+        lines.append(f"Ohne Einsatz (zählt nicht): Serie {numbers}")
+    for key, balance in zip(keys, total.balances, strict=True):
+        shown = (
+            (f"zahlt {m.format_money(-balance)}" if balance else "zahlt nichts")
+            if total.is_pot
+            else m.format_money(balance, signed=True)
+        )
+        lines.append(f"{escape(names[key])}: {shown}")
+    if total.is_pot:
+        lines.append(f"In der Kasse: {m.format_money(total.pot)}")
+    elif not total.transfers:
+        lines.append("Niemand muss zahlen.")
+    else:
+        n = len(total.transfers)
+        lines.append("Zahlungen: " + ("1 Überweisung" if n == 1 else f"{n} Überweisungen"))
+        for t in total.transfers:
+            payer, payee = escape(names[keys[t.payer]]), escape(names[keys[t.payee]])
+            lines.append(f"{payer} → {payee}: {m.format_money(t.cents)}")
+    lines.append("Jede Serie nach ihrem Einsatz, die Salden addiert (Serien: /abend).")
+    return Reply("\n".join(lines))
 
 
 # --- tournament money -----------------------------------------------------------------------

@@ -118,7 +118,7 @@ async def test_bad_money_input_is_refused_and_changes_nothing(bot: Bot) -> None:
     await refused(bot, "/einsatz 1", "Cent oder Euro?", "1 ct oder 1 €")
     await refused(bot, "/einsatz 1 ct kasse paarweise", "nur eines")
     await refused(bot, "/einsatz viel", "kein Betrag")
-    await refused(bot, "/abrechnung abend", "kenne ich bei /abrechnung nicht")
+    await refused(bot, "/abrechnung morgen", "kenne ich bei /abrechnung nicht", "/abrechnung abend")
     await refused(bot, "/gebuehren startgeld 10 €", "läuft kein Turnier")
     await refused(bot, "/kasse", "läuft kein Turnier")
     assert await export_raw(bot) == before  # no "money" part: no stake was ever stored
@@ -232,3 +232,47 @@ async def test_loeschen_deletes_the_stakes_too(bot: Bot) -> None:
     await ok(bot, "/loeschen")
     await ok(bot, "/loeschen ja")
     await ok(bot, "/einsatz", "Einsatz: keiner")
+
+
+async def test_the_evening_is_settled_once_over_all_its_series(bot: Bot) -> None:
+    await ok(bot, "/einsatz 1 ct")
+    await ok(bot, "/neu Anna Bernd Carla")
+    await _two_games(bot)  # series 1: 406, −446, 40 ct (see the three-table test)
+    await ok(bot, "/abschluss ja")
+    await ok(bot, "/weiter")
+    # Series 2: Carla Null won: +23, Seeger-Fabian +73; Σ = 73 → Carla 3 × 73 − 73 = 146,
+    # Anna and Bernd −73 each. Evening: Anna 406 − 73 = 333, Bernd −446 − 73 = −519,
+    # Carla 40 + 146 = 186 (sum 0); Bernd pays both.
+    await ok(bot, "/spiel Carla null gewonnen")
+    text = await ok(
+        bot,
+        "/abrechnung abend",
+        "Abrechnung des Abends (2 Serien)",
+        "Einsatz: 1 ct pro Punkt, paarweise",
+        "Anna: +3,33 €",
+        "Bernd: −5,19 €",
+        "Carla: +1,86 €",
+        "Zahlungen: 2 Überweisungen",
+        "Bernd → Anna: 3,33 €",
+        "Bernd → Carla: 1,86 €",
+    )
+    assert "Ohne Einsatz" not in text
+    # The latest list alone stays what it was.
+    await ok(bot, "/abrechnung", "Carla (73): +1,46 €", "Anna (0): −0,73 €")
+
+
+async def test_an_evening_without_stakes_or_with_mixed_methods_is_refused(bot: Bot) -> None:
+    await ok(bot, "/neu Anna Bernd Carla")
+    await _two_games(bot)
+    before = await export_raw(bot)
+    await refused(
+        bot, "/abrechnung abend", "Keine Serie dieses Abends hat einen Einsatz", "/einsatz 1 ct"
+    )
+    await ok(bot, "/einsatz 1 ct kasse")  # covers the running list
+    await ok(bot, "/abschluss ja")
+    await ok(bot, "/weiter")
+    await ok(bot, "/einsatz 1 ct")  # the new list: pairwise
+    await ok(bot, "/spiel Carla null gewonnen")
+    await refused(bot, "/abrechnung abend", "teils paarweise, teils in die Kasse", "/pdf")
+    await refused(bot, "/abrechnung woche", "/abrechnung abend")
+    assert before != await export_raw(bot)  # the games went in; the refusals changed nothing
