@@ -35,15 +35,18 @@ import logging
 from telegram import MessageEntity, Update
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
+from skatbot.handlers.routes import editable
 from skatbot.handlers.runtime import command_of, database, in_place, send
 from skatbot.rules.errors import RuleError
 from skatbot.storage import repo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
-from skatbot.usecases.edits import EDITABLE, apply_edit
+from skatbot.usecases.edits import apply_edit
 from skatbot.usecases.reply import Reply, error_text
 
 log = logging.getLogger(__name__)
+
+EDITABLE_COMMANDS = editable()
 
 
 # --- the edited message -------------------------------------------------------------------------
@@ -80,7 +83,7 @@ async def handle_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     except RuntimeError:  # not initialised (getMe not called): only unaddressed commands
         username = None
     name = command_name(update, username)
-    if name not in EDITABLE:
+    if name not in EDITABLE_COMMANDS:
         return
     try:
         cmd = command_of(update)

@@ -26,8 +26,8 @@ from skatbot.handlers import admin
 from skatbot.handlers.routes import ROUTES, Kind, Route, allowed_updates, menu
 from skatbot.handlers.runtime import CallbackUseCase, UseCase, execute, execute_callback, send
 from skatbot.storage.database import transient_database_error
-from skatbot.usecases import edits
-from skatbot.usecases.reply import Reply
+from skatbot.storage.unit import Session
+from skatbot.usecases.reply import Command, Reply
 
 log = logging.getLogger(__name__)
 
@@ -97,14 +97,29 @@ async def post_init(app: Application) -> None:  # type: ignore[type-arg]
 ALLOWED_UPDATES = allowed_updates(ROUTES)
 
 
+def _remembering(name: str, use_case: UseCase) -> UseCase:
+    """``usecases.edits.remembering`` around ``use_case``, built at the first call (the edit
+    machinery imports the booking use cases, which a start does not need)."""
+    built: list[UseCase] = []
+
+    def run(session: Session, cmd: Command) -> Reply:
+        if not built:
+            from skatbot.usecases.edits import remembering
+
+            built.append(remembering(name, use_case))
+        return built[0](session, cmd)
+
+    return run
+
+
 def handler_of(route: Route) -> BaseHandler:  # type: ignore[type-arg]
     """The PTB handler of one route."""
     if route.kind is Kind.COMMAND:
         callback = route.run
         if route.is_use_case:
             use_case: UseCase = route.run  # type: ignore[assignment]
-            if route.name in edits.EDITABLE:  # remember which message booked what (edits)
-                use_case = edits.remembering(route.name, use_case)
+            if route.editable:  # remember which message booked what (edits)
+                use_case = _remembering(route.name, use_case)
             callback = _handler(use_case, route.write, route.admin, route.heavy)
         return CommandHandler(route.name, callback)  # type: ignore[arg-type]
     if route.kind is Kind.CALLBACK:

@@ -29,11 +29,9 @@ from typing import Any, Final
 from telegram.ext import filters
 from telegram.ext.filters import BaseFilter
 
-from skatbot.handlers import admin, builder, edits, inline, pinned
+from skatbot.handlers import admin
 from skatbot.handlers.runtime import CallbackUseCase, UseCase
 from skatbot.storage.unit import Session
-from skatbot.usecases import builder as game_builder
-from skatbot.usecases import buttons, house, sheet
 from skatbot.usecases.reply import Command
 
 # A PTB callback: for routes that are Telegram glue themselves (status updates, the builder's
@@ -62,6 +60,7 @@ class Route:
     write: bool = False  # commands; a button's use case always runs in a write transaction
     admin: bool = False
     heavy: bool = False  # run in a worker thread (commands and buttons)
+    editable: bool = False  # commands: an edit of the message corrects its booking
     pattern: str | None = None  # CALLBACK: regex matched at the start of the data
     filter: BaseFilter | None = None  # MESSAGE
     group: int = 0  # PTB handler group; -1 runs before everything and may stop an update
@@ -75,19 +74,37 @@ class Route:
 
 
 def lazy(target: str) -> Callable[[Session, Command], Any]:
-    """The use case ``"module:function"`` of ``skatbot.usecases``, imported at its first call:
-    the features a bot start does not need (documents, money, season, statistics, tournaments,
-    help) cost no start-up time. tests/handlers/test_routes.py resolves every one."""
+    """The use case ``"module:function"`` of ``skatbot.usecases``, imported at its first call,
+    so that a bot start imports no use case at all (it polls sooner; the first update pays
+    the import once). tests/handlers/test_routes.py resolves every one."""
     module, _, name = target.partition(":")
+    path = f"skatbot.usecases.{module}"
     found: list[Callable[[Session, Command], Any]] = []
 
     def run(session: Session, cmd: Command) -> Any:
         if not found:
-            found.append(getattr(importlib.import_module(f"skatbot.usecases.{module}"), name))
+            found.append(getattr(importlib.import_module(path), name))
         return found[0](session, cmd)
 
     run.__name__ = name
-    run.__qualname__ = run.lazy_target = target  # type: ignore[attr-defined]
+    run.__qualname__ = run.lazy_target = f"{path}:{name}"  # type: ignore[attr-defined]
+    return run
+
+
+def glue(target: str) -> Callback:
+    """The PTB callback ``"module:function"`` of ``skatbot.handlers``, imported at its first
+    update (like :func:`lazy`)."""
+    module, _, name = target.partition(":")
+    path = f"skatbot.handlers.{module}"
+    found: list[Callback] = []
+
+    async def run(*args: Any) -> None:
+        if not found:
+            found.append(getattr(importlib.import_module(path), name))
+        await found[0](*args)
+
+    run.__name__ = name
+    run.__qualname__ = run.lazy_target = f"{path}:{name}"  # type: ignore[attr-defined]
     return run
 
 
@@ -99,11 +116,14 @@ def command(
     write: bool = False,
     admin: bool = False,
     heavy: bool = False,
+    editable: bool = False,
 ) -> Route:
     """``/name``. ``menu`` is required: its menu text, or ``HIDDEN``."""
     if inspect.iscoroutinefunction(run) and (write or admin or heavy):
         raise ValueError(f"/{name}: a PTB callback runs its own unit, flags do not apply")
-    return Route(Kind.COMMAND, name, run, menu, write=write, admin=admin, heavy=heavy)
+    return Route(
+        Kind.COMMAND, name, run, menu, write=write, admin=admin, heavy=heavy, editable=editable
+    )
 
 
 def button(
@@ -142,26 +162,26 @@ ROUTES: list[Route] = [
     message(
         "edited",  # an edit corrects its booking, never runs as a new command
         filters.UpdateType.EDITED,
-        edits.on_edited,
+        glue("edits:on_edited"),
         group=-1,
         updates=("edited_message",),
     ),
     # Commands. PTB tries them in this order; the commands of every deal come first.
-    command("spiel", game_builder.spiel, "Spiel eintragen – ohne Worte mit Knöpfen, oder: /spiel Anna grand ohne 1 hand g", write=True),
-    command("eingepasst", sheet.eingepasst, "Alle haben gepasst", write=True),
-    command("neu", sheet.neu, "Neue Liste: /neu Anna Bernd Carla [Dora]", write=True),
+    command("spiel", lazy("builder:spiel"), "Spiel eintragen – ohne Worte mit Knöpfen, oder: /spiel Anna grand ohne 1 hand g", write=True, editable=True),
+    command("eingepasst", lazy("sheet:eingepasst"), "Alle haben gepasst", write=True, editable=True),
+    command("neu", lazy("sheet:neu"), "Neue Liste: /neu Anna Bernd Carla [Dora]", write=True),
     # heavy: /stand bild renders a picture, in a worker thread like the PDFs
-    command("stand", sheet.stand, "Serienabschluss mit Rechenweg – /stand bild als Bild", heavy=True),
-    command("anheften", pinned.cmd_anheften, "Stand anheften – wird nach jedem Spiel aktualisiert"),
-    command("liste", sheet.liste, "Die letzten Zeilen der Liste"),
-    command("korrigieren", sheet.korrigieren, "Spiel N korrigieren: /korrigieren 7 Anna … [geber NAME]", write=True),
-    command("storno", sheet.storno, "Spiel N streichen: /storno 7", write=True),
-    command("geber", sheet.geber, "Nächsten Geber festlegen", write=True),
-    command("serie", sheet.serie, "Serienlänge ändern: /serie 48", write=True),
-    command("umbenennen", sheet.umbenennen, "Anzeigenamen ändern", write=True),
-    command("wert", sheet.wert, "Spielwert berechnen, ohne einzutragen"),
+    command("stand", lazy("sheet:stand"), "Serienabschluss mit Rechenweg – /stand bild als Bild", heavy=True),
+    command("anheften", glue("pinned:cmd_anheften"), "Stand anheften – wird nach jedem Spiel aktualisiert"),
+    command("liste", lazy("sheet:liste"), "Die letzten Zeilen der Liste"),
+    command("korrigieren", lazy("sheet:korrigieren"), "Spiel N korrigieren: /korrigieren 7 Anna … [geber NAME]", write=True, editable=True),
+    command("storno", lazy("sheet:storno"), "Spiel N streichen: /storno 7", write=True),
+    command("geber", lazy("sheet:geber"), "Nächsten Geber festlegen", write=True),
+    command("serie", lazy("sheet:serie"), "Serienlänge ändern: /serie 48", write=True),
+    command("umbenennen", lazy("sheet:umbenennen"), "Anzeigenamen ändern", write=True),
+    command("wert", lazy("sheet:wert"), "Spielwert berechnen, ohne einzutragen"),
     # heavy: a tournament's export (up to 1,000 participants) is computed in a worker thread
-    command("export", sheet.export, "Liste als JSON", heavy=True),
+    command("export", lazy("sheet:export"), "Liste als JSON", heavy=True),
     # PDFs take 50-100 ms to render: in a worker thread, not on the event loop
     command("pdf", lazy("documents:pdf"), "Liste als PDF", heavy=True),
     command("abschluss", lazy("documents:abschluss"), "Serie abschließen (mit PDF)", write=True, heavy=True),
@@ -176,12 +196,12 @@ ROUTES: list[Route] = [
     command("saison", lazy("season:saison"), "Saisontabelle: /saison [2026 | märz 2026 | von … bis …] [pdf]", heavy=True),
     command("saisonregeln", lazy("season:saisonregeln"), "Zählweise der Saison: /saisonregeln summe|schnitt beste N mindestens N", write=True),
     command("vordruck", lazy("documents:vordruck"), "Leere Liste zum Ausdrucken: /vordruck 3 oder 4", heavy=True),
-    command("regeln", house.regeln, "Regeln: /regeln haus (Kontra/Re, Bock, Ramsch) oder /regeln isko", write=True),
-    command("ramsch", house.ramsch, "Hausregeln: Ramsch eintragen: /ramsch Anna 55", write=True),
-    command("bock", house.bock, "Hausregeln: Bock von Hand auslösen", write=True),
-    command("krank", house.krank, "Hausregeln: vor dem Ramsch krank melden", write=True),
-    command("gesund", house.gesund, "Hausregeln: alle gesund, es wird geramscht", write=True),
-    command("startpunkte", house.startpunkte, "Hausregeln: Startpunkte setzen", write=True),
+    command("regeln", lazy("house:regeln"), "Regeln: /regeln haus (Kontra/Re, Bock, Ramsch) oder /regeln isko", write=True),
+    command("ramsch", lazy("house:ramsch"), "Hausregeln: Ramsch eintragen: /ramsch Anna 55", write=True),
+    command("bock", lazy("house:bock"), "Hausregeln: Bock von Hand auslösen", write=True),
+    command("krank", lazy("house:krank"), "Hausregeln: vor dem Ramsch krank melden", write=True),
+    command("gesund", lazy("house:gesund"), "Hausregeln: alle gesund, es wird geramscht", write=True),
+    command("startpunkte", lazy("house:startpunkte"), "Hausregeln: Startpunkte setzen", write=True),
     command("einsatz", lazy("money:einsatz"), "Geld: Einsatz pro Punkt: /einsatz 1 ct [kasse]", write=True),
     command("abrechnung", lazy("money:abrechnung"), "Geld: wer wem was zahlt (Turnier: wer was zahlt)", heavy=True),
     # Tournament management is for its creator and the chat's admins (admin=True); draws,
@@ -212,24 +232,29 @@ ROUTES: list[Route] = [
     button("delete", r"^v1:del:", admin.on_delete_button),  # /loeschen's confirmation
     button("close", r"^v1:(close|keep):", lazy("documents:close_tap"), heavy=True),  # /abschluss's question (a PDF)
     button("me", r"^v1:me:", lazy("people:me_tap")),  # "Das bin ich" under a new list
-    button("builder", r"^v1:b:", builder.on_builder_button),  # the game builder's own buttons
-    button("korrigieren", r"^v1:k:", buttons.korrigieren),  # under a booking
-    button("storno", r"^v1:s:", buttons.storno_ask),  # under a booking: asks
-    button("storno ja", r"^v1:sj:", buttons.storno_yes),
-    button("storno nein", r"^v1:sn:", buttons.storno_no),
-    button("gesund", r"^v1:g:", buttons.gesund),  # before a Ramsch: Alle gesund
-    button("krank", r"^v1:kr:", buttons.krank),  # before a Ramsch: NAME krank
-    button("new game", r"^v1:n$", buttons.new_game),  # Neues Spiel
-    button("stand", r"^v1:st$", buttons.show_stand),  # Stand
-    button("unknown", r"^", buttons.unknown),  # anything else: "Unbekannter Knopf"
+    button("builder", r"^v1:b:", glue("builder:on_builder_button")),  # the game builder's own buttons
+    button("korrigieren", r"^v1:k:", lazy("buttons:korrigieren")),  # under a booking
+    button("storno", r"^v1:s:", lazy("buttons:storno_ask")),  # under a booking: asks
+    button("storno ja", r"^v1:sj:", lazy("buttons:storno_yes")),
+    button("storno nein", r"^v1:sn:", lazy("buttons:storno_no")),
+    button("gesund", r"^v1:g:", lazy("buttons:gesund")),  # before a Ramsch: Alle gesund
+    button("krank", r"^v1:kr:", lazy("buttons:krank")),  # before a Ramsch: NAME krank
+    button("new game", r"^v1:n$", lazy("buttons:new_game")),  # Neues Spiel
+    button("stand", r"^v1:st$", lazy("buttons:show_stand")),  # Stand
+    button("unknown", r"^", lazy("buttons:unknown")),  # anything else: "Unbekannter Knopf"
     # Messages: a bid typed as a reply to the builder.
-    message("bid reply", filters.TEXT & filters.REPLY & ~filters.COMMAND, builder.on_reply),
-    Route(Kind.INLINE, "inline", inline.on_inline_query, updates=("inline_query",)),
+    message("bid reply", filters.TEXT & filters.REPLY & ~filters.COMMAND, glue("builder:on_reply")),
+    Route(Kind.INLINE, "inline", glue("inline:on_inline_query"), updates=("inline_query",)),
 ]
 # fmt: on
 
 # The order Telegram's allowed_updates lists them in (the poller and setWebhook ask for these).
 _UPDATE_ORDER = ("message", "edited_message", "callback_query", "inline_query", "my_chat_member")
+
+
+def editable(routes: Sequence[Route] = ROUTES) -> frozenset[str]:
+    """The commands whose edited message corrects their booking (handlers/edits.py)."""
+    return frozenset(r.name for r in routes if r.editable)
 
 
 def commands(routes: Sequence[Route] = ROUTES) -> list[Route]:

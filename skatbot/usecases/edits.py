@@ -22,7 +22,6 @@ from skatbot.usecases.sheet import correction_fields, unchanged, write_correctio
 UseCase = Callable[[Session, Command], Reply]
 
 # Commands whose messages may be edited to correct what they booked.
-EDITABLE = ("spiel", "korrigieren", "eingepasst")
 NOT_APPLIED = "Bearbeitung nicht übernommen:"
 
 
