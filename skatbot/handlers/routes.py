@@ -9,12 +9,12 @@ with setMyCommands). A command is in the menu unless its line says ``HIDDEN``.
 
 Adding a command is one use case ``fn(session, command) -> Reply`` plus one line here::
 
-    command("name", module.fn, "Menütext", write=True),
+    command("name", lazy("module:fn"), "Menütext", write=True),
 
 and a button one use case ``fn(session, command) -> Answer`` (``command.args == (data,)``)
 plus one line with the pattern of its callback data::
 
-    button("name", r"^v1:x:", module.fn),
+    button("name", r"^v1:x:", lazy("module:fn")),
 """
 
 from __future__ import annotations
