@@ -361,27 +361,25 @@ class Delivery:
     async def send_document(
         self, filename: str, data: bytes, caption: str, *, html: bool, buttons: Buttons = ()
     ) -> int | None:
-        async def request(target: Target) -> object:
-            return await self.bot.send_document(
-                target.chat_id,
-                data,
-                filename=filename,
-                caption=caption or None,
-                parse_mode=ParseMode.HTML if html and caption else None,
-                reply_markup=markup(buttons),
-                message_thread_id=target.thread_id,
-            )
-
-        message = await self._request(request, counts=True)
-        return getattr(message, "message_id", None)
+        return await self._send_media(self.bot.send_document, filename, data, caption, html, buttons)
 
     async def send_photo(
         self, filename: str, data: bytes, caption: str, *, html: bool, buttons: Buttons = ()
     ) -> int | None:
         """A picture shown in the chat (sendPhoto), like ``send_document``."""
+        return await self._send_media(self.bot.send_photo, filename, data, caption, html, buttons)
 
+    async def _send_media(
+        self,
+        send: Callable[..., Awaitable[object]],
+        filename: str,
+        data: bytes,
+        caption: str,
+        html: bool,
+        buttons: Buttons,
+    ) -> int | None:
         async def request(target: Target) -> object:
-            return await self.bot.send_photo(
+            return await send(
                 target.chat_id,
                 data,
                 filename=filename,

@@ -208,6 +208,15 @@ class SkatPDF(FPDF):
         self.put(x, y0, name_w, height, clean)
         return x + columns[1].width
 
+    def text_line(self, text: str, height: float, size: float, bold: bool = False) -> None:
+        """One line across the page (titles, notes): shrunk down to 60 % of ``size`` to fit,
+        cut with "…" only beyond that."""
+        text = self.clean(text)
+        self.fit_size(text, self.content_width - 2, size, size * 0.6, bold)
+        self.set_x(self.l_margin)
+        self.cell(self.content_width, height, self.fit(text, self.content_width - 2))
+        self.ln(height)
+
     def fit_size(self, text: str, width: float, size: float, min_size: float, bold: bool) -> float:
         """Largest font size between ``min_size`` and ``size`` at which ``text`` fits."""
         self.font(size, bold)

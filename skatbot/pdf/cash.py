@@ -70,21 +70,15 @@ class _CashPDF(SkatPDF):
             Column("Saldo", 22, "R"),
         ]
 
-    def line_of_text(self, text: str, height: float, size: float, bold: bool = False) -> None:
-        self.font(size, bold)
-        self.set_x(self.l_margin)
-        self.cell(self.content_width, height, self.fit(self.clean(text), self.content_width))
-        self.ln(height)
-
     def header_block(self) -> None:
         self.add_page()
         self.color(BLACK)
-        self.line_of_text(self.doc.title, 8, 16, bold=True)
-        self.line_of_text("Kassenbericht", 6, 12, bold=True)
+        self.text_line(self.doc.title, 8, 16, bold=True)
+        self.text_line("Kassenbericht", 6, 12, bold=True)
         self.color(GREY_TEXT)
-        self.line_of_text(f"Stand: {format_date_long(self.doc.date)}", 5, 9)
+        self.text_line(f"Stand: {format_date_long(self.doc.date)}", 5, 9)
         for note in self.doc.notes:
-            self.line_of_text(note, 4.5, 8.5)
+            self.text_line(note, 4.5, 8.5)
         self.color(BLACK)
         self.set_draw_color(*BLACK)
         self.set_line_width(0.4)

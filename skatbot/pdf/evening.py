@@ -82,23 +82,16 @@ class _EveningPDF(SkatPDF):
         )
         self.doc = doc
 
-    def line_of_text(self, text: str, height: float, size: float, bold: bool = False) -> None:
-        text = self.clean(text)
-        self.fit_size(text, self.content_width - 2, size, size * 0.6, bold)  # shrink, not cut
-        self.set_x(self.l_margin)
-        self.cell(self.content_width, height, self.fit(text, self.content_width - 2))
-        self.ln(height)
-
     def header_block(self) -> None:
         doc = self.doc
         self.add_page()
         self.color(BLACK)
-        self.line_of_text(doc.title, 8, 16, bold=True)
+        self.text_line(doc.title, 8, 16, bold=True)
         n = len(doc.series)
         series = "1 Serie" if n == 1 else f"{n} Serien"
-        self.line_of_text(f"{format_date_long(doc.date)} · {series}", 6, 12, bold=True)
+        self.text_line(f"{format_date_long(doc.date)} · {series}", 6, 12, bold=True)
         self.color(GREY_TEXT)
-        self.line_of_text(f"Wertung: {doc.sum_label}.", 5, 9)
+        self.text_line(f"Wertung: {doc.sum_label}.", 5, 9)
         self.color(BLACK)
         self.set_draw_color(*BLACK)
         self.set_line_width(0.4)

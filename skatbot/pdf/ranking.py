@@ -90,29 +90,23 @@ class _RankingPDF(SkatPDF):
             Column("verloren", 22, "R"),
         ]
 
-    def line_of_text(self, text: str, height: float, size: float, bold: bool = False) -> None:
-        self.font(size, bold)
-        self.set_x(self.l_margin)
-        self.cell(self.content_width, height, self.fit(text, self.content_width))
-        self.ln(height)
-
     def header_block(self, counted: Sequence[int], missing: Sequence[int]) -> None:
         self.add_page()
         self.color(BLACK)
-        self.line_of_text(self.tournament, 8, 16, bold=True)
+        self.text_line(self.tournament, 8, 16, bold=True)
         n = len(counted)
         series = "1 Serie" if n == 1 else f"{n} Serien"
-        self.line_of_text(f"Rangliste nach {series}", 6, 12, bold=True)
+        self.text_line(f"Rangliste nach {series}", 6, 12, bold=True)
         self.color(GREY_TEXT)
-        self.line_of_text(f"Stand: {format_date_long(self.date)}", 5, 9)
+        self.text_line(f"Stand: {format_date_long(self.date)}", 5, 9)
         if counted:
-            self.line_of_text(f"Gewertet: {_series_text(counted)}", 5, 9)
+            self.text_line(f"Gewertet: {_series_text(counted)}", 5, 9)
         if missing:
             verb = "ist" if len(missing) == 1 else "sind"
-            self.line_of_text(
+            self.text_line(
                 f"{_series_text(missing)} {verb} noch unvollständig und nicht gewertet.", 5, 9
             )
-        self.line_of_text(
+        self.text_line(
             "Wertung: Summe der Seeger-Fabian-Wertungen aller gewerteten Serien.", 5, 9
         )
         self.color(BLACK)
@@ -215,7 +209,7 @@ class _RankingPDF(SkatPDF):
         self.heading("Teamwertung", size=12, gap_before=6)
         self.font(9)
         self.color(GREY_TEXT)
-        self.line_of_text(f"{mode} · {TEAM_TIE_RULE}", 5, 9)
+        self.text_line(f"{mode} · {TEAM_TIE_RULE}", 5, 9)
         self.color(BLACK)
         self.set_y(self.get_y() + 1.5)
         team_w = 50.0

@@ -57,13 +57,6 @@ class _SeasonPDF(SkatPDF):
         super().__init__(doc.title, subject="Saisonwertung", footer_label=doc.title)
         self.doc = doc
 
-    def text_line(self, text: str, height: float, size: float, bold: bool = False) -> None:
-        text = self.clean(text)
-        self.fit_size(text, self.content_width - 2, size, size * 0.6, bold)
-        self.set_x(self.l_margin)
-        self.cell(self.content_width, height, self.fit(text, self.content_width - 2))
-        self.ln(height)
-
     def header_block(self) -> None:
         doc = self.doc
         self.add_page()
