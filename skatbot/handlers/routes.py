@@ -42,6 +42,7 @@ from skatbot.usecases import (
     season,
     sheet,
     statistics,
+    table_lists,
     tournament,
 )
 from skatbot.usecases import help as help_texts
@@ -187,7 +188,8 @@ ROUTES: list[Route] = [
     command("serienlaenge", tournament.serienlaenge, "Preisskat: Spiele je Serie: /serienlaenge 36 48", write=True, admin=True),
     command("auslosen", tournament.auslosen, "Preisskat: Tische der nächsten Serie auslosen", write=True, admin=True, heavy=True),
     command("ergebnis", tournament.ergebnis, "Preisskat: Ergebnis: /ergebnis Anna 437 12 3", write=True, admin=True),
-    command("fehlend", tournament.fehlend, "Preisskat: fehlende Ergebnisse"),
+    command("fehlend", tournament.fehlend, "Preisskat: fehlende Ergebnisse und wie weit die Tische sind"),
+    command("tisch", table_lists.tisch, "Preisskat: hier spielt ein Tisch: /tisch CODE (aus der Auslosung)", write=True),
     command("rangliste", tournament.rangliste, "Preisskat: Rangliste über alle Serien", heavy=True),
     command("urkunden", tournament.urkunden, "Preisskat: Urkunden als PDF", heavy=True),
     command("gebuehren", money.gebuehren, "Preisskat: Startgeld, Verlustspielgeld, Tischgeld", write=True, admin=True),
@@ -205,6 +207,8 @@ ROUTES: list[Route] = [
     button("delete", r"^v1:del:", admin.on_delete_button),  # /loeschen's confirmation
     button("close", r"^v1:(close|keep):", documents.close_tap, heavy=True),  # /abschluss's question (a PDF)
     button("me", r"^v1:me:", people.me_tap),  # "Das bin ich" under a new list
+    button("sign", r"^v1:tu:", table_lists.sign_tap),  # a tournament table signs its closed list
+    button("next draw", r"^v1:td:", table_lists.draw_tap, heavy=True),  # "Nächste Serie auslosen"
     button("builder", r"^v1:b:", builder.on_builder_button),  # the game builder's own buttons
     button("korrigieren", r"^v1:k:", buttons.korrigieren),  # under a booking
     button("storno", r"^v1:s:", buttons.storno_ask),  # under a booking: asks
