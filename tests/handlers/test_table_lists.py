@@ -255,3 +255,131 @@ async def test_thirteen_players_two_series_every_table_in_its_topic(
     gaps = [b - a for a, b in itertools.pairwise(edits)]
     assert all(g >= 0.6 * 0.9 for g in gaps), gaps
     assert len(edits) <= elapsed / 0.6 + 1
+
+
+# --- /tisch CODE where topics cannot be made, refusals, a correction after reporting ----------
+
+SEVEN = PLAYERS[:7]  # a Vierertisch and a Dreiertisch
+OTHER = -1009104  # a second group for the other table
+
+
+def opening_players(bot: Bot, chat: int, thread: int | None = None) -> list[str]:
+    msgs = bot.api.messages(chat, thread_id=thread if thread is not None else 0)
+    opening = [m for m in msgs if "Neue Liste" in (m.text or "")][-1]
+    found = re.search(r"Neue Liste: (.+?) – ", opening.text or "")
+    assert found
+    return found.group(1).split(", ")
+
+
+async def play_at(bot: Bot, chat: int, players: list[str]) -> None:
+    for i in range(len(players)):
+        declarer = players[(i + 1) % len(players)]
+        await ok(bot, f"/spiel {declarer} {WON}", chat, user_id=USER[declarer])
+    await ok(bot, "/abschluss", chat, user_id=USER[players[0]])
+
+
+async def test_codes_in_a_group_without_topics_refusals_and_a_withdrawn_report(bot: Bot) -> None:
+    await ok(bot, "/turnier Vereinsmeisterschaft", PLAIN)
+    await ok(bot, "/teilnehmer " + ", ".join(SEVEN), PLAIN)
+    await ok(bot, "/serienlaenge 3 4", PLAIN)
+    draw = await ok(bot, "/auslosen 99", PLAIN)
+    codes = dict(re.findall(r"Tisch (\d) → /tisch (\w+)", draw))
+    assert sorted(codes) == ["1", "2"], draw
+
+    await refused(bot, "/tisch QQQQQQ", ELSEWHERE, None, "kenne ich nicht", "/tisch")
+    await refused(bot, f"/tisch {codes['1']}", PLAIN, None, "Turniertisch", "/tisch")
+    assert "/tisch" in await ok(bot, "/fehlend", PLAIN)  # nothing linked
+
+    opened = await ok(bot, f"/tisch {codes['1'].lower()}", ELSEWHERE)
+    assert "Serie 1 · Tisch 1" in opened and "Neue Liste" in opened
+    await bot.delivered()
+    desk = [m.text or "" for m in bot.api.messages(PLAIN)]
+    assert any("Serie 1 · Tisch 1 spielt jetzt in" in t for t in desk), desk[-2:]
+    # a table list in the wrong chat: another table here, or this table a second time
+    await refused(bot, f"/tisch {codes['2']}", ELSEWHERE, None, "Tisch 1", "anderes Thema")
+    await refused(bot, f"/tisch {codes['1']}", OTHER, None, "hat schon seine Liste")
+    await ok(bot, f"/tisch {codes['2']}", OTHER)
+    one, two = opening_players(bot, ELSEWHERE), opening_players(bot, OTHER)
+    assert sorted(one + two) == sorted(SEVEN)
+
+    await play_at(bot, ELSEWHERE, one)
+    await play_at(bot, OTHER, two)
+    await bot.delivered()
+    sign_one, sign_two = sign_message(bot, ELSEWHERE, None), sign_message(bot, OTHER, None)
+    first = data_of(sign_one, SIGN_LABEL)
+    # unlinked, "Unterschreiben": asked to tap the own name; nothing signed
+    notice = await tap(bot, sign_one, first, USER[one[0]])
+    assert "Tippe auf deinen Namen" in notice
+    assert (
+        await tap(bot, sign_one, f"{first}:0", USER[one[0]]) == f"Danke, {one[0]} – unterschrieben."
+    )
+    sign_one = sign_message(bot, ELSEWHERE, None)
+    before = sign_one.text
+    notice = await tap(bot, sign_one, first, USER[one[0]])  # a second signature
+    assert f"Du hast schon als {one[0]} unterschrieben." in notice, notice
+    # a player of the other table (signed there) is no player here
+    await tap(bot, sign_two, f"{data_of(sign_two, SIGN_LABEL)}:0", USER[two[0]])
+    notice = await tap(bot, sign_one, f"{first}:1", USER[two[0]])
+    assert f"Du bist {two[0]} und sitzt nicht an Serie 1 · Tisch 1" in notice, notice
+    notice = await tap(bot, sign_one, first, USER[two[0]])
+    assert "Unterschreiben können nur die Spieler dieses Tisches." in notice, notice
+    assert sign_message(bot, ELSEWHERE, None).text == before  # nothing changed
+
+    for seat in range(1, len(one)):
+        sign_one = sign_message(bot, ELSEWHERE, None)
+        await tap(bot, sign_one, f"{first}:{seat}", USER[one[seat]])
+    await bot.delivered()
+    desk = [m.text or "" for m in bot.api.messages(PLAIN)]
+    assert any("Serie 1 · Tisch 1 gemeldet" in t for t in desk), desk[-3:]
+    missing = await ok(bot, "/fehlend", PLAIN)
+    assert (
+        f"Tisch 2 ({', '.join(two)}): abgeschlossen, {len(two)}/{len(two)} Spiele, 1/{len(two)} unterschrieben"
+        in missing
+    ), missing
+
+    # a correction after reporting: the table opens again, the result is withdrawn
+    reopened = await ok(bot, "/oeffnen", ELSEWHERE, user_id=MANAGER)
+    assert "zurückgezogen" in reopened
+    await bot.delivered()
+    desk = [m.text or "" for m in bot.api.messages(PLAIN)]
+    assert any(t.startswith("↩️ Serie 1 · Tisch 1: Liste wieder geöffnet") for t in desk), desk[-2:]
+    missing = await ok(bot, "/fehlend", PLAIN)
+    assert f"Tisch 1 ({', '.join(one)}): spielt, {len(one)}/{len(one)} Spiele" in missing, missing
+    assert all(n in missing for n in one)  # their results are missing again
+    await ok(bot, "/abschluss", ELSEWHERE, user_id=MANAGER)
+    for seat in range(len(one)):
+        await tap(
+            bot,
+            sign_message(bot, ELSEWHERE, None),
+            first_sign(bot, ELSEWHERE, seat),
+            USER[one[seat]],
+        )
+    await bot.delivered()
+    desk = [m.text or "" for m in bot.api.messages(PLAIN)]
+    assert sum("Serie 1 · Tisch 1 gemeldet" in t for t in desk) == 2
+
+
+def first_sign(bot: Bot, chat: int, seat: int) -> str:
+    msg = sign_message(bot, chat, None)
+    data = data_of(msg, SIGN_LABEL)
+    return data  # linked since the first signatures: the one button is enough
+
+
+async def test_a_forum_without_the_right_gets_codes(bot: Bot) -> None:
+    bot.api.add_forum(FORUM, title="Preisskat")  # the bot is no admin: no topics
+    await ok(bot, "/turnier Ohne Themen", FORUM)
+    await ok(bot, "/teilnehmer " + ", ".join(SEVEN), FORUM)
+    draw = await ok(bot, "/auslosen 5", FORUM)
+    assert "eigenes Thema" in draw
+    await bot.delivered()
+    assert bot.api.topics[FORUM] == {}
+    desk = [m.text or "" for m in bot.api.messages(FORUM, thread_id=0)]
+    told = [t for t in desk if "Themen für die Tische darf ich hier nicht anlegen" in t]
+    assert len(told) == 1, desk  # one message for all tables
+    codes = dict(re.findall(r"Tisch (\d) → /tisch (\w+)", told[0]))
+    assert sorted(codes) == ["1", "2"]
+    topic = bot.api.create_topic(FORUM, "Tisch 2")  # a member makes a topic
+    opened = await ok(bot, f"/tisch {codes['2']}", FORUM, topic)
+    assert "Serie 1 · Tisch 2" in opened
+    players = opening_players(bot, FORUM, topic)
+    await refused(bot, f"/spiel {players[1]} {WON}", FORUM, None, "keine Liste")  # not the desk
