@@ -49,7 +49,12 @@ STANDINGS_PLACES = 60  # places shown in the pinned message (an edit is one mess
 
 def _new_code(session: Session, taken: set[str]) -> str:
     while True:
-        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        # from token_hex (not choice): the recorded evenings fix token_hex, so codes too
+        raw = int(secrets.token_hex(4), 16)
+        code = ""
+        for _ in range(CODE_LENGTH):
+            raw, digit = divmod(raw, len(CODE_ALPHABET))
+            code += CODE_ALPHABET[digit]
         if code not in taken and not trepo.code_taken(session, code):
             taken.add(code)
             return code
