@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import json
 import logging
@@ -45,7 +46,7 @@ from telegram.error import (
 from telegram.warnings import PTBUserWarning
 
 from skatbot.handlers.html_split import MAX_CAPTION, fits, split_html
-from skatbot.usecases.reply import Buttons, Document, Edit, Photo, Reply
+from skatbot.usecases.reply import Buttons, Document, Edit, NewTopic, Photo, Post, Reply
 
 if TYPE_CHECKING:
     from telegram import Bot
@@ -183,6 +184,11 @@ class Outbox:
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._idle: asyncio.Condition | None = None
         self._edited: OrderedDict[tuple[int, int], tuple[str | None, Any]] = OrderedDict()
+        # Coalesced edits (``Edit.every``): when each message was last edited, the edit
+        # waiting for its turn, and the timer that sends it.
+        self._last_edit: dict[tuple[int, int], float] = {}
+        self._pending_edit: dict[tuple[int, int], Callable[[], Awaitable[None]]] = {}
+        self._edit_timers: dict[tuple[int, int], asyncio.Task[None]] = {}
         self.refusals: deque[tuple[int, int]] = deque(maxlen=REFUSALS_KEPT)
         """(chat id, message id) of the latest sent messages that were refusals
         (``Reply.refusal``): what a refusal is, without reading the text."""
@@ -221,8 +227,39 @@ class Outbox:
 
     def busy(self, chat_id: int | None = None) -> bool:
         if chat_id is None:
-            return bool(self._workers)
-        return chat_id in self._workers
+            return bool(self._workers) or bool(self._edit_timers)
+        return chat_id in self._workers or any(k[0] == chat_id for k in self._edit_timers)
+
+    def coalesce(
+        self,
+        chat_id: int,
+        message_id: int,
+        every: float,
+        send: Callable[[], Awaitable[None]],
+    ) -> bool:
+        """An edit of ``message_id`` that may go out at most once per ``every`` seconds.
+        True: send it now (the caller does). Otherwise it replaces any edit waiting for the
+        message, and a timer queues the waiting one when the time is up."""
+        key = (chat_id, message_id)
+        now = time.monotonic()
+        if key in self._edit_timers:
+            self._pending_edit[key] = send
+            return False
+        last = self._last_edit.get(key)
+        if last is None or now - last >= every:
+            self._last_edit[key] = now
+            return True
+        self._pending_edit[key] = send
+
+        async def fire() -> None:
+            await asyncio.sleep(last + every - time.monotonic())
+            job = self._pending_edit.pop(key)
+            self._last_edit[key] = time.monotonic()
+            self.submit(chat_id, job)
+            del self._edit_timers[key]
+
+        self._edit_timers[key] = asyncio.get_running_loop().create_task(fire())
+        return False
 
     def pending(self, chat_id: int) -> int:
         return len(self._queues.get(chat_id, ()))
@@ -246,6 +283,9 @@ class Outbox:
     async def close(self, grace: float = 5.0) -> None:
         """Deliver what is queued within ``grace`` seconds, then give up (and say how much)."""
         self.closed = True
+        for timer in list(self._edit_timers.values()):
+            timer.cancel()
+        self._edit_timers.clear()
         workers = list(self._workers.values())
         if workers:
             await asyncio.wait(workers, timeout=grace)
@@ -399,8 +439,10 @@ class Delivery:
         send = self.send_photo if isinstance(doc, Photo) else self.send_document
         return await send(doc.filename, doc.data, caption, html=html, buttons=buttons)
 
-    async def reply(self, reply: Reply) -> None:
-        """The reply's text, documents, ``on_sent`` and edits, in this order."""
+    async def reply(self, reply: Reply) -> int | None:
+        """The reply's text, documents, ``on_sent`` and edits, in this order; then its
+        forum topics (``Reply.topics``) and its posts to other places (queued there).
+        Returns the id of the (last) message sent, if any."""
         sent: int | None = None
         try:
             sent = await self._reply_messages(reply)
@@ -408,7 +450,8 @@ class Delivery:
                 self.outbox.refusals.append((self.target.chat_id, sent))
         except Forbidden as err:  # the bot was removed from the chat or blocked
             log.info("reply to chat %s not allowed: %s", self.target.chat_id, err)
-            return
+            self._queue_posts(reply.posts)
+            return None
         except TelegramError as err:
             log.warning("reply to chat %s failed: %s", self.target.chat_id, err)
         if sent is not None and reply.on_sent is not None and self.db is not None:
@@ -418,6 +461,70 @@ class Delivery:
             except Exception:  # the reply is out; remembering its id is a convenience
                 log.exception("on_sent for chat %s failed", self.target.chat_id)
         await self.edits(reply.edits)
+        for topic in reply.topics:
+            await self.new_topic(topic)
+        self._queue_posts(reply.posts)
+        return sent
+
+    def _queue_posts(self, posts: tuple[Post, ...]) -> None:
+        """Queue each post behind everything else for its chat."""
+        for post in posts:
+            other = Delivery(
+                self.bot, self.outbox, self.db, Target(post.chat_id, post.thread_id or None)
+            )
+
+            async def job(other: Delivery = other, post: Post = post) -> None:
+                await other.post(post)
+
+            self.outbox.submit(post.chat_id, job)
+
+    async def post(self, post: Post) -> None:
+        """A message to another place (``Reply.posts``), pinned if asked."""
+        sent = await self.reply(post.reply)
+        if not post.pin or sent is None:
+            return
+        try:
+            await self.outbox.call(
+                self.target.chat_id,
+                lambda: self.bot.pin_chat_message(
+                    self.target.chat_id, sent, disable_notification=True
+                ),
+                counts=False,
+            )
+        except TelegramError as err:
+            log.info("pin in chat %s failed: %s", self.target.chat_id, err)
+
+    async def new_topic(self, topic: NewTopic) -> None:
+        """Create a forum topic and post ``on_created``'s reply there; if Telegram refuses,
+        post ``on_refused``'s reply here instead."""
+        if self.db is None:
+            return
+        db = self.db
+        try:
+            created = await self.outbox.call(
+                topic.chat_id,
+                lambda: self.bot.create_forum_topic(topic.chat_id, topic.name),
+                counts=False,
+            )
+        except TelegramError as err:
+            log.info("createForumTopic in chat %s refused: %s", topic.chat_id, err)
+            if topic.on_refused is not None:
+                on_refused = topic.on_refused
+                try:
+                    fallback = await db.write(lambda session: on_refused(session))
+                except Exception:
+                    log.exception("on_refused for chat %s failed", topic.chat_id)
+                    return
+                await self.reply(fallback)
+            return
+        thread = created.message_thread_id
+        try:
+            opening = await db.write(lambda session: topic.on_created(session, thread))
+        except Exception:  # e.g. the table was linked elsewhere meanwhile
+            log.exception("on_created for topic %s of chat %s failed", thread, topic.chat_id)
+            return
+        inside = Delivery(self.bot, self.outbox, db, Target(topic.chat_id, thread))
+        await inside.reply(opening)
 
     async def _reply_messages(self, reply: Reply) -> int | None:
         docs = list(reply.documents)
@@ -442,6 +549,26 @@ class Delivery:
             await self.edit(edit)
 
     async def edit(self, edit: Edit) -> None:
+        if edit.every > 0:
+            later = Delivery(self.bot, self.outbox, self.db, self.target)
+            plain = dataclasses.replace(edit, every=0.0)
+            if not self.outbox.coalesce(
+                self.target.chat_id, edit.message_id, edit.every, lambda: later.edit(plain)
+            ):
+                return
+            edit = plain
+        if edit.render is not None:
+            if self.db is None:
+                return
+            render = edit.render
+            try:
+                text = await self.db.read(lambda session: render(session))
+            except Exception:
+                log.exception("rendering an edit for chat %s failed", self.target.chat_id)
+                return
+            if text is None:
+                return
+            edit = dataclasses.replace(edit, text=text, render=None)
         chat_id = self.target.chat_id
         keyboard = markup(edit.buttons)
         content = (edit.text, keyboard)
@@ -502,7 +629,7 @@ def enqueue(
     bot: Bot,
     bot_data: dict[str, Any],
     target: Target,
-    run: Callable[[Delivery], Awaitable[None]],
+    run: Callable[[Delivery], Awaitable[object]],
 ) -> None:
     """Queue ``run(delivery)`` behind everything else for the target's chat."""
     outbox = outbox_of(bot_data)

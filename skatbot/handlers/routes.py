@@ -214,7 +214,8 @@ ROUTES: list[Route] = [
     command("serienlaenge", lazy("tournament:serienlaenge"), "Preisskat: Spiele je Serie: /serienlaenge 36 48", write=True, admin=True),
     command("auslosen", lazy("tournament:auslosen"), "Preisskat: Tische der nächsten Serie auslosen", write=True, admin=True, heavy=True),
     command("ergebnis", lazy("tournament:ergebnis"), "Preisskat: Ergebnis: /ergebnis Anna 437 12 3", write=True, admin=True),
-    command("fehlend", lazy("tournament:fehlend"), "Preisskat: fehlende Ergebnisse"),
+    command("fehlend", lazy("tournament:fehlend"), "Preisskat: fehlende Ergebnisse und wie weit die Tische sind"),
+    command("tisch", lazy("table_lists:tisch"), "Preisskat: hier spielt ein Tisch: /tisch CODE (aus der Auslosung)", write=True),
     command("rangliste", lazy("tournament:rangliste"), "Preisskat: Rangliste über alle Serien", heavy=True),
     command("urkunden", lazy("tournament:urkunden"), "Preisskat: Urkunden als PDF", heavy=True),
     command("gebuehren", lazy("money:gebuehren"), "Preisskat: Startgeld, Verlustspielgeld, Tischgeld", write=True, admin=True),
@@ -232,6 +233,8 @@ ROUTES: list[Route] = [
     button("delete", r"^v1:del:", admin.on_delete_button),  # /loeschen's confirmation
     button("close", r"^v1:(close|keep):", lazy("documents:close_tap"), heavy=True),  # /abschluss's question (a PDF)
     button("me", r"^v1:me:", lazy("people:me_tap")),  # "Das bin ich" under a new list
+    button("sign", r"^v1:tu:", lazy("table_lists:sign_tap")),  # a tournament table signs its closed list
+    button("next draw", r"^v1:td:", lazy("table_lists:draw_tap"), heavy=True),  # "Nächste Serie auslosen"
     button("builder", r"^v1:b:", glue("builder:on_builder_button")),  # the game builder's own buttons
     button("korrigieren", r"^v1:k:", lazy("buttons:korrigieren")),  # under a booking
     button("storno", r"^v1:s:", lazy("buttons:storno_ask")),  # under a booking: asks

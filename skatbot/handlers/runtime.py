@@ -82,6 +82,7 @@ def command_of(update: Update) -> Command:
         source_message_id=msg.message_id if msg else None,
         thread_id=delivery.topic_of(msg) or 0,
         telegram_chat_id=chat.id if chat else 0,
+        is_forum=bool(getattr(chat, "is_forum", False)),
     )
 
 
@@ -146,7 +147,9 @@ async def send(update: Update, context: ContextTypes.DEFAULT_TYPE, reply: Reply)
     committed.
     """
     target = delivery.target_of(update)
-    if target is None or (not reply.text and not reply.documents and not reply.edits):
+    if target is None or not (
+        reply.text or reply.documents or reply.edits or reply.posts or reply.topics
+    ):
         return
     delivery.enqueue(context.bot, context.application.bot_data, target, lambda d: d.reply(reply))
 
@@ -185,6 +188,7 @@ def callback_command_of(update: Update) -> Command:
         message_id=msg.message_id if msg else None,
         thread_id=delivery.topic_of(msg) or 0,
         telegram_chat_id=chat.id if chat else 0,
+        is_forum=bool(getattr(chat, "is_forum", False)),
     )
 
 
@@ -282,6 +286,8 @@ async def execute_callback(
     if answer.send is not None:
         await send(update, context, answer.send)
     apply_edits(update, context, answer.edits)
+    if answer.posts:
+        await send(update, context, Reply("", posts=answer.posts))
 
 
 async def _answer(update: Update, answer: Answer) -> None:

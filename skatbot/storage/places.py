@@ -71,3 +71,13 @@ def chat_topic_places(session: Session, chat_id: int) -> list[int]:
         select(Topic.id).where(Topic.telegram_chat_id == chat_id).order_by(Topic.id)
     ).all()
     return [TOPIC_PLACE_BASE + i for i in ids]
+
+
+def telegram_of(session: Session, place: int) -> tuple[int, int]:
+    """The Telegram chat and forum topic (0: none) of a place: where to post to it."""
+    if not is_topic_place(place):
+        return place, 0
+    topic = session.get(Topic, place - TOPIC_PLACE_BASE)
+    if topic is None:
+        raise LookupError(f"no topic for place {place}")
+    return topic.telegram_chat_id, topic.thread_id

@@ -11,12 +11,14 @@ import datetime as dt
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     DateTime,
     ForeignKey,
     Integer,
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -91,4 +93,36 @@ class Result(Base):
     lost: Mapped[int] = mapped_column(Integer)
     user_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     update_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    # A table's report withdrawn (its list opened again, issue 19): this row takes the
+    # player's result away again; the latest row still counts.
+    withdrawn: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class TableLink(Base):
+    """A table of a drawn series and the list it plays on (issue 19).
+
+    ``chat_id`` is the desk's place (so /loeschen at the desk and a group's move take it
+    along). The table is linked to a list when its list is opened: in a forum topic the bot
+    created, or wherever ``/tisch CODE`` was sent; ``list_id`` finds the table from the list
+    (a list's place may move, its id stays). ``signed`` is the JSON ``{name: user id}`` of
+    the signatures of the latest closing; ``reported`` whether those results count now.
+    """
+
+    __tablename__ = "tournament_tables"
+    __table_args__ = (UniqueConstraint("series_id", "table_no"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    chat_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("chats.id"), index=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), index=True
+    )
+    series_id: Mapped[int] = mapped_column(
+        ForeignKey("tournament_series.id", ondelete="CASCADE"), index=True
+    )
+    table_no: Mapped[int] = mapped_column(Integer)  # 1-based, as the draw names it
+    code: Mapped[str] = mapped_column(String(16), unique=True)  # /tisch CODE
+    list_id: Mapped[int | None] = mapped_column(Integer, nullable=True, unique=True)
+    signed: Mapped[str] = mapped_column(Text, default="{}")
+    reported: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)

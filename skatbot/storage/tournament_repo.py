@@ -9,7 +9,13 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from skatbot.rules.tournament import SeriesResult
-from skatbot.storage.tournament_models import Participant, Result, Series, Tournament
+from skatbot.storage.tournament_models import (
+    Participant,
+    Result,
+    Series,
+    TableLink,
+    Tournament,
+)
 
 
 @dataclass
@@ -99,12 +105,22 @@ def load_series(session: Session, t: Tournament) -> list[LoadedSeries]:
     loaded = {s.id: LoadedSeries(s, json.loads(s.tables)) for s in rows}
     if loaded:
         result = session.execute(
-            select(Result.series_id, Result.name, Result.game_points, Result.won, Result.lost)
+            select(
+                Result.series_id,
+                Result.name,
+                Result.game_points,
+                Result.won,
+                Result.lost,
+                Result.withdrawn,
+            )
             .where(Result.series_id.in_(list(loaded)))
             .order_by(Result.id)
         )
-        for series_id, name, points, won, lost in result:
-            loaded[series_id].results[name] = SeriesResult(name, points, won, lost)
+        for series_id, name, points, won, lost, withdrawn in result:
+            if withdrawn:  # a table's report taken back: no result (until reported again)
+                loaded[series_id].results.pop(name, None)
+            else:
+                loaded[series_id].results[name] = SeriesResult(name, points, won, lost)
     return [loaded[s.id] for s in rows]
 
 
@@ -153,3 +169,103 @@ def add_results(
             )
         )
     session.flush()
+
+
+def withdraw_results(
+    session: Session,
+    series: Series,
+    names: list[str],
+    *,
+    user_id: int | None,
+    update_id: int | None,
+) -> None:
+    """Append rows that take the results of ``names`` back (a table's list was opened again)."""
+    for name in names:
+        session.add(
+            Result(
+                series_id=series.id,
+                name=name,
+                game_points=0,
+                won=0,
+                lost=0,
+                user_id=user_id,
+                update_id=update_id,
+                withdrawn=True,
+            )
+        )
+    session.flush()
+
+
+# --- the tables of a series and their lists (issue 19) -----------------------------------------
+
+
+def add_table_links(
+    session: Session, t: Tournament, series: Series, codes: list[str]
+) -> list[TableLink]:
+    links = [
+        TableLink(
+            chat_id=t.chat_id,
+            tournament_id=t.id,
+            series_id=series.id,
+            table_no=i,
+            code=code,
+            signed="{}",
+            reported=False,
+        )
+        for i, code in enumerate(codes, 1)
+    ]
+    session.add_all(links)
+    session.flush()
+    return links
+
+
+def table_links(session: Session, series: Series) -> list[TableLink]:
+    return list(
+        session.scalars(
+            select(TableLink).where(TableLink.series_id == series.id).order_by(TableLink.table_no)
+        )
+    )
+
+
+def table_by_code(session: Session, code: str) -> TableLink | None:
+    return session.scalars(select(TableLink).where(TableLink.code == code)).first()
+
+
+def table_by_list(session: Session, list_id: int) -> TableLink | None:
+    return session.scalars(select(TableLink).where(TableLink.list_id == list_id)).first()
+
+
+def table_by_id(session: Session, link_id: int) -> TableLink | None:
+    return session.get(TableLink, link_id)
+
+
+def code_taken(session: Session, code: str) -> bool:
+    return table_by_code(session, code) is not None
+
+
+def series_by_id(session: Session, series_id: int) -> Series | None:
+    return session.get(Series, series_id)
+
+
+def tournament_by_id(session: Session, tournament_id: int) -> Tournament | None:
+    return session.get(Tournament, tournament_id)
+
+
+def signatures(session: Session, t: Tournament) -> dict[int, str]:
+    """user id -> the participant name that user signed for at any table of ``t``."""
+    out: dict[int, str] = {}
+    rows = session.scalars(
+        select(TableLink.signed).where(TableLink.tournament_id == t.id).order_by(TableLink.id)
+    )
+    for signed in rows:
+        for name, user in json.loads(signed).items():
+            out[int(user)] = name
+    return out
+
+
+def set_signed(link: TableLink, signed: dict[str, int]) -> None:
+    link.signed = json.dumps(signed, ensure_ascii=False, sort_keys=True)
+
+
+def signed_of(link: TableLink) -> dict[str, int]:
+    return {str(k): int(v) for k, v in json.loads(link.signed).items()}

@@ -197,9 +197,12 @@ def close_now(session: Session, cmd: Command, loaded: repo.LoadedList) -> Reply:
         + "\nVersehentlich abgeschlossen? Wieder öffnen: /oeffnen (Admins)"
     )
     from skatbot.usecases.pictures import with_series_photo
+    from skatbot.usecases.table_lists import after_close
 
     # the PDF, and beside it the running scores as a picture (issue 17)
-    return with_series_photo(session, loaded, pdf_reply(session, loaded, cmd, text))
+    reply = with_series_photo(session, loaded, pdf_reply(session, loaded, cmd, text))
+    signing = after_close(session, cmd, loaded)  # a tournament table's list: the signatures
+    return dataclasses.replace(reply, posts=reply.posts + signing) if signing else reply
 
 
 def close_tap(session: Session, cmd: Command) -> Answer:
@@ -263,10 +266,15 @@ def oeffnen(session: Session, cmd: Command) -> Reply:
     repo.append_row(session, latest, kind=RowKind.REOPEN, **user_fields(cmd))
     loaded = repo.load(session, opened)
     when = f" (abgeschlossen am {texts.day(latest.closed_at)})" if latest.closed_at else ""
+    from skatbot.usecases.table_lists import after_reopen
+
+    withdrawn = after_reopen(session, cmd, latest)  # a reported tournament table: withdrawn
     return Reply(
         f"🔓 <b>Liste wieder geöffnet</b>{when}.\n"
         + f"Stand: {texts.standings_line(loaded.sheet, opened.seed)}\n"
         + texts.progress(loaded.sheet)
+        + ("\n↩️ Das gemeldete Turnierergebnis ist zurückgezogen." if withdrawn else ""),
+        posts=withdrawn,
     )
 
 

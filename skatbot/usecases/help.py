@@ -60,7 +60,14 @@ Teams: /teilnehmer Anna [Skatfreunde Nord], Bernd [Skatfreunde Nord], Carla
 /serienlaenge 36 48 – Spiele je Serie am Dreier-/Vierertisch
 /auslosen [STARTWERT] – Tische der nächsten Serie (nachrechenbar)
 /ergebnis Anna 437 12 3 – Spielpunkte, gewonnen, verloren (mehrere Zeilen erlaubt)
-/fehlend · /rangliste [pdf] · /urkunden [N] · /export
+Tische melden selbst: in einem Forum legt /auslosen je Tisch ein Thema mit seiner Liste an
+(Admin-Recht „Themen verwalten“); sonst /tisch CODE im Chat oder Thema des Tisches.
+Am Tisch: /spiel …, am Ende /abschluss, dann unterschreibt jede Person mit ihrem Knopf –
+das Ergebnis kommt von selbst an den Turniertisch. Korrektur: /oeffnen zieht es zurück.
+Der angeheftete Zwischenstand folgt jeder Meldung; ist eine Serie komplett: „Nächste Serie
+auslosen“ (ein Tipp, nur die Turnierleitung).
+/fehlend – fehlende Ergebnisse, und wie weit jeder Tisch ist (Spiele, Unterschriften)
+/rangliste [pdf] · /urkunden [N] · /export
 /gebuehren startgeld 10 € · /gebuehren verlust 0,50 € ab 4 1 € · /gebuehren tisch 1 €
 /preise 100 € 60 € 40 € oder 50 % 30 % 20 % · /preise serie 20 € 10 €
 /abrechnung – wer was zahlt · /kasse – Kassenbericht als PDF (mehr: /hilfe geld)

@@ -227,6 +227,11 @@ def _link(session: Session, cmd: Command, spelling: str) -> str:
     return f"Du bist {_who(d, target)} ✓{note}"
 
 
+def link_user(session: Session, cmd: Command, spelling: str) -> str:
+    """Link the sender to ``spelling``'s person in ``cmd.chat_id`` (as /ich does)."""
+    return _link(session, cmd, spelling)
+
+
 def ich(session: Session, cmd: Command) -> Reply:
     """/ich NAME links the sender's Telegram account to NAME; /ich shows it; /ich nicht
     removes it."""

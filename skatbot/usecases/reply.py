@@ -41,6 +41,38 @@ class Edit:
     text: str | None
     buttons: Buttons = ()
     on_gone: Callable[[Session], None] | None = field(default=None, compare=False)
+    # The text computed when the edit is sent (a read unit), from what is committed then;
+    # ``None`` from it skips the edit.
+    render: Callable[[Session], str | None] | None = field(default=None, compare=False)
+    # At most one edit of this message per ``every`` seconds: edits within that time are
+    # coalesced into one, sent when the time is up (with ``render``: the latest state).
+    every: float = 0.0
+
+
+@dataclass(frozen=True)
+class Post:
+    """A message to another place than the update's (a tournament table's list tells the
+    desk, issue 19): ``chat_id`` is the Telegram chat, ``thread_id`` its forum topic (0:
+    none). Queued after the update's own reply. ``reply.on_sent`` works as for a reply;
+    ``pin`` pins the sent message (a failed pin is only logged)."""
+
+    chat_id: int
+    thread_id: int
+    reply: Reply
+    pin: bool = False
+
+
+@dataclass(frozen=True)
+class NewTopic:
+    """A forum topic the bot creates in Telegram chat ``chat_id`` after the commit
+    (createForumTopic). ``on_created(session, thread_id)`` runs in a write unit and its reply
+    goes into the new topic; if Telegram refuses (no forum, no right to manage topics),
+    ``on_refused(session)`` runs instead and its reply goes where the update came from."""
+
+    chat_id: int
+    name: str
+    on_created: Callable[[Session, int], Reply] = field(compare=False)
+    on_refused: Callable[[Session], Reply] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -55,6 +87,8 @@ class Reply:
     # A refusal (bad input, nothing changed). Users see only the text; the outbox records
     # the sent message as one (``Outbox.refusals``) - a mark that does not rely on the "⚠️".
     refusal: bool = False
+    posts: tuple[Post, ...] = ()  # messages to other places, after this reply
+    topics: tuple[NewTopic, ...] = ()  # forum topics to create, after this reply
 
 
 @dataclass(frozen=True)
@@ -72,6 +106,7 @@ class Answer:
     buttons: Buttons | None = None
     send: Reply | None = None
     edits: tuple[Edit, ...] = ()
+    posts: tuple[Post, ...] = ()  # messages to other places (``Reply.posts``)
 
 
 # Placeholder users Telegram puts into ``from`` when a message is sent on behalf of a chat
@@ -112,6 +147,7 @@ class Command:
     source_message_id: int | None = None  # the user's own message (commands; edits.py)
     thread_id: int = 0  # the forum topic of the message (0: none, or "General")
     telegram_chat_id: int = 0  # the Telegram chat, whatever the place
+    is_forum: bool = False  # the Telegram chat has topics (Telegram says so in every message)
 
     @property
     def here(self) -> str:

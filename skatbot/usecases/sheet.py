@@ -110,6 +110,9 @@ def start_list(
                 hint="Schließ sie zuerst mit /abschluss ab (sie bleibt gespeichert), "
                 f"dann {command}.",
             )
+        from skatbot.usecases.table_lists import guard_replace
+
+        guard_replace(session, running)  # never a tournament table's list
         repo.close_list(session, running)  # an empty list is replaced without asking
     lst = repo.create_list(
         session,
@@ -159,6 +162,11 @@ def neu(session: Session, cmd: Command) -> Reply:
         first_dealer=first_dealer,
         series_length=default_series_length(len(names)),
     )
+    return opening_reply(lst, sheet, names)
+
+
+def opening_reply(lst: repo.ListInfo, sheet: Sheet, names: list[str], head: str = "") -> Reply:
+    """What a new list says (/neu, a tournament table's list with its ``head`` line)."""
     table = "Dreiertisch" if len(names) == 3 else "Vierertisch (der Geber setzt aus)"
     rules = texts.rules_label(sheet)
     lines = [
@@ -168,6 +176,8 @@ def neu(session: Session, cmd: Command) -> Reply:
         f"Eintragen: /spiel (mit Knöpfen) oder /spiel {escape(names[sheet.vorhand])} "
         "grand ohne 1 hand gewonnen · /hilfe",
     ]
+    if head:
+        lines.insert(0, head)
     from skatbot.usecases.people import me_buttons
 
     return Reply("\n".join(lines), buttons=(keyboards.new_game_row(), *me_buttons(lst.id)))

@@ -35,7 +35,7 @@ from skatbot.storage import tournament_repo as trepo
 from skatbot.storage.database import ensure_chat, lock_chat
 from skatbot.storage.tournament_models import Tournament
 from skatbot.storage.unit import Session
-from skatbot.usecases import money, texts
+from skatbot.usecases import money, table_lists, texts
 from skatbot.usecases import teams as teams_uc
 from skatbot.usecases.names import check_unique, clean_name
 from skatbot.usecases.reply import Command, Document, Reply
@@ -329,6 +329,7 @@ def auslosen(session: Session, cmd: Command) -> Reply:
         session, t, number, seed, tables, user_id=cmd.user_id, update_id=cmd.update_id
     )
     team_line = teams_uc.after_draw(row, tables, apart)
+    table_lines, topics, posts = table_lists.after_draw(session, cmd, t, row, tables)
     lines = [f"🎲 <b>Serie {number}</b> ausgelost – {escape(t.name)}"]
     lines.extend(_tables_lines(tables))
     games = _games(t)
@@ -346,8 +347,9 @@ def auslosen(session: Session, cmd: Command) -> Reply:
     if team_line:
         lines.append(team_line)
     lines.append(f"Startwert {escape(seed)} · Serie {number} – nachrechenbar: /hilfe auslosung")
-    lines.append("Ergebnisse: " + RESULT_EXAMPLE + ", mehrere Zeilen pro Nachricht.")
-    return Reply("\n".join(lines))
+    lines.extend(table_lines)
+    lines.append("Ergebnisse von Hand: " + RESULT_EXAMPLE + ", mehrere Zeilen pro Nachricht.")
+    return Reply("\n".join(lines), topics=topics, posts=posts)
 
 
 def _new_seed() -> str:
@@ -443,24 +445,46 @@ def ergebnis(session: Session, cmd: Command) -> Reply:
             )
         line_of[r.name] = i
         entered.append(r)
+    out = record_results(
+        session, t, target, entered, user_id=cmd.user_id, update_id=cmd.update_id, line_of=line_of
+    )
+    return Reply("\n".join(out))
+
+
+def record_results(
+    session: Session,
+    t: Tournament,
+    target: trepo.LoadedSeries,
+    entered: Sequence[tr.SeriesResult],
+    *,
+    user_id: int | None,
+    update_id: int | None,
+    line_of: Mapping[str, int] | None = None,
+) -> list[str]:
+    """Check ``entered`` against the series' tables (with what is entered already) and store
+    it: the one path of every result, typed with /ergebnis (``line_of``: the message line of
+    each name, for the refusal) or reported by a table's list (table_lists.py). Returns the
+    lines of the German answer; a RuleError changes nothing."""
     merged = dict(target.results)
     merged.update((r.name, r) for r in entered)
     games = _games(t)
-    for table in target.tables:
-        mine = [line_of[n] for n in table if n in line_of]
-        if not mine:
+    names = {r.name for r in entered}
+    for number, table in enumerate(target.tables, 1):
+        if not names.intersection(table):
             continue
         try:
             tr.validate_table_results(
                 table, [merged[n] for n in table if n in merged], games[len(table)]
             )
-        except tr.TournamentError as err:  # not a conversion: names the lines it came from
-            which = "Zeile" if len(mine) == 1 else "Zeilen"
-            raise RuleError(
-                f"{which} {', '.join(map(str, mine))}: {err.message}",
-                hint="Nichts wurde gespeichert.",
-            ) from None
-    trepo.add_results(session, target.row, entered, user_id=cmd.user_id, update_id=cmd.update_id)
+        except tr.TournamentError as err:  # not a conversion: names where it came from
+            if line_of is not None:
+                mine = [line_of[n] for n in table if n in line_of]
+                which = "Zeile" if len(mine) == 1 else "Zeilen"
+                where = f"{which} {', '.join(map(str, mine))}"
+            else:
+                where = f"Tisch {number}"
+            raise RuleError(f"{where}: {err.message}", hint="Nichts wurde gespeichert.") from None
+    trepo.add_results(session, target.row, list(entered), user_id=user_id, update_id=update_id)
     count = "1 Ergebnis" if len(entered) == 1 else f"{len(entered)} Ergebnisse"
     out = [f"✅ <b>Serie {target.number}</b>: {count} eingetragen."]
     for r in entered:
@@ -474,8 +498,9 @@ def ergebnis(session: Session, cmd: Command) -> Reply:
         elif old is not None:
             line += f" (korrigiert, vorher {minus_sign(old.game_points)}/{old.won}/{old.lost})"
         out.append(line)
+    target.results.update(merged)
     out.append(_missing_text(target.number, target.tables, merged))
-    return Reply("\n".join(out))
+    return out
 
 
 def _missing_text(
@@ -500,14 +525,14 @@ def fehlend(session: Session, cmd: Command) -> Reply:
     done = trepo.load_series(session, t)
     if not done:
         return Reply("Es ist noch keine Serie ausgelost. → /auslosen")
-    texts = [
-        _missing_text(s.number, s.tables, s.results)
-        for s in done
-        if tr.missing_results(s.tables, s.results)
-    ]
-    if not texts:
+    out: list[str] = []
+    for s in done:
+        if tr.missing_results(s.tables, s.results):
+            out.append(_missing_text(s.number, s.tables, s.results))
+            out.extend(table_lists.progress_lines(session, t, s.row, s.results))
+    if not out:
         return Reply(_missing_text(done[-1].number, done[-1].tables, done[-1].results))
-    return Reply("\n".join(texts))
+    return Reply("\n".join(out))
 
 
 # --- ranking, /rangliste, /urkunden -----------------------------------------------------------
@@ -581,7 +606,13 @@ def rangliste(session: Session, cmd: Command) -> Reply:
         for r in ranked
     ]
     pdf, lost = render_ranking(
-        t.name, dt.date.today(), rows, note, complete, incomplete, *teams_uc.pdf_rows(t, team_ranking)
+        t.name,
+        dt.date.today(),
+        rows,
+        note,
+        complete,
+        incomplete,
+        *teams_uc.pdf_rows(t, team_ranking),
     )
     # The PDF is what was asked for: the chat gets a short summary as its caption (the whole
     # ranking of a large field would be a dozen messages), the PDF has every place and note.

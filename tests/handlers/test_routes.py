@@ -210,7 +210,6 @@ def test_every_lazy_route_names_a_use_case_that_exists() -> None:
     """A lazy route imports its module at the first call: a misspelt target would only show
     when someone types the command. Resolve them all here."""
     import importlib
-
     import inspect
 
     lazy = [r for r in ROUTES if hasattr(r.run, "lazy_target")]

@@ -20,7 +20,10 @@ strict as Telegram, so that a bot passing its tests does not fail in a real grou
   (``BUTTON_DATA_INVALID``), on sends, edits and inline results. answerCallbackQuery: text
   <= 200 (``MESSAGE_TOO_LONG``), each query answered once. Callback queries carry the tapped
   message as it is now (its current ``reply_markup``, after edits).
-* **Forum topics** - ``add_forum``/``create_topic`` and ``createForumTopic``;
+* **Forum topics** - ``add_forum``/``create_topic`` and ``createForumTopic`` (only a forum,
+  and only by a bot that is an administrator with ``can_manage_topics``: ``set_admins`` with
+  the bot's id; ``deny_topic_rights`` takes the right away: ``not enough rights to create a
+  topic``);
   ``message_thread_id`` must name a topic of a forum (``message thread not found``, also for
   any thread id in a chat without topics). Sent messages keep ``message_thread_id`` and
   ``is_topic_message``; a reply without a thread id lands in the replied-to message's topic.
@@ -37,7 +40,8 @@ strict as Telegram, so that a bot passing its tests does not fail in a real grou
   token, 404 for an unknown method; ``fail_next`` injects 429/5xx answers and delays.
 
 Not imitated: per-chat limits other than the group flood limit (1 message/s per private chat,
-~30 messages/s overall), admin rights (pinning, ``can_manage_topics``), entity nesting rules.
+~30 messages/s overall), admin rights other than ``can_manage_topics`` (pinning), entity
+nesting rules.
 """
 
 from __future__ import annotations
@@ -188,6 +192,7 @@ class FakeBotApi(BotApiServer):
         """Parameters of every accepted answerInlineQuery call."""
         self.topics: dict[int, dict[int, str]] = {}
         """Forum topics per chat: thread id -> name."""
+        self._no_topic_rights: set[int] = set()
         self._topic_colors: dict[tuple[int, int], int] = {}
         self._faults: dict[str, list[_Fault]] = {}
         self.webhook: JSONDict | None = None
@@ -369,6 +374,15 @@ class FakeBotApi(BotApiServer):
     ) -> None:
         """Configure administrators of a chat (everyone else is a plain ``member``)."""
         self._admins[chat_id] = (owner, set(user_ids))
+
+    def deny_topic_rights(self, chat_id: int) -> None:
+        """The bot (an admin or not) may not manage topics in ``chat_id``."""
+        self._no_topic_rights.add(chat_id)
+
+    def _may_manage_topics(self, chat_id: int) -> bool:
+        owner, admins = self._admins.get(chat_id, (None, set()))
+        admin = owner == BOT_ID or BOT_ID in admins
+        return admin and chat_id not in self._no_topic_rights
 
     def fail_next(
         self,
@@ -687,6 +701,8 @@ class FakeBotApi(BotApiServer):
         chat = self._writable_chat(params)
         if not chat.get("is_forum"):
             raise bad_request("the chat is not a forum")
+        if not self._may_manage_topics(chat["id"]):
+            raise bad_request("not enough rights to create a topic")
         name = str(params.get("name") or "")
         if not name.strip():
             raise bad_request("TOPIC_TITLE_EMPTY")
@@ -729,7 +745,12 @@ class FakeBotApi(BotApiServer):
         if owner == user_id:
             return {"status": "creator", "user": user, "is_anonymous": False}
         if user_id in admins:
-            return self._member_admin(user)
+            member = self._member_admin(user)
+            if self._chats.get(chat_id, {}).get("is_forum"):
+                member["can_manage_topics"] = not (
+                    user_id == BOT_ID and chat_id in self._no_topic_rights
+                )
+            return member
         if chat_id in self.left_chats and user_id == BOT_ID:
             if chat_id in self._kicked:
                 return {"status": "kicked", "user": user, "until_date": 0}

@@ -17,6 +17,7 @@ from telegram import (
 )
 from telegram.error import BadRequest, Forbidden, RetryAfter
 
+from skatbot.standin.server import BOT_ID
 from tests.standin.fake_telegram import GENERAL_TOPIC, TOPIC_ICON_COLORS, FakeBotApi
 
 GROUP = -1001
@@ -285,6 +286,9 @@ async def test_forum_topics(api: FakeBotApi, client: httpx.AsyncClient) -> None:
     forum = -1002
     api.add_forum(forum, title="Skatclub")
     async with Bot(api.token, base_url=f"{api.url}/bot") as bot:
+        with pytest.raises(BadRequest, match=r"(?i)not enough rights to create a topic"):
+            await bot.create_forum_topic(forum, "Tisch 1")  # the bot is no admin yet
+        api.set_admins(forum, [BOT_ID])
         topic = await bot.create_forum_topic(forum, "Tisch 1")
         with pytest.raises(BadRequest, match=r"(?i)the chat is not a forum"):
             await bot.create_forum_topic(GROUP, "Tisch 1")

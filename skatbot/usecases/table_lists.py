@@ -1,0 +1,558 @@
+"""Tables report themselves (issue 19): each drawn table plays on its own list, in a forum
+topic the bot creates or wherever ``/tisch CODE`` is sent; closing the list asks every player
+to sign; the signed results enter the tournament through the one path of ``/ergebnis``
+(``tournament.record_results``); the desk gets a message and its pinned standings are edited.
+
+How a table knows its tournament: ``TableLink`` (storage/tournament_models.py), one row per
+table of a drawn series, with the code of ``/tisch`` and, once its list is opened, the list's
+id. A list is a table list iff a link names it; the link finds series and tournament.
+
+Who is who when signing: a tapper is the name they signed for before in this tournament, or
+the name they are linked to in the table's place (/ich, "Das bin ich"); someone unlinked taps
+their name on the sign message and is linked to it (in the table's place).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+from collections.abc import Sequence
+from html import escape
+
+from skatbot.rules import tournament as tr
+from skatbot.rules.errors import RuleError
+from skatbot.rules.ranking import Ranked, Standing
+from skatbot.rules.scoring import minus_sign
+from skatbot.storage import places, repo
+from skatbot.storage import tournament_repo as trepo
+from skatbot.storage.database import lock_chat
+from skatbot.storage.models import ListStatus
+from skatbot.storage.tournament_models import Series, TableLink, Tournament
+from skatbot.storage.unit import Session
+from skatbot.usecases import people, standings, texts
+from skatbot.usecases.reply import Answer, Buttons, Command, Edit, NewTopic, Post, Reply
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+CODE_LENGTH = 6
+SIGN_PREFIX = "v1:tu:"  # v1:tu:<link id>[:<seat>]
+DRAW_PREFIX = "v1:td:"  # v1:td:<tournament id>:<series drawn so far>
+SIGN_LABEL = "✍️ Unterschreiben"
+DRAW_LABEL = "🎲 Nächste Serie auslosen"
+# The pinned standings at the desk are edited at most once per this many seconds (several
+# reports in a burst become one edit); tests make it shorter.
+STANDINGS_EDIT_SECONDS = 3.0
+STANDINGS_PLACES = 60  # places shown in the pinned message (an edit is one message)
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+
+def _new_code(session: Session, taken: set[str]) -> str:
+    while True:
+        # from token_hex (not choice): the recorded evenings fix token_hex, so codes too
+        raw = int(secrets.token_hex(4), 16)
+        code = ""
+        for _ in range(CODE_LENGTH):
+            raw, digit = divmod(raw, len(CODE_ALPHABET))
+            code += CODE_ALPHABET[digit]
+        if code not in taken and not trepo.code_taken(session, code):
+            taken.add(code)
+            return code
+
+
+def _games(t: Tournament, size: int) -> int:
+    return t.games_3 if size == 3 else t.games_4
+
+
+def _label(series: Series, link: TableLink) -> str:
+    return f"Serie {series.number} · Tisch {link.table_no}"
+
+
+def _table_names(series: Series, link: TableLink) -> list[str]:
+    return list(trepo.LoadedSeries(series, _tables(series)).tables[link.table_no - 1])
+
+
+def _tables(series: Series) -> list[list[str]]:
+    import json
+
+    tables: list[list[str]] = json.loads(series.tables)
+    return tables
+
+
+def _desk_post(session: Session, t: Tournament, reply: Reply, *, pin: bool = False) -> Post:
+    chat, thread = places.telegram_of(session, t.chat_id)
+    return Post(chat, thread, reply, pin=pin)
+
+
+def _context(session: Session, link: TableLink) -> tuple[Tournament, Series]:
+    t = trepo.tournament_by_id(session, link.tournament_id)
+    s = trepo.series_by_id(session, link.series_id)
+    assert t is not None and s is not None
+    return t, s
+
+
+# --- after /auslosen: a list per table ----------------------------------------------------------
+
+
+def after_draw(
+    session: Session, cmd: Command, t: Tournament, series: Series, tables: Sequence[Sequence[str]]
+) -> tuple[list[str], tuple[NewTopic, ...], tuple[Post, ...]]:
+    """The table links of a new series. In a forum the bot creates a topic per table (the
+    draw's lines say so); elsewhere the lines give each table its ``/tisch`` code. Also the
+    pinned standings at the desk, sent with the first draw."""
+    taken: set[str] = set()
+    links = trepo.add_table_links(session, t, series, [_new_code(session, taken) for _ in tables])
+    posts: tuple[Post, ...] = ()
+    if standings.pinned_id(session, t.chat_id) is None:
+        desk = t.chat_id
+
+        def remember(s: Session, message_id: int) -> None:
+            standings.store(s, desk, message_id)
+
+        posts = (
+            _desk_post(session, t, Reply(standings_text(session, t), on_sent=remember), pin=True),
+        )
+    if cmd.is_forum and cmd.telegram_chat_id:
+        topics = tuple(_topic(cmd, t, series, link) for link in links)
+        lines = [
+            "📋 Jeder Tisch bekommt hier ein eigenes Thema mit seiner Liste – dort eintragen, "
+            "am Ende /abschluss und alle unterschreiben; das Ergebnis kommt von selbst hierher."
+        ]
+        return lines, topics, posts
+    lines = ["📋 Jeder Tisch spielt in einem eigenen Chat oder Thema: dort /tisch CODE schicken."]
+    lines.extend(f"🔗 Tisch {link.table_no} → /tisch {link.code}" for link in links)
+    return lines, (), posts
+
+
+def _topic(cmd: Command, t: Tournament, series: Series, link: TableLink) -> NewTopic:
+    link_id, user_id, user_name = link.id, cmd.user_id, cmd.user_name
+    telegram_chat = cmd.telegram_chat_id
+    name = f"{t.name[:90]} · S{series.number} Tisch {link.table_no}"
+
+    def created(session: Session, thread_id: int) -> Reply:
+        place = places.place_id(session, telegram_chat, thread_id)
+        lock_chat(session, place)
+        found = trepo.table_by_id(session, link_id)
+        if found is None or found.list_id is not None:
+            return Reply("")  # deleted, or linked with /tisch meanwhile
+        opener = Command(
+            chat_id=place,
+            chat_title=name,
+            user_id=user_id,
+            user_name=user_name,
+            update_id=0,
+            args=(),
+            thread_id=thread_id,
+            telegram_chat_id=telegram_chat,
+        )
+        return open_table(session, opener, found)
+
+    def refused(session: Session) -> Reply:
+        found = trepo.table_by_id(session, link_id)
+        if found is None or found.list_id is not None:
+            return Reply("")
+        links = trepo.table_links(session, trepo.series_by_id(session, found.series_id))  # type: ignore[arg-type]
+        if any(other.table_no < found.table_no and other.list_id is None for other in links):
+            return Reply("")  # the first refused table said it for all
+        lines = [
+            "⚠️ Themen für die Tische darf ich hier nicht anlegen.",
+            "👉 Gib mir das Admin-Recht „Themen verwalten“ – oder jeder Tisch schickt in "
+            "seinem Chat oder Thema /tisch CODE:",
+        ]
+        lines.extend(
+            f"🔗 Tisch {other.table_no} → /tisch {other.code}"
+            for other in links
+            if other.list_id is None
+        )
+        return Reply("\n".join(lines))
+
+    return NewTopic(telegram_chat, name, created, refused)
+
+
+def open_table(session: Session, cmd: Command, link: TableLink) -> Reply:
+    """Open the table's list at ``cmd.chat_id`` (the one ``start_list`` path): the drawn
+    players in seat order, the tournament's series length."""
+    from skatbot.usecases.sheet import opening_reply, start_list
+
+    t, series = _context(session, link)
+    names = _table_names(series, link)
+    lst, sheet = start_list(
+        session, cmd, names, first_dealer=0, series_length=_games(t, len(names))
+    )
+    link.list_id = lst.id
+    head = f"🏆 <b>{escape(t.name)} – {_label(series, link)}</b>"
+    reply = opening_reply(lst, sheet, names, head)
+    tail = "\nAm Ende: /abschluss, dann unterschreibt jede Person am Tisch mit einem Knopf."
+    return dataclasses.replace(reply, text=reply.text + tail)
+
+
+# --- /tisch CODE --------------------------------------------------------------------------------
+
+
+def tisch(session: Session, cmd: Command) -> Reply:
+    if len(cmd.args) != 1:
+        raise RuleError(
+            "Welcher Tisch?", hint="/tisch CODE – den Code nennt die Auslosung am Turniertisch."
+        )
+    code = cmd.args[0].upper()
+    lock_chat(session, cmd.chat_id)
+    link = trepo.table_by_code(session, code) if len(code) <= 16 else None
+    if link is None:
+        raise RuleError(
+            f"Den Tischcode „{cmd.args[0][:16]}“ kenne ich nicht.",
+            hint="Den Code bitte aus der Auslosung am Turniertisch abschreiben, "
+            "z. B. /tisch K7F2QX.",
+        )
+    t, series = _context(session, link)
+    label = _label(series, link)
+    if link.chat_id == cmd.chat_id:
+        raise RuleError(
+            f"{'Dieses Thema' if cmd.thread_id else 'Dieser Chat'} ist der Turniertisch – "
+            "hier spielt kein Tisch.",
+            hint=f"/tisch {link.code} im Chat oder Thema des Tisches schicken.",
+        )
+    if link.list_id is not None:
+        lst = repo.get_list(session, link.list_id)
+        here = lst is not None and lst.chat_id == cmd.chat_id
+        raise RuleError(
+            f"{label} hat schon {'hier ' if here else ''}seine Liste.",
+            hint="Dort weiter eintragen." if not here else "Einfach mit /spiel eintragen.",
+        )
+    reply = open_table(session, cmd, link)
+    where = f"„{escape(cmd.chat_title)}“" if cmd.chat_title else "einem eigenen Chat"
+    who = escape(cmd.user_name) if cmd.user_name else "jemandem"
+    note = Reply(f"🔗 {label} spielt jetzt in {where} (verknüpft von {who}).")
+    return dataclasses.replace(reply, posts=(_desk_post(session, t, note),))
+
+
+def guard_replace(session: Session, running: repo.ListInfo) -> None:
+    """``start_list`` would replace an empty list: never a tournament table's."""
+    link = trepo.table_by_list(session, running.id)
+    if link is not None:
+        _, series = _context(session, link)
+        raise RuleError(
+            f"Hier läuft die Liste von {_label(series, link)} (noch ohne Spiele).",
+            hint="Erst dort spielen und mit /abschluss abschließen – oder ein anderes Thema "
+            "oder einen anderen Chat nehmen.",
+        )
+
+
+# --- /abschluss: signatures ---------------------------------------------------------------------
+
+
+def after_close(session: Session, cmd: Command, loaded: repo.LoadedList) -> tuple[Post, ...]:
+    """A table list was closed: the sign message in the table's place (nothing for other
+    lists)."""
+    link = trepo.table_by_list(session, loaded.lst.id)
+    if link is None:
+        return ()
+    trepo.set_signed(link, {})
+    text, buttons = _sign_message(session, link, loaded, {})
+    return (Post(cmd.telegram_chat_id or cmd.chat_id, cmd.thread_id, Reply(text, buttons=buttons)),)
+
+
+def _results(loaded: repo.LoadedList) -> list[tr.SeriesResult]:
+    if loaded.sheet.house is not None:
+        raise RuleError(
+            "Turniertische spielen nach ISkO, diese Liste nach Hausregeln.",
+            hint="Das Ergebnis bitte am Turniertisch mit /ergebnis eintragen.",
+        )
+    return [tr.SeriesResult(x.name, x.game_points, x.won, x.lost) for x in loaded.sheet.totals()]
+
+
+def _sign_message(
+    session: Session, link: TableLink, loaded: repo.LoadedList, signed: dict[str, int]
+) -> tuple[str, Buttons]:
+    t, series = _context(session, link)
+    names = list(loaded.names)
+    lines = [f"✍️ <b>Unterschreiben – {_label(series, link)}</b> ({escape(t.name)})"]
+    scores = {x.name: x for x in loaded.sheet.totals()} if loaded.sheet.house is None else {}
+    for name in names:
+        x = scores.get(name)
+        mark = "✅" if name in signed else "⬜"
+        figures = (
+            f": {minus_sign(x.score)} Punkte · {x.won} gewonnen, {x.lost} verloren" if x else ""
+        )
+        lines.append(f"{mark} {escape(name)}{figures}")
+    lines.append(
+        f"{texts.games(loaded.sheet.games_played)} gespielt. Jede Person am Tisch bestätigt "
+        "mit „Unterschreiben“ (noch nicht verknüpft: auf den eigenen Namen tippen). "
+        "Wenn alle unterschrieben haben, geht das Ergebnis an den Turniertisch."
+    )
+    rows: list[tuple[tuple[str, str], ...]] = [((SIGN_LABEL, f"{SIGN_PREFIX}{link.id}"),)]
+    open_names = [
+        (f"✍️ {name[:20]}", f"{SIGN_PREFIX}{link.id}:{seat}")
+        for seat, name in enumerate(names)
+        if name not in signed
+    ]
+    if open_names:
+        rows.append(tuple(open_names))
+    return "\n".join(lines), tuple(rows)
+
+
+def _identity(
+    session: Session, t: Tournament, place: int, user_id: int, names: Sequence[str]
+) -> str | None:
+    """The participant ``user_id`` is: signed for before in this tournament, or linked in the
+    table's place to one of ``names``."""
+    before = trepo.signatures(session, t).get(user_id)
+    if before is not None:
+        return before
+    d = people.directory(session, place)[0]
+    root = d.of_user(user_id)
+    if root is None:
+        return None
+    for name in names:
+        if d.stored(name) == root:
+            return name
+    return d.book.people[root].name
+
+
+def sign_tap(session: Session, cmd: Command) -> Answer:
+    parts = cmd.text.removeprefix(SIGN_PREFIX).split(":")
+    if not all(p.isdigit() for p in parts) or len(parts) > 2:
+        return Answer(notice="Dieser Knopf gilt nicht mehr.")
+    lock_chat(session, cmd.chat_id)
+    link = trepo.table_by_id(session, int(parts[0]))
+    lst = repo.get_list(session, link.list_id) if link and link.list_id else None
+    if link is None or lst is None or lst.chat_id != cmd.chat_id:
+        return Answer(notice="Dieser Knopf gilt nicht mehr.", buttons=())
+    if link.reported:
+        return Answer(notice="Dieser Tisch ist schon gemeldet.", buttons=())
+    if lst.status is not ListStatus.CLOSED:
+        raise RuleError(
+            "Die Liste ist wieder offen – unterschrieben wird die abgeschlossene Liste.",
+            hint="Erst zu Ende spielen und /abschluss, dann unterschreiben.",
+        )
+    if cmd.user_id is None:
+        raise RuleError("Anonym kann niemand unterschreiben.", hint="Bitte als du selbst tippen.")
+    t, series = _context(session, link)
+    loaded = repo.load(session, lst)
+    names = list(loaded.names)
+    signed = trepo.signed_of(link)
+    for name, user in signed.items():
+        if user == cmd.user_id:
+            raise RuleError(
+                f"Du hast schon als {name} unterschrieben.",
+                hint="Jetzt unterschreiben die anderen am Tisch.",
+            )
+    seat = int(parts[1]) if len(parts) == 2 else None
+    if seat is not None and not 0 <= seat < len(names):
+        return Answer(notice="Dieser Knopf gilt nicht mehr.")
+    me = _identity(session, t, cmd.chat_id, cmd.user_id, names)
+    if me is not None:
+        if me not in names:
+            raise RuleError(
+                f"Du bist {me} und sitzt nicht an {_label(series, link)} ({', '.join(names)}).",
+                hint="Unterschreiben können nur die Spieler dieses Tisches.",
+            )
+        if seat is not None and names[seat] != me:
+            raise RuleError(
+                f"Du bist {me} – für {names[seat]} unterschreibt {names[seat]} selbst.",
+                hint=f"Tippe auf „Unterschreiben“ oder „{me}“.",
+            )
+        name = me
+    elif seat is None:
+        return Answer(notice="Tippe auf deinen Namen, dann bist du verknüpft.", alert=True)
+    else:
+        name = names[seat]
+        if name in signed:
+            raise RuleError(
+                f"{name} hat schon unterschrieben.", hint="Tippe auf deinen eigenen Namen."
+            )
+        d = people.directory(session, cmd.chat_id)[0]
+        root = d.stored(name)
+        holder = d.account(root) if root is not None else None
+        if holder is not None and holder.user_id != cmd.user_id:
+            raise RuleError(
+                f"{name} ist mit {holder.user_name or 'jemand anderem'} verknüpft.",
+                hint="Tippe auf deinen eigenen Namen.",
+            )
+        people.link_user(session, cmd, name)
+    if name in signed:
+        raise RuleError(f"{name} hat schon unterschrieben.", hint="Danke, das reicht einmal.")
+    signed[name] = cmd.user_id
+    trepo.set_signed(link, signed)
+    if len(signed) < len(names):
+        text, buttons = _sign_message(session, link, loaded, signed)
+        return Answer(notice=f"Danke, {name} – unterschrieben.", text=text, buttons=buttons)
+    return _report(session, cmd, t, series, link, loaded, signed)
+
+
+def _report(
+    session: Session,
+    cmd: Command,
+    t: Tournament,
+    series: Series,
+    link: TableLink,
+    loaded: repo.LoadedList,
+    signed: dict[str, int],
+) -> Answer:
+    """Everyone signed: the results enter the tournament as if typed with /ergebnis."""
+    from skatbot.usecases.tournament import record_results
+
+    done = trepo.load_series(session, t)
+    target = next(s for s in done if s.row.id == series.id)
+    lines = record_results(
+        session, t, target, _results(loaded), user_id=cmd.user_id, update_id=cmd.update_id
+    )
+    link.reported = True
+    label = _label(series, link)
+    desk = [f"📥 <b>{label}</b> gemeldet – unterschrieben von {', '.join(map(escape, signed))}."]
+    desk.extend(lines[1:])
+    buttons: Buttons = ()
+    if not tr.missing_results(target.tables, target.results):
+        desk.append(_series_winner(t, target))
+        if target.number == len(done):
+            buttons = (((DRAW_LABEL, f"{DRAW_PREFIX}{t.id}:{len(done)}"),),)
+    posts = [_desk_post(session, t, Reply("\n".join(desk), buttons=buttons))]
+    edit = standings_edit(session, t)
+    if edit is not None:
+        posts.append(_desk_post(session, t, Reply("", edits=(edit,))))
+    text, _ = _sign_message(session, link, loaded, signed)
+    text += (
+        "\n✅ Gemeldet an den Turniertisch. Korrektur: /oeffnen (das Ergebnis wird zurückgezogen)."
+    )
+    return Answer(
+        notice="Alle haben unterschrieben – gemeldet.", text=text, buttons=(), posts=tuple(posts)
+    )
+
+
+def _series_winner(t: Tournament, target: trepo.LoadedSeries) -> str:
+    scores = tr.series_scores(target.tables, target.results, {3: t.games_3, 4: t.games_4})
+    ranked = tr.tournament_standings([scores], t.seed)
+    best = ranked[0].standing
+    return (
+        f"🏅 Serie {target.number} komplett – Seriensieg: {escape(best.name)} mit "
+        f"{minus_sign(best.score)} Punkten."
+    )
+
+
+# --- /oeffnen: the report withdrawn -------------------------------------------------------------
+
+
+def after_reopen(session: Session, cmd: Command, lst: repo.ListInfo) -> tuple[Post, ...]:
+    """A table list was opened again: signatures void; a reported result is withdrawn (the
+    desk sees it in a log line)."""
+    link = trepo.table_by_list(session, lst.id)
+    if link is None:
+        return ()
+    trepo.set_signed(link, {})
+    if not link.reported:
+        return ()
+    t, series = _context(session, link)
+    names = _table_names(series, link)
+    trepo.withdraw_results(session, series, names, user_id=cmd.user_id, update_id=cmd.update_id)
+    link.reported = False
+    who = escape(cmd.user_name) if cmd.user_name else "jemandem"
+    line = (
+        f"↩️ {_label(series, link)}: Liste wieder geöffnet von {who} – das gemeldete Ergebnis "
+        f"({', '.join(map(escape, names))}) ist zurückgezogen, der Tisch meldet neu."
+    )
+    posts = [_desk_post(session, t, Reply(line))]
+    edit = standings_edit(session, t)
+    if edit is not None:
+        posts.append(_desk_post(session, t, Reply("", edits=(edit,))))
+    return tuple(posts)
+
+
+# --- /fehlend: the tables still playing ---------------------------------------------------------
+
+
+def progress_lines(session: Session, t: Tournament, series: Series, results: object) -> list[str]:
+    """One line per unreported table of ``series``: where it stands."""
+    lines = []
+    for link in trepo.table_links(session, series):
+        if link.reported:
+            continue
+        names = _table_names(series, link)
+        if link.list_id is None:
+            state = f"noch ohne Liste (/tisch {link.code})"
+        else:
+            lst = repo.get_list(session, link.list_id)
+            if lst is None:
+                state = "Liste gelöscht"
+            else:
+                sheet = repo.load(session, lst).sheet
+                played = f"{sheet.games_played}/{sheet.series_length} Spiele"
+                if lst.status is ListStatus.CLOSED:
+                    signed = len(trepo.signed_of(link))
+                    state = f"abgeschlossen, {played}, {signed}/{len(names)} unterschrieben"
+                else:
+                    state = f"spielt, {played}"
+        lines.append(f"Tisch {link.table_no} ({', '.join(map(escape, names))}): {state}")
+    return lines
+
+
+# --- the pinned standings at the desk -----------------------------------------------------------
+
+
+def live_ranking(session: Session, t: Tournament) -> tuple[list[Ranked], list[str]]:
+    """The ranking over every table that has all its results (series may be incomplete),
+    and per series how many tables count."""
+    games = {3: t.games_3, 4: t.games_4}
+    per_series: list[dict[str, Standing]] = []
+    notes = []
+    for s in trepo.load_series(session, t):
+        whole = [tb for tb in s.tables if all(n in s.results for n in tb)]
+        notes.append(f"Serie {s.number}: {len(whole)}/{len(s.tables)} Tische")
+        if whole:
+            results = {n: s.results[n] for tb in whole for n in tb}
+            per_series.append(tr.series_scores(whole, results, games, series=s.number))
+    return tr.tournament_standings(per_series, t.seed), notes
+
+
+def standings_text(session: Session, t: Tournament) -> str:
+    ranked, notes = live_ranking(session, t)
+    lines = [f"📌 <b>Zwischenstand – {escape(t.name)}</b>"]
+    if notes:
+        lines.append(" · ".join(notes))
+    if not ranked:
+        lines.append("Noch kein Tisch gemeldet – der Stand wächst mit jeder Meldung.")
+    for r in ranked[:STANDINGS_PLACES]:
+        s = r.standing
+        lines.append(f"{r.place}. {escape(s.name)} – {minus_sign(s.score)} ({s.won}/{s.lost})")
+    if len(ranked) > STANDINGS_PLACES:
+        lines.append(f"… alle {len(ranked)} Plätze: /rangliste")
+    return "\n".join(lines)
+
+
+def standings_edit(session: Session, t: Tournament) -> Edit | None:
+    """The coalesced edit of the desk's pinned standings (text computed when it is sent)."""
+    desk, tid = t.chat_id, t.id
+    mid = standings.pinned_id(session, desk)
+    if mid is None:
+        return None
+
+    def render(s: Session) -> str | None:
+        found = trepo.tournament_by_id(s, tid)
+        return standings_text(s, found) if found is not None else None
+
+    return Edit(
+        mid,
+        None,
+        render=render,
+        every=STANDINGS_EDIT_SECONDS,
+        on_gone=lambda s: standings.forget(s, desk, mid),
+    )
+
+
+# --- "Nächste Serie auslosen" -------------------------------------------------------------------
+
+
+def draw_tap(session: Session, cmd: Command) -> Answer:
+    """One tap = /auslosen with a fresh seed (managers only)."""
+    from skatbot.usecases import tournament
+
+    parts = cmd.text.removeprefix(DRAW_PREFIX).split(":")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        return Answer(notice="Dieser Knopf gilt nicht mehr.")
+    lock_chat(session, cmd.chat_id)
+    t = trepo.tournament_of(session, cmd.chat_id)
+    if t is None or t.id != int(parts[0]):
+        return Answer(notice="Dieser Knopf gilt nicht mehr.", buttons=())
+    tournament.require_manager(t, cmd)
+    if trepo.series_count(session, t) != int(parts[1]):
+        return Answer(notice="Die nächste Serie ist schon ausgelost.", buttons=())
+    reply = tournament.auslosen(session, dataclasses.replace(cmd, args=(), text="/auslosen"))
+    return Answer(notice="Ausgelost.", buttons=(), send=reply)
