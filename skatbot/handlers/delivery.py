@@ -481,18 +481,24 @@ class Delivery:
     async def post(self, post: Post) -> None:
         """A message to another place (``Reply.posts``), pinned if asked."""
         sent = await self.reply(post.reply)
-        if not post.pin or sent is None:
-            return
+        if post.pin and sent is not None:
+            await self.pin(sent)
+
+    async def pin(self, message_id: int) -> bool:
+        """Pin ``message_id`` quietly; False (logged) if Telegram refuses, e.g. without the
+        right to pin."""
         try:
             await self.outbox.call(
                 self.target.chat_id,
                 lambda: self.bot.pin_chat_message(
-                    self.target.chat_id, sent, disable_notification=True
+                    self.target.chat_id, message_id, disable_notification=True
                 ),
                 counts=False,
             )
         except TelegramError as err:
             log.info("pin in chat %s failed: %s", self.target.chat_id, err)
+            return False
+        return True
 
     async def new_topic(self, topic: NewTopic) -> None:
         """Create a forum topic and post ``on_created``'s reply there; if Telegram refuses,

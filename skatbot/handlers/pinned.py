@@ -56,18 +56,7 @@ async def cmd_anheften(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
             return
         if message_id is None:
             return
-        pinned = True
-        try:
-            await d.outbox.call(
-                d.target.chat_id,
-                lambda: context.bot.pin_chat_message(
-                    d.target.chat_id, message_id, disable_notification=True
-                ),
-                counts=False,
-            )
-        except TelegramError as err:
-            log.info("/anheften in chat %s: pin failed: %s", chat.id, err)
-            pinned = False
+        pinned = await d.pin(message_id)
 
         def remember(session: Session) -> None:
             store(session, chat_id, message_id)
