@@ -288,11 +288,11 @@ def _cpu_seconds() -> tuple[float, float]:
 def _fresh_pg(url: str) -> Database:
     from sqlalchemy import text
 
-    from skatbot.storage.models import Base
+    from skatbot.storage.schema import metadata
 
     db = Database(url)
     with db.write_engine.begin() as conn:
-        Base.metadata.drop_all(conn)
+        metadata().drop_all(conn)
         conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
     db.migrate()
     return db

@@ -20,7 +20,8 @@ from skatbot.app import build_application
 from skatbot.handlers.registry import ERROR_NOTICE
 from skatbot.runner import run_polling
 from skatbot.storage.database import Database
-from skatbot.storage.models import Base, Row, SheetList
+from skatbot.storage.models import Row, SheetList
+from skatbot.storage.schema import metadata
 from tests.standin.fake_telegram import ApiCall, FakeBotApi, html_to_text
 
 PG_URL = os.environ.get("SKATBOT_TEST_DATABASE_URL", "")
@@ -36,7 +37,7 @@ def fresh_database(tmp_path: Path) -> Database:
     if PG_URL:
         db = Database(PG_URL)
         with db.write_engine.begin() as conn:
-            Base.metadata.drop_all(conn)
+            metadata().drop_all(conn)
             conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
     else:
         db = Database(f"sqlite+aiosqlite:///{tmp_path / 'skatbot.db'}")
