@@ -217,6 +217,33 @@ class SkatPDF(FPDF):
         self.cell(self.content_width, height, self.fit(text, self.content_width - 2))
         self.ln(height)
 
+    def title_block(
+        self,
+        title: str,
+        subtitle: str,
+        notes: Sequence[str],
+        *,
+        small_notes: Sequence[str] = (),
+        gap: float = 3,
+    ) -> None:
+        """A document's head on a new page: title, subtitle, grey notes (``small_notes`` in
+        a smaller size after them) and a rule across the page."""
+        self.add_page()
+        self.color(BLACK)
+        self.text_line(title, 8, 16, bold=True)
+        self.text_line(subtitle, 6, 12, bold=True)
+        self.color(GREY_TEXT)
+        for note in notes:
+            self.text_line(note, 5, 9)
+        for note in small_notes:
+            self.text_line(note, 4.5, 8.5)
+        self.color(BLACK)
+        self.set_draw_color(*BLACK)
+        self.set_line_width(0.4)
+        y = self.get_y() + 1.5
+        self.line(self.l_margin, y, self.w - self.r_margin, y)
+        self.set_y(y + gap)
+
     def fit_size(self, text: str, width: float, size: float, min_size: float, bold: bool) -> float:
         """Largest font size between ``min_size`` and ``size`` at which ``text`` fits."""
         self.font(size, bold)

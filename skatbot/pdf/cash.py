@@ -71,20 +71,13 @@ class _CashPDF(SkatPDF):
         ]
 
     def header_block(self) -> None:
-        self.add_page()
-        self.color(BLACK)
-        self.text_line(self.doc.title, 8, 16, bold=True)
-        self.text_line("Kassenbericht", 6, 12, bold=True)
-        self.color(GREY_TEXT)
-        self.text_line(f"Stand: {format_date_long(self.doc.date)}", 5, 9)
-        for note in self.doc.notes:
-            self.text_line(note, 4.5, 8.5)
-        self.color(BLACK)
-        self.set_draw_color(*BLACK)
-        self.set_line_width(0.4)
-        y = self.get_y() + 1.5
-        self.line(self.l_margin, y, self.w - self.r_margin, y)
-        self.set_y(y + 2)
+        self.title_block(
+            self.doc.title,
+            "Kassenbericht",
+            [f"Stand: {format_date_long(self.doc.date)}"],
+            small_notes=self.doc.notes,
+            gap=2,
+        )
 
     def account(self, heading: str, lines: Sequence[CashLine], total_label: str) -> int:
         self.heading(heading, 11, gap_before=3)

@@ -84,20 +84,13 @@ class _EveningPDF(SkatPDF):
 
     def header_block(self) -> None:
         doc = self.doc
-        self.add_page()
-        self.color(BLACK)
-        self.text_line(doc.title, 8, 16, bold=True)
         n = len(doc.series)
         series = "1 Serie" if n == 1 else f"{n} Serien"
-        self.text_line(f"{format_date_long(doc.date)} · {series}", 6, 12, bold=True)
-        self.color(GREY_TEXT)
-        self.text_line(f"Wertung: {doc.sum_label}.", 5, 9)
-        self.color(BLACK)
-        self.set_draw_color(*BLACK)
-        self.set_line_width(0.4)
-        y = self.get_y() + 1.5
-        self.line(self.l_margin, y, self.w - self.r_margin, y)
-        self.set_y(y + 3)
+        self.title_block(
+            doc.title,
+            f"{format_date_long(doc.date)} · {series}",
+            [f"Wertung: {doc.sum_label}."],
+        )
 
     # -- the table of the evening -------------------------------------------------------------
 

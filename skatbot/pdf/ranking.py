@@ -91,30 +91,16 @@ class _RankingPDF(SkatPDF):
         ]
 
     def header_block(self, counted: Sequence[int], missing: Sequence[int]) -> None:
-        self.add_page()
-        self.color(BLACK)
-        self.text_line(self.tournament, 8, 16, bold=True)
         n = len(counted)
         series = "1 Serie" if n == 1 else f"{n} Serien"
-        self.text_line(f"Rangliste nach {series}", 6, 12, bold=True)
-        self.color(GREY_TEXT)
-        self.text_line(f"Stand: {format_date_long(self.date)}", 5, 9)
+        notes = [f"Stand: {format_date_long(self.date)}"]
         if counted:
-            self.text_line(f"Gewertet: {_series_text(counted)}", 5, 9)
+            notes.append(f"Gewertet: {_series_text(counted)}")
         if missing:
             verb = "ist" if len(missing) == 1 else "sind"
-            self.text_line(
-                f"{_series_text(missing)} {verb} noch unvollständig und nicht gewertet.", 5, 9
-            )
-        self.text_line(
-            "Wertung: Summe der Seeger-Fabian-Wertungen aller gewerteten Serien.", 5, 9
-        )
-        self.color(BLACK)
-        self.set_draw_color(*BLACK)
-        self.set_line_width(0.4)
-        y = self.get_y() + 1.5
-        self.line(self.l_margin, y, self.w - self.r_margin, y)
-        self.set_y(y + 3)
+            notes.append(f"{_series_text(missing)} {verb} noch unvollständig und nicht gewertet.")
+        notes.append("Wertung: Summe der Seeger-Fabian-Wertungen aller gewerteten Serien.")
+        self.title_block(self.tournament, f"Rangliste nach {series}", notes)
 
     def table_header(self) -> None:
         y0 = self.get_y()

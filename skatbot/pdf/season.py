@@ -59,19 +59,8 @@ class _SeasonPDF(SkatPDF):
 
     def header_block(self) -> None:
         doc = self.doc
-        self.add_page()
-        self.color(BLACK)
-        self.text_line(doc.title, 8, 16, bold=True)
         series = "1 Serie" if doc.series == 1 else f"{doc.series} Serien"
-        self.text_line(f"{doc.period} · {series}", 6, 12, bold=True)
-        self.color(GREY_TEXT)
-        self.text_line(f"Wertung: {doc.rules}.", 5, 9)
-        self.color(BLACK)
-        self.set_draw_color(*BLACK)
-        self.set_line_width(0.4)
-        y = self.get_y() + 1.5
-        self.line(self.l_margin, y, self.w - self.r_margin, y)
-        self.set_y(y + 3)
+        self.title_block(doc.title, f"{doc.period} · {series}", [f"Wertung: {doc.rules}."])
 
     def columns(self) -> list[Column]:
         fixed = [
