@@ -36,7 +36,8 @@ Beispiele:
 /spiel carla herz ohne 3 augen 92
 Alle Wörter mit Beispielen: /hilfe spiel
 Hausregeln (Kontra/Re, Bock, Ramsch): /hilfe haus · Preisskat: /hilfe turnier · Skatzahl: /hilfe rating
-/loeschen – alle Daten dieses Chats löschen (Admins, mit Bestätigung)"""
+/loeschen – alle Daten dieses Chats löschen (nur Admins, mit Bestätigung)
+/loeschen liste – nur die letzte Liste löschen (wer sie angelegt hat, oder Admins)"""
 
 HELP_HAUS = """<b>Hausregeln mit 3B3R</b> – einschalten vor dem ersten Spiel: /regeln haus
 (/regeln haus runde=geberrunde: eine Runde = jeder gibt einmal; zurück: /regeln isko)
@@ -68,6 +69,7 @@ Der angeheftete Zwischenstand folgt jeder Meldung; ist eine Serie komplett: „N
 auslosen“ (ein Tipp, nur die Turnierleitung).
 /fehlend – fehlende Ergebnisse, und wie weit jeder Tisch ist (Spiele, Unterschriften)
 /rangliste [pdf] · /urkunden [N] · /export
+/loeschen turnier – das Turnier löschen (wer es angelegt hat, oder Admins)
 /gebuehren startgeld 10 € · /gebuehren verlust 0,50 € ab 4 1 € · /gebuehren tisch 1 €
 /preise 100 € 60 € 40 € oder 50 % 30 % 20 % · /preise serie 20 € 10 €
 /abrechnung – wer was zahlt · /kasse – Kassenbericht als PDF (mehr: /hilfe geld)

@@ -80,8 +80,16 @@ def require_manager(
 ) -> None:
     """Managing commands: the tournament's creator and the chat's admins; the refusal names
     what everyone may read (``readable``)."""
-    if t.created_by is None or cmd.user_id == t.created_by or cmd.is_admin:
+    from skatbot.usecases.admin import owns
+
+    if cmd.is_admin or owns(cmd.user_id, t.created_by):
         return
+    if not owns(t.created_by, t.created_by):
+        # started by a chat identity (an anonymous admin, a channel): it owns nothing
+        raise RuleError(
+            f"Das Turnier „{t.name}“ verwalten die Admins des Chats.",
+            hint=f"Bitte einen Admin darum. Lesen geht für alle: {readable}.",
+        )
     who = t.created_by_name or "die Person, die es angelegt hat"
     raise RuleError(
         f"Das Turnier „{t.name}“ verwalten {who} (hat /turnier aufgerufen) und die Admins des Chats.",
