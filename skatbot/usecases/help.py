@@ -155,7 +155,13 @@ unter der Buchung (Korrigieren, Stornieren, Stand). Falscher Geber in Spiel 7:
 /geber NAME legt nur den nächsten Geber fest."""
 
 
-def start(_session: Session, cmd: Command) -> Reply:
+def start(session: Session, cmd: Command) -> Reply:
+    if len(cmd.args) == 1 and (cmd.telegram_chat_id or cmd.chat_id) < 0:
+        from skatbot.usecases import table_lists
+
+        invite = table_lists.INVITE_DATA.fullmatch(cmd.args[0])
+        if invite is not None:  # the draw's deep link: "add to group" sent /start tisch_…
+            return table_lists.join(session, cmd, invite.group(1))
     if (cmd.telegram_chat_id or cmd.chat_id) > 0:  # a private chat (a topic's place is no chat)
         return Reply(
             "Hallo! Ich führe eure Skatliste im Gruppenchat.\n"

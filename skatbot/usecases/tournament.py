@@ -337,7 +337,7 @@ def auslosen(session: Session, cmd: Command) -> Reply:
         session, t, number, seed, tables, user_id=cmd.user_id, update_id=cmd.update_id
     )
     team_line = teams_uc.after_draw(row, tables, apart)
-    table_lines, topics, posts = table_lists.after_draw(session, cmd, t, row, tables)
+    table_lines, topics, posts, buttons = table_lists.after_draw(session, cmd, t, row, tables)
     lines = [f"🎲 <b>Serie {number}</b> ausgelost – {escape(t.name)}"]
     lines.extend(_tables_lines(tables))
     games = _games(t)
@@ -357,7 +357,7 @@ def auslosen(session: Session, cmd: Command) -> Reply:
     lines.append(f"Startwert {escape(seed)} · Serie {number} – nachrechenbar: /hilfe auslosung")
     lines.extend(table_lines)
     lines.append("Ergebnisse von Hand: " + RESULT_EXAMPLE + ", mehrere Zeilen pro Nachricht.")
-    return Reply("\n".join(lines), topics=topics, posts=posts)
+    return Reply("\n".join(lines), topics=topics, posts=posts, buttons=buttons)
 
 
 def _new_seed() -> str:
