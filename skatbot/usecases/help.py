@@ -62,8 +62,10 @@ Teams: /teilnehmer Anna [Skatfreunde Nord], Bernd [Skatfreunde Nord], Carla
 /auslosen [STARTWERT] – Tische der nächsten Serie (nachrechenbar)
 /ergebnis Anna 437 12 3 – Spielpunkte, gewonnen, verloren (mehrere Zeilen erlaubt)
 Tische melden selbst: in einem Forum legt /auslosen je Tisch ein Thema mit seiner Liste an
-(Admin-Recht „Themen verwalten“); sonst /tisch CODE im Chat oder Thema des Tisches.
-Am Tisch: /spiel …, am Ende /abschluss, dann unterschreibt jede Person mit ihrem Knopf –
+(Admin-Recht „Themen verwalten“); sonst der Knopf „Tisch N: Gruppe wählen“ der Auslosung
+(oder /tisch CODE von der Turnierleitung). Falsch verknüpft: /tisch freigeben N.
+Am Tisch: /spiel …, am Ende /abschluss, dann unterschreibt jede Person mit ihrem Knopf
+(vorher /ich NAME; ohne Telefon tippt die Turnierleitung) –
 das Ergebnis kommt von selbst an den Turniertisch. Korrektur: /oeffnen zieht es zurück.
 Der angeheftete Zwischenstand folgt jeder Meldung; ist eine Serie komplett: „Nächste Serie
 auslosen“ (ein Tipp, nur die Turnierleitung).

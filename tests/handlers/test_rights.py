@@ -21,6 +21,7 @@ from tests.helpers import Bot, Reply, export_raw, replies
 from tests.standin.fake_telegram import ANONYMOUS_ADMIN_ID, CHANNEL_BOT_ID
 
 CHAT = -1001
+TABLE = -1005  # where a tournament table plays
 ADMIN, CREATOR, MEMBER, OTHER = 7, 1, 9, 5
 AS_GROUP = {"id": CHAT, "type": "supergroup", "title": "Skatrunde"}
 CHANNEL = {"id": -1002001, "type": "channel", "title": "Kanal X"}
@@ -59,6 +60,7 @@ MATRIX: dict[str, tuple[str, str, set[str]]] = {
     "/auslosen": ("tournament", "/auslosen 4711", MANAGERS),
     "/serienlaenge": ("tournament", "/serienlaenge 24 32", MANAGERS),
     "/ergebnis": ("drawn", "/ergebnis Hilde 100 3 1", MANAGERS),
+    "/tisch freigeben": ("linked", "/tisch freigeben 1", MANAGERS),
     "/gebuehren": ("tournament", "/gebuehren startgeld 10 €", MANAGERS),
     "/fehlend": ("drawn", "/fehlend", EVERYONE),
 }
@@ -115,8 +117,15 @@ async def setup(bot: Bot, kind: str, by: Sender) -> None:
     await accepted(bot, "/turnier Preisskat", by)
     names = "/teilnehmer Hilde, Kuno, Walli, Otto, Paula, Quirin"
     await accepted(bot, names, {"user_id": ADMIN})
-    if kind == "drawn":
+    if kind in ("drawn", "linked"):
         await accepted(bot, "/auslosen 4711", {"user_id": ADMIN})
+    if kind == "linked":  # table 1 plays elsewhere, linked with the draw's deep link
+        draw = [m for m in bot.api.messages(CHAT) if m.buttons][-1]
+        url = draw.buttons[0][0]["url"]
+        payload = url.split("startgroup=", 1)[1]
+        update_id = bot.api.push_message(f"/start {payload}", chat_id=TABLE, user_id=OTHER)
+        await bot.api.wait_confirmed(update_id, timeout=15)
+        assert "Serie 1 · Tisch 1" in (bot.api.messages(TABLE)[-1].text or "")
 
 
 CELLS = [
