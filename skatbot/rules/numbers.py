@@ -23,13 +23,23 @@ class NumberError(RuleError):
 
 def is_number(word: str) -> bool:
     """Whether ``word`` is a whole non-negative number in ASCII digits (``"36"``, not
-    ``"٣٦"``, ``"²"`` or ``"３６"``)."""
-    return ASCII_DIGITS.fullmatch(word) is not None and len(word) <= MAX_DIGITS
+    ``"٣٦"``, ``"²"`` or ``"３６"``), of any length (callers bound it)."""
+    return ASCII_DIGITS.fullmatch(word) is not None
 
 
 def has_foreign_digit(word: str) -> bool:
     """Whether ``word`` holds a digit that is not ASCII (other scripts, superscripts, …)."""
     return any(ch.isdigit() and not "0" <= ch <= "9" for ch in word)
+
+
+def refuse_foreign_digits(word: str, what: str, example: str) -> None:
+    """Refuse a word with a digit that is not ASCII ("²", "٣٦") where ``what`` is expected,
+    naming the form, rather than calling it unknown or reading it as a number."""
+    if has_foreign_digit(word):
+        raise NumberError(
+            f"„{_shown(word)}“ ist keine Zahl aus den Ziffern 0–9 – hier gehört {what} hin.",
+            hint=f"Mit Ziffern 0–9 schreiben, z. B. {example}.",
+        )
 
 
 def _shown(word: str) -> str:

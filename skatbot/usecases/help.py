@@ -22,6 +22,7 @@ HELP = """<b>skatbot – die Skatliste im Gruppenchat</b>
 /oeffnen – abgeschlossene Serie wieder öffnen (Admins oder wer sie angelegt hat)
 /einsatz 1 ct [kasse] – um Geld spielen · /abrechnung – wer wem was zahlt (/hilfe geld)
 /ich NAME – das bin ich · /spieler – wer ist wer (zusammen/trennen)
+/ich daten – was über dich gespeichert ist (privat) · /ich vergessen – Verknüpfungen löschen
 /saison [2026 | märz 2026] [pdf] – Saisontabelle · /saisonregeln · /export saison
 
 <b>Spielansage</b> (Reihenfolge egal, groß/klein egal):

@@ -28,6 +28,7 @@ from html import escape
 
 from skatbot.rules import tournament as tr
 from skatbot.rules.errors import RuleError
+from skatbot.rules.numbers import is_number, refuse_foreign_digits
 from skatbot.rules.ranking import Ranked, lot_note
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import repo
@@ -294,7 +295,9 @@ def serienlaenge(session: Session, cmd: Command) -> Reply:
             "Ändern: /serienlaenge 36 48"
         )
     require_manager(t, cmd)
-    if len(words) != 2 or not all(w.isdigit() and len(w) <= 4 for w in words):
+    for word in words:
+        refuse_foreign_digits(word, "die Zahl der Spiele", "/serienlaenge 36 48")
+    if len(words) != 2 or not all(is_number(w) and len(w) <= 4 for w in words):
         raise RuleError(
             "Zwei Zahlen bitte: Spiele am Dreiertisch und am Vierertisch.",
             hint="Z. B. /serienlaenge 36 48",
@@ -367,9 +370,9 @@ def _new_seed() -> str:
 
 # --- /ergebnis, /fehlend ----------------------------------------------------------------------
 
-_INT = re.compile(r"[+\-]?\d{1,6}")
+_INT = re.compile(r"[+\-]?[0-9]{1,6}")
 _COMMAND_WORD = re.compile(r"^/ergebnis(@\w+)?$", re.IGNORECASE)
-_SERIES_LINE = re.compile(r"^serie\s+(\d{1,4})$", re.IGNORECASE)
+_SERIES_LINE = re.compile(r"^serie\s+([0-9]{1,4})$", re.IGNORECASE)
 
 
 def _to_int(word: str) -> int | None:
@@ -644,7 +647,7 @@ def urkunden(session: Session, cmd: Command) -> Reply:
     ranked, complete, incomplete = _require_ranking(t, trepo.load_series(session, t))
     n = 3
     if words:
-        if len(words) != 1 or not words[0].isdigit() or len(words[0]) > 4 or int(words[0]) < 1:
+        if len(words) != 1 or not is_number(words[0]) or len(words[0]) > 4 or int(words[0]) < 1:
             raise RuleError("Für wie viele Plätze?", hint="Z. B. /urkunden 3")
         n = int(words[0])
     if n > len(ranked):
