@@ -235,8 +235,9 @@ def _rest_line(session: Session, cmd: Command) -> str:
     lists, games = chats.count_lists_and_games(session, cmd.chat_id)
     if lists == 0:
         return f"In {cmd.here} ist keine Liste mehr gespeichert."
+    verb = "bleibt" if lists == 1 else "bleiben"
     return (
-        f"Es bleiben {_plural(lists, 'Liste', 'Listen')} mit {_plural(games, 'Spiel', 'Spielen')} "
+        f"Es {verb} {_plural(lists, 'Liste', 'Listen')} mit {_plural(games, 'Spiel', 'Spielen')} "
         f"und alles andere in {cmd.here}."
     )
 
@@ -247,8 +248,8 @@ def ask_list(session: Session, cmd: Command, is_admin: bool) -> Reply:
     nonce = issue_nonce(session, cmd.chat_id, NONCE_KEY, SCOPE_LIST)
     others = lists - 1
     stays = (
-        f"Die {_plural(others, 'andere Liste', 'anderen Listen')} und alles andere in "
-        f"{cmd.here} bleiben."
+        ("Die andere Liste" if others == 1 else f"Die {others} anderen Listen")
+        + f" und alles andere in {cmd.here} bleiben."
         if others
         else f"Alles andere in {cmd.here} bleibt."
     )

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from html import escape
 
 from skatbot.rules.errors import RuleError
+from skatbot.rules.numbers import is_number
 from skatbot.storage import people as store
 from skatbot.storage import repo
 from skatbot.storage.database import lock_chat
@@ -355,10 +356,9 @@ def me_tap(session: Session, cmd: Command) -> Answer:
     """``v1:me:<list>`` shows one button per player in place of "Das bin ich";
     ``v1:me:<list>:<seat>`` links the tapper to that seat's name (as it is now)."""
     parts = cmd.text.removeprefix(ME_PREFIX).split(":")
-    try:
-        numbers = [int(p) for p in parts]
-    except ValueError:
+    if not all(is_number(p) and len(p) <= 12 for p in parts):
         return Answer(notice="Dieser Knopf gilt nicht mehr.")
+    numbers = [int(p) for p in parts]
     lst = repo.get_list(session, numbers[0]) if numbers else None
     if lst is None or lst.chat_id != cmd.chat_id or len(numbers) > 2:
         return Answer(notice="Diese Liste gibt es hier nicht mehr.")
