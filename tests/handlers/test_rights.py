@@ -49,6 +49,8 @@ MATRIX: dict[str, tuple[str, str, set[str]]] = {
     "/umbenennen": ("lists", "/umbenennen Zora Zoe", EVERYONE),
     "/abschluss": ("lists", "/abschluss ja", EVERYONE),
     "/stand": ("lists", "/stand", EVERYONE),
+    "/liste": ("lists", "/liste", EVERYONE),
+    "/export": ("lists", "/export", EVERYONE),
     "/loeschen ja": ("lists", "/loeschen ja", ADMINS),
     "/loeschen liste ja": ("lists", "/loeschen liste ja", MANAGERS),
     "/oeffnen": ("closed", "/oeffnen", MANAGERS),
@@ -59,12 +61,16 @@ MATRIX: dict[str, tuple[str, str, set[str]]] = {
     "/teilnehmer NAME": ("tournament", "/teilnehmer Zenzi", MANAGERS),
     "/auslosen": ("tournament", "/auslosen 4711", MANAGERS),
     "/serienlaenge": ("tournament", "/serienlaenge 24 32", MANAGERS),
+    "/entfernen": ("tournament", "/entfernen Otto", MANAGERS),
+    "/team": ("tournament", "/team Hilde Nord", MANAGERS),
+    "/teamwertung": ("tournament", "/teamwertung beste 2", MANAGERS),
+    "/preise": ("tournament", "/preise 30 € 20 €", MANAGERS),
     "/ergebnis": ("drawn", "/ergebnis Hilde 100 3 1", MANAGERS),
     "/tisch freigeben": ("linked", "/tisch freigeben 1", MANAGERS),
     "/gebuehren": ("tournament", "/gebuehren startgeld 10 €", MANAGERS),
     "/fehlend": ("drawn", "/fehlend", EVERYONE),
 }
-READ_ONLY = {"/stand", "/fehlend"}
+READ_ONLY = {"/stand", "/liste", "/export", "/fehlend"}
 
 
 async def send(bot: Bot, message: str, sender: Sender) -> list[Reply]:
