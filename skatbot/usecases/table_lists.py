@@ -7,9 +7,16 @@ How a table knows its tournament: ``TableLink`` (storage/tournament_models.py), 
 table of a drawn series, with the code of ``/tisch`` and, once its list is opened, the list's
 id. A list is a table list iff a link names it; the link finds series and tournament.
 
+Who may link a table: the short code is public at the desk, so ``/tisch CODE`` links only
+for the tournament's creator or a player of that table the bot knows; anyone else takes the
+draw's deep link (``t.me/<bot>?startgroup=tisch_<invite>``: 96 random bits, single use, void
+after the next draw), which Telegram turns into ``/start tisch_<invite>`` in the chosen group.
+The table's row is locked while it is linked, so two chats never both get it.
+
 Who is who when signing: a tapper is the name they signed for before in this tournament, or
-the name they are linked to in the table's place (/ich, "Das bin ich"); someone unlinked taps
-their name on the sign message and is linked to it (in the table's place).
+the name they are linked to in the table's place or at the desk (/ich, "Das bin ich"). An
+unlinked tapper is refused (a tap never links anyone); the tournament's creator signs for a
+player without a phone (stored without an account).
 """
 
 from __future__ import annotations
