@@ -66,7 +66,7 @@ Tische melden selbst: in einem Forum legt /auslosen je Tisch ein Thema mit seine
 (Admin-Recht „Themen verwalten“); sonst der Knopf „Tisch N: Gruppe wählen“ der Auslosung
 (oder /tisch CODE von der Turnierleitung). Falsch verknüpft: /tisch freigeben N.
 Am Tisch: /spiel …, am Ende /abschluss, dann unterschreibt jede Person mit ihrem Knopf
-(vorher /ich NAME; ohne Telefon tippt die Turnierleitung) –
+(vorher /ich NAME, am Turniertisch oder am Tisch; ohne Telefon tippt die Turnierleitung) –
 das Ergebnis kommt von selbst an den Turniertisch. Korrektur: /oeffnen zieht es zurück.
 Der angeheftete Zwischenstand folgt jeder Meldung; ist eine Serie komplett: „Nächste Serie
 auslosen“ (ein Tipp, nur die Turnierleitung).

@@ -267,8 +267,27 @@ def ich(session: Session, cmd: Command) -> Reply:
         return Reply(f"Verknüpfung mit {_who(d, root)} gelöst.")
     spelling = clean_name(words)
     d, seen = directory(session, cmd.chat_id)
-    _known_or_refuse(d, seen, spelling)
+    participant = _participant(session, cmd.chat_id, spelling)
+    if participant is not None:  # at a tournament desk: a participant's name
+        spelling = participant
+    else:
+        _known_or_refuse(d, seen, spelling)
     return Reply("🙋 " + _link(session, cmd, spelling))
+
+
+def _participant(session: Session, place: int, spelling: str) -> str | None:
+    """At a tournament desk, the participant named ``spelling`` (case-insensitively): a
+    player links their account there once, and their table then knows them."""
+    from skatbot.storage import tournament_repo as trepo
+
+    t = trepo.tournament_of(session, place)
+    if t is None:
+        return None
+    key = folded(spelling)
+    for p in trepo.participants(session, t):
+        if folded(p.name) == key:
+            return p.name
+    return None
 
 
 # --- /ich daten, /ich vergessen: a person's own data ----------------------------------------------

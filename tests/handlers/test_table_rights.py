@@ -103,6 +103,28 @@ async def test_a_known_player_may_link_their_own_table_in_series_two(bot: Bot) -
     )
 
 
+async def test_a_player_linked_at_the_desk_may_link_their_table(bot: Bot) -> None:
+    codes, _ = await draw(bot)
+    await bot.delivered()
+    drawn = next(m.text or "" for m in bot.api.messages(DESK) if "ausgelost" in (m.text or ""))
+    tables = re.findall(r"Tisch (\d): (.+)", drawn)
+    table_one = dict(tables)["1"].split(", ")
+    player = table_one[0]
+    await ok(bot, f"/ich {player}", DESK, user_id=USER[player])
+    await refused(bot, f"/tisch {codes['2']}", ELSE, None, "verknüpfen nur", user_id=USER[player])
+    opened = await ok(bot, f"/tisch {codes['1']}", ELSE, user_id=USER[player])
+    assert "Serie 1 · Tisch 1" in opened
+    # and signs there without another /ich
+    for i in range(3):
+        declarer = table_one[(i + 1) % 3]
+        await ok(bot, f"/spiel {declarer} {WON}", ELSE, user_id=USER[declarer])
+    await ok(bot, "/abschluss", ELSE, user_id=USER[player])
+    await bot.delivered()
+    msg = sign_message(bot, ELSE, None)
+    notice = await tap(bot, msg, data_of(msg, SIGN_LABEL), USER[player])
+    assert notice == f"Danke, {player} – unterschrieben.", notice
+
+
 async def test_the_deep_link_is_long_single_use_and_void_after_the_next_draw(bot: Bot) -> None:
     codes, links = await draw(bot)
     assert sorted(links) == ["1", "2"]
