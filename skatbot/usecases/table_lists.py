@@ -136,9 +136,16 @@ def after_draw(
             "am Ende /abschluss und alle unterschreiben; das Ergebnis kommt von selbst hierher."
         ]
         return lines, topics, posts, ()
-    lines = ["📋 Jeder Tisch spielt in einem eigenen Chat oder Thema: dort /tisch CODE schicken."]
+    buttons = invite_buttons(cmd, links)
+    how = (
+        "den Knopf des Tisches unten tippen und seine Gruppe wählen – oder die "
+        "Turnierleitung schickt dort /tisch CODE."
+        if buttons
+        else "die Turnierleitung schickt dort /tisch CODE."
+    )
+    lines = [f"📋 Jeder Tisch spielt in einem eigenen Chat oder Thema: {how}"]
     lines.extend(f"🔗 Tisch {link.table_no} → /tisch {link.code}" for link in links)
-    return lines, (), posts, invite_buttons(cmd, links)
+    return lines, (), posts, buttons
 
 
 def new_invite() -> str:
