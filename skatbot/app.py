@@ -152,8 +152,32 @@ def run_until_signal(token: str, serve: Callable[[Application, asyncio.Event], A
             loop.add_signal_handler(sig, stop.set)
         await serve(app, stop)
 
+    from telegram.error import InvalidToken, TelegramError
+
+    from skatbot.logging_filter import TokenFilter
+
+    masked = TokenFilter(token).mask
     try:
         asyncio.run(main())
+    except InvalidToken:
+        # PTB's exception chain quotes the request URL, which holds the token: one line only.
+        print(
+            "Telegram lehnt den Bot-Token ab (401 Unauthorized) – TELEGRAM_BOT_TOKEN prüfen "
+            "(den Token nennt @BotFather).",
+            file=sys.stderr,
+        )
+        return 2
+    except TelegramError as err:
+        print(
+            "Telegram antwortet nicht wie erwartet: "
+            f"{masked(str(err))} – TELEGRAM_API_BASE_URL und die Verbindung prüfen.",
+            file=sys.stderr,
+        )
+        return 2
+    except Exception as err:  # anything else: its text and traceback masked, never raw
+        log.error("skatbot stopped: %s", masked(repr(err)), exc_info=True)
+        print(f"skatbot ist mit einem Fehler beendet: {masked(str(err))[:300]}", file=sys.stderr)
+        return 1
     finally:
         db.dispose()
     return 0

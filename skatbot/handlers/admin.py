@@ -76,9 +76,9 @@ async def on_delete_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         log.info("answerCallbackQuery failed: %s", err)
     if match is None or update.effective_chat is None:
         return  # forged or garbled data: ignore
-    nonce = match.group(1)
+    scope, nonce = match.group(1) or "", match.group(2)
     is_admin = await is_chat_admin(update, context)
-    await execute(update, context, lambda s, c: confirm(s, c, is_admin, nonce))
+    await execute(update, context, lambda s, c: confirm(s, c, is_admin, nonce, scope))
 
 
 # --- group → supergroup -----------------------------------------------------------------------

@@ -106,7 +106,15 @@ def markup(rows: Buttons | None) -> Any:
     """
     if not rows:
         return None
-    keyboard = [[{"text": label, "callback_data": data} for label, data in row] for row in rows]
+    keyboard = [
+        [
+            {"text": label, "url": data}
+            if data.startswith("https://")
+            else {"text": label, "callback_data": data}
+            for label, data in row
+        ]
+        for row in rows
+    ]
     return json.dumps({"inline_keyboard": keyboard}, ensure_ascii=False)
 
 

@@ -215,7 +215,8 @@ ROUTES: list[Route] = [
     command("auslosen", lazy("tournament:auslosen"), "Preisskat: Tische der nächsten Serie auslosen", write=True, admin=True, heavy=True),
     command("ergebnis", lazy("tournament:ergebnis"), "Preisskat: Ergebnis: /ergebnis Anna 437 12 3", write=True, admin=True),
     command("fehlend", lazy("tournament:fehlend"), "Preisskat: fehlende Ergebnisse und wie weit die Tische sind"),
-    command("tisch", lazy("table_lists:tisch"), "Preisskat: hier spielt ein Tisch: /tisch CODE (aus der Auslosung)", write=True),
+    # admin=True: /tisch freigeben N is for the tournament's management
+    command("tisch", lazy("table_lists:tisch"), "Preisskat: hier spielt ein Tisch: /tisch CODE (aus der Auslosung)", write=True, admin=True),
     command("rangliste", lazy("tournament:rangliste"), "Preisskat: Rangliste über alle Serien", heavy=True),
     command("urkunden", lazy("tournament:urkunden"), "Preisskat: Urkunden als PDF", heavy=True),
     command("gebuehren", lazy("money:gebuehren"), "Preisskat: Startgeld, Verlustspielgeld, Tischgeld", write=True, admin=True),
@@ -225,7 +226,8 @@ ROUTES: list[Route] = [
     command("loeschen", lazy("admin:loeschen"), "Alle Daten dieses Chats löschen (mit Bestätigung)", write=True, admin=True),
     command("hilfe", lazy("help:hilfe"), "Hilfe – /hilfe spiel · /hilfe haus · /hilfe turnier"),
     command("help", lazy("help:hilfe"), HIDDEN),  # the English alias of /hilfe
-    command("start", lazy("help:start"), HIDDEN),  # Telegram's "Start" button
+    # Telegram's "Start" button; in a group also a table's deep link (/start tisch_…)
+    command("start", lazy("help:start"), HIDDEN, write=True),
     # Status updates.
     Route(Kind.MY_CHAT_MEMBER, "my chat member", admin.on_my_chat_member, updates=("my_chat_member",)),
     message("migrate", filters.StatusUpdate.MIGRATE, admin.on_migrate),  # group -> supergroup

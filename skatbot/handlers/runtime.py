@@ -61,6 +61,13 @@ def sender_of(update: Update) -> tuple[int | None, str]:
     return user.id, user.full_name
 
 
+def _bot_username(update: Update) -> str:
+    try:
+        return update.get_bot().username or ""
+    except RuntimeError:  # an update built without a bot (tests)
+        return ""
+
+
 def command_of(update: Update) -> Command:
     msg = update.effective_message
     chat = update.effective_chat
@@ -83,6 +90,7 @@ def command_of(update: Update) -> Command:
         thread_id=delivery.topic_of(msg) or 0,
         telegram_chat_id=chat.id if chat else 0,
         is_forum=bool(getattr(chat, "is_forum", False)),
+        bot_username=_bot_username(update),
     )
 
 
@@ -189,6 +197,7 @@ def callback_command_of(update: Update) -> Command:
         thread_id=delivery.topic_of(msg) or 0,
         telegram_chat_id=chat.id if chat else 0,
         is_forum=bool(getattr(chat, "is_forum", False)),
+        bot_username=_bot_username(update),
     )
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from skatbot.rules.errors import ContradictionError, GrammarError, RuleError
 from skatbot.rules.game import Announcement, GameType
+from skatbot.rules.numbers import has_foreign_digit, is_number
 from skatbot.rules.value import normalize
 
 GAME_WORDS: dict[str, GameType] = {
@@ -94,7 +95,7 @@ VOCABULARY = sorted(
 HOUSE_FLAGS = {"kontra", "re"}
 MAX_DIGITS = 4
 
-_GLUED = re.compile(r"^(mit|ohne|m|o|r|reiz|gereizt|augen)(\d+)$")
+_GLUED = re.compile(r"^(mit|ohne|m|o|r|reiz|gereizt|augen)([0-9]+)$")
 # Punctuation a phone adds: commas/semicolons separate words, and a word may end in . ! ? : …
 _SEPARATORS = re.compile(r"[,;]")
 TRAILING = ".!?:…"
@@ -111,7 +112,7 @@ def tokenize(text: str | Iterable[str]) -> list[str]:
             continue
         word = word.casefold()
         # Only a word that ends in a digit but is no plain number can be glued ("ohne1").
-        glued = _GLUED.match(word) if word[-1].isdigit() and not word.isdigit() else None
+        glued = _GLUED.match(word) if is_number(word[-1]) and not is_number(word) else None
         if glued:
             tokens.extend(glued.groups())
         else:
@@ -137,7 +138,7 @@ def is_grammar_word(word: str) -> bool:
     """Is ``word`` (as typed, e.g. "Grand", "o1", "gew.") a word of the game grammar? Used to
     tell a game typed without its player from a misspelt name."""
     tokens = tokenize(word)
-    return bool(tokens) and all(t in KNOWN_TOKENS or t.isdigit() for t in tokens)
+    return bool(tokens) and all(t in KNOWN_TOKENS or is_number(t) for t in tokens)
 
 
 def suggest(word: str, vocabulary: Iterable[str]) -> str | None:
@@ -162,7 +163,12 @@ class _Builder:
 
 
 def _number(tokens: list[str], i: int, after: str, example: str) -> int:
-    if i >= len(tokens) or not tokens[i].isdigit():
+    if i < len(tokens) and has_foreign_digit(tokens[i]):
+        raise GrammarError(
+            f"„{tokens[i][:8]}“ nach „{after}“ ist keine Zahl aus den Ziffern 0–9.",
+            hint=f"Z. B. „{example}“.",
+        )
+    if i >= len(tokens) or not is_number(tokens[i]):
         raise GrammarError(f"Nach „{after}“ fehlt eine Zahl.", hint=f"Z. B. „{example}“.")
     if len(tokens[i]) > MAX_DIGITS:
         raise GrammarError(f"Die Zahl {tokens[i][:8]}… ist zu groß.", hint=f"Z. B. „{example}“.")
@@ -222,7 +228,7 @@ def parse_with_notes(
                 "„angesagt“ steht allein.",
                 hint="Schreib „schneider angesagt“ oder „schwarz angesagt“.",
             )
-        elif tok.isdigit():
+        elif is_number(tok):
             raise GrammarError(
                 f"Die Zahl {tok[:8]} steht ohne Bezug.",
                 hint="Meinst du „mit/ohne N“, „reiz N“ oder „augen N“?",

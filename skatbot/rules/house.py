@@ -228,8 +228,8 @@ class Ramsch:
 
 
 _RAMSCH = re.compile(
-    r"^Ramsch (?:durchmarsch (?P<dm>\d+)|(?P<losers>\d+(?: \d+)?) (?P<points>\d+))"
-    r"(?: geschoben (?P<pushes>\d+))?(?: jungfrau (?P<virgins>\d+))?$"
+    r"^Ramsch (?:durchmarsch (?P<dm>[0-9]+)|(?P<losers>[0-9]+(?: [0-9]+)?) (?P<points>[0-9]+))"
+    r"(?: geschoben (?P<pushes>[0-9]+))?(?: jungfrau (?P<virgins>[0-9]+))?$"
 )
 
 

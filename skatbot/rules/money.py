@@ -34,6 +34,7 @@ from decimal import ROUND_FLOOR, ROUND_HALF_UP, Decimal, InvalidOperation
 from enum import Enum
 
 from skatbot.rules.errors import RuleError
+from skatbot.rules.numbers import is_number, refuse_foreign_digits
 
 MINUS = "\u2212"
 EXACT_LIMIT = 15  # players with a balance: exact fewest transfers up to here (2^15 subsets)
@@ -58,7 +59,7 @@ _UNITS = {
     "euro": 100,
     "euros": 100,
 }
-_NUMBER = r"[+\-−]?\d[\d.]*(?:,\d*)?"
+_NUMBER = r"[+\-−]?[0-9][0-9.]*(?:,[0-9]*)?"
 _AMOUNT = re.compile(rf"^({_NUMBER})\s*(ct|cents?|€|eur|euros?)?$", re.IGNORECASE)
 _EURO_FIRST = re.compile(rf"^€\s*({_NUMBER})$")
 
@@ -67,10 +68,10 @@ def _number(text: str) -> Decimal:
     text = text.replace("−", "-")
     if "," in text:  # German: dots group thousands, the comma is the decimal point
         whole, _, frac = text.partition(",")
-        if "." in whole and not re.fullmatch(r"[+\-]?\d{1,3}(\.\d{3})+", whole):
+        if "." in whole and not re.fullmatch(r"[+\-]?[0-9]{1,3}(\.[0-9]{3})+", whole):
             raise InvalidOperation(text)
         text = whole.replace(".", "") + "." + (frac or "0")
-    elif re.fullmatch(r"[+\-]?\d{1,3}(\.\d{3})+", text):  # "1.234": thousands
+    elif re.fullmatch(r"[+\-]?[0-9]{1,3}(\.[0-9]{3})+", text):  # "1.234": thousands
         text = text.replace(".", "")
     elif text.count(".") > 1:
         raise InvalidOperation(text)
@@ -406,7 +407,7 @@ def tiers_label(tiers: Sequence[Tier]) -> str:
 
 
 TIER_EXAMPLE = "/gebuehren verlust 0,50 € ab 4 1 €"
-_FROM = re.compile(r"^ab(\d{1,3})?\.?$", re.IGNORECASE)
+_FROM = re.compile(r"^ab([0-9]{1,3})?\.?$", re.IGNORECASE)
 
 
 def parse_tiers(words: Sequence[str]) -> tuple[Tier, ...]:
@@ -443,7 +444,9 @@ def parse_tiers(words: Sequence[str]) -> tuple[Tier, ...]:
             flush()
         number = m.group(1)
         if number is None:
-            if i + 1 >= len(words) or not words[i + 1].rstrip(".").isdigit():
+            if i + 1 < len(words):
+                refuse_foreign_digits(words[i + 1], "die Nummer des Verlustspiels", TIER_EXAMPLE)
+            if i + 1 >= len(words) or not is_number(words[i + 1].rstrip(".")):
                 raise MoneyError("„ab“ braucht eine Zahl.", hint="Z. B. " + TIER_EXAMPLE)
             number = words[i + 1].rstrip(".")
             i += 1
@@ -530,16 +533,16 @@ class Prizes:
 
 
 PRIZE_EXAMPLE = "/preise 100 € 60 € 40 € · /preise 50 % 30 % 20 % · /preise serie 20 € 10 €"
-_PERCENT = re.compile(r"^(\d{1,3}(?:[.,]\d{1,2})?)\s*%$")
+_PERCENT = re.compile(r"^([0-9]{1,3}(?:[.,][0-9]{1,2})?)\s*%$")
 
 
 def _split_amounts(text: str) -> list[str]:
     """ "100 € 60€ 40 €" → ["100 €", "60€", "40 €"]; "50 % 30%" → ["50 %", "30%"]."""
     items = re.findall(
-        r"[+\-−]?\d[\d.,]*\s*(?:%|ct\b|cents?\b|€|eur\b|euros?\b)?", text, re.IGNORECASE
+        r"[+\-−]?[0-9][0-9.,]*\s*(?:%|ct\b|cents?\b|€|eur\b|euros?\b)?", text, re.IGNORECASE
     )
     rest = re.sub(
-        r"[+\-−]?\d[\d.,]*\s*(?:%|ct\b|cents?\b|€|eur\b|euros?\b)?", " ", text, flags=re.I
+        r"[+\-−]?[0-9][0-9.,]*\s*(?:%|ct\b|cents?\b|€|eur\b|euros?\b)?", " ", text, flags=re.I
     )
     leftover = [w for w in rest.replace(",", " ").replace(";", " ").split() if w not in ("·",)]
     if leftover:

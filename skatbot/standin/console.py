@@ -165,7 +165,8 @@ class _Console:
         upload = upload or call.files.get(part)
         filename = _safe_filename(str(doc.get("file_name") or (upload[0] if upload else "")))
         content = upload[1] if upload else b""
-        self.out_dir.mkdir(parents=True, exist_ok=True)
+        # The documents carry names and scores: a new folder is its owner's alone.
+        self.out_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         path = self.out_dir / filename
         path.write_bytes(content)
         mark = "🖼" if part == "photo" else "📄"

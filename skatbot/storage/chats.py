@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import sqlite3
 from collections.abc import Callable
 
 from sqlalchemy import Table, delete, exists, func, select, update
@@ -14,7 +15,7 @@ from sqlalchemy.orm import Session
 from skatbot.rules.sheet import RowKind
 from skatbot.storage import repo
 from skatbot.storage.database import ensure_chat
-from skatbot.storage.models import Chat, ProcessedUpdate, Row, SheetList
+from skatbot.storage.models import Chat, Player, ProcessedUpdate, Row, SheetList
 from skatbot.storage.places import Topic
 from skatbot.storage.settings import ChatSettings
 
@@ -127,6 +128,89 @@ def delete_chat_data(session: Session, chat_id: int) -> int:
     session.execute(delete(Chat).where(Chat.id == chat_id))
     session.expire_all()
     return deleted
+
+
+def delete_list(session: Session, list_id: int) -> None:
+    """Delete one list: its rows, players and builder; the stored replies of the updates
+    since it began (they quote its names) are blanked, the update ids stay."""
+    from skatbot.storage.builder_models import GameBuilder
+
+    lst = session.get(SheetList, list_id)
+    if lst is None:
+        return
+    chat_id, began = lst.chat_id, lst.created_at
+    session.execute(delete(GameBuilder).where(GameBuilder.list_id == list_id))
+    session.execute(delete(Row).where(Row.list_id == list_id))
+    session.execute(delete(Player).where(Player.list_id == list_id))
+    session.execute(
+        update(SheetList).where(SheetList.continues == list_id).values(continues=None)
+    )
+    session.execute(delete(SheetList).where(SheetList.id == list_id))
+    session.execute(
+        update(ProcessedUpdate)
+        .where(ProcessedUpdate.chat_id == chat_id, ProcessedUpdate.processed_at >= began)
+        .values(reply=None)
+    )
+    session.expire_all()
+
+
+def delete_tournament(session: Session, tournament_id: int, chat_id: int) -> None:
+    """Delete a tournament with its participants, series, results, table links and the
+    place's fees and prizes; the lists its tables played on stay in their places."""
+    from skatbot.storage.money import FEES, PRIZES, MoneySetting
+    from skatbot.storage.tournament_models import (
+        Participant,
+        Result,
+        Series,
+        TableLink,
+        Tournament,
+    )
+
+    series = select(Series.id).where(Series.tournament_id == tournament_id)
+    session.execute(delete(TableLink).where(TableLink.tournament_id == tournament_id))
+    session.execute(delete(Result).where(Result.series_id.in_(series)))
+    session.execute(delete(Series).where(Series.tournament_id == tournament_id))
+    session.execute(delete(Participant).where(Participant.tournament_id == tournament_id))
+    session.execute(delete(Tournament).where(Tournament.id == tournament_id))
+    session.execute(
+        delete(MoneySetting).where(
+            MoneySetting.chat_id == chat_id, MoneySetting.kind.in_((FEES, PRIZES))
+        )
+    )
+    update_settings(session, chat_id, lambda s: dataclasses.replace(s, pinned_standings=None))
+    session.expire_all()
+
+
+def after_delete(session: Session) -> None:
+    """Once the deletion has committed, fold SQLite's write-ahead log back into the
+    database file and truncate it: the deleted rows' old pages would otherwise stay
+    readable in the -wal file (``secure_delete`` zeroes them in the database itself)."""
+    from sqlalchemy.engine import Connection
+
+    from skatbot.storage.sheet_cache import after_commit
+
+    bind = session.get_bind()
+    if bind.dialect.name != "sqlite":
+        return
+    engine = bind.engine if isinstance(bind, Connection) else bind
+
+    path = engine.url.database
+    if not path or path == ":memory:":
+        return
+
+    def checkpoint() -> None:
+        # A connection of its own: the pools' connections keep their busy timeouts.
+        conn = sqlite3.connect(path, timeout=5)
+        try:
+            busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            if busy and busy[0]:
+                log.warning("WAL checkpoint after a deletion was blocked by a reader")
+        except sqlite3.Error as err:
+            log.warning("WAL checkpoint after a deletion failed: %s", err)
+        finally:
+            conn.close()
+
+    after_commit(session, checkpoint)
 
 
 # --- group → supergroup -------------------------------------------------------------------------

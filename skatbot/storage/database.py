@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import sqlite3
 import threading
 import weakref
@@ -79,6 +80,8 @@ def _sqlite_engine(url: URL, begin: str, *, busy_ms: int = 30_000) -> Engine:
         cur.execute("PRAGMA synchronous=NORMAL")
         cur.execute(f"PRAGMA busy_timeout={busy_ms}")
         cur.execute("PRAGMA foreign_keys=ON")
+        # Deleted rows are overwritten with zeros, not just marked free (/loeschen).
+        cur.execute("PRAGMA secure_delete=ON")
         cur.close()
 
     @event.listens_for(engine, "begin")
@@ -90,6 +93,21 @@ def _sqlite_engine(url: URL, begin: str, *, busy_ms: int = 30_000) -> Engine:
             raw.execute(begin)
 
     return engine
+
+
+def _create_private(path: str | None) -> None:
+    """Create a new SQLite database file readable by its owner only (0600): it holds names
+    and account ids. SQLite gives its -wal and -shm files the database file's mode."""
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    except OSError as err:  # e.g. its folder is missing: SQLite will say so itself
+        log.debug("could not create %s: %s", path, err)
+        return
+    os.close(fd)
 
 
 def check_driver(url: URL) -> None:
@@ -132,6 +150,7 @@ class Database:
         self.sheets = SheetCache()
         info = {INFO_KEY: self.sheets}
         if self.url.get_backend_name() == "sqlite":
+            _create_private(self.url.database)
             self.write_engine = _sqlite_engine(self.url, "BEGIN IMMEDIATE")
             self.read_engine = _sqlite_engine(self.url, "BEGIN")
             self._inline_writer: _LoopConnection | None = _LoopConnection(

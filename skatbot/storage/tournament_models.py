@@ -126,3 +126,6 @@ class TableLink(Base):
     signed: Mapped[str] = mapped_column(Text, default="{}")
     reported: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    # The long single-use code of the draw's deep link (t.me/<bot>?startgroup=...): at
+    # least 96 random bits, void once used, released or after the next draw.
+    invite: Mapped[str | None] = mapped_column(String(32), nullable=True, unique=True, index=True)

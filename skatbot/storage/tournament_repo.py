@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from skatbot.rules.tournament import SeriesResult
@@ -227,8 +227,34 @@ def table_links(session: Session, series: Series) -> list[TableLink]:
     )
 
 
-def table_by_code(session: Session, code: str) -> TableLink | None:
-    return session.scalars(select(TableLink).where(TableLink.code == code)).first()
+def table_by_code(session: Session, code: str, *, lock: bool = False) -> TableLink | None:
+    """The table of ``code``; ``lock``: its row locked (``SELECT … FOR UPDATE`` on
+    PostgreSQL, read again after the wait), so two chats linking it at once are served one
+    after the other and the second finds it taken. SQLite has one writer at a time."""
+    query = select(TableLink).where(TableLink.code == code)
+    if lock:
+        query = query.with_for_update().execution_options(populate_existing=True)
+    return session.scalars(query).first()
+
+
+def table_by_invite(session: Session, invite: str) -> TableLink | None:
+    """The table of a deep link's long code, its row locked (as ``table_by_code``)."""
+    query = (
+        select(TableLink)
+        .where(TableLink.invite == invite)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    return session.scalars(query).first()
+
+
+def void_invites(session: Session, t: Tournament, keep_series: int) -> None:
+    """The deep links of every earlier series are void (a new draw was made)."""
+    session.execute(
+        update(TableLink)
+        .where(TableLink.tournament_id == t.id, TableLink.series_id != keep_series)
+        .values(invite=None)
+    )
 
 
 def table_by_list(session: Session, list_id: int) -> TableLink | None:
@@ -259,7 +285,8 @@ def signatures(session: Session, t: Tournament) -> dict[int, str]:
     )
     for signed in rows:
         for name, user in json.loads(signed).items():
-            out[int(user)] = name
+            if int(user) > 0:  # 0: signed by the management for a player without a phone
+                out[int(user)] = name
     return out
 
 

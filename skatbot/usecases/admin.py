@@ -1,10 +1,18 @@
-"""Managing a chat's lists: ``/loeschen`` (delete the chat's data, after a confirmation),
-who may manage (``check_manager``, also for ``/oeffnen``) and confirmation nonces.
+"""Deleting a chat's data (``/loeschen``), who may change a list as a whole
+(``check_manager``, also for ``/oeffnen``) and confirmation nonces.
 
-``/loeschen`` is allowed to the chat's administrators and to whoever created the chat's
-(latest) list. It first answers with a warning and asks for ``/loeschen ja`` or a press on
-the button ``v1:del:<nonce>``; the nonce is random per request and stored with the chat, so a
-stale or forged button changes nothing. The admin check needs the Bot API
+What one may delete follows what is at stake:
+
+- ``/loeschen`` – everything of the place (every list, a tournament, people, stakes): the
+  chat's admins only (an anonymous admin is one). Creating the newest list grants nothing
+  over older data.
+- ``/loeschen liste`` – the place's latest list alone: its creator (a person; a chat
+  identity owns nothing) or an admin. The reply names the list and what stays.
+- ``/loeschen turnier`` – the place's tournament alone: its creator or an admin.
+
+Each first answers with a warning and asks for ``… ja`` or a press on the button
+``v1:del:[scope:]<nonce>``; the nonce is random per request, stored with the chat and used
+up, so a stale or forged button changes nothing. The admin check needs the Bot API
 (``getChatMember``): the route asks before the transaction (``admin=True``) and passes
 ``Command.is_admin``.
 
@@ -22,12 +30,17 @@ from html import escape
 
 from skatbot.rules.errors import RuleError
 from skatbot.storage import chats, places, repo
-from skatbot.storage.tournament_repo import tournament_of
+from skatbot.storage.models import ListStatus
+from skatbot.storage.tournament_models import Tournament
+from skatbot.storage.tournament_repo import series_count, table_by_list, tournament_of
 from skatbot.storage.unit import Session
 from skatbot.usecases.reply import PLACEHOLDER_IDS, Command, Reply
 
 DELETE_PREFIX = "v1:del:"
-DELETE_DATA = re.compile(r"v1:del:([0-9a-f]{16})")
+SCOPE_LIST = "liste"
+SCOPE_TOURNAMENT = "turnier"
+SCOPES = {"liste": SCOPE_LIST, "list": SCOPE_LIST, "turnier": SCOPE_TOURNAMENT}
+DELETE_DATA = re.compile(r"v1:del:(?:(liste|turnier):)?([0-9a-f]{16})")
 NONCE_KEY = "delete_nonce"
 CONFIRM_WORDS = {"ja", "yes", "bestätigen", "bestaetigen"}
 
@@ -58,26 +71,38 @@ def take_nonce(session: Session, chat_id: int, key: str, nonce: str, scope: str 
 # --- who may manage -----------------------------------------------------------------------------
 
 
+def owns(user_id: int | None, owner: int | None) -> bool:
+    """Whether ``user_id`` owns what ``owner`` created. Only a person owns anything: a chat
+    identity (an anonymous admin posting as the group, a channel: negative ids) and
+    Telegram's placeholder users stand for many people and own nothing."""
+    return (
+        user_id is not None
+        and owner is not None
+        and user_id == owner
+        and owner > 0
+        and owner not in PLACEHOLDER_IDS
+    )
+
+
 def check_manager(
     session: Session, cmd: Command, is_admin: bool, action: str, command: str
 ) -> None:
-    """Who may manage the chat's lists (``/loeschen``, ``/oeffnen``): the chat's admins
-    (``is_admin``, asked from Telegram before the transaction; an anonymous admin is one) and
-    whoever created the chat's latest list. Anyone else gets a RuleError naming who may."""
+    """Who may change the chat's latest list as a whole (``/oeffnen``, ``/loeschen liste``):
+    the chat's admins (``is_admin``, asked from Telegram before the transaction; an
+    anonymous admin is one) and the person who created that list. Anyone else gets a
+    RuleError naming who may."""
     if is_admin:
         return
     latest = repo.latest_list(session, cmd.chat_id)
     creator = latest.created_by if latest is not None else None
-    if creator is not None and creator not in PLACEHOLDER_IDS and creator == cmd.user_id:
+    if owns(cmd.user_id, creator):
         return
     who = "wer die Liste angelegt hat"
-    if latest is not None and creator is not None and creator not in PLACEHOLDER_IDS:
-        # an anonymous admin (posting as the group) started it: the admins are all
-        if creator == (cmd.telegram_chat_id or cmd.chat_id):
-            who = ""
-        else:
-            name = chats.name_on_rows(session, latest.id, creator)
-            who = f"„{name}“ (hat die Liste angelegt)" if name else who
+    if latest is not None and creator is not None and owns(creator, creator):
+        name = chats.name_on_rows(session, latest.id, creator)
+        who = f"„{name}“ (hat die Liste angelegt)" if name else who
+    elif latest is not None:
+        who = ""  # a chat identity started it: that is the admins
     raise RuleError(
         f"{action} dürfen nur die Admins dieses Chats" + (f" oder {who}." if who else "."),
         hint=f"Bitte einen Admin, {command} zu schicken.",
@@ -87,15 +112,13 @@ def check_manager(
 # --- /loeschen --------------------------------------------------------------------------------
 
 
-def _check_permission(session: Session, cmd: Command, is_admin: bool) -> None:
-    check_manager(session, cmd, is_admin, "Löschen", "/loeschen")
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def _summary(session: Session, chat_id: int) -> str:
     lists, games = chats.count_lists_and_games(session, chat_id)
-    parts = [
-        f"{lists} Liste{'n' if lists != 1 else ''} mit {games} Spiel{'en' if games != 1 else ''}"
-    ]
+    parts = [f"{_plural(lists, 'Liste', 'Listen')} mit {_plural(games, 'Spiel', 'Spielen')}"]
     tournament = tournament_of(session, chat_id)
     if tournament is not None:
         parts.append(f"das Turnier „{escape(tournament.name)}“")
@@ -113,11 +136,30 @@ def _others_stay(session: Session, cmd: Command) -> str:
     return ""
 
 
+def _check_whole(session: Session, cmd: Command, is_admin: bool) -> None:
+    """Everything of a place (every list, a tournament, the people, the stakes) is for
+    the chat's admins alone; the refusal names what the sender may delete instead."""
+    if is_admin:
+        return
+    hint = "Bitte einen Admin, /loeschen zu schicken."
+    latest = repo.latest_list(session, cmd.chat_id)
+    t = tournament_of(session, cmd.chat_id)
+    if t is not None and owns(cmd.user_id, t.created_by):
+        hint = "Dein Turnier allein löschen: /loeschen turnier – alles andere nur ein Admin."
+    elif latest is not None and owns(cmd.user_id, latest.created_by):
+        hint = "Deine Liste allein löschen: /loeschen liste – alles andere nur ein Admin."
+    raise RuleError(
+        f"Löschen dürfen nur die Admins dieses Chats – alle Daten "
+        f"{'dieses Themas' if cmd.thread_id else 'dieses Chats'} auf einmal.",
+        hint=hint,
+    )
+
+
 def ask(session: Session, cmd: Command, is_admin: bool) -> Reply:
     """``/loeschen``: warn, and hand out a fresh confirmation nonce."""
     if not chats.has_data(session, cmd.chat_id):
         return Reply(f"ℹ️ In {cmd.here} ist nichts gespeichert.")
-    _check_permission(session, cmd, is_admin)
+    _check_whole(session, cmd, is_admin)
     nonce = issue_nonce(session, cmd.chat_id, NONCE_KEY)
     this = "dieses Themas" if cmd.thread_id else "dieses Chats"
     text = (
@@ -130,18 +172,31 @@ def ask(session: Session, cmd: Command, is_admin: bool) -> Reply:
     return Reply(text, buttons=((("🗑 Ja, alles löschen", DELETE_PREFIX + nonce),),))
 
 
-def confirm(session: Session, cmd: Command, is_admin: bool, nonce: str | None) -> Reply:
-    """``/loeschen ja`` (``nonce`` None) or the button (``nonce`` from its data): delete."""
+def _check_nonce(session: Session, cmd: Command, nonce: str | None, scope: str) -> None:
+    if nonce is None:
+        return
+    if not take_nonce(session, cmd.chat_id, NONCE_KEY, nonce, scope):
+        again = f"/loeschen {scope}".strip()
+        raise RuleError("Dieser Knopf gilt nicht mehr.", hint=f"Neu anfordern mit {again}.")
+
+
+def confirm(
+    session: Session, cmd: Command, is_admin: bool, nonce: str | None, scope: str = ""
+) -> Reply:
+    """``/loeschen ja`` (``nonce`` None) or the button (``nonce`` from its data): delete;
+    ``scope`` "liste" or "turnier" deletes only the latest list or the tournament."""
+    if scope == SCOPE_LIST:
+        return confirm_list(session, cmd, is_admin, nonce)
+    if scope == SCOPE_TOURNAMENT:
+        return confirm_tournament(session, cmd, is_admin, nonce)
     if not chats.has_data(session, cmd.chat_id):
         return Reply(f"ℹ️ In {cmd.here} ist nichts gespeichert – nichts gelöscht.")
-    _check_permission(session, cmd, is_admin)
-    if nonce is not None:
-        stored = chats.settings_of(session, cmd.chat_id).nonce(NONCE_KEY)
-        if stored is None or not hmac.compare_digest(stored, nonce):
-            raise RuleError("Dieser Knopf gilt nicht mehr.", hint="Neu anfordern mit /loeschen.")
+    _check_whole(session, cmd, is_admin)
+    _check_nonce(session, cmd, nonce, "")
     what = _summary(session, cmd.chat_id)
     others = _others_stay(session, cmd)
     chats.delete_chat_data(session, cmd.chat_id)
+    chats.after_delete(session)
     return Reply(
         f"🗑 Gelöscht: {what}. In {cmd.here} ist jetzt nichts mehr gespeichert.\n"
         + others
@@ -149,12 +204,140 @@ def confirm(session: Session, cmd: Command, is_admin: bool, nonce: str | None) -
     )
 
 
+# --- /loeschen liste: the latest list alone -----------------------------------------------------
+
+
+def _latest_for_delete(session: Session, cmd: Command, is_admin: bool) -> repo.ListInfo:
+    latest = repo.latest_list(session, cmd.chat_id)
+    if latest is None:
+        raise RuleError(f"In {cmd.here} gibt es keine Liste.", hint="Neu: /neu Anna Bernd Carla")
+    check_manager(session, cmd, is_admin, "Diese Liste löschen", "/loeschen liste")
+    if table_by_list(session, latest.id) is not None:
+        raise RuleError(
+            "Das ist die Liste eines Turniertisches – ihr Ergebnis gehört zum Turnier.",
+            hint="Die Turnierleitung löst den Tisch mit /tisch freigeben N am Turniertisch.",
+        )
+    return latest
+
+
+def _list_line(session: Session, lst: repo.ListInfo) -> str:
+    loaded = repo.load(session, lst)
+    names = ", ".join(escape(n) for n in loaded.names)
+    games = loaded.sheet.games_played
+    state = "laufend" if lst.status is ListStatus.OPEN else "abgeschlossen"
+    return (
+        f"Liste Nr. {repo.list_number(session, lst)} ({names}; {state}) mit "
+        f"{_plural(games, 'Spiel', 'Spielen')}"
+    )
+
+
+def _rest_line(session: Session, cmd: Command) -> str:
+    lists, games = chats.count_lists_and_games(session, cmd.chat_id)
+    if lists == 0:
+        return f"In {cmd.here} ist keine Liste mehr gespeichert."
+    verb = "bleibt" if lists == 1 else "bleiben"
+    return (
+        f"Es {verb} {_plural(lists, 'Liste', 'Listen')} mit {_plural(games, 'Spiel', 'Spielen')} "
+        f"und alles andere in {cmd.here}."
+    )
+
+
+def ask_list(session: Session, cmd: Command, is_admin: bool) -> Reply:
+    latest = _latest_for_delete(session, cmd, is_admin)
+    lists, _ = chats.count_lists_and_games(session, cmd.chat_id)
+    nonce = issue_nonce(session, cmd.chat_id, NONCE_KEY, SCOPE_LIST)
+    others = lists - 1
+    stays = (
+        ("Die andere Liste" if others == 1 else f"Die {others} anderen Listen")
+        + f" und alles andere in {cmd.here} bleiben."
+        if others
+        else f"Alles andere in {cmd.here} bleibt."
+    )
+    text = (
+        f"⚠️ <b>Nur diese Liste löschen?</b>\n{_list_line(session, latest)}.\n{stays}\n"
+        "Das lässt sich nicht rückgängig machen – vorher evtl. /export oder /pdf.\n"
+        "👉 Zum Bestätigen: /loeschen liste ja (oder den Knopf drücken)."
+    )
+    data = f"{DELETE_PREFIX}{SCOPE_LIST}:{nonce}"
+    return Reply(text, buttons=((("🗑 Ja, diese Liste löschen", data),),))
+
+
+def confirm_list(session: Session, cmd: Command, is_admin: bool, nonce: str | None) -> Reply:
+    latest = _latest_for_delete(session, cmd, is_admin)
+    _check_nonce(session, cmd, nonce, SCOPE_LIST)
+    what = _list_line(session, latest)
+    chats.delete_list(session, latest.id)
+    chats.after_delete(session)
+    return Reply(f"🗑 Gelöscht: {what}.\n{_rest_line(session, cmd)}")
+
+
+# --- /loeschen turnier: the tournament alone ----------------------------------------------------
+
+
+def _tournament_for_delete(session: Session, cmd: Command, is_admin: bool) -> Tournament:
+    t = tournament_of(session, cmd.chat_id)
+    if t is None:
+        raise RuleError(f"In {cmd.here} gibt es kein Turnier.", hint="Alles löschen: /loeschen")
+    if not is_admin and not owns(cmd.user_id, t.created_by):
+        who = f"{t.created_by_name} (hat es angelegt)" if owns(t.created_by, t.created_by) else ""
+        raise RuleError(
+            f"Das Turnier „{t.name}“ löschen dürfen nur die Admins dieses Chats"
+            + (f" oder {who}." if who and t.created_by_name else "."),
+            hint="Bitte einen Admin, /loeschen turnier zu schicken.",
+        )
+    return t
+
+
+def _tournament_line(session: Session, t: Tournament) -> str:
+    series = series_count(session, t)
+    return (
+        f"das Turnier „{escape(t.name)}“ mit {_plural(series, 'Serie', 'Serien')}, "
+        "seinen Teilnehmern, Ergebnissen und Gebühren"
+    )
+
+
+def ask_tournament(session: Session, cmd: Command, is_admin: bool) -> Reply:
+    t = _tournament_for_delete(session, cmd, is_admin)
+    nonce = issue_nonce(session, cmd.chat_id, NONCE_KEY, SCOPE_TOURNAMENT)
+    text = (
+        f"⚠️ <b>Das Turnier löschen?</b>\nGelöscht wird {_tournament_line(session, t)}. "
+        "Die Listen der Tische bleiben in ihren Chats.\n"
+        "Das lässt sich nicht rückgängig machen – vorher evtl. /export.\n"
+        "👉 Zum Bestätigen: /loeschen turnier ja (oder den Knopf drücken)."
+    )
+    data = f"{DELETE_PREFIX}{SCOPE_TOURNAMENT}:{nonce}"
+    return Reply(text, buttons=((("🗑 Ja, das Turnier löschen", data),),))
+
+
+def confirm_tournament(
+    session: Session, cmd: Command, is_admin: bool, nonce: str | None
+) -> Reply:
+    t = _tournament_for_delete(session, cmd, is_admin)
+    _check_nonce(session, cmd, nonce, SCOPE_TOURNAMENT)
+    what = _tournament_line(session, t)
+    chats.delete_tournament(session, t.id, cmd.chat_id)
+    chats.after_delete(session)
+    return Reply(f"🗑 Gelöscht: {what}.\n{_rest_line(session, cmd)}")
+
+
 def loeschen(session: Session, cmd: Command) -> Reply:
-    """``/loeschen`` (ask) and ``/loeschen ja`` (delete); the route asks whether the sender
-    is a chat admin (``cmd.is_admin``)."""
+    """``/loeschen [liste|turnier] [ja]``: ask, then delete; the route asks whether the
+    sender is a chat admin (``cmd.is_admin``)."""
     words = [w.casefold() for w in cmd.args]
+    scope = ""
+    if words and words[0] in SCOPES:
+        scope = SCOPES[words[0]]
+        words = words[1:]
     if not words:
+        if scope == SCOPE_LIST:
+            return ask_list(session, cmd, cmd.is_admin)
+        if scope == SCOPE_TOURNAMENT:
+            return ask_tournament(session, cmd, cmd.is_admin)
         return ask(session, cmd, cmd.is_admin)
     if len(words) == 1 and words[0] in CONFIRM_WORDS:
-        return confirm(session, cmd, cmd.is_admin, None)
-    raise RuleError("Das verstehe ich nicht.", hint="Erst /loeschen, dann /loeschen ja.")
+        return confirm(session, cmd, cmd.is_admin, None, scope)
+    raise RuleError(
+        "Das verstehe ich nicht.",
+        hint="/loeschen (alles, Admins), /loeschen liste (die letzte Liste) oder "
+        "/loeschen turnier – danach mit „ja“ bestätigen.",
+    )

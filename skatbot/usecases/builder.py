@@ -30,6 +30,7 @@ from html import escape
 
 from skatbot.rules.errors import RuleError
 from skatbot.rules.grammar import format_announcement
+from skatbot.rules.numbers import is_number
 from skatbot.rules.sheet import Entry, Status
 from skatbot.storage import builders, repo
 from skatbot.storage.builder_models import BuilderStatus, GameBuilder
@@ -109,7 +110,7 @@ def keyboard(builder_id: int, st: State, table: bs.Table) -> Buttons:
 
 # --- use cases --------------------------------------------------------------------------------
 
-DATA_BUILDER = re.compile(r"v1:b:(\d{1,10}):([a-z0-9:+?\-]{1,8})")
+DATA_BUILDER = re.compile(r"v1:b:([0-9]{1,10}):([a-z0-9:+?\-]{1,8})")
 UNKNOWN = "Unbekannter Knopf – nichts geändert."
 NOT_HERE = "Dieser Knopf gehört nicht zu dieser Nachricht."
 FINISHED = "Diese Eingabe ist schon abgeschlossen."
@@ -277,7 +278,7 @@ def bid_text(session: Session, cmd: Command, reply_to: int) -> Reply:
     if st.view != "r?":
         return Reply("")
     word = cmd.text.strip().removeprefix("reiz").strip()
-    if not word.isdigit() or len(word) > 4:
+    if not is_number(word) or len(word) > 4:
         raise RuleError("Das ist kein Reizwert.", hint="Antworte mit einer Zahl, z. B. 27.")
     found = _load_builder(session, dataclasses.replace(cmd, message_id=reply_to), b.id)
     if isinstance(found, Answer):

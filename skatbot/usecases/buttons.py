@@ -24,8 +24,8 @@ from skatbot.usecases.house import health_tap
 from skatbot.usecases.reply import Answer, Command
 from skatbot.usecases.sheet import stand, storno
 
-DATA_ROW = re.compile(r"v1:(k|s|sj|sn):(\d{1,10})")
-DATA_HEALTH = re.compile(r"v1:(g|kr):(\d{1,10}):(\d{1,6})(?::(\d))?")
+DATA_ROW = re.compile(r"v1:(k|s|sj|sn):([0-9]{1,10})")
+DATA_HEALTH = re.compile(r"v1:(g|kr):([0-9]{1,10}):([0-9]{1,6})(?::([0-9]))?")
 
 
 def _data(cmd: Command) -> str:

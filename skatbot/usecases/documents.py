@@ -151,7 +151,7 @@ def pdf(session: Session, cmd: Command) -> Reply:
 
 CLOSE_NONCE_KEY = "close_nonce"
 # v1:close:<list id>:<nonce> closes, v1:keep:<list id>:<nonce> keeps playing (≤ 64 bytes).
-CLOSE_DATA = re.compile(r"v1:(close|keep):(\d{1,12}):([0-9a-f]{16})")
+CLOSE_DATA = re.compile(r"v1:(close|keep):([0-9]{1,12}):([0-9a-f]{16})")
 CONFIRM_WORDS = {"ja", "yes", "bestätigen", "bestaetigen", "jetzt"}
 
 

@@ -22,6 +22,7 @@ HELP = """<b>skatbot – die Skatliste im Gruppenchat</b>
 /oeffnen – abgeschlossene Serie wieder öffnen (Admins oder wer sie angelegt hat)
 /einsatz 1 ct [kasse] – um Geld spielen · /abrechnung – wer wem was zahlt (/hilfe geld)
 /ich NAME – das bin ich · /spieler – wer ist wer (zusammen/trennen)
+/ich daten – was über dich gespeichert ist (privat) · /ich vergessen – Verknüpfungen löschen
 /saison [2026 | märz 2026] [pdf] – Saisontabelle · /saisonregeln · /export saison
 
 <b>Spielansage</b> (Reihenfolge egal, groß/klein egal):
@@ -36,7 +37,8 @@ Beispiele:
 /spiel carla herz ohne 3 augen 92
 Alle Wörter mit Beispielen: /hilfe spiel
 Hausregeln (Kontra/Re, Bock, Ramsch): /hilfe haus · Preisskat: /hilfe turnier · Skatzahl: /hilfe rating
-/loeschen – alle Daten dieses Chats löschen (Admins, mit Bestätigung)"""
+/loeschen – alle Daten dieses Chats löschen (nur Admins, mit Bestätigung)
+/loeschen liste – nur die letzte Liste löschen (wer sie angelegt hat, oder Admins)"""
 
 HELP_HAUS = """<b>Hausregeln mit 3B3R</b> – einschalten vor dem ersten Spiel: /regeln haus
 (/regeln haus runde=geberrunde: eine Runde = jeder gibt einmal; zurück: /regeln isko)
@@ -61,13 +63,16 @@ Teams: /teilnehmer Anna [Skatfreunde Nord], Bernd [Skatfreunde Nord], Carla
 /auslosen [STARTWERT] – Tische der nächsten Serie (nachrechenbar)
 /ergebnis Anna 437 12 3 – Spielpunkte, gewonnen, verloren (mehrere Zeilen erlaubt)
 Tische melden selbst: in einem Forum legt /auslosen je Tisch ein Thema mit seiner Liste an
-(Admin-Recht „Themen verwalten“); sonst /tisch CODE im Chat oder Thema des Tisches.
-Am Tisch: /spiel …, am Ende /abschluss, dann unterschreibt jede Person mit ihrem Knopf –
+(Admin-Recht „Themen verwalten“); sonst der Knopf „Tisch N: Gruppe wählen“ der Auslosung
+(oder /tisch CODE von der Turnierleitung). Falsch verknüpft: /tisch freigeben N.
+Am Tisch: /spiel …, am Ende /abschluss, dann unterschreibt jede Person mit ihrem Knopf
+(vorher /ich NAME, am Turniertisch oder am Tisch; ohne Telefon tippt die Turnierleitung) –
 das Ergebnis kommt von selbst an den Turniertisch. Korrektur: /oeffnen zieht es zurück.
 Der angeheftete Zwischenstand folgt jeder Meldung; ist eine Serie komplett: „Nächste Serie
 auslosen“ (ein Tipp, nur die Turnierleitung).
 /fehlend – fehlende Ergebnisse, und wie weit jeder Tisch ist (Spiele, Unterschriften)
 /rangliste [pdf] · /urkunden [N] · /export
+/loeschen turnier – das Turnier löschen (wer es angelegt hat, oder Admins)
 /gebuehren startgeld 10 € · /gebuehren verlust 0,50 € ab 4 1 € · /gebuehren tisch 1 €
 /preise 100 € 60 € 40 € oder 50 % 30 % 20 % · /preise serie 20 € 10 €
 /abrechnung – wer was zahlt · /kasse – Kassenbericht als PDF (mehr: /hilfe geld)
@@ -153,7 +158,13 @@ unter der Buchung (Korrigieren, Stornieren, Stand). Falscher Geber in Spiel 7:
 /geber NAME legt nur den nächsten Geber fest."""
 
 
-def start(_session: Session, cmd: Command) -> Reply:
+def start(session: Session, cmd: Command) -> Reply:
+    if len(cmd.args) == 1 and (cmd.telegram_chat_id or cmd.chat_id) < 0:
+        from skatbot.usecases import table_lists
+
+        invite = table_lists.INVITE_DATA.fullmatch(cmd.args[0])
+        if invite is not None:  # the draw's deep link: "add to group" sent /start tisch_…
+            return table_lists.join(session, cmd, invite.group(1))
     if (cmd.telegram_chat_id or cmd.chat_id) > 0:  # a private chat (a topic's place is no chat)
         return Reply(
             "Hallo! Ich führe eure Skatliste im Gruppenchat.\n"

@@ -10,6 +10,7 @@ from html import escape
 
 from skatbot.rules import house as h
 from skatbot.rules.errors import RuleError
+from skatbot.rules.numbers import is_number
 from skatbot.rules.scoring import minus_sign
 from skatbot.rules.sheet import LogRow, RowKind, Sheet
 from skatbot.storage import chats, repo
@@ -81,7 +82,7 @@ def regeln(session: Session, cmd: Command) -> Reply:
 def _signed_int(word: str) -> int | None:
     w = word.replace("−", "-").replace("+", "")
     body = w[1:] if w.startswith("-") else w
-    if not body.isdigit() or len(body) > 6:
+    if not is_number(body) or len(body) > 6:
         return None
     return int(w)
 
@@ -208,7 +209,7 @@ def _count(words: list[str], key: str) -> int:
     if key not in words:
         return 0
     i = words.index(key)
-    if i + 1 >= len(words) or not words[i + 1].isdigit() or len(words[i + 1]) > 2:
+    if i + 1 >= len(words) or not is_number(words[i + 1]) or len(words[i + 1]) > 2:
         raise RuleError(f"Nach „{key}“ fehlt die Anzahl.", hint=f"Z. B. „{key} 1“.")
     n = int(words[i + 1])
     del words[i : i + 2]
@@ -227,7 +228,7 @@ def parse_ramsch(args: tuple[str, ...], names: list[str]) -> h.Ramsch:
                 "Wer hat den Durchmarsch geschafft?", hint="Z. B. /ramsch durchmarsch Anna"
             )
         return h.Ramsch(durchmarsch=resolve(words[1], names), pushes=pushes, virgins=virgins)
-    if len(words) not in (2, 3) or not words[-1].isdigit() or len(words[-1]) > 3:
+    if len(words) not in (2, 3) or not is_number(words[-1]) or len(words[-1]) > 3:
         raise RuleError(
             "Verlierer und Augen?",
             hint="Z. B. /ramsch Anna 55 geschoben 1 – bei Gleichstand /ramsch Anna Bernd 50",

@@ -161,16 +161,43 @@ def einsatz(session: Session, cmd: Command) -> Reply:
     else:
         from_list, scope = 0, "für alle Listen"
     value = stake.to_json() if stake else {"per_point": "0", "method": "paarweise"}
+    notice = _stake_change_notice(session, cmd, running, stake)
     store.add(
         session, cmd.chat_id, store.STAKE, value, from_list=from_list,
         user_id=cmd.user_id, update_id=cmd.update_id,
     )  # fmt: skip
     if stake is None:
-        return Reply(f"💶 Ohne Einsatz – {scope} in {cmd.here}. Wieder mit Geld: /einsatz 1 ct")
+        return Reply(
+            notice
+            + f"💶 Ohne Einsatz – {scope} in {cmd.here}. Wieder mit Geld: /einsatz 1 ct"
+        )
     return Reply(
-        f"💶 Einsatz: <b>{escape(stake.label)}</b> – gilt {scope} in {cmd.here}, "
+        notice + f"💶 Einsatz: <b>{escape(stake.label)}</b> – gilt {scope} in {cmd.here}, "
         "bis ihr ihn mit /einsatz ändert (ohne Geld: /einsatz aus).\n"
         "Wer wem was zahlt: /abrechnung"
+    )
+
+
+def _stake_change_notice(
+    session: Session, cmd: Command, running: repo.ListInfo | None, new: m.Stake | None
+) -> str:
+    """The table is told when the money of a list it is playing changes: who changed it,
+    from what to what, and that the games already played count with the new stake."""
+    if running is None:
+        return ""
+    old = stake_of(session, running)
+    if old == new:
+        return ""
+    played = repo.load(session, running).sheet.games_played
+    if not played:
+        return ""
+    who = escape(cmd.user_name) if cmd.user_name else "jemand"
+    before = escape(old.label) if old else "keiner"
+    after = escape(new.label) if new else "keiner"
+    return (
+        f"📣 <b>An alle am Tisch:</b> {who} hat den Einsatz der laufenden Liste geändert – "
+        f"{before} → {after}; er gilt auch für die {texts.games(played)}, die schon gespielt "
+        "sind. Zurück: /einsatz mit dem alten Betrag.\n"
     )
 
 

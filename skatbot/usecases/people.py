@@ -22,11 +22,13 @@ unlinked person's key is ``n:<spelling>``, the smallest diacritic-free spelling 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
 
 from skatbot.rules.errors import RuleError
+from skatbot.rules.numbers import is_number
 from skatbot.storage import people as store
 from skatbot.storage import repo
 from skatbot.storage.database import lock_chat
@@ -247,6 +249,10 @@ def ich(session: Session, cmd: Command) -> Reply:
             )
         return Reply(f"🙋 Du bist {_who(d, root)}. Lösen: /ich nicht")
     words = " ".join(cmd.args)
+    if words.casefold() in ("daten", "meine daten"):
+        return own_data(session, cmd)
+    if words.casefold() in ("vergessen", "vergiss mich"):
+        return forget_me(session, cmd)
     if words.casefold() in ("nicht", "niemand", "loesen", "lösen"):
         if cmd.user_id is None:
             raise RuleError("Anonym bist du mit keinem Namen verknüpft.", hint="/ich NAME")
@@ -261,8 +267,103 @@ def ich(session: Session, cmd: Command) -> Reply:
         return Reply(f"Verknüpfung mit {_who(d, root)} gelöst.")
     spelling = clean_name(words)
     d, seen = directory(session, cmd.chat_id)
-    _known_or_refuse(d, seen, spelling)
+    participant = _participant(session, cmd.chat_id, spelling)
+    if participant is not None:  # at a tournament desk: a participant's name
+        spelling = participant
+    else:
+        _known_or_refuse(d, seen, spelling)
     return Reply("🙋 " + _link(session, cmd, spelling))
+
+
+def _participant(session: Session, place: int, spelling: str) -> str | None:
+    """At a tournament desk, the participant named ``spelling`` (case-insensitively): a
+    player links their account there once, and their table then knows them."""
+    from skatbot.storage import tournament_repo as trepo
+
+    t = trepo.tournament_of(session, place)
+    if t is None:
+        return None
+    key = folded(spelling)
+    for p in trepo.participants(session, t):
+        if folded(p.name) == key:
+            return p.name
+    return None
+
+
+# --- /ich daten, /ich vergessen: a person's own data ----------------------------------------------
+
+OWN_DATA_FILE = "skatbot-meine-daten.json"
+
+
+def _in_private(cmd: Command) -> bool:
+    return (cmd.telegram_chat_id or cmd.chat_id) > 0
+
+
+def own_data(session: Session, cmd: Command) -> Reply:
+    """``/ich daten``: in a private chat with the bot, what is stored under the sender's
+    account (a JSON document and a summary); in a group a pointer to the private chat."""
+    if cmd.user_id is None or cmd.user_id <= 0:
+        raise RuleError(
+            "Anonym oder als Kanal ist unter dir nichts gespeichert.",
+            hint="Schreib mir als du selbst privat: /ich daten",
+        )
+    if not _in_private(cmd):
+        where = f"t.me/{cmd.bot_username}" if cmd.bot_username else "den Chat mit mir"
+        return Reply(
+            "🔒 Deine Daten schicke ich nur privat: öffne "
+            f"{escape(where)} und schreib dort /ich daten."
+        )
+    from skatbot.storage import own_data as store_own
+    from skatbot.usecases.reply import Document
+
+    data = store_own.collect(session, cmd.user_id)
+    links = data["linked_names"]
+    rows = sum(r["rows"] for r in data["rows_entered"])
+    lines = ["🗂 <b>Das ist unter deinem Telegram-Konto gespeichert</b>"]
+    if links:
+        names = ", ".join(sorted({escape(x["name"]) for x in links}))
+        lines.append(f"Verknüpft mit: {names} (in {len(links)} Chat/Thema-Einträgen).")
+    else:
+        lines.append("Mit keinem Namen verknüpft.")
+    lines.append(
+        f"Eingetragen: {rows} Zeilen · angelegt: {data['lists_created']} Listen, "
+        f"{len(data['tournaments_created'])} Turniere · unterschrieben: "
+        f"{len(data['signatures'])} Tische."
+    )
+    lines.append("Alles im Einzelnen: die Datei. Löschen: /ich vergessen")
+    payload = json.dumps(data, ensure_ascii=False, indent=2).encode()
+    return Reply(
+        "\n".join(lines),
+        documents=(Document(OWN_DATA_FILE, payload, "Deine gespeicherten Daten (JSON)"),),
+    )
+
+
+def forget_me(session: Session, cmd: Command) -> Reply:
+    """``/ich vergessen``: the sender's account links and account names are removed in every
+    chat; names written in the lists stay (the table's record)."""
+    if cmd.user_id is None or cmd.user_id <= 0:
+        raise RuleError(
+            "Anonym oder als Kanal ist unter dir nichts gespeichert.",
+            hint="Schreib /ich vergessen als du selbst.",
+        )
+    from skatbot.storage import chats
+    from skatbot.storage import own_data as store_own
+
+    names = store_own.account_names(session, cmd.user_id)
+    if cmd.user_name:
+        names.add(cmd.user_name)
+    changed = store_own.forget(session, cmd.user_id, names)
+    chats.after_delete(session)
+    return Reply(
+        "🧹 Vergessen: deine Verknüpfungen mit Namen "
+        f"({changed['links']}) und dein Telegram-Name an {changed['rows']} Zeilen, "
+        f"{changed['signatures']} Unterschriften und allen anderen Stellen.\n"
+        "Listen und Turniere, die du angelegt hast, kennen nur noch die Nummer deines Kontos "
+        "(damit du sie weiter löschen oder verwalten kannst), keinen Namen.\n"
+        "Ein Name, der in den Listen eines Chats steht, bleibt – die Liste ist das Protokoll "
+        "des Tisches. Ändern lässt er sich dort mit /umbenennen ALT NEU – bitte die Admins "
+        "des Chats darum."
+    )
 
 
 def me_buttons(list_id: int) -> Buttons:
@@ -274,10 +375,9 @@ def me_tap(session: Session, cmd: Command) -> Answer:
     """``v1:me:<list>`` shows one button per player in place of "Das bin ich";
     ``v1:me:<list>:<seat>`` links the tapper to that seat's name (as it is now)."""
     parts = cmd.text.removeprefix(ME_PREFIX).split(":")
-    try:
-        numbers = [int(p) for p in parts]
-    except ValueError:
+    if not all(is_number(p) and len(p) <= 12 for p in parts):
         return Answer(notice="Dieser Knopf gilt nicht mehr.")
+    numbers = [int(p) for p in parts]
     lst = repo.get_list(session, numbers[0]) if numbers else None
     if lst is None or lst.chat_id != cmd.chat_id or len(numbers) > 2:
         return Answer(notice="Diese Liste gibt es hier nicht mehr.")

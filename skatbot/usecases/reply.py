@@ -12,7 +12,8 @@ from skatbot.rules.errors import RuleError
 if TYPE_CHECKING:
     from skatbot.storage.unit import Session
 
-Buttons = tuple[tuple[tuple[str, str], ...], ...]  # rows of (label, callback data)
+# rows of (label, callback data); data starting with "https://" is a link button instead
+Buttons = tuple[tuple[tuple[str, str], ...], ...]
 
 
 @dataclass(frozen=True)
@@ -148,6 +149,7 @@ class Command:
     thread_id: int = 0  # the forum topic of the message (0: none, or "General")
     telegram_chat_id: int = 0  # the Telegram chat, whatever the place
     is_forum: bool = False  # the Telegram chat has topics (Telegram says so in every message)
+    bot_username: str = ""  # the bot's own @username (deep links), "" where unknown
 
     @property
     def here(self) -> str:

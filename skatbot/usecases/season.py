@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from skatbot.rules import rating as rt
 from skatbot.rules.errors import RuleError
+from skatbot.rules.numbers import is_number, refuse_foreign_digits
 from skatbot.rules.scoring import minus_sign
 from skatbot.rules.season import Counting, Line, Result, SeasonRules, Series, Table, season_table
 from skatbot.storage import chats, repo
@@ -86,7 +87,7 @@ def _date_text(day: dt.date) -> str:
 
 
 def _year(word: str) -> int:
-    if not re.fullmatch(r"\d{4}", word) or not 2000 <= int(word) <= 2100:
+    if not re.fullmatch(r"[0-9]{4}", word) or not 2000 <= int(word) <= 2100:
         raise RuleError(f"„{word[:12]}“ ist kein Jahr.", hint="Z. B. /saison 2026")
     return int(word)
 
@@ -101,11 +102,11 @@ def _month(year: int, month: int) -> Period:
 
 
 def _parse_date(word: str) -> dt.date:
-    m = re.fullmatch(r"(\d{1,2})\.(\d{1,2})\.(\d{4})", word) or None
+    m = re.fullmatch(r"([0-9]{1,2})\.([0-9]{1,2})\.([0-9]{4})", word) or None
     try:
         if m:
             return dt.date(int(m[3]), int(m[2]), int(m[1]))
-        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", word):
+        if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", word):
             return dt.date.fromisoformat(word)
     except ValueError:
         pass
@@ -124,7 +125,7 @@ def parse_period(words: list[str], today: dt.date) -> Period:
     if w[0] == "von" and not (len(w) == 4 and w[2] == "bis"):
         raise RuleError("Von wann bis wann?", hint="Z. B. /saison von 01.03.2026 bis 31.05.2026")
     if len(w) == 1:
-        m = re.fullmatch(r"(\d{1,2})[/.](\d{4})|(\d{4})-(\d{1,2})", w[0])
+        m = re.fullmatch(r"([0-9]{1,2})[/.]([0-9]{4})|([0-9]{4})-([0-9]{1,2})", w[0])
         if m:
             month = int(m[1] or m[4])
             year = _year(m[2] or m[3])
@@ -135,7 +136,7 @@ def parse_period(words: list[str], today: dt.date) -> Period:
         return Period(dt.date(year, 1, 1), dt.date(year, 12, 31), str(year))
     if len(w) == 2:
         named = _MONTH_WORDS.get(w[0].rstrip("."))
-        if named is None and w[0].isdigit() and 1 <= int(w[0]) <= 12:
+        if named is None and is_number(w[0]) and 1 <= int(w[0]) <= 12:
             named = int(w[0])
         if named is None:
             raise RuleError(f"„{words[0][:12]}“ ist kein Monat.", hint=HINT)
@@ -187,7 +188,9 @@ def saisonregeln(session: Session, cmd: Command) -> Reply:
     i = 0
 
     def number(after: str) -> int:
-        if i + 1 >= len(words) or not words[i + 1].isdigit():
+        if i + 1 < len(words):
+            refuse_foreign_digits(words[i + 1], "eine Anzahl", f"/saisonregeln {after} 3")
+        if i + 1 >= len(words) or not is_number(words[i + 1]):
             raise RuleError(
                 f"Nach „{after}“ fehlt die Zahl.", hint=f"Z. B. /saisonregeln {after} 3"
             )

@@ -13,6 +13,7 @@ from skatbot.rules import house as h
 from skatbot.rules.errors import RuleError
 from skatbot.rules.grammar import format_announcement, is_grammar_word, parse_with_notes
 from skatbot.rules.house import rules_from_code
+from skatbot.rules.numbers import is_number, refuse_foreign_digits
 from skatbot.rules.sheet import (
     Entry,
     LogRow,
@@ -303,7 +304,9 @@ def eingepasst(session: Session, cmd: Command) -> Reply:
 
 
 def _game_number(word: str | None, command: str, sheet: Sheet) -> int:
-    if word is None or not word.isdigit() or len(word) > 4:
+    if word is not None:
+        refuse_foreign_digits(word, "die Spielnummer", f"/{command} 1")
+    if word is None or not is_number(word) or len(word) > 4:
         last = sheet.games_played
         if not last:
             raise RuleError("Welche Spielnummer?", hint="Es ist noch kein Spiel eingetragen.")
@@ -552,7 +555,9 @@ def serie(session: Session, cmd: Command) -> Reply:
     words = list(cmd.args)
     lock_chat(session, cmd.chat_id)
     loaded = require_list(session, cmd)
-    if len(words) != 1 or not words[0].isdigit() or len(words[0]) > 4:
+    for word in words:
+        refuse_foreign_digits(word, "die Zahl der Spiele", "/serie 48")
+    if len(words) != 1 or not is_number(words[0]) or len(words[0]) > 4:
         raise RuleError(
             f"Wie viele Spiele soll die Serie haben? Jetzt: {loaded.lst.series_length}.",
             hint="Z. B. /serie 48",

@@ -7,20 +7,29 @@ How a table knows its tournament: ``TableLink`` (storage/tournament_models.py), 
 table of a drawn series, with the code of ``/tisch`` and, once its list is opened, the list's
 id. A list is a table list iff a link names it; the link finds series and tournament.
 
+Who may link a table: the short code is public at the desk, so ``/tisch CODE`` links only
+for the tournament's creator or a player of that table the bot knows; anyone else takes the
+draw's deep link (``t.me/<bot>?startgroup=tisch_<invite>``: 96 random bits, single use, void
+after the next draw), which Telegram turns into ``/start tisch_<invite>`` in the chosen group.
+The table's row is locked while it is linked, so two chats never both get it.
+
 Who is who when signing: a tapper is the name they signed for before in this tournament, or
-the name they are linked to in the table's place (/ich, "Das bin ich"); someone unlinked taps
-their name on the sign message and is linked to it (in the table's place).
+the name they are linked to in the table's place or at the desk (/ich, "Das bin ich"). An
+unlinked tapper is refused (a tap never links anyone); the tournament's creator signs for a
+player without a phone (stored without an account).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 import secrets
 from collections.abc import Sequence
 from html import escape
 
 from skatbot.rules import tournament as tr
 from skatbot.rules.errors import RuleError
+from skatbot.rules.numbers import is_number, parse_count
 from skatbot.rules.ranking import Ranked, Standing
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import places, repo
@@ -30,10 +39,15 @@ from skatbot.storage.models import ListStatus
 from skatbot.storage.tournament_models import Series, TableLink, Tournament
 from skatbot.storage.unit import Session
 from skatbot.usecases import people, standings, texts
+from skatbot.usecases.admin import owns
 from skatbot.usecases.reply import Answer, Buttons, Command, Edit, NewTopic, Post, Reply
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 6
+INVITE_BYTES = 12  # 96 bits: the deep link's code cannot be guessed
+INVITE_PREFIX = "tisch_"  # /start tisch_<invite> in the group the table chose
+INVITE_DATA = re.compile(r"tisch_([A-Za-z0-9_-]{16,32})")
+MANAGEMENT_SIGNED = 0  # a signature the management gave for a player without a phone
 SIGN_PREFIX = "v1:tu:"  # v1:tu:<link id>[:<seat>]
 DRAW_PREFIX = "v1:td:"  # v1:td:<tournament id>:<series drawn so far>
 SIGN_LABEL = "✍️ Unterschreiben"
@@ -96,12 +110,15 @@ def _context(session: Session, link: TableLink) -> tuple[Tournament, Series]:
 
 def after_draw(
     session: Session, cmd: Command, t: Tournament, series: Series, tables: Sequence[Sequence[str]]
-) -> tuple[list[str], tuple[NewTopic, ...], tuple[Post, ...]]:
+) -> tuple[list[str], tuple[NewTopic, ...], tuple[Post, ...], Buttons]:
     """The table links of a new series. In a forum the bot creates a topic per table (the
     draw's lines say so); elsewhere the lines give each table its ``/tisch`` code. Also the
     pinned standings at the desk, sent with the first draw."""
     taken: set[str] = set()
     links = trepo.add_table_links(session, t, series, [_new_code(session, taken) for _ in tables])
+    trepo.void_invites(session, t, series.id)
+    for link in links:
+        link.invite = new_invite()
     posts: tuple[Post, ...] = ()
     if standings.pinned_id(session, t.chat_id) is None:
         desk = t.chat_id
@@ -118,10 +135,38 @@ def after_draw(
             "📋 Jeder Tisch bekommt hier ein eigenes Thema mit seiner Liste – dort eintragen, "
             "am Ende /abschluss und alle unterschreiben; das Ergebnis kommt von selbst hierher."
         ]
-        return lines, topics, posts
-    lines = ["📋 Jeder Tisch spielt in einem eigenen Chat oder Thema: dort /tisch CODE schicken."]
+        return lines, topics, posts, ()
+    buttons = invite_buttons(cmd, links)
+    how = (
+        "den Knopf des Tisches unten tippen und seine Gruppe wählen – oder die "
+        "Turnierleitung schickt dort /tisch CODE."
+        if buttons
+        else "die Turnierleitung schickt dort /tisch CODE."
+    )
+    lines = [f"📋 Jeder Tisch spielt in einem eigenen Chat oder Thema: {how}"]
     lines.extend(f"🔗 Tisch {link.table_no} → /tisch {link.code}" for link in links)
-    return lines, (), posts
+    return lines, (), posts, buttons
+
+
+def new_invite() -> str:
+    """A deep link's long code: 96 random bits, URL-safe (a ``startgroup`` payload)."""
+    return secrets.token_urlsafe(INVITE_BYTES)
+
+
+def invite_buttons(cmd: Command, links: Sequence[TableLink]) -> Buttons:
+    """One link button per table: Telegram asks which group to add the bot to and sends
+    ``/start <code>`` there, so nobody types (or can guess) the long code."""
+    if not cmd.bot_username:
+        return ()
+    row = [
+        (
+            f"➕ Tisch {link.table_no}: Gruppe wählen",
+            f"https://t.me/{cmd.bot_username}?startgroup={INVITE_PREFIX}{link.invite}",
+        )
+        for link in links
+        if link.invite and link.list_id is None
+    ]
+    return tuple(tuple(row[i : i + 2]) for i in range(0, len(row), 2))
 
 
 def _topic(cmd: Command, t: Tournament, series: Series, link: TableLink) -> NewTopic:
@@ -164,7 +209,7 @@ def _topic(cmd: Command, t: Tournament, series: Series, link: TableLink) -> NewT
             for other in links
             if other.list_id is None
         )
-        return Reply("\n".join(lines))
+        return Reply("\n".join(lines), buttons=invite_buttons(cmd, links))
 
     return NewTopic(telegram_chat, name, created, refused)
 
@@ -186,17 +231,19 @@ def open_table(session: Session, cmd: Command, link: TableLink) -> Reply:
     return dataclasses.replace(reply, text=reply.text + tail)
 
 
-# --- /tisch CODE --------------------------------------------------------------------------------
+# --- /tisch CODE, /start <invite>, /tisch freigeben N ----------------------------------------
 
 
 def tisch(session: Session, cmd: Command) -> Reply:
+    if cmd.args and cmd.args[0].casefold() == "freigeben":
+        return release(session, cmd)
     if len(cmd.args) != 1:
         raise RuleError(
             "Welcher Tisch?", hint="/tisch CODE – den Code nennt die Auslosung am Turniertisch."
         )
     code = cmd.args[0].upper()
     lock_chat(session, cmd.chat_id)
-    link = trepo.table_by_code(session, code) if len(code) <= 16 else None
+    link = trepo.table_by_code(session, code, lock=True) if len(code) <= 16 else None
     if link is None:
         raise RuleError(
             f"Den Tischcode „{cmd.args[0][:16]}“ kenne ich nicht.",
@@ -204,6 +251,35 @@ def tisch(session: Session, cmd: Command) -> Reply:
             "z. B. /tisch K7F2QX.",
         )
     t, series = _context(session, link)
+    _check_free(session, cmd, link, series)
+    if not _may_link(session, cmd, t, series, link):
+        raise RuleError(
+            f"{_label(series, link)} verknüpfen nur die Turnierleitung und die Spieler dieses "
+            "Tisches – den Tischcode allein kann jeder abschreiben.",
+            hint=f"Am Turniertisch auf „➕ Tisch {link.table_no}: Gruppe wählen“ unter der "
+            "Auslosung tippen und diese Gruppe wählen – oder die Turnierleitung schickt hier "
+            f"/tisch {link.code}.",
+        )
+    return _link_here(session, cmd, t, series, link)
+
+
+def join(session: Session, cmd: Command, invite: str) -> Reply:
+    """``/start tisch_<invite>`` in a group (the draw's deep link): the long single-use code
+    links the table here, whoever tapped it."""
+    lock_chat(session, cmd.chat_id)
+    link = trepo.table_by_invite(session, invite)
+    if link is None:
+        raise RuleError(
+            "Dieser Tisch-Link gilt nicht mehr (schon benutzt, freigegeben oder neu ausgelost).",
+            hint="Den Knopf unter der neuesten Auslosung am Turniertisch nehmen – "
+            "oder die Turnierleitung schickt hier /tisch CODE.",
+        )
+    t, series = _context(session, link)
+    _check_free(session, cmd, link, series)
+    return _link_here(session, cmd, t, series, link)
+
+
+def _check_free(session: Session, cmd: Command, link: TableLink, series: Series) -> None:
     label = _label(series, link)
     if link.chat_id == cmd.chat_id:
         raise RuleError(
@@ -216,13 +292,96 @@ def tisch(session: Session, cmd: Command) -> Reply:
         here = lst is not None and lst.chat_id == cmd.chat_id
         raise RuleError(
             f"{label} hat schon {'hier ' if here else ''}seine Liste.",
-            hint="Dort weiter eintragen." if not here else "Einfach mit /spiel eintragen.",
+            hint="Einfach mit /spiel eintragen."
+            if here
+            else "Dort weiter eintragen – ist das der falsche Chat, gibt die Turnierleitung "
+            f"den Tisch frei: /tisch freigeben {link.table_no} am Turniertisch.",
         )
+
+
+def _may_link(
+    session: Session, cmd: Command, t: Tournament, series: Series, link: TableLink
+) -> bool:
+    """The management (the tournament's creator), or a player of this table whose account
+    the bot knows (linked here, at the desk, or signed for that name before)."""
+    if owns(cmd.user_id, t.created_by):
+        return True
+    if cmd.user_id is None or not owns(cmd.user_id, cmd.user_id):
+        return False
+    names = _table_names(series, link)
+    for place in (cmd.chat_id, t.chat_id):
+        if _identity(session, t, place, cmd.user_id, names) in names:
+            return True
+    return False
+
+
+def _link_here(
+    session: Session, cmd: Command, t: Tournament, series: Series, link: TableLink
+) -> Reply:
+    label = _label(series, link)
     reply = open_table(session, cmd, link)
+    link.invite = None  # single use
     where = f"„{escape(cmd.chat_title)}“" if cmd.chat_title else "einem eigenen Chat"
     who = escape(cmd.user_name) if cmd.user_name else "jemandem"
-    note = Reply(f"🔗 {label} spielt jetzt in {where} (verknüpft von {who}).")
+    note = Reply(
+        f"🔗 {label} spielt jetzt in {where} (verknüpft von {who}). "
+        f"Falscher Chat? /tisch freigeben {link.table_no}"
+    )
     return dataclasses.replace(reply, posts=(_desk_post(session, t, note),))
+
+
+def release(session: Session, cmd: Command) -> Reply:
+    """``/tisch freigeben N`` at the desk (the management): table N of the latest series is
+    no longer linked to its list; the list stays where it is as an ordinary list, and the
+    table gets a fresh deep link."""
+    from skatbot.usecases import tournament
+
+    lock_chat(session, cmd.chat_id)
+    t = trepo.tournament_of(session, cmd.chat_id)
+    if t is None:
+        raise RuleError(
+            "Freigeben geht nur am Turniertisch.",
+            hint="Dort /tisch freigeben N schicken (N: die Tischnummer der Auslosung).",
+        )
+    tournament.require_manager(t, cmd)
+    done = trepo.load_series(session, t)
+    links = trepo.table_links(session, done[-1].row) if done else []
+    words = cmd.args[1:]
+    number = parse_count(words[0], "Tischnummer") if len(words) == 1 else None
+    link = next((x for x in links if x.table_no == number), None)
+    if link is None:
+        raise RuleError(
+            "Welcher Tisch?",
+            hint=f"/tisch freigeben N – N von 1 bis {len(links)}."
+            if links
+            else "Erst auslosen: /auslosen",
+        )
+    series = done[-1].row
+    label = _label(series, link)
+    if link.reported:
+        raise RuleError(
+            f"{label} hat sein Ergebnis schon gemeldet.",
+            hint="Erst am Tisch /oeffnen (das zieht das Ergebnis zurück), dann freigeben.",
+        )
+    if link.list_id is None:
+        raise RuleError(
+            f"{label} ist mit keiner Liste verknüpft.", hint=f"Verknüpfen: /tisch {link.code}"
+        )
+    lst = repo.get_list(session, link.list_id)
+    link.list_id = None
+    trepo.set_signed(link, {})
+    link.invite = new_invite()
+    posts: tuple[Post, ...] = ()
+    if lst is not None:
+        chat, thread = places.telegram_of(session, lst.chat_id)
+        note = f"ℹ️ Diese Liste gehört nicht mehr zu {label} – die Turnierleitung hat ihn freigegeben."
+        posts = (Post(chat, thread, Reply(note)),)
+    return Reply(
+        f"🔓 {label} ist frei. Verknüpfen: mit dem Knopf unten oder /tisch {link.code} "
+        "(Turnierleitung oder ein Spieler des Tisches).",
+        buttons=invite_buttons(cmd, [link]),
+        posts=posts,
+    )
 
 
 def guard_replace(session: Session, running: repo.ListInfo) -> None:
@@ -276,7 +435,8 @@ def _sign_message(
         lines.append(f"{mark} {escape(name)}{figures}")
     lines.append(
         f"{texts.games(loaded.sheet.games_played)} gespielt. Jede Person am Tisch bestätigt "
-        "mit „Unterschreiben“ (noch nicht verknüpft: auf den eigenen Namen tippen). "
+        "mit „Unterschreiben“ (noch nicht verknüpft: erst hier /ich NAME; für jemanden ohne "
+        "Telefon tippt die Turnierleitung auf den Namen). "
         "Wenn alle unterschrieben haben, geht das Ergebnis an den Turniertisch."
     )
     rows: list[tuple[tuple[str, str], ...]] = [((SIGN_LABEL, f"{SIGN_PREFIX}{link.id}"),)]
@@ -310,7 +470,7 @@ def _identity(
 
 def sign_tap(session: Session, cmd: Command) -> Answer:
     parts = cmd.text.removeprefix(SIGN_PREFIX).split(":")
-    if not all(p.isdigit() for p in parts) or len(parts) > 2:
+    if not all(is_number(p) for p in parts) or len(parts) > 2:
         return Answer(notice="Dieser Knopf gilt nicht mehr.")
     lock_chat(session, cmd.chat_id)
     link = trepo.table_by_id(session, int(parts[0]))
@@ -330,52 +490,86 @@ def sign_tap(session: Session, cmd: Command) -> Answer:
     loaded = repo.load(session, lst)
     names = list(loaded.names)
     signed = trepo.signed_of(link)
+    seat = int(parts[1]) if len(parts) == 2 else None
+    if seat is not None and not 0 <= seat < len(names):
+        return Answer(notice="Dieser Knopf gilt nicht mehr.")
+    me = _identity(session, t, cmd.chat_id, cmd.user_id, names)
+    if me is None:
+        me = _identity(session, t, t.chat_id, cmd.user_id, names)  # linked at the desk
+    if seat is not None and owns(cmd.user_id, t.created_by) and names[seat] != me:
+        return _sign_for(session, cmd, t, series, link, loaded, signed, names[seat])
     for name, user in signed.items():
         if user == cmd.user_id:
             raise RuleError(
                 f"Du hast schon als {name} unterschrieben.",
                 hint="Jetzt unterschreiben die anderen am Tisch.",
             )
-    seat = int(parts[1]) if len(parts) == 2 else None
-    if seat is not None and not 0 <= seat < len(names):
-        return Answer(notice="Dieser Knopf gilt nicht mehr.")
-    me = _identity(session, t, cmd.chat_id, cmd.user_id, names)
-    if me is not None:
-        if me not in names:
-            raise RuleError(
-                f"Du bist {me} und sitzt nicht an {_label(series, link)} ({', '.join(names)}).",
-                hint="Unterschreiben können nur die Spieler dieses Tisches.",
-            )
-        if seat is not None and names[seat] != me:
-            raise RuleError(
-                f"Du bist {me} – für {names[seat]} unterschreibt {names[seat]} selbst.",
-                hint=f"Tippe auf „Unterschreiben“ oder „{me}“.",
-            )
-        name = me
-    elif seat is None:
-        return Answer(notice="Tippe auf deinen Namen, dann bist du verknüpft.", alert=True)
-    else:
-        name = names[seat]
-        if name in signed:
-            raise RuleError(
-                f"{name} hat schon unterschrieben.", hint="Tippe auf deinen eigenen Namen."
-            )
-        d = people.directory(session, cmd.chat_id)[0]
-        root = d.stored(name)
-        holder = d.account(root) if root is not None else None
-        if holder is not None and holder.user_id != cmd.user_id:
-            raise RuleError(
-                f"{name} ist mit {holder.user_name or 'jemand anderem'} verknüpft.",
-                hint="Tippe auf deinen eigenen Namen.",
-            )
-        people.link_user(session, cmd, name)
+    if me is None:
+        raise RuleError(
+            "Unterschreiben kann nur, wer hier mit seinem Namen verknüpft ist.",
+            hint=f"Erst /ich DEINNAME schicken (z. B. /ich {names[0][:20]}). "
+            "Ohne Telefon: die Turnierleitung tippt auf den Namen.",
+        )
+    if me not in names:
+        raise RuleError(
+            f"Du bist {me} und sitzt nicht an {_label(series, link)} ({', '.join(names)}).",
+            hint="Unterschreiben können nur die Spieler dieses Tisches.",
+        )
+    if seat is not None and names[seat] != me:
+        raise RuleError(
+            f"Du bist {me} – für {names[seat]} unterschreibt {names[seat]} selbst.",
+            hint=f"Tippe auf „Unterschreiben“ oder „{me}“.",
+        )
+    name = me
+    return _signed(session, cmd, t, series, link, loaded, signed, name, cmd.user_id)
+
+
+def _sign_for(
+    session: Session,
+    cmd: Command,
+    t: Tournament,
+    series: Series,
+    link: TableLink,
+    loaded: repo.LoadedList,
+    signed: dict[str, int],
+    name: str,
+) -> Answer:
+    """The management signs for a player at the table who has no phone (stored as 0: no
+    account signed, so it never becomes anyone's identity)."""
     if name in signed:
         raise RuleError(f"{name} hat schon unterschrieben.", hint="Danke, das reicht einmal.")
-    signed[name] = cmd.user_id
+    d = people.directory(session, cmd.chat_id)[0]
+    root = d.stored(name)
+    holder = d.account(root) if root is not None else None
+    if holder is not None and holder.user_id != cmd.user_id:
+        raise RuleError(
+            f"{name} ist mit {holder.user_name or 'einem Konto'} verknüpft und unterschreibt selbst.",
+            hint="Nur für jemanden ohne Telefon unterschreibt die Turnierleitung.",
+        )
+    return _signed(session, cmd, t, series, link, loaded, signed, name, MANAGEMENT_SIGNED)
+
+
+def _signed(
+    session: Session,
+    cmd: Command,
+    t: Tournament,
+    series: Series,
+    link: TableLink,
+    loaded: repo.LoadedList,
+    signed: dict[str, int],
+    name: str,
+    by: int,
+) -> Answer:
+    if name in signed:
+        raise RuleError(f"{name} hat schon unterschrieben.", hint="Danke, das reicht einmal.")
+    signed[name] = by
     trepo.set_signed(link, signed)
-    if len(signed) < len(names):
+    note = " (von der Turnierleitung)" if by == MANAGEMENT_SIGNED else ""
+    if len(signed) < len(loaded.names):
         text, buttons = _sign_message(session, link, loaded, signed)
-        return Answer(notice=f"Danke, {name} – unterschrieben.", text=text, buttons=buttons)
+        return Answer(
+            notice=f"Danke, {name} – unterschrieben{note}.", text=text, buttons=buttons
+        )
     return _report(session, cmd, t, series, link, loaded, signed)
 
 
@@ -545,7 +739,7 @@ def draw_tap(session: Session, cmd: Command) -> Answer:
     from skatbot.usecases import tournament
 
     parts = cmd.text.removeprefix(DRAW_PREFIX).split(":")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+    if len(parts) != 2 or not all(is_number(p) for p in parts):
         return Answer(notice="Dieser Knopf gilt nicht mehr.")
     lock_chat(session, cmd.chat_id)
     t = trepo.tournament_of(session, cmd.chat_id)

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 
 from skatbot.rules import teams as tm
 from skatbot.rules.errors import RuleError
+from skatbot.rules.numbers import is_number, refuse_foreign_digits
 from skatbot.rules.ranking import Ranked
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import team_repo
@@ -261,9 +262,11 @@ def teamwertung(session: Session, cmd: Command, t: Tournament) -> Reply:
     words = [w.casefold() for w in cmd.args]
     if not words:
         return Reply(f"🏅 {scoring_text(t)}.\nÄndern: /teamwertung summe · /teamwertung beste 3")
+    for word in words[1:]:
+        refuse_foreign_digits(word, "die Zahl der besten Mitglieder", "/teamwertung beste 3")
     if words == ["summe"]:
         best: int | None = None
-    elif len(words) == 2 and words[0] == "beste" and words[1].isdigit() and len(words[1]) <= 3:
+    elif len(words) == 2 and words[0] == "beste" and is_number(words[1]) and len(words[1]) <= 3:
         best = int(words[1])
         if not 1 <= best <= MAX_TEAM_BEST:
             raise RuleError(

@@ -28,6 +28,7 @@ from html import escape
 
 from skatbot.rules import tournament as tr
 from skatbot.rules.errors import RuleError
+from skatbot.rules.numbers import is_number, refuse_foreign_digits
 from skatbot.rules.ranking import Ranked, lot_note
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import repo
@@ -80,8 +81,16 @@ def require_manager(
 ) -> None:
     """Managing commands: the tournament's creator and the chat's admins; the refusal names
     what everyone may read (``readable``)."""
-    if t.created_by is None or cmd.user_id == t.created_by or cmd.is_admin:
+    from skatbot.usecases.admin import owns
+
+    if cmd.is_admin or owns(cmd.user_id, t.created_by):
         return
+    if not owns(t.created_by, t.created_by):
+        # started by a chat identity (an anonymous admin, a channel): it owns nothing
+        raise RuleError(
+            f"Das Turnier „{t.name}“ verwalten die Admins des Chats.",
+            hint=f"Bitte einen Admin darum. Lesen geht für alle: {readable}.",
+        )
     who = t.created_by_name or "die Person, die es angelegt hat"
     raise RuleError(
         f"Das Turnier „{t.name}“ verwalten {who} (hat /turnier aufgerufen) und die Admins des Chats.",
@@ -286,7 +295,9 @@ def serienlaenge(session: Session, cmd: Command) -> Reply:
             "Ändern: /serienlaenge 36 48"
         )
     require_manager(t, cmd)
-    if len(words) != 2 or not all(w.isdigit() and len(w) <= 4 for w in words):
+    for word in words:
+        refuse_foreign_digits(word, "die Zahl der Spiele", "/serienlaenge 36 48")
+    if len(words) != 2 or not all(is_number(w) and len(w) <= 4 for w in words):
         raise RuleError(
             "Zwei Zahlen bitte: Spiele am Dreiertisch und am Vierertisch.",
             hint="Z. B. /serienlaenge 36 48",
@@ -329,7 +340,7 @@ def auslosen(session: Session, cmd: Command) -> Reply:
         session, t, number, seed, tables, user_id=cmd.user_id, update_id=cmd.update_id
     )
     team_line = teams_uc.after_draw(row, tables, apart)
-    table_lines, topics, posts = table_lists.after_draw(session, cmd, t, row, tables)
+    table_lines, topics, posts, buttons = table_lists.after_draw(session, cmd, t, row, tables)
     lines = [f"🎲 <b>Serie {number}</b> ausgelost – {escape(t.name)}"]
     lines.extend(_tables_lines(tables))
     games = _games(t)
@@ -349,7 +360,7 @@ def auslosen(session: Session, cmd: Command) -> Reply:
     lines.append(f"Startwert {escape(seed)} · Serie {number} – nachrechenbar: /hilfe auslosung")
     lines.extend(table_lines)
     lines.append("Ergebnisse von Hand: " + RESULT_EXAMPLE + ", mehrere Zeilen pro Nachricht.")
-    return Reply("\n".join(lines), topics=topics, posts=posts)
+    return Reply("\n".join(lines), topics=topics, posts=posts, buttons=buttons)
 
 
 def _new_seed() -> str:
@@ -359,9 +370,9 @@ def _new_seed() -> str:
 
 # --- /ergebnis, /fehlend ----------------------------------------------------------------------
 
-_INT = re.compile(r"[+\-]?\d{1,6}")
+_INT = re.compile(r"[+\-]?[0-9]{1,6}")
 _COMMAND_WORD = re.compile(r"^/ergebnis(@\w+)?$", re.IGNORECASE)
-_SERIES_LINE = re.compile(r"^serie\s+(\d{1,4})$", re.IGNORECASE)
+_SERIES_LINE = re.compile(r"^serie\s+([0-9]{1,4})$", re.IGNORECASE)
 
 
 def _to_int(word: str) -> int | None:
@@ -636,7 +647,7 @@ def urkunden(session: Session, cmd: Command) -> Reply:
     ranked, complete, incomplete = _require_ranking(t, trepo.load_series(session, t))
     n = 3
     if words:
-        if len(words) != 1 or not words[0].isdigit() or len(words[0]) > 4 or int(words[0]) < 1:
+        if len(words) != 1 or not is_number(words[0]) or len(words[0]) > 4 or int(words[0]) < 1:
             raise RuleError("Für wie viele Plätze?", hint="Z. B. /urkunden 3")
         n = int(words[0])
     if n > len(ranked):

@@ -197,15 +197,16 @@ async def test_a_channels_list_is_not_deleted_by_another_channel(bot: Bot) -> No
     for message in ("/loeschen", "/loeschen ja"):
         refusal = await text(bot, message, sender_chat=CHANNEL_Y)
         assert refusal.startswith("⚠️ Löschen dürfen nur die Admins dieses Chats"), refusal
-        assert "„Kanal X“ (hat die Liste angelegt)" in refusal, refusal
         assert "Bitte einen Admin" in refusal
-        # a plain member neither
+        # a plain member neither, nor channel X itself: a channel identity owns nothing
         assert "Löschen dürfen nur" in await text(bot, message, user_id=MEMBER)
+        assert "Löschen dürfen nur" in await text(bot, message, sender_chat=CHANNEL_X)
+    assert "dürfen nur die Admins" in await text(bot, "/loeschen liste ja", sender_chat=CHANNEL_X)
     assert await export_raw(bot) == before
     # the placeholder user is never asked about (it would answer "member")
     assert not PLACEHOLDERS & set(member_questions(bot))
-    # channel X itself may delete its list
-    assert (await text(bot, "/loeschen ja", sender_chat=CHANNEL_X)).startswith("🗑 Gelöscht")
+    # the admins may
+    assert (await text(bot, "/loeschen ja", user_id=ADMIN)).startswith("🗑 Gelöscht")
 
 
 async def test_the_list_and_its_rows_record_the_chat_not_the_placeholder(bot: Bot) -> None:
@@ -230,12 +231,12 @@ async def test_a_channels_tournament_is_not_managed_by_another_channel(bot: Bot)
     bot.api.set_admins(CHAT, [ADMIN])
     await accepted(bot, "/turnier Preisskat", sender_chat=CHANNEL_X)
     names = "/teilnehmer Hildegard, Kunibert, Waltraud"
-    refusal = await text(bot, names, sender_chat=CHANNEL_Y)
-    assert "verwalten Kanal X" in refusal, refusal
-    refusal = await text(bot, names, user_id=MEMBER)
-    assert "verwalten Kanal X" in refusal, refusal
+    # a channel identity owns nothing: not even the tournament it started
+    for sender in ({"sender_chat": CHANNEL_Y}, {"user_id": MEMBER}, {"sender_chat": CHANNEL_X}):
+        refusal = await text(bot, names, **sender)
+        assert "verwalten die Admins des Chats" in refusal, refusal
     assert "Kunibert" not in await text(bot, "/teilnehmer")
-    await accepted(bot, names, sender_chat=CHANNEL_X)
+    await accepted(bot, names, user_id=ADMIN)
     assert "Kunibert" in await text(bot, "/teilnehmer")
     created_by = bot.db.run_read(lambda s: s.scalar(select(Tournament.created_by)))
     assert created_by == CHANNEL_X["id"]
@@ -260,10 +261,12 @@ async def test_a_list_of_an_anonymous_admin_names_the_admins(bot: Bot) -> None:
     await send(bot, "/neu Anna Bernd Carla", sender_chat=AS_GROUP)
     await send(bot, "/spiel Anna grand ohne 1 hand gewonnen", sender_chat=AS_GROUP)
     refusal = await text(bot, "/loeschen", sender_chat=CHANNEL_Y)
-    assert refusal.startswith("⚠️ Löschen dürfen nur die Admins dieses Chats."), refusal
-    assert "Löschen dürfen nur die Admins dieses Chats." in await text(
+    assert refusal.startswith("⚠️ Löschen dürfen nur die Admins dieses Chats"), refusal
+    assert "Löschen dürfen nur die Admins dieses Chats" in await text(
         bot, "/loeschen", user_id=MEMBER
     )
+    refusal = await text(bot, "/loeschen liste", user_id=MEMBER)
+    assert refusal.startswith("⚠️ Diese Liste löschen dürfen nur die Admins dieses Chats."), refusal
 
 
 async def test_a_placeholder_without_sender_chat_owns_nothing(bot: Bot) -> None:

@@ -227,6 +227,7 @@ async def test_tournament_money_is_for_its_managers_and_validated(bot: Bot) -> N
 
 
 async def test_loeschen_deletes_the_stakes_too(bot: Bot) -> None:
+    bot.api.set_admins(-1001, [1])
     await ok(bot, "/neu Anna Bernd Carla")
     await ok(bot, "/einsatz 1 ct")
     await ok(bot, "/loeschen")

@@ -161,8 +161,10 @@ async def play_table(bot: Bot, thread: int, players: list[str], series: int) -> 
 
 async def sign_all(bot: Bot, thread: int, players: list[str], series: int) -> None:
     for seat, name in enumerate(players):
+        if series == 1:  # not linked yet: /ich at the table first
+            await ok(bot, f"/ich {name}", FORUM, thread, user_id=USER[name])
         msg = sign_message(bot, FORUM, thread)
-        if series == 1:  # not linked yet: tap the own name
+        if series == 1:  # linked now: the own name's button or the one button
             notice = await tap(bot, msg, f"{data_of(msg, SIGN_LABEL)}:{seat}", USER[name])
         else:  # known from series 1: the one button
             notice = await tap(bot, msg, data_of(msg, SIGN_LABEL), USER[name])
@@ -330,9 +332,15 @@ async def test_codes_in_a_group_without_topics_refusals_and_a_withdrawn_report(b
     await bot.delivered()
     sign_one, sign_two = sign_message(bot, ELSEWHERE, None), sign_message(bot, OTHER, None)
     first = data_of(sign_one, SIGN_LABEL)
-    # unlinked, "Unterschreiben": asked to tap the own name; nothing signed
-    notice = await tap(bot, sign_one, first, USER[one[0]])
-    assert "Tippe auf deinen Namen" in notice
+    # unlinked: neither "Unterschreiben" nor the own name counts; /ich at the table first
+    for data in (first, f"{first}:0"):
+        notice = await tap(bot, sign_one, data, USER[one[0]])
+        assert "Unterschreiben kann nur, wer hier mit seinem Namen verknüpft ist" in notice
+        assert f"/ich {one[0]}" in notice or "/ich DEINNAME" in notice, notice
+    for name in one:
+        await ok(bot, f"/ich {name}", ELSEWHERE, user_id=USER[name])
+    for name in two:
+        await ok(bot, f"/ich {name}", OTHER, user_id=USER[name])
     assert (
         await tap(bot, sign_one, f"{first}:0", USER[one[0]]) == f"Danke, {one[0]} – unterschrieben."
     )

@@ -65,9 +65,17 @@ async def test_loeschen_asks_first_then_deletes_for_an_admin(bot: Bot) -> None:
     await ok(bot, "/neu Dora Emil Fritz", chat_id=CHAT)  # a fresh start works
 
 
-async def test_the_list_creator_may_delete(bot: Bot) -> None:
+async def test_the_list_creator_may_delete_that_list_alone(bot: Bot) -> None:
     await _table(bot)
-    assert (await bot.text("/loeschen ja", user_id=CREATOR)).startswith("🗑 Gelöscht")
+    before = await export_raw(bot)
+    refusal = await bot.text("/loeschen ja", user_id=CREATOR)
+    assert "Löschen dürfen nur die Admins" in refusal and "/loeschen liste" in refusal
+    assert await export_raw(bot) == before
+    warning = await bot.text("/loeschen liste", user_id=CREATOR)
+    assert "Liste Nr. 1 (Anna, Bernd, Carla; laufend) mit 2 Spielen" in warning, warning
+    gone = await bot.text("/loeschen liste ja", user_id=CREATOR)
+    assert gone.startswith("🗑 Gelöscht: Liste Nr. 1 (Anna, Bernd, Carla; laufend)"), gone
+    assert "keine Liste mehr" in gone
     assert _lists(bot, CHAT) == 0
 
 
@@ -105,7 +113,8 @@ async def test_other_chats_survive_a_delete(bot: Bot) -> None:
     await _table(bot, CHAT)
     await _table(bot, -2002)
     other = await export_raw(bot, -2002)
-    assert (await bot.text("/loeschen ja", user_id=CREATOR)).startswith("🗑")
+    bot.api.set_admins(CHAT, [ADMIN])
+    assert (await bot.text("/loeschen ja", user_id=ADMIN)).startswith("🗑")
     assert await export_raw(bot, -2002) == other
 
 

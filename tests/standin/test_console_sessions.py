@@ -49,3 +49,17 @@ async def test_each_reply_is_printed_before_the_next_line(tmp_path: Path) -> Non
         db.dispose()
     pdf, stand = lines.index("> /pdf"), lines.index("> /stand")
     assert any("gespeichert" in line for line in lines[pdf:stand]), lines
+
+
+async def test_the_output_folder_is_created_for_its_owner_only(tmp_path: Path) -> None:
+    import stat
+
+    db = Database(f"sqlite+aiosqlite:///{tmp_path / 'skatbot.db'}")
+    db.migrate()
+    out = tmp_path / "ausgabe"
+    try:
+        lines = await session(db, "/neu Anna Bernd Carla\n/pdf\n", out)
+        assert any("gespeichert" in line for line in lines), lines
+        assert stat.S_IMODE(out.stat().st_mode) == 0o700
+    finally:
+        db.dispose()
