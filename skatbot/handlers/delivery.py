@@ -454,6 +454,8 @@ class Delivery:
             return None
         except TelegramError as err:
             log.warning("reply to chat %s failed: %s", self.target.chat_id, err)
+        except Exception:  # not Telegram's answer (e.g. a garbled one): settled, logged once
+            log.exception("reply to chat %s failed", self.target.chat_id)
         if sent is not None and reply.on_sent is not None and self.db is not None:
             on_sent, message_id = reply.on_sent, sent
             try:
@@ -599,7 +601,12 @@ class Delivery:
 
         try:
             await self._request(request, counts=False)
-        except TelegramError as err:
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:
+            if not isinstance(err, TelegramError):  # e.g. ``result: null``: settled, logged once
+                log.error("edit of message %s in chat %s failed: %r", edit.message_id, chat_id, err)
+                return
             message = err.message.lower() if isinstance(err, BadRequest) else ""
             if "not modified" in message:
                 self.outbox.remember(chat_id, edit.message_id, content)

@@ -874,6 +874,7 @@ class BotApiServer:
             if isinstance(result, Awaitable):
                 result = await result
             self._after_call(token_)
+            result = self._answer(method, result)
         except ApiError as exc:
             call.status, call.error = exc.status, exc.description
             self._notify()
@@ -894,6 +895,10 @@ class BotApiServer:
 
     def _after_call(self, token: Any) -> None:
         """Runs after a method succeeded."""
+
+    def _answer(self, method: str, result: Any) -> Any:
+        """The ``result`` sent back for a method that succeeded (a subclass may garble it)."""
+        return result
 
     @staticmethod
     def _parse_body(

@@ -195,6 +195,7 @@ class FakeBotApi(BotApiServer):
         self._no_topic_rights: set[int] = set()
         self._topic_colors: dict[tuple[int, int], int] = {}
         self._faults: dict[str, list[_Fault]] = {}
+        self._garbled: dict[str, list[Any]] = {}
         self.webhook: JSONDict | None = None
         """The parameters of setWebhook while a webhook is set (getUpdates then answers 409)."""
 
@@ -404,6 +405,18 @@ class FakeBotApi(BotApiServer):
         self._faults.setdefault(method.lower(), []).append(
             _Fault(status, description, retry_after, times, delay)
         )
+
+    def garble_next(self, method: str, result: Any = None, *, times: int = 1) -> None:
+        """The next ``times`` successful calls of ``method`` take effect but answer
+        ``result`` (default ``null``) instead of what Telegram would, as a broken proxy or
+        a bug in a Bot API server might."""
+        self._garbled.setdefault(method.lower(), []).extend([result] * times)
+
+    def _answer(self, method: str, result: Any) -> Any:
+        garbled = self._garbled.get(method.lower())
+        if garbled:
+            return garbled.pop(0)
+        return result
 
     async def wait_for_call(
         self, method: str, *, count: int = 1, timeout: float = 10
