@@ -46,6 +46,7 @@ from telegram.error import (
 from telegram.warnings import PTBUserWarning
 
 from skatbot.handlers.html_split import MAX_CAPTION, fits, split_html
+from skatbot.handlers.resilience import file_failed_text
 from skatbot.usecases.reply import Buttons, Document, Edit, NewTopic, Photo, Post, Reply
 
 if TYPE_CHECKING:
@@ -541,15 +542,28 @@ class Delivery:
         if caption is not None:
             # The short summary rides on the first document (one message less in the group).
             first = docs.pop(0)
-            sent = await self.send_file(first, caption, html=True, buttons=reply.buttons)
+            sent = await self._file_or_text(first, caption, html=True, buttons=reply.buttons)
         else:
             sent = await self.send_text(text, reply.buttons) if text else None
         for doc in docs:
             own = doc.caption if fits(escape(doc.caption), MAX_CAPTION) else ""
-            await self.send_file(doc, own, html=False)
+            await self._file_or_text(doc, own, html=False)
             if doc.caption and not own:
                 await self.send_text(escape(doc.caption))
         return sent
+
+    async def _file_or_text(
+        self, doc: Document, caption: str, *, html: bool, buttons: Buttons = ()
+    ) -> int | None:
+        """A document or photo; if it cannot be sent after the last try, its caption goes
+        out as a message with a note that the file is missing (the text is never lost)."""
+        try:
+            return await self.send_file(doc, caption, html=html, buttons=buttons)
+        except (Forbidden, RetryAfter):
+            raise  # not allowed here at all, or flooded for too long: a message fails too
+        except TelegramError as err:
+            log.warning("file %s to chat %s failed: %s", doc.filename, self.target.chat_id, err)
+        return await self.send_text(file_failed_text(caption, doc.filename, html=html), buttons)
 
     async def edits(self, edits: tuple[Edit, ...]) -> None:
         """Edit other bot messages; failures (message deleted) are only logged."""
