@@ -46,7 +46,7 @@ from telegram.error import (
 from telegram.warnings import PTBUserWarning
 
 from skatbot.handlers.html_split import MAX_CAPTION, fits, split_html
-from skatbot.handlers.resilience import file_failed_text
+from skatbot.handlers.resilience import file_failed_text, is_topic_closed, topic_closed_note
 from skatbot.usecases.reply import Buttons, Document, Edit, NewTopic, Photo, Post, Reply
 
 if TYPE_CHECKING:
@@ -374,6 +374,14 @@ class Delivery:
                 if target.thread_id and "thread not found" in err.message.lower():
                     log.info("topic %s of chat %s is gone", target.thread_id, target.chat_id)
                     self.target = Target(target.chat_id)
+                    continue
+                if target.thread_id and is_topic_closed(err):
+                    # Into the General topic, headed by the closed topic's name; the next
+                    # reply tries the topic again (it may be reopened by then).
+                    log.info("topic %s of chat %s is closed", target.thread_id, target.chat_id)
+                    self.target = Target(target.chat_id)
+                    note = topic_closed_note(self.bot, target.chat_id, target.thread_id)
+                    await self.send_text(note)
                     continue
                 raise
         target = self.target

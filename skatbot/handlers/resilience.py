@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -103,15 +104,22 @@ def file_failed_text(caption: str, filename: str, *, html: bool) -> str:
 
 # -- names of forum topics ---------------------------------------------------------------------
 
-
-def topic_names(bot_data: dict[str, Any]) -> dict[tuple[int, int], str]:
-    names: dict[tuple[int, int], str] = bot_data.setdefault("topic_names", {})
-    return names
+# Per bot (token) and topic; filled from the updates the bot sees, read by the outbox.
+_TOPIC_NAMES: OrderedDict[tuple[str, int, int], str] = OrderedDict()
 
 
-def topic_label(bot_data: dict[str, Any], chat_id: int, thread_id: int) -> str:
-    name = topic_names(bot_data).get((chat_id, thread_id))
+def topic_label(bot: Any, chat_id: int, thread_id: int) -> str:
+    """The topic's name in quotes (HTML-escaped), or its number if no name was seen."""
+    name = _TOPIC_NAMES.get((str(getattr(bot, "token", "")), chat_id, thread_id))
     return f"„{escape(name)}“" if name else f"Nr. {thread_id}"
+
+
+def topic_closed_note(bot: Any, chat_id: int, thread_id: int) -> str:
+    return TOPIC_CLOSED_NOTE.format(name=topic_label(bot, chat_id, thread_id))
+
+
+def is_topic_closed(err: Exception) -> bool:
+    return "topic_closed" in str(getattr(err, "message", err)).lower()
 
 
 def _created_name(message: object) -> str | None:
@@ -139,7 +147,8 @@ async def remember_topic_name(update: object, context: ContextTypes.DEFAULT_TYPE
     name = _created_name(msg) or _created_name(msg.reply_to_message)
     if name is None:
         return
-    names = topic_names(context.application.bot_data)
-    names[(chat.id, thread)] = name
-    while len(names) > TOPIC_NAMES_KEPT:
-        names.pop(next(iter(names)))
+    key = (str(context.bot.token), chat.id, thread)
+    _TOPIC_NAMES[key] = name
+    _TOPIC_NAMES.move_to_end(key)
+    while len(_TOPIC_NAMES) > TOPIC_NAMES_KEPT:
+        _TOPIC_NAMES.popitem(last=False)

@@ -407,6 +407,17 @@ _STATUS_PHRASES = {
 }
 
 
+def _has_lone_surrogate(value: Any) -> bool:
+    """JSON's ``\\ud800`` decodes to a string UTF-8 cannot hold; Telegram answers 400."""
+    if isinstance(value, str):
+        return any("\ud800" <= ch <= "\udfff" for ch in value)
+    if isinstance(value, dict):
+        return any(_has_lone_surrogate(k) or _has_lone_surrogate(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_lone_surrogate(v) for v in value)
+    return False
+
+
 def _decode_value(key: str, raw: str) -> Any:
     if key in _STRING_FIELDS:
         return raw
@@ -855,6 +866,8 @@ class BotApiServer:
         token, method = match.groups()
         try:
             params, files = self._parse_body(path.query, headers, body)
+            if _has_lone_surrogate(params):
+                raise ValueError("strings must be encoded in UTF-8")
         except ValueError as exc:
             return self._error(bad_request(str(exc)))
         call = ApiCall(method=method, params=params, files=files, time=time.monotonic())

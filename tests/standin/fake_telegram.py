@@ -24,9 +24,14 @@ strict as Telegram, so that a bot passing its tests does not fail in a real grou
   and only by a bot that is an administrator with ``can_manage_topics``: ``set_admins`` with
   the bot's id; ``deny_topic_rights`` takes the right away: ``not enough rights to create a
   topic``);
-  ``message_thread_id`` must name a topic of a forum (``message thread not found``, also for
-  any thread id in a chat without topics). Sent messages keep ``message_thread_id`` and
-  ``is_topic_message``; a reply without a thread id lands in the replied-to message's topic.
+  ``message_thread_id`` must name a topic of a forum (``message thread not found``); in a chat
+  without topics it is ignored, as Telegram does. The General topic is thread 1 and its
+  messages carry no ``message_thread_id``; created topics are numbered from 2 on (a topic's
+  id is its creation message's). Sent messages keep ``message_thread_id`` and
+  ``is_topic_message``; a reply without a thread id lands in the replied-to message's topic;
+  a user's message in a topic carries the topic's creation message as ``reply_to_message``.
+  ``close_topic``/``reopen_topic`` and closeForumTopic/reopenForumTopic: a send into a closed
+  topic answers ``TOPIC_CLOSED``.
 * **Flood control** - at most ``group_limit`` (20) sendMessage/sendDocument/sendPhoto/
   sendMediaGroup per group per sliding ``group_window`` (60 s); then 429 ``Too Many Requests:
   retry after N`` with ``parameters.retry_after``. Counted per chat, successful sends only.
@@ -76,6 +81,7 @@ __all__ = [
     "ANONYMOUS_ADMIN_ID",
     "BOT_USERNAME",
     "CHANNEL_BOT_ID",
+    "GENERAL_THREAD_ID",
     "GENERAL_TOPIC",
     "TOPIC_ICON_COLORS",
     "ApiCall",
@@ -102,6 +108,8 @@ MAX_INLINE_RESULTS = 50
 MAX_TOPIC_NAME_LENGTH = 128
 GENERAL_TOPIC = 0
 """``messages(chat_id, thread_id=GENERAL_TOPIC)``: the messages outside any forum topic."""
+GENERAL_THREAD_ID = 1
+"""The General topic of a forum as Telegram numbers it (its messages carry no thread id)."""
 TOPIC_ICON_COLORS = (0x6FB9F0, 0xFFD67E, 0xCB86DB, 0x8EEE98, 0xFF93B2, 0xFB6F5F)
 
 
@@ -153,6 +161,8 @@ class FakeBotApi(BotApiServer):
         *BotApiServer._METHODS,
         "answerInlineQuery",
         "createForumTopic",
+        "closeForumTopic",
+        "reopenForumTopic",
         "setWebhook",
         "getWebhookInfo",
     )
@@ -191,7 +201,10 @@ class FakeBotApi(BotApiServer):
         self.inline_answers: list[JSONDict] = []
         """Parameters of every accepted answerInlineQuery call."""
         self.topics: dict[int, dict[int, str]] = {}
-        """Forum topics per chat: thread id -> name."""
+        """Forum topics per chat: thread id -> name (the General topic, thread 1, is not
+        listed: it always exists in a forum)."""
+        self.closed_topics: set[tuple[int, int]] = set()
+        """(chat id, thread id) of the closed topics: posting there answers TOPIC_CLOSED."""
         self._no_topic_rights: set[int] = set()
         self._topic_colors: dict[tuple[int, int], int] = {}
         self._faults: dict[str, list[_Fault]] = {}
@@ -202,10 +215,23 @@ class FakeBotApi(BotApiServer):
     # -- feeding updates ------------------------------------------------------------------
 
     def add_forum(self, chat_id: int, *, title: str = "Skatrunde") -> None:
-        """Make a chat known as a forum supergroup (topics enabled, no topics yet)."""
+        """Make a chat known as a forum supergroup (topics enabled, no topics yet). As in
+        Telegram the General topic is thread 1 (message id 1 is taken by it), so the first
+        created topic is thread 2 or later."""
         self._chat(chat_id, "supergroup", title)
         self._chats[chat_id]["is_forum"] = True
         self.topics.setdefault(chat_id, {})
+        if self._next_message_id.get(chat_id, 0) < GENERAL_THREAD_ID:
+            self._next_message_id[chat_id] = GENERAL_THREAD_ID
+
+    def close_topic(self, chat_id: int, thread_id: int) -> None:
+        """An admin closes a topic: sends there answer ``TOPIC_CLOSED`` until reopened."""
+        if thread_id not in self.topics.get(chat_id, {}):
+            raise LookupError(f"no topic {thread_id} in chat {chat_id}")
+        self.closed_topics.add((chat_id, thread_id))
+
+    def reopen_topic(self, chat_id: int, thread_id: int) -> None:
+        self.closed_topics.discard((chat_id, thread_id))
 
     def create_topic(self, chat_id: int, name: str, *, icon_color: int | None = None) -> int:
         """Create a forum topic as a member would; returns its ``message_thread_id``.
@@ -218,14 +244,34 @@ class FakeBotApi(BotApiServer):
             self.add_forum(chat_id, title=title)
         return self._new_topic(chat_id, name, icon_color)
 
-    def _new_topic(self, chat_id: int, name: str, icon_color: int | None) -> int:
+    def _new_topic(
+        self,
+        chat_id: int,
+        name: str,
+        icon_color: int | None,
+        *,
+        by_bot: bool = False,
+        thread_id: int | None = None,
+    ) -> int:
         topics = self.topics.setdefault(chat_id, {})
         if icon_color is None:
             icon_color = TOPIC_ICON_COLORS[len(topics) % len(TOPIC_ICON_COLORS)]
-        thread_id = self._new_message_id(chat_id)
+        if thread_id is None:
+            thread_id = self._new_message_id(chat_id)
+        elif thread_id in self._messages.get(chat_id, {}):
+            topics[thread_id] = name  # a test's own thread id: no creation message then
+            self._topic_colors[(chat_id, thread_id)] = icon_color
+            return thread_id
+        else:
+            self._next_message_id[chat_id] = max(self._next_message_id.get(chat_id, 0), thread_id)
+        creator = (
+            dict(self.bot_user)
+            if by_bot
+            else {"id": 1, "is_bot": False, "first_name": "Spieler"}
+        )
         self._messages.setdefault(chat_id, {})[thread_id] = {
             "message_id": thread_id,
-            "from": dict(self.bot_user),
+            "from": creator,
             "chat": dict(self._chats[chat_id]),
             "date": int(time.time()),
             "message_thread_id": thread_id,
@@ -267,11 +313,17 @@ class FakeBotApi(BotApiServer):
         if sender_chat is not None:
             user["is_bot"] = True
             self._users[user_id] = dict(user)
+        if thread_id == GENERAL_THREAD_ID:
+            thread_id = None  # the General topic: its messages carry no thread id
+            chat_type = "supergroup"
+            self._chat(chat_id, chat_type, chat_title, user)
+            self.add_forum(chat_id, title=chat_title)
         if thread_id is not None:
             chat_type = "supergroup"
             self._chat(chat_id, chat_type, chat_title, user)
-            self._chats[chat_id]["is_forum"] = True
-            self.topics.setdefault(chat_id, {}).setdefault(thread_id, f"Thema {thread_id}")
+            self.add_forum(chat_id, title=chat_title)
+            if thread_id not in self.topics[chat_id]:
+                self._new_topic(chat_id, f"Thema {thread_id}", None, thread_id=thread_id)
         self.left_chats.discard(chat_id)
         self._kicked.discard(chat_id)
         message = self._user_message(
@@ -287,6 +339,10 @@ class FakeBotApi(BotApiServer):
         if thread_id is not None:
             message["message_thread_id"] = thread_id
             message["is_topic_message"] = True
+            if reply_to is None:  # Telegram: a topic message "replies" to the topic's creation
+                created = self._messages.get(chat_id, {}).get(thread_id)
+                if created is not None:
+                    message["reply_to_message"] = copy.deepcopy(created)
         return self.push_update({"message": message})
 
     def push_edit(self, text: str, *, chat_id: int, message_id: int) -> int:
@@ -498,9 +554,10 @@ class FakeBotApi(BotApiServer):
 
     def _thread(self, chat: JSONDict, params: JSONDict) -> int | None:
         """The forum topic a send goes to; 400 ``message thread not found`` for a thread id
-        that is no topic of a forum, or any non-zero thread id in a chat without topics.
-        A reply without ``message_thread_id`` lands in the topic of the replied-to message,
-        as in Telegram (topics are reply threads)."""
+        that is no topic of the forum, ``TOPIC_CLOSED`` for a closed topic. Thread 1 is the
+        General topic (the message carries no thread id); in a chat without topics a thread
+        id is ignored, as Telegram does. A reply without ``message_thread_id`` lands in the
+        topic of the replied-to message, as in Telegram (topics are reply threads)."""
         raw = params.get("message_thread_id")
         if raw is None or raw == "" or raw == 0:
             reply_id = self._reply_id(params)
@@ -515,10 +572,12 @@ class FakeBotApi(BotApiServer):
             thread_id = int(raw)
         except (TypeError, ValueError):
             raise bad_request("message thread not found") from None
-        if thread_id == 0:
+        if thread_id == 0 or not chat.get("is_forum") or thread_id == GENERAL_THREAD_ID:
             return None
-        if not chat.get("is_forum") or thread_id not in self.topics.get(chat["id"], {}):
+        if thread_id not in self.topics.get(chat["id"], {}):
             raise bad_request("message thread not found")
+        if (chat["id"], thread_id) in self.closed_topics:
+            raise bad_request("TOPIC_CLOSED")
         return thread_id
 
     def _check_text(self, plain: str, *, caption: bool, too_long: str | None) -> None:
@@ -724,7 +783,7 @@ class FakeBotApi(BotApiServer):
         color = params.get("icon_color")
         if color is not None and color not in TOPIC_ICON_COLORS:
             raise bad_request("TOPIC_ICON_COLOR_INVALID")
-        thread_id = self._new_topic(chat["id"], name, color)
+        thread_id = self._new_topic(chat["id"], name, color, by_bot=True)
         topic: JSONDict = {
             "message_thread_id": thread_id,
             "name": name,
@@ -733,6 +792,34 @@ class FakeBotApi(BotApiServer):
         if params.get("icon_custom_emoji_id"):
             topic["icon_custom_emoji_id"] = str(params["icon_custom_emoji_id"])
         return topic
+
+    def _topic_param(self, params: JSONDict) -> tuple[int, int]:
+        chat = self._writable_chat(params)
+        if not chat.get("is_forum"):
+            raise bad_request("the chat is not a forum")
+        if not self._may_manage_topics(chat["id"]):
+            raise bad_request("not enough rights to manage topics")
+        try:
+            thread_id = int(params.get("message_thread_id"))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            raise bad_request("message thread not found") from None
+        if thread_id not in self.topics.get(chat["id"], {}):
+            raise bad_request("message thread not found")
+        return chat["id"], thread_id
+
+    def _m_closeForumTopic(self, params: JSONDict, files: Any) -> bool:
+        key = self._topic_param(params)
+        if key in self.closed_topics:
+            raise bad_request("TOPIC_NOT_MODIFIED")
+        self.closed_topics.add(key)
+        return True
+
+    def _m_reopenForumTopic(self, params: JSONDict, files: Any) -> bool:
+        key = self._topic_param(params)
+        if key not in self.closed_topics:
+            raise bad_request("TOPIC_NOT_MODIFIED")
+        self.closed_topics.discard(key)
+        return True
 
     def _m_setMyCommands(self, params: JSONDict, files: Any) -> bool:
         commands = params.get("commands")
