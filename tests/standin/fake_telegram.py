@@ -209,6 +209,8 @@ class FakeBotApi(BotApiServer):
         self._topic_colors: dict[tuple[int, int], int] = {}
         self._faults: dict[str, list[_Fault]] = {}
         self._garbled: dict[str, list[Any]] = {}
+        self.send_hold: float | None = None
+        """Seconds every send is held before it succeeds (``hold_sends``)."""
         self.webhook: JSONDict | None = None
         """The parameters of setWebhook while a webhook is set (getUpdates then answers 409)."""
 
@@ -483,8 +485,17 @@ class FakeBotApi(BotApiServer):
 
     # -- hooks of the base server -----------------------------------------------------------
 
+    def hold_sends(self, seconds: float | None) -> None:
+        """Slow flood control: from now on every send (sendMessage, sendDocument, ...) is held
+        ``seconds`` and then succeeds, as Telegram does for flood waits up to about 8 s
+        instead of answering 429 (``None``: off). A client that gives up sooner and sends
+        again gets its message twice."""
+        self.send_hold = seconds
+
     async def _before_call(self, method: str, params: JSONDict) -> Any:
         await self._apply_faults(method)
+        if self.send_hold and method.lower() in _SEND_METHODS | {"sendrichmessage"}:
+            await asyncio.sleep(self.send_hold)
         return self._flood_check(method, params)
 
     def _after_call(self, token: Any) -> None:
