@@ -45,9 +45,11 @@ from telegram.error import (
 )
 from telegram.warnings import PTBUserWarning
 
+from skatbot.handlers import rich
 from skatbot.handlers.html_split import MAX_CAPTION, fits, split_html
 from skatbot.handlers.resilience import file_failed_text, is_topic_closed, topic_closed_note
 from skatbot.usecases.reply import Buttons, Document, Edit, NewTopic, Photo, Post, Reply
+from skatbot.usecases.rich import RichText
 
 if TYPE_CHECKING:
     from telegram import Bot
@@ -358,6 +360,10 @@ class Delivery:
         self.db = db
         self.target = target
 
+    async def request(self, request: Callable[[Target], Awaitable[T]], *, counts: bool) -> T:
+        """One request to the target, paced and retried (see ``_request``)."""
+        return await self._request(request, counts=counts)
+
     async def _request(self, request: Callable[[Target], Awaitable[T]], *, counts: bool) -> T:
         """One request to the target; follows a group that became a supergroup, and falls
         back to the chat without topic when the topic was deleted."""
@@ -391,7 +397,12 @@ class Delivery:
 
     async def send_text(self, html: str, buttons: Buttons = ()) -> int | None:
         """Send ``html`` (cut into several messages if needed; the buttons go under the last
-        one). Returns the id of the last message."""
+        one). Returns the id of the last message. A reply that can be a table (``RichText``)
+        goes as a rich message where the server and the chat take it (``handlers.rich``)."""
+        if isinstance(html, RichText):
+            rich_sent = await rich.send(self, html, markup(buttons))
+            if rich_sent is not None:
+                return rich_sent
         parts = split_html(html)
         sent: int | None = None
         for i, part in enumerate(parts):
@@ -613,6 +624,10 @@ class Delivery:
                 return await self.bot.edit_message_reply_markup(
                     target.chat_id, edit.message_id, reply_markup=keyboard
                 )
+            if isinstance(edit.text, RichText):
+                done = await rich.edit(self, target, edit.message_id, edit.text, keyboard)
+                if done is not None:
+                    return done
             return await self.bot.edit_message_text(
                 text,
                 target.chat_id,
