@@ -45,7 +45,7 @@ from telegram.error import (
 )
 from telegram.warnings import PTBUserWarning
 
-from skatbot.handlers import rich
+from skatbot.handlers import coalesce, rich
 from skatbot.handlers.html_split import MAX_CAPTION, fits, split_html
 from skatbot.handlers.resilience import file_failed_text, is_topic_closed, topic_closed_note
 from skatbot.usecases.reply import Buttons, Document, Edit, NewTopic, Photo, Post, Reply
@@ -590,6 +590,8 @@ class Delivery:
             await self.edit(edit)
 
     async def edit(self, edit: Edit) -> None:
+        if coalesce.superseded(self.outbox, self.target.chat_id, edit):
+            return  # a newer edit of the same message is queued: it carries the latest state
         if edit.every > 0:
             later = Delivery(self.bot, self.outbox, self.db, self.target)
             plain = dataclasses.replace(edit, every=0.0)
