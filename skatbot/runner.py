@@ -31,7 +31,14 @@ from collections.abc import Callable
 from typing import Any
 
 from telegram import Update
-from telegram.error import Conflict, InvalidToken, NetworkError, RetryAfter, TelegramError
+from telegram.error import (
+    Conflict,
+    InvalidToken,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+    TimedOut,
+)
 from telegram.ext import Application
 from telegram.warnings import PTBUserWarning
 
@@ -255,7 +262,10 @@ async def poll_updates(
                 # second poller running. All of them may go away, so keep trying.
                 _LOGGER.warning("getUpdates failed (%s), retrying in %.1f s", exc, backoff)
                 await _sleep_or_stop(stop, backoff)
-                backoff = min(max_backoff, backoff * 2)
+                if not isinstance(exc, TimedOut):
+                    # A timeout while thousands of chats are being served is our own event
+                    # loop being busy, not Telegram failing: ask again soon, no growing pause.
+                    backoff = min(max_backoff, backoff * 2)
                 continue
             except Exception:
                 # Not Telegram's doing (a garbled answer, a bug of ours): the poller carries on.

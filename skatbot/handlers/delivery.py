@@ -168,13 +168,14 @@ class Pacer:
                 await asyncio.sleep(sent[0] + window - now)
             sent.append(time.monotonic())
         if self.per_second:
+            second = 1.0 + WINDOW_MARGIN  # as for the group window: never shorter than Telegram's
             while True:
                 now = time.monotonic()
-                while self._all and self._all[0] <= now - 1.0:
+                while self._all and self._all[0] <= now - second:
                     self._all.popleft()
                 if len(self._all) < self.per_second:
                     break
-                await asyncio.sleep(self._all[0] + 1.0 - now)
+                await asyncio.sleep(self._all[0] + second - now)
             self._all.append(time.monotonic())
 
 

@@ -147,8 +147,8 @@ def _game_cell(sheet: Sheet, entry: Entry) -> str:
         return escape(entry.ramsch.text(sheet.players))
     if r is None:
         return "eingepasst"
-    declarer = escape(sheet.players[entry.row.declarer or 0])
-    label = f"{declarer}: {escape(texts.game_label(r))}"
+    # the declarer is the player whose column gets the sum: not named again here
+    label = escape(texts.game_label(r))
     if r.overbid:
         return f"{label} – <b>überreizt</b>"
     return f"{label} – {'gewonnen' if r.won else 'verloren'}"

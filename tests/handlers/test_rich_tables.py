@@ -163,8 +163,7 @@ async def test_darstellung_text_keeps_the_text_form(rich_bot: Bot) -> None:
     assert out[0].refusal and "/darstellung tabelle" in out[0].text
 
 
-async def test_a_closed_list_is_shown_as_a_table(rich_bot: Bot) -> None:
-    bot = rich_bot
+async def closed_list(bot: Bot) -> None:
     await bot.say("/neu Anna Bernd Carla")
     await bot.say("/serie 3")
     for _ in range(3):
@@ -174,6 +173,11 @@ async def test_a_closed_list_is_shown_as_a_table(rich_bot: Bot) -> None:
     data = confirm.buttons[0][0]["callback_data"]
     uid = bot.api.push_callback(data, message_id=confirm.message_id, chat_id=CHAT)
     await bot.api.wait_confirmed(uid, timeout=15)
+
+
+async def test_a_closed_list_is_shown_as_a_table(rich_bot: Bot) -> None:
+    bot = rich_bot
+    await closed_list(bot)
     before = len(bot.api.calls)
     out = await bot.say("/liste")
     [sent] = calls(bot, "sendRichMessage", before)
@@ -235,3 +239,20 @@ async def test_a_chat_that_refuses_the_format_gets_text_from_then_on(rich_bot: B
     assert not calls(bot, "sendRichMessage", before)  # remembered for this chat
     await bot.say("/stand", chat_id=other)
     assert [c.ok for c in calls(bot, "sendRichMessage", before)] == [True]  # not for others
+
+
+async def test_the_evening_and_the_season_as_tables(rich_bot: Bot) -> None:
+    bot = rich_bot
+    await closed_list(bot)
+    before = len(bot.api.calls)
+    await bot.say("/abend")
+    [evening] = calls(bot, "sendRichMessage", before)
+    [table] = parse_rich(evening.params["rich_message"]).tables()
+    assert [c.text for c in table[0]] == ["Platz", "Spieler", "S1", "Summe"]
+    assert [c.text for c in table[1]][1:] == ["Anna", "366", "366"]
+    before = len(bot.api.calls)
+    await bot.say("/saison")
+    [season] = calls(bot, "sendRichMessage", before)
+    [table] = parse_rich(season.params["rich_message"]).tables()
+    assert [c.text for c in table[0]][:3] == ["Platz", "Spieler", "Wertung"]
+    assert table[1][1].text == "Anna"
