@@ -13,10 +13,11 @@ No Telegram types here; the Bot API's rich HTML is made in ``handlers.rich``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html import escape
 
-from skatbot.rules.ranking import lot_note
+from skatbot.rules.ranking import Ranked, lot_note
 from skatbot.rules.scoring import minus_sign
 from skatbot.rules.sheet import Entry, Sheet, Status
 from skatbot.storage import chats
@@ -208,4 +209,27 @@ def list_doc(
     blocks.append(list_table(sheet, entries))
     if tail:
         blocks.append(Paragraph(tail))
+    return RichDoc(tuple(blocks))
+
+
+def ranking_doc(
+    title: str, ranked: Sequence[Ranked], tail: Sequence[str], *, notes: Sequence[str] = ()
+) -> RichDoc:
+    """A tournament's ranking (or the desk's live standings) as a table."""
+    rows = tuple(
+        (
+            Cell(f"{r.place}.", right=True),
+            Cell(escape(r.standing.name)),
+            _num(r.standing.score, bold=True),
+            Cell(str(r.standing.won), right=True),
+            Cell(str(r.standing.lost), right=True),
+        )
+        for r in ranked
+    )
+    blocks: list[Block] = [Heading(title)]
+    if notes:
+        blocks.append(Paragraph("\n".join(notes)))
+    blocks.append(Table(("Platz", "Spieler", "Punkte", "gew.", "verl."), rows))
+    if tail:
+        blocks.append(Paragraph("\n".join(tail)))
     return RichDoc(tuple(blocks))

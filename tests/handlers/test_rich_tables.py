@@ -256,3 +256,25 @@ async def test_the_evening_and_the_season_as_tables(rich_bot: Bot) -> None:
     [table] = parse_rich(season.params["rich_message"]).tables()
     assert [c.text for c in table[0]][:3] == ["Platz", "Spieler", "Wertung"]
     assert table[1][1].text == "Anna"
+
+
+async def test_a_tournament_ranking_as_a_table(rich_bot: Bot) -> None:
+    from tests.handlers.test_tournament_chat import (
+        ORGANISER,
+        SEED,
+        SERIES_1,
+        results_message,
+        setup_tournament,
+    )
+
+    bot = rich_bot
+    await setup_tournament(bot)
+    await bot.say(f"/auslosen {SEED}", **ORGANISER)  # type: ignore[arg-type]
+    await bot.say(results_message(SERIES_1), **ORGANISER)  # type: ignore[arg-type]
+    before = len(bot.api.calls)
+    await bot.say("/rangliste")
+    [sent] = calls(bot, "sendRichMessage", before)
+    [table] = parse_rich(sent.params["rich_message"]).tables()
+    assert [c.text for c in table[0]] == ["Platz", "Spieler", "Punkte", "gew.", "verl."]
+    assert [c.text for c in table[1]] == ["1.", "Anna", "200", "2", "0"]
+    assert len(table) == 1 + 13
