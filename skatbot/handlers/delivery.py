@@ -137,6 +137,7 @@ class Pacer:
         self.per_second = per_second
         self._sent: dict[int, deque[float]] = {}
         self._all: deque[float] = deque()
+        self._in_flight = 0
         self._blocked: dict[int, float] = {}
 
     def block(self, chat_id: int, seconds: float) -> None:
@@ -168,14 +169,24 @@ class Pacer:
                 await asyncio.sleep(sent[0] + window - now)
             sent.append(time.monotonic())
         if self.per_second:
-            second = 1.0 + WINDOW_MARGIN  # as for the group window: never shorter than Telegram's
+            # Counted when a send is answered (as Telegram sees it arrive), and the sends still
+            # under way count too: a busy event loop bunches requests up, and slots counted
+            # when granted let more than the limit arrive within one second (429s).
+            second = 1.0 + WINDOW_MARGIN
             while True:
                 now = time.monotonic()
                 while self._all and self._all[0] <= now - second:
                     self._all.popleft()
-                if len(self._all) < self.per_second:
+                if len(self._all) + self._in_flight < self.per_second:
                     break
-                await asyncio.sleep(self._all[0] + second - now)
+                wait = self._all[0] + second - now if self._all else 0.02
+                await asyncio.sleep(max(wait, 0.005))
+            self._in_flight += 1
+
+    def answered(self) -> None:
+        """A send that took a slot got its answer (or failed): it counts from now."""
+        if self.per_second and self._in_flight > 0:
+            self._in_flight -= 1
             self._all.append(time.monotonic())
 
 
@@ -335,6 +346,9 @@ class Outbox:
                 log.info("chat %s: request failed (%s), retrying in %.1f s", chat_id, err, delay)
                 await asyncio.sleep(delay)
                 delay *= 2
+            finally:
+                if counts:
+                    self.pacer.answered()
 
     # -- edits that would change nothing are not sent --------------------------------------
 
