@@ -41,8 +41,15 @@ strict as Telegram, so that a bot passing its tests does not fail in a real grou
 * **Membership** - after ``my_chat_member`` ``kicked``/``left`` (or leaveChat) every send is
   403 (``bot was kicked from the group chat`` / ``bot is not a member of the group chat``).
 * **Admins** - ``set_admins`` configures getChatMember/getChatAdministrators.
+* **Rich messages** - with ``rich_messages=True`` a Bot API 10.1 server: sendRichMessage and
+  editMessageText with ``rich_message`` (HTML form), checked against the documented limits
+  (``skatbot.standin.rich``), "message is not modified" for an identical rich edit; by default
+  an older server (sendRichMessage is an unknown method, 404).
 * ``chat not found``, ``message to edit not found``, ``query is too old ...``, 401 for a wrong
-  token, 404 for an unknown method; ``fail_next`` injects 429/5xx answers and delays.
+  token, 404 for an unknown method; ``fail_next`` injects 429/5xx answers and delays;
+  ``garble_next`` answers a successful call with another result (``null``); ``hold_sends``
+  holds every send some seconds before it succeeds (slow flood control); a lone surrogate in
+  a parameter is a 400.
 
 Not imitated: per-chat limits other than the group flood limit (1 message/s per private chat,
 ~30 messages/s overall), admin rights other than ``can_manage_topics`` (pinning), entity
