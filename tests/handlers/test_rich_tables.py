@@ -278,3 +278,25 @@ async def test_a_tournament_ranking_as_a_table(rich_bot: Bot) -> None:
     assert [c.text for c in table[0]] == ["Platz", "Spieler", "Punkte", "gew.", "verl."]
     assert [c.text for c in table[1]] == ["1.", "Anna", "200", "2", "0"]
     assert len(table) == 1 + 13
+
+
+async def test_the_settlement_as_tables(rich_bot: Bot) -> None:
+    bot = rich_bot
+    await bot.say("/neu Anna Bernd Carla")
+    await bot.say("/spiel Anna grand ohne 1 hand gewonnen")
+    await bot.say("/spiel Bernd kreuz mit 2 verloren")
+    await bot.say("/einsatz 1 ct")
+    before = len(bot.api.calls)
+    await bot.say("/abrechnung")
+    [sent] = calls(bot, "sendRichMessage", before)
+    balances, transfers = parse_rich(sent.params["rich_message"]).tables()
+    assert [[c.text for c in row] for row in balances] == [
+        ["Spieler", "Punkte", "Saldo"],
+        ["Anna", "162", "+4,06 €"],
+        ["Bernd", "−122", "−4,46 €"],
+        ["Carla", "40", "+0,40 €"],
+    ]
+    assert [[c.text for c in row] for row in transfers][1:] == [
+        ["Bernd", "Anna", "4,06 €"],
+        ["Bernd", "Carla", "0,40 €"],
+    ]
