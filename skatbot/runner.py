@@ -16,6 +16,12 @@ are not confirmed yet); those are recognised by their id and skipped, and the po
 for progress (or a short while) instead of asking again at once. Handlers must be idempotent
 (an update may be delivered again after a crash); together that gives exactly-once effects.
 
+An update that PTB cannot read (a field missing or of the wrong type) fails the same way
+every time: it is parsed on its own, logged with its id, counted as done (so it is confirmed
+and never handed out again) and its chat, if the raw JSON names one, is told once
+(``handlers.resilience``). Any other exception of the poller is logged and retried; nothing
+but ``InvalidToken`` ends it.
+
 Note: handlers registered with ``block=False`` run as background tasks and are not awaited
 here, so they do not get this guarantee.
 """
