@@ -12,8 +12,11 @@ with 429 answers, first with demand below the cap, then above it:
 
 Reported per scenario: bookings and replies (none may be dropped), the per-group longest wait
 (median, p90, p99, max over the groups), Jain's fairness index of those longest waits (1 =
-every group waited alike), the sends per second the stand-in accepted, 429 answers, and the
-pinned-standings edits sent against the bookings that asked for one (coalesced when behind).
+every group waited alike; with a backlog served in arrival order the late-comers wait longer,
+so it is below 1 without anyone being treated unfairly), how many bookings were overtaken by
+more than 5 s by a later booking of another group (0 = served in arrival order, no group
+starves), the sends per second the stand-in accepted, 429 answers, and the pinned-standings
+edits sent against the bookings that asked for one (coalesced when behind).
 
     python bench/scale.py [--groups 2000] [--below 20] [--above 60] [--seconds 20] [--quick]
 
@@ -42,6 +45,7 @@ from skatbot.storage.database import Database
 SENDS = frozenset({"sendmessage", "senddocument", "sendphoto", "sendrichmessage"})
 GAMES = ("grand ohne 1 hand gewonnen", "kreuz mit 2 verloren", "herz ohne 1 gewonnen", "null gewonnen")
 PLAYERS = ("Anna", "Bernd", "Carla")
+OVERTAKE = 5.0  # seconds
 
 
 class CappedApi(BotApiServer):
@@ -191,13 +195,23 @@ async def play(
             edits_sent += 1
     longest: list[float] = []
     replies = 0
+    pairs: list[tuple[float, float]] = []  # (arrived, answered) of every answered booking
     for chat, times in pushed.items():
         got = answered.get(chat, [])
         replies += min(len(got), len(times))
+        pairs.extend(zip(times, got, strict=False))
         waits = [max(0.0, b - a) for a, b in zip(times, got, strict=False)]
         if len(got) < len(times):
             waits.append(time.monotonic() - times[len(got)])  # still waiting at the cut-off
         longest.append(max(waits))
+    # Overtaken: a booking answered more than OVERTAKE seconds after one (of another group)
+    # that arrived later. Few means the groups are served in arrival order: nobody starves.
+    pairs.sort()
+    overtaken, earliest_later = 0, math.inf
+    for _arrived, got_at in reversed(pairs):
+        if got_at > earliest_later + OVERTAKE:
+            overtaken += 1
+        earliest_later = min(earliest_later, got_at)
     fair = sum(longest) ** 2 / (len(longest) * sum(x * x for x in longest)) if longest else 1.0
     accepted = api.accepted[accepted_before:]
     span = (accepted[-1][0] - accepted[0][0]) if len(accepted) > 1 else 1.0
@@ -212,7 +226,8 @@ async def play(
     )
     print(
         f"  arrivals {arrivals:.1f} s; pinned edits skipped as superseded: "
-        f"{coalesce.skipped(outbox) - skipped_before}"
+        f"{coalesce.skipped(outbox) - skipped_before}; bookings overtaken by more than "
+        f"{OVERTAKE:.0f} s by a later one: {overtaken} of {len(pairs)}"
     )
 
 

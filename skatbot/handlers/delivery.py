@@ -138,6 +138,7 @@ class Pacer:
         self._sent: dict[int, deque[float]] = {}
         self._all: deque[float] = deque()
         self._in_flight = 0
+        self._fifo = asyncio.Lock()
         self._blocked: dict[int, float] = {}
 
     def block(self, chat_id: int, seconds: float) -> None:
@@ -172,16 +173,19 @@ class Pacer:
             # Counted when a send is answered (as Telegram sees it arrive), and the sends still
             # under way count too: a busy event loop bunches requests up, and slots counted
             # when granted let more than the limit arrive within one second (429s).
+            # Chats take the free slots in the order they asked (the lock's waiters are
+            # served first come, first served), so under load no group is overtaken for long.
             second = 1.0 + WINDOW_MARGIN
-            while True:
-                now = time.monotonic()
-                while self._all and self._all[0] <= now - second:
-                    self._all.popleft()
-                if len(self._all) + self._in_flight < self.per_second:
-                    break
-                wait = self._all[0] + second - now if self._all else 0.02
-                await asyncio.sleep(max(wait, 0.005))
-            self._in_flight += 1
+            async with self._fifo:
+                while True:
+                    now = time.monotonic()
+                    while self._all and self._all[0] <= now - second:
+                        self._all.popleft()
+                    if len(self._all) + self._in_flight < self.per_second:
+                        break
+                    wait = self._all[0] + second - now if self._all else 0.02
+                    await asyncio.sleep(max(wait, 0.005))
+                self._in_flight += 1
 
     def answered(self) -> None:
         """A send that took a slot got its answer (or failed): it counts from now."""
