@@ -5,6 +5,8 @@ the pinned standings are edited in place as a table; /darstellung text keeps the
 
 from __future__ import annotations
 
+import asyncio
+import re
 from collections.abc import AsyncIterator
 
 import pytest
@@ -300,3 +302,47 @@ async def test_the_settlement_as_tables(rich_bot: Bot) -> None:
         ["Bernd", "Anna", "4,06 €"],
         ["Bernd", "Carla", "0,40 €"],
     ]
+
+
+async def test_the_desk_standings_become_a_table_after_a_report(
+    rich_bot: Bot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from skatbot.usecases import table_lists
+    from tests.handlers.test_table_lists import (
+        ELSEWHERE,
+        PLAIN,
+        SEVEN,
+        SIGN_LABEL,
+        USER,
+        data_of,
+        ok,
+        opening_players,
+        play_at,
+        sign_message,
+        tap,
+    )
+
+    monkeypatch.setattr(table_lists, "STANDINGS_EDIT_SECONDS", 0.3)
+    bot = rich_bot
+    await ok(bot, "/turnier Vereinsmeisterschaft", PLAIN)
+    await ok(bot, "/teilnehmer " + ", ".join(SEVEN), PLAIN)
+    await ok(bot, "/serienlaenge 3 4", PLAIN)
+    draw = await ok(bot, "/auslosen 99", PLAIN)
+    code = dict(re.findall(r"Tisch (\d) → /tisch (\w+)", draw))["1"]
+    await ok(bot, f"/tisch {code}", ELSEWHERE)
+    players = opening_players(bot, ELSEWHERE)
+    await play_at(bot, ELSEWHERE, players)
+    await bot.delivered()
+    [desk_pin] = [m for m in bot.api.messages(PLAIN) if m.pinned]
+    assert desk_pin.rich is None  # nothing reported yet: a line, no table
+    for seat, name in enumerate(players):
+        msg = sign_message(bot, ELSEWHERE, None)
+        await tap(bot, msg, f"{data_of(msg, SIGN_LABEL)}:{seat}", USER[name])
+    await bot.delivered()
+    await asyncio.sleep(0.5)  # the desk's edits are coalesced (here over 0.3 s)
+    await bot.delivered()
+    now = bot.api.message(PLAIN, desk_pin.message_id)
+    assert now.rich is not None, now.text
+    [table] = now.rich.tables()
+    assert [c.text for c in table[0]] == ["Platz", "Spieler", "Punkte", "gew.", "verl."]
+    assert sorted(r[1].text for r in table[1:]) == sorted(players)
