@@ -31,12 +31,17 @@ def database_from_env() -> Database:
     return db
 
 
+SEND_READ_TIMEOUT = 15.0  # seconds; above Telegram's internal flood wait (about 8 s)
+
+
 def bot_api_requests(timeout: float | None = None) -> tuple[HTTPXRequest, HTTPXRequest]:
     """PTB's two Bot API clients (replies and edits; getUpdates), as ApplicationBuilder makes
     them, but sharing one TLS context: each client would load the CA bundle itself, measured
     ~55 ms each here, a tenth of the start-up (bench/README.md)."""
     shared = {"verify": httpx.create_ssl_context()}  # httpx's default: certifi's CAs, verified
-    timeouts: dict[str, Any] = {}
+    # Under flood control Telegram may hold a send for up to ~8 s and then deliver it; a send
+    # that timed out sooner would be sent again and arrive twice. So sends wait longer.
+    timeouts: dict[str, Any] = {"read_timeout": SEND_READ_TIMEOUT}
     if timeout is not None:
         timeouts = {
             "connect_timeout": timeout,
@@ -63,7 +68,8 @@ def build_application(
     """The one Application used by Telegram, the console and the tests.
 
     ``request_timeout`` (seconds) overrides PTB's connect/read/write/pool timeouts of the Bot
-    API requests (default 5 s); the tests use short ones to provoke timeouts. Replies are
+    API requests (default 5 s, reading 15 s: ``SEND_READ_TIMEOUT``); the tests use short
+    ones to provoke timeouts. Replies are
     paced per group chat to ``group_limit`` messages per ``group_window`` seconds (Telegram's
     ~20 a minute) and to 30 a second overall; ``rate_limit=False`` paces nothing, and a 429
     answer still pauses the chat it was about (``handlers.delivery``). ``routes`` replaces

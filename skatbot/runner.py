@@ -16,6 +16,12 @@ are not confirmed yet); those are recognised by their id and skipped, and the po
 for progress (or a short while) instead of asking again at once. Handlers must be idempotent
 (an update may be delivered again after a crash); together that gives exactly-once effects.
 
+An update that PTB cannot read (a field missing or of the wrong type) fails the same way
+every time: it is parsed on its own, logged with its id, counted as done (so it is confirmed
+and never handed out again) and its chat, if the raw JSON names one, is told once
+(``handlers.resilience``). Any other exception of the poller is logged and retried; nothing
+but ``InvalidToken`` ends it.
+
 Note: handlers registered with ``block=False`` run as background tasks and are not awaited
 here, so they do not get this guarantee.
 """
@@ -25,19 +31,30 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import warnings
 from collections import deque
 from collections.abc import Callable
 from typing import Any
 
 from telegram import Update
-from telegram.error import Conflict, InvalidToken, NetworkError, RetryAfter, TelegramError
+from telegram.error import (
+    Conflict,
+    InvalidToken,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+    TimedOut,
+)
 from telegram.ext import Application
+from telegram.warnings import PTBUserWarning
 
 from skatbot.handlers.delivery import retry_after_seconds
+from skatbot.handlers.resilience import parse_update, tell_unreadable, update_id_of
 
 __all__ = ["close_outbox", "poll_updates", "run_polling"]
 
 _LOGGER = logging.getLogger(__name__)
+warnings.filterwarnings("ignore", message=r"Please use 'Bot\.getUpdates'", category=PTBUserWarning)
 
 AnyApplication = Application[Any, Any, Any, Any, Any, Any]
 
@@ -72,6 +89,40 @@ async def _until_stop(stop: asyncio.Event, coro: Any) -> tuple[bool, Any]:
 BUSY_POLL_INTERVAL = 0.1  # seconds between getUpdates calls while updates are in flight
 
 
+def _id_of(update: Update | tuple[int, object]) -> int:
+    return update.update_id if isinstance(update, Update) else update[0]
+
+
+GET_UPDATES_READ_MARGIN = 5.0  # seconds the answer to a long poll may take beyond its timeout
+
+
+async def fetch_updates(
+    app: AnyApplication, *, offset: int | None, timeout: int, allowed: Any
+) -> list[Update | tuple[int, object]]:
+    """One ``getUpdates`` call, each update parsed on its own: one that PTB cannot read
+    (``Bot.get_updates`` would raise for the whole batch, again after every restart) comes
+    back as ``(update_id, raw JSON)`` to be confirmed and skipped."""
+    kwargs: dict[str, Any] = {"timeout": timeout, "allowed_updates": allowed}
+    if offset is not None:
+        kwargs["offset"] = offset
+    raw = await app.bot.do_api_request(
+        "getUpdates", api_kwargs=kwargs, read_timeout=timeout + GET_UPDATES_READ_MARGIN
+    )
+    if not isinstance(raw, list):
+        _LOGGER.warning("getUpdates answered %s instead of a list; ignored", type(raw).__name__)
+        return []
+    out: list[Update | tuple[int, object]] = []
+    for data in raw:
+        update = parse_update(data, app.bot)
+        if update is not None:
+            out.append(update)
+            continue
+        update_id = update_id_of(data)
+        if update_id is not None:
+            out.append((update_id, data))
+    return out
+
+
 def _group_key(update: Update) -> tuple[str, int]:
     chat = update.effective_chat
     return ("chat", chat.id) if chat is not None else ("update", update.update_id)
@@ -99,13 +150,20 @@ class _Dispatcher:
             return min(self.unfinished)
         return None if self.last_fetched is None else self.last_fetched + 1
 
-    def add(self, updates: list[Update]) -> int:
-        """Queue the updates not fetched before; returns how many were new."""
+    def add(self, updates: list[Update | tuple[int, object]]) -> int:
+        """Queue the updates not fetched before; returns how many were new. An update PTB
+        could not read comes as ``(update_id, raw JSON)``: it counts as done at once (it
+        would fail the same way every time), and its chat is told."""
         new = 0
-        for update in sorted(updates, key=lambda u: u.update_id):
-            if self.last_fetched is not None and update.update_id <= self.last_fetched:
+        for update in sorted(updates, key=_id_of):
+            update_id = _id_of(update)
+            if self.last_fetched is not None and update_id <= self.last_fetched:
                 continue  # in flight (not confirmed yet) or done out of order
-            self.last_fetched = update.update_id
+            self.last_fetched = update_id
+            if not isinstance(update, Update):
+                tell_unreadable(self.app.bot, self.app.bot_data, update[1])
+                new += 1
+                continue
             self.unfinished.add(update.update_id)
             key = _group_key(update)
             self.queues.setdefault(key, deque()).append(update)
@@ -191,10 +249,11 @@ async def poll_updates(
             try:
                 finished, updates = await _until_stop(
                     stop,
-                    app.bot.get_updates(
+                    fetch_updates(
+                        app,
                         offset=offset,
                         timeout=0 if dispatcher.busy else timeout,
-                        allowed_updates=allowed,
+                        allowed=allowed,
                     ),
                 )
             except InvalidToken:
@@ -208,6 +267,15 @@ async def poll_updates(
                 # NetworkError includes TimedOut and 5xx answers; Conflict = webhook set or a
                 # second poller running. All of them may go away, so keep trying.
                 _LOGGER.warning("getUpdates failed (%s), retrying in %.1f s", exc, backoff)
+                await _sleep_or_stop(stop, backoff)
+                if not isinstance(exc, TimedOut):
+                    # A timeout while thousands of chats are being served is our own event
+                    # loop being busy, not Telegram failing: ask again soon, no growing pause.
+                    backoff = min(max_backoff, backoff * 2)
+                continue
+            except Exception:
+                # Not Telegram's doing (a garbled answer, a bug of ours): the poller carries on.
+                _LOGGER.exception("getUpdates failed, retrying in %.1f s", backoff)
                 await _sleep_or_stop(stop, backoff)
                 backoff = min(max_backoff, backoff * 2)
                 continue

@@ -31,6 +31,7 @@ from telegram import Update
 from telegram.ext import Application, ContextTypes
 
 from skatbot.handlers.registry import transient
+from skatbot.handlers.resilience import parse_update, tell_unreadable
 from skatbot.httpio import BadRequest, read_request
 from skatbot.runner import close_outbox
 
@@ -104,10 +105,16 @@ class WebhookServer:
             data = json.loads(body)
             if not isinstance(data, dict) or not isinstance(data.get("update_id"), int):
                 raise ValueError("not an update")
-            update = Update.de_json(data, self.app.bot)
         except Exception as err:
             log.warning("webhook: unreadable update (%s)", err.__class__.__name__)
             return 400
+        parsed = parse_update(data, self.app.bot)
+        if parsed is None:
+            # An update PTB cannot read fails the same way on every redelivery: confirm it
+            # (200) and tell its chat once.
+            tell_unreadable(self.app.bot, self.app.bot_data, data)
+            return 200
+        update = parsed
         chat = update.effective_chat
         key = chat.id if chat is not None else None
         lock, users = self._chat_locks.get(key, (asyncio.Lock(), 0)) if key else (None, 0)
@@ -116,9 +123,9 @@ class WebhookServer:
         try:
             async with lock or contextlib.nullcontext():
                 await self.app.process_update(update)
-        except Exception:
+        except Exception as err:
             log.exception("webhook: processing update %s failed", update.update_id)
-            return 500
+            return 500 if transient(err) else 200  # a bug would fail again on every retry
         finally:
             if key is not None:
                 lock, users = self._chat_locks[key]

@@ -19,6 +19,7 @@ from sqlalchemy import select, text
 from skatbot.app import build_application
 from skatbot.handlers.registry import ERROR_NOTICE
 from skatbot.runner import run_polling
+from skatbot.standin.rich import parse_rich
 from skatbot.storage.database import Database
 from skatbot.storage.models import Row, SheetList
 from skatbot.storage.schema import metadata
@@ -122,7 +123,11 @@ def replies(
             continue
         result = call.result if isinstance(call.result, dict) else {}
         refusal = (chat_id, result.get("message_id")) in refusals
-        if call.method in ("sendMessage", "editMessageText"):
+        rich = call.params.get("rich_message")
+        if call.method in ("sendRichMessage", "editMessageText") and isinstance(rich, dict):
+            plain = parse_rich(rich).plain()  # a table as aligned columns
+            out.append(Reply(call.method, plain, str(rich.get("html", "")), refusal=refusal))
+        elif call.method in ("sendMessage", "editMessageText"):
             html = str(call.params.get("text", ""))
             out.append(Reply(call.method, html_to_text(html), html, refusal=refusal))
         elif call.method in ("sendDocument", "sendPhoto"):

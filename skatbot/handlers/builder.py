@@ -70,6 +70,8 @@ async def on_reply(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     replied = msg.reply_to_message if msg else None
     if replied is None or replied.from_user is None or replied.from_user.id != context.bot.id:
         return
+    if replied.forum_topic_created is not None:
+        return  # a message in a topic the bot made "replies" to the topic's creation
     reply_to = replied.message_id
 
     def use_case(s: Session, c: Command) -> Reply:

@@ -45,8 +45,11 @@ from telegram.error import (
 )
 from telegram.warnings import PTBUserWarning
 
+from skatbot.handlers import coalesce, rich
 from skatbot.handlers.html_split import MAX_CAPTION, fits, split_html
+from skatbot.handlers.resilience import file_failed_text, is_topic_closed, topic_closed_note
 from skatbot.usecases.reply import Buttons, Document, Edit, NewTopic, Photo, Post, Reply
+from skatbot.usecases.rich import RichText
 
 if TYPE_CHECKING:
     from telegram import Bot
@@ -142,6 +145,8 @@ class Pacer:
         self.per_second = per_second
         self._sent: dict[int, deque[float]] = {}
         self._all: deque[float] = deque()
+        self._in_flight = 0
+        self._fifo = asyncio.Lock()
         self._blocked: dict[int, float] = {}
 
     def block(self, chat_id: int, seconds: float) -> None:
@@ -173,13 +178,27 @@ class Pacer:
                 await asyncio.sleep(sent[0] + window - now)
             sent.append(time.monotonic())
         if self.per_second:
-            while True:
-                now = time.monotonic()
-                while self._all and self._all[0] <= now - 1.0:
-                    self._all.popleft()
-                if len(self._all) < self.per_second:
-                    break
-                await asyncio.sleep(self._all[0] + 1.0 - now)
+            # Counted when a send is answered (as Telegram sees it arrive), and the sends still
+            # under way count too: a busy event loop bunches requests up, and slots counted
+            # when granted let more than the limit arrive within one second (429s).
+            # Chats take the free slots in the order they asked (the lock's waiters are
+            # served first come, first served), so under load no group is overtaken for long.
+            second = 1.0 + WINDOW_MARGIN
+            async with self._fifo:
+                while True:
+                    now = time.monotonic()
+                    while self._all and self._all[0] <= now - second:
+                        self._all.popleft()
+                    if len(self._all) + self._in_flight < self.per_second:
+                        break
+                    wait = self._all[0] + second - now if self._all else 0.02
+                    await asyncio.sleep(max(wait, 0.005))
+                self._in_flight += 1
+
+    def answered(self) -> None:
+        """A send that took a slot got its answer (or failed): it counts from now."""
+        if self.per_second and self._in_flight > 0:
+            self._in_flight -= 1
             self._all.append(time.monotonic())
 
 
@@ -339,6 +358,9 @@ class Outbox:
                 log.info("chat %s: request failed (%s), retrying in %.1f s", chat_id, err, delay)
                 await asyncio.sleep(delay)
                 delay *= 2
+            finally:
+                if counts:
+                    self.pacer.answered()
 
     # -- edits that would change nothing are not sent --------------------------------------
 
@@ -365,6 +387,10 @@ class Delivery:
         self.db = db
         self.target = target
 
+    async def request(self, request: Callable[[Target], Awaitable[T]], *, counts: bool) -> T:
+        """One request to the target, paced and retried (see ``_request``)."""
+        return await self._request(request, counts=counts)
+
     async def _request(self, request: Callable[[Target], Awaitable[T]], *, counts: bool) -> T:
         """One request to the target; follows a group that became a supergroup, and falls
         back to the chat without topic when the topic was deleted."""
@@ -382,6 +408,14 @@ class Delivery:
                     log.info("topic %s of chat %s is gone", target.thread_id, target.chat_id)
                     self.target = Target(target.chat_id)
                     continue
+                if target.thread_id and is_topic_closed(err):
+                    # Into the General topic, headed by the closed topic's name; the next
+                    # reply tries the topic again (it may be reopened by then).
+                    log.info("topic %s of chat %s is closed", target.thread_id, target.chat_id)
+                    self.target = Target(target.chat_id)
+                    note = topic_closed_note(self.bot, target.chat_id, target.thread_id)
+                    await self.send_text(note)
+                    continue
                 raise
         target = self.target
         return await self.outbox.call(
@@ -390,7 +424,12 @@ class Delivery:
 
     async def send_text(self, html: str, buttons: Buttons = ()) -> int | None:
         """Send ``html`` (cut into several messages if needed; the buttons go under the last
-        one). Returns the id of the last message."""
+        one). Returns the id of the last message. A reply that can be a table (``RichText``)
+        goes as a rich message where the server and the chat take it (``handlers.rich``)."""
+        if isinstance(html, RichText):
+            rich_sent = await rich.send(self, html, markup(buttons))
+            if rich_sent is not None:
+                return rich_sent
         parts = split_html(html)
         sent: int | None = None
         for i, part in enumerate(parts):
@@ -462,6 +501,8 @@ class Delivery:
             return None
         except TelegramError as err:
             log.warning("reply to chat %s failed: %s", self.target.chat_id, err)
+        except Exception:  # not Telegram's answer (e.g. a garbled one): settled, logged once
+            log.exception("reply to chat %s failed", self.target.chat_id)
         if sent is not None and reply.on_sent is not None and self.db is not None:
             on_sent, message_id = reply.on_sent, sent
             try:
@@ -547,15 +588,28 @@ class Delivery:
         if caption is not None:
             # The short summary rides on the first document (one message less in the group).
             first = docs.pop(0)
-            sent = await self.send_file(first, caption, html=True, buttons=reply.buttons)
+            sent = await self._file_or_text(first, caption, html=True, buttons=reply.buttons)
         else:
             sent = await self.send_text(text, reply.buttons) if text else None
         for doc in docs:
             own = doc.caption if fits(escape(doc.caption), MAX_CAPTION) else ""
-            await self.send_file(doc, own, html=False)
+            await self._file_or_text(doc, own, html=False)
             if doc.caption and not own:
                 await self.send_text(escape(doc.caption))
         return sent
+
+    async def _file_or_text(
+        self, doc: Document, caption: str, *, html: bool, buttons: Buttons = ()
+    ) -> int | None:
+        """A document or photo; if it cannot be sent after the last try, its caption goes
+        out as a message with a note that the file is missing (the text is never lost)."""
+        try:
+            return await self.send_file(doc, caption, html=html, buttons=buttons)
+        except (Forbidden, RetryAfter):
+            raise  # not allowed here at all, or flooded for too long: a message fails too
+        except TelegramError as err:
+            log.warning("file %s to chat %s failed: %s", doc.filename, self.target.chat_id, err)
+        return await self.send_text(file_failed_text(caption, doc.filename, html=html), buttons)
 
     async def edits(self, edits: tuple[Edit, ...]) -> None:
         """Edit other bot messages; failures (message deleted) are only logged."""
@@ -563,6 +617,8 @@ class Delivery:
             await self.edit(edit)
 
     async def edit(self, edit: Edit) -> None:
+        if coalesce.superseded(self.outbox, self.target.chat_id, edit):
+            return  # a newer edit of the same message is queued: it carries the latest state
         if edit.every > 0:
             later = Delivery(self.bot, self.outbox, self.db, self.target)
             plain = dataclasses.replace(edit, every=0.0)
@@ -597,6 +653,10 @@ class Delivery:
                 return await self.bot.edit_message_reply_markup(
                     target.chat_id, edit.message_id, reply_markup=keyboard
                 )
+            if isinstance(edit.text, RichText):
+                done = await rich.edit(self, target, edit.message_id, edit.text, keyboard)
+                if done is not None:
+                    return done
             return await self.bot.edit_message_text(
                 text,
                 target.chat_id,
@@ -607,7 +667,12 @@ class Delivery:
 
         try:
             await self._request(request, counts=False)
-        except TelegramError as err:
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:
+            if not isinstance(err, TelegramError):  # e.g. ``result: null``: settled, logged once
+                log.error("edit of message %s in chat %s failed: %r", edit.message_id, chat_id, err)
+                return
             message = err.message.lower() if isinstance(err, BadRequest) else ""
             if "not modified" in message:
                 self.outbox.remember(chat_id, edit.message_id, content)

@@ -20,9 +20,11 @@ from telegram.ext import (
     ContextTypes,
     InlineQueryHandler,
     MessageHandler,
+    TypeHandler,
 )
 
 from skatbot.handlers import admin
+from skatbot.handlers.resilience import remember_topic_name
 from skatbot.handlers.routes import ROUTES, Kind, Route, allowed_updates, menu
 from skatbot.handlers.runtime import CallbackUseCase, UseCase, execute, execute_callback, send
 from skatbot.storage.database import transient_database_error
@@ -145,6 +147,8 @@ def register(app: Application, routes: Sequence[Route] = ROUTES) -> None:  # typ
         )
     app.bot_data["routes"] = list(routes)
     app.bot_data["allowed_updates"] = allowed_updates(routes)
+    # Before every route: the names of forum topics, for replies into a closed topic.
+    app.add_handler(TypeHandler(Update, remember_topic_name, block=True), group=-100)
     for route in routes:
         app.add_handler(handler_of(route), group=route.group)
     app.add_error_handler(on_error)

@@ -174,6 +174,7 @@ ROUTES: list[Route] = [
     command("stand", lazy("sheet:stand"), "Serienabschluss mit Rechenweg – /stand bild als Bild", heavy=True),
     command("anheften", glue("pinned:cmd_anheften"), "Stand anheften – wird nach jedem Spiel aktualisiert"),
     command("liste", lazy("sheet:liste"), "Die letzten Zeilen der Liste"),
+    command("darstellung", lazy("display:darstellung"), "Liste und Stand als Tabelle oder Text: /darstellung tabelle|text", write=True),
     command("korrigieren", lazy("sheet:korrigieren"), "Spiel N korrigieren: /korrigieren 7 Anna … [geber NAME]", write=True, editable=True),
     command("storno", lazy("sheet:storno"), "Spiel N streichen: /storno 7", write=True),
     command("geber", lazy("sheet:geber"), "Nächsten Geber festlegen", write=True),

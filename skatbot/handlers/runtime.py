@@ -15,7 +15,7 @@ from telegram import Message, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from skatbot.handlers import delivery
+from skatbot.handlers import coalesce, delivery
 from skatbot.handlers.html_split import MAX_TEXT
 from skatbot.rules.errors import RuleError
 from skatbot.storage import places, repo
@@ -159,7 +159,9 @@ async def send(update: Update, context: ContextTypes.DEFAULT_TYPE, reply: Reply)
         reply.text or reply.documents or reply.edits or reply.posts or reply.topics
     ):
         return
-    delivery.enqueue(context.bot, context.application.bot_data, target, lambda d: d.reply(reply))
+    bot_data = context.application.bot_data
+    coalesce.note(delivery.outbox_of(bot_data), target.chat_id, reply.edits)
+    delivery.enqueue(context.bot, bot_data, target, lambda d: d.reply(reply))
 
 
 def apply_edits(

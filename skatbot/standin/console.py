@@ -7,8 +7,9 @@ Every input line is sent as a group message (chat -1001 "Skatrunde"). Special li
                    with an inline keyboard
 * ``Name> text``   send ``text`` as another player (each name gets its own user id)
 
-Messages are printed as plain text, inline keyboards as ``  [Label] [Label]``, documents
-and photos (PNG pictures) are written to ``out_dir``.
+Messages are printed as plain text, rich messages (``/darstellung tabelle``) with their tables
+as aligned columns, inline keyboards as ``  [Label] [Label]``, documents and photos (PNG
+pictures) are written to ``out_dir``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from skatbot.runner import run_polling
+from skatbot.standin.rich import parse_rich
 from skatbot.standin.server import ApiCall, BotApiServer
 
 __all__ = ["run_console"]
@@ -34,6 +36,7 @@ DEFAULT_USER = "Spieler"
 _PRINTED_METHODS = {
     "sendmessage",
     "editmessagetext",
+    "sendrichmessage",
     "editmessagereplymarkup",
     "editmessagecaption",
     "senddocument",
@@ -149,6 +152,8 @@ class _Console:
             self.write("✎ (Knöpfe geändert)")
         else:
             text = result.get("text") if method != "editmessagecaption" else result.get("caption")
+            if "rich_message" in result:  # a table: aligned columns
+                text = parse_rich(result["rich_message"]).plain()
             prefix = "✎ " if method.startswith("edit") else ""
             self.write(prefix + str(text or ""))
         for line in _keyboard_lines(result.get("reply_markup")):
@@ -235,6 +240,11 @@ async def run_console(
     # tested against the strict stand-in of the test suite, not here.
     async with BotApiServer(first_update_id=time.time_ns() // 1_000_000) as api:
         app = build_app(api.token, f"{api.url}/bot")
+        db = app.bot_data.get("db")
+        if db is not None:  # text form first, as the README shows; /darstellung tabelle
+            from skatbot.usecases.display import default_display
+
+            await db.write(lambda session: default_display(session, CHAT_ID, "text"))
         stop = asyncio.Event()
         poller = asyncio.create_task(run_polling(app, stop=stop, timeout=10), name="standin-poll")
         console = _Console(api, stdout, out_dir)

@@ -38,6 +38,7 @@ from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from skatbot.httpio import BadRequest, read_request
+from skatbot.standin.rich import RichContent, RichError, parse_rich
 
 __all__ = [
     "ApiCall",
@@ -147,6 +148,9 @@ class BotMessage:
     """The Message object as last returned by the API."""
     thread_id: int | None = None
     """Forum topic (``message_thread_id``) the message was sent to; ``None`` outside topics."""
+    rich: RichContent | None = None
+    """A rich message's content (``sendRichMessage``); ``text`` is then its plain form."""
+    rich_html: str | None = None
 
     @property
     def buttons(self) -> list[list[JSONDict]]:
@@ -407,6 +411,17 @@ _STATUS_PHRASES = {
 }
 
 
+def _has_lone_surrogate(value: Any) -> bool:
+    """JSON's ``\\ud800`` decodes to a string UTF-8 cannot hold; Telegram answers 400."""
+    if isinstance(value, str):
+        return any("\ud800" <= ch <= "\udfff" for ch in value)
+    if isinstance(value, dict):
+        return any(_has_lone_surrogate(k) or _has_lone_surrogate(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_lone_surrogate(v) for v in value)
+    return False
+
+
 def _decode_value(key: str, raw: str) -> Any:
     if key in _STRING_FIELDS:
         return raw
@@ -487,6 +502,7 @@ class BotApiServer:
         "deleteWebhook",
         "sendMessage",
         "editMessageText",
+        "sendRichMessage",
         "editMessageReplyMarkup",
         "editMessageCaption",
         "deleteMessage",
@@ -519,8 +535,12 @@ class BotApiServer:
         port: int = 0,
         first_update_id: int = 1,
         username: str = BOT_USERNAME,
+        rich_messages: bool = True,
     ):
+        """``rich_messages=False`` plays a Bot API server older than 10.1: sendRichMessage is
+        an unknown method and editMessageText ignores ``rich_message``."""
         self.token = token
+        self.rich_messages = rich_messages
         self.url = ""
         self._host = host
         self._port = port
@@ -855,6 +875,8 @@ class BotApiServer:
         token, method = match.groups()
         try:
             params, files = self._parse_body(path.query, headers, body)
+            if _has_lone_surrogate(params):
+                raise ValueError("strings must be encoded in UTF-8")
         except ValueError as exc:
             return self._error(bad_request(str(exc)))
         call = ApiCall(method=method, params=params, files=files, time=time.monotonic())
@@ -864,6 +886,8 @@ class BotApiServer:
             return self._json(401, {"ok": False, "error_code": 401, "description": "Unauthorized"})
         self.calls.append(call)
         handler = self._handlers.get(method.lower())
+        if method.lower() == "sendrichmessage" and not self.rich_messages:
+            handler = None  # before Bot API 10.1
         if handler is None:
             call.status, call.error = 404, "Not Found: method not found"
             self._notify()
@@ -874,6 +898,7 @@ class BotApiServer:
             if isinstance(result, Awaitable):
                 result = await result
             self._after_call(token_)
+            result = self._answer(method, result)
         except ApiError as exc:
             call.status, call.error = exc.status, exc.description
             self._notify()
@@ -894,6 +919,10 @@ class BotApiServer:
 
     def _after_call(self, token: Any) -> None:
         """Runs after a method succeeded."""
+
+    def _answer(self, method: str, result: Any) -> Any:
+        """The ``result`` sent back for a method that succeeded (a subclass may garble it)."""
+        return result
 
     @staticmethod
     def _parse_body(
@@ -1148,16 +1177,65 @@ class BotApiServer:
         )
         return message
 
+    def _rich(self, params: JSONDict) -> RichContent:
+        raw = params.get("rich_message")
+        if isinstance(raw, str):
+            with contextlib.suppress(ValueError):
+                params["rich_message"] = raw = json.loads(raw)
+        try:
+            return parse_rich(raw)
+        except RichError as exc:
+            raise bad_request(str(exc)) from None
+
+    def _m_sendRichMessage(self, params: JSONDict, files: Any) -> JSONDict:
+        chat = self._writable_chat(params)
+        thread_id = self._thread(chat, params)
+        content = self._rich(params)
+        message, msg = self._store_bot_message(
+            chat, params, text=content.plain(), entities=[], thread_id=thread_id
+        )
+        html = str(params["rich_message"]["html"])
+        msg.rich, msg.rich_html = content, html
+        for obj in (message, msg.obj):
+            obj.pop("text", None)
+            obj["rich_message"] = {"html": html}
+        return message
+
+    def _edit_rich(self, msg: BotMessage, params: JSONDict) -> JSONDict:
+        content = self._rich(params)
+        html = str(params["rich_message"]["html"])
+        markup = self._check_markup(params.get("reply_markup"))
+        self._check_rich_edit(msg, html, markup)
+        msg.text, msg.html, msg.parse_mode = content.plain(), None, None
+        msg.rich, msg.rich_html = content, html
+        msg.reply_markup = markup
+        msg.edits += 1
+        msg.obj.pop("text", None)
+        msg.obj.pop("entities", None)
+        msg.obj["rich_message"] = {"html": html}
+        self._set_markup(msg, markup)
+        msg.obj["edit_date"] = int(time.time())
+        return copy.deepcopy(msg.obj)
+
+    def _check_rich_edit(self, msg: BotMessage, html: str, markup: JSONDict | None) -> None:
+        """Check a rich edit before it is applied (a subclass refuses "not modified")."""
+
     def _m_editMessageText(self, params: JSONDict, files: Any) -> JSONDict:
         msg = self._editable(params)
         if msg.text is None:
             raise bad_request("there is no text in the message to edit")
+        if self.rich_messages and params.get("rich_message") is not None:
+            return self._edit_rich(msg, params)
+        if params.get("text") is None:
+            raise bad_request("message text is empty")
         text, entities = self._format_text(
             params.get("text"), params.get("parse_mode"), params.get("entities")
         )
         markup = self._check_markup(params.get("reply_markup"))
         self._check_edit(msg, (text, entities), markup)
         msg.text, msg.html, msg.parse_mode = text, str(params.get("text")), params.get("parse_mode")
+        msg.rich = msg.rich_html = None
+        msg.obj.pop("rich_message", None)
         msg.reply_markup = markup
         msg.edits += 1
         msg.obj["text"] = text

@@ -52,6 +52,7 @@ class ChatSettings:
     delete_nonce: str | None = None  # /loeschen's confirmation button
     close_nonce: str | None = None  # /abschluss's question: "<list id>:<nonce>"
     season: SeasonRules | None = None  # /saisonregeln (None: the defaults)
+    display: str | None = None  # /darstellung: "text" or "tabelle" (None: tables)
     other: Mapping[str, Any] = field(default_factory=lambda: _EMPTY, compare=False)
 
     @classmethod
@@ -71,6 +72,7 @@ class ChatSettings:
             delete_nonce=_str(data.get("delete_nonce")),
             close_nonce=_str(data.get("close_nonce")),
             season=_season(data.get("season")),
+            display=_str(data.get("display")),
             other=MappingProxyType({k: v for k, v in data.items() if k not in known}),
         )
 

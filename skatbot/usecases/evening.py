@@ -28,6 +28,7 @@ from skatbot.usecases.sheet import refuse_at_tournament_desk, start_list
 
 if TYPE_CHECKING:
     from skatbot.pdf.evening import EveningDocument
+    from skatbot.usecases.rich import RichDoc
 
 MISSING = "–"  # a player who did not play a series (counts 0)
 
@@ -267,6 +268,45 @@ def evening_text(evening: Evening, *, details: bool = True, mark: str = "🌙") 
     return "\n".join(lines)
 
 
+def evening_doc(evening: Evening) -> RichDoc:
+    """``evening_text`` as a table: one column per series and the sum."""
+    from skatbot.usecases.rich import Cell, Heading, Paragraph, RichDoc, Table
+
+    series = [
+        f"Serie {s.number}: {texts.games(s.games)} von {s.series_length}, {_state(s)} · {s.rules}"
+        for s in evening.series
+    ]
+    rows = []
+    for r in evening.ranked:
+        player = evening.players[r.standing.name]
+        rows.append(
+            (
+                Cell(f"{r.place}.", right=True),
+                Cell(f"<b>{escape(player.name)}</b>"),
+                *(Cell(escape(_score(v)), right=True) for v in player.scores),
+                Cell(f"<b>{escape(minus_sign(player.total))}</b>", right=True),
+            )
+        )
+    header = ("Platz", "Spieler", *(f"S{i}" for i in range(1, len(evening.series) + 1)), "Summe")
+    tail = []
+    if evening.any_missing:
+        tail.append(f"{MISSING} = nicht dabei (zählt 0)")
+    if evening.note:
+        tail.append(escape(evening.note))
+    tail.append("Als PDF: /abend pdf")
+    return RichDoc(
+        (
+            Heading(
+                f"🌙 Skatabend vom {_date(evening.date)} – {texts.series_count(len(evening.series))}"
+            ),
+            Paragraph("\n".join(series)),
+            Paragraph(f"<b>{evening.sum_label}</b>"),
+            Table(header, tuple(rows)),
+            Paragraph("\n".join(tail)),
+        )
+    )
+
+
 def evening_document(evening: Evening, chat_title: str) -> EveningDocument:
     from skatbot.pdf.evening import EveningDocument, EveningRow, EveningSeries
 
@@ -314,7 +354,11 @@ def abend(session: Session, cmd: Command) -> Reply:
         )
     evening = evening_of(session, latest)
     if not words:
-        return Reply(evening_text(evening) + "\nAls PDF: /abend pdf")
+        from skatbot.usecases import rich
+
+        text = evening_text(evening) + "\nAls PDF: /abend pdf"
+        settings = rich.settings_of(session, cmd.chat_id, None)
+        return Reply(rich.maybe(text, evening_doc(evening), settings))
     from skatbot.pdf.evening import render_evening
 
     data, lossy = render_evening(evening_document(evening, cmd.chat_title))

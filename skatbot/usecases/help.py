@@ -11,6 +11,7 @@ HELP = """<b>skatbot – die Skatliste im Gruppenchat</b>
 /spiel Anna grand ohne 1 hand gewonnen – Spiel per Text eintragen
 /eingepasst – alle haben gepasst
 /stand – Serienabschluss · /stand bild – als Bild · /liste [alle] – die Zeilen · /anheften – Stand oben anheften
+/darstellung tabelle|text – Liste und Stand als Tabelle oder als Text
 /korrigieren 7 Anna kreuz mit 2 gewonnen · /storno 7
 /korrigieren 7 geber Carla – Geber eines früheren Spiels berichtigen
 /geber Bernd · /serie 48 · /umbenennen Anna Annika

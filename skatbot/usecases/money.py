@@ -34,6 +34,7 @@ from skatbot.usecases.reply import Command, Document, Reply
 
 if TYPE_CHECKING:
     from skatbot.pdf.cash import CashDocument
+    from skatbot.usecases.rich import RichDoc
 
 PDF_SUMMARY_LINES = 12
 
@@ -234,13 +235,68 @@ def abrechnung(session: Session, cmd: Command) -> Reply:
     scores, lost = [s.score for s in standings], [s.lost for s in standings]
     body = [escape(line) for line in settlement_lines(settlement, scores, lost)]
     if settlement.is_pot:
-        body.append("Wertung: " + texts.rules_label(loaded.sheet))
+        note = "Wertung: " + texts.rules_label(loaded.sheet)
     else:
-        body.append(
+        note = (
             "Paarweise: jeder zahlt jedem Besseren die Differenz × Einsatz "
             f"({texts.rules_label(loaded.sheet)})."
         )
-    return Reply("\n".join([head, *body]))
+    body.append(note)
+    from skatbot.usecases import rich
+
+    doc = settlement_doc(head, settlement, scores, lost, note)
+    settings = rich.settings_of(session, cmd.chat_id, None)
+    return Reply(rich.maybe("\n".join([head, *body]), doc, settings))
+
+
+def settlement_doc(
+    head: str, settlement: m.Settlement, scores: Sequence[int], lost: Sequence[int], note: str
+) -> RichDoc:
+    """``settlement_lines`` as tables: each player's balance, then the transfers."""
+    from skatbot.usecases.rich import Block, Cell, Paragraph, RichDoc, Table
+
+    names = settlement.names
+    blocks: list[Block] = [
+        Paragraph(head),
+        Paragraph(escape(f"Einsatz: {settlement.stake.label}")),
+    ]
+    if settlement.is_pot:
+        per_game = settlement.stake.method is m.Method.POT_GAMES and len(lost) == len(names)
+        shown = [f"{n}" for n in lost] if per_game else [minus_sign(x) for x in scores]
+        rows = tuple(
+            (
+                Cell(escape(name)),
+                Cell(escape(what), right=True),
+                Cell(escape(m.format_money(-balance)) if balance else "nichts", right=True),
+            )
+            for name, what, balance in zip(names, shown, settlement.balances, strict=True)
+        )
+        blocks.append(Table(("Spieler", "verl." if per_game else "Punkte", "zahlt"), rows))
+        blocks.append(Paragraph(escape(f"In der Kasse: {m.format_money(settlement.pot)}")))
+    else:
+        rows = tuple(
+            (
+                Cell(escape(name)),
+                Cell(escape(minus_sign(score)), right=True),
+                Cell(f"<b>{escape(m.format_money(balance, signed=True))}</b>", right=True),
+            )
+            for name, score, balance in zip(names, scores, settlement.balances, strict=True)
+        )
+        blocks.append(Table(("Spieler", "Punkte", "Saldo"), rows))
+        if settlement.transfers:
+            pays = tuple(
+                (
+                    Cell(escape(names[t.payer])),
+                    Cell(escape(names[t.payee])),
+                    Cell(escape(m.format_money(t.cents)), right=True),
+                )
+                for t in settlement.transfers
+            )
+            blocks.append(Table(("zahlt", "an", "Betrag"), pays))
+        else:
+            blocks.append(Paragraph("Niemand muss zahlen."))
+    blocks.append(Paragraph(escape(note)))
+    return RichDoc(tuple(blocks))
 
 
 def _evening_settlement(session: Session, cmd: Command) -> Reply:

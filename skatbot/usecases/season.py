@@ -40,6 +40,7 @@ from skatbot.usecases.reply import Command, Document, Reply
 
 if TYPE_CHECKING:
     from skatbot.pdf.season import SeasonDocument
+    from skatbot.usecases.rich import RichDoc
 
 FORMAT = "skatbot-saison/1"
 MAX_BEST = 1000
@@ -411,6 +412,39 @@ def season_text(season: Season, *, pdf_hint: bool = True) -> str:
     return "\n".join(lines)
 
 
+def season_doc(season: Season) -> RichDoc:
+    """``season_text`` with the ranked players as a table."""
+    from skatbot.usecases.rich import Block, Cell, Heading, Paragraph, RichDoc, Table
+
+    text_lines = season_text(season).split("\n")
+    table, rules = season.table, season.rules
+    rows = []
+    for line in table.ranked:
+        count = str(line.played)
+        if rules.best is not None and line.played > len(line.counted):
+            count += f" (beste {len(line.counted)})"
+        mark = " 🏮" if line.key in table.lantern else ""
+        rows.append(
+            (
+                Cell(f"{line.place}.", right=True),
+                Cell(f"<b>{escape(line.name)}</b>{mark}"),
+                Cell(f"<b>{escape(value_text(line.total, rules.counting))}</b>", right=True),
+                Cell(count, right=True),
+                Cell(str(line.won), right=True),
+                Cell(str(line.lost), right=True),
+                Cell(escape(str(_skatzahl(season, line.key))), right=True),
+            )
+        )
+    head = ("Platz", "Spieler", "Wertung", "Serien", "gew.", "verl.", "Skatzahl")
+    rest = text_lines[2 + len(table.ranked) :]  # what follows the ranked lines
+    blocks: list[Block] = [Heading(text_lines[0]), Paragraph(text_lines[1])]
+    if rows:
+        blocks.append(Table(head, tuple(rows)))
+    if rest:
+        blocks.append(Paragraph("\n".join(rest)))
+    return RichDoc(tuple(blocks))
+
+
 def saison(session: Session, cmd: Command) -> Reply:
     words = list(cmd.args)
     pdf = any(w.casefold() == "pdf" for w in words)
@@ -419,7 +453,10 @@ def saison(session: Session, cmd: Command) -> Reply:
     period = parse_period(words, today)
     season = season_of(session, cmd.chat_id, period, today)
     if not pdf or not season.table.series:
-        return Reply(season_text(season))
+        from skatbot.usecases import rich
+
+        settings = rich.settings_of(session, cmd.chat_id, None)
+        return Reply(rich.maybe(season_text(season), season_doc(season), settings))
     from skatbot.pdf.season import render_season
     from skatbot.usecases import texts
 

@@ -585,8 +585,14 @@ def serie(session: Session, cmd: Command) -> Reply:
 
 
 def stand(session: Session, cmd: Command) -> Reply:
+    from skatbot.usecases import rich
+
     loaded = shown_list(session, cmd)
-    reply = Reply(texts.totals_block(loaded.sheet, loaded.lst.seed) + "\n" + state_line(loaded))
+    state = state_line(loaded)
+    text = texts.totals_block(loaded.sheet, loaded.lst.seed) + "\n" + state
+    doc = rich.standings_doc(loaded.sheet, loaded.lst.seed, tail=state)
+    settings = rich.settings_of(session, cmd.chat_id, loaded.chat_settings)
+    reply = Reply(rich.maybe(text, doc, settings))
     if [w.casefold() for w in cmd.args] == ["bild"]:  # the running scores as a picture
         from skatbot.usecases.pictures import with_series_photo
 
@@ -609,9 +615,16 @@ def liste(session: Session, cmd: Command) -> Reply:
         head.append(f"… {len(entries) - LIST_TAIL} frühere Zeilen: /liste alle")
         entries = entries[-LIST_TAIL:]
     lines = [*head, *(texts.row_line(sheet, e) for e in entries)]
-    lines.append(f"Stand: {texts.standings_line(sheet, loaded.lst.seed)}")
+    stand_line = f"Stand: {texts.standings_line(sheet, loaded.lst.seed)}"
+    lines.append(stand_line)
     lines.append(state_line(loaded))
-    return Reply("\n".join(lines))
+    from skatbot.usecases import rich
+
+    doc = rich.list_doc(
+        sheet, entries, head="\n".join(head), tail=f"{stand_line}\n{state_line(loaded)}"
+    )
+    settings = rich.settings_of(session, cmd.chat_id, loaded.chat_settings)
+    return Reply(rich.maybe("\n".join(lines), doc, settings))
 
 
 def export(session: Session, cmd: Command) -> Reply:

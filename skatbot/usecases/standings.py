@@ -14,7 +14,7 @@ from skatbot.rules.sheet import Sheet
 from skatbot.storage import chats, repo
 from skatbot.storage.settings import ChatSettings
 from skatbot.storage.unit import Session
-from skatbot.usecases import texts
+from skatbot.usecases import rich, texts
 from skatbot.usecases.reply import Command, Edit
 
 
@@ -39,16 +39,18 @@ def pinned_text(session: Session, cmd: Command) -> str | None:
     from skatbot.usecases.sheet import require_list
 
     loaded = require_list(session, cmd)
-    return standings_text(loaded.sheet, loaded.lst.seed)
+    settings = rich.settings_of(session, cmd.chat_id, loaded.chat_settings)
+    return standings_text(loaded.sheet, loaded.lst.seed, settings)
 
 
-def standings_text(sheet: Sheet, seed: str) -> str:
-    return (
-        "📌 <b>Stand</b> – wird nach jedem Spiel aktualisiert\n"
-        + texts.totals_block(sheet, seed)
-        + "\n"
-        + texts.progress(sheet)
-    )
+PINNED_TITLE = "📌 <b>Stand</b> – wird nach jedem Spiel aktualisiert"
+
+
+def standings_text(sheet: Sheet, seed: str, settings: ChatSettings | None = None) -> str:
+    """The pinned standings; a table too if the chat wants tables (``settings``)."""
+    text = PINNED_TITLE + "\n" + texts.totals_block(sheet, seed) + "\n" + texts.progress(sheet)
+    doc = rich.standings_doc(sheet, seed, title=PINNED_TITLE, tail=texts.progress(sheet))
+    return rich.maybe(text, doc, settings) if settings is not None else text
 
 
 def refresh(session: Session, loaded: repo.LoadedList, sheet: Sheet) -> tuple[Edit, ...]:
@@ -61,7 +63,9 @@ def refresh(session: Session, loaded: repo.LoadedList, sheet: Sheet) -> tuple[Ed
     return (
         Edit(
             mid,
-            standings_text(sheet, loaded.lst.seed),
+            standings_text(
+                sheet, loaded.lst.seed, rich.settings_of(session, chat_id, loaded.chat_settings)
+            ),
             on_gone=lambda s: forget(s, chat_id, mid),
         ),
     )

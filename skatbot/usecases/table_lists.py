@@ -703,12 +703,21 @@ def standings_text(session: Session, t: Tournament) -> str:
         lines.append(" · ".join(notes))
     if not ranked:
         lines.append("Noch kein Tisch gemeldet – der Stand wächst mit jeder Meldung.")
+    head = len(lines)
     for r in ranked[:STANDINGS_PLACES]:
         s = r.standing
         lines.append(f"{r.place}. {escape(s.name)} – {minus_sign(s.score)} ({s.won}/{s.lost})")
     if len(ranked) > STANDINGS_PLACES:
         lines.append(f"… alle {len(ranked)} Plätze: /rangliste")
-    return "\n".join(lines)
+    from skatbot.usecases import rich
+
+    if not ranked:
+        return "\n".join(lines)
+    doc = rich.ranking_doc(
+        lines[0], ranked[:STANDINGS_PLACES], lines[head + min(len(ranked), STANDINGS_PLACES) :],
+        notes=lines[1:head],
+    )
+    return rich.maybe("\n".join(lines), doc, rich.settings_of(session, t.chat_id, None))
 
 
 def standings_edit(session: Session, t: Tournament) -> Edit | None:

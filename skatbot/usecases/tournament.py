@@ -606,7 +606,11 @@ def rangliste(session: Session, cmd: Command) -> Reply:
     lines.extend(teams_uc.ranking_lines(t, team_ranking))
     if not as_pdf:
         lines.append("Als PDF: /rangliste pdf")
-        return Reply("\n".join(lines))
+        from skatbot.usecases import rich
+
+        table = rich.ranking_doc(lines[0], ranked, lines[1 + len(ranked) :])
+        settings = rich.settings_of(session, cmd.chat_id, None)
+        return Reply(rich.maybe("\n".join(lines), table, settings))
 
     from skatbot.pdf.ranking import RankingRow, render_ranking
 

@@ -23,9 +23,15 @@ NAMES = [
 
 
 def sent_ok(bot: Bot, before: int) -> None:
-    """Telegram refused nothing since call ``before`` (no text too long, no broken HTML)."""
+    """Telegram refused nothing since call ``before`` (no text too long, no broken HTML).
+    The stand-in predates rich messages: the bot's one try of sendRichMessage (404, then the
+    text form) is no refusal of a reply."""
     calls = bot.api.calls[before:]
-    refused = [(c.method, c.error) for c in calls if not c.ok and c.method != "getUpdates"]
+    refused = [
+        (c.method, c.error)
+        for c in calls
+        if not c.ok and c.method != "getUpdates" and not (c.method == "sendRichMessage" and c.status == 404)
+    ]
     assert refused == []
 
 

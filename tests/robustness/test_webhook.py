@@ -220,3 +220,26 @@ async def test_a_deterministic_failure_is_not_redelivered(db: Database) -> None:
             await server.app.bot_data["outbox"].wait_idle(CHAT)
         notices = [c for c in api.sent("sendMessage", chat_id=CHAT) if "schiefgegangen" in str(c.params["text"])]
         assert len(notices) == 1
+
+
+async def test_webhook_confirms_an_unreadable_update_and_tells_the_chat(db: Database) -> None:
+    """PTB cannot read it (a tap without chat_instance): 200, so Telegram does not deliver it
+    again forever; the chat hears once; the next update is processed."""
+    async with FakeBotApi(group_window=GROUP_WINDOW) as api, instance(api, db) as server, httpx.AsyncClient() as client:
+        api.add_chat(CHAT)
+        chat = {"id": CHAT, "type": "group", "title": "Skatrunde"}
+        tap = {
+            "update_id": 5,
+            "callback_query": {
+                "id": "cq",
+                "from": {"id": 1, "is_bot": False, "first_name": "Spieler"},
+                "message": {"message_id": 1, "date": 0, "chat": chat},
+                "data": "x",
+            },
+        }
+        assert await post(client, server, tap) == 200
+        assert await post(client, server, message(6, "/neu Anna Bernd Carla")) == 200
+        await server.app.bot_data["outbox"].wait_idle(None, 10)
+        texts = [m.text or "" for m in api.messages(CHAT)]
+        assert sum("konnte ich nicht lesen" in t for t in texts) == 1
+        assert any("Neue Liste" in t for t in texts)

@@ -24,9 +24,14 @@ strict as Telegram, so that a bot passing its tests does not fail in a real grou
   and only by a bot that is an administrator with ``can_manage_topics``: ``set_admins`` with
   the bot's id; ``deny_topic_rights`` takes the right away: ``not enough rights to create a
   topic``);
-  ``message_thread_id`` must name a topic of a forum (``message thread not found``, also for
-  any thread id in a chat without topics). Sent messages keep ``message_thread_id`` and
-  ``is_topic_message``; a reply without a thread id lands in the replied-to message's topic.
+  ``message_thread_id`` must name a topic of a forum (``message thread not found``); in a chat
+  without topics it is ignored, as Telegram does. The General topic is thread 1 and its
+  messages carry no ``message_thread_id``; created topics are numbered from 2 on (a topic's
+  id is its creation message's). Sent messages keep ``message_thread_id`` and
+  ``is_topic_message``; a reply without a thread id lands in the replied-to message's topic;
+  a user's message in a topic carries the topic's creation message as ``reply_to_message``.
+  ``close_topic``/``reopen_topic`` and closeForumTopic/reopenForumTopic: a send into a closed
+  topic answers ``TOPIC_CLOSED``.
 * **Flood control** - at most ``group_limit`` (20) sendMessage/sendDocument/sendPhoto/
   sendMediaGroup per group per sliding ``group_window`` (60 s); then 429 ``Too Many Requests:
   retry after N`` with ``parameters.retry_after``. Counted per chat, successful sends only.
@@ -36,8 +41,15 @@ strict as Telegram, so that a bot passing its tests does not fail in a real grou
 * **Membership** - after ``my_chat_member`` ``kicked``/``left`` (or leaveChat) every send is
   403 (``bot was kicked from the group chat`` / ``bot is not a member of the group chat``).
 * **Admins** - ``set_admins`` configures getChatMember/getChatAdministrators.
+* **Rich messages** - with ``rich_messages=True`` a Bot API 10.1 server: sendRichMessage and
+  editMessageText with ``rich_message`` (HTML form), checked against the documented limits
+  (``skatbot.standin.rich``), "message is not modified" for an identical rich edit; by default
+  an older server (sendRichMessage is an unknown method, 404).
 * ``chat not found``, ``message to edit not found``, ``query is too old ...``, 401 for a wrong
-  token, 404 for an unknown method; ``fail_next`` injects 429/5xx answers and delays.
+  token, 404 for an unknown method; ``fail_next`` injects 429/5xx answers and delays;
+  ``garble_next`` answers a successful call with another result (``null``); ``hold_sends``
+  holds every send some seconds before it succeeds (slow flood control); a lone surrogate in
+  a parameter is a 400.
 
 Not imitated: per-chat limits other than the group flood limit (1 message/s per private chat,
 ~30 messages/s overall), admin rights other than ``can_manage_topics`` (pinning), entity
@@ -76,6 +88,7 @@ __all__ = [
     "ANONYMOUS_ADMIN_ID",
     "BOT_USERNAME",
     "CHANNEL_BOT_ID",
+    "GENERAL_THREAD_ID",
     "GENERAL_TOPIC",
     "TOPIC_ICON_COLORS",
     "ApiCall",
@@ -102,10 +115,14 @@ MAX_INLINE_RESULTS = 50
 MAX_TOPIC_NAME_LENGTH = 128
 GENERAL_TOPIC = 0
 """``messages(chat_id, thread_id=GENERAL_TOPIC)``: the messages outside any forum topic."""
+GENERAL_THREAD_ID = 1
+"""The General topic of a forum as Telegram numbers it (its messages carry no thread id)."""
 TOPIC_ICON_COLORS = (0x6FB9F0, 0xFFD67E, 0xCB86DB, 0x8EEE98, 0xFF93B2, 0xFB6F5F)
 
 
-_SEND_METHODS = frozenset({"sendmessage", "senddocument", "sendphoto", "sendmediagroup"})
+_SEND_METHODS = frozenset(
+    {"sendmessage", "senddocument", "sendphoto", "sendmediagroup", "sendrichmessage"}
+)
 _BUTTON_ACTIONS = (
     "callback_data",
     "url",
@@ -153,6 +170,8 @@ class FakeBotApi(BotApiServer):
         *BotApiServer._METHODS,
         "answerInlineQuery",
         "createForumTopic",
+        "closeForumTopic",
+        "reopenForumTopic",
         "setWebhook",
         "getWebhookInfo",
     )
@@ -168,13 +187,22 @@ class FakeBotApi(BotApiServer):
         group_window: float = 60.0,
         inline: bool = True,
         clock: Callable[[], float] = time.monotonic,
+        rich_messages: bool = False,
     ):
         """``group_limit`` sends per sliding ``group_window`` seconds are allowed in each
         group or supergroup (``None``: no flood control); ``inline`` is what getMe reports as
         ``supports_inline_queries`` (BotFather's inline mode); ``clock`` is the time source
-        of the flood control (tests may pass a fake one)."""
+        of the flood control (tests may pass a fake one). ``rich_messages`` plays a Bot API
+        10.1 server (sendRichMessage, editMessageText with ``rich_message``); the default is
+        an older one, which does not know them, so the bot's text form is what most tests
+        (and the recorded evenings) see."""
         super().__init__(
-            token, host=host, port=port, first_update_id=first_update_id, username=BOT_USERNAME
+            token,
+            host=host,
+            port=port,
+            first_update_id=first_update_id,
+            username=BOT_USERNAME,
+            rich_messages=rich_messages,
         )
         self.group_limit = group_limit
         self.group_window = group_window
@@ -191,20 +219,39 @@ class FakeBotApi(BotApiServer):
         self.inline_answers: list[JSONDict] = []
         """Parameters of every accepted answerInlineQuery call."""
         self.topics: dict[int, dict[int, str]] = {}
-        """Forum topics per chat: thread id -> name."""
+        """Forum topics per chat: thread id -> name (the General topic, thread 1, is not
+        listed: it always exists in a forum)."""
+        self.closed_topics: set[tuple[int, int]] = set()
+        """(chat id, thread id) of the closed topics: posting there answers TOPIC_CLOSED."""
         self._no_topic_rights: set[int] = set()
         self._topic_colors: dict[tuple[int, int], int] = {}
         self._faults: dict[str, list[_Fault]] = {}
+        self._garbled: dict[str, list[Any]] = {}
+        self.send_hold: float | None = None
+        """Seconds every send is held before it succeeds (``hold_sends``)."""
         self.webhook: JSONDict | None = None
         """The parameters of setWebhook while a webhook is set (getUpdates then answers 409)."""
 
     # -- feeding updates ------------------------------------------------------------------
 
     def add_forum(self, chat_id: int, *, title: str = "Skatrunde") -> None:
-        """Make a chat known as a forum supergroup (topics enabled, no topics yet)."""
+        """Make a chat known as a forum supergroup (topics enabled, no topics yet). As in
+        Telegram the General topic is thread 1 (message id 1 is taken by it), so the first
+        created topic is thread 2 or later."""
         self._chat(chat_id, "supergroup", title)
         self._chats[chat_id]["is_forum"] = True
         self.topics.setdefault(chat_id, {})
+        if self._next_message_id.get(chat_id, 0) < GENERAL_THREAD_ID:
+            self._next_message_id[chat_id] = GENERAL_THREAD_ID
+
+    def close_topic(self, chat_id: int, thread_id: int) -> None:
+        """An admin closes a topic: sends there answer ``TOPIC_CLOSED`` until reopened."""
+        if thread_id not in self.topics.get(chat_id, {}):
+            raise LookupError(f"no topic {thread_id} in chat {chat_id}")
+        self.closed_topics.add((chat_id, thread_id))
+
+    def reopen_topic(self, chat_id: int, thread_id: int) -> None:
+        self.closed_topics.discard((chat_id, thread_id))
 
     def create_topic(self, chat_id: int, name: str, *, icon_color: int | None = None) -> int:
         """Create a forum topic as a member would; returns its ``message_thread_id``.
@@ -217,14 +264,34 @@ class FakeBotApi(BotApiServer):
             self.add_forum(chat_id, title=title)
         return self._new_topic(chat_id, name, icon_color)
 
-    def _new_topic(self, chat_id: int, name: str, icon_color: int | None) -> int:
+    def _new_topic(
+        self,
+        chat_id: int,
+        name: str,
+        icon_color: int | None,
+        *,
+        by_bot: bool = False,
+        thread_id: int | None = None,
+    ) -> int:
         topics = self.topics.setdefault(chat_id, {})
         if icon_color is None:
             icon_color = TOPIC_ICON_COLORS[len(topics) % len(TOPIC_ICON_COLORS)]
-        thread_id = self._new_message_id(chat_id)
+        if thread_id is None:
+            thread_id = self._new_message_id(chat_id)
+        elif thread_id in self._messages.get(chat_id, {}):
+            topics[thread_id] = name  # a test's own thread id: no creation message then
+            self._topic_colors[(chat_id, thread_id)] = icon_color
+            return thread_id
+        else:
+            self._next_message_id[chat_id] = max(self._next_message_id.get(chat_id, 0), thread_id)
+        creator = (
+            dict(self.bot_user)
+            if by_bot
+            else {"id": 1, "is_bot": False, "first_name": "Spieler"}
+        )
         self._messages.setdefault(chat_id, {})[thread_id] = {
             "message_id": thread_id,
-            "from": dict(self.bot_user),
+            "from": creator,
             "chat": dict(self._chats[chat_id]),
             "date": int(time.time()),
             "message_thread_id": thread_id,
@@ -266,11 +333,17 @@ class FakeBotApi(BotApiServer):
         if sender_chat is not None:
             user["is_bot"] = True
             self._users[user_id] = dict(user)
+        if thread_id == GENERAL_THREAD_ID:
+            thread_id = None  # the General topic: its messages carry no thread id
+            chat_type = "supergroup"
+            self._chat(chat_id, chat_type, chat_title, user)
+            self.add_forum(chat_id, title=chat_title)
         if thread_id is not None:
             chat_type = "supergroup"
             self._chat(chat_id, chat_type, chat_title, user)
-            self._chats[chat_id]["is_forum"] = True
-            self.topics.setdefault(chat_id, {}).setdefault(thread_id, f"Thema {thread_id}")
+            self.add_forum(chat_id, title=chat_title)
+            if thread_id not in self.topics[chat_id]:
+                self._new_topic(chat_id, f"Thema {thread_id}", None, thread_id=thread_id)
         self.left_chats.discard(chat_id)
         self._kicked.discard(chat_id)
         message = self._user_message(
@@ -286,6 +359,10 @@ class FakeBotApi(BotApiServer):
         if thread_id is not None:
             message["message_thread_id"] = thread_id
             message["is_topic_message"] = True
+            if reply_to is None:  # Telegram: a topic message "replies" to the topic's creation
+                created = self._messages.get(chat_id, {}).get(thread_id)
+                if created is not None:
+                    message["reply_to_message"] = copy.deepcopy(created)
         return self.push_update({"message": message})
 
     def push_edit(self, text: str, *, chat_id: int, message_id: int) -> int:
@@ -405,6 +482,18 @@ class FakeBotApi(BotApiServer):
             _Fault(status, description, retry_after, times, delay)
         )
 
+    def garble_next(self, method: str, result: Any = None, *, times: int = 1) -> None:
+        """The next ``times`` successful calls of ``method`` take effect but answer
+        ``result`` (default ``null``) instead of what Telegram would, as a broken proxy or
+        a bug in a Bot API server might."""
+        self._garbled.setdefault(method.lower(), []).extend([result] * times)
+
+    def _answer(self, method: str, result: Any) -> Any:
+        garbled = self._garbled.get(method.lower())
+        if garbled:
+            return garbled.pop(0)
+        return result
+
     async def wait_for_call(
         self, method: str, *, count: int = 1, timeout: float = 10
     ) -> list[ApiCall]:
@@ -414,8 +503,17 @@ class FakeBotApi(BotApiServer):
 
     # -- hooks of the base server -----------------------------------------------------------
 
+    def hold_sends(self, seconds: float | None) -> None:
+        """Slow flood control: from now on every send (sendMessage, sendDocument, ...) is held
+        ``seconds`` and then succeeds, as Telegram does for flood waits up to about 8 s
+        instead of answering 429 (``None``: off). A client that gives up sooner and sends
+        again gets its message twice."""
+        self.send_hold = seconds
+
     async def _before_call(self, method: str, params: JSONDict) -> Any:
         await self._apply_faults(method)
+        if self.send_hold and method.lower() in _SEND_METHODS:
+            await asyncio.sleep(self.send_hold)
         return self._flood_check(method, params)
 
     def _after_call(self, token: Any) -> None:
@@ -485,9 +583,10 @@ class FakeBotApi(BotApiServer):
 
     def _thread(self, chat: JSONDict, params: JSONDict) -> int | None:
         """The forum topic a send goes to; 400 ``message thread not found`` for a thread id
-        that is no topic of a forum, or any non-zero thread id in a chat without topics.
-        A reply without ``message_thread_id`` lands in the topic of the replied-to message,
-        as in Telegram (topics are reply threads)."""
+        that is no topic of the forum, ``TOPIC_CLOSED`` for a closed topic. Thread 1 is the
+        General topic (the message carries no thread id); in a chat without topics a thread
+        id is ignored, as Telegram does. A reply without ``message_thread_id`` lands in the
+        topic of the replied-to message, as in Telegram (topics are reply threads)."""
         raw = params.get("message_thread_id")
         if raw is None or raw == "" or raw == 0:
             reply_id = self._reply_id(params)
@@ -502,10 +601,12 @@ class FakeBotApi(BotApiServer):
             thread_id = int(raw)
         except (TypeError, ValueError):
             raise bad_request("message thread not found") from None
-        if thread_id == 0:
+        if thread_id == 0 or not chat.get("is_forum") or thread_id == GENERAL_THREAD_ID:
             return None
-        if not chat.get("is_forum") or thread_id not in self.topics.get(chat["id"], {}):
+        if thread_id not in self.topics.get(chat["id"], {}):
             raise bad_request("message thread not found")
+        if (chat["id"], thread_id) in self.closed_topics:
+            raise bad_request("TOPIC_CLOSED")
         return thread_id
 
     def _check_text(self, plain: str, *, caption: bool, too_long: str | None) -> None:
@@ -581,6 +682,13 @@ class FakeBotApi(BotApiServer):
             return markup["inline_keyboard"]
 
         return bool(norm(a) == norm(b))
+
+    def _check_rich_edit(self, msg: BotMessage, html: str, markup: JSONDict | None) -> None:
+        if html == msg.rich_html and self._same_markup(markup, msg.reply_markup):
+            raise bad_request(
+                "message is not modified: specified new message content and reply markup are "
+                "exactly the same as a current content and reply markup of the message"
+            )
 
     def _check_edit(
         self, msg: BotMessage, content: tuple[str, list[JSONDict]], markup: JSONDict | None
@@ -711,7 +819,7 @@ class FakeBotApi(BotApiServer):
         color = params.get("icon_color")
         if color is not None and color not in TOPIC_ICON_COLORS:
             raise bad_request("TOPIC_ICON_COLOR_INVALID")
-        thread_id = self._new_topic(chat["id"], name, color)
+        thread_id = self._new_topic(chat["id"], name, color, by_bot=True)
         topic: JSONDict = {
             "message_thread_id": thread_id,
             "name": name,
@@ -720,6 +828,34 @@ class FakeBotApi(BotApiServer):
         if params.get("icon_custom_emoji_id"):
             topic["icon_custom_emoji_id"] = str(params["icon_custom_emoji_id"])
         return topic
+
+    def _topic_param(self, params: JSONDict) -> tuple[int, int]:
+        chat = self._writable_chat(params)
+        if not chat.get("is_forum"):
+            raise bad_request("the chat is not a forum")
+        if not self._may_manage_topics(chat["id"]):
+            raise bad_request("not enough rights to manage topics")
+        try:
+            thread_id = int(params.get("message_thread_id"))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            raise bad_request("message thread not found") from None
+        if thread_id not in self.topics.get(chat["id"], {}):
+            raise bad_request("message thread not found")
+        return chat["id"], thread_id
+
+    def _m_closeForumTopic(self, params: JSONDict, files: Any) -> bool:
+        key = self._topic_param(params)
+        if key in self.closed_topics:
+            raise bad_request("TOPIC_NOT_MODIFIED")
+        self.closed_topics.add(key)
+        return True
+
+    def _m_reopenForumTopic(self, params: JSONDict, files: Any) -> bool:
+        key = self._topic_param(params)
+        if key not in self.closed_topics:
+            raise bad_request("TOPIC_NOT_MODIFIED")
+        self.closed_topics.discard(key)
+        return True
 
     def _m_setMyCommands(self, params: JSONDict, files: Any) -> bool:
         commands = params.get("commands")

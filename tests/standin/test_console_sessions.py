@@ -63,3 +63,35 @@ async def test_the_output_folder_is_created_for_its_owner_only(tmp_path: Path) -
         assert stat.S_IMODE(out.stat().st_mode) == 0o700
     finally:
         db.dispose()
+
+
+async def test_the_console_shows_tables_as_aligned_columns(tmp_path: Path) -> None:
+    """Text form first (as the README shows); /darstellung tabelle: the rich message's
+    tables as aligned columns, struck rows struck."""
+    db = Database(f"sqlite+aiosqlite:///{tmp_path / 'skatbot.db'}")
+    db.migrate()
+    script = (
+        "/neu Anna Bernd Carla\n/spiel Anna grand ohne 1 hand gewonnen\n"
+        "/spiel Bernd kreuz mit 2 verloren\n/korrigieren 2 Bernd kreuz mit 3 verloren\n"
+        "/stand\n/darstellung tabelle\n/liste\n/stand\n"
+    )
+    try:
+        lines = await session(db, script, tmp_path)
+    finally:
+        db.dispose()
+    first = lines.index("> /stand")
+    assert lines[first + 2].startswith("1. Anna")  # text form
+    table = lines[lines.index("> /liste") :]
+    header = next(line for line in table if line.startswith("Nr "))
+    assert [c.strip() for c in header.split("│")] == [
+        "Nr", "Geber", "Spiel", "Wert", "Anna", "Bernd", "Carla"
+    ]
+    rows = table[table.index(header) + 2 : table.index(header) + 5]
+    def bars(row: str) -> list[int]:  # display columns of the separators (strokes take none)
+        shown = row.replace("\u0336", "")
+        return [i for i, ch in enumerate(shown) if ch == "│"]
+
+    assert len({tuple(bars(row)) for row in rows}) == 1  # the columns line up
+    assert "\u0336" in rows[1]  # the corrected game is struck
+    stand = lines[len(lines) - lines[::-1].index("> /stand") :]
+    assert any(line.startswith("Platz │ Spieler") for line in stand)

@@ -323,10 +323,18 @@ async def test_forum_topics(api: FakeBotApi, client: httpx.AsyncClient) -> None:
     assert [m.thread_id for m in api.messages(forum)] == [topic.message_thread_id, None, table2]
 
     missing = "Bad Request: message thread not found"
-    for chat_id, thread in ((forum, 999), (GROUP, 5)):
-        assert await refused(
-            client, api, "sendMessage", chat_id=chat_id, text="x", message_thread_id=thread
-        ) == (400, missing)
+    assert await refused(
+        client, api, "sendMessage", chat_id=forum, text="x", message_thread_id=999
+    ) == (400, missing)
+    # outside a forum Telegram ignores a thread id
+    plain = await ok(client, api, "sendMessage", chat_id=GROUP, text="x", message_thread_id=5)
+    assert "message_thread_id" not in plain and "is_topic_message" not in plain
+    # the General topic is thread 1; its messages carry no thread id; topics start at 2
+    general = await ok(
+        client, api, "sendMessage", chat_id=forum, text="allgemein 2", message_thread_id=1
+    )
+    assert "message_thread_id" not in general
+    assert min(topic.message_thread_id, table2) >= 2
     async with Bot(api.token, base_url=f"{api.url}/bot") as bot:
         with pytest.raises(BadRequest, match=r"(?i)message thread not found"):
             await bot.send_document(forum, b"%PDF", filename="x.pdf", message_thread_id=999)
@@ -338,6 +346,39 @@ async def test_forum_topics(api: FakeBotApi, client: httpx.AsyncClient) -> None:
         assert await bot.pin_chat_message(forum, one["message_id"])
     assert texts(table2) == ["zwei", None]
     assert api.sent("sendMessage")[0].params["message_thread_id"] == topic.message_thread_id
+
+
+async def test_closed_topics_refuse_posts(api: FakeBotApi, client: httpx.AsyncClient) -> None:
+    forum = -1004
+    api.add_forum(forum)
+    table = api.create_topic(forum, "Tisch 1")
+    api.close_topic(forum, table)
+    closed = await refused(
+        client, api, "sendMessage", chat_id=forum, text="x", message_thread_id=table
+    )
+    assert closed == (400, "Bad Request: TOPIC_CLOSED")
+    await ok(client, api, "sendMessage", chat_id=forum, text="allgemein")  # General is open
+    # the bot reopens it (it needs the right to manage topics)
+    assert await refused(
+        client, api, "reopenForumTopic", chat_id=forum, message_thread_id=table
+    ) == (400, "Bad Request: not enough rights to manage topics")
+    api.set_admins(forum, [BOT_ID])
+    await ok(client, api, "reopenForumTopic", chat_id=forum, message_thread_id=table)
+    await ok(client, api, "sendMessage", chat_id=forum, text="y", message_thread_id=table)
+    await ok(client, api, "closeForumTopic", chat_id=forum, message_thread_id=table)
+    assert (forum, table) in api.closed_topics
+
+
+async def test_a_lone_surrogate_is_a_bad_request(api: FakeBotApi, client: httpx.AsyncClient) -> None:
+    body = b'{"chat_id": -1001, "text": "a\\ud800b"}'  # JSON allows it; UTF-8 cannot hold it
+    res = await client.post(
+        f"{api.url}/bot{api.token}/sendMessage",
+        content=body,
+        headers={"Content-Type": "application/json"},
+    )
+    status, answer = res.status_code, res.json()
+    assert status == 400 and answer["ok"] is False
+    assert "UTF-8" in answer["description"]
 
 
 async def test_replies_in_topics(api: FakeBotApi, client: httpx.AsyncClient) -> None:

@@ -1,0 +1,154 @@
+"""What the bot does when one update, one upload or one topic cannot be served as planned.
+
+* An update that cannot be read (PTB's parser raises on it: a field missing, a wrong type)
+  is logged with its id and confirmed like any other; the chat it came from, if it can be
+  found in the raw JSON, gets one short notice. Without this a single such update would stop
+  the poller, and Telegram would hand it out again after every restart.
+* A document or photo that cannot be sent after the last try does not take its caption
+  with it: the text goes out as a message with a note that the file is missing.
+* A reply refused because its forum topic is closed goes to the chat's General topic,
+  headed by the topic's name (remembered from the topic messages the bot has seen).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+if TYPE_CHECKING:
+    from skatbot.handlers.delivery import Target
+
+log = logging.getLogger(__name__)
+
+UNREADABLE_NOTICE = (
+    "⚠️ Diese Nachricht konnte ich nicht lesen – nichts wurde geändert. "
+    "Bitte den Befehl noch einmal als neue Nachricht schicken."
+)
+FILE_FAILED_NOTE = "📎 Die Datei {name} konnte nicht gesendet werden; hier der Text dazu."
+TOPIC_CLOSED_NOTE = "🔒 Das Thema {name} ist geschlossen – die Antwort steht hier."
+TOPIC_NAMES_KEPT = 4096
+
+
+def _chat_and_thread(data: dict[str, Any]) -> tuple[int, int | None] | None:
+    """The chat (and forum topic) of a raw update, looked up as loosely as possible: the
+    update could not be parsed, so any field may be missing or of the wrong type."""
+    for key, value in data.items():
+        if key == "update_id" or not isinstance(value, dict):
+            continue
+        for holder in (value, value.get("message")):
+            if not isinstance(holder, dict):
+                continue
+            chat = holder.get("chat")
+            chat_id = chat.get("id") if isinstance(chat, dict) else None
+            if isinstance(chat_id, int) and not isinstance(chat_id, bool):
+                thread = holder.get("message_thread_id")
+                topic = holder.get("is_topic_message") is True and isinstance(thread, int)
+                return chat_id, thread if topic else None
+    return None
+
+
+def unreadable_target(data: object) -> Target | None:
+    """Where to tell about an update that could not be parsed (``None``: nowhere)."""
+    from skatbot.handlers.delivery import Target
+
+    if not isinstance(data, dict):
+        return None
+    found = _chat_and_thread(data)
+    return Target(found[0], found[1]) if found else None
+
+
+def update_id_of(data: object) -> int | None:
+    value = data.get("update_id") if isinstance(data, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def parse_update(data: object, bot: Any) -> Update | None:
+    """``Update.de_json`` that never raises: ``None`` for an update PTB cannot read."""
+    try:
+        if not isinstance(data, dict) or update_id_of(data) is None:
+            raise ValueError("not an update object")
+        update = Update.de_json(data, bot)
+    except Exception as err:
+        log.warning(
+            "update %s cannot be read (%s: %s); confirmed without processing",
+            update_id_of(data),
+            err.__class__.__name__,
+            err,
+        )
+        return None
+    return update
+
+
+def tell_unreadable(bot: Any, bot_data: dict[str, Any], data: object) -> None:
+    """Queue the one notice for an unreadable update, if it names a chat."""
+    from skatbot.handlers.delivery import enqueue
+
+    target = unreadable_target(data)
+    if target is None:
+        return
+    text = escape(UNREADABLE_NOTICE)
+    enqueue(bot, bot_data, target, lambda d: d.send_text(text))
+
+
+def file_failed_text(caption: str, filename: str, *, html: bool) -> str:
+    """The HTML of the message that replaces a document or photo that could not be sent."""
+    note = FILE_FAILED_NOTE.format(name=f"„{escape(filename)}“")
+    body = caption if html else escape(caption)
+    return f"{note}\n{body}" if body else note
+
+
+# -- names of forum topics ---------------------------------------------------------------------
+
+# Per bot (token) and topic; filled from the updates the bot sees, read by the outbox.
+_TOPIC_NAMES: OrderedDict[tuple[str, int, int], str] = OrderedDict()
+
+
+def topic_label(bot: Any, chat_id: int, thread_id: int) -> str:
+    """The topic's name in quotes (HTML-escaped), or its number if no name was seen."""
+    name = _TOPIC_NAMES.get((str(getattr(bot, "token", "")), chat_id, thread_id))
+    return f"„{escape(name)}“" if name else f"Nr. {thread_id}"
+
+
+def topic_closed_note(bot: Any, chat_id: int, thread_id: int) -> str:
+    return TOPIC_CLOSED_NOTE.format(name=topic_label(bot, chat_id, thread_id))
+
+
+def is_topic_closed(err: Exception) -> bool:
+    return "topic_closed" in str(getattr(err, "message", err)).lower()
+
+
+def _created_name(message: object) -> str | None:
+    for field in ("forum_topic_created", "forum_topic_edited"):
+        info = getattr(message, field, None)
+        name = getattr(info, "name", None)
+        if isinstance(name, str) and name:
+            return name
+    return None
+
+
+async def remember_topic_name(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Note the name of the forum topic an update comes from. Telegram names it in the topic's
+    creation message, which every message of the topic carries as ``reply_to_message`` unless
+    it replies to another one; a rename arrives as ``forum_topic_edited``."""
+    if not isinstance(update, Update):
+        return
+    msg = update.effective_message
+    chat = update.effective_chat
+    if msg is None or chat is None or not getattr(msg, "is_topic_message", False):
+        return
+    thread = msg.message_thread_id
+    if not isinstance(thread, int):
+        return
+    name = _created_name(msg) or _created_name(msg.reply_to_message)
+    if name is None:
+        return
+    key = (str(context.bot.token), chat.id, thread)
+    _TOPIC_NAMES[key] = name
+    _TOPIC_NAMES.move_to_end(key)
+    while len(_TOPIC_NAMES) > TOPIC_NAMES_KEPT:
+        _TOPIC_NAMES.popitem(last=False)

@@ -1,0 +1,305 @@
+"""Rich messages (Bot API 10.1): a ``RichDoc`` as Telegram's rich HTML, within its limits.
+
+``sendRichMessage`` takes an ``InputRichMessage``; we use its ``html`` field (headings,
+paragraphs, tables with header cells, ``<s>`` for struck rows). The documented limits of one
+rich message: 32,768 characters of text, 500 blocks (table rows, list items and nested blocks
+count), 20 table columns, 16 levels of nesting. A document over a limit is cut into several
+messages between blocks and between table rows (the header row is repeated), so every part
+fits; a table with more columns than allowed is not sent as a table at all.
+
+PTB has no method for it yet: the request goes through ``Bot.do_api_request`` (PTB's own
+HTTP client, pacing and retries of the outbox included).
+
+When the server refuses (a Bot API server older than 10.1 does not know the method; a chat
+may refuse the format) the caller sends the text form instead, and the refusal is remembered
+for the bot (method unknown) or the chat (format refused), so it is not tried again there.
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+import weakref
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from html import escape, unescape
+from typing import TYPE_CHECKING, Any
+
+from telegram.error import BadRequest, EndPointNotFound, TelegramError
+from telegram.warnings import PTBUserWarning
+
+from skatbot.usecases.rich import Block, Cell, Heading, Paragraph, RichDoc, RichText, Table
+
+if TYPE_CHECKING:
+    from skatbot.handlers.delivery import Delivery, Outbox, Target
+
+log = logging.getLogger(__name__)
+# PTB's edit_message_text has no rich_message yet; its warning to use it does not apply.
+warnings.filterwarnings(
+    "ignore", message=r"Please use 'Bot\.editMessageText'", category=PTBUserWarning
+)
+
+MAX_TEXT = 32_768  # characters of text (markup not counted)
+MAX_BLOCKS = 500  # blocks, list items and table rows
+MAX_COLUMNS = 20
+MAX_DEPTH = 16
+SEND = "sendRichMessage"
+EDIT = "editMessageText"
+
+
+# -- measuring and cutting ---------------------------------------------------------------------
+
+
+def _plain(html: str) -> str:
+    """The text of our own HTML (tags out, entities decoded): what the limit counts."""
+    out, inside = [], False
+    for ch in html:
+        if ch == "<":
+            inside = True
+        elif ch == ">":
+            inside = False
+        elif not inside:
+            out.append(ch)
+    return unescape("".join(out))
+
+
+def _paragraph_lines(p: Paragraph) -> list[str]:
+    return [line for line in p.html.split("\n") if line.strip()]
+
+
+def _cost(block: Block) -> tuple[int, int]:
+    """(characters, blocks) of one block."""
+    if isinstance(block, Heading):
+        return len(_plain(block.html)), 1
+    if isinstance(block, Paragraph):
+        lines = _paragraph_lines(block)
+        return sum(len(_plain(line)) for line in lines), max(1, len(lines))
+    return _table_head_cost(block)
+
+
+def _table_head_cost(table: Table) -> tuple[int, int]:
+    chars = sum(len(h) for h in table.header) + len(_plain(table.caption))
+    return chars, 2  # the table block and its header row
+
+
+def _row_cost(row: tuple[Cell, ...]) -> tuple[int, int]:
+    return sum(len(_plain(c.html)) for c in row), 1
+
+
+@dataclass
+class Size:
+    chars: int = 0
+    blocks: int = 0
+    columns: int = 0
+    depth: int = 0
+
+    def fits(self) -> bool:
+        return (
+            self.chars <= MAX_TEXT
+            and self.blocks <= MAX_BLOCKS
+            and self.columns <= MAX_COLUMNS
+            and self.depth <= MAX_DEPTH
+        )
+
+
+def measure(doc: RichDoc) -> Size:
+    size = Size(depth=1)
+    for block in doc.blocks:
+        chars, blocks = _cost(block)
+        size.chars += chars
+        size.blocks += blocks
+        if isinstance(block, Table):
+            size.columns = max(size.columns, len(block.header))
+            size.depth = max(size.depth, 4)  # table > row > cell > <s>/<b>
+            for row in block.rows:
+                c, b = _row_cost(row)
+                size.chars += c
+                size.blocks += b
+    return size
+
+
+def split(doc: RichDoc, *, max_text: int = MAX_TEXT, max_blocks: int = MAX_BLOCKS) -> list[RichDoc]:
+    """``doc`` in parts that each fit, cut between blocks and between table rows."""
+    parts: list[list[Block]] = [[]]
+    used = [0, 0]
+
+    def room(chars: int, blocks: int) -> bool:
+        return used[0] + chars <= max_text and used[1] + blocks <= max_blocks
+
+    def new_part() -> None:
+        parts.append([])
+        used[0] = used[1] = 0
+
+    def take(chars: int, blocks: int) -> None:
+        used[0] += chars
+        used[1] += blocks
+
+    for block in doc.blocks:
+        if not isinstance(block, Table):
+            chars, blocks = _cost(block)
+            if not room(chars, blocks) and parts[-1]:
+                new_part()
+            parts[-1].append(block)
+            take(chars, blocks)
+            continue
+        head_chars, head_blocks = _table_head_cost(block)
+        rows: list[tuple[Cell, ...]] = []
+        for row in block.rows:
+            chars, blocks = _row_cost(row)
+            need = (chars, blocks) if rows else (chars + head_chars, blocks + head_blocks)
+            if not room(*need) and (rows or parts[-1]):
+                if rows:
+                    parts[-1].append(Table(block.header, tuple(rows), block.caption))
+                rows = []
+                new_part()
+                need = (chars + head_chars, blocks + head_blocks)
+            rows.append(row)
+            take(*need)
+        if rows or not block.rows:
+            if not block.rows:
+                take(head_chars, head_blocks)
+            parts[-1].append(Table(block.header, tuple(rows), block.caption))
+    return [RichDoc(tuple(p)) for p in parts if p]
+
+
+# -- rich HTML -----------------------------------------------------------------------------------
+
+
+def _cell(cell: Cell, tag: str) -> str:
+    inner = f"<s>{cell.html}</s>" if cell.struck and cell.html else cell.html
+    align = ' align="right"' if cell.right else ""
+    return f"<{tag}{align}>{inner}</{tag}>"
+
+
+def _blocks_html(blocks: tuple[Block, ...]) -> Iterator[str]:
+    for block in blocks:
+        if isinstance(block, Heading):
+            yield f"<h3>{block.html}</h3>"
+        elif isinstance(block, Paragraph):
+            for line in _paragraph_lines(block):
+                yield f"<p>{line}</p>"
+        else:
+            head = "".join(f"<th>{escape(h)}</th>" for h in block.header)
+            body = "".join(
+                "<tr>" + "".join(_cell(c, "td") for c in row) + "</tr>" for row in block.rows
+            )
+            caption = f"<caption>{block.caption}</caption>" if block.caption else ""
+            yield f"<table>{caption}<tr>{head}</tr>{body}</table>"
+
+
+def to_html(doc: RichDoc) -> str:
+    return "".join(_blocks_html(doc.blocks))
+
+
+def input_rich_message(doc: RichDoc) -> dict[str, Any]:
+    """The ``InputRichMessage`` of one part (no entity detection: names are names)."""
+    return {"html": to_html(doc), "skip_entity_detection": True}
+
+
+def parts_of(text: RichText) -> list[RichDoc] | None:
+    """The rich messages ``text`` is sent as, or ``None`` if it cannot be one (too wide)."""
+    if measure(text.doc).columns > MAX_COLUMNS:
+        return None
+    return split(text.doc)
+
+
+# -- what the server refused -----------------------------------------------------------------
+
+
+@dataclass
+class _Refusals:
+    method_unknown: bool = False
+    chats: set[int] = field(default_factory=set)
+
+
+_REFUSED: weakref.WeakKeyDictionary[Outbox, _Refusals] = weakref.WeakKeyDictionary()
+
+
+def _refusals(outbox: Outbox) -> _Refusals:
+    found = _REFUSED.get(outbox)
+    if found is None:
+        found = _REFUSED[outbox] = _Refusals()
+    return found
+
+
+def allowed(outbox: Outbox, chat_id: int) -> bool:
+    refused = _refusals(outbox)
+    return not refused.method_unknown and chat_id not in refused.chats
+
+
+def _note_refusal(outbox: Outbox, chat_id: int, err: TelegramError) -> bool:
+    """True if ``err`` says the server will not take rich messages (then remembered)."""
+    refused = _refusals(outbox)
+    if isinstance(err, EndPointNotFound) or "method not found" in err.message.lower():
+        if not refused.method_unknown:
+            log.info("the Bot API server has no rich messages (%s): text from now on", err)
+        refused.method_unknown = True
+        return True
+    if isinstance(err, BadRequest) and _format_refused(err.message):
+        log.info("chat %s refused a rich message (%s): text there from now on", chat_id, err)
+        refused.chats.add(chat_id)
+        return True
+    return False
+
+
+def _format_refused(message: str) -> bool:
+    lowered = message.lower()
+    return "rich" in lowered or "text is empty" in lowered or "message text is empty" in lowered
+
+
+# -- sending and editing -----------------------------------------------------------------------
+
+
+async def send(delivery: Delivery, text: RichText, markup: Any) -> int | None:
+    """Send ``text`` as rich messages (the keyboard under the last). ``None``: nothing was
+    sent, send the text form instead (refused, or the document cannot be a rich message)."""
+    chat_id = delivery.target.chat_id
+    if not allowed(delivery.outbox, chat_id):
+        return None
+    parts = parts_of(text)
+    if parts is None:
+        return None
+    sent: int | None = None
+    for i, part in enumerate(parts):
+        kwargs: dict[str, Any] = {"rich_message": input_rich_message(part)}
+        if markup is not None and i == len(parts) - 1:
+            kwargs["reply_markup"] = markup
+
+        async def request(target: Target, kwargs: dict[str, Any] = kwargs) -> object:
+            api_kwargs = {"chat_id": target.chat_id, **target.thread_kwargs(), **kwargs}
+            return await delivery.bot.do_api_request(SEND, api_kwargs)
+
+        try:
+            result = await delivery.request(request, counts=True)
+        except TelegramError as err:
+            if i == 0 and _note_refusal(delivery.outbox, chat_id, err):
+                return None
+            raise
+        sent = result.get("message_id") if isinstance(result, dict) else None
+    return sent
+
+
+async def edit(
+    delivery: Delivery, target: Target, message_id: int, text: RichText, markup: Any
+) -> object | None:
+    """Edit ``message_id`` to ``text`` as a rich message (the first part, if it would need
+    several). ``None``: refused, edit the text form instead."""
+    if not allowed(delivery.outbox, target.chat_id):
+        return None
+    parts = parts_of(text)
+    if not parts:
+        return None
+    kwargs: dict[str, Any] = {
+        "chat_id": target.chat_id,
+        "message_id": message_id,
+        "rich_message": input_rich_message(parts[0]),
+    }
+    if markup is not None:
+        kwargs["reply_markup"] = markup
+    try:
+        result: object = await delivery.bot.do_api_request(EDIT, kwargs)
+    except TelegramError as err:
+        if _note_refusal(delivery.outbox, target.chat_id, err):
+            return None
+        raise
+    return result
