@@ -206,7 +206,8 @@ ROUTES: list[Route] = [
     command("abrechnung", lazy("money:abrechnung"), "Geld: wer wem was zahlt (Turnier: wer was zahlt)", heavy=True),
     # Tournament management is for its creator and the chat's admins (admin=True); draws,
     # rankings and certificates of up to 1,000 participants run in a worker thread.
-    command("turnier", lazy("tournament:turnier"), "Preisskat: diesen Chat zum Turnier-Schreibtisch machen", write=True),
+    command("turnier", lazy("tournament:turnier"), "Preisskat: diesen Chat zur Turnierleitung machen · /turnier ende beendet es", write=True, admin=True),
+    command("turniere", lazy("tournament_season:turniere"), "Preisskat: die Turniere dieses Chats mit Datum und Sieg"),
     command("teilnehmer", lazy("tournament:teilnehmer"), "Preisskat: Teilnehmer eintragen oder anzeigen", write=True, admin=True),
     command("entfernen", lazy("tournament:entfernen"), "Preisskat: Teilnehmer entfernen (vor der ersten Auslosung)", write=True, admin=True),
     command("team", lazy("tournament:team"), "Preisskat: Team setzen: /team Anna Skatfreunde Nord (/team Anna -)", write=True, admin=True),

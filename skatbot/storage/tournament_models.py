@@ -1,6 +1,7 @@
 """SQLAlchemy 2 models of a Preisskat tournament (SPEC §6).
 
-One tournament per chat (the organiser's "desk"). Results are an append-only log: entering a
+A place (chat or topic) is the tournament management's desk; its tournaments follow each
+other there, one running at a time. Results are an append-only log: entering a
 player's result again adds a row, and the latest row per (series, name) counts, so every
 correction keeps its audit trail. Nothing derived (scores, ranking) is stored.
 """
@@ -19,6 +20,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     false,
+    text,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -33,7 +35,8 @@ class Tournament(Base):
     __tablename__ = "tournaments"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    chat_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("chats.id"), unique=True)
+    # The place (chat or topic); its tournaments follow each other there.
+    chat_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("chats.id"), index=True)
     name: Mapped[str] = mapped_column(String(64))
     seed: Mapped[str] = mapped_column(String(64))  # the lot of the ranking (SPEC §4)
     games_3: Mapped[int] = mapped_column(Integer, default=36)  # series length at a 3-table
@@ -43,6 +46,11 @@ class Tournament(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
     # The team ranking counts the best N members of a team; None: all of them (/teamwertung).
     team_best: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # Its place among the tournaments of the place, from 1 (/turniere, "turnier N").
+    number: Mapped[int] = mapped_column(Integer, default=1, server_default=text("1"))
+    # Ended by the management (/turnier ende): read-only from then on; None while it runs.
+    closed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    closed_by: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 
 class Participant(Base):

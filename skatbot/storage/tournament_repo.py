@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from dataclasses import dataclass, field
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from skatbot.rules.tournament import SeriesResult
@@ -32,7 +33,36 @@ class LoadedSeries:
 
 
 def tournament_of(session: Session, chat_id: int) -> Tournament | None:
-    return session.scalars(select(Tournament).where(Tournament.chat_id == chat_id)).first()
+    """The place's latest tournament, running or ended (None: the place is no desk)."""
+    return session.scalars(
+        select(Tournament).where(Tournament.chat_id == chat_id).order_by(Tournament.id.desc())
+    ).first()
+
+
+def tournaments_of(session: Session, chat_id: int) -> list[Tournament]:
+    """Every tournament of the place, the first one first."""
+    return list(
+        session.scalars(
+            select(Tournament).where(Tournament.chat_id == chat_id).order_by(Tournament.id)
+        )
+    )
+
+
+def close_tournament(t: Tournament, user_id: int | None) -> None:
+    t.closed_at = dt.datetime.now(dt.UTC)
+    t.closed_by = user_id
+
+
+def delete_tournament(session: Session, t: Tournament) -> None:
+    """A tournament with its participants, series, results and table links."""
+    for model in (TableLink,):
+        session.execute(delete(model).where(model.tournament_id == t.id))
+    series_ids = select(Series.id).where(Series.tournament_id == t.id)
+    session.execute(delete(Result).where(Result.series_id.in_(series_ids)))
+    session.execute(delete(Series).where(Series.tournament_id == t.id))
+    session.execute(delete(Participant).where(Participant.tournament_id == t.id))
+    session.execute(delete(Tournament).where(Tournament.id == t.id))
+    session.expire_all()
 
 
 def create_tournament(
@@ -44,8 +74,10 @@ def create_tournament(
     user_id: int | None,
     user_name: str,
 ) -> Tournament:
+    last = session.scalar(select(func.max(Tournament.number)).where(Tournament.chat_id == chat_id))
     t = Tournament(
         chat_id=chat_id,
+        number=(last or 0) + 1,
         name=name,
         seed=seed,
         games_3=36,

@@ -15,6 +15,7 @@ and no topic's.
 
 from __future__ import annotations
 
+import dataclasses
 import hmac
 import re
 import secrets
@@ -22,7 +23,7 @@ from html import escape
 
 from skatbot.rules.errors import RuleError
 from skatbot.storage import chats, places, repo
-from skatbot.storage.tournament_repo import tournament_of
+from skatbot.storage.tournament_repo import tournaments_of
 from skatbot.storage.unit import Session
 from skatbot.usecases.reply import PLACEHOLDER_IDS, Command, Reply
 
@@ -96,9 +97,11 @@ def _summary(session: Session, chat_id: int) -> str:
     parts = [
         f"{lists} Liste{'n' if lists != 1 else ''} mit {games} Spiel{'en' if games != 1 else ''}"
     ]
-    tournament = tournament_of(session, chat_id)
-    if tournament is not None:
-        parts.append(f"das Turnier „{escape(tournament.name)}“")
+    every = tournaments_of(session, chat_id)
+    if len(every) == 1:
+        parts.append(f"das Turnier „{escape(every[0].name)}“")
+    elif every:
+        parts.append(f"{len(every)} Turniere (" + ", ".join(escape(t.name) for t in every) + ")")
     return " und ".join(parts)
 
 
@@ -113,12 +116,13 @@ def _others_stay(session: Session, cmd: Command) -> str:
     return ""
 
 
-def ask(session: Session, cmd: Command, is_admin: bool) -> Reply:
-    """``/loeschen``: warn, and hand out a fresh confirmation nonce."""
+def ask(session: Session, cmd: Command, is_admin: bool, scope: str = "") -> Reply:
+    """``/loeschen``: warn, and hand out a fresh confirmation nonce (``scope``: what a
+    tournament desk's question asked, see tournament_season.py)."""
     if not chats.has_data(session, cmd.chat_id):
         return Reply(f"ℹ️ In {cmd.here} ist nichts gespeichert.")
     _check_permission(session, cmd, is_admin)
-    nonce = issue_nonce(session, cmd.chat_id, NONCE_KEY)
+    nonce = issue_nonce(session, cmd.chat_id, NONCE_KEY, scope)
     this = "dieses Themas" if cmd.thread_id else "dieses Chats"
     text = (
         f"⚠️ <b>Alle Daten {this} löschen?</b>\n"
@@ -130,12 +134,20 @@ def ask(session: Session, cmd: Command, is_admin: bool) -> Reply:
     return Reply(text, buttons=((("🗑 Ja, alles löschen", DELETE_PREFIX + nonce),),))
 
 
-def confirm(session: Session, cmd: Command, is_admin: bool, nonce: str | None) -> Reply:
-    """``/loeschen ja`` (``nonce`` None) or the button (``nonce`` from its data): delete."""
+def confirm(
+    session: Session, cmd: Command, is_admin: bool, nonce: str | None, *, whole: bool = False
+) -> Reply:
+    """``/loeschen ja`` (``nonce`` None) or the button (``nonce`` from its data): delete. At a
+    tournament desk the question named what goes (``whole``: everything, asked and checked)."""
+    if not whole and _is_desk(session, cmd):
+        from skatbot.usecases import tournament_season
+
+        cmd = dataclasses.replace(cmd, is_admin=is_admin)
+        return tournament_season.loeschen(session, cmd, ["ja"] if nonce is None else [], nonce)
     if not chats.has_data(session, cmd.chat_id):
         return Reply(f"ℹ️ In {cmd.here} ist nichts gespeichert – nichts gelöscht.")
     _check_permission(session, cmd, is_admin)
-    if nonce is not None:
+    if nonce is not None and not whole:
         stored = chats.settings_of(session, cmd.chat_id).nonce(NONCE_KEY)
         if stored is None or not hmac.compare_digest(stored, nonce):
             raise RuleError("Dieser Knopf gilt nicht mehr.", hint="Neu anfordern mit /loeschen.")
@@ -149,10 +161,18 @@ def confirm(session: Session, cmd: Command, is_admin: bool, nonce: str | None) -
     )
 
 
+def _is_desk(session: Session, cmd: Command) -> bool:
+    return bool(tournaments_of(session, cmd.chat_id))
+
+
 def loeschen(session: Session, cmd: Command) -> Reply:
     """``/loeschen`` (ask) and ``/loeschen ja`` (delete); the route asks whether the sender
     is a chat admin (``cmd.is_admin``)."""
     words = [w.casefold() for w in cmd.args]
+    if _is_desk(session, cmd):  # several tournaments: the question names which one goes
+        from skatbot.usecases import tournament_season
+
+        return tournament_season.loeschen(session, cmd, list(cmd.args), None)
     if not words:
         return ask(session, cmd, cmd.is_admin)
     if len(words) == 1 and words[0] in CONFIRM_WORDS:

@@ -63,7 +63,7 @@ Teams: /teilnehmer Anna [Skatfreunde Nord], Bernd [Skatfreunde Nord], Carla
 Tische melden selbst: in einem Forum legt /auslosen je Tisch ein Thema mit seiner Liste an
 (Admin-Recht „Themen verwalten“); sonst /tisch CODE im Chat oder Thema des Tisches.
 Am Tisch: /spiel …, am Ende /abschluss, dann unterschreibt jede Person mit ihrem Knopf –
-das Ergebnis kommt von selbst an den Turniertisch. Korrektur: /oeffnen zieht es zurück.
+das Ergebnis kommt von selbst an die Turnierleitung. Korrektur: /oeffnen zieht es zurück.
 Der angeheftete Zwischenstand folgt jeder Meldung; ist eine Serie komplett: „Nächste Serie
 auslosen“ (ein Tipp, nur die Turnierleitung).
 /fehlend – fehlende Ergebnisse, und wie weit jeder Tisch ist (Spiele, Unterschriften)
@@ -71,6 +71,12 @@ auslosen“ (ein Tipp, nur die Turnierleitung).
 /gebuehren startgeld 10 € · /gebuehren verlust 0,50 € ab 4 1 € · /gebuehren tisch 1 €
 /preise 100 € 60 € 40 € oder 50 % 30 % 20 % · /preise serie 20 € 10 €
 /abrechnung – wer was zahlt · /kasse – Kassenbericht als PDF (mehr: /hilfe geld)
+<b>Die Saison</b> – jeden Monat ein Turnier in derselben Turnierleitung:
+/turnier ende – das Turnier beenden (Turnierleitung, mit /turnier ende ja bestätigen);
+danach nimmt es nichts mehr an, auch seine Tische keine Spiele. Dann /turnier NAME – das nächste.
+/turniere – alle Turniere hier mit Datum und Sieg; ein früheres lesen: /rangliste turnier 1 ·
+/urkunden turnier 1 · /kasse turnier 1 · /export turnier 1 · /saison zählt jede Serie mit.
+/loeschen – das neueste Turnier löschen · /loeschen turnier 1 · /loeschen alles (Admins)
 Wie gelost wird: /hilfe auslosung"""
 
 HELP_AUSLOSUNG = """<b>So wird ausgelost</b> – jeder kann es nachrechnen:

@@ -122,7 +122,7 @@ def export_money(session: Session, loaded: repo.LoadedList) -> dict[str, Any] | 
 def _refuse_at_desk(session: Session, cmd: Command, what: str) -> None:
     if trepo.tournament_of(session, cmd.chat_id) is not None:
         raise RuleError(
-            f"{what} gilt für Listen am Tisch; hier ist ein Turnier-Schreibtisch.",
+            f"{what} gilt für Listen am Tisch; hier ist die Turnierleitung eines Turniers.",
             hint="Turniergeld: /gebuehren, /preise, /kasse.",
         )
 
@@ -293,10 +293,26 @@ def _require_tournament(session: Session, cmd: Command) -> Tournament:
     if t is None:
         raise RuleError(
             f"In {cmd.here} läuft kein Turnier.",
-            hint="Startgeld und Preise gibt es am Turnier-Schreibtisch (/turnier NAME); "
+            hint="Startgeld und Preise gibt es bei der Turnierleitung (/turnier NAME); "
             "am Tisch: /einsatz 1 ct und /abrechnung.",
         )
     return t
+
+
+def _running(session: Session, cmd: Command) -> Tournament:
+    from skatbot.usecases import tournament_season
+
+    return tournament_season.running(session, cmd)
+
+
+def _picked(session: Session, cmd: Command) -> tuple[Tournament, list[str], str | None]:
+    """A read-only command's tournament (``turnier N`` among its words), the other words,
+    and the line saying which one it shows."""
+    from skatbot.usecases import tournament_season
+
+    _require_tournament(session, cmd)
+    t, rest = tournament_season.pick(session, cmd, cmd.args)
+    return t, rest, tournament_season.shown_line(session, t)
 
 
 T = TypeVar("T")
@@ -332,12 +348,14 @@ def _apply_prize_line(prizes: m.Prizes, line: str) -> m.Prizes:
 
 
 def fees_of(session: Session, t: Tournament) -> m.Fees:
-    data = store.latest(session, t.chat_id, store.FEES)
+    # A row covers the tournament it was set for and the later ones of the place (a club
+    # keeps its fees), never an earlier one: an ended tournament keeps its money.
+    data = store.latest(session, t.chat_id, store.FEES, list_id=t.id)
     return m.Fees() if data is None else m.Fees.from_json(data)
 
 
 def prizes_of(session: Session, t: Tournament) -> m.Prizes:
-    data = store.latest(session, t.chat_id, store.PRIZES)
+    data = store.latest(session, t.chat_id, store.PRIZES, list_id=t.id)
     return m.Prizes() if data is None else m.Prizes.from_json(data)
 
 
@@ -441,10 +459,11 @@ def gebuehren(session: Session, cmd: Command) -> Reply:
             + escape(FEES_EXAMPLE)
         )
     lock_chat(session, cmd.chat_id)
+    t = _running(session, cmd)
     tournament.require_manager(t, cmd, readable="/gebuehren, /preise, /kasse, /abrechnung")
     fees = _each_line(lines, fees_of(session, t), _apply_fee_line)
     store.add(
-        session, t.chat_id, store.FEES, fees.to_json(),
+        session, t.chat_id, store.FEES, fees.to_json(), from_list=t.id,
         user_id=cmd.user_id, update_id=cmd.update_id,
     )  # fmt: skip
     return Reply(
@@ -497,10 +516,11 @@ def preise(session: Session, cmd: Command) -> Reply:
             + escape(m.PRIZE_EXAMPLE)
         )
     lock_chat(session, cmd.chat_id)
+    t = _running(session, cmd)
     tournament.require_manager(t, cmd, readable="/gebuehren, /preise, /kasse, /abrechnung")
     prizes = _each_line(lines, prizes_of(session, t), _apply_prize_line)
     store.add(
-        session, t.chat_id, store.PRIZES, prizes.to_json(),
+        session, t.chat_id, store.PRIZES, prizes.to_json(), from_list=t.id,
         user_id=cmd.user_id, update_id=cmd.update_id,
     )  # fmt: skip
     report = cash_report(session, t)
@@ -608,10 +628,17 @@ def _dues_line(d: m.Dues) -> str:
 
 
 def _tournament_dues(session: Session, cmd: Command) -> Reply:
-    t = _require_tournament(session, cmd)
+    t, rest, shown = _picked(session, cmd)
+    if rest:
+        raise RuleError(
+            f"„{rest[0][:20]}“ kenne ich bei /abrechnung nicht.",
+            hint="/abrechnung oder /abrechnung turnier 1",
+        )
     fees = fees_of(session, t)
     report = cash_report(session, t)
     lines = [f"💶 <b>Abrechnung – {escape(t.name)}</b>"]
+    if shown:
+        lines.append(shown)
     lines.extend(escape(x) for x in fees_lines(fees))
     if not fees.any:
         lines.append("Noch keine Gebühren festgelegt: " + escape(FEES_EXAMPLE))
@@ -686,14 +713,19 @@ def _plays_by_series(done: Sequence[trepo.LoadedSeries]) -> dict[int, list[m.Ser
 
 def kasse(session: Session, cmd: Command) -> Reply:
     """The cash report: income by kind, payouts, balance; the PDF has every participant."""
-    t = _require_tournament(session, cmd)
-    if cmd.args:
-        raise RuleError(f"„{cmd.args[0][:20]}“ kenne ich bei /kasse nicht.", hint="Einfach /kasse")
+    t, rest, shown = _picked(session, cmd)
+    if rest:
+        raise RuleError(
+            f"„{rest[0][:20]}“ kenne ich bei /kasse nicht.",
+            hint="Einfach /kasse, ein früheres Turnier: /kasse turnier 1",
+        )
     report = cash_report(session, t)
     from skatbot.pdf.cash import render_cash
 
     data, lossy = render_cash(cash_document(session, t, report))
     lines = [f"🧾 <b>Kassenbericht – {escape(t.name)}</b>"]
+    if shown:
+        lines.append(shown)
     lines.append(f"Startgeld: {m.format_money(report.entry)}")
     lines.append(f"Verlustspielgeld: {m.format_money(sum(report.lost_fees.values()))}")
     lines.append(f"Tischgeld: {m.format_money(sum(report.table_fees.values()))}")

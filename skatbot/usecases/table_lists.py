@@ -192,7 +192,7 @@ def open_table(session: Session, cmd: Command, link: TableLink) -> Reply:
 def tisch(session: Session, cmd: Command) -> Reply:
     if len(cmd.args) != 1:
         raise RuleError(
-            "Welcher Tisch?", hint="/tisch CODE – den Code nennt die Auslosung am Turniertisch."
+            "Welcher Tisch?", hint="/tisch CODE – den Code nennt die Auslosung bei der Turnierleitung."
         )
     code = cmd.args[0].upper()
     lock_chat(session, cmd.chat_id)
@@ -200,14 +200,19 @@ def tisch(session: Session, cmd: Command) -> Reply:
     if link is None:
         raise RuleError(
             f"Den Tischcode „{cmd.args[0][:16]}“ kenne ich nicht.",
-            hint="Den Code bitte aus der Auslosung am Turniertisch abschreiben, "
+            hint="Den Code bitte aus der Auslosung bei der Turnierleitung abschreiben, "
             "z. B. /tisch K7F2QX.",
         )
     t, series = _context(session, link)
     label = _label(series, link)
+    if t.closed_at is not None:
+        raise RuleError(
+            f"Das Turnier „{t.name}“ ist beendet – {label} wird nicht mehr gespielt.",
+            hint="Den Code des laufenden Turniers nennt seine Auslosung.",
+        )
     if link.chat_id == cmd.chat_id:
         raise RuleError(
-            f"{'Dieses Thema' if cmd.thread_id else 'Dieser Chat'} ist der Turniertisch – "
+            f"{'Dieses Thema' if cmd.thread_id else 'Dieser Chat'} ist die Turnierleitung – "
             "hier spielt kein Tisch.",
             hint=f"/tisch {link.code} im Chat oder Thema des Tisches schicken.",
         )
@@ -237,6 +242,22 @@ def guard_replace(session: Session, running: repo.ListInfo) -> None:
         )
 
 
+def guard_ended(session: Session, list_id: int) -> None:
+    """A table list of an ended tournament takes no more games (nor anything else that
+    changes it)."""
+    link = trepo.table_by_list(session, list_id)
+    if link is None:
+        return
+    t, series = _context(session, link)
+    if t.closed_at is not None:
+        raise RuleError(
+            f"Das Turnier „{t.name}“ ist beendet – {_label(series, link)} nimmt keine Spiele "
+            "mehr an.",
+            hint="Die Liste bleibt lesbar (/liste, /pdf); für eine neue Runde: /tisch CODE des "
+            "nächsten Turniers oder ein eigener Chat mit /neu.",
+        )
+
+
 # --- /abschluss: signatures ---------------------------------------------------------------------
 
 
@@ -254,8 +275,8 @@ def after_close(session: Session, cmd: Command, loaded: repo.LoadedList) -> tupl
 def _results(loaded: repo.LoadedList) -> list[tr.SeriesResult]:
     if loaded.sheet.house is not None:
         raise RuleError(
-            "Turniertische spielen nach ISkO, diese Liste nach Hausregeln.",
-            hint="Das Ergebnis bitte am Turniertisch mit /ergebnis eintragen.",
+            "Tische eines Turniers spielen nach ISkO, diese Liste nach Hausregeln.",
+            hint="Das Ergebnis bitte bei der Turnierleitung mit /ergebnis eintragen.",
         )
     return [tr.SeriesResult(x.name, x.game_points, x.won, x.lost) for x in loaded.sheet.totals()]
 
@@ -277,7 +298,7 @@ def _sign_message(
     lines.append(
         f"{texts.games(loaded.sheet.games_played)} gespielt. Jede Person am Tisch bestätigt "
         "mit „Unterschreiben“ (noch nicht verknüpft: auf den eigenen Namen tippen). "
-        "Wenn alle unterschrieben haben, geht das Ergebnis an den Turniertisch."
+        "Wenn alle unterschrieben haben, geht das Ergebnis an die Turnierleitung."
     )
     rows: list[tuple[tuple[str, str], ...]] = [((SIGN_LABEL, f"{SIGN_PREFIX}{link.id}"),)]
     open_names = [
@@ -319,6 +340,8 @@ def sign_tap(session: Session, cmd: Command) -> Answer:
         return Answer(notice="Dieser Knopf gilt nicht mehr.", buttons=())
     if link.reported:
         return Answer(notice="Dieser Tisch ist schon gemeldet.", buttons=())
+    if _context(session, link)[0].closed_at is not None:
+        return Answer(notice="Das Turnier ist beendet – hier wird nichts mehr gemeldet.", buttons=())
     if lst.status is not ListStatus.CLOSED:
         raise RuleError(
             "Die Liste ist wieder offen – unterschrieben wird die abgeschlossene Liste.",
@@ -411,7 +434,7 @@ def _report(
         posts.append(_desk_post(session, t, Reply("", edits=(edit,))))
     text, _ = _sign_message(session, link, loaded, signed)
     text += (
-        "\n✅ Gemeldet an den Turniertisch. Korrektur: /oeffnen (das Ergebnis wird zurückgezogen)."
+        "\n✅ Gemeldet an die Turnierleitung. Korrektur: /oeffnen (das Ergebnis wird zurückgezogen)."
     )
     return Answer(
         notice="Alle haben unterschrieben – gemeldet.", text=text, buttons=(), posts=tuple(posts)
@@ -549,7 +572,7 @@ def draw_tap(session: Session, cmd: Command) -> Answer:
         return Answer(notice="Dieser Knopf gilt nicht mehr.")
     lock_chat(session, cmd.chat_id)
     t = trepo.tournament_of(session, cmd.chat_id)
-    if t is None or t.id != int(parts[0]):
+    if t is None or t.id != int(parts[0]) or t.closed_at is not None:
         return Answer(notice="Dieser Knopf gilt nicht mehr.", buttons=())
     tournament.require_manager(t, cmd)
     if trepo.series_count(session, t) != int(parts[1]):

@@ -37,6 +37,7 @@ from skatbot.storage.tournament_models import Tournament
 from skatbot.storage.unit import Session
 from skatbot.usecases import money, table_lists, texts
 from skatbot.usecases import teams as teams_uc
+from skatbot.usecases import tournament_season as season
 from skatbot.usecases.names import check_unique, clean_name
 from skatbot.usecases.reply import Command, Document, Reply
 
@@ -65,12 +66,18 @@ def is_tournament_chat(session: Session, chat_id: int) -> bool:
 
 
 def _require(session: Session, cmd: Command) -> Tournament:
+    """The place's latest tournament, running or ended (what reading shows)."""
     t = trepo.tournament_of(session, cmd.chat_id)
     if t is None:
         raise RuleError(
             f"In {cmd.here} läuft kein Turnier.", hint="Lege eins an mit /turnier NAME."
         )
     return t
+
+
+def _running(session: Session, cmd: Command) -> Tournament:
+    """The tournament the management changes: the latest, unless it has ended."""
+    return season.running(session, cmd)
 
 
 def require_manager(
@@ -154,6 +161,8 @@ def _tables_lines(tables: Sequence[Sequence[str]]) -> list[str]:
 
 
 def turnier(session: Session, cmd: Command) -> Reply:
+    if season.is_end(cmd.args):
+        return season.ende(session, cmd)
     name = _collapse(_rest(cmd))
     if not name:
         raise RuleError("Wie heißt das Turnier?", hint="Z. B. /turnier Preisskat Vereinsheim")
@@ -167,11 +176,11 @@ def turnier(session: Session, cmd: Command) -> Reply:
         )
     ensure_chat(session, cmd.chat_id, lock=True)
     existing = trepo.tournament_of(session, cmd.chat_id)
-    if existing is not None:
+    if existing is not None and existing.closed_at is None:
         raise RuleError(
-            f"In {cmd.here} gibt es schon das Turnier „{existing.name}“.",
-            hint="Ein Chat ist der Turniertisch für ein Turnier – für ein neues Turnier "
-            "einen neuen Gruppenchat oder ein neues Thema nehmen.",
+            f"In {cmd.here} läuft schon das Turnier „{existing.name}“.",
+            hint="Hier läuft ein Turnier zur Zeit: erst /turnier ende (Turnierleitung), "
+            "dann /turnier NAME für das nächste.",
         )
     if repo.open_list(session, cmd.chat_id) is not None:
         raise RuleError(
@@ -187,8 +196,11 @@ def turnier(session: Session, cmd: Command) -> Reply:
         user_name=cmd.user_name,
     )
     desk = "dieses Thema" if cmd.thread_id else "dieser Chat"
+    head = f"🏆 <b>Turnier „{escape(t.name)}“</b> angelegt – {desk} ist die Turnierleitung."
+    if existing is not None:
+        head += f" (Turnier {t.number} hier; die früheren: /turniere)"
     lines = [
-        f"🏆 <b>Turnier „{escape(t.name)}“</b> angelegt – {desk} ist der Turniertisch.",
+        head,
         f"Verwaltet von {escape(cmd.user_name or 'dir')}. "
         f"Serienlänge: {texts.games(t.games_3)} am Dreiertisch, {t.games_4} am Vierertisch "
         "(/serienlaenge 36 48).",
@@ -214,7 +226,7 @@ def teilnehmer(session: Session, cmd: Command) -> Reply:
         t = _require(session, cmd)
         return Reply(_participant_list(session, t))
     lock_chat(session, cmd.chat_id)
-    t = _require(session, cmd)
+    t = _running(session, cmd)
     require_manager(t, cmd)
     _locked(session, t)
     entries = [(clean_name(name), team) for name, team in teams_uc.split_entries(rest)]
@@ -261,7 +273,7 @@ def entfernen(session: Session, cmd: Command) -> Reply:
     if not word:
         raise RuleError("Wen soll ich entfernen?", hint="Z. B. /entfernen Anna")
     lock_chat(session, cmd.chat_id)
-    t = _require(session, cmd)
+    t = _running(session, cmd)
     require_manager(t, cmd)
     _locked(session, t)
     people = trepo.participants(session, t)
@@ -285,6 +297,7 @@ def serienlaenge(session: Session, cmd: Command) -> Reply:
             f"📏 Serienlänge: {texts.games(t.games_3)} am Dreiertisch, {t.games_4} am Vierertisch.\n"
             "Ändern: /serienlaenge 36 48"
         )
+    t = _running(session, cmd)
     require_manager(t, cmd)
     if len(words) != 2 or not all(w.isdigit() and len(w) <= 4 for w in words):
         raise RuleError(
@@ -307,7 +320,7 @@ def serienlaenge(session: Session, cmd: Command) -> Reply:
 def auslosen(session: Session, cmd: Command) -> Reply:
     words = list(cmd.args)
     lock_chat(session, cmd.chat_id)
-    t = _require(session, cmd)
+    t = _running(session, cmd)
     require_manager(t, cmd)
     if len(words) > 1:
         raise RuleError("Höchstens ein Startwert.", hint="Z. B. /auslosen 4711 oder nur /auslosen")
@@ -414,7 +427,7 @@ def ergebnis(session: Session, cmd: Command) -> Reply:
             hint="Z. B. " + RESULT_EXAMPLE + " – eine Zeile pro Person.",
         )
     lock_chat(session, cmd.chat_id)
-    t = _require(session, cmd)
+    t = _running(session, cmd)
     require_manager(t, cmd)
     done = trepo.load_series(session, t)
     if not done:
@@ -538,7 +551,7 @@ def fehlend(session: Session, cmd: Command) -> Reply:
 # --- ranking, /rangliste, /urkunden -----------------------------------------------------------
 
 
-def _ranking(
+def ranking_of(
     t: Tournament, done: Sequence[trepo.LoadedSeries]
 ) -> tuple[list[Ranked], list[int], list[int]]:
     """(ranking over the complete series, their numbers, numbers of incomplete series)."""
@@ -546,7 +559,7 @@ def _ranking(
     return r.ranked, r.complete, r.incomplete
 
 
-def _series_span(numbers: Sequence[int]) -> str:
+def series_span(numbers: Sequence[int]) -> str:
     if len(numbers) == 1:
         return f"Serie {numbers[0]}"
     return "Serien " + ", ".join(map(str, numbers))
@@ -555,7 +568,7 @@ def _series_span(numbers: Sequence[int]) -> str:
 def _require_ranking(
     t: Tournament, done: Sequence[trepo.LoadedSeries]
 ) -> tuple[list[Ranked], list[int], list[int]]:
-    ranked, complete, incomplete = _ranking(t, done)
+    ranked, complete, incomplete = ranking_of(t, done)
     if not complete:
         if not done:
             raise RuleError("Es ist noch keine Serie ausgelost.", hint="Erst /auslosen.")
@@ -567,15 +580,19 @@ def _require_ranking(
 
 
 def rangliste(session: Session, cmd: Command) -> Reply:
-    t = _require(session, cmd)
-    words = [w.lower() for w in cmd.args]
+    t, rest = season.pick(session, cmd, cmd.args)
+    words = [w.lower() for w in rest]
     if words not in ([], ["pdf"]):
         raise RuleError(
-            "Das kenne ich bei /rangliste nicht.", hint="/rangliste oder /rangliste pdf"
+            "Das kenne ich bei /rangliste nicht.",
+            hint="/rangliste, /rangliste pdf oder /rangliste turnier 1",
         )
     as_pdf = words == ["pdf"]
     ranked, complete, incomplete = _require_ranking(t, trepo.load_series(session, t))
-    lines = [f"🏆 <b>Rangliste – {escape(t.name)}</b> ({_series_span(complete)})"]
+    lines = [f"🏆 <b>Rangliste – {escape(t.name)}</b> ({series_span(complete)})"]
+    shown = season.shown_line(session, t)
+    if shown:
+        lines.append(shown)
     for r in ranked:
         s = r.standing
         lines.append(
@@ -585,7 +602,7 @@ def rangliste(session: Session, cmd: Command) -> Reply:
     if incomplete:
         verb = "ist" if len(incomplete) == 1 else "sind"
         lines.append(
-            f"ℹ️ {_series_span(incomplete)} {verb} noch unvollständig und nicht gewertet (/fehlend)."
+            f"ℹ️ {series_span(incomplete)} {verb} noch unvollständig und nicht gewertet (/fehlend)."
         )
     note = lot_note(ranked, t.seed)
     if note:
@@ -616,11 +633,12 @@ def rangliste(session: Session, cmd: Command) -> Reply:
     )
     # The PDF is what was asked for: the chat gets a short summary as its caption (the whole
     # ranking of a large field would be a dozen messages), the PDF has every place and note.
-    summary = [lines[0], *lines[1 : 1 + PDF_SUMMARY_PLACES]]
+    head = 2 if shown else 1
+    summary = [*lines[:head], *lines[head : head + PDF_SUMMARY_PLACES]]
     if len(ranked) > PDF_SUMMARY_PLACES:
         summary.append(f"… alle {len(ranked)} Plätze stehen im PDF.")
     if incomplete:
-        summary.append(f"ℹ️ {_series_span(incomplete)} noch unvollständig (/fehlend).")
+        summary.append(f"ℹ️ {series_span(incomplete)} noch unvollständig (/fehlend).")
     summary.extend(teams_uc.pdf_summary(team_ranking))
     if lost:
         summary.append(texts.lossy_names_note(lost))
@@ -631,8 +649,7 @@ def rangliste(session: Session, cmd: Command) -> Reply:
 def urkunden(session: Session, cmd: Command) -> Reply:
     from skatbot.pdf.certificates import render_certificates
 
-    words = list(cmd.args)
-    t = _require(session, cmd)
+    t, words = season.pick(session, cmd, cmd.args)
     ranked, complete, incomplete = _require_ranking(t, trepo.load_series(session, t))
     n = 3
     if words:
@@ -648,9 +665,12 @@ def urkunden(session: Session, cmd: Command) -> Reply:
     prizes = money.certificate_prizes(session, t)  # issue 18: the prize on each certificate
     pdf, lost = render_certificates(t.name, dt.date.today(), places, prizes)
     span = "Platz 1" if n == 1 else f"Platz 1–{n}"
-    lines = [f"📜 Urkunden für {span} – {escape(t.name)} ({_series_span(complete)})."]
+    lines = [f"📜 Urkunden für {span} – {escape(t.name)} ({series_span(complete)})."]
+    shown = season.shown_line(session, t)
+    if shown:
+        lines.append(shown)
     if incomplete:
-        lines.append(f"ℹ️ {_series_span(incomplete)} noch unvollständig, nicht gewertet.")
+        lines.append(f"ℹ️ {series_span(incomplete)} noch unvollständig, nicht gewertet.")
     if lost:
         lines.append(texts.lossy_names_note(lost))
     doc = Document("skatbot-urkunden.pdf", pdf, f"Urkunden {t.name}"[:200])
@@ -663,7 +683,7 @@ def urkunden(session: Session, cmd: Command) -> Reply:
 def export_document(session: Session, t: Tournament) -> dict[str, object]:
     """The ``skatbot-turnier/1`` JSON of SPEC §7."""
     done = trepo.load_series(session, t)
-    ranked, complete, _ = _ranking(t, done)
+    ranked, complete, _ = ranking_of(t, done)
     series = []
     for s in done:
         results = [
@@ -713,14 +733,21 @@ def export_document(session: Session, t: Tournament) -> dict[str, object]:
 
 
 def export(session: Session, cmd: Command) -> Reply:
-    t = _require(session, cmd)
+    t, rest = season.pick(session, cmd, cmd.args)
+    if rest:
+        raise RuleError(
+            f"„{rest[0][:20]}“ kenne ich bei /export nicht.",
+            hint="/export oder /export turnier 1 (die Nummern zeigt /turniere)",
+        )
     data = export_document(session, t)
     money.add_tournament_export_money(session, t, data)  # issue 18
     raw = json.dumps(data, ensure_ascii=False, indent=2).encode()
     doc = Document(EXPORT_FILENAME, raw, f"Turnier als JSON ({EXPORT_FORMAT})")
     n = len(data["series"])  # type: ignore[arg-type]
+    shown = season.shown_line(session, t)
     return Reply(
-        f"📎 Export des Turniers „{escape(t.name)}“ ({texts.series_count(n)}).",
+        f"📎 Export des Turniers „{escape(t.name)}“ ({texts.series_count(n)})."
+        + (f"\n{shown}" if shown else ""),
         documents=(doc,),
     )
 
@@ -741,7 +768,7 @@ def _require_for_teams(session: Session, cmd: Command, change: bool) -> Tourname
     """The tournament; for a change locked and for managers only."""
     if change:
         lock_chat(session, cmd.chat_id)
-    t = _require(session, cmd)
+    t = _running(session, cmd) if change else _require(session, cmd)
     if change:
         require_manager(t, cmd)
     return t

@@ -220,7 +220,7 @@ async def test_tournament_money_is_for_its_managers_and_validated(bot: Bot) -> N
     )
     await ok(bot, "/gebuehren", "Startgeld: 0,00 €")  # the refused message stored nothing
     await refused(bot, "/gebuehren eintritt 5 €", "kenne ich bei /gebuehren nicht")
-    await refused(bot, "/einsatz 1 ct", "Turnier-Schreibtisch", "/gebuehren")
+    await refused(bot, "/einsatz 1 ct", "Turnierleitung", "/gebuehren")
     await ok(bot, "/preise 100 € 60 € 40 €", "1. 100,00 € · 2. 60,00 € · 3. 40,00 €")
     text = await ok(bot, "/preise")
     assert "1. 100,00 €" in text

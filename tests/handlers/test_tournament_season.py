@@ -1,0 +1,179 @@
+"""A club's season of tournaments through the real bot and the strict stand-in: one desk,
+one tournament after the other (/turnier ende, /turniere, ``turnier N`` on the read-only
+commands), /loeschen at a desk with several tournaments, and an ended tournament's tables."""
+
+from __future__ import annotations
+
+import re
+
+from tests.handlers.test_tournament_chat import NAMES, ORGANISER, SEED, export, results_message
+from tests.helpers import Bot, export_raw, ok, refused
+
+DESK = -1001
+OTHER = {"user_id": 2, "name": "Fremd"}
+ANONYMOUS = {"id": DESK, "type": "supergroup", "title": "Skatrunde"}
+
+
+def hand_ranking(series: list[dict[str, tuple[int, int, int]]]) -> list[tuple[str, int]]:
+    """Nobody lost a game: a series scores points + 50 x won whatever the tables."""
+    total = {n: sum(s[n][0] + 50 * s[n][1] for s in series) for n in NAMES}
+    return sorted(total.items(), key=lambda x: -x[1])
+
+
+# Herbstskat: points rise with the name's place, Winterskat: they fall. No losses, one won game.
+HERBST = [{n: (10 * i, 1, 0) for i, n in enumerate(NAMES)}, {n: (5 * i, 1, 0) for i, n in enumerate(NAMES)}]  # fmt: skip
+WINTER = [{n: (10 * (12 - i), 1, 0) for i, n in enumerate(NAMES)}] * 2
+
+
+async def play(bot: Bot, name: str, series: list[dict[str, tuple[int, int, int]]]) -> None:
+    await ok(bot, f"/turnier {name}", f"„{name}“", "Turnierleitung", **ORGANISER)
+    await ok(bot, "/teilnehmer " + ", ".join(NAMES), "13 Teilnehmer", **ORGANISER)
+    for number, results in enumerate(series, 1):
+        await ok(bot, f"/auslosen {SEED}", f"Serie {number}", **ORGANISER)
+        await ok(bot, results_message(results), f"Serie {number} ist komplett", **ORGANISER)
+
+
+async def end(bot: Bot, **who: object) -> str:
+    await ok(bot, "/turnier ende", "beenden?", "/turnier ende ja", **who)  # type: ignore[arg-type]
+    return await ok(bot, "/turnier ende ja", "ist beendet", **who)  # type: ignore[arg-type]
+
+
+async def test_two_tournaments_one_after_the_other_at_one_desk(bot: Bot) -> None:
+    await play(bot, "Herbstskat", HERBST)
+    herbst = hand_ranking(HERBST)
+    assert herbst[0] == ("Moritz", 120 + 60 + 100)
+    ranking = await ok(bot, "/rangliste", "1. Moritz – 280 Punkte · 2 gewonnen, 0 verloren")
+    assert "Gezeigt" not in ranking  # one running tournament: nothing to tell apart
+
+    # one tournament at a time; ending is for the management and asked first
+    await refused(bot, "/turnier Winterskat", "läuft schon", "/turnier ende", **ORGANISER)
+    before = await export_raw(bot)
+    await refused(bot, "/turnier ende", "verwalten Olga", **OTHER)  # type: ignore[arg-type]
+    await refused(bot, "/turnier ende ja", "noch nicht gefragt", **ORGANISER)
+    assert await export_raw(bot) == before
+
+    done = await end(bot, **ORGANISER)
+    assert "Turnier 1 „Herbstskat“ ist beendet" in done and "Sieg: Moritz (280 Punkte)" in done
+    assert "/rangliste turnier 1" in done and "/turnier NAME" in done
+    # an ended tournament takes nothing: every managing command says so, nothing changes
+    for message in (
+        "/teilnehmer Zoe",
+        "/entfernen Anna",
+        "/auslosen",
+        "/ergebnis Anna 1 1 0",
+        "/serienlaenge 30 40",
+        "/gebuehren startgeld 10 €",
+        "/turnier ende",
+    ):
+        await refused(bot, message, "ist beendet", **ORGANISER)
+    assert await export_raw(bot) == before
+
+    # the next one at the same desk, with the same draw seed: its own tables and ranking
+    await play(bot, "Winterskat", WINTER)
+    winter = hand_ranking(WINTER)
+    assert winter[0] == ("Anna", 2 * (120 + 50))
+    ranking = await ok(bot, "/rangliste", "1. Anna – 340 Punkte · 2 gewonnen, 0 verloren")
+    assert "Gezeigt: Turnier 2 „Winterskat“" in ranking and "(läuft)" in ranking
+    for place, (name, score) in enumerate(winter, 1):  # no ties: every place its own
+        assert f"{place}. {name} – {score} Punkte" in ranking, (place, name, ranking)
+
+    # the first stays readable, and says which one it shows
+    first = await ok(bot, "/rangliste turnier 1", "1. Moritz – 280 Punkte", "(beendet)")
+    assert "Gezeigt: Turnier 1 „Herbstskat“" in first
+    for place, (name, score) in enumerate(herbst, 1):
+        assert f"{place}. {name} – {score} Punkte" in first
+    old = await bot.say("/export turnier 1")
+    assert "Turnier 1 „Herbstskat“" in old[0].text
+    data = await export(bot)
+    assert data["name"] == "Winterskat" and len(data["series"]) == 2  # type: ignore[arg-type]
+    assert data["ranking"][0]["name"] == "Anna"  # type: ignore[index]
+    docs = await bot.say("/urkunden turnier 1")
+    assert any(r.document for r in docs) and "Herbstskat" in docs[0].text
+    cash = await bot.say("/kasse turnier 1")
+    assert any(r.document for r in cash) and "Gezeigt: Turnier 1" in cash[0].text
+
+    listing = await ok(bot, "/turniere", "Turniere in")
+    assert re.search(r"^1\. Herbstskat – [\d.]+, beendet, 2 Serien · Sieg: Moritz", listing, re.M)
+    assert re.search(r"^2\. Winterskat – [\d.]+, läuft, 2 Serien · vorn: Anna", listing, re.M)
+
+    # bad numbers change nothing
+    before = await export_raw(bot)
+    await refused(bot, "/rangliste turnier 3", "Turnier 3 gibt es", "Turnier 1 bis 2")
+    await refused(bot, "/urkunden turnier x", "keine Turniernummer")
+    await refused(bot, "/kasse turnier 0", "Turnier 0 gibt es")
+    await refused(bot, "/turniere alle", "kenne ich bei /turniere nicht")
+    assert await export_raw(bot) == before
+
+    # the season counts every finished tournament's series: 2 tournaments x 2 series x 4 tables
+    await ok(bot, "/saison", "16 Serien")
+
+    # an anonymous admin (posting as the group) may end the second one
+    bot.api.set_admins(DESK, [])
+    for text, expected in (("/turnier ende", "beenden?"), ("/turnier ende ja", "ist beendet")):
+        uid = bot.api.push_message(
+            text, chat_id=DESK, chat_type="supergroup", sender_chat=ANONYMOUS
+        )
+        await bot.api.wait_confirmed(uid, timeout=15)
+        assert expected in (bot.api.messages(DESK)[-1].text or "")
+    await ok(bot, "/turniere", "2. Winterskat", "beendet, 2 Serien · Sieg: Anna")
+
+
+async def test_loeschen_at_a_desk_deletes_the_tournament_it_names(bot: Bot) -> None:
+    three = NAMES[:3]
+    for name in ("Herbstskat", "Winterskat"):
+        await ok(bot, f"/turnier {name}", **ORGANISER)
+        await ok(bot, "/teilnehmer " + ", ".join(three), **ORGANISER)
+        await ok(bot, "/auslosen 1", **ORGANISER)
+        if name == "Herbstskat":
+            await end(bot, **ORGANISER)
+    before = await export_raw(bot)
+    # at a desk (no lists) only the chat's admins delete; nothing was asked yet
+    await refused(bot, "/loeschen", "nur die Admins", **ORGANISER)
+    bot.api.set_admins(DESK, [3])
+    admin = {"user_id": 3, "name": "Admina"}
+    await refused(bot, "/loeschen ja", "noch nicht gefragt", **admin)  # type: ignore[arg-type]
+    await refused(bot, "/loeschen turnier 7", "Turnier 7 gibt es", **admin)  # type: ignore[arg-type]
+    await refused(bot, "/loeschen quatsch", "verstehe ich bei /loeschen nicht", **admin)  # type: ignore[arg-type]
+    assert await export_raw(bot) == before
+
+    asked = await ok(bot, "/loeschen turnier 1", "Turnier 1 „Herbstskat“ löschen?", **admin)  # type: ignore[arg-type]
+    assert "3 Teilnehmern, 1 Serie und 0 Ergebnissen" in asked
+    assert "Es bleiben: Turnier 2 „Winterskat“" in asked
+    gone = await ok(bot, "/loeschen ja", "Gelöscht: Turnier 1 „Herbstskat“", **admin)  # type: ignore[arg-type]
+    assert "Es bleiben: Turnier 2" in gone
+    listing = await ok(bot, "/turniere")
+    assert "Herbstskat" not in listing and "2. Winterskat" in listing
+    assert await export_raw(bot) == before  # the running one is untouched
+    await refused(bot, "/loeschen ja", "noch nicht gefragt", **admin)  # type: ignore[arg-type]
+
+    # /loeschen alone: the newest; then nothing is left of the desk
+    await ok(bot, "/loeschen", "Turnier 2 „Winterskat“ löschen?", **admin)  # type: ignore[arg-type]
+    await ok(bot, "/loeschen ja", "kein Turnier mehr", **admin)  # type: ignore[arg-type]
+    await ok(bot, "/turniere", "noch kein Turnier")
+
+
+async def test_an_ended_tournaments_tables_take_no_games(bot: Bot) -> None:
+    table_chat = -1002
+    await ok(bot, "/turnier Herbstskat", **ORGANISER)
+    await ok(bot, "/teilnehmer Anna, Bernd, Carla", **ORGANISER)
+    drawn = await ok(bot, "/auslosen 1", **ORGANISER)
+    code = re.search(r"/tisch (\w{6})", drawn)
+    assert code, drawn
+    await ok(bot, f"/tisch {code.group(1)}", "Serie 1 · Tisch 1", chat_id=table_chat)
+    await ok(bot, "/spiel Anna grand ohne 1 hand gewonnen", "72", chat_id=table_chat)
+
+    # the desk is no table: /spiel and /stand there point to the tables and the ranking
+    for message in ("/spiel Anna grand ohne 1 hand gewonnen", "/stand", "/liste"):
+        text = await refused(bot, message, "Turnierleitung", "/rangliste")
+        assert "/neu" not in text, text
+
+    await end(bot, **ORGANISER)
+    before = await export_raw(bot, table_chat)
+    text = await refused(
+        bot, "/spiel Bernd herz mit 1 verloren", "ist beendet", "keine Spiele", chat_id=table_chat
+    )
+    assert "Herbstskat" in text
+    await refused(bot, "/storno 1", "ist beendet", chat_id=table_chat)
+    assert await export_raw(bot, table_chat) == before
+    await ok(bot, "/liste", "Anna", chat_id=table_chat)  # still readable
+    await refused(bot, f"/tisch {code.group(1)}", "ist beendet", chat_id=-1003)
