@@ -51,6 +51,9 @@ class Tournament(Base):
     # Ended by the management (/turnier ende): read-only from then on; None while it runs.
     closed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     closed_by: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    # How absences count (/turnierregeln): None: the sum (a missing series counts 0);
+    # "schnitt:N": the average over the series played, ranked from N series on.
+    counting: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class Participant(Base):
@@ -64,6 +67,33 @@ class Participant(Base):
     position: Mapped[int] = mapped_column(Integer)  # order of registration
     name: Mapped[str] = mapped_column(String(64))
     team: Mapped[str | None] = mapped_column(String(64), nullable=True)  # /team, None: none
+    # Plays the series from_series <= N < left_from: a late arrival starts after the series
+    # drawn so far, a departure leaves from the next one (the drawn series never changes).
+    from_series: Mapped[int] = mapped_column(Integer, default=1, server_default=text("1"))
+    left_from: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    refunded: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+    def plays(self, series: int) -> bool:
+        """Whether this participant is drawn for series number ``series``."""
+        return self.from_series <= series and (self.left_from is None or series < self.left_from)
+
+
+class RosterChange(Base):
+    """A row of the tournament's log: a participant arrived or left after the first draw."""
+
+    __tablename__ = "tournament_roster"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), index=True
+    )
+    name: Mapped[str] = mapped_column(String(64))
+    action: Mapped[str] = mapped_column(String(16))  # join | leave | unjoin (arrival taken back)
+    series: Mapped[int] = mapped_column(Integer)  # the first series it applies to
+    user_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    user_name: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    update_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 
 class Series(Base):

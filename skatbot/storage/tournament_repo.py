@@ -13,6 +13,7 @@ from skatbot.rules.tournament import SeriesResult
 from skatbot.storage.tournament_models import (
     Participant,
     Result,
+    RosterChange,
     Series,
     TableLink,
     Tournament,
@@ -55,7 +56,7 @@ def close_tournament(t: Tournament, user_id: int | None) -> None:
 
 def delete_tournament(session: Session, t: Tournament) -> None:
     """A tournament with its participants, series, results and table links."""
-    for model in (TableLink,):
+    for model in (TableLink, RosterChange):
         session.execute(delete(model).where(model.tournament_id == t.id))
     series_ids = select(Series.id).where(Series.tournament_id == t.id)
     session.execute(delete(Result).where(Result.series_id.in_(series_ids)))
@@ -109,6 +110,49 @@ def add_participants(session: Session, t: Tournament, names: list[str]) -> None:
         session.add(Participant(tournament_id=t.id, position=position, name=name))
         position += 1
     session.flush()
+
+
+def add_late(session: Session, t: Tournament, names: list[str], from_series: int) -> None:
+    """Participants arriving after a draw: they play from series ``from_series`` on."""
+    add_participants(session, t, names)
+    for p in participants(session, t)[-len(names) :]:
+        p.from_series = from_series
+    session.flush()
+
+
+def log_roster(
+    session: Session,
+    t: Tournament,
+    name: str,
+    action: str,
+    series: int,
+    *,
+    user_id: int | None,
+    user_name: str,
+    update_id: int | None,
+) -> None:
+    session.add(
+        RosterChange(
+            tournament_id=t.id,
+            name=name,
+            action=action,
+            series=series,
+            user_id=user_id,
+            user_name=user_name[:128] or None,
+            update_id=update_id,
+        )
+    )
+    session.flush()
+
+
+def roster_log(session: Session, t: Tournament) -> list[RosterChange]:
+    return list(
+        session.scalars(
+            select(RosterChange)
+            .where(RosterChange.tournament_id == t.id)
+            .order_by(RosterChange.id)
+        )
+    )
 
 
 def remove_participant(session: Session, p: Participant) -> None:

@@ -53,7 +53,12 @@ danach 3 Spiele Ramsch. Was währenddessen ausgelöst wird, steht „ausstehend�
 HELP_TURNIER = """<b>Preisskat</b> – in einem eigenen Chat der Turnierleitung:
 /turnier Stadtmeisterschaft 2026 – Turnier anlegen
 /teilnehmer Anna, Bernd, Carla, … – eintragen (Komma oder Zeilen); /teilnehmer – anzeigen
-/entfernen NAME – vor der ersten Auslosung
+/entfernen NAME – vor der ersten Auslosung: streichen
+Nach einer Auslosung gilt alles ab der nächsten Serie, die ausgelosten bleiben, wie sie sind:
+/teilnehmer Zoe – Nachmeldung (zahlt Startgeld) · /entfernen Moritz – abgemeldet (das Startgeld
+bleibt; /entfernen Moritz erstatten gibt es zurück). /teilnehmer zeigt jede Änderung mit Zeit.
+/turnierregeln summe – eine fehlende Serie zählt 0 (Standard) · /turnierregeln schnitt mindestens 2
+– Schnitt je gespielter Serie, gewertet ab 2 Serien
 Teams: /teilnehmer Anna [Skatfreunde Nord], Bernd [Skatfreunde Nord], Carla
 /team – alle Teams · /team Anna Skatfreunde Nord – setzen/ändern · /team Anna - – entfernen
 /teamwertung summe – alle Mitglieder zählen · /teamwertung beste 3 – die besten 3 je Team
@@ -89,6 +94,9 @@ damit möglichst niemand wieder am selben Tisch sitzt – ebenfalls ohne Zufall.
 Mit Teams: jedes Team als Block, Plätze reihum verteilt (erst Platz 1 an allen Tischen,
 dann Platz 2 …) – so sitzen Mitglieder eines Teams an verschiedenen Tischen, solange ein
 Team nicht mehr Mitglieder als Tische hat; das Tauschen bringt nie zwei zusammen.
+Nachmeldungen und Abmeldungen: gelost wird aus den Teilnehmern dieser Serie – wer nachgemeldet
+ist, ab seiner Serie; wer abgemeldet ist, bis zu ihr. Die Namen jeder Serie stehen in /export
+(„participants“ der Serie): mit Startwert und Seriennummer ergibt das dieselben Tische.
 Ein Python-Beispiel zum Nachrechnen steht in der README von skatbot."""
 
 HELP_GELD = """<b>Geld</b> – Beträge mit Einheit: 1 ct · 0,5 ct · 0,50 € · 1.234,50 €

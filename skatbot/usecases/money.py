@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from skatbot.rules import money as m
 from skatbot.rules import tournament as tr
 from skatbot.rules.errors import RuleError
-from skatbot.rules.ranking import rank_standings
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import money as store
 from skatbot.storage import repo
@@ -538,7 +537,6 @@ def preise(session: Session, cmd: Command) -> Reply:
 def cash_report(session: Session, t: Tournament) -> m.CashReport:
     """The tournament's money from its participants, results, fees and prizes."""
     done = trepo.load_series(session, t)
-    games = {3: t.games_3, 4: t.games_4}
     plays: dict[str, list[m.SeriesPlay]] = {}
     series_rankings: dict[int, list[str]] = {}
     for s in done:
@@ -549,19 +547,20 @@ def cash_report(session: Session, t: Tournament) -> m.CashReport:
                     plays.setdefault(name, []).append(
                         m.SeriesPlay(s.number, len(table), result.lost)
                     )
-        if not tr.missing_results(s.tables, s.results):
-            scores = tr.series_scores(s.tables, s.results, games, series=s.number)
+        if not tr.missing_results(s.tables, s.results):  # the ranking of /rangliste serie N
             series_rankings[s.number] = [
-                r.standing.name for r in rank_standings(scores.values(), t.seed)
+                r.standing.name for r in tournament.series_ranking(t, s)
             ]
-    ranking = tr.rank_series(done, games, t.seed)
+    ranking = tournament.full_ranking(t, done)  # under the tournament's counting rule
+    people = trepo.participants(session, t)
     return m.cash_report(
-        [p.name for p in trepo.participants(session, t)],
+        [p.name for p in people],
         plays,
         [r.standing.name for r in ranking.ranked],
         series_rankings,
         fees_of(session, t),
         prizes_of(session, t),
+        refunded={p.name for p in people if p.refunded},
     )
 
 

@@ -28,12 +28,13 @@ from html import escape
 
 from skatbot.rules import tournament as tr
 from skatbot.rules.errors import RuleError
+from skatbot.rules.money import format_money
 from skatbot.rules.ranking import Ranked, lot_note
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import repo
 from skatbot.storage import tournament_repo as trepo
 from skatbot.storage.database import ensure_chat, lock_chat
-from skatbot.storage.tournament_models import Tournament
+from skatbot.storage.tournament_models import Participant, Tournament
 from skatbot.storage.unit import Session
 from skatbot.usecases import money, table_lists, texts
 from skatbot.usecases import teams as teams_uc
@@ -212,12 +213,7 @@ def turnier(session: Session, cmd: Command) -> Reply:
 # --- /teilnehmer, /entfernen ------------------------------------------------------------------
 
 
-def _locked(session: Session, t: Tournament) -> None:
-    if trepo.series_count(session, t):
-        raise RuleError(
-            "Die Teilnehmerliste ist seit der ersten Auslosung gesperrt.",
-            hint="Teilnehmer ändern geht nur vor dem ersten /auslosen.",
-        )
+REFUND_WORDS = {"erstatten", "erstattet", "erstattung"}
 
 
 def teilnehmer(session: Session, cmd: Command) -> Reply:
@@ -228,7 +224,6 @@ def teilnehmer(session: Session, cmd: Command) -> Reply:
     lock_chat(session, cmd.chat_id)
     t = _running(session, cmd)
     require_manager(t, cmd)
-    _locked(session, t)
     entries = [(clean_name(name), team) for name, team in teams_uc.split_entries(rest)]
     new = [name for name, _ in entries]
     check_unique(new)
@@ -238,16 +233,42 @@ def teilnehmer(session: Session, cmd: Command) -> Reply:
         if name.casefold() in known:
             p = known[name.casefold()]
             nr = existing.index(p) + 1
+            left = f", abgemeldet ab Serie {p.left_from}" if p.left_from else ""
             raise RuleError(
-                f"„{name}“ steht schon in der Teilnehmerliste (Nr. {nr}: {p.name}).",
+                f"„{name}“ steht schon in der Teilnehmerliste (Nr. {nr}: {p.name}{left}).",
                 hint="Namen müssen sich unterscheiden (Groß-/Kleinschreibung zählt nicht).",
             )
     if len(existing) + len(new) > MAX_PARTICIPANTS:
         raise RuleError(f"Höchstens {MAX_PARTICIPANTS} Teilnehmer.", hint="Bitte die Liste prüfen.")
-    trepo.add_participants(session, t, new)
+    drawn = trepo.series_count(session, t)
+    if drawn:  # a late arrival: from the next draw on, the drawn series stays as it is
+        trepo.add_late(session, t, new, drawn + 1)
+        for name in new:
+            trepo.log_roster(
+                session, t, name, "join", drawn + 1,
+                user_id=cmd.user_id, user_name=cmd.user_name, update_id=cmd.update_id,
+            )  # fmt: skip
+    else:
+        trepo.add_participants(session, t, new)
     teams_uc.assign_new(session, t, dict(entries))
     added = "1 Teilnehmer" if len(new) == 1 else f"{len(new)} Teilnehmer"
-    return Reply(f"✅ {added} eingetragen: {_names_line(new)}.\n" + _participant_list(session, t))
+    if not drawn:
+        return Reply(
+            f"✅ {added} eingetragen: {_names_line(new)}.\n" + _participant_list(session, t)
+        )
+    lines = [
+        f"✅ Nachgemeldet: {_names_line(new)} – ab Serie {drawn + 1} dabei. Die ausgeloste "
+        f"Serie {drawn} bleibt, wie sie ist."
+    ]
+    entry = money.fees_of(session, t).entry
+    if entry:
+        lines.append(f"Startgeld {format_money(entry)} je Nachmeldung (/abrechnung).")
+    return Reply("\n".join([*lines, _participant_list(session, t)]))
+
+
+def present(people: Sequence[Participant], series: int) -> list[str]:
+    """The names drawn for series number ``series``."""
+    return [p.name for p in people if p.plays(series)]
 
 
 def _participant_list(session: Session, t: Tournament) -> str:
@@ -257,32 +278,111 @@ def _participant_list(session: Session, t: Tournament) -> str:
             f"Noch keine Teilnehmer in „{escape(t.name)}“. "
             "Eintragen: /teilnehmer Anna, Bernd, Carla"
         )
+    drawn = trepo.series_count(session, t)
     lines = [f"👥 <b>Teilnehmer ({len(people)})</b> – {escape(t.name)}"]
-    lines.extend(
-        f"{i}. {escape(p.name)}" + (f" [{escape(p.team)}]" if p.team else "")
-        for i, p in enumerate(people, 1)
-    )
-    lines.append(_table_plan(len(people)))
-    if trepo.series_count(session, t):
-        lines.append("🔒 Die Liste ist seit der ersten Auslosung gesperrt.")
+    for i, p in enumerate(people, 1):
+        line = f"{i}. {escape(p.name)}" + (f" [{escape(p.team)}]" if p.team else "")
+        if p.from_series > 1:
+            line += f" (ab Serie {p.from_series})"
+        if p.left_from is not None:
+            line += f" (abgemeldet ab Serie {p.left_from}"
+            line += ", Startgeld erstattet)" if p.refunded else ")"
+        lines.append(line)
+    playing = present(people, drawn + 1)
+    if drawn and len(playing) != len(people):
+        lines.append(f"Serie {drawn + 1}: {len(playing)} dabei.")
+    lines.append(_table_plan(len(playing)))
+    if drawn:
+        lines.append(
+            f"Nachmelden: /teilnehmer NAME · abmelden: /entfernen NAME – gilt ab Serie "
+            f"{drawn + 1}; ausgeloste Serien bleiben, wie sie sind."
+        )
+        lines.extend(_log_lines(session, t))
     return "\n".join(lines)
+
+
+_ACTIONS = {
+    "join": "nachgemeldet ab Serie {}",
+    "leave": "abgemeldet ab Serie {}",
+    "unjoin": "Nachmeldung (ab Serie {}) zurückgenommen",
+    "refund": "Startgeld erstattet (abgemeldet ab Serie {})",
+}
+
+
+def _log_lines(session: Session, t: Tournament) -> list[str]:
+    rows = trepo.roster_log(session, t)
+    if not rows:
+        return []
+    out = ["📝 <b>Änderungen nach der ersten Auslosung</b>"]
+    for r in rows:
+        when = season.berlin_time(r.created_at).strftime("%d.%m. %H:%M")
+        who = f", von {escape(r.user_name)}" if r.user_name else ""
+        out.append(f"{when} {escape(r.name)}: {_ACTIONS[r.action].format(r.series)}{who}")
+    return out
 
 
 def entfernen(session: Session, cmd: Command) -> Reply:
     word = _collapse(_rest(cmd))
     if not word:
         raise RuleError("Wen soll ich entfernen?", hint="Z. B. /entfernen Anna")
+    refund = False
+    if len(word.split()) > 1 and word.split()[-1].casefold() in REFUND_WORDS:
+        refund, word = True, " ".join(word.split()[:-1])
     lock_chat(session, cmd.chat_id)
     t = _running(session, cmd)
     require_manager(t, cmd)
-    _locked(session, t)
     people = trepo.participants(session, t)
     names = [p.name for p in people]
     found = _match(word, names)
     if found is None:
         raise _unknown(word, names)
-    trepo.remove_participant(session, next(p for p in people if p.name == found))
-    return Reply(f"🗑 {escape(found)} ist nicht mehr dabei.\n" + _participant_list(session, t))
+    p = next(p for p in people if p.name == found)
+    drawn = trepo.series_count(session, t)
+    if not drawn:
+        if refund:
+            raise RuleError(
+                "Vor der ersten Auslosung gibt es nichts zu erstatten.",
+                hint=f"/entfernen {found} streicht den Namen ganz.",
+            )
+        trepo.remove_participant(session, p)
+        return Reply(f"🗑 {escape(found)} ist nicht mehr dabei.\n" + _participant_list(session, t))
+    log = dict(user_id=cmd.user_id, user_name=cmd.user_name, update_id=cmd.update_id)
+    if p.left_from is not None:
+        if not refund or p.refunded:
+            raise RuleError(
+                f"{found} ist schon abgemeldet (ab Serie {p.left_from}).",
+                hint=f"Startgeld erstatten: /entfernen {found} erstatten"
+                if not p.refunded
+                else "Es ist auch schon erstattet.",
+            )
+        p.refunded = True
+        trepo.log_roster(session, t, found, "refund", p.left_from, **log)  # type: ignore[arg-type]
+        return Reply(
+            f"💶 {escape(found)} bekommt das Startgeld erstattet.\n" + _participant_list(session, t)
+        )
+    if p.from_series > drawn:  # arrived, not drawn yet: the arrival is taken back
+        if refund:
+            raise RuleError(
+                f"{found} hat noch nicht gespielt – es gibt nichts zu erstatten.",
+                hint=f"/entfernen {found} nimmt die Nachmeldung zurück.",
+            )
+        trepo.log_roster(session, t, found, "unjoin", p.from_series, **log)  # type: ignore[arg-type]
+        trepo.remove_participant(session, p)
+        return Reply(
+            f"🗑 Nachmeldung von {escape(found)} zurückgenommen.\n" + _participant_list(session, t)
+        )
+    p.left_from, p.refunded = drawn + 1, refund
+    trepo.log_roster(session, t, found, "leave", drawn + 1, **log)  # type: ignore[arg-type]
+    played = "Serie 1" if drawn == 1 else f"Serien 1–{drawn}"
+    fee = (
+        "Das Startgeld wird erstattet."
+        if refund
+        else f"Das Startgeld bleibt (erstatten: /entfernen {escape(found)} erstatten)."
+    )
+    return Reply(
+        f"🚪 {escape(found)} ist ab Serie {drawn + 1} nicht mehr dabei; {played} bleibt "
+        f"gewertet. {fee}\n" + _participant_list(session, t)
+    )
 
 
 # --- /serienlaenge ----------------------------------------------------------------------------
@@ -324,10 +424,11 @@ def auslosen(session: Session, cmd: Command) -> Reply:
     require_manager(t, cmd)
     if len(words) > 1:
         raise RuleError("Höchstens ein Startwert.", hint="Z. B. /auslosen 4711 oder nur /auslosen")
-    names = [p.name for p in trepo.participants(session, t)]
+    done = trepo.load_series(session, t)
+    people = trepo.participants(session, t)
+    names = present(people, len(done) + 1)
     tr.table_sizes(len(names))
     seed = tr.validate_seed(words[0]) if words else _new_seed()
-    done = trepo.load_series(session, t)
     if done:
         current = done[-1]
         missing = tr.missing_results(current.tables, current.results)
@@ -357,6 +458,14 @@ def auslosen(session: Session, cmd: Command) -> Reply:
         repeats = tr.partner_repeats([*[s.tables for s in done], tables])
         if repeats:
             lines.append(f"Wiederholte Tischpartner (alle Serien): {repeats} Paare.")
+    if done:
+        before = {n for table in done[-1].tables for n in table}
+        came = [n for n in names if n not in before]
+        went = sorted(before - set(names), key=tr.name_sort_key)
+        if came:
+            lines.append(f"Neu dabei: {_names_line(came)}")
+        if went:
+            lines.append(f"Nicht mehr dabei: {_names_line(went)}")
     if team_line:
         lines.append(team_line)
     lines.append(f"Startwert {escape(seed)} · Serie {number} – nachrechenbar: /hilfe auslosung")
@@ -551,12 +660,27 @@ def fehlend(session: Session, cmd: Command) -> Reply:
 # --- ranking, /rangliste, /urkunden -----------------------------------------------------------
 
 
+def counting_of(t: Tournament) -> tr.Counting:
+    return tr.Counting.parse(t.counting)
+
+
+def full_ranking(t: Tournament, done: Sequence[trepo.LoadedSeries]) -> tr.SeriesRanking:
+    """The ranking over the complete series under the tournament's counting rule."""
+    return tr.rank_series(done, _games(t), t.seed, counting_of(t))
+
+
 def ranking_of(
     t: Tournament, done: Sequence[trepo.LoadedSeries]
 ) -> tuple[list[Ranked], list[int], list[int]]:
     """(ranking over the complete series, their numbers, numbers of incomplete series)."""
-    r = tr.rank_series(done, _games(t), t.seed)
+    r = full_ranking(t, done)
     return r.ranked, r.complete, r.incomplete
+
+
+def series_ranking(t: Tournament, s: trepo.LoadedSeries) -> list[Ranked]:
+    """One complete series ranked on its own (series prizes): score, won, lost, the lot."""
+    scores = tr.series_scores(s.tables, s.results, _games(t), series=s.number)
+    return tr.tournament_standings([scores], t.seed)
 
 
 def series_span(numbers: Sequence[int]) -> str:
@@ -582,23 +706,42 @@ def _require_ranking(
 def rangliste(session: Session, cmd: Command) -> Reply:
     t, rest = season.pick(session, cmd, cmd.args)
     words = [w.lower() for w in rest]
+    if words[:1] == ["serie"]:
+        return _series_rangliste(session, t, words[1:])
     if words not in ([], ["pdf"]):
         raise RuleError(
             "Das kenne ich bei /rangliste nicht.",
-            hint="/rangliste, /rangliste pdf oder /rangliste turnier 1",
+            hint="/rangliste, /rangliste pdf, /rangliste serie 2 oder /rangliste turnier 1",
         )
     as_pdf = words == ["pdf"]
-    ranked, complete, incomplete = _require_ranking(t, trepo.load_series(session, t))
+    done = trepo.load_series(session, t)
+    _require_ranking(t, done)
+    full = full_ranking(t, done)
+    ranked, complete, incomplete = full.ranked, full.complete, full.incomplete
+    counting = counting_of(t)
     lines = [f"🏆 <b>Rangliste – {escape(t.name)}</b> ({series_span(complete)})"]
     shown = season.shown_line(session, t)
     if shown:
         lines.append(shown)
     for r in ranked:
         s = r.standing
-        lines.append(
+        line = (
             f"{r.place}. {escape(s.name)} – {minus_sign(s.score)} Punkte · {s.won} gewonnen, "
             f"{s.lost} verloren"
         )
+        played = full.played.get(s.name, 0)
+        if counting.average:
+            line += f" · Schnitt {_average(s.score, played)} aus {texts.series_count(played)}"
+        elif played < len(complete):
+            line += f" · {played} von {len(complete)} Serien"
+        lines.append(line)
+    if full.unranked:
+        lines.append(
+            f"Nicht gewertet (weniger als {texts.series_count(counting.minimum)}): "
+            + _names_line(full.unranked)
+        )
+    if counting.average or any(full.played.get(r.standing.name, 0) < len(complete) for r in ranked):
+        lines.append(_counting_line(counting))  # only where absences matter
     if incomplete:
         verb = "ist" if len(incomplete) == 1 else "sind"
         lines.append(
@@ -607,7 +750,7 @@ def rangliste(session: Session, cmd: Command) -> Reply:
     note = lot_note(ranked, t.seed)
     if note:
         lines.append(f"🎲 {escape(note)}")
-    lines.append("Gleichstand: mehr gewonnene Spiele, dann weniger verlorene, dann das Los.")
+    lines.append(TIE_LINE)
     team_ranking = teams_uc.ranking(session, t, ranked)
     lines.extend(teams_uc.ranking_lines(t, team_ranking))
     if not as_pdf:
@@ -677,12 +820,101 @@ def urkunden(session: Session, cmd: Command) -> Reply:
     return Reply("\n".join(lines), documents=(doc,))
 
 
+TIE_LINE = "Gleichstand: mehr gewonnene Spiele, dann weniger verlorene, dann das Los."
+
+
+def _average(score: int, played: int) -> str:
+    value = round(score / played, 1) if played else 0.0
+    return minus_sign(int(value)) if value == int(value) else f"{value:.1f}".replace(".", ",")
+
+
+def _counting_line(counting: tr.Counting) -> str:
+    if counting.average:
+        return (
+            f"Gezählt: Schnitt je gespielter Serie, gewertet ab "
+            f"{texts.series_count(counting.minimum)} (/turnierregeln)."
+        )
+    return "Gezählt: Summe aller Serien, eine fehlende Serie zählt 0 (/turnierregeln)."
+
+
+def _series_rangliste(session: Session, t: Tournament, words: Sequence[str]) -> Reply:
+    done = trepo.load_series(session, t)
+    if len(words) != 1 or not words[0].isdigit() or len(words[0]) > 4:
+        raise RuleError("Welche Serie?", hint="Z. B. /rangliste serie 2")
+    number = int(words[0])
+    if not done:
+        raise RuleError("Es ist noch keine Serie ausgelost.", hint="Erst /auslosen.")
+    if not 1 <= number <= len(done):
+        raise RuleError(
+            f"Serie {number} gibt es nicht.", hint=f"Ausgelost: Serie 1 bis {len(done)}."
+        )
+    target = done[number - 1]
+    if tr.missing_results(target.tables, target.results):
+        raise RuleError(
+            f"Serie {number} ist noch unvollständig.", hint="Was fehlt, zeigt /fehlend."
+        )
+    ranked = series_ranking(t, target)
+    lines = [f"🏅 <b>Serie {number} – {escape(t.name)}</b>"]
+    shown = season.shown_line(session, t)
+    if shown:
+        lines.append(shown)
+    for r in ranked:
+        x = r.standing
+        lines.append(
+            f"{r.place}. {escape(x.name)} – {minus_sign(x.score)} Punkte · {x.won} gewonnen, "
+            f"{x.lost} verloren"
+        )
+    note = lot_note(ranked, t.seed)
+    if note:
+        lines.append(f"🎲 {escape(note)}")
+    lines.append(TIE_LINE)
+    lines.append("Serienpreise (/preise serie …) gehen nach dieser Rangliste.")
+    return Reply("\n".join(lines))
+
+
+# --- /turnierregeln ---------------------------------------------------------------------------
+
+
+def turnierregeln(session: Session, cmd: Command) -> Reply:
+    """``/turnierregeln``: show; ``summe``; ``schnitt [mindestens N]`` (management)."""
+    words = [w.casefold() for w in cmd.args]
+    if not words:
+        t = _require(session, cmd)
+        return Reply(
+            f"📐 <b>Zählweise – {escape(t.name)}</b>\n{_counting_line(counting_of(t))}\n"
+            "Ändern: /turnierregeln summe oder /turnierregeln schnitt mindestens 2"
+        )
+    lock_chat(session, cmd.chat_id)
+    t = _running(session, cmd)
+    require_manager(t, cmd)
+    if words == ["summe"]:
+        counting = tr.Counting()
+    elif words[0] == "schnitt" and len(words) in (1, 3) and (
+        len(words) == 1 or (words[1] in ("mindestens", "min", "ab") and words[2].isdigit())
+    ):
+        minimum = int(words[2]) if len(words) == 3 and len(words[2]) <= 4 else 1
+        if len(words) == 3 and not 1 <= minimum <= MAX_SERIES_GAMES:
+            raise RuleError(
+                f"Mindestens {words[2][:6]} Serien gehen nicht.",
+                hint="Z. B. /turnierregeln schnitt mindestens 2",
+            )
+        counting = tr.Counting(True, minimum)
+    else:
+        raise RuleError(
+            "Das kenne ich bei /turnierregeln nicht.",
+            hint="/turnierregeln summe oder /turnierregeln schnitt mindestens 2",
+        )
+    t.counting = counting.code
+    return Reply(f"✅ {_counting_line(counting)}\nDie Rangliste folgt sofort: /rangliste")
+
+
 # --- /export ----------------------------------------------------------------------------------
 
 
 def export_document(session: Session, t: Tournament) -> dict[str, object]:
     """The ``skatbot-turnier/1`` JSON of SPEC §7."""
     done = trepo.load_series(session, t)
+    people = trepo.participants(session, t)
     ranked, complete, _ = ranking_of(t, done)
     series = []
     for s in done:
@@ -703,6 +935,9 @@ def export_document(session: Session, t: Tournament) -> dict[str, object]:
                 "number": s.number,
                 "seed": s.row.seed,
                 "tables": s.tables,
+                "participants": sorted(
+                    (n for table in s.tables for n in table), key=tr.name_sort_key
+                ),  # the draw's input: with seed and number it recomputes the tables
                 "complete": s.number in complete,
                 "missing": tr.missing_results(s.tables, s.results),
                 "results": results,
@@ -713,7 +948,31 @@ def export_document(session: Session, t: Tournament) -> dict[str, object]:
         "name": t.name,
         "seed": t.seed,
         "series_games": {"3": t.games_3, "4": t.games_4},
-        "participants": [p.name for p in trepo.participants(session, t)],
+        "number": t.number,
+        "created": season.day_of(t).isoformat(),
+        "closed": season.berlin_time(t.closed_at).date().isoformat() if t.closed_at else None,
+        "counting": counting_of(t).code or "summe",
+        "participants": [p.name for p in people],
+        "late_or_left": [
+            {
+                "name": p.name,
+                "from_series": p.from_series,
+                "left_from": p.left_from,
+                "refunded": p.refunded,
+            }
+            for p in people
+            if p.from_series > 1 or p.left_from is not None
+        ],
+        "roster_log": [
+            {
+                "name": r.name,
+                "action": r.action,
+                "series": r.series,
+                "by": r.user_name,
+                "at": season.berlin_time(r.created_at).isoformat(timespec="seconds"),
+            }
+            for r in trepo.roster_log(session, t)
+        ],
         "series": series,
         "ranked_series": complete,
         "ranking": [

@@ -42,6 +42,20 @@ def _day(moment: dt.datetime | None) -> dt.date:
     return berlin_date(moment)
 
 
+def berlin_time(moment: dt.datetime) -> dt.datetime:
+    """A stored time as the clock in Germany shows it (SQLite gives it back naive: UTC)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=dt.UTC)
+    try:
+        from zoneinfo import ZoneInfo
+
+        return moment.astimezone(ZoneInfo("Europe/Berlin"))
+    except Exception:  # no time zone data on this system: the EU rule of evening.py
+        from skatbot.usecases.evening import _berlin_offset
+
+        return moment.astimezone(dt.UTC) + _berlin_offset(moment)
+
+
 def day_of(t: Tournament) -> dt.date:
     """The tournament's date: the day it was created (Germany)."""
     return _day(t.created_at)

@@ -56,6 +56,8 @@ async def test_two_tournaments_one_after_the_other_at_one_desk(bot: Bot) -> None
     assert "Turnier 1 „Herbstskat“ ist beendet" in done and "Sieg: Moritz (280 Punkte)" in done
     assert "/rangliste turnier 1" in done and "/turnier NAME" in done
     # an ended tournament takes nothing: every managing command says so, nothing changes
+    ended = await export_raw(bot)
+    assert b'"closed": null' in before and b'"closed": null' not in ended  # says it has ended
     for message in (
         "/teilnehmer Zoe",
         "/entfernen Anna",
@@ -66,7 +68,7 @@ async def test_two_tournaments_one_after_the_other_at_one_desk(bot: Bot) -> None
         "/turnier ende",
     ):
         await refused(bot, message, "ist beendet", **ORGANISER)
-    assert await export_raw(bot) == before
+    assert await export_raw(bot) == ended
 
     # the next one at the same desk, with the same draw seed: its own tables and ranking
     await play(bot, "Winterskat", WINTER)
@@ -177,3 +179,106 @@ async def test_an_ended_tournaments_tables_take_no_games(bot: Bot) -> None:
     assert await export_raw(bot, table_chat) == before
     await ok(bot, "/liste", "Anna", chat_id=table_chat)  # still readable
     await refused(bot, f"/tisch {code.group(1)}", "ist beendet", chat_id=-1003)
+
+
+# --- late arrivals and departures -----------------------------------------------------------
+
+
+def seated(reply: str) -> list[list[str]]:
+    return [m.group(1).split(", ") for m in re.finditer(r"^Tisch \d+: (.+)$", reply, re.M)]
+
+
+async def test_a_late_arrival_and_a_departure_with_ranking_and_fees_by_hand(bot: Bot) -> None:
+    from skatbot.rules import tournament as tr
+
+    await ok(bot, "/turnier Frühjahrsskat", **ORGANISER)
+    await ok(bot, "/teilnehmer " + ", ".join(NAMES), **ORGANISER)
+    await ok(bot, "/gebuehren startgeld 10 €\nverlust 0,50 €", **ORGANISER)
+    tables1 = seated(await ok(bot, f"/auslosen {SEED}", **ORGANISER))
+    # series 1: nobody loses but Moritz (one lost game): his table partners get 40 at a
+    # 3-table, 30 at a 4-table; everyone else scores points + 50 x won
+    s1 = {n: (10 * i, 1, 0) for i, n in enumerate(NAMES)} | {"Moritz": (60, 1, 1)}
+    await ok(bot, results_message(s1), "Serie 1 ist komplett", **ORGANISER)
+    moritz_table = next(t for t in tables1 if "Moritz" in t)
+    bonus = 40 if len(moritz_table) == 3 else 30
+    score1 = {n: p + 50 * (w - v) for n, (p, w, v) in s1.items()}
+    score1.update({n: score1[n] + bonus for n in moritz_table if n != "Moritz"})
+
+    # Moritz leaves after series 1, Zoe arrives for series 2; Xaver's arrival is taken back
+    left = await ok(bot, "/entfernen Moritz", "Moritz ist ab Serie 2 nicht mehr dabei", **ORGANISER)
+    assert "Serie 1 bleibt gewertet" in left and "Startgeld bleibt" in left
+    came = await ok(bot, "/teilnehmer Zoe", "Nachgemeldet: Zoe – ab Serie 2 dabei", **ORGANISER)
+    assert "Startgeld 10,00 € je Nachmeldung" in came
+    await ok(bot, "/teilnehmer Xaver", "Nachgemeldet: Xaver", **ORGANISER)
+    await ok(bot, "/entfernen Xaver", "Nachmeldung von Xaver zurückgenommen", **ORGANISER)
+    listing = await ok(bot, "/teilnehmer", "Moritz (abgemeldet ab Serie 2)", "Zoe (ab Serie 2)")
+    assert "Xaver" in listing  # in the log only
+    assert re.search(r"Zoe: nachgemeldet ab Serie 2, von Olga", listing)
+    assert re.search(r"Moritz: abgemeldet ab Serie 2, von Olga", listing)
+    assert "Xaver: Nachmeldung (ab Serie 2) zurückgenommen" in listing
+    assert "Serie 2: 13 dabei" in listing
+
+    # refusals change nothing
+    before = await export_raw(bot)
+    await refused(bot, "/entfernen Moritz", "schon abgemeldet (ab Serie 2)", **ORGANISER)
+    await refused(bot, "/teilnehmer Moritz", "steht schon", "abgemeldet ab Serie 2", **ORGANISER)
+    await refused(bot, "/teilnehmer Zoe", "steht schon", **ORGANISER)
+    await refused(bot, "/entfernen Zoe erstatten", "nichts zu erstatten", **ORGANISER)
+    await refused(bot, "/teilnehmer Yvonne", "verwalten Olga", **OTHER)  # type: ignore[arg-type]
+    await refused(bot, "/entfernen Anna", "verwalten Olga", **OTHER)  # type: ignore[arg-type]
+    await refused(bot, "/entfernen Niemand", "kein Teilnehmer", **ORGANISER)
+    assert await export_raw(bot) == before
+
+    # series 2 is drawn from its own participants, recomputable with its seed
+    drawn = await ok(
+        bot, f"/auslosen {SEED}", "Neu dabei: Zoe", "Nicht mehr dabei: Moritz", **ORGANISER
+    )
+    tables2 = seated(drawn)
+    present2 = [n for n in NAMES if n != "Moritz"] + ["Zoe"]
+    assert tables2 == tr.draw(present2, SEED, 2, [tables1])
+    data = await export(bot)
+    assert data["series"][1]["participants"] == sorted(present2)  # type: ignore[index]
+    assert [x["action"] for x in data["roster_log"]] == ["leave", "join", "join", "unjoin"]  # type: ignore[union-attr]
+    await refused(bot, "/ergebnis Moritz 10 1 0", "kein Teilnehmer", **ORGANISER)
+
+    s2 = {n: (5 * i, 1, 0) for i, n in enumerate(present2)}
+    await ok(bot, results_message(s2), "Serie 2 ist komplett", **ORGANISER)
+    total = {n: score1.get(n, 0) + (s2[n][0] + 50 if n in s2 else 0) for n in [*NAMES, "Zoe"]}
+    order = sorted(total, key=lambda n: -total[n])
+    assert len(set(total.values())) == len(total)  # no ties: the order is the scores'
+    ranking = await ok(
+        bot, "/rangliste", "Gezählt: Summe aller Serien, eine fehlende Serie zählt 0"
+    )
+    for place, name in enumerate(order, 1):
+        assert re.search(rf"^{place}\. {name} – {total[name]} Punkte", ranking, re.M), name
+    assert re.search(r"^\d+\. Moritz – .* · 1 von 2 Serien$", ranking, re.M)
+    assert re.search(r"^\d+\. Zoe – .* · 1 von 2 Serien$", ranking, re.M)
+
+    # fees: 14 entries of 10 €, Moritz's lost game 0,50 €; no refund unless the organiser says so
+    dues = await ok(bot, "/abrechnung", "Einnahmen 140,50 €")
+    assert "Moritz: zahlt 10,50 € (Startgeld 10,00 € + 1 verlorenes Spiel 0,50 €)" in dues
+    assert "Zoe: zahlt 10,00 € (Startgeld 10,00 €)" in dues
+    await ok(
+        bot, "/entfernen Moritz erstatten", "Moritz bekommt das Startgeld erstattet", **ORGANISER
+    )
+    dues = await ok(bot, "/abrechnung", "Einnahmen 130,50 €")
+    assert "Moritz: zahlt 0,50 € (1 verlorenes Spiel 0,50 €)" in dues
+
+    # the average rule, from 2 series played: the two with one series are not ranked
+    before = await export_raw(bot)
+    await refused(
+        bot, "/turnierregeln schnitt mindestens x", "kenne ich bei /turnierregeln", **ORGANISER
+    )
+    await refused(bot, "/turnierregeln schnitt mindestens 0", "gehen nicht", **ORGANISER)
+    await refused(bot, "/turnierregeln summe", "verwalten Olga", **OTHER)  # type: ignore[arg-type]
+    assert await export_raw(bot) == before
+    await ok(bot, "/turnierregeln schnitt mindestens 2", "Schnitt je gespielter Serie", **ORGANISER)
+    ranking = await ok(bot, "/rangliste", "Nicht gewertet (weniger als 2 Serien): Moritz, Zoe")
+    both = [n for n in order if n not in ("Moritz", "Zoe")]
+    for place, name in enumerate(both, 1):
+        average = total[name] / 2
+        shown = f"{average:.1f}".replace(".", ",").removesuffix(",0")
+        assert f"{place}. {name} – {total[name]} Punkte" in ranking, name
+        assert f"Schnitt {shown} aus 2 Serien" in ranking, (name, shown)
+    assert "Moritz –" not in ranking
+    await ok(bot, "/turnierregeln", "Schnitt je gespielter Serie, gewertet ab 2 Serien")

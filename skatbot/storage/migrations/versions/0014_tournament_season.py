@@ -1,7 +1,9 @@
 """tournament season: several tournaments per place, one after the other
 
 A place's tournaments are numbered (``number``); one ends with ``closed_at``; the next one
-starts at the same place, so ``chat_id`` is no longer unique.
+starts at the same place, so ``chat_id`` is no longer unique. A tournament has a counting
+rule (``counting``). Participants arrive late (``from_series``) and leave early
+(``left_from``, ``refunded``); every such change is a row of ``tournament_roster``.
 
 Revision ID: 0014
 Revises: 0010
@@ -34,6 +36,30 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column("closed_at", sa.DateTime(timezone=True), nullable=True))
         batch_op.add_column(sa.Column("closed_by", sa.BigInteger(), nullable=True))
         batch_op.create_index("ix_tournaments_chat_id", ["chat_id"], unique=False)
+        batch_op.add_column(sa.Column("counting", sa.String(length=32), nullable=True))
+    with op.batch_alter_table("tournament_participants") as batch_op:
+        batch_op.add_column(
+            sa.Column("from_series", sa.Integer(), nullable=False, server_default=sa.text("1"))
+        )
+        batch_op.add_column(sa.Column("left_from", sa.Integer(), nullable=True))
+        batch_op.add_column(
+            sa.Column("refunded", sa.Boolean(), nullable=False, server_default=sa.false())
+        )
+    op.create_table(
+        "tournament_roster",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("tournament_id", sa.Integer(), nullable=False),
+        sa.Column("name", sa.String(length=64), nullable=False),
+        sa.Column("action", sa.String(length=16), nullable=False),
+        sa.Column("series", sa.Integer(), nullable=False),
+        sa.Column("user_id", sa.BigInteger(), nullable=True),
+        sa.Column("user_name", sa.String(length=128), nullable=True),
+        sa.Column("update_id", sa.BigInteger(), nullable=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(["tournament_id"], ["tournaments.id"], ondelete="CASCADE"),
+        sa.PrimaryKeyConstraint("id"),
+    )
+    op.create_index("ix_tournament_roster_tournament_id", "tournament_roster", ["tournament_id"])
 
 
 def downgrade() -> None:
@@ -41,7 +67,14 @@ def downgrade() -> None:
     op.execute(
         "DELETE FROM tournaments WHERE id NOT IN (SELECT MAX(id) FROM tournaments GROUP BY chat_id)"
     )
+    op.drop_index("ix_tournament_roster_tournament_id", table_name="tournament_roster")
+    op.drop_table("tournament_roster")
+    with op.batch_alter_table("tournament_participants") as batch_op:
+        batch_op.drop_column("refunded")
+        batch_op.drop_column("left_from")
+        batch_op.drop_column("from_series")
     with op.batch_alter_table("tournaments", naming_convention=_NAMES) as batch_op:
+        batch_op.drop_column("counting")
         batch_op.drop_index("ix_tournaments_chat_id")
         batch_op.drop_column("closed_by")
         batch_op.drop_column("closed_at")
