@@ -164,3 +164,5 @@ class TableLink(Base):
     signed: Mapped[str] = mapped_column(Text, default="{}")
     reported: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    # The list plays in a forum topic the bot created for it (a draw taken back deletes it).
+    bot_topic: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())

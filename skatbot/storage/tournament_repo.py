@@ -315,6 +315,19 @@ def table_by_id(session: Session, link_id: int) -> TableLink | None:
     return session.get(TableLink, link_id)
 
 
+def take_back_series(session: Session, series: Series) -> None:
+    """A draw taken back: the series with its table links and (empty) table lists."""
+    from skatbot.storage.models import SheetList
+
+    lists = [link.list_id for link in table_links(session, series) if link.list_id is not None]
+    if lists:
+        session.execute(delete(SheetList).where(SheetList.id.in_(lists)))
+    session.execute(delete(TableLink).where(TableLink.series_id == series.id))
+    session.execute(delete(Result).where(Result.series_id == series.id))
+    session.execute(delete(Series).where(Series.id == series.id))
+    session.expire_all()
+
+
 def code_taken(session: Session, code: str) -> bool:
     return table_by_code(session, code) is not None
 

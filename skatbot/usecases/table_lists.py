@@ -30,7 +30,16 @@ from skatbot.storage.models import ListStatus
 from skatbot.storage.tournament_models import Series, TableLink, Tournament
 from skatbot.storage.unit import Session
 from skatbot.usecases import people, standings, texts
-from skatbot.usecases.reply import Answer, Buttons, Command, Edit, NewTopic, Post, Reply
+from skatbot.usecases.reply import (
+    Answer,
+    Buttons,
+    CloseTopic,
+    Command,
+    Edit,
+    NewTopic,
+    Post,
+    Reply,
+)
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 6
@@ -145,6 +154,7 @@ def _topic(cmd: Command, t: Tournament, series: Series, link: TableLink) -> NewT
             thread_id=thread_id,
             telegram_chat_id=telegram_chat,
         )
+        found.bot_topic = True  # a draw taken back deletes this topic again
         return open_table(session, opener, found)
 
     def refused(session: Session) -> Reply:
@@ -477,6 +487,47 @@ def after_reopen(session: Session, cmd: Command, lst: repo.ListInfo) -> tuple[Po
     if edit is not None:
         posts.append(_desk_post(session, t, Reply("", edits=(edit,))))
     return tuple(posts)
+
+
+# --- /auslosen zurück: a draw taken back -------------------------------------------------------
+
+
+def booked_reason(session: Session, series: Series) -> str | None:
+    """Why the draw of ``series`` can no longer be taken back (None: it can): a table has
+    played."""
+    for link in trepo.table_links(session, series):
+        lst = repo.get_list(session, link.list_id) if link.list_id is not None else None
+        if lst is not None and repo.load(session, lst).rows:
+            return f"an Tisch {link.table_no} ist schon gespielt worden"
+    return None
+
+
+def take_back(
+    session: Session, t: Tournament, series: Series
+) -> tuple[tuple[CloseTopic, ...], tuple[Post, ...]]:
+    """Remove the series' tables: their (empty) lists, links and codes; the bot's topics go
+    (deleted, or closed), a table elsewhere is told; the pinned standings follow."""
+    gone: list[CloseTopic] = []
+    posts: list[Post] = []
+    for link in trepo.table_links(session, series):
+        lst = repo.get_list(session, link.list_id) if link.list_id is not None else None
+        if lst is None:
+            continue
+        chat, thread = places.telegram_of(session, lst.chat_id)
+        if link.bot_topic and thread:
+            gone.append(CloseTopic(chat, thread))
+            continue
+        note = (
+            f"↩️ {_label(series, link)} gilt nicht mehr: die Turnierleitung hat die Auslosung "
+            "zurückgenommen, die Liste hier ist gelöscht. Der neue Tischcode kommt mit der "
+            "nächsten Auslosung."
+        )
+        posts.append(Post(chat, thread, Reply(note)))
+    trepo.take_back_series(session, series)
+    edit = standings_edit(session, t)
+    if edit is not None:
+        posts.append(_desk_post(session, t, Reply("", edits=(edit,))))
+    return tuple(gone), tuple(posts)
 
 
 # --- /fehlend: the tables still playing ---------------------------------------------------------

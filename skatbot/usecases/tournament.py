@@ -417,11 +417,16 @@ def serienlaenge(session: Session, cmd: Command) -> Reply:
 # --- /auslosen --------------------------------------------------------------------------------
 
 
+UNDO_WORDS = {"zurück", "zurueck", "rückgängig", "rueckgaengig"}
+
+
 def auslosen(session: Session, cmd: Command) -> Reply:
     words = list(cmd.args)
     lock_chat(session, cmd.chat_id)
     t = _running(session, cmd)
     require_manager(t, cmd)
+    if words and words[0].casefold() in UNDO_WORDS:
+        return _take_back(session, cmd, t, [w.casefold() for w in words[1:]])
     if len(words) > 1:
         raise RuleError("Höchstens ein Startwert.", hint="Z. B. /auslosen 4711 oder nur /auslosen")
     done = trepo.load_series(session, t)
@@ -472,6 +477,65 @@ def auslosen(session: Session, cmd: Command) -> Reply:
     lines.extend(table_lines)
     lines.append("Ergebnisse von Hand: " + RESULT_EXAMPLE + ", mehrere Zeilen pro Nachricht.")
     return Reply("\n".join(lines), topics=topics, posts=posts)
+
+
+def _take_back(session: Session, cmd: Command, t: Tournament, rest: list[str]) -> Reply:
+    """``/auslosen zurück`` (asks) and ``/auslosen zurück ja``: the latest draw taken back
+    while nothing was played or entered for it."""
+    if rest not in ([], ["ja"]):
+        raise RuleError(
+            "Das kenne ich bei /auslosen zurück nicht.",
+            hint="Erst /auslosen zurück, dann /auslosen zurück ja.",
+        )
+    done = trepo.load_series(session, t)
+    if not done:
+        raise RuleError(
+            "Es ist noch keine Serie ausgelost – nichts zurückzunehmen.", hint="/auslosen"
+        )
+    last = done[-1]
+    reason = table_lists.booked_reason(session, last.row)
+    if last.results:
+        count = len(last.results)
+        reason = f"für sie {'ist 1 Ergebnis' if count == 1 else f'sind {count} Ergebnisse'} eingetragen"
+    if reason:
+        raise RuleError(
+            f"Die Auslosung von Serie {last.number} lässt sich nicht mehr zurücknehmen: {reason}.",
+            hint="Zurücknehmen geht nur, solange an ihren Tischen nichts gebucht ist; "
+            "Ergebnisse korrigiert /ergebnis, Spiele /korrigieren am Tisch.",
+        )
+    what = f"draw{last.row.id}"
+    if not rest:
+        season.ask(session, cmd, what)
+        lines = [
+            f"⚠️ <b>Auslosung von Serie {last.number} zurücknehmen?</b> (Startwert "
+            f"{escape(last.row.seed)})",
+            "Ihre Tischlisten werden gelöscht, die Themen des Bots dafür entfernt, die "
+            "Tischcodes gelten nicht mehr; danach neu auslosen mit /auslosen.",
+            "👉 Zum Bestätigen: /auslosen zurück ja",
+        ]
+        return Reply("\n".join(lines))
+    if not season.asked(session, cmd, what):
+        raise RuleError(
+            "Das Zurücknehmen wurde noch nicht gefragt.",
+            hint="Erst /auslosen zurück, dann /auslosen zurück ja.",
+        )
+    gone, posts = table_lists.take_back(session, t, last.row)
+    moved = []
+    for p in trepo.participants(session, t):  # a change for "the next series" stays so
+        if p.from_series == last.number + 1:
+            p.from_series = last.number
+            moved.append(f"{escape(p.name)} ab Serie {last.number}")
+        if p.left_from == last.number + 1:
+            p.left_from = last.number
+            moved.append(f"{escape(p.name)} abgemeldet ab Serie {last.number}")
+    lines = [
+        f"↩️ <b>Auslosung von Serie {last.number} zurückgenommen</b> – {escape(t.name)}. "
+        f"Die Tischcodes gelten nicht mehr.",
+    ]
+    if moved:
+        lines.append("Gilt jetzt für die neue Auslosung: " + "; ".join(moved) + ".")
+    lines.append(f"Neu auslosen: /auslosen (oder /auslosen STARTWERT) – wieder Serie {last.number}.")
+    return Reply("\n".join(lines), gone_topics=gone, posts=posts)
 
 
 def _new_seed() -> str:

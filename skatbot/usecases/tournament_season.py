@@ -139,13 +139,15 @@ def pick(session: Session, cmd: Command, words: Sequence[str]) -> tuple[Tourname
 # --- /turnier ende ------------------------------------------------------------------------------
 
 
-def _ask(session: Session, cmd: Command, what: str) -> str:
+def ask(session: Session, cmd: Command, what: str) -> str:
+    """Remember the desk's question ``what`` (a fresh nonce: an older question is void)."""
     from skatbot.usecases.admin import issue_nonce
 
     return issue_nonce(session, cmd.chat_id, NONCE_KEY, what)
 
 
-def _asked(session: Session, cmd: Command, what: str) -> bool:
+def asked(session: Session, cmd: Command, what: str) -> bool:
+    """Whether ``what`` was the desk's last question (used up once answered)."""
     stored = chats.settings_of(session, cmd.chat_id).nonce(NONCE_KEY)
     if stored is None or not stored.startswith(what + ":"):
         return False
@@ -172,7 +174,7 @@ def ende(session: Session, cmd: Command) -> Reply:
     done = trepo.load_series(session, t)
     ranked, complete, incomplete = tournament.ranking_of(t, done)
     if len(cmd.args) == 1:
-        _ask(session, cmd, what)
+        ask(session, cmd, what)
         lines = [f"⚠️ <b>{label(t)} beenden?</b>"]
         if complete:
             lines.append(f"Gewertet: {tournament.series_span(complete)}.")
@@ -189,7 +191,7 @@ def ende(session: Session, cmd: Command) -> Reply:
         )
         lines.append("👉 Zum Bestätigen: /turnier ende ja")
         return Reply("\n".join(lines))
-    if not _asked(session, cmd, what):
+    if not asked(session, cmd, what):
         raise RuleError(
             "Das Beenden wurde noch nicht gefragt.",
             hint="Erst /turnier ende, dann /turnier ende ja.",

@@ -4,6 +4,7 @@ commands), /loeschen at a desk with several tournaments, and an ended tournament
 
 from __future__ import annotations
 
+import json
 import re
 
 from tests.handlers.test_tournament_chat import NAMES, ORGANISER, SEED, export, results_message
@@ -282,3 +283,102 @@ async def test_a_late_arrival_and_a_departure_with_ranking_and_fees_by_hand(bot:
         assert f"Schnitt {shown} aus 2 Serien" in ranking, (name, shown)
     assert "Moritz –" not in ranking
     await ok(bot, "/turnierregeln", "Schnitt je gespielter Serie, gewertet ab 2 Serien")
+
+
+# --- a draw taken back ------------------------------------------------------------------------
+
+
+async def supergroup_export(bot: Bot, chat_id: int) -> bytes:
+    """/export in a supergroup (a forum stays a forum: ``bot.say`` posts as a plain group)."""
+    from tests.helpers import replies
+
+    before = len(bot.api.calls)
+    uid = bot.api.push_message("/export", chat_id=chat_id, user_id=1, chat_type="supergroup")
+    await bot.api.wait_confirmed(uid, timeout=15)
+    docs = [r.document for r in replies(bot.api.calls[before:], chat_id) if r.document]
+    assert docs
+    return docs[0][1]
+
+
+async def test_a_draw_undone_and_redrawn(bot: Bot) -> None:
+    from skatbot.standin.server import BOT_ID
+    from tests.handlers import test_table_lists as tl
+
+    forum = tl.FORUM
+    bot.api.add_forum(forum, title="Preisskat")
+    bot.api.set_admins(forum, [BOT_ID, tl.MANAGER])
+    await tl.setup_desk(bot, forum)
+    first = seated(await tl.ok(bot, "/auslosen 4711", forum))
+    await bot.delivered()
+    threads = {thread for thread, _ in tl.table_topics(bot, 1).values()}
+    assert len(threads) == 4
+    assert "Serie 1: 0/4 Tische" in (tl.pinned(bot, forum).text or "")
+
+    # refusals change nothing: wrong person, not asked, a wrong word
+    before = await supergroup_export(bot, forum)
+    await tl.refused(bot, "/auslosen zurück", forum, None, "verwalten", user_id=999)
+    await tl.refused(bot, "/auslosen zurück ja", forum, None, "noch nicht gefragt")
+    await tl.refused(bot, "/auslosen zurück quatsch", forum, None, "kenne ich")
+    assert await supergroup_export(bot, forum) == before
+
+    asked = await tl.ok(bot, "/auslosen zurück", forum)
+    assert "Auslosung von Serie 1 zurücknehmen?" in asked and "/auslosen zurück ja" in asked
+    done = await tl.ok(bot, "/auslosen zurück ja", forum)
+    assert "Auslosung von Serie 1 zurückgenommen" in done
+    await bot.delivered()
+    assert not threads & set(bot.api.topics.get(forum, {}))  # the bot's topics are deleted
+    assert "Serie 1: 0/4" not in (tl.pinned(bot, forum).text or "")  # the pinned one follows
+    assert json.loads(await supergroup_export(bot, forum))["series"] == []
+
+    # redrawn: the same seed and participants give the same tables, in new topics
+    again = seated(await tl.ok(bot, "/auslosen 4711", forum))
+    assert again == first
+    await bot.delivered()
+    topics = tl.table_topics(bot, 1)
+    assert len(topics) == 4 and not threads & {t for t, _ in topics.values()}
+
+    # where the bot may not delete a topic, it closes it
+    bot.api.deny_delete_rights(forum)
+    await tl.ok(bot, "/auslosen zurück", forum)
+    await tl.ok(bot, "/auslosen zurück ja", forum)
+    await bot.delivered()
+    assert {(forum, t) for t, _ in topics.values()} <= bot.api.closed_topics
+
+    # after the first game at a table it is refused with the reason
+    await tl.ok(bot, "/auslosen 4711", forum)
+    await bot.delivered()
+    thread, players = tl.table_topics(bot, 1)[1]
+    assert thread not in {t for t, _ in topics.values()}
+    declarer = players[1]
+    await tl.ok(bot, f"/spiel {declarer} {tl.WON}", forum, thread, user_id=tl.USER[declarer])
+    before = await supergroup_export(bot, forum)
+    await tl.refused(bot, "/auslosen zurück", forum, None, "an Tisch 1 ist schon gespielt worden")
+    assert await supergroup_export(bot, forum) == before
+
+
+async def test_a_draw_with_codes_undone_and_refused_after_a_result(bot: Bot) -> None:
+    from tests.handlers import test_table_lists as tl
+
+    await tl.ok(bot, "/turnier Vereinsmeisterschaft", tl.PLAIN)
+    await tl.ok(bot, "/teilnehmer " + ", ".join(NAMES[:7]), tl.PLAIN)
+    drawn = await tl.ok(bot, "/auslosen 99", tl.PLAIN)
+    codes = dict(re.findall(r"Tisch (\d) → /tisch (\w+)", drawn))
+    await tl.ok(bot, f"/tisch {codes['1']}", tl.ELSEWHERE)
+    # a late arrival after the draw plays "from the next series": still so after taking it back
+    await tl.ok(bot, "/teilnehmer Zoe", tl.PLAIN)
+    await tl.ok(bot, "/auslosen zurück", tl.PLAIN)
+    done = await tl.ok(bot, "/auslosen zurück ja", tl.PLAIN)
+    assert "Zoe ab Serie 1" in done
+    await bot.delivered()
+    told = [m.text or "" for m in bot.api.messages(tl.ELSEWHERE)]
+    assert any("Serie 1 · Tisch 1 gilt nicht mehr" in t for t in told), told
+    await tl.refused(bot, f"/tisch {codes['2']}", tl.OTHER, None, "kenne ich nicht")
+    await tl.refused(bot, "/spiel Anna grand ohne 1 hand g", tl.ELSEWHERE, None, "keine Liste")
+
+    drawn = seated(await tl.ok(bot, "/auslosen 99", tl.PLAIN))
+    assert "Zoe" in {n for table in drawn for n in table}
+    await tl.ok(bot, "/ergebnis Anna 10 1 0", tl.PLAIN)
+    before = await export_raw(bot, tl.PLAIN)
+    await tl.refused(bot, "/auslosen zurück", tl.PLAIN, None, "1 Ergebnis eingetragen")
+    assert await export_raw(bot, tl.PLAIN) == before
+    await tl.refused(bot, "/auslosen zurück", -1009199, None, "kein Turnier")

@@ -23,7 +23,8 @@ strict as Telegram, so that a bot passing its tests does not fail in a real grou
 * **Forum topics** - ``add_forum``/``create_topic`` and ``createForumTopic`` (only a forum,
   and only by a bot that is an administrator with ``can_manage_topics``: ``set_admins`` with
   the bot's id; ``deny_topic_rights`` takes the right away: ``not enough rights to create a
-  topic``);
+  topic``); ``closeForumTopic`` with the same right, ``deleteForumTopic`` also needs the
+  right to delete messages (``deny_delete_rights`` takes it away), for an existing topic;
   ``message_thread_id`` must name a topic of a forum (``message thread not found``, also for
   any thread id in a chat without topics). Sent messages keep ``message_thread_id`` and
   ``is_topic_message``; a reply without a thread id lands in the replied-to message's topic.
@@ -153,6 +154,8 @@ class FakeBotApi(BotApiServer):
         *BotApiServer._METHODS,
         "answerInlineQuery",
         "createForumTopic",
+        "deleteForumTopic",
+        "closeForumTopic",
         "setWebhook",
         "getWebhookInfo",
     )
@@ -192,7 +195,9 @@ class FakeBotApi(BotApiServer):
         """Parameters of every accepted answerInlineQuery call."""
         self.topics: dict[int, dict[int, str]] = {}
         """Forum topics per chat: thread id -> name."""
+        self.closed_topics: set[tuple[int, int]] = set()  # (chat, thread) of closeForumTopic
         self._no_topic_rights: set[int] = set()
+        self._no_delete_rights: set[int] = set()
         self._topic_colors: dict[tuple[int, int], int] = {}
         self._faults: dict[str, list[_Fault]] = {}
         self.webhook: JSONDict | None = None
@@ -378,6 +383,10 @@ class FakeBotApi(BotApiServer):
     def deny_topic_rights(self, chat_id: int) -> None:
         """The bot (an admin or not) may not manage topics in ``chat_id``."""
         self._no_topic_rights.add(chat_id)
+
+    def deny_delete_rights(self, chat_id: int) -> None:
+        """The bot may not delete messages in ``chat_id`` (so no deleteForumTopic either)."""
+        self._no_delete_rights.add(chat_id)
 
     def _may_manage_topics(self, chat_id: int) -> bool:
         owner, admins = self._admins.get(chat_id, (None, set()))
@@ -720,6 +729,34 @@ class FakeBotApi(BotApiServer):
         if params.get("icon_custom_emoji_id"):
             topic["icon_custom_emoji_id"] = str(params["icon_custom_emoji_id"])
         return topic
+
+    def _forum_topic(self, params: JSONDict) -> tuple[int, int]:
+        """deleteForumTopic / closeForumTopic: a topic of a forum, and the right to manage
+        topics (the creator of a topic may close it too; the bot's tests need no more)."""
+        chat = self._writable_chat(params)
+        if not chat.get("is_forum"):
+            raise bad_request("the chat is not a forum")
+        if not self._may_manage_topics(chat["id"]):
+            raise bad_request("not enough rights to manage topics")
+        try:
+            thread_id = int(params.get("message_thread_id") or 0)
+        except (TypeError, ValueError):
+            raise bad_request("message thread not found") from None
+        if thread_id not in self.topics.get(chat["id"], {}):
+            raise bad_request("message thread not found")
+        return chat["id"], thread_id
+
+    def _m_deleteForumTopic(self, params: JSONDict, files: Any) -> bool:
+        chat_id, thread_id = self._forum_topic(params)
+        if chat_id in self._no_delete_rights:  # Telegram: can_delete_messages
+            raise bad_request("not enough rights to delete the topic")
+        del self.topics[chat_id][thread_id]  # later sends there: message thread not found
+        return True
+
+    def _m_closeForumTopic(self, params: JSONDict, files: Any) -> bool:
+        chat_id, thread_id = self._forum_topic(params)
+        self.closed_topics.add((chat_id, thread_id))
+        return True
 
     def _m_setMyCommands(self, params: JSONDict, files: Any) -> bool:
         commands = params.get("commands")

@@ -3,7 +3,8 @@
 A place's tournaments are numbered (``number``); one ends with ``closed_at``; the next one
 starts at the same place, so ``chat_id`` is no longer unique. A tournament has a counting
 rule (``counting``). Participants arrive late (``from_series``) and leave early
-(``left_from``, ``refunded``); every such change is a row of ``tournament_roster``.
+(``left_from``, ``refunded``); every such change is a row of ``tournament_roster``. A table
+remembers whether its forum topic is the bot's (``bot_topic``: a draw taken back closes it).
 
 Revision ID: 0014
 Revises: 0010
@@ -45,6 +46,10 @@ def upgrade() -> None:
         batch_op.add_column(
             sa.Column("refunded", sa.Boolean(), nullable=False, server_default=sa.false())
         )
+    with op.batch_alter_table("tournament_tables") as batch_op:
+        batch_op.add_column(
+            sa.Column("bot_topic", sa.Boolean(), nullable=False, server_default=sa.false())
+        )
     op.create_table(
         "tournament_roster",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -69,6 +74,8 @@ def downgrade() -> None:
     )
     op.drop_index("ix_tournament_roster_tournament_id", table_name="tournament_roster")
     op.drop_table("tournament_roster")
+    with op.batch_alter_table("tournament_tables") as batch_op:
+        batch_op.drop_column("bot_topic")
     with op.batch_alter_table("tournament_participants") as batch_op:
         batch_op.drop_column("refunded")
         batch_op.drop_column("left_from")
