@@ -21,7 +21,7 @@ from html import escape
 
 from skatbot.rules import tournament as tr
 from skatbot.rules.errors import RuleError
-from skatbot.rules.ranking import Ranked, Standing
+from skatbot.rules.ranking import Ranked, Standing, lot_note
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import places, repo
 from skatbot.storage import tournament_repo as trepo
@@ -51,6 +51,7 @@ DRAW_LABEL = "🎲 Nächste Serie auslosen"
 # reports in a burst become one edit); tests make it shorter.
 STANDINGS_EDIT_SECONDS = 3.0
 STANDINGS_PLACES = 60  # places shown in the pinned message (an edit is one message)
+STANDINGS_NOTE = 400  # characters of the lot's note there, else its short form
 
 
 # --- helpers ------------------------------------------------------------------------------------
@@ -452,9 +453,9 @@ def _report(
 
 
 def _series_winner(t: Tournament, target: trepo.LoadedSeries) -> str:
-    scores = tr.series_scores(target.tables, target.results, {3: t.games_3, 4: t.games_4})
-    ranked = tr.tournament_standings([scores], t.seed)
-    best = ranked[0].standing
+    from skatbot.usecases.tournament import series_ranking
+
+    best = series_ranking(t, target)[0].standing  # the ranking of /rangliste serie N
     return (
         f"🏅 Serie {target.number} komplett – Seriensieg: {escape(best.name)} mit "
         f"{minus_sign(best.score)} Punkten."
@@ -586,6 +587,11 @@ def standings_text(session: Session, t: Tournament) -> str:
     for r in ranked[:STANDINGS_PLACES]:
         s = r.standing
         lines.append(f"{r.place}. {escape(s.name)} – {minus_sign(s.score)} ({s.won}/{s.lost})")
+    note = lot_note(ranked[:STANDINGS_PLACES], t.seed)
+    if len(note) > STANDINGS_NOTE:  # one edited message: the short form
+        note = f"Gleichstände durch Los (Startwert {t.seed}) entschieden – mehr: /rangliste"
+    if note:
+        lines.append(f"🎲 {escape(note)}")
     if len(ranked) > STANDINGS_PLACES:
         lines.append(f"… alle {len(ranked)} Plätze: /rangliste")
     return "\n".join(lines)

@@ -23,7 +23,8 @@ import json
 import re
 import secrets
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from html import escape
 
 from skatbot.rules import tournament as tr
@@ -811,7 +812,7 @@ def rangliste(session: Session, cmd: Command) -> Reply:
         lines.append(
             f"ℹ️ {series_span(incomplete)} {verb} noch unvollständig und nicht gewertet (/fehlend)."
         )
-    note = lot_note(ranked, t.seed)
+    note = lot_note(ranked, t.seed, _average_tie(full) if counting.average else None)
     if note:
         lines.append(f"🎲 {escape(note)}")
     lines.append(TIE_LINE)
@@ -885,6 +886,17 @@ def urkunden(session: Session, cmd: Command) -> Reply:
 
 
 TIE_LINE = "Gleichstand: mehr gewonnene Spiele, dann weniger verlorene, dann das Los."
+
+
+def _average_tie(full: tr.SeriesRanking) -> Callable[[Ranked], object]:
+    """What makes two entries of the average ranking equal (for the lot's note)."""
+
+    def tie(r: Ranked) -> object:
+        n = full.played.get(r.standing.name, 1)
+        s = r.standing
+        return (Fraction(s.score, n), Fraction(s.won, n), Fraction(s.lost, n))
+
+    return tie
 
 
 def _average(score: int, played: int) -> str:

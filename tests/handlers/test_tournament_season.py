@@ -382,3 +382,66 @@ async def test_a_draw_with_codes_undone_and_refused_after_a_result(bot: Bot) -> 
     await tl.refused(bot, "/auslosen zurück", tl.PLAIN, None, "1 Ergebnis eingetragen")
     assert await export_raw(bot, tl.PLAIN) == before
     await tl.refused(bot, "/auslosen zurück", -1009199, None, "kein Turnier")
+
+
+# --- the ranking of one series and its ties ---------------------------------------------------
+
+
+async def test_rangliste_serie_2_equals_the_hand_computation_with_every_tie_break(
+    bot: Bot,
+) -> None:
+    import hashlib
+
+    seven = NAMES[:7]
+    await ok(bot, "/turnier Sommerskat", **ORGANISER)
+    await ok(bot, "/teilnehmer " + ", ".join(seven), **ORGANISER)
+    await ok(bot, "/preise serie 20 € 10 €", **ORGANISER)
+    await ok(bot, f"/auslosen {SEED}", **ORGANISER)
+    await ok(bot, results_message({n: (10, 1, 0) for n in seven}), "komplett", **ORGANISER)
+    tables = seated(await ok(bot, f"/auslosen {SEED}", **ORGANISER))
+    (p1, p2, p3, p4), (q1, q2, q3) = sorted(tables, key=len, reverse=True)
+    # Seeger-Fabian by hand: points + 50 x (won - lost) + 30 (4-table) / 40 (3-table) for
+    # every game the others at the table lost. Only p2 (4-table) and q1 (3-table) lose one.
+    s2 = {
+        p1: (20, 1, 0),  # 20 + 50 + 30 = 100, 1 won
+        p2: (0, 3, 1),  # 0 + 100 + 0 = 100, 3 won: ahead of every other 100
+        p3: (40, 2, 0),  # 40 + 100 + 30 = 170
+        p4: (-30, 2, 0),  # -30 + 100 + 30 = 100, 2 won, 0 lost: ahead of q1 (1 lost)
+        q1: (50, 2, 1),  # 50 + 50 + 0 = 100, 2 won, 1 lost
+        q2: (0, 1, 0),  # 0 + 50 + 40 = 90
+        q3: (0, 1, 0),  # 90, 1 won, 0 lost: a full tie with q2, the lot decides
+    }
+    await ok(bot, results_message(s2), "Serie 2 ist komplett", **ORGANISER)
+    seed = (await export(bot))["seed"]
+    lot = sorted([q2, q3], key=lambda n: hashlib.sha256(f"{seed}\n{n}".encode()).hexdigest())
+    expected = [(p3, 170, 2, 0), (p2, 100, 3, 1), (p4, 100, 2, 0), (q1, 100, 2, 1)]
+    expected += [(p1, 100, 1, 0), (lot[0], 90, 1, 0), (lot[1], 90, 1, 0)]
+
+    ranking = await ok(bot, "/rangliste serie 2", "Serie 2 – Sommerskat")
+    shown = [x for x in ranking.splitlines() if x[:1].isdigit()]
+    assert shown == [
+        f"{i}. {n} – {score} Punkte · {won} gewonnen, {lost} verloren"
+        for i, (n, score, won, lost) in enumerate(expected, 1)
+    ], ranking
+    assert f"Gleichstand bei {lot[0]} und {lot[1]}: Platz durch Los (Startwert {seed})" in ranking
+    # the series prizes follow this ranking
+    money = (await export(bot))["money"]
+    assert [p for p in money["payouts"] if p["series"] == 2] == [
+        {"place": 1, "name": p3, "cents": 2000, "series": 2},
+        {"place": 2, "name": p2, "cents": 1000, "series": 2},
+    ]
+    # series 1: seven full ties (10 points, 1 won each), every place by lot, and said so
+    first = await ok(bot, "/rangliste serie 1")
+    assert "Plätze durch Los" in first
+
+    before = await export_raw(bot)
+    for message, expected_text in (
+        ("/rangliste serie 3", "Serie 3 gibt es nicht"),
+        ("/rangliste serie x", "Welche Serie?"),
+        ("/rangliste serie", "Welche Serie?"),
+        ("/rangliste serie 1 2", "Welche Serie?"),
+    ):
+        await refused(bot, message, expected_text)
+    assert await export_raw(bot) == before
+    await ok(bot, f"/auslosen {SEED}", **ORGANISER)
+    await refused(bot, "/rangliste serie 3", "Serie 3 ist noch unvollständig", "/fehlend")
