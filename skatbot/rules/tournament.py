@@ -640,3 +640,79 @@ def rank_series(
         ranked, unranked = rank_average(scores, seed, counting.minimum)
         return SeriesRanking(ranked, complete, incomplete, played, unranked)
     return SeriesRanking(tournament_standings(scores, seed), complete, incomplete, played)
+
+
+# --- the Setzliste: seating by the ranking ------------------------------------------------------
+
+SETZLISTE = "setzliste"  # the seed stored for a series seated by the ranking
+
+
+def seeding_order(ranked: Sequence[str], present: Iterable[str], seed: str) -> list[str]:
+    """Who sits where in a Setzliste: the present participants in ranking order, then those
+    without a place (arrived late, or below the average rule's minimum) by the lot of
+    ``seed`` (:func:`skatbot.rules.ranking.lot_key`)."""
+    here = set(present)
+    order = [n for n in ranked if n in here]
+    rest = sorted(here - set(order), key=lambda n: lot_key(seed, n))
+    return order + rest
+
+
+def seeded_tables(
+    order: Sequence[str], teams: Mapping[str, str] | None = None
+) -> list[list[str]]:
+    """Block seating: places 1-4 at table 1, 5-8 at table 2, ... (4-tables first, then the
+    3-tables, as :func:`table_sizes` plans them). With ``teams`` (name -> team) two members
+    of one team at a table are parted by :func:`_part_teams`. Each table seats by ranking."""
+    tables = _cut(order, table_sizes(len(order)))
+    rank = {n: i for i, n in enumerate(order)}
+    if teams:
+        _part_teams(tables, teams, rank)
+    return [sorted(table, key=rank.__getitem__) for table in tables]
+
+
+def _part_teams(
+    tables: list[list[str]], teams: Mapping[str, str], rank: Mapping[str, int]
+) -> None:
+    """Swap until no table has two members of one team, or no swap helps. A swap moves the
+    lower-ranked member of a pair to the nearest seat that fits (the tables after it first,
+    then the ones before it, nearest first): no one of the mover's team at the seat's table,
+    no one of the seat holder's team at the mover's. Each swap removes a pair and adds none,
+    so it ends."""
+
+    def team(name: str) -> str | None:
+        return teams.get(name)
+
+    def fits(name: str, table: list[str], leaving: str) -> bool:
+        own = team(name)
+        return own is None or all(team(n) != own for n in table if n != leaving)
+
+    progress = True
+    while progress:
+        progress = False
+        for i, table in enumerate(tables):
+            seen: set[str] = set()
+            mover = None
+            for name in sorted(table, key=rank.__getitem__):
+                own = team(name)
+                if own is not None and own in seen:
+                    mover = name
+                    break
+                if own is not None:
+                    seen.add(own)
+            if mover is None:
+                continue
+            near = [*range(i + 1, len(tables)), *range(i - 1, -1, -1)]
+            for j in near:
+                other = next(
+                    (
+                        x
+                        for x in sorted(tables[j], key=rank.__getitem__)
+                        if fits(mover, tables[j], x) and fits(x, table, mover)
+                    ),
+                    None,
+                )
+                if other is not None:
+                    table[table.index(mover)] = other
+                    tables[j][tables[j].index(other)] = mover
+                    progress = True
+                    break

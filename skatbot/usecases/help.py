@@ -63,7 +63,9 @@ Teams: /teilnehmer Anna [Skatfreunde Nord], Bernd [Skatfreunde Nord], Carla
 /team – alle Teams · /team Anna Skatfreunde Nord – setzen/ändern · /team Anna - – entfernen
 /teamwertung summe – alle Mitglieder zählen · /teamwertung beste 3 – die besten 3 je Team
 /serienlaenge 36 48 – Spiele je Serie am Dreier-/Vierertisch
-/auslosen [STARTWERT] – Tische der nächsten Serie (nachrechenbar)
+/auslosen [STARTWERT] – Tische der nächsten Serie (nachrechenbar) · /auslosen setzliste – nach
+der Rangliste (Platz 1–4 an Tisch 1 …) · /auslosen zurück – die letzte Auslosung zurücknehmen,
+solange an ihren Tischen nichts gebucht ist (mit /auslosen zurück ja bestätigen)
 /ergebnis Anna 437 12 3 – Spielpunkte, gewonnen, verloren (mehrere Zeilen erlaubt)
 Tische melden selbst: in einem Forum legt /auslosen je Tisch ein Thema mit seiner Liste an
 (Admin-Recht „Themen verwalten“); sonst /tisch CODE im Chat oder Thema des Tisches.
@@ -72,7 +74,7 @@ das Ergebnis kommt von selbst an die Turnierleitung. Korrektur: /oeffnen zieht e
 Der angeheftete Zwischenstand folgt jeder Meldung; ist eine Serie komplett: „Nächste Serie
 auslosen“ (ein Tipp, nur die Turnierleitung).
 /fehlend – fehlende Ergebnisse, und wie weit jeder Tisch ist (Spiele, Unterschriften)
-/rangliste [pdf] · /urkunden [N] · /export
+/rangliste [pdf] · /rangliste serie 2 – eine Serie (Serienpreise) · /urkunden [N] · /export
 /gebuehren startgeld 10 € · /gebuehren verlust 0,50 € ab 4 1 € · /gebuehren tisch 1 €
 /preise 100 € 60 € 40 € oder 50 % 30 % 20 % · /preise serie 20 € 10 €
 /abrechnung – wer was zahlt · /kasse – Kassenbericht als PDF (mehr: /hilfe geld)
@@ -94,6 +96,13 @@ damit möglichst niemand wieder am selben Tisch sitzt – ebenfalls ohne Zufall.
 Mit Teams: jedes Team als Block, Plätze reihum verteilt (erst Platz 1 an allen Tischen,
 dann Platz 2 …) – so sitzen Mitglieder eines Teams an verschiedenen Tischen, solange ein
 Team nicht mehr Mitglieder als Tische hat; das Tauschen bringt nie zwei zusammen.
+<b>Setzliste</b> (/auslosen setzliste, ab Serie 2): keine Auslosung, sondern nach der Rangliste
+der vollständigen Serien (Zählweise des Turniers): Platz 1–4 an Tisch 1, 5–8 an Tisch 2 …,
+erst die Vierer-, dann die Dreiertische; wer noch keinen Platz hat (Nachmeldung), sitzt dahinter
+in der Reihenfolge des Loses (SHA-256 aus Turnier-Startwert und Name, wie beim Gleichstand).
+Mit Teams: sitzen zwei eines Teams an einem Tisch, tauscht der schlechter Platzierte mit dem
+bestplatzierten passenden Platz am nächsten Tisch dahinter (sonst davor). Gleiche Rangliste →
+gleiche Tische.
 Nachmeldungen und Abmeldungen: gelost wird aus den Teilnehmern dieser Serie – wer nachgemeldet
 ist, ab seiner Serie; wer abgemeldet ist, bis zu ihr. Die Namen jeder Serie stehen in /export
 („participants“ der Serie): mit Startwert und Seriennummer ergibt das dieselben Tische.

@@ -428,13 +428,25 @@ def auslosen(session: Session, cmd: Command) -> Reply:
     require_manager(t, cmd)
     if words and words[0].casefold() in UNDO_WORDS:
         return _take_back(session, cmd, t, [w.casefold() for w in words[1:]])
+    seeding = bool(words) and words[0].casefold() == tr.SETZLISTE
     if len(words) > 1:
-        raise RuleError("Höchstens ein Startwert.", hint="Z. B. /auslosen 4711 oder nur /auslosen")
+        raise RuleError(
+            "Höchstens ein Startwert.",
+            hint="Z. B. /auslosen 4711, nur /auslosen oder /auslosen setzliste",
+        )
     done = trepo.load_series(session, t)
     people = trepo.participants(session, t)
     names = present(people, len(done) + 1)
     tr.table_sizes(len(names))
-    seed = tr.validate_seed(words[0]) if words else _new_seed()
+    if seeding:
+        seed = tr.SETZLISTE
+        if not done:
+            raise RuleError(
+                "Für eine Setzliste braucht es eine Rangliste.",
+                hint="Die erste Serie wird gelost: /auslosen (oder /auslosen STARTWERT).",
+            )
+    else:
+        seed = tr.validate_seed(words[0]) if words else _new_seed()
     if done:
         current = done[-1]
         missing = tr.missing_results(current.tables, current.results)
@@ -444,7 +456,13 @@ def auslosen(session: Session, cmd: Command) -> Reply:
                 hint="Erst alle eintragen: " + RESULT_EXAMPLE + " – dann /auslosen.",
             )
     number = len(done) + 1
-    tables, apart = teams_uc.draw(session, t, names, seed, number, [s.tables for s in done])
+    if seeding:
+        full = full_ranking(t, done)
+        order = tr.seeding_order([r.standing.name for r in full.ranked], names, t.seed)
+        apart = teams_uc.apart(session, t, names)
+        tables = tr.seeded_tables(order, apart)
+    else:
+        tables, apart = teams_uc.draw(session, t, names, seed, number, [s.tables for s in done])
     row = trepo.add_series(
         session, t, number, seed, tables, user_id=cmd.user_id, update_id=cmd.update_id
     )
@@ -474,7 +492,18 @@ def auslosen(session: Session, cmd: Command) -> Reply:
             lines.append(f"Nicht mehr dabei: {_names_line(went)}")
     if team_line:
         lines.append(team_line)
-    lines.append(f"Startwert {escape(seed)} · Serie {number} – nachrechenbar: /hilfe auslosung")
+    if seeding:
+        unplaced = [n for n in order if n not in {r.standing.name for r in full.ranked}]
+        lines.append(
+            f"Setzliste nach der Rangliste ({series_span(full.complete)}): Platz 1–4 an Tisch 1 "
+            f"und so weiter · Serie {number} – nachrechenbar: /hilfe auslosung"
+        )
+        if unplaced:
+            lines.append(f"Ohne Platz, nach dem Los dahinter: {_names_line(unplaced)}")
+    else:
+        lines.append(
+            f"Startwert {escape(seed)} · Serie {number} – nachrechenbar: /hilfe auslosung"
+        )
     lines.extend(table_lines)
     lines.append("Ergebnisse von Hand: " + RESULT_EXAMPLE + ", mehrere Zeilen pro Nachricht.")
     return Reply("\n".join(lines), topics=topics, posts=posts)

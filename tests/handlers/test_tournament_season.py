@@ -445,3 +445,53 @@ async def test_rangliste_serie_2_equals_the_hand_computation_with_every_tie_brea
     assert await export_raw(bot) == before
     await ok(bot, f"/auslosen {SEED}", **ORGANISER)
     await refused(bot, "/rangliste serie 3", "Serie 3 ist noch unvollständig", "/fehlend")
+
+
+# --- seating by the ranking -------------------------------------------------------------------
+
+
+async def test_a_setzliste_seats_the_top_4_of_series_1_at_table_1(bot: Bot) -> None:
+    await ok(bot, "/turnier Herbstskat", **ORGANISER)
+    await ok(bot, "/teilnehmer " + ", ".join(NAMES), **ORGANISER)
+    before = await export_raw(bot)
+    await refused(bot, "/auslosen setzliste", "braucht es eine Rangliste", **ORGANISER)
+    assert await export_raw(bot) == before
+    await ok(bot, f"/auslosen {SEED}", **ORGANISER)
+    s1 = {n: (10 * i, 1, 0) for i, n in enumerate(NAMES)}  # Moritz first ... Anna last
+    await ok(bot, results_message(dict(list(s1.items())[:12])), **ORGANISER)
+    before = await export_raw(bot)
+    await refused(bot, "/auslosen setzliste", "fehlen noch Ergebnisse von Moritz", **ORGANISER)
+    assert await export_raw(bot) == before
+    await ok(bot, results_message({"Moritz": s1["Moritz"]}), "komplett", **ORGANISER)
+    before = await export_raw(bot)
+    await refused(bot, "/auslosen setzliste", "verwalten Olga", **OTHER)  # type: ignore[arg-type]
+    await refused(bot, "/auslosen setzliste 7", "Höchstens ein Startwert", **ORGANISER)
+    assert await export_raw(bot) == before
+    await ok(bot, "/teilnehmer Zoe", "ab Serie 2", **ORGANISER)  # no place yet: seated last
+
+    drawn = await ok(
+        bot, "/auslosen setzliste", "Setzliste nach der Rangliste (Serie 1)", **ORGANISER
+    )
+    by_rank = sorted(NAMES, key=lambda n: -s1[n][0])  # no losses: points + 50 decide
+    assert seated(drawn) == [by_rank[0:4], by_rank[4:8], by_rank[8:11], [*by_rank[11:13], "Zoe"]]
+    assert seated(drawn)[0] == ["Moritz", "Lena", "Karl", "Jonas"]
+    assert "Ohne Platz, nach dem Los dahinter: Zoe" in drawn
+    assert (await export(bot))["series"][1]["seed"] == "setzliste"
+    # reproducible: taken back and seated again, the same tables
+    await ok(bot, "/auslosen zurück", **ORGANISER)
+    await ok(bot, "/auslosen zurück ja", **ORGANISER)
+    assert seated(await ok(bot, "/auslosen setzliste", **ORGANISER)) == seated(drawn)
+
+
+async def test_a_setzliste_keeps_teams_apart(bot: Bot) -> None:
+    seven = NAMES[:7]  # Anna ... Gustav
+    await ok(bot, "/turnier Mannschaftsskat", **ORGANISER)
+    entries = [f"{n} [Nord]" if n in ("Frieda", "Gustav") else n for n in seven]
+    await ok(bot, "/teilnehmer " + ", ".join(entries), **ORGANISER)
+    await ok(bot, f"/auslosen {SEED}", **ORGANISER)
+    s1 = {n: (10 * i, 1, 0) for i, n in enumerate(seven)}  # Gustav, Frieda, Emil, ... Anna
+    await ok(bot, results_message(s1), "komplett", **ORGANISER)
+    drawn = await ok(bot, "/auslosen setzliste", "Teams: kein Tisch mit zwei", **ORGANISER)
+    # blocks would be Gustav Frieda Emil Dora | Carla Bernd Anna: Frieda (Nord, the lower of
+    # the two) swaps with the best-ranked seat of table 2 that fits, Carla
+    assert seated(drawn) == [["Gustav", "Emil", "Dora", "Carla"], ["Frieda", "Bernd", "Anna"]]
