@@ -655,6 +655,7 @@ def _totals_line(report: m.CashReport) -> str:
 
 def cash_document(session: Session, t: Tournament, report: m.CashReport) -> CashDocument:
     from skatbot.pdf.cash import CashDocument, CashLine
+    from skatbot.usecases import tournament_season
 
     fees = fees_of(session, t)
     done = trepo.load_series(session, t)
@@ -696,6 +697,7 @@ def cash_document(session: Session, t: Tournament, report: m.CashReport) -> Cash
             for d in report.dues
         ],
         notes=notes,
+        held=tournament_season.day_of(t),
     )
 
 
@@ -720,6 +722,7 @@ def kasse(session: Session, cmd: Command) -> Reply:
         )
     report = cash_report(session, t)
     from skatbot.pdf.cash import render_cash
+    from skatbot.usecases import tournament_season
 
     data, lossy = render_cash(cash_document(session, t, report))
     lines = [f"🧾 <b>Kassenbericht – {escape(t.name)}</b>"]
@@ -736,7 +739,9 @@ def kasse(session: Session, cmd: Command) -> Reply:
     lines.append(_totals_line(report))
     if lossy:
         lines.append(texts.lossy_names_note(lossy))
-    doc = Document("kassenbericht.pdf", data, f"Kassenbericht {t.name}"[:200])
+    doc = Document(
+        tournament_season.file_name("kassenbericht", t), data, f"Kassenbericht {t.name}"[:200]
+    )
     return Reply("\n".join(lines), documents=(doc,))
 
 

@@ -867,6 +867,8 @@ def rangliste(session: Session, cmd: Command) -> Reply:
         complete,
         incomplete,
         *teams_uc.pdf_rows(t, team_ranking),
+        held=season.day_of(t),
+        scoring=_pdf_scoring(counting),
     )
     # The PDF is what was asked for: the chat gets a short summary as its caption (the whole
     # ranking of a large field would be a dozen messages), the PDF has every place and note.
@@ -879,7 +881,7 @@ def rangliste(session: Session, cmd: Command) -> Reply:
     summary.extend(teams_uc.pdf_summary(team_ranking))
     if lost:
         summary.append(texts.lossy_names_note(lost))
-    doc = Document("rangliste.pdf", pdf, f"Rangliste {t.name}"[:200])
+    doc = Document(season.file_name("rangliste", t), pdf, f"Rangliste {t.name}"[:200])
     return Reply("\n".join(summary), documents=(doc,))
 
 
@@ -900,7 +902,7 @@ def urkunden(session: Session, cmd: Command) -> Reply:
     top = ranked[:n]
     places = [(r.place, r.standing.name, r.standing.score) for r in top]
     prizes = money.certificate_prizes(session, t)  # issue 18: the prize on each certificate
-    pdf, lost = render_certificates(t.name, dt.date.today(), places, prizes)
+    pdf, lost = render_certificates(t.name, season.day_of(t), places, prizes)  # its day
     span = "Platz 1" if n == 1 else f"Platz 1–{n}"
     lines = [f"📜 Urkunden für {span} – {escape(t.name)} ({series_span(complete)})."]
     shown = season.shown_line(session, t)
@@ -910,7 +912,7 @@ def urkunden(session: Session, cmd: Command) -> Reply:
         lines.append(f"ℹ️ {series_span(incomplete)} noch unvollständig, nicht gewertet.")
     if lost:
         lines.append(texts.lossy_names_note(lost))
-    doc = Document("skatbot-urkunden.pdf", pdf, f"Urkunden {t.name}"[:200])
+    doc = Document(season.file_name("urkunden", t), pdf, f"Urkunden {t.name}"[:200])
     return Reply("\n".join(lines), documents=(doc,))
 
 
@@ -931,6 +933,15 @@ def _average_tie(full: tr.SeriesRanking) -> Callable[[Ranked], object]:
 def _average(score: int, played: int) -> str:
     value = round(score / played, 1) if played else 0.0
     return minus_sign(int(value)) if value == int(value) else f"{value:.1f}".replace(".", ",")
+
+
+def _pdf_scoring(counting: tr.Counting) -> str:
+    if counting.average:
+        return (
+            "Wertung: Schnitt der Seeger-Fabian-Wertungen je gespielter Serie, gewertet ab "
+            f"{texts.series_count(counting.minimum)}."
+        )
+    return ""  # the PDF's default: the sum
 
 
 def _counting_line(counting: tr.Counting) -> str:

@@ -72,6 +72,19 @@ def dates(t: Tournament) -> str:
     return text
 
 
+def file_name(kind: str, t: Tournament) -> str:
+    """``rangliste-winterskat-2026-12-01.pdf``: the document, the tournament, its date."""
+    import re
+    import unicodedata
+
+    folded = t.name.casefold().replace("ß", "ss")
+    for umlaut, plain in (("ä", "ae"), ("ö", "oe"), ("ü", "ue")):
+        folded = folded.replace(umlaut, plain)
+    ascii_name = unicodedata.normalize("NFKD", folded).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_name).strip("-")[:40].strip("-") or "turnier"
+    return f"{kind}-{slug}-{day_of(t).isoformat()}.pdf"
+
+
 def label(t: Tournament) -> str:
     """``Turnier 2 „Winterskat“`` (HTML-escaped)."""
     return f"Turnier {t.number} „{escape(t.name)}“"

@@ -4,6 +4,7 @@ commands), /loeschen at a desk with several tournaments, and an ended tournament
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 
@@ -495,3 +496,35 @@ async def test_a_setzliste_keeps_teams_apart(bot: Bot) -> None:
     # blocks would be Gustav Frieda Emil Dora | Carla Bernd Anna: Frieda (Nord, the lower of
     # the two) swaps with the best-ranked seat of table 2 that fits, Carla
     assert seated(drawn) == [["Gustav", "Emil", "Dora", "Carla"], ["Frieda", "Bernd", "Anna"]]
+
+
+# --- documents carry their tournament ---------------------------------------------------------
+
+
+async def test_documents_carry_the_tournaments_name_and_date(bot: Bot) -> None:
+    import io
+
+    from pypdf import PdfReader
+
+    from skatbot.pdf.base import format_date_long
+
+    await play(bot, "Herbstskat Süd", HERBST[:1])
+    await ok(bot, "/gebuehren startgeld 5 €", **ORGANISER)
+    await end(bot, **ORGANISER)
+    await ok(bot, "/turnier Winterskat", **ORGANISER)
+    day = (await export(bot, DESK))["created"]  # the running one's date: the same day here
+    held = format_date_long(dt.date.fromisoformat(str(day)))
+    for command, kind in (
+        ("/rangliste turnier 1 pdf", "rangliste"),
+        ("/kasse turnier 1", "kassenbericht"),
+        ("/urkunden turnier 1", "urkunden"),
+    ):
+        out = await bot.say(command)
+        docs = [r.document for r in out if r.document]
+        assert docs, (command, [r.text for r in out])
+        name, data = docs[0]
+        assert name == f"{kind}-herbstskat-sued-{day}.pdf", name
+        text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages)
+        text = " ".join(text.split())
+        assert "Herbstskat Süd" in text, (kind, text[:300])
+        assert (f"Turnier vom {held}" if kind != "urkunden" else f"am {held}") in text, text[:300]
