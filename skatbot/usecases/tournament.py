@@ -537,8 +537,13 @@ def _take_back(session: Session, cmd: Command, t: Tournament, rest: list[str]) -
     if not rest:
         season.ask(session, cmd, what)
         lines = [
-            f"⚠️ <b>Auslosung von Serie {last.number} zurücknehmen?</b> (Startwert "
-            f"{escape(last.row.seed)})",
+            f"⚠️ <b>Auslosung von Serie {last.number} zurücknehmen?</b> ("
+            + (
+                "Setzliste"
+                if last.row.seed == tr.SETZLISTE
+                else f"Startwert {escape(last.row.seed)}"
+            )
+            + ")",
             "Ihre Tischlisten werden gelöscht, die Themen des Bots dafür entfernt, die "
             "Tischcodes gelten nicht mehr; danach neu auslosen mit /auslosen.",
             "👉 Zum Bestätigen: /auslosen zurück ja",
