@@ -50,41 +50,48 @@ danach 3 Spiele Ramsch. Was währenddessen ausgelöst wird, steht „ausstehend�
 /ramsch durchmarsch Carla – +120 · vorher: alle gesund? /gesund oder /krank NAME
 (wer krank ist, spielt Grand Hand; das zählt nicht als Ramsch; einmal pro Ramsch-Runde)"""
 
-HELP_TURNIER = """<b>Preisskat</b> – in einem eigenen Chat der Turnierleitung:
+HELP_TURNIER = """<b>Preisskat</b> – in einem eigenen Chat (oder Thema) der Turnierleitung; die Saison
+läuft dort ein Turnier nach dem anderen.
+<b>1. Anlegen</b>
 /turnier Stadtmeisterschaft 2026 – Turnier anlegen
 /teilnehmer Anna, Bernd, Carla, … – eintragen (Komma oder Zeilen); /teilnehmer – anzeigen
 /entfernen NAME – vor der ersten Auslosung: streichen
-Nach einer Auslosung gilt alles ab der nächsten Serie, die ausgelosten bleiben, wie sie sind:
-/teilnehmer Zoe – Nachmeldung (zahlt Startgeld) · /entfernen Moritz – abgemeldet (das Startgeld
-bleibt; /entfernen Moritz erstatten gibt es zurück). /teilnehmer zeigt jede Änderung mit Zeit.
-/turnierregeln summe – eine fehlende Serie zählt 0 (Standard) · /turnierregeln schnitt mindestens 2
-– Schnitt je gespielter Serie, gewertet ab 2 Serien
 Teams: /teilnehmer Anna [Skatfreunde Nord], Bernd [Skatfreunde Nord], Carla
 /team – alle Teams · /team Anna Skatfreunde Nord – setzen/ändern · /team Anna - – entfernen
 /teamwertung summe – alle Mitglieder zählen · /teamwertung beste 3 – die besten 3 je Team
 /serienlaenge 36 48 – Spiele je Serie am Dreier-/Vierertisch
-/auslosen [STARTWERT] – Tische der nächsten Serie (nachrechenbar) · /auslosen setzliste – nach
-der Rangliste (Platz 1–4 an Tisch 1 …) · /auslosen zurück – die letzte Auslosung zurücknehmen,
-solange an ihren Tischen nichts gebucht ist (mit /auslosen zurück ja bestätigen)
-/ergebnis Anna 437 12 3 – Spielpunkte, gewonnen, verloren (mehrere Zeilen erlaubt)
+/turnierregeln summe – eine fehlende Serie zählt 0 (Standard) · /turnierregeln schnitt
+mindestens 2 – Schnitt je gespielter Serie, gewertet ab 2 Serien
+<b>2. Auslosen</b>
+/auslosen [STARTWERT] – Tische der nächsten Serie (nachrechenbar: /hilfe auslosung)
+/auslosen setzliste – nach der Rangliste: Platz 1–4 an Tisch 1 …
+/auslosen zurück – die letzte Auslosung zurücknehmen, solange an ihren Tischen nichts
+gebucht ist (bestätigen: /auslosen zurück ja)
+<b>3. Spielen und melden</b>
 Tische melden selbst: in einem Forum legt /auslosen je Tisch ein Thema mit seiner Liste an
 (Admin-Recht „Themen verwalten“); sonst /tisch CODE im Chat oder Thema des Tisches.
 Am Tisch: /spiel …, am Ende /abschluss, dann unterschreibt jede Person mit ihrem Knopf –
 das Ergebnis kommt von selbst an die Turnierleitung. Korrektur: /oeffnen zieht es zurück.
+Von Hand: /ergebnis Anna 437 12 3 – Spielpunkte, gewonnen, verloren (mehrere Zeilen erlaubt)
 Der angeheftete Zwischenstand folgt jeder Meldung; ist eine Serie komplett: „Nächste Serie
 auslosen“ (ein Tipp, nur die Turnierleitung).
 /fehlend – fehlende Ergebnisse, und wie weit jeder Tisch ist (Spiele, Unterschriften)
+<b>4. Nachmeldungen und Abmeldungen</b> – gelten ab der nächsten Serie, ausgeloste bleiben:
+/teilnehmer Zoe – Nachmeldung (zahlt Startgeld) · /entfernen Moritz – abgemeldet (das
+Startgeld bleibt; /entfernen Moritz erstatten gibt es zurück). /teilnehmer zeigt jede Änderung.
+<b>5. Rangliste und Geld</b>
 /rangliste [pdf] · /rangliste serie 2 – eine Serie (Serienpreise) · /urkunden [N] · /export
+Gleichstand: mehr gewonnene Spiele, dann weniger verlorene, dann das Los (wird gesagt).
 /gebuehren startgeld 10 € · /gebuehren verlust 0,50 € ab 4 1 € · /gebuehren tisch 1 €
 /preise 100 € 60 € 40 € oder 50 % 30 % 20 % · /preise serie 20 € 10 €
 /abrechnung – wer was zahlt · /kasse – Kassenbericht als PDF (mehr: /hilfe geld)
-<b>Die Saison</b> – jeden Monat ein Turnier in derselben Turnierleitung:
-/turnier ende – das Turnier beenden (Turnierleitung, mit /turnier ende ja bestätigen);
-danach nimmt es nichts mehr an, auch seine Tische keine Spiele. Dann /turnier NAME – das nächste.
+<b>6. Ende und das nächste Turnier</b>
+/turnier ende – beenden (Turnierleitung, bestätigen: /turnier ende ja); danach nimmt es
+nichts mehr an, auch seine Tische keine Spiele. Dann /turnier NAME – das nächste, hier.
 /turniere – alle Turniere hier mit Datum und Sieg; ein früheres lesen: /rangliste turnier 1 ·
 /urkunden turnier 1 · /kasse turnier 1 · /export turnier 1 · /saison zählt jede Serie mit.
-/loeschen – das neueste Turnier löschen · /loeschen turnier 1 · /loeschen alles (Admins)
-Wie gelost wird: /hilfe auslosung"""
+/loeschen – das neueste Turnier löschen · /loeschen turnier 1 · /loeschen alles (Admins)"""
+
 
 HELP_AUSLOSUNG = """<b>So wird ausgelost</b> – jeder kann es nachrechnen:
 1. Namen sortieren (Groß-/Kleinschreibung egal), die Eingabereihenfolge zählt nicht.

@@ -528,3 +528,27 @@ async def test_documents_carry_the_tournaments_name_and_date(bot: Bot) -> None:
         text = " ".join(text.split())
         assert "Herbstskat Süd" in text, (kind, text[:300])
         assert (f"Turnier vom {held}" if kind != "urkunden" else f"am {held}") in text, text[:300]
+
+
+async def test_hilfe_turnier_describes_the_whole_season(bot: Bot) -> None:
+    page = await ok(bot, "/hilfe turnier")
+    steps = [
+        "1. Anlegen",
+        "2. Auslosen",
+        "3. Spielen",
+        "4. Nachmeldungen",
+        "5. Rangliste",
+        "6. Ende",
+    ]
+    assert [page.index(s) for s in steps] == sorted(page.index(s) for s in steps)
+    for part in (
+        "/turnier ende ja", "/turniere", "/rangliste turnier 1", "/auslosen zurück ja",
+        "/auslosen setzliste", "/rangliste serie 2", "/turnierregeln schnitt", "erstatten",
+        "/loeschen turnier 1", "Turnierleitung",
+    ):  # fmt: skip
+        assert part in page, part
+    assert "Turniertisch" not in page and "Schreibtisch" not in page
+    drawing = await ok(
+        bot, "/hilfe auslosung", "Setzliste", "Platz 1–4 an Tisch 1", "„participants“"
+    )
+    assert "Turniertisch" not in drawing
