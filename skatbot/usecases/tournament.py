@@ -561,6 +561,10 @@ def _take_back(session: Session, cmd: Command, t: Tournament, rest: list[str]) -
             p.from_series = last.number
             moved.append(f"{escape(p.name)} ab Serie {last.number}")
         if p.left_from == last.number + 1:
+            if last.number == 1:  # leaves before the first series: never played
+                trepo.remove_participant(session, p)
+                moved.append(f"{escape(p.name)} gestrichen (vor der ersten Serie abgemeldet)")
+                continue
             p.left_from = last.number
             moved.append(f"{escape(p.name)} abgemeldet ab Serie {last.number}")
     lines = [
