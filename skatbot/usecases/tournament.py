@@ -574,7 +574,11 @@ def _take_back(session: Session, cmd: Command, t: Tournament, rest: list[str]) -
     if moved:
         lines.append("Gilt jetzt für die neue Auslosung: " + "; ".join(moved) + ".")
     lines.append(f"Neu auslosen: /auslosen (oder /auslosen STARTWERT) – wieder Serie {last.number}.")
-    return Reply("\n".join(lines), gone_topics=gone, posts=posts)
+    buttons: tuple[tuple[tuple[str, str], ...], ...] = ()
+    if last.number > 1:  # the one-tap draw of the series again (the series before is complete)
+        data = f"{table_lists.DRAW_PREFIX}{t.id}:{last.number - 1}"
+        buttons = (((table_lists.DRAW_LABEL, data),),)
+    return Reply("\n".join(lines), buttons=buttons, gone_topics=gone, posts=posts)
 
 
 def _new_seed() -> str:

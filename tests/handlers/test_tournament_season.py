@@ -553,3 +553,52 @@ async def test_hilfe_turnier_describes_the_whole_season(bot: Bot) -> None:
         bot, "/hilfe auslosung", "Setzliste", "Platz 1–4 an Tisch 1", "„participants“"
     )
     assert "Turniertisch" not in drawing
+
+
+async def test_the_next_draw_button_follows_an_undone_draw_and_an_ended_tournament(
+    bot: Bot,
+) -> None:
+    from skatbot.usecases import table_lists
+    from tests.handlers import test_table_lists as tl
+
+    await tl.ok(bot, "/turnier Vereinsmeisterschaft", tl.PLAIN)
+    await tl.ok(bot, "/teilnehmer " + ", ".join(tl.SEVEN), tl.PLAIN)
+    await tl.ok(bot, "/serienlaenge 3 4", tl.PLAIN)
+    drawn = await tl.ok(bot, "/auslosen 99", tl.PLAIN)
+    codes = dict(re.findall(r"Tisch (\d) → /tisch (\w+)", drawn))
+    for code, chat in ((codes["1"], tl.ELSEWHERE), (codes["2"], tl.OTHER)):
+        await tl.ok(bot, f"/tisch {code}", chat)
+        players = tl.opening_players(bot, chat)
+        await tl.play_at(bot, chat, players)
+        await bot.delivered()
+        for seat, name in enumerate(players):
+            msg = tl.sign_message(bot, chat, None)
+            await tl.tap(bot, msg, f"{tl.data_of(msg, tl.SIGN_LABEL)}:{seat}", tl.USER[name])
+    await bot.delivered()
+    button = [m for m in bot.api.messages(tl.PLAIN) if m.buttons][-1]
+    data = tl.data_of(button, table_lists.DRAW_LABEL)
+    assert "Ausgelost" in await tl.tap(bot, button, data, tl.MANAGER)
+    await bot.delivered()
+    assert "Serie 2 ausgelost" in (bot.api.messages(tl.PLAIN)[-1].text or "")
+    assert "gilt nicht mehr" in await tl.tap(bot, button, data, tl.MANAGER)  # used up
+
+    # taken back: the answer carries the one-tap draw of series 2 again
+    await tl.ok(bot, "/auslosen zurück", tl.PLAIN)
+    await tl.ok(bot, "/auslosen zurück ja", tl.PLAIN)
+    await bot.delivered()
+    button = [m for m in bot.api.messages(tl.PLAIN) if m.buttons][-1]
+    assert "zurückgenommen" in (button.text or "")
+    assert "Ausgelost" in await tl.tap(
+        bot, button, tl.data_of(button, tl.table_lists.DRAW_LABEL), tl.MANAGER
+    )
+    await bot.delivered()
+    assert "Serie 2 ausgelost" in (bot.api.messages(tl.PLAIN)[-1].text or "")
+    await tl.ok(bot, "/auslosen zurück", tl.PLAIN)
+    await tl.ok(bot, "/auslosen zurück ja", tl.PLAIN)
+    await bot.delivered()
+    button = [m for m in bot.api.messages(tl.PLAIN) if m.buttons][-1]
+    data = tl.data_of(button, table_lists.DRAW_LABEL)
+    await tl.ok(bot, "/turnier ende", tl.PLAIN)
+    await tl.ok(bot, "/turnier ende ja", tl.PLAIN)
+    assert "gilt nicht mehr" in await tl.tap(bot, button, data, tl.MANAGER)  # ended
+    assert len(json.loads(await supergroup_export(bot, tl.PLAIN))["series"]) == 1
