@@ -1,15 +1,23 @@
 """Use cases of a Preisskat tournament desk (SPEC §6). Each is ``op(session, cmd) -> Reply``.
 
-A chat becomes the tournament desk with ``/turnier NAME``. The draw, validation, scores and
-ranking are the pure functions of :mod:`skatbot.rules.tournament` and
-:mod:`skatbot.rules.ranking`; this module parses, stores and words the replies.
+A chat or topic becomes the desk of the tournament management ("Turnierleitung") with
+``/turnier NAME``; its tournaments follow each other there (ending one, ``/turniere`` and a
+tournament number on the read-only commands: :mod:`skatbot.usecases.tournament_season`). The
+draw, the Setzliste, validation, scores, counting rules and rankings are the pure functions of
+:mod:`skatbot.rules.tournament` and :mod:`skatbot.rules.ranking`; this module parses, stores
+and words the replies.
 
 Who may manage: the managing commands (``/teilnehmer`` with names, ``/entfernen``,
-``/auslosen``, ``/serienlaenge``, ``/ergebnis``, flagged ``admin`` in routes.py) are allowed for
-the person who created the tournament and the chat's admins. A sync use case cannot ask
-Telegram, so the registry asks (getChatMember) before the transaction and passes
-``Command.is_admin``; everybody else gets a German refusal naming the creator. Reading (``/teilnehmer`` alone, ``/fehlend``, ``/rangliste``,
-``/urkunden``, ``/export``) is open to everyone in the chat.
+``/auslosen`` with its ``setzliste`` and ``zurück``, ``/serienlaenge``, ``/turnierregeln``,
+``/ergebnis``, flagged ``admin`` in routes.py) are allowed for the person who created the
+tournament and the chat's admins, and only while it runs. A sync use case cannot ask Telegram,
+so the registry asks (getChatMember) before the transaction and passes ``Command.is_admin``;
+everybody else gets a German refusal naming the creator. Reading (``/teilnehmer`` alone,
+``/fehlend``, ``/rangliste``, ``/urkunden``, ``/export``) is open to everyone in the chat.
+
+After the first draw the participant list changes only from the next series on: a late
+arrival has ``from_series``, a departure ``left_from``, each change a row of the
+tournament's log; a series is drawn from the participants present for it.
 
 Results are append-only: entering a player's result again for the same series adds a row and
 the latest one counts (``/ergebnis`` says "korrigiert"), so the audit trail stays complete.
