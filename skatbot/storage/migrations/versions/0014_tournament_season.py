@@ -10,6 +10,9 @@ Revision ID: 0014
 Revises: 0010
 """
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -22,6 +25,35 @@ depends_on = None
 _NAMES = {"uq": "uq_%(table_name)s_%(column_0_name)s"}
 
 
+@contextmanager
+def _tournaments_rebuilt() -> Iterator[None]:
+    """SQLite drops a unique constraint by copying the table; dropping the old copy would
+    cascade to every participant, series and result (foreign keys are on). So the copy runs
+    with foreign keys off, which SQLite allows only between transactions: the work so far is
+    committed, the copy is one transaction of its own, and the keys are checked after it."""
+    if op.get_bind().dialect.name != "sqlite":
+        yield
+        return
+    raw = op.get_bind().connection.dbapi_connection
+    assert raw is not None
+    if raw.in_transaction:
+        raw.execute("COMMIT")
+    raw.execute("PRAGMA foreign_keys=OFF")
+    raw.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        broken = raw.execute("PRAGMA foreign_key_check").fetchall()
+        if broken:
+            raise RuntimeError(f"foreign keys broken by the copy: {broken[:5]}")
+        raw.execute("COMMIT")
+    except BaseException:
+        raw.execute("ROLLBACK")
+        raise
+    finally:
+        raw.execute("PRAGMA foreign_keys=ON")
+        raw.execute("BEGIN IMMEDIATE")  # the migration's own transaction goes on
+
+
 def _unique_name() -> str:
     if op.get_bind().dialect.name == "postgresql":
         return "tournaments_chat_id_key"
@@ -29,7 +61,10 @@ def _unique_name() -> str:
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("tournaments", naming_convention=_NAMES) as batch_op:
+    with (
+        _tournaments_rebuilt(),
+        op.batch_alter_table("tournaments", naming_convention=_NAMES) as batch_op,
+    ):
         batch_op.drop_constraint(_unique_name(), type_="unique")
         batch_op.add_column(
             sa.Column("number", sa.Integer(), nullable=False, server_default=sa.text("1"))
@@ -80,7 +115,10 @@ def downgrade() -> None:
         batch_op.drop_column("refunded")
         batch_op.drop_column("left_from")
         batch_op.drop_column("from_series")
-    with op.batch_alter_table("tournaments", naming_convention=_NAMES) as batch_op:
+    with (
+        _tournaments_rebuilt(),
+        op.batch_alter_table("tournaments", naming_convention=_NAMES) as batch_op,
+    ):
         batch_op.drop_column("counting")
         batch_op.drop_index("ix_tournaments_chat_id")
         batch_op.drop_column("closed_by")
