@@ -57,13 +57,13 @@ def _refuse_at_desk(session: Session, cmd: Command) -> None:
 
 def require_list(session: Session, cmd: Command) -> repo.LoadedList:
     loaded = repo.open_list_loaded(session, cmd.chat_id)
-    if loaded is not None:
-        from skatbot.usecases.table_lists import guard_ended
-
-        guard_ended(session, loaded.lst.id)  # a table of an ended tournament takes no games
     if loaded is None:
         _refuse_at_desk(session, cmd)
-        if repo.latest_list(session, cmd.chat_id) is not None:
+        latest = repo.latest_list(session, cmd.chat_id)
+        if latest is not None:
+            from skatbot.usecases.table_lists import guard_ended
+
+            guard_ended(session, latest.id)  # an ended tournament closed its table: say so
             raise RuleError(
                 "Die Liste ist abgeschlossen.",
                 hint="Neue Serie mit denselben Spielern: /weiter · ganz neu: /neu Anna Bernd Carla",

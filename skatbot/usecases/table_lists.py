@@ -255,7 +255,8 @@ def guard_replace(session: Session, running: repo.ListInfo) -> None:
 
 def guard_ended(session: Session, list_id: int) -> None:
     """A table list of an ended tournament takes no more games (nor anything else that
-    changes it)."""
+    changes it): ending closed it (:func:`close_tables`), and what finds it closed asks here
+    to say why - so the bookings of every other list pay nothing for it."""
     link = trepo.table_by_list(session, list_id)
     if link is None:
         return
@@ -265,8 +266,34 @@ def guard_ended(session: Session, list_id: int) -> None:
             f"Das Turnier „{t.name}“ ist beendet – {_label(series, link)} nimmt keine Spiele "
             "mehr an.",
             hint="Die Liste bleibt lesbar (/liste, /pdf); für eine neue Runde: /tisch CODE des "
-            "nächsten Turniers oder ein eigener Chat mit /neu.",
+            "nächsten Turniers oder /neu.",
         )
+
+
+def close_tables(session: Session, t: Tournament) -> tuple[int, tuple[Post, ...]]:
+    """The tournament ended: its open table lists are closed (they take no more games), and
+    each table is told. Returns how many were open and the messages to them."""
+    from sqlalchemy import select
+
+    links = session.scalars(
+        select(TableLink).where(TableLink.tournament_id == t.id, TableLink.list_id.is_not(None))
+    ).all()
+    posts = []
+    for link in links:
+        lst = repo.get_list(session, link.list_id) if link.list_id is not None else None
+        if lst is None or lst.status is ListStatus.CLOSED:
+            continue
+        repo.close_list(session, lst)
+        series = trepo.series_by_id(session, link.series_id)
+        assert series is not None
+        chat, thread = places.telegram_of(session, lst.chat_id)
+        note = (
+            f"🏁 Das Turnier „{escape(t.name)}“ ist beendet – die Liste von "
+            f"{_label(series, link)} ist geschlossen und nimmt keine Spiele mehr an "
+            "(lesbar: /liste, /pdf)."
+        )
+        posts.append(Post(chat, thread, Reply(note)))
+    return len(posts), tuple(posts)
 
 
 # --- /abschluss: signatures ---------------------------------------------------------------------

@@ -209,9 +209,17 @@ def ende(session: Session, cmd: Command) -> Reply:
             "Das Beenden wurde noch nicht gefragt.",
             hint="Erst /turnier ende, dann /turnier ende ja.",
         )
+    from skatbot.usecases import table_lists
+
     trepo.close_tournament(t, cmd.user_id)
     _forget_pinned(session, t)
+    closed, posts = table_lists.close_tables(session, t)
     lines = [f"🏁 <b>{label(t)} ist beendet</b> ({dates(t)})."]
+    if closed:
+        lines.append(
+            f"{closed} noch offene Tischliste{'n' if closed != 1 else ''} geschlossen – "
+            "dort wird nichts mehr gebucht."
+        )
     if ranked:
         lines.append(f"Gewertet: {tournament.series_span(complete)}. Sieg: {_winner(ranked)}")
     n = t.number
@@ -220,7 +228,7 @@ def ende(session: Session, cmd: Command) -> Reply:
         f"/export turnier {n} · alle Turniere: /turniere"
     )
     lines.append("Das nächste Turnier hier: /turnier NAME")
-    return Reply("\n".join(lines))
+    return Reply("\n".join(lines), posts=posts)
 
 
 def _forget_pinned(session: Session, t: Tournament) -> None:

@@ -171,13 +171,19 @@ async def test_an_ended_tournaments_tables_take_no_games(bot: Bot) -> None:
         text = await refused(bot, message, "Turnierleitung", "/rangliste")
         assert "/neu" not in text, text
 
-    await end(bot, **ORGANISER)
+    done = await end(bot, **ORGANISER)
+    assert "1 noch offene Tischliste geschlossen" in done
+    await bot.delivered()
+    told = bot.api.messages(table_chat)[-1].text or ""
+    assert "Turnier „Herbstskat“ ist beendet" in told and "nimmt keine Spiele mehr an" in told
     before = await export_raw(bot, table_chat)
     text = await refused(
         bot, "/spiel Bernd herz mit 1 verloren", "ist beendet", "keine Spiele", chat_id=table_chat
     )
     assert "Herbstskat" in text
     await refused(bot, "/storno 1", "ist beendet", chat_id=table_chat)
+    bot.api.set_admins(table_chat, [1])
+    await refused(bot, "/oeffnen", "ist beendet", chat_id=table_chat)  # not even an admin
     assert await export_raw(bot, table_chat) == before
     await ok(bot, "/liste", "Anna", chat_id=table_chat)  # still readable
     await refused(bot, f"/tisch {code.group(1)}", "ist beendet", chat_id=-1003)
