@@ -869,7 +869,8 @@ def rangliste(session: Session, cmd: Command) -> Reply:
     team_ranking = teams_uc.ranking(session, t, ranked)
     lines.extend(teams_uc.ranking_lines(t, team_ranking))
     if not as_pdf:
-        lines.append("Als PDF: /rangliste pdf")
+        which = f" turnier {t.number}" if shown else ""
+        lines.append(f"Als PDF: /rangliste{which} pdf")
         return Reply("\n".join(lines))
 
     from skatbot.pdf.ranking import RankingRow, render_ranking

@@ -83,6 +83,7 @@ async def test_two_tournaments_one_after_the_other_at_one_desk(bot: Bot) -> None
 
     # the first stays readable, and says which one it shows
     first = await ok(bot, "/rangliste turnier 1", "1. Moritz – 280 Punkte", "(beendet)")
+    assert "Als PDF: /rangliste turnier 1 pdf" in first
     assert "Gezeigt: Turnier 1 „Herbstskat“" in first
     for place, (name, score) in enumerate(herbst, 1):
         assert f"{place}. {name} – {score} Punkte" in first
