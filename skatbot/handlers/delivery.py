@@ -48,7 +48,16 @@ from telegram.warnings import PTBUserWarning
 from skatbot.handlers import coalesce, rich
 from skatbot.handlers.html_split import MAX_CAPTION, fits, split_html
 from skatbot.handlers.resilience import file_failed_text, is_topic_closed, topic_closed_note
-from skatbot.usecases.reply import Buttons, Document, Edit, NewTopic, Photo, Post, Reply
+from skatbot.usecases.reply import (
+    Buttons,
+    CloseTopic,
+    Document,
+    Edit,
+    NewTopic,
+    Photo,
+    Post,
+    Reply,
+)
 from skatbot.usecases.rich import RichText
 
 if TYPE_CHECKING:
@@ -512,6 +521,8 @@ class Delivery:
         await self.edits(reply.edits)
         for topic in reply.topics:
             await self.new_topic(topic)
+        for gone in reply.gone_topics:
+            await self.remove_topic(gone)
         self._queue_posts(reply.posts)
         return sent
 
@@ -548,6 +559,22 @@ class Delivery:
             log.info("pin in chat %s failed: %s", self.target.chat_id, err)
             return False
         return True
+
+    async def remove_topic(self, topic: CloseTopic) -> None:
+        """Delete a forum topic of the bot's; where Telegram refuses, close it."""
+        for name, call in (
+            ("deleteForumTopic", self.bot.delete_forum_topic),
+            ("closeForumTopic", self.bot.close_forum_topic),
+        ):
+            try:
+                await self.outbox.call(
+                    topic.chat_id,
+                    lambda call=call: call(topic.chat_id, topic.thread_id),  # type: ignore[misc]
+                    counts=False,
+                )
+                return
+            except TelegramError as err:
+                log.info("%s %s in chat %s refused: %s", name, topic.thread_id, topic.chat_id, err)
 
     async def new_topic(self, topic: NewTopic) -> None:
         """Create a forum topic and post ``on_created``'s reply there; if Telegram refuses,

@@ -156,7 +156,12 @@ async def send(update: Update, context: ContextTypes.DEFAULT_TYPE, reply: Reply)
     """
     target = delivery.target_of(update)
     if target is None or not (
-        reply.text or reply.documents or reply.edits or reply.posts or reply.topics
+        reply.text
+        or reply.documents
+        or reply.edits
+        or reply.posts
+        or reply.topics
+        or reply.gone_topics
     ):
         return
     bot_data = context.application.bot_data

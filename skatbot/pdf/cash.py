@@ -48,6 +48,7 @@ class CashDocument:
     # (name, entry, lost games, lost-game fee, table fee, owed, prize, net)
     dues: list[tuple[str, int, int, int, int, int, int, int]]
     notes: list[str] = field(default_factory=list)
+    held: datetime.date | None = None  # the tournament's date (title block and footer)
 
 
 class _CashPDF(SkatPDF):
@@ -55,7 +56,7 @@ class _CashPDF(SkatPDF):
         super().__init__(
             f"Kassenbericht – {doc.title}",
             subject="Kassenbericht",
-            footer_label=f"Kassenbericht – {doc.title} · {format_date(doc.date)}",
+            footer_label=f"Kassenbericht – {doc.title} · {format_date(doc.held or doc.date)}",
         )
         self.doc = doc
         name_w = self.content_width - 22 - 14 - 24 - 20 - 22 - 22 - 22
@@ -74,7 +75,10 @@ class _CashPDF(SkatPDF):
         self.title_block(
             self.doc.title,
             "Kassenbericht",
-            [f"Stand: {format_date_long(self.doc.date)}"],
+            [
+                *([f"Turnier vom {format_date_long(self.doc.held)}"] if self.doc.held else []),
+                f"Stand: {format_date_long(self.doc.date)}",
+            ],
             small_notes=self.doc.notes,
             gap=2,
         )

@@ -72,15 +72,26 @@ def _series_text(numbers: Sequence[int]) -> str:
     return "Serien " + ", ".join(map(str, numbers))
 
 
+SUM_SCORING = "Wertung: Summe der Seeger-Fabian-Wertungen aller gewerteten Serien."
+
+
 class _RankingPDF(SkatPDF):
-    def __init__(self, tournament: str, date: datetime.date) -> None:
+    def __init__(
+        self,
+        tournament: str,
+        date: datetime.date,
+        held: datetime.date | None = None,
+        scoring: str = "",
+    ) -> None:
         super().__init__(
             f"Rangliste – {tournament}",
             subject="Rangliste",
-            footer_label=f"Rangliste – {tournament} · {format_date(date)}",
+            footer_label=f"Rangliste – {tournament} · {format_date(held or date)}",
         )
         self.tournament = self.clean(tournament)
         self.date = date
+        self.held = held
+        self.scoring = scoring or SUM_SCORING
         name_w = self.content_width - 16 - 26 - 22 - 22
         self.columns = [
             Column("Platz", 16, "R"),
@@ -94,12 +105,14 @@ class _RankingPDF(SkatPDF):
         n = len(counted)
         series = "1 Serie" if n == 1 else f"{n} Serien"
         notes = [f"Stand: {format_date_long(self.date)}"]
+        if self.held is not None:
+            notes.insert(0, f"Turnier vom {format_date_long(self.held)}")
         if counted:
             notes.append(f"Gewertet: {_series_text(counted)}")
         if missing:
             verb = "ist" if len(missing) == 1 else "sind"
             notes.append(f"{_series_text(missing)} {verb} noch unvollständig und nicht gewertet.")
-        notes.append("Wertung: Summe der Seeger-Fabian-Wertungen aller gewerteten Serien.")
+        notes.append(self.scoring)
         self.title_block(self.tournament, f"Rangliste nach {series}", notes)
 
     def table_header(self) -> None:
@@ -252,14 +265,18 @@ def render_ranking(
     missing_series: list[int],
     teams: Sequence[TeamRow] = (),
     team_mode: str = "",
+    *,
+    held: datetime.date | None = None,
+    scoring: str = "",
 ) -> tuple[bytes, set[str]]:
     """Render the ranking: header, a table Platz | Name | Wertung | gewonnen | verloren (its
     header repeated on every page) and the lot note below; with ``teams`` the team ranking
     follows (``team_mode`` says how it counts, e.g. "Summe aller Mitglieder").
 
     Returns the PDF bytes and the (original) names that lost characters in the PDF because
-    the embedded font cannot draw them (emoji)."""
-    pdf = _RankingPDF(tournament, date)
+    the embedded font cannot draw them (emoji). ``held``: the tournament's date (its title
+    block and footer carry it); ``scoring``: how it counts (default: the sum)."""
+    pdf = _RankingPDF(tournament, date, held, scoring)
     pdf.header_block(counted_series, missing_series)
     any_lot = any(r.by_lot for r in rows)
     notes_height = pdf.notes_height(note, any_lot)

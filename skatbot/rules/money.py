@@ -27,8 +27,9 @@ of the last tier whose start is ≤ k, e.g. 0,50 € for the 1st to 3rd and 1,00
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_FLOOR, ROUND_HALF_UP, Decimal, InvalidOperation
 from enum import Enum
@@ -693,11 +694,14 @@ def cash_report(
     series_rankings: Mapping[int, Sequence[str]],
     fees: Fees,
     prizes: Prizes,
+    refunded: Collection[str] = (),
 ) -> CashReport:
     """Income (entry fee per participant, lost-game and table fees per series played),
     payouts (series prizes to the best of each ranked series, place prizes by ``ranking``:
-    amounts, or shares of the pot = income − series prizes), and every participant's dues."""
+    amounts, or shares of the pot = income − series prizes), and every participant's dues.
+    A participant in ``refunded`` (left, the organiser gave the entry fee back) pays none."""
     base = [dues_of(n, plays.get(n, ()), fees) for n in participants]
+    base = [dataclasses.replace(d, entry=0) if d.name in refunded else d for d in base]
     lost_by_series: dict[int, int] = {}
     table_by_series: dict[int, int] = {}
     for n in participants:
@@ -711,8 +715,9 @@ def cash_report(
         for number, order in sorted(series_rankings.items())
         for place, (name, cents) in enumerate(zip(order, prizes.series, strict=False), 1)
     ]
+    entry = sum(d.entry for d in base)
     income = (
-        fees.entry * len(participants)
+        entry
         + sum(lost_by_series.values())
         + sum(table_by_series.values())
     )
@@ -740,7 +745,7 @@ def cash_report(
     )
     return CashReport(
         dues=dues,
-        entry=fees.entry * len(participants),
+        entry=entry,
         lost_fees=lost_by_series,
         table_fees=table_by_series,
         payouts=(*place_payouts, *series_payouts),

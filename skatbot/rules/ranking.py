@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 __all__ = ["Ranked", "Standing", "lot_key", "lot_note", "rank_standings"]
@@ -82,18 +82,24 @@ def _join_names(names: Sequence[str]) -> str:
     return ", ".join(names[:-1]) + " und " + names[-1]
 
 
-def lot_note(ranked: Sequence[Ranked], seed: str | None = None) -> str:
+def lot_note(
+    ranked: Sequence[Ranked],
+    seed: str | None = None,
+    tie: Callable[[Ranked], object] | None = None,
+) -> str:
     """German note on every tie the lot decided; ``""`` when no lot was needed.
 
     One sentence per group of fully tied entries (in ranking order), e.g.
     ``"Gleichstand bei Anna und Bernd: Platz durch Los (Startwert 1234) entschieden."``
-    Without ``seed`` the parenthesis is left out.
+    Without ``seed`` the parenthesis is left out. ``tie`` is what made the entries equal
+    (default: score, won, lost), for rankings by another key.
     """
+    same = tie if tie is not None else (lambda r: _tie_key(r.standing))
     groups: list[list[Ranked]] = []
     for r in ranked:
         if not r.by_lot:
             continue
-        if groups and _tie_key(groups[-1][-1].standing) == _tie_key(r.standing):
+        if groups and same(groups[-1][-1]) == same(r):
             groups[-1].append(r)
         else:
             groups.append([r])

@@ -73,11 +73,13 @@ from __future__ import annotations
 import hashlib
 import itertools
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Protocol
 
 from skatbot.rules.errors import TournamentError
-from skatbot.rules.ranking import Ranked, Standing, rank_standings
+from skatbot.rules.numbers import is_number
+from skatbot.rules.ranking import Ranked, Standing, lot_key, rank_standings
 from skatbot.rules.scoring import seeger_fabian_score
 
 __all__ = [
@@ -553,16 +555,73 @@ def check_series_lengths(
 
 
 @dataclass(frozen=True)
+class Counting:
+    """How a tournament counts its series (rule text in docs/tournament-season.md).
+
+    ``average`` False (the default): the sum over the complete series; a series a
+    participant did not play counts 0. True: the average per series played (score, won and
+    lost alike); only who played at least ``minimum`` complete series is ranked.
+    """
+
+    average: bool = False
+    minimum: int = 1
+
+    @classmethod
+    def parse(cls, code: str | None) -> Counting:
+        if code and code.startswith("schnitt:") and is_number(code[8:]):
+            return cls(True, max(1, int(code[8:])))
+        return cls()
+
+    @property
+    def code(self) -> str | None:
+        return f"schnitt:{self.minimum}" if self.average else None
+
+
+@dataclass(frozen=True)
 class SeriesRanking:
     """The tournament ranking over the complete series, and which series count."""
 
     ranked: list[Ranked]
     complete: list[int]  # numbers of the series in the ranking
     incomplete: list[int]  # numbers of the series still missing results
+    played: dict[str, int] = field(default_factory=dict)  # complete series played, per name
+    unranked: list[str] = field(default_factory=list)  # average rule: below its minimum
+
+
+def rank_average(
+    series: Sequence[Mapping[str, Standing]], seed: str, minimum: int
+) -> tuple[list[Ranked], list[str]]:
+    """Rank by the average per series played (score, then won, then lost, then the lot),
+    over whoever played at least ``minimum`` of ``series``; also the names left out (in
+    name order). The standings carry the totals."""
+    totals: dict[str, tuple[int, int, int, int]] = {}
+    for scores in series:
+        for name, x in scores.items():
+            score, won, lost, n = totals.get(name, (0, 0, 0, 0))
+            totals[name] = (score + x.score, won + x.won, lost + x.lost, n + 1)
+    eligible = {k: v for k, v in totals.items() if v[3] >= minimum}
+
+    def key(name: str) -> tuple[Fraction, Fraction, Fraction]:
+        score, won, lost, n = eligible[name]
+        return (-Fraction(score, n), -Fraction(won, n), Fraction(lost, n))
+
+    order = sorted(eligible, key=lambda name: (key(name), lot_key(seed, name)))
+    ranked = []
+    for i, name in enumerate(order):
+        tied = (i > 0 and key(order[i - 1]) == key(name)) or (
+            i + 1 < len(order) and key(order[i + 1]) == key(name)
+        )
+        score, won, lost, _ = eligible[name]
+        ranked.append(Ranked(i + 1, Standing(name, score, won, lost), tied))
+    left_out = sorted(set(totals) - set(eligible), key=name_sort_key)
+    return ranked, left_out
 
 
 def rank_series(
-    series: Iterable[PlayedSeries], table_size_games: Mapping[int, int], seed: str
+    series: Iterable[PlayedSeries],
+    table_size_games: Mapping[int, int],
+    seed: str,
+    counting: Counting | None = None,
 ) -> SeriesRanking:
     """Rank over the complete series only; a series with a result missing does not count yet."""
     complete: list[int] = []
@@ -574,4 +633,87 @@ def rank_series(
             continue
         scores.append(series_scores(s.tables, s.results, table_size_games, series=s.number))
         complete.append(s.number)
-    return SeriesRanking(tournament_standings(scores, seed), complete, incomplete)
+    played: dict[str, int] = {}
+    for one in scores:
+        for name in one:
+            played[name] = played.get(name, 0) + 1
+    if counting is not None and counting.average:
+        ranked, unranked = rank_average(scores, seed, counting.minimum)
+        return SeriesRanking(ranked, complete, incomplete, played, unranked)
+    return SeriesRanking(tournament_standings(scores, seed), complete, incomplete, played)
+
+
+# --- the Setzliste: seating by the ranking ------------------------------------------------------
+
+SETZLISTE = "setzliste"  # the seed stored for a series seated by the ranking
+
+
+def seeding_order(ranked: Sequence[str], present: Iterable[str], seed: str) -> list[str]:
+    """Who sits where in a Setzliste: the present participants in ranking order, then those
+    without a place (arrived late, or below the average rule's minimum) by the lot of
+    ``seed`` (:func:`skatbot.rules.ranking.lot_key`)."""
+    here = set(present)
+    order = [n for n in ranked if n in here]
+    rest = sorted(here - set(order), key=lambda n: lot_key(seed, n))
+    return order + rest
+
+
+def seeded_tables(
+    order: Sequence[str], teams: Mapping[str, str] | None = None
+) -> list[list[str]]:
+    """Block seating: places 1-4 at table 1, 5-8 at table 2, ... (4-tables first, then the
+    3-tables, as :func:`table_sizes` plans them). With ``teams`` (name -> team) two members
+    of one team at a table are parted by :func:`_part_teams`. Each table seats by ranking."""
+    tables = _cut(order, table_sizes(len(order)))
+    rank = {n: i for i, n in enumerate(order)}
+    if teams:
+        _part_teams(tables, teams, rank)
+    return [sorted(table, key=rank.__getitem__) for table in tables]
+
+
+def _part_teams(
+    tables: list[list[str]], teams: Mapping[str, str], rank: Mapping[str, int]
+) -> None:
+    """Swap until no table has two members of one team, or no swap helps. A swap moves the
+    lower-ranked member of a pair to the nearest seat that fits (the tables after it first,
+    then the ones before it, nearest first): no one of the mover's team at the seat's table,
+    no one of the seat holder's team at the mover's. Each swap removes a pair and adds none,
+    so it ends."""
+
+    def team(name: str) -> str | None:
+        return teams.get(name)
+
+    def fits(name: str, table: list[str], leaving: str) -> bool:
+        own = team(name)
+        return own is None or all(team(n) != own for n in table if n != leaving)
+
+    progress = True
+    while progress:
+        progress = False
+        for i, table in enumerate(tables):
+            seen: set[str] = set()
+            mover = None
+            for name in sorted(table, key=rank.__getitem__):
+                own = team(name)
+                if own is not None and own in seen:
+                    mover = name
+                    break
+                if own is not None:
+                    seen.add(own)
+            if mover is None:
+                continue
+            near = [*range(i + 1, len(tables)), *range(i - 1, -1, -1)]
+            for j in near:
+                other = next(
+                    (
+                        x
+                        for x in sorted(tables[j], key=rank.__getitem__)
+                        if fits(mover, tables[j], x) and fits(x, table, mover)
+                    ),
+                    None,
+                )
+                if other is not None:
+                    table[table.index(mover)] = other
+                    tables[j][tables[j].index(other)] = mover
+                    progress = True
+                    break

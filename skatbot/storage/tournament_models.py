@@ -1,6 +1,7 @@
 """SQLAlchemy 2 models of a Preisskat tournament (SPEC §6).
 
-One tournament per chat (the organiser's "desk"). Results are an append-only log: entering a
+A place (chat or topic) is the tournament management's desk; its tournaments follow each
+other there, one running at a time. Results are an append-only log: entering a
 player's result again adds a row, and the latest row per (series, name) counts, so every
 correction keeps its audit trail. Nothing derived (scores, ranking) is stored.
 """
@@ -19,6 +20,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     false,
+    text,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -33,7 +35,8 @@ class Tournament(Base):
     __tablename__ = "tournaments"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    chat_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("chats.id"), unique=True)
+    # The place (chat or topic); its tournaments follow each other there.
+    chat_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("chats.id"), index=True)
     name: Mapped[str] = mapped_column(String(64))
     seed: Mapped[str] = mapped_column(String(64))  # the lot of the ranking (SPEC §4)
     games_3: Mapped[int] = mapped_column(Integer, default=36)  # series length at a 3-table
@@ -43,6 +46,14 @@ class Tournament(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
     # The team ranking counts the best N members of a team; None: all of them (/teamwertung).
     team_best: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # Its place among the tournaments of the place, from 1 (/turniere, "turnier N").
+    number: Mapped[int] = mapped_column(Integer, default=1, server_default=text("1"))
+    # Ended by the management (/turnier ende): read-only from then on; None while it runs.
+    closed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    closed_by: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    # How absences count (/turnierregeln): None: the sum (a missing series counts 0);
+    # "schnitt:N": the average over the series played, ranked from N series on.
+    counting: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class Participant(Base):
@@ -56,6 +67,33 @@ class Participant(Base):
     position: Mapped[int] = mapped_column(Integer)  # order of registration
     name: Mapped[str] = mapped_column(String(64))
     team: Mapped[str | None] = mapped_column(String(64), nullable=True)  # /team, None: none
+    # Plays the series from_series <= N < left_from: a late arrival starts after the series
+    # drawn so far, a departure leaves from the next one (the drawn series never changes).
+    from_series: Mapped[int] = mapped_column(Integer, default=1, server_default=text("1"))
+    left_from: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    refunded: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+    def plays(self, series: int) -> bool:
+        """Whether this participant is drawn for series number ``series``."""
+        return self.from_series <= series and (self.left_from is None or series < self.left_from)
+
+
+class RosterChange(Base):
+    """A row of the tournament's log: a participant arrived or left after the first draw."""
+
+    __tablename__ = "tournament_roster"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), index=True
+    )
+    name: Mapped[str] = mapped_column(String(64))
+    action: Mapped[str] = mapped_column(String(16))  # join | leave | unjoin (arrival taken back)
+    series: Mapped[int] = mapped_column(Integer)  # the first series it applies to
+    user_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    user_name: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    update_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 
 class Series(Base):
@@ -129,3 +167,5 @@ class TableLink(Base):
     # The long single-use code of the draw's deep link (t.me/<bot>?startgroup=...): at
     # least 96 random bits, void once used, released or after the next draw.
     invite: Mapped[str | None] = mapped_column(String(32), nullable=True, unique=True, index=True)
+    # The list plays in a forum topic the bot created for it (a draw taken back deletes it).
+    bot_topic: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from dataclasses import dataclass, field
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
 from skatbot.rules.tournament import SeriesResult
 from skatbot.storage.tournament_models import (
     Participant,
     Result,
+    RosterChange,
     Series,
     TableLink,
     Tournament,
@@ -32,7 +34,36 @@ class LoadedSeries:
 
 
 def tournament_of(session: Session, chat_id: int) -> Tournament | None:
-    return session.scalars(select(Tournament).where(Tournament.chat_id == chat_id)).first()
+    """The place's latest tournament, running or ended (None: the place is no desk)."""
+    return session.scalars(
+        select(Tournament).where(Tournament.chat_id == chat_id).order_by(Tournament.id.desc())
+    ).first()
+
+
+def tournaments_of(session: Session, chat_id: int) -> list[Tournament]:
+    """Every tournament of the place, the first one first."""
+    return list(
+        session.scalars(
+            select(Tournament).where(Tournament.chat_id == chat_id).order_by(Tournament.id)
+        )
+    )
+
+
+def close_tournament(t: Tournament, user_id: int | None) -> None:
+    t.closed_at = dt.datetime.now(dt.UTC)
+    t.closed_by = user_id
+
+
+def delete_tournament(session: Session, t: Tournament) -> None:
+    """A tournament with its participants, series, results and table links."""
+    for model in (TableLink, RosterChange):
+        session.execute(delete(model).where(model.tournament_id == t.id))
+    series_ids = select(Series.id).where(Series.tournament_id == t.id)
+    session.execute(delete(Result).where(Result.series_id.in_(series_ids)))
+    session.execute(delete(Series).where(Series.tournament_id == t.id))
+    session.execute(delete(Participant).where(Participant.tournament_id == t.id))
+    session.execute(delete(Tournament).where(Tournament.id == t.id))
+    session.expire_all()
 
 
 def create_tournament(
@@ -44,8 +75,10 @@ def create_tournament(
     user_id: int | None,
     user_name: str,
 ) -> Tournament:
+    last = session.scalar(select(func.max(Tournament.number)).where(Tournament.chat_id == chat_id))
     t = Tournament(
         chat_id=chat_id,
+        number=(last or 0) + 1,
         name=name,
         seed=seed,
         games_3=36,
@@ -77,6 +110,49 @@ def add_participants(session: Session, t: Tournament, names: list[str]) -> None:
         session.add(Participant(tournament_id=t.id, position=position, name=name))
         position += 1
     session.flush()
+
+
+def add_late(session: Session, t: Tournament, names: list[str], from_series: int) -> None:
+    """Participants arriving after a draw: they play from series ``from_series`` on."""
+    add_participants(session, t, names)
+    for p in participants(session, t)[-len(names) :]:
+        p.from_series = from_series
+    session.flush()
+
+
+def log_roster(
+    session: Session,
+    t: Tournament,
+    name: str,
+    action: str,
+    series: int,
+    *,
+    user_id: int | None,
+    user_name: str,
+    update_id: int | None,
+) -> None:
+    session.add(
+        RosterChange(
+            tournament_id=t.id,
+            name=name,
+            action=action,
+            series=series,
+            user_id=user_id,
+            user_name=user_name[:128] or None,
+            update_id=update_id,
+        )
+    )
+    session.flush()
+
+
+def roster_log(session: Session, t: Tournament) -> list[RosterChange]:
+    return list(
+        session.scalars(
+            select(RosterChange)
+            .where(RosterChange.tournament_id == t.id)
+            .order_by(RosterChange.id)
+        )
+    )
 
 
 def remove_participant(session: Session, p: Participant) -> None:
@@ -263,6 +339,19 @@ def table_by_list(session: Session, list_id: int) -> TableLink | None:
 
 def table_by_id(session: Session, link_id: int) -> TableLink | None:
     return session.get(TableLink, link_id)
+
+
+def take_back_series(session: Session, series: Series) -> None:
+    """A draw taken back: the series with its table links and (empty) table lists."""
+    from skatbot.storage.models import SheetList
+
+    lists = [link.list_id for link in table_links(session, series) if link.list_id is not None]
+    if lists:
+        session.execute(delete(SheetList).where(SheetList.id.in_(lists)))
+    session.execute(delete(TableLink).where(TableLink.series_id == series.id))
+    session.execute(delete(Result).where(Result.series_id == series.id))
+    session.execute(delete(Series).where(Series.id == series.id))
+    session.expire_all()
 
 
 def code_taken(session: Session, code: str) -> bool:

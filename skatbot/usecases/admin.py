@@ -23,6 +23,7 @@ and no topic's.
 
 from __future__ import annotations
 
+import dataclasses
 import hmac
 import re
 import secrets
@@ -32,7 +33,12 @@ from skatbot.rules.errors import RuleError
 from skatbot.storage import chats, places, repo
 from skatbot.storage.models import ListStatus
 from skatbot.storage.tournament_models import Tournament
-from skatbot.storage.tournament_repo import series_count, table_by_list, tournament_of
+from skatbot.storage.tournament_repo import (
+    series_count,
+    table_by_list,
+    tournament_of,
+    tournaments_of,
+)
 from skatbot.storage.unit import Session
 from skatbot.usecases.reply import PLACEHOLDER_IDS, Command, Reply
 
@@ -119,9 +125,11 @@ def _plural(n: int, one: str, many: str) -> str:
 def _summary(session: Session, chat_id: int) -> str:
     lists, games = chats.count_lists_and_games(session, chat_id)
     parts = [f"{_plural(lists, 'Liste', 'Listen')} mit {_plural(games, 'Spiel', 'Spielen')}"]
-    tournament = tournament_of(session, chat_id)
-    if tournament is not None:
-        parts.append(f"das Turnier „{escape(tournament.name)}“")
+    every = tournaments_of(session, chat_id)
+    if len(every) == 1:
+        parts.append(f"das Turnier „{escape(every[0].name)}“")
+    elif every:
+        parts.append(f"{len(every)} Turniere (" + ", ".join(escape(t.name) for t in every) + ")")
     return " und ".join(parts)
 
 
@@ -155,12 +163,13 @@ def _check_whole(session: Session, cmd: Command, is_admin: bool) -> None:
     )
 
 
-def ask(session: Session, cmd: Command, is_admin: bool) -> Reply:
-    """``/loeschen``: warn, and hand out a fresh confirmation nonce."""
+def ask(session: Session, cmd: Command, is_admin: bool, scope: str = "") -> Reply:
+    """``/loeschen``: warn, and hand out a fresh confirmation nonce (``scope``: what a
+    tournament desk's question asked, see tournament_season.py)."""
     if not chats.has_data(session, cmd.chat_id):
         return Reply(f"ℹ️ In {cmd.here} ist nichts gespeichert.")
     _check_whole(session, cmd, is_admin)
-    nonce = issue_nonce(session, cmd.chat_id, NONCE_KEY)
+    nonce = issue_nonce(session, cmd.chat_id, NONCE_KEY, scope)
     this = "dieses Themas" if cmd.thread_id else "dieses Chats"
     text = (
         f"⚠️ <b>Alle Daten {this} löschen?</b>\n"
@@ -181,18 +190,32 @@ def _check_nonce(session: Session, cmd: Command, nonce: str | None, scope: str) 
 
 
 def confirm(
-    session: Session, cmd: Command, is_admin: bool, nonce: str | None, scope: str = ""
+    session: Session,
+    cmd: Command,
+    is_admin: bool,
+    nonce: str | None,
+    scope: str = "",
+    *,
+    whole: bool = False,
 ) -> Reply:
     """``/loeschen ja`` (``nonce`` None) or the button (``nonce`` from its data): delete;
-    ``scope`` "liste" or "turnier" deletes only the latest list or the tournament."""
+    ``scope`` "liste" or "turnier" deletes only the latest list or the tournament. At a
+    tournament desk the question named what goes (``whole``: everything, asked and its
+    nonce already checked there)."""
     if scope == SCOPE_LIST:
         return confirm_list(session, cmd, is_admin, nonce)
+    if not whole and _is_desk(session, cmd):
+        from skatbot.usecases import tournament_season
+
+        cmd = dataclasses.replace(cmd, is_admin=is_admin)
+        return tournament_season.loeschen(session, cmd, ["ja"] if nonce is None else [], nonce)
     if scope == SCOPE_TOURNAMENT:
         return confirm_tournament(session, cmd, is_admin, nonce)
     if not chats.has_data(session, cmd.chat_id):
         return Reply(f"ℹ️ In {cmd.here} ist nichts gespeichert – nichts gelöscht.")
     _check_whole(session, cmd, is_admin)
-    _check_nonce(session, cmd, nonce, "")
+    if not whole:
+        _check_nonce(session, cmd, nonce, "")
     what = _summary(session, cmd.chat_id)
     others = _others_stay(session, cmd)
     chats.delete_chat_data(session, cmd.chat_id)
@@ -214,8 +237,8 @@ def _latest_for_delete(session: Session, cmd: Command, is_admin: bool) -> repo.L
     check_manager(session, cmd, is_admin, "Diese Liste löschen", "/loeschen liste")
     if table_by_list(session, latest.id) is not None:
         raise RuleError(
-            "Das ist die Liste eines Turniertisches – ihr Ergebnis gehört zum Turnier.",
-            hint="Die Turnierleitung löst den Tisch mit /tisch freigeben N am Turniertisch.",
+            "Das ist die Liste eines Tisches im Turnier – ihr Ergebnis gehört zum Turnier.",
+            hint="Die Turnierleitung löst den Tisch mit /tisch freigeben N (in ihrem Chat).",
         )
     return latest
 
@@ -278,6 +301,12 @@ def _tournament_for_delete(session: Session, cmd: Command, is_admin: bool) -> To
     t = tournament_of(session, cmd.chat_id)
     if t is None:
         raise RuleError(f"In {cmd.here} gibt es kein Turnier.", hint="Alles löschen: /loeschen")
+    check_tournament_deleter(cmd, is_admin, t)
+    return t
+
+
+def check_tournament_deleter(cmd: Command, is_admin: bool, t: Tournament) -> None:
+    """A tournament is deleted by its creator (a person) or the chat's admins."""
     if not is_admin and not owns(cmd.user_id, t.created_by):
         who = f"{t.created_by_name} (hat es angelegt)" if owns(t.created_by, t.created_by) else ""
         raise RuleError(
@@ -285,7 +314,6 @@ def _tournament_for_delete(session: Session, cmd: Command, is_admin: bool) -> To
             + (f" oder {who}." if who and t.created_by_name else "."),
             hint="Bitte einen Admin, /loeschen turnier zu schicken.",
         )
-    return t
 
 
 def _tournament_line(session: Session, t: Tournament) -> str:
@@ -328,6 +356,11 @@ def loeschen(session: Session, cmd: Command) -> Reply:
     if words and words[0] in SCOPES:
         scope = SCOPES[words[0]]
         words = words[1:]
+    if scope != SCOPE_LIST and _is_desk(session, cmd):
+        # a desk may hold several tournaments: the question names which one goes
+        from skatbot.usecases import tournament_season
+
+        return tournament_season.loeschen(session, cmd, list(cmd.args), None)
     if not words:
         if scope == SCOPE_LIST:
             return ask_list(session, cmd, cmd.is_admin)
@@ -341,3 +374,7 @@ def loeschen(session: Session, cmd: Command) -> Reply:
         hint="/loeschen (alles, Admins), /loeschen liste (die letzte Liste) oder "
         "/loeschen turnier – danach mit „ja“ bestätigen.",
     )
+
+
+def _is_desk(session: Session, cmd: Command) -> bool:
+    return bool(tournaments_of(session, cmd.chat_id))

@@ -262,6 +262,9 @@ def oeffnen(session: Session, cmd: Command) -> Reply:
             hint="In der laufenden Liste weiterspielen – die abgeschlossene bleibt gespeichert.",
         )
     admin.check_manager(session, cmd, cmd.is_admin, "Wieder öffnen", "/oeffnen")
+    from skatbot.usecases.table_lists import guard_ended
+
+    guard_ended(session, latest.id)  # a table of an ended tournament stays closed
     opened = repo.reopen_list(session, latest)
     repo.append_row(session, latest, kind=RowKind.REOPEN, **user_fields(cmd))
     loaded = repo.load(session, opened)

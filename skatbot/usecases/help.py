@@ -53,31 +53,52 @@ danach 3 Spiele Ramsch. Was währenddessen ausgelöst wird, steht „ausstehend�
 /ramsch durchmarsch Carla – +120 · vorher: alle gesund? /gesund oder /krank NAME
 (wer krank ist, spielt Grand Hand; das zählt nicht als Ramsch; einmal pro Ramsch-Runde)"""
 
-HELP_TURNIER = """<b>Preisskat</b> – in einem eigenen Chat der Turnierleitung:
+HELP_TURNIER = """<b>Preisskat</b> – in einem eigenen Chat (oder Thema) der Turnierleitung; die Saison
+läuft dort ein Turnier nach dem anderen.
+<b>1. Anlegen</b>
 /turnier Stadtmeisterschaft 2026 – Turnier anlegen
 /teilnehmer Anna, Bernd, Carla, … – eintragen (Komma oder Zeilen); /teilnehmer – anzeigen
-/entfernen NAME – vor der ersten Auslosung
+/entfernen NAME – vor der ersten Auslosung: streichen
 Teams: /teilnehmer Anna [Skatfreunde Nord], Bernd [Skatfreunde Nord], Carla
 /team – alle Teams · /team Anna Skatfreunde Nord – setzen/ändern · /team Anna - – entfernen
 /teamwertung summe – alle Mitglieder zählen · /teamwertung beste 3 – die besten 3 je Team
 /serienlaenge 36 48 – Spiele je Serie am Dreier-/Vierertisch
-/auslosen [STARTWERT] – Tische der nächsten Serie (nachrechenbar)
-/ergebnis Anna 437 12 3 – Spielpunkte, gewonnen, verloren (mehrere Zeilen erlaubt)
+/turnierregeln summe – eine fehlende Serie zählt 0 (Standard) · /turnierregeln schnitt
+mindestens 2 – Schnitt je gespielter Serie, gewertet ab 2 Serien
+<b>2. Auslosen</b>
+/auslosen [STARTWERT] – Tische der nächsten Serie (nachrechenbar: /hilfe auslosung)
+/auslosen setzliste – nach der Rangliste: Platz 1–4 an Tisch 1 …
+/auslosen zurück – die letzte Auslosung zurücknehmen, solange an ihren Tischen nichts
+gebucht ist (bestätigen: /auslosen zurück ja)
+<b>3. Spielen und melden</b>
 Tische melden selbst: in einem Forum legt /auslosen je Tisch ein Thema mit seiner Liste an
 (Admin-Recht „Themen verwalten“); sonst der Knopf „Tisch N: Gruppe wählen“ der Auslosung
 (oder /tisch CODE von der Turnierleitung). Falsch verknüpft: /tisch freigeben N.
 Am Tisch: /spiel …, am Ende /abschluss, dann unterschreibt jede Person mit ihrem Knopf
-(vorher /ich NAME, am Turniertisch oder am Tisch; ohne Telefon tippt die Turnierleitung) –
-das Ergebnis kommt von selbst an den Turniertisch. Korrektur: /oeffnen zieht es zurück.
+(vorher /ich NAME, bei der Turnierleitung oder am Tisch; ohne Telefon tippt die
+Turnierleitung) – das Ergebnis kommt von selbst an die Turnierleitung. Korrektur: /oeffnen
+zieht es zurück.
+Von Hand: /ergebnis Anna 437 12 3 – Spielpunkte, gewonnen, verloren (mehrere Zeilen erlaubt)
 Der angeheftete Zwischenstand folgt jeder Meldung; ist eine Serie komplett: „Nächste Serie
 auslosen“ (ein Tipp, nur die Turnierleitung).
 /fehlend – fehlende Ergebnisse, und wie weit jeder Tisch ist (Spiele, Unterschriften)
-/rangliste [pdf] · /urkunden [N] · /export
-/loeschen turnier – das Turnier löschen (wer es angelegt hat, oder Admins)
+<b>4. Nachmeldungen und Abmeldungen</b> – gelten ab der nächsten Serie, ausgeloste bleiben:
+/teilnehmer Zoe – Nachmeldung (zahlt Startgeld) · /entfernen Moritz – abgemeldet (das
+Startgeld bleibt; /entfernen Moritz erstatten gibt es zurück). /teilnehmer zeigt jede Änderung.
+<b>5. Rangliste und Geld</b>
+/rangliste [pdf] · /rangliste serie 2 – eine Serie (Serienpreise) · /urkunden [N] · /export
+Gleichstand: mehr gewonnene Spiele, dann weniger verlorene, dann das Los (wird gesagt).
 /gebuehren startgeld 10 € · /gebuehren verlust 0,50 € ab 4 1 € · /gebuehren tisch 1 €
 /preise 100 € 60 € 40 € oder 50 % 30 % 20 % · /preise serie 20 € 10 €
 /abrechnung – wer was zahlt · /kasse – Kassenbericht als PDF (mehr: /hilfe geld)
-Wie gelost wird: /hilfe auslosung"""
+<b>6. Ende und das nächste Turnier</b>
+/turnier ende – beenden (Turnierleitung, bestätigen: /turnier ende ja); danach nimmt es
+nichts mehr an, auch seine Tische keine Spiele. Dann /turnier NAME – das nächste, hier.
+/turniere – alle Turniere hier mit Datum und Sieg; ein früheres lesen: /rangliste turnier 1 ·
+/urkunden turnier 1 · /kasse turnier 1 · /export turnier 1 · /saison zählt jede Serie mit.
+/loeschen – das neueste Turnier löschen (wer es angelegt hat, oder Admins) · /loeschen turnier 1
+· /loeschen alles (nur Admins)"""
+
 
 HELP_AUSLOSUNG = """<b>So wird ausgelost</b> – jeder kann es nachrechnen:
 1. Namen sortieren (Groß-/Kleinschreibung egal), die Eingabereihenfolge zählt nicht.
@@ -89,6 +110,16 @@ damit möglichst niemand wieder am selben Tisch sitzt – ebenfalls ohne Zufall.
 Mit Teams: jedes Team als Block, Plätze reihum verteilt (erst Platz 1 an allen Tischen,
 dann Platz 2 …) – so sitzen Mitglieder eines Teams an verschiedenen Tischen, solange ein
 Team nicht mehr Mitglieder als Tische hat; das Tauschen bringt nie zwei zusammen.
+<b>Setzliste</b> (/auslosen setzliste, ab Serie 2): keine Auslosung, sondern nach der Rangliste
+der vollständigen Serien (Zählweise des Turniers): Platz 1–4 an Tisch 1, 5–8 an Tisch 2 …,
+erst die Vierer-, dann die Dreiertische; wer noch keinen Platz hat (Nachmeldung), sitzt dahinter
+in der Reihenfolge des Loses (SHA-256 aus Turnier-Startwert und Name, wie beim Gleichstand).
+Mit Teams: sitzen zwei eines Teams an einem Tisch, tauscht der schlechter Platzierte mit dem
+bestplatzierten passenden Platz am nächsten Tisch dahinter (sonst davor). Gleiche Rangliste →
+gleiche Tische.
+Nachmeldungen und Abmeldungen: gelost wird aus den Teilnehmern dieser Serie – wer nachgemeldet
+ist, ab seiner Serie; wer abgemeldet ist, bis zu ihr. Die Namen jeder Serie stehen in /export
+(„participants“ der Serie): mit Startwert und Seriennummer ergibt das dieselben Tische.
 Ein Python-Beispiel zum Nachrechnen steht in der README von skatbot."""
 
 HELP_GELD = """<b>Geld</b> – Beträge mit Einheit: 1 ct · 0,5 ct · 0,50 € · 1.234,50 €

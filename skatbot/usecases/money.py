@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from skatbot.rules import money as m
 from skatbot.rules import tournament as tr
 from skatbot.rules.errors import RuleError
-from skatbot.rules.ranking import rank_standings
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import money as store
 from skatbot.storage import repo
@@ -123,7 +122,7 @@ def export_money(session: Session, loaded: repo.LoadedList) -> dict[str, Any] | 
 def _refuse_at_desk(session: Session, cmd: Command, what: str) -> None:
     if trepo.tournament_of(session, cmd.chat_id) is not None:
         raise RuleError(
-            f"{what} gilt für Listen am Tisch; hier ist ein Turnier-Schreibtisch.",
+            f"{what} gilt für Listen am Tisch; hier ist die Turnierleitung eines Turniers.",
             hint="Turniergeld: /gebuehren, /preise, /kasse.",
         )
 
@@ -376,10 +375,26 @@ def _require_tournament(session: Session, cmd: Command) -> Tournament:
     if t is None:
         raise RuleError(
             f"In {cmd.here} läuft kein Turnier.",
-            hint="Startgeld und Preise gibt es am Turnier-Schreibtisch (/turnier NAME); "
+            hint="Startgeld und Preise gibt es bei der Turnierleitung (/turnier NAME); "
             "am Tisch: /einsatz 1 ct und /abrechnung.",
         )
     return t
+
+
+def _running(session: Session, cmd: Command) -> Tournament:
+    from skatbot.usecases import tournament_season
+
+    return tournament_season.running(session, cmd)
+
+
+def _picked(session: Session, cmd: Command) -> tuple[Tournament, list[str], str | None]:
+    """A read-only command's tournament (``turnier N`` among its words), the other words,
+    and the line saying which one it shows."""
+    from skatbot.usecases import tournament_season
+
+    _require_tournament(session, cmd)
+    t, rest = tournament_season.pick(session, cmd, cmd.args)
+    return t, rest, tournament_season.shown_line(session, t)
 
 
 T = TypeVar("T")
@@ -415,12 +430,14 @@ def _apply_prize_line(prizes: m.Prizes, line: str) -> m.Prizes:
 
 
 def fees_of(session: Session, t: Tournament) -> m.Fees:
-    data = store.latest(session, t.chat_id, store.FEES)
+    # A row covers the tournament it was set for and the later ones of the place (a club
+    # keeps its fees), never an earlier one: an ended tournament keeps its money.
+    data = store.latest(session, t.chat_id, store.FEES, list_id=t.id)
     return m.Fees() if data is None else m.Fees.from_json(data)
 
 
 def prizes_of(session: Session, t: Tournament) -> m.Prizes:
-    data = store.latest(session, t.chat_id, store.PRIZES)
+    data = store.latest(session, t.chat_id, store.PRIZES, list_id=t.id)
     return m.Prizes() if data is None else m.Prizes.from_json(data)
 
 
@@ -524,10 +541,11 @@ def gebuehren(session: Session, cmd: Command) -> Reply:
             + escape(FEES_EXAMPLE)
         )
     lock_chat(session, cmd.chat_id)
+    t = _running(session, cmd)
     tournament.require_manager(t, cmd, readable="/gebuehren, /preise, /kasse, /abrechnung")
     fees = _each_line(lines, fees_of(session, t), _apply_fee_line)
     store.add(
-        session, t.chat_id, store.FEES, fees.to_json(),
+        session, t.chat_id, store.FEES, fees.to_json(), from_list=t.id,
         user_id=cmd.user_id, update_id=cmd.update_id,
     )  # fmt: skip
     return Reply(
@@ -580,10 +598,11 @@ def preise(session: Session, cmd: Command) -> Reply:
             + escape(m.PRIZE_EXAMPLE)
         )
     lock_chat(session, cmd.chat_id)
+    t = _running(session, cmd)
     tournament.require_manager(t, cmd, readable="/gebuehren, /preise, /kasse, /abrechnung")
     prizes = _each_line(lines, prizes_of(session, t), _apply_prize_line)
     store.add(
-        session, t.chat_id, store.PRIZES, prizes.to_json(),
+        session, t.chat_id, store.PRIZES, prizes.to_json(), from_list=t.id,
         user_id=cmd.user_id, update_id=cmd.update_id,
     )  # fmt: skip
     report = cash_report(session, t)
@@ -601,7 +620,6 @@ def preise(session: Session, cmd: Command) -> Reply:
 def cash_report(session: Session, t: Tournament) -> m.CashReport:
     """The tournament's money from its participants, results, fees and prizes."""
     done = trepo.load_series(session, t)
-    games = {3: t.games_3, 4: t.games_4}
     plays: dict[str, list[m.SeriesPlay]] = {}
     series_rankings: dict[int, list[str]] = {}
     for s in done:
@@ -612,19 +630,20 @@ def cash_report(session: Session, t: Tournament) -> m.CashReport:
                     plays.setdefault(name, []).append(
                         m.SeriesPlay(s.number, len(table), result.lost)
                     )
-        if not tr.missing_results(s.tables, s.results):
-            scores = tr.series_scores(s.tables, s.results, games, series=s.number)
+        if not tr.missing_results(s.tables, s.results):  # the ranking of /rangliste serie N
             series_rankings[s.number] = [
-                r.standing.name for r in rank_standings(scores.values(), t.seed)
+                r.standing.name for r in tournament.series_ranking(t, s)
             ]
-    ranking = tr.rank_series(done, games, t.seed)
+    ranking = tournament.full_ranking(t, done)  # under the tournament's counting rule
+    people = trepo.participants(session, t)
     return m.cash_report(
-        [p.name for p in trepo.participants(session, t)],
+        [p.name for p in people],
         plays,
         [r.standing.name for r in ranking.ranked],
         series_rankings,
         fees_of(session, t),
         prizes_of(session, t),
+        refunded={p.name for p in people if p.refunded},
     )
 
 
@@ -691,10 +710,17 @@ def _dues_line(d: m.Dues) -> str:
 
 
 def _tournament_dues(session: Session, cmd: Command) -> Reply:
-    t = _require_tournament(session, cmd)
+    t, rest, shown = _picked(session, cmd)
+    if rest:
+        raise RuleError(
+            f"„{rest[0][:20]}“ kenne ich bei /abrechnung nicht.",
+            hint="/abrechnung oder /abrechnung turnier 1",
+        )
     fees = fees_of(session, t)
     report = cash_report(session, t)
     lines = [f"💶 <b>Abrechnung – {escape(t.name)}</b>"]
+    if shown:
+        lines.append(shown)
     lines.extend(escape(x) for x in fees_lines(fees))
     if not fees.any:
         lines.append("Noch keine Gebühren festgelegt: " + escape(FEES_EXAMPLE))
@@ -712,6 +738,7 @@ def _totals_line(report: m.CashReport) -> str:
 
 def cash_document(session: Session, t: Tournament, report: m.CashReport) -> CashDocument:
     from skatbot.pdf.cash import CashDocument, CashLine
+    from skatbot.usecases import tournament_season
 
     fees = fees_of(session, t)
     done = trepo.load_series(session, t)
@@ -753,6 +780,7 @@ def cash_document(session: Session, t: Tournament, report: m.CashReport) -> Cash
             for d in report.dues
         ],
         notes=notes,
+        held=tournament_season.day_of(t),
     )
 
 
@@ -769,14 +797,20 @@ def _plays_by_series(done: Sequence[trepo.LoadedSeries]) -> dict[int, list[m.Ser
 
 def kasse(session: Session, cmd: Command) -> Reply:
     """The cash report: income by kind, payouts, balance; the PDF has every participant."""
-    t = _require_tournament(session, cmd)
-    if cmd.args:
-        raise RuleError(f"„{cmd.args[0][:20]}“ kenne ich bei /kasse nicht.", hint="Einfach /kasse")
+    t, rest, shown = _picked(session, cmd)
+    if rest:
+        raise RuleError(
+            f"„{rest[0][:20]}“ kenne ich bei /kasse nicht.",
+            hint="Einfach /kasse, ein früheres Turnier: /kasse turnier 1",
+        )
     report = cash_report(session, t)
     from skatbot.pdf.cash import render_cash
+    from skatbot.usecases import tournament_season
 
     data, lossy = render_cash(cash_document(session, t, report))
     lines = [f"🧾 <b>Kassenbericht – {escape(t.name)}</b>"]
+    if shown:
+        lines.append(shown)
     lines.append(f"Startgeld: {m.format_money(report.entry)}")
     lines.append(f"Verlustspielgeld: {m.format_money(sum(report.lost_fees.values()))}")
     lines.append(f"Tischgeld: {m.format_money(sum(report.table_fees.values()))}")
@@ -788,7 +822,9 @@ def kasse(session: Session, cmd: Command) -> Reply:
     lines.append(_totals_line(report))
     if lossy:
         lines.append(texts.lossy_names_note(lossy))
-    doc = Document("kassenbericht.pdf", data, f"Kassenbericht {t.name}"[:200])
+    doc = Document(
+        tournament_season.file_name("kassenbericht", t), data, f"Kassenbericht {t.name}"[:200]
+    )
     return Reply("\n".join(lines), documents=(doc,))
 
 

@@ -77,6 +77,15 @@ class NewTopic:
 
 
 @dataclass(frozen=True)
+class CloseTopic:
+    """A forum topic of the bot's to remove after the commit: deleteForumTopic, or where the
+    bot may not, closeForumTopic (nothing more can be posted there)."""
+
+    chat_id: int
+    thread_id: int
+
+
+@dataclass(frozen=True)
 class Reply:
     text: str  # Telegram HTML; every user-provided string in it is escaped
     documents: tuple[Document, ...] = ()
@@ -90,6 +99,7 @@ class Reply:
     refusal: bool = False
     posts: tuple[Post, ...] = ()  # messages to other places, after this reply
     topics: tuple[NewTopic, ...] = ()  # forum topics to create, after this reply
+    gone_topics: tuple[CloseTopic, ...] = ()  # forum topics to delete (or close), after it
 
 
 @dataclass(frozen=True)

@@ -296,17 +296,22 @@ def history(session: Session, place: int) -> History:
 
 
 def _tournament_series(session: Session, place: int, person: Any) -> list[Series]:
+    from skatbot.storage import tournament_repo
+
+    out = []
+    for t in tournament_repo.tournaments_of(session, place):  # every tournament of the desk
+        out.extend(_series_of(t, tournament_repo.load_series(session, t), person))
+    return out
+
+
+def _series_of(t: Any, done: Any, person: Any) -> list[Series]:
     from skatbot.rules.errors import RuleError as Refusal
     from skatbot.rules.tournament import missing_results, series_scores
-    from skatbot.storage import tournament_repo
     from skatbot.usecases.evening import berlin_date
 
-    t = tournament_repo.tournament_of(session, place)
-    if t is None:
-        return []
     lengths = {3: t.games_3, 4: t.games_4}
     out = []
-    for s in tournament_repo.load_series(session, t):
+    for s in done:
         if missing_results(s.tables, s.results):
             continue
         try:

@@ -40,10 +40,31 @@ MAX_SERIES = 200
 PASS_WORDS = {"passe", "eingepasst", "pass"}
 
 
+DESK_HINT = (
+    "Gespielt wird an den Tischen (jeder in seinem Thema oder mit /tisch CODE); "
+    "hier: /rangliste, /fehlend, /turniere."
+)
+
+
+def _refuse_at_desk(session: Session, cmd: Command) -> None:
+    """A tournament desk keeps no list: /spiel, /stand and the like point to what works."""
+    if tournament_of(session, cmd.chat_id) is not None:
+        raise RuleError(
+            ("Dieses Thema" if cmd.thread_id else "Dieser Chat")
+            + " ist die Turnierleitung – hier läuft keine Liste.",
+            hint=DESK_HINT,
+        )
+
+
 def require_list(session: Session, cmd: Command) -> repo.LoadedList:
     loaded = repo.open_list_loaded(session, cmd.chat_id)
     if loaded is None:
-        if repo.latest_list(session, cmd.chat_id) is not None:
+        _refuse_at_desk(session, cmd)
+        latest = repo.latest_list(session, cmd.chat_id)
+        if latest is not None:
+            from skatbot.usecases.table_lists import guard_ended
+
+            guard_ended(session, latest.id)  # an ended tournament closed its table: say so
             raise RuleError(
                 "Die Liste ist abgeschlossen.",
                 hint="Neue Serie mit denselben Spielern: /weiter · ganz neu: /neu Anna Bernd Carla",
@@ -62,6 +83,7 @@ def shown_list(session: Session, cmd: Command) -> repo.LoadedList:
         return loaded
     latest = repo.latest_list(session, cmd.chat_id)
     if latest is None:
+        _refuse_at_desk(session, cmd)
         raise RuleError(
             f"In {cmd.here} läuft keine Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
         )
@@ -82,8 +104,10 @@ def refuse_at_tournament_desk(session: Session, cmd: Command) -> str:
     rules = chats.chat_rules(session, cmd.chat_id)
     if tournament_of(session, cmd.chat_id) is not None:
         raise RuleError(
-            ("Dieses Thema" if cmd.thread_id else "Dieser Chat") + " ist ein Turnier-Schreibtisch.",
-            hint="Listen bitte in einem eigenen Chat oder Thema führen (je Tisch eins).",
+            ("Dieses Thema" if cmd.thread_id else "Dieser Chat")
+            + " ist die Turnierleitung eines Turniers.",
+            hint="Listen bitte in einem eigenen Chat oder Thema führen (je Tisch eins). "
+            + DESK_HINT,
         )
     return rules
 

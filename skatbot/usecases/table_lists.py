@@ -30,7 +30,7 @@ from html import escape
 from skatbot.rules import tournament as tr
 from skatbot.rules.errors import RuleError
 from skatbot.rules.numbers import is_number, parse_count
-from skatbot.rules.ranking import Ranked, Standing
+from skatbot.rules.ranking import Ranked, Standing, lot_note
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import places, repo
 from skatbot.storage import tournament_repo as trepo
@@ -40,7 +40,16 @@ from skatbot.storage.tournament_models import Series, TableLink, Tournament
 from skatbot.storage.unit import Session
 from skatbot.usecases import people, standings, texts
 from skatbot.usecases.admin import owns
-from skatbot.usecases.reply import Answer, Buttons, Command, Edit, NewTopic, Post, Reply
+from skatbot.usecases.reply import (
+    Answer,
+    Buttons,
+    CloseTopic,
+    Command,
+    Edit,
+    NewTopic,
+    Post,
+    Reply,
+)
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 6
@@ -56,6 +65,7 @@ DRAW_LABEL = "🎲 Nächste Serie auslosen"
 # reports in a burst become one edit); tests make it shorter.
 STANDINGS_EDIT_SECONDS = 3.0
 STANDINGS_PLACES = 60  # places shown in the pinned message (an edit is one message)
+STANDINGS_NOTE = 400  # characters of the lot's note there, else its short form
 
 
 # --- helpers ------------------------------------------------------------------------------------
@@ -190,6 +200,7 @@ def _topic(cmd: Command, t: Tournament, series: Series, link: TableLink) -> NewT
             thread_id=thread_id,
             telegram_chat_id=telegram_chat,
         )
+        found.bot_topic = True  # a draw taken back deletes this topic again
         return open_table(session, opener, found)
 
     def refused(session: Session) -> Reply:
@@ -239,7 +250,7 @@ def tisch(session: Session, cmd: Command) -> Reply:
         return release(session, cmd)
     if len(cmd.args) != 1:
         raise RuleError(
-            "Welcher Tisch?", hint="/tisch CODE – den Code nennt die Auslosung am Turniertisch."
+            "Welcher Tisch?", hint="/tisch CODE – den Code nennt die Auslosung bei der Turnierleitung."
         )
     code = cmd.args[0].upper()
     lock_chat(session, cmd.chat_id)
@@ -247,16 +258,16 @@ def tisch(session: Session, cmd: Command) -> Reply:
     if link is None:
         raise RuleError(
             f"Den Tischcode „{cmd.args[0][:16]}“ kenne ich nicht.",
-            hint="Den Code bitte aus der Auslosung am Turniertisch abschreiben, "
+            hint="Den Code bitte aus der Auslosung bei der Turnierleitung abschreiben, "
             "z. B. /tisch K7F2QX.",
         )
     t, series = _context(session, link)
-    _check_free(session, cmd, link, series)
+    _check_free(session, cmd, t, link, series)
     if not _may_link(session, cmd, t, series, link):
         raise RuleError(
             f"{_label(series, link)} verknüpfen nur die Turnierleitung und die Spieler dieses "
             "Tisches – den Tischcode allein kann jeder abschreiben.",
-            hint=f"Am Turniertisch auf „➕ Tisch {link.table_no}: Gruppe wählen“ unter der "
+            hint=f"Bei der Turnierleitung auf „➕ Tisch {link.table_no}: Gruppe wählen“ unter der "
             "Auslosung tippen und diese Gruppe wählen – oder die Turnierleitung schickt hier "
             f"/tisch {link.code}.",
         )
@@ -271,19 +282,26 @@ def join(session: Session, cmd: Command, invite: str) -> Reply:
     if link is None:
         raise RuleError(
             "Dieser Tisch-Link gilt nicht mehr (schon benutzt, freigegeben oder neu ausgelost).",
-            hint="Den Knopf unter der neuesten Auslosung am Turniertisch nehmen – "
+            hint="Den Knopf unter der neuesten Auslosung bei der Turnierleitung nehmen – "
             "oder die Turnierleitung schickt hier /tisch CODE.",
         )
     t, series = _context(session, link)
-    _check_free(session, cmd, link, series)
+    _check_free(session, cmd, t, link, series)
     return _link_here(session, cmd, t, series, link)
 
 
-def _check_free(session: Session, cmd: Command, link: TableLink, series: Series) -> None:
+def _check_free(
+    session: Session, cmd: Command, t: Tournament, link: TableLink, series: Series
+) -> None:
     label = _label(series, link)
+    if t.closed_at is not None:
+        raise RuleError(
+            f"Das Turnier „{t.name}“ ist beendet – {label} wird nicht mehr gespielt.",
+            hint="Den Code des laufenden Turniers nennt seine Auslosung.",
+        )
     if link.chat_id == cmd.chat_id:
         raise RuleError(
-            f"{'Dieses Thema' if cmd.thread_id else 'Dieser Chat'} ist der Turniertisch – "
+            f"{'Dieses Thema' if cmd.thread_id else 'Dieser Chat'} ist die Turnierleitung – "
             "hier spielt kein Tisch.",
             hint=f"/tisch {link.code} im Chat oder Thema des Tisches schicken.",
         )
@@ -295,7 +313,7 @@ def _check_free(session: Session, cmd: Command, link: TableLink, series: Series)
             hint="Einfach mit /spiel eintragen."
             if here
             else "Dort weiter eintragen – ist das der falsche Chat, gibt die Turnierleitung "
-            f"den Tisch frei: /tisch freigeben {link.table_no} am Turniertisch.",
+            f"den Tisch frei: /tisch freigeben {link.table_no} bei der Turnierleitung.",
         )
 
 
@@ -340,7 +358,7 @@ def release(session: Session, cmd: Command) -> Reply:
     t = trepo.tournament_of(session, cmd.chat_id)
     if t is None:
         raise RuleError(
-            "Freigeben geht nur am Turniertisch.",
+            "Freigeben geht nur bei der Turnierleitung.",
             hint="Dort /tisch freigeben N schicken (N: die Tischnummer der Auslosung).",
         )
     tournament.require_manager(t, cmd)
@@ -396,6 +414,49 @@ def guard_replace(session: Session, running: repo.ListInfo) -> None:
         )
 
 
+def guard_ended(session: Session, list_id: int) -> None:
+    """A table list of an ended tournament takes no more games (nor anything else that
+    changes it): ending closed it (:func:`close_tables`), and what finds it closed asks here
+    to say why - so the bookings of every other list pay nothing for it."""
+    link = trepo.table_by_list(session, list_id)
+    if link is None:
+        return
+    t, series = _context(session, link)
+    if t.closed_at is not None:
+        raise RuleError(
+            f"Das Turnier „{t.name}“ ist beendet – {_label(series, link)} nimmt keine Spiele "
+            "mehr an.",
+            hint="Die Liste bleibt lesbar (/liste, /pdf); für eine neue Runde: /tisch CODE des "
+            "nächsten Turniers oder /neu.",
+        )
+
+
+def close_tables(session: Session, t: Tournament) -> tuple[int, tuple[Post, ...]]:
+    """The tournament ended: its open table lists are closed (they take no more games), and
+    each table is told. Returns how many were open and the messages to them."""
+    from sqlalchemy import select
+
+    links = session.scalars(
+        select(TableLink).where(TableLink.tournament_id == t.id, TableLink.list_id.is_not(None))
+    ).all()
+    posts = []
+    for link in links:
+        lst = repo.get_list(session, link.list_id) if link.list_id is not None else None
+        if lst is None or lst.status is ListStatus.CLOSED:
+            continue
+        repo.close_list(session, lst)
+        series = trepo.series_by_id(session, link.series_id)
+        assert series is not None
+        chat, thread = places.telegram_of(session, lst.chat_id)
+        note = (
+            f"🏁 Das Turnier „{escape(t.name)}“ ist beendet – die Liste von "
+            f"{_label(series, link)} ist geschlossen und nimmt keine Spiele mehr an "
+            "(lesbar: /liste, /pdf)."
+        )
+        posts.append(Post(chat, thread, Reply(note)))
+    return len(posts), tuple(posts)
+
+
 # --- /abschluss: signatures ---------------------------------------------------------------------
 
 
@@ -413,8 +474,8 @@ def after_close(session: Session, cmd: Command, loaded: repo.LoadedList) -> tupl
 def _results(loaded: repo.LoadedList) -> list[tr.SeriesResult]:
     if loaded.sheet.house is not None:
         raise RuleError(
-            "Turniertische spielen nach ISkO, diese Liste nach Hausregeln.",
-            hint="Das Ergebnis bitte am Turniertisch mit /ergebnis eintragen.",
+            "Tische eines Turniers spielen nach ISkO, diese Liste nach Hausregeln.",
+            hint="Das Ergebnis bitte bei der Turnierleitung mit /ergebnis eintragen.",
         )
     return [tr.SeriesResult(x.name, x.game_points, x.won, x.lost) for x in loaded.sheet.totals()]
 
@@ -437,7 +498,7 @@ def _sign_message(
         f"{texts.games(loaded.sheet.games_played)} gespielt. Jede Person am Tisch bestätigt "
         "mit „Unterschreiben“ (noch nicht verknüpft: erst hier /ich NAME; für jemanden ohne "
         "Telefon tippt die Turnierleitung auf den Namen). "
-        "Wenn alle unterschrieben haben, geht das Ergebnis an den Turniertisch."
+        "Wenn alle unterschrieben haben, geht das Ergebnis an die Turnierleitung."
     )
     rows: list[tuple[tuple[str, str], ...]] = [((SIGN_LABEL, f"{SIGN_PREFIX}{link.id}"),)]
     open_names = [
@@ -479,6 +540,8 @@ def sign_tap(session: Session, cmd: Command) -> Answer:
         return Answer(notice="Dieser Knopf gilt nicht mehr.", buttons=())
     if link.reported:
         return Answer(notice="Dieser Tisch ist schon gemeldet.", buttons=())
+    if _context(session, link)[0].closed_at is not None:
+        return Answer(notice="Das Turnier ist beendet – hier wird nichts mehr gemeldet.", buttons=())
     if lst.status is not ListStatus.CLOSED:
         raise RuleError(
             "Die Liste ist wieder offen – unterschrieben wird die abgeschlossene Liste.",
@@ -605,7 +668,7 @@ def _report(
         posts.append(_desk_post(session, t, Reply("", edits=(edit,))))
     text, _ = _sign_message(session, link, loaded, signed)
     text += (
-        "\n✅ Gemeldet an den Turniertisch. Korrektur: /oeffnen (das Ergebnis wird zurückgezogen)."
+        "\n✅ Gemeldet an die Turnierleitung. Korrektur: /oeffnen (das Ergebnis wird zurückgezogen)."
     )
     return Answer(
         notice="Alle haben unterschrieben – gemeldet.", text=text, buttons=(), posts=tuple(posts)
@@ -613,9 +676,9 @@ def _report(
 
 
 def _series_winner(t: Tournament, target: trepo.LoadedSeries) -> str:
-    scores = tr.series_scores(target.tables, target.results, {3: t.games_3, 4: t.games_4})
-    ranked = tr.tournament_standings([scores], t.seed)
-    best = ranked[0].standing
+    from skatbot.usecases.tournament import series_ranking
+
+    best = series_ranking(t, target)[0].standing  # the ranking of /rangliste serie N
     return (
         f"🏅 Serie {target.number} komplett – Seriensieg: {escape(best.name)} mit "
         f"{minus_sign(best.score)} Punkten."
@@ -648,6 +711,47 @@ def after_reopen(session: Session, cmd: Command, lst: repo.ListInfo) -> tuple[Po
     if edit is not None:
         posts.append(_desk_post(session, t, Reply("", edits=(edit,))))
     return tuple(posts)
+
+
+# --- /auslosen zurück: a draw taken back -------------------------------------------------------
+
+
+def booked_reason(session: Session, series: Series) -> str | None:
+    """Why the draw of ``series`` can no longer be taken back (None: it can): a table has
+    played."""
+    for link in trepo.table_links(session, series):
+        lst = repo.get_list(session, link.list_id) if link.list_id is not None else None
+        if lst is not None and repo.load(session, lst).rows:
+            return f"an Tisch {link.table_no} ist schon gespielt worden"
+    return None
+
+
+def take_back(
+    session: Session, t: Tournament, series: Series
+) -> tuple[tuple[CloseTopic, ...], tuple[Post, ...]]:
+    """Remove the series' tables: their (empty) lists, links and codes; the bot's topics go
+    (deleted, or closed), a table elsewhere is told; the pinned standings follow."""
+    gone: list[CloseTopic] = []
+    posts: list[Post] = []
+    for link in trepo.table_links(session, series):
+        lst = repo.get_list(session, link.list_id) if link.list_id is not None else None
+        if lst is None:
+            continue
+        chat, thread = places.telegram_of(session, lst.chat_id)
+        if link.bot_topic and thread:
+            gone.append(CloseTopic(chat, thread))
+            continue
+        note = (
+            f"↩️ {_label(series, link)} gilt nicht mehr: die Turnierleitung hat die Auslosung "
+            "zurückgenommen, die Liste hier ist gelöscht. Der neue Tischcode kommt mit der "
+            "nächsten Auslosung."
+        )
+        posts.append(Post(chat, thread, Reply(note)))
+    trepo.take_back_series(session, series)
+    edit = standings_edit(session, t)
+    if edit is not None:
+        posts.append(_desk_post(session, t, Reply("", edits=(edit,))))
+    return tuple(gone), tuple(posts)
 
 
 # --- /fehlend: the tables still playing ---------------------------------------------------------
@@ -707,6 +811,11 @@ def standings_text(session: Session, t: Tournament) -> str:
     for r in ranked[:STANDINGS_PLACES]:
         s = r.standing
         lines.append(f"{r.place}. {escape(s.name)} – {minus_sign(s.score)} ({s.won}/{s.lost})")
+    note = lot_note(ranked[:STANDINGS_PLACES], t.seed)
+    if len(note) > STANDINGS_NOTE:  # one edited message: the short form
+        note = f"Gleichstände durch Los (Startwert {t.seed}) entschieden – mehr: /rangliste"
+    if note:
+        lines.append(f"🎲 {escape(note)}")
     if len(ranked) > STANDINGS_PLACES:
         lines.append(f"… alle {len(ranked)} Plätze: /rangliste")
     from skatbot.usecases import rich
@@ -752,7 +861,7 @@ def draw_tap(session: Session, cmd: Command) -> Answer:
         return Answer(notice="Dieser Knopf gilt nicht mehr.")
     lock_chat(session, cmd.chat_id)
     t = trepo.tournament_of(session, cmd.chat_id)
-    if t is None or t.id != int(parts[0]):
+    if t is None or t.id != int(parts[0]) or t.closed_at is not None:
         return Answer(notice="Dieser Knopf gilt nicht mehr.", buttons=())
     tournament.require_manager(t, cmd)
     if trepo.series_count(session, t) != int(parts[1]):

@@ -300,6 +300,11 @@ def draw(
     return tm.draw(names, seed, number, previous, apart), apart
 
 
+def apart(session: Session, t: Tournament, names: Sequence[str]) -> dict[str, str]:
+    """The teams a draw keeps apart among ``names`` (empty without teams)."""
+    return tm.real_teams(names, team_repo.teams_of(session, t))
+
+
 def after_draw(series: Series, tables: Sequence[Sequence[str]], apart: Mapping[str, str]) -> str:
     """Record the teams the draw used; the reply's line about them ("" without teams)."""
     team_repo.record_series_teams(series, apart)

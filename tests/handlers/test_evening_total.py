@@ -177,10 +177,12 @@ async def test_weiter_refused_at_a_tournament_desk_like_neu(bot: Bot) -> None:
     await ok(bot, "/turnier Stadtmeisterschaft", chat_id=chat)
     refused_neu = await bot.text("/neu Anna Bernd Carla", chat_id=chat)
     refused_weiter = await bot.text("/weiter", chat_id=chat)
-    assert "Turnier-Schreibtisch" in refused_weiter
+    assert "Turnierleitung" in refused_weiter
     assert refused_weiter == refused_neu
     assert len(list_ids(bot, chat)) == 1  # nothing was created
-    assert "abgeschlossen" in await bot.text("/spiel Anna grand mit 1 gewonnen", chat_id=chat)
+    # a desk keeps no list: /spiel points to the tables and the ranking, not to /neu
+    refused_spiel = await bot.text("/spiel Anna grand mit 1 gewonnen", chat_id=chat)
+    assert "Turnierleitung" in refused_spiel and "/rangliste" in refused_spiel
 
 
 async def test_refusals_name_a_fix(bot: Bot) -> None:

@@ -5,6 +5,7 @@ computed by hand in the comments."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from tests.helpers import Bot, export_raw, ok, refused
@@ -182,7 +183,7 @@ async def test_tournament_fees_prizes_cash_report_and_certificates(bot: Bot) -> 
         "Einnahmen 90,50 € · Auszahlungen 90,50 € · Saldo 0,00 €",
     )
     name, pdf, text = await _document(bot, "/kasse")
-    assert name == "kassenbericht.pdf"
+    assert re.fullmatch(r"kassenbericht-[a-z0-9-]+-\d{4}-\d\d-\d\d\.pdf", name), name
     assert "Verlustspielgeld: 16,50 €" in text and "Serienpreise: 5,00 €" in text
     page = all_text(pdf)
     for part in (
@@ -220,7 +221,7 @@ async def test_tournament_money_is_for_its_managers_and_validated(bot: Bot) -> N
     )
     await ok(bot, "/gebuehren", "Startgeld: 0,00 €")  # the refused message stored nothing
     await refused(bot, "/gebuehren eintritt 5 €", "kenne ich bei /gebuehren nicht")
-    await refused(bot, "/einsatz 1 ct", "Turnier-Schreibtisch", "/gebuehren")
+    await refused(bot, "/einsatz 1 ct", "Turnierleitung", "/gebuehren")
     await ok(bot, "/preise 100 € 60 € 40 €", "1. 100,00 € · 2. 60,00 € · 3. 40,00 €")
     text = await ok(bot, "/preise")
     assert "1. 100,00 €" in text

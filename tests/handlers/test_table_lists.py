@@ -312,7 +312,7 @@ async def test_codes_in_a_group_without_topics_refusals_and_a_withdrawn_report(b
     assert sorted(codes) == ["1", "2"], draw
 
     await refused(bot, "/tisch QQQQQQ", ELSEWHERE, None, "kenne ich nicht", "/tisch")
-    await refused(bot, f"/tisch {codes['1']}", PLAIN, None, "Turniertisch", "/tisch")
+    await refused(bot, f"/tisch {codes['1']}", PLAIN, None, "Turnierleitung", "/tisch")
     assert "/tisch" in await ok(bot, "/fehlend", PLAIN)  # nothing linked
 
     opened = await ok(bot, f"/tisch {codes['1'].lower()}", ELSEWHERE)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 from pypdf import PdfReader
 
@@ -32,7 +33,7 @@ async def test_rangliste_pdf_contains_every_participant(bot: Bot) -> None:
     docs = [r.document for r in out if r.document]
     assert len(docs) == 1
     filename, data = docs[0]
-    assert filename == "rangliste.pdf"
+    assert re.fullmatch(r"rangliste-preisskat-vereinsheim-\d{4}-\d\d-\d\d\.pdf", filename)
     text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
     assert "Rangliste nach 1 Serie" in text
     for name in NAMES:

@@ -23,15 +23,16 @@ strict as Telegram, so that a bot passing its tests does not fail in a real grou
 * **Forum topics** - ``add_forum``/``create_topic`` and ``createForumTopic`` (only a forum,
   and only by a bot that is an administrator with ``can_manage_topics``: ``set_admins`` with
   the bot's id; ``deny_topic_rights`` takes the right away: ``not enough rights to create a
-  topic``);
+  topic``); ``closeForumTopic``/``reopenForumTopic`` with the same right (``close_topic``/
+  ``reopen_topic`` from a test; a send into a closed topic answers ``TOPIC_CLOSED``, closing
+  a closed topic ``TOPIC_NOT_MODIFIED``), ``deleteForumTopic`` also needs the right to delete
+  messages (``deny_delete_rights`` takes it away), for an existing topic;
   ``message_thread_id`` must name a topic of a forum (``message thread not found``); in a chat
   without topics it is ignored, as Telegram does. The General topic is thread 1 and its
   messages carry no ``message_thread_id``; created topics are numbered from 2 on (a topic's
   id is its creation message's). Sent messages keep ``message_thread_id`` and
   ``is_topic_message``; a reply without a thread id lands in the replied-to message's topic;
   a user's message in a topic carries the topic's creation message as ``reply_to_message``.
-  ``close_topic``/``reopen_topic`` and closeForumTopic/reopenForumTopic: a send into a closed
-  topic answers ``TOPIC_CLOSED``.
 * **Flood control** - at most ``group_limit`` (20) sendMessage/sendDocument/sendPhoto/
   sendMediaGroup per group per sliding ``group_window`` (60 s); then 429 ``Too Many Requests:
   retry after N`` with ``parameters.retry_after``. Counted per chat, successful sends only.
@@ -170,6 +171,7 @@ class FakeBotApi(BotApiServer):
         *BotApiServer._METHODS,
         "answerInlineQuery",
         "createForumTopic",
+        "deleteForumTopic",
         "closeForumTopic",
         "reopenForumTopic",
         "setWebhook",
@@ -224,6 +226,7 @@ class FakeBotApi(BotApiServer):
         self.closed_topics: set[tuple[int, int]] = set()
         """(chat id, thread id) of the closed topics: posting there answers TOPIC_CLOSED."""
         self._no_topic_rights: set[int] = set()
+        self._no_delete_rights: set[int] = set()
         self._topic_colors: dict[tuple[int, int], int] = {}
         self._faults: dict[str, list[_Fault]] = {}
         self._garbled: dict[str, list[Any]] = {}
@@ -455,6 +458,10 @@ class FakeBotApi(BotApiServer):
     def deny_topic_rights(self, chat_id: int) -> None:
         """The bot (an admin or not) may not manage topics in ``chat_id``."""
         self._no_topic_rights.add(chat_id)
+
+    def deny_delete_rights(self, chat_id: int) -> None:
+        """The bot may not delete messages in ``chat_id`` (so no deleteForumTopic either)."""
+        self._no_delete_rights.add(chat_id)
 
     def _may_manage_topics(self, chat_id: int) -> bool:
         owner, admins = self._admins.get(chat_id, (None, set()))
@@ -830,6 +837,7 @@ class FakeBotApi(BotApiServer):
         return topic
 
     def _topic_param(self, params: JSONDict) -> tuple[int, int]:
+        """close/reopen/deleteForumTopic: a topic of a forum, and the right to manage topics."""
         chat = self._writable_chat(params)
         if not chat.get("is_forum"):
             raise bad_request("the chat is not a forum")
@@ -842,6 +850,14 @@ class FakeBotApi(BotApiServer):
         if thread_id not in self.topics.get(chat["id"], {}):
             raise bad_request("message thread not found")
         return chat["id"], thread_id
+
+    def _m_deleteForumTopic(self, params: JSONDict, files: Any) -> bool:
+        chat_id, thread_id = self._topic_param(params)
+        if chat_id in self._no_delete_rights:  # Telegram: can_delete_messages
+            raise bad_request("not enough rights to delete the topic")
+        del self.topics[chat_id][thread_id]  # later sends there: message thread not found
+        self.closed_topics.discard((chat_id, thread_id))
+        return True
 
     def _m_closeForumTopic(self, params: JSONDict, files: Any) -> bool:
         key = self._topic_param(params)
