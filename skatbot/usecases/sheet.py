@@ -30,8 +30,16 @@ from skatbot.storage.tournament_repo import tournament_of
 from skatbot.storage.unit import Session
 from skatbot.usecases import keyboards, texts
 from skatbot.usecases.booking import Keys, after_row, book, user_fields
-from skatbot.usecases.names import check_unique, clean_name, resolve, split_names
-from skatbot.usecases.reply import Command, Document, Reply, error_text
+from skatbot.usecases.names import (
+    Reading,
+    check_unique,
+    clean_name,
+    neu_line,
+    read_names,
+    resolve,
+    take_name,
+)
+from skatbot.usecases.reply import Answer, Command, Document, Reply, error_text
 
 __all__ = ["after_row", "user_fields"]  # moved to usecases.booking; imported from here too
 
@@ -87,6 +95,21 @@ def refuse_at_tournament_desk(session: Session, cmd: Command) -> str:
     return rules
 
 
+def refuse_beside_running(session: Session, cmd: Command, command: str) -> repo.ListInfo | None:
+    """The open list of the place, if it has no game yet (a new one replaces it); refused
+    while it has games."""
+    running = repo.open_list(session, cmd.chat_id)
+    if running is not None:
+        loaded = repo.load(session, running)
+        if loaded.rows:
+            raise RuleError(
+                f"Es läuft noch eine Liste ({texts.games(loaded.sheet.games_played)}).",
+                hint="Schließ sie zuerst mit /abschluss ab (sie bleibt gespeichert), "
+                f"dann {command}.",
+            )
+    return running
+
+
 def start_list(
     session: Session,
     cmd: Command,
@@ -100,16 +123,8 @@ def start_list(
     chat chose with /regeln, never at a tournament desk, and never beside a running list with
     games (an empty one is replaced without asking)."""
     rules = refuse_at_tournament_desk(session, cmd)
-    running = repo.open_list(session, cmd.chat_id)
+    running = refuse_beside_running(session, cmd, "/weiter" if continues is not None else "/neu")
     if running is not None:
-        loaded = repo.load(session, running)
-        if loaded.rows:
-            command = "/weiter" if continues is not None else "/neu"
-            raise RuleError(
-                f"Es läuft noch eine Liste ({texts.games(loaded.sheet.games_played)}).",
-                hint="Schließ sie zuerst mit /abschluss ab (sie bleibt gespeichert), "
-                f"dann {command}.",
-            )
         from skatbot.usecases.table_lists import guard_replace
 
         guard_replace(session, running)  # never a tournament table's list
@@ -145,16 +160,33 @@ def neu(session: Session, cmd: Command) -> Reply:
             raise RuleError(
                 "Nach „geber“ fehlt der Name.", hint="Z. B. /neu Anna Bernd Carla geber Bernd"
             )
-        dealer_name = words[i + 1]
-        del words[i : i + 2]
-    names = [clean_name(p) for p in split_names(" ".join(words))]
+        dealer_name = " ".join(words[i + 1 :])  # the last words: a name may have spaces
+        del words[i:]
+    reading = read_names(" ".join(words))
+    if reading.doubts:
+        refuse_at_tournament_desk(session, cmd)
+        refuse_beside_running(session, cmd, "/neu")
+        question = _ask_reading(reading, dealer_name)
+        if question is not None:
+            return question
+    names, first_dealer = _checked_table(reading.names, dealer_name)
+    return _open_new(session, cmd, names, first_dealer)
+
+
+def _checked_table(raw: list[str], dealer_name: str | None) -> tuple[list[str], int]:
+    names = [clean_name(p) for p in raw]
     if not 3 <= len(names) <= 4:
-        raise RuleError(
-            f"Eine Liste braucht 3 oder 4 Spieler, nicht {len(names)}.",
-            hint="In Sitzreihenfolge: /neu Anna Bernd Carla [Dora] [geber NAME]",
-        )
+        hint = "In Sitzreihenfolge: /neu Anna Bernd Carla [Dora] [geber NAME]"
+        if len(names) > 4:
+            hint += " · Namen mit Leerzeichen in Anführungszeichen oder mit Komma: " + (
+                '/neu "Anna Maria" Bernd Carla'
+            )
+        raise RuleError(f"Eine Liste braucht 3 oder 4 Spieler, nicht {len(names)}.", hint=hint)
     check_unique(names)
-    first_dealer = resolve(dealer_name, names) if dealer_name else 0
+    return names, resolve(dealer_name, names) if dealer_name else 0
+
+
+def _open_new(session: Session, cmd: Command, names: list[str], first_dealer: int) -> Reply:
     lst, sheet = start_list(
         session,
         cmd,
@@ -163,6 +195,51 @@ def neu(session: Session, cmd: Command) -> Reply:
         series_length=default_series_length(len(names)),
     )
     return opening_reply(lst, sheet, names)
+
+
+READING_PREFIX = "v1:nu:"
+_READING_SEPARATOR = "|"
+
+
+def _ask_reading(reading: Reading, dealer_name: str | None) -> Reply | None:
+    """The tables a doubtful /neu may mean, each with a button and a line that reads it
+    without a doubt; None if no reading makes a table (then /neu refuses as usual)."""
+    options: list[tuple[list[str], int]] = []
+    for raw in (reading.names, reading.other):
+        if raw is None:
+            continue
+        try:
+            options.append(_checked_table(raw, dealer_name))
+        except RuleError:
+            continue
+    if not options:
+        return None
+    lines = [f"🤔 <b>Wie ist die Liste gemeint?</b> {escape(' · '.join(reading.doubts))}"]
+    rows: list[tuple[tuple[str, str], ...]] = []
+    for nr, (names, dealer) in enumerate(options, 1):
+        table = "Dreiertisch" if len(names) == 3 else "Vierertisch"
+        lines.append(f"{nr}) {escape(', '.join(names))} – {table}")
+        data = f"{READING_PREFIX}{dealer}:{_READING_SEPARATOR.join(names)}"
+        if len(data.encode()) <= 64 and not any(_READING_SEPARATOR in n for n in names):
+            label = ", ".join(names)
+            rows.append(((f"{nr}) {label[:40]}", data),))
+    said = " · ".join(
+        escape(neu_line(n) + (f" geber {dealer_name}" if dealer_name else "")) for n, _ in options
+    )
+    tap = "Tippe auf die richtige Liste oder schreib sie so: " if rows else "Schreib sie so: "
+    lines.append(f"👉 {tap}{said}")
+    return Reply("\n".join(lines), buttons=tuple(rows))
+
+
+def reading_tap(session: Session, cmd: Command) -> Answer:
+    """``v1:nu:<dealer>:<name>|<name>|…``: the table a doubtful /neu asked about."""
+    dealer, _, joined = cmd.text.removeprefix(READING_PREFIX).partition(":")
+    names = [clean_name(n) for n in joined.split(_READING_SEPARATOR)]
+    if not dealer.isdigit() or not 3 <= len(names) <= 4 or int(dealer) >= len(names):
+        return Answer(notice="Dieser Knopf gilt nicht mehr.")
+    check_unique(names)
+    reply = _open_new(session, cmd, names, int(dealer))
+    return Answer(notice="Liste angelegt.", buttons=(), send=reply)
 
 
 def opening_reply(lst: repo.ListInfo, sheet: Sheet, names: list[str], head: str = "") -> Reply:
@@ -194,13 +271,13 @@ def _parse_game(
             "Wer hat gespielt und was?", hint="Z. B. /spiel Anna grand ohne 1 hand gewonnen"
         )
     try:
-        declarer = resolve(words[0], loaded.names)
+        declarer, used = take_name(words, loaded.names, before=command)
     except RuleError:
         missing = missing_name(loaded, words, command, example)
         if missing is not None:
             raise missing from None
         raise
-    announcement, notes = parse_with_notes(words[1:], house=loaded.sheet.house is not None)
+    announcement, notes = parse_with_notes(words[used:], house=loaded.sheet.house is not None)
     text = format_announcement(announcement)
     return declarer, text, notes
 
@@ -378,7 +455,10 @@ def _take_dealer(
             "Nach „geber“ fehlt der Name.",
             hint=f"Z. B. /korrigieren {nr} geber {texts.command_name(loaded.names, other)}",
         )
-    return words[:i] + words[i + 2 :], resolve(words[i + 1], loaded.names)
+    seat, used = take_name(
+        words[i + 1 :], loaded.names, before=f"/korrigieren {nr} {' '.join(words[: i + 1])}"
+    )
+    return words[:i] + words[i + 1 + used :], seat
 
 
 def correct_game(
@@ -512,12 +592,12 @@ def storno(session: Session, cmd: Command) -> Reply:
 
 def umbenennen(session: Session, cmd: Command) -> Reply:
     words = list(cmd.args)
-    if len(words) != 2:
+    if len(words) < 2:
         raise RuleError("Alter und neuer Name?", hint="Z. B. /umbenennen Anna Annika")
     lock_chat(session, cmd.chat_id)
     loaded = require_list(session, cmd)
-    seat = resolve(words[0], loaded.names)
-    new = clean_name(words[1])
+    seat, used = take_name(words[:-1], loaded.names, before="/umbenennen")
+    new = clean_name(" ".join(words[used:]).strip('"„“”'))
     others = [n for i, n in enumerate(loaded.names) if i != seat]
     check_unique([*others, new])
     old = loaded.players[seat].name
@@ -533,9 +613,9 @@ def geber(session: Session, cmd: Command) -> Reply:
     words = list(cmd.args)
     lock_chat(session, cmd.chat_id)
     loaded = require_list(session, cmd)
-    if len(words) != 1:
+    if not words:
         raise RuleError("Wer gibt als Nächstes?", hint="Z. B. /geber Bernd")
-    seat = resolve(words[0], loaded.names)
+    seat = resolve(" ".join(words), loaded.names)
     return book(
         session,
         cmd,
