@@ -372,6 +372,17 @@ def _parse_result_line(nr: int, line: str, names: Sequence[str]) -> tr.SeriesRes
     where = f"Zeile {nr} („{shown}“): "
     words = line.split()
     numbers = [_to_int(w) for w in words[-3:]]
+    trailing = len(words) - next(
+        (i + 1 for i in range(len(words) - 1, -1, -1) if _to_int(words[i]) is None), 0
+    )
+    if trailing > 3 and trailing < len(words):
+        typed = " ".join(words[: len(words) - trailing])
+        first = " ".join(words[len(words) - trailing :][:3])
+        raise RuleError(
+            f"{where}{trailing} Zahlen – erwartet sind drei: SPIELPUNKTE GEWONNEN VERLOREN.",
+            hint=f"Z. B. /ergebnis {typed} {first} (Name, Spielpunkte, gewonnen, verloren). "
+            "Nichts wurde gespeichert.",
+        )
     if len(words) < 4 or any(n is None for n in numbers):
         raise RuleError(
             f"{where}erwartet NAME SPIELPUNKTE GEWONNEN VERLOREN.",

@@ -49,8 +49,8 @@ def unknown_command_text(text: str, commands: Sequence[str], *, addressed: bool)
         return None
     shown = escape("/" + (word if len(word) <= 32 else word[:32] + "…"))
     if not found:
-        return f"🤔 {shown} kenne ich nicht.\n👉 Alle Befehle: /hilfe"
+        return f"⚠️ {shown} kenne ich nicht.\n👉 Alle Befehle: /hilfe"
     args = " ".join(rest.split())
     options = " oder ".join(f"/{c}" for c in found)
     lines = " · ".join(escape(f"/{c} {args}".strip()) for c in found)
-    return f"🤔 {shown} kenne ich nicht. Meintest du {options}?\n👉 {lines} · alle Befehle: /hilfe"
+    return f"⚠️ {shown} kenne ich nicht. Meintest du {options}?\n👉 {lines} · alle Befehle: /hilfe"
