@@ -173,7 +173,8 @@ ROUTES: list[Route] = [
     # heavy: /stand bild renders a picture, in a worker thread like the PDFs
     command("stand", lazy("sheet:stand"), "Serienabschluss mit Rechenweg – /stand bild als Bild", heavy=True),
     command("anheften", glue("pinned:cmd_anheften"), "Stand anheften – wird nach jedem Spiel aktualisiert"),
-    command("liste", lazy("sheet:liste"), "Die letzten Zeilen der Liste"),
+    command("liste", lazy("sheet:liste"), "Die letzten Zeilen der Liste – /liste 2: Liste 2"),
+    command("listen", lazy("sheet:listen"), "Alle Listen dieses Chats mit Nummer"),
     command("korrigieren", lazy("sheet:korrigieren"), "Spiel N korrigieren: /korrigieren 7 Anna … [geber NAME]", write=True, editable=True),
     command("storno", lazy("sheet:storno"), "Spiel N streichen: /storno 7", write=True),
     command("geber", lazy("sheet:geber"), "Nächsten Geber festlegen", write=True),

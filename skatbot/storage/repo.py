@@ -387,6 +387,36 @@ def list_number(session: Session, lst: ListInfo) -> int:
     return int(count or 1)
 
 
+def numbered_list(session: Session, chat_id: int, number: int) -> ListInfo | None:
+    """List ``number`` of the place (as :func:`list_number` counts), if there is one."""
+    if number < 1:
+        return None
+    row = session.execute(
+        select(*_LIST_COLUMNS)
+        .where(LISTS.c.chat_id == chat_id)
+        .order_by(LISTS.c.id)
+        .offset(number - 1)
+        .limit(1)
+    ).first()
+    return _list_info(row)
+
+
+def place_lists(session: Session, chat_id: int, *, last: int) -> list[tuple[int, ListInfo]]:
+    """The ``last`` newest lists of the place with their numbers, oldest first."""
+    total = int(
+        session.scalar(select(func.count()).select_from(LISTS).where(LISTS.c.chat_id == chat_id))
+        or 0
+    )
+    rows = session.execute(
+        select(*_LIST_COLUMNS)
+        .where(LISTS.c.chat_id == chat_id)
+        .order_by(LISTS.c.id.desc())
+        .limit(last)
+    ).all()
+    found = [lst for r in rows if (lst := _list_info(r)) is not None]
+    return [(total - i, lst) for i, lst in enumerate(found)][::-1]
+
+
 def set_series_length(session: Session, lst: ListInfo, n: int) -> None:
     session.execute(update(LISTS).where(LISTS.c.id == lst.id).values(series_length=n))
 

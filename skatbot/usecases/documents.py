@@ -22,7 +22,7 @@ from skatbot.storage.unit import Session
 from skatbot.usecases import admin, money, texts
 from skatbot.usecases.booking import user_fields
 from skatbot.usecases.reply import Answer, Command, Document, Reply
-from skatbot.usecases.sheet import require_list
+from skatbot.usecases.sheet import picked_list, require_list
 
 RULES_LABEL = {"isko": "ISkO / Seeger-Fabian", "haus": "Hausregeln (3B3R)"}
 
@@ -131,11 +131,7 @@ def pdf_reply(session: Session, loaded: repo.LoadedList, cmd: Command, text: str
 
 
 def pdf(session: Session, cmd: Command) -> Reply:
-    lst = repo.open_list(session, cmd.chat_id) or repo.latest_list(session, cmd.chat_id)
-    if lst is None:
-        raise RuleError(
-            "Hier gibt es noch keine Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
-        )
+    lst, _words, head = picked_list(session, cmd)
     loaded = repo.load(session, lst)
     games = texts.games(loaded.sheet.games_played)
     if lst.status is ListStatus.OPEN:
@@ -144,7 +140,8 @@ def pdf(session: Session, cmd: Command) -> Reply:
         state = f"Serienabschluss, {games}" + (
             f", abgeschlossen am {texts.day(lst.closed_at)}" if lst.closed_at else ""
         )
-    return pdf_reply(session, loaded, cmd, f"📄 Skatliste als PDF ({state}).")
+    said = f"📄 Skatliste als PDF ({state})."
+    return pdf_reply(session, loaded, cmd, f"{head}\n{said}" if head else said)
 
 
 # --- /abschluss (asks first while the series is not full) and /oeffnen -----------------------

@@ -18,11 +18,12 @@ Namen mit Leerzeichen: /neu "Anna Maria" Bernd Carla oder mit Komma: /neu Anna M
 /geber Bernd · /serie 48 · /umbenennen Anna Annika
 /wert grand ohne 1 hand gewonnen – nur rechnen
 /export – JSON · /pdf – Liste als PDF · /vordruck 3|4 – leeres Formular
+/listen – alle Listen mit Nummer · frühere Liste: /liste 2 · /stand 2 · /pdf 2 · /export 2 · /abrechnung 2
 /abschluss – Serie beenden (mit PDF und Bild) · /weiter – neue Serie, gleiche Spieler
 /abend – alle Serien des Abends und die Summe je Spieler · /abend pdf – als PDF
 /statistik – Statistik und Rekorde des Chats · /statistik Anna – ein Spieler, mit Saisonbild
 /oeffnen – abgeschlossene Serie wieder öffnen (Admins oder wer sie angelegt hat)
-/einsatz 1 ct [kasse] – um Geld spielen · /abrechnung – wer wem was zahlt (/hilfe geld)
+/einsatz 1 ct [kasse] – um Geld spielen · /abrechnung – wer wem was zahlt (/hilfe geld) · /einsatz 1 ct liste 2 – nur für Liste 2
 /ich NAME – das bin ich · /spieler – wer ist wer (zusammen/trennen)
 /saison [2026 | märz 2026] [pdf] – Saisontabelle · /saisonregeln · /export saison
 

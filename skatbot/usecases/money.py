@@ -149,6 +149,9 @@ def einsatz(session: Session, cmd: Command) -> Reply:
                 )
         lines.append("Setzen: " + m.STAKE_EXAMPLE + " · ohne Geld: /einsatz aus")
         return Reply("\n".join(lines))
+    words = [w.casefold() for w in cmd.args]
+    if "liste" in words[:-1] and words[words.index("liste") + 1].isdigit():
+        return _stake_of_earlier_list(session, cmd, words.index("liste"))
     stake = m.parse_stake(cmd.args)
     ensure_chat(session, cmd.chat_id, lock=True)
     lock_chat(session, cmd.chat_id)
@@ -174,22 +177,45 @@ def einsatz(session: Session, cmd: Command) -> Reply:
     )
 
 
+def _stake_of_earlier_list(session: Session, cmd: Command, at: int) -> Reply:
+    """``/einsatz BETRAG liste N``: the stake of list N alone (an earlier series of the
+    evening played without one); the chat's stake and the other lists keep theirs."""
+    number = int(cmd.args[at + 1])
+    stake = m.parse_stake([*cmd.args[:at], *cmd.args[at + 2 :]])
+    ensure_chat(session, cmd.chat_id, lock=True)
+    lock_chat(session, cmd.chat_id)
+    lst = repo.numbered_list(session, cmd.chat_id, number)
+    if lst is None:
+        raise RuleError(
+            f"In {cmd.here} gibt es keine Liste {number}.", hint="Alle Listen zeigt /listen."
+        )
+    value = stake.to_json() if stake else {"per_point": "0", "method": "paarweise"}
+    store.add(
+        session, cmd.chat_id, store.STAKE, {**value, "only": lst.id}, from_list=lst.id,
+        user_id=cmd.user_id, update_id=cmd.update_id,
+    )  # fmt: skip
+    label = f"<b>{escape(stake.label)}</b>" if stake else "ohne Einsatz"
+    return Reply(
+        f"💶 Liste {number}: {label} – nur diese Liste; die anderen behalten ihren Einsatz.\n"
+        f"Abrechnen: /abrechnung {number} · den ganzen Abend: /abrechnung abend"
+    )
+
+
 def abrechnung(session: Session, cmd: Command) -> Reply:
     if trepo.tournament_of(session, cmd.chat_id) is not None:
         return _tournament_dues(session, cmd)
     if [w.casefold() for w in cmd.args] == ["abend"]:
         return _evening_settlement(session, cmd)
-    if cmd.args:
+    from skatbot.usecases.sheet import list_number_word, picked_list
+
+    _number, words = list_number_word(list(cmd.args))
+    if words:
         raise RuleError(
-            f"„{cmd.args[0][:20]}“ kenne ich bei /abrechnung nicht.",
-            hint="/abrechnung (die Liste) oder /abrechnung abend (alle Serien des Abends)",
+            f"„{words[0][:20]}“ kenne ich bei /abrechnung nicht.",
+            hint="/abrechnung (die Liste), /abrechnung 2 (Liste 2) oder /abrechnung abend "
+            "(alle Serien des Abends)",
         )
-    lst = repo.open_list(session, cmd.chat_id) or repo.latest_list(session, cmd.chat_id)
-    if lst is None:
-        raise RuleError(
-            f"In {cmd.here} gibt es noch keine Liste.",
-            hint="Starte eine mit /neu Anna Bernd Carla.",
-        )
+    lst, _words, _head = picked_list(session, cmd)
     loaded = repo.load(session, lst)
     settlement = list_settlement(session, loaded)
     if settlement is None:

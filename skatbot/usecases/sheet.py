@@ -13,6 +13,7 @@ from skatbot.rules import house as h
 from skatbot.rules.errors import RuleError
 from skatbot.rules.grammar import format_announcement, is_grammar_word, parse_with_notes
 from skatbot.rules.house import rules_from_code
+from skatbot.rules.scoring import minus_sign
 from skatbot.rules.sheet import (
     Entry,
     LogRow,
@@ -73,6 +74,50 @@ def shown_list(session: Session, cmd: Command) -> repo.LoadedList:
             f"In {cmd.here} läuft keine Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
         )
     return repo.load(session, latest)
+
+
+def list_number_word(words: list[str]) -> tuple[int | None, list[str]]:
+    """A list number among the words of a read-only command ("/stand 2", "/pdf liste 2",
+    "/stand bild 2") and the other words."""
+    lowered = [w.casefold() for w in words]
+    for i, w in enumerate(lowered):
+        word = w.removeprefix("#").removeprefix("nr.")
+        if word.isdigit() and len(word) <= 6:
+            before = i - 1 if i and lowered[i - 1] in ("liste", "nr", "nr.") else i
+            return int(word), words[:before] + words[i + 1 :]
+    return None, words
+
+
+def picked_list(session: Session, cmd: Command) -> tuple[repo.ListInfo, list[str], str]:
+    """The list a read-only command shows (``/liste``, ``/stand``, ``/pdf``, ``/export``,
+    ``/abrechnung``): list N of the place when the words name a number (as in the file
+    name ``skatliste-N-…``), else the open list, else the latest. Also the other words,
+    and a line saying which list it is when a number was asked for."""
+    number, rest = list_number_word(list(cmd.args))
+    if number is None:
+        lst = repo.open_list(session, cmd.chat_id) or repo.latest_list(session, cmd.chat_id)
+        if lst is None:
+            raise RuleError(
+                f"In {cmd.here} läuft keine Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
+            )
+        return lst, rest, ""
+    lst = repo.numbered_list(session, cmd.chat_id, number)
+    if lst is None:
+        latest = repo.latest_list(session, cmd.chat_id)
+        count = repo.list_number(session, latest) if latest is not None else 0
+        which = f"Liste 1 bis {count}" if count > 1 else ("Liste 1" if count else "keine Liste")
+        raise RuleError(
+            f"In {cmd.here} gibt es keine Liste {number}.",
+            hint=f"Hier gibt es {which} – alle zeigt /listen.",
+        )
+    return lst, rest, list_head(number, lst)
+
+
+def list_head(number: int, lst: repo.ListInfo) -> str:
+    """E.g. "📋 Liste 2 vom 30.11.2026 (abgeschlossen)"."""
+    day = f" vom {texts.day(lst.created_at)}" if lst.created_at else ""
+    state = "abgeschlossen" if lst.status is ListStatus.CLOSED else "läuft"
+    return f"📋 <b>Liste {number}</b>{day} ({state})"
 
 
 def state_line(loaded: repo.LoadedList) -> str:
@@ -660,9 +705,11 @@ def serie(session: Session, cmd: Command) -> Reply:
 
 
 def stand(session: Session, cmd: Command) -> Reply:
-    loaded = shown_list(session, cmd)
-    reply = Reply(texts.totals_block(loaded.sheet, loaded.lst.seed) + "\n" + state_line(loaded))
-    if [w.casefold() for w in cmd.args] == ["bild"]:  # the running scores as a picture
+    lst, words, head = picked_list(session, cmd)
+    loaded = repo.load(session, lst)
+    text = texts.totals_block(loaded.sheet, loaded.lst.seed) + "\n" + state_line(loaded)
+    reply = Reply(f"{head}\n{text}" if head else text)
+    if [w.casefold() for w in words] == ["bild"]:  # the running scores as a picture
         from skatbot.usecases.pictures import with_series_photo
 
         return with_series_photo(session, loaded, reply)
@@ -670,18 +717,51 @@ def stand(session: Session, cmd: Command) -> Reply:
 
 
 LIST_TAIL = 20
+LISTS_SHOWN = 20
+
+
+def listen(session: Session, cmd: Command) -> Reply:
+    """``/listen``: the place's lists by number (as /liste N, /stand N, /pdf N take it), with
+    day, players, state and who won (or leads)."""
+    found = repo.place_lists(session, cmd.chat_id, last=LISTS_SHOWN)
+    if not found:
+        raise RuleError(
+            f"In {cmd.here} gibt es noch keine Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
+        )
+    total = found[-1][0]
+    lines = [f"📋 <b>Listen in {cmd.here}</b> ({total})"]
+    if total > len(found):
+        lines.append(f"… {total - len(found)} ältere: /liste N zeigt jede.")
+    for number, lst in found:
+        loaded = repo.load(session, lst)
+        sheet = loaded.sheet
+        day = texts.day(lst.created_at) if lst.created_at else "–"
+        closed = lst.status is ListStatus.CLOSED
+        state = ("abgeschlossen" if closed else "läuft") + f", {texts.games(sheet.games_played)}"
+        if not sheet.games_played:
+            state = "abgeschlossen, ohne Spiel" if closed else "läuft, noch kein Spiel"
+        line = f"{number} · {day} · {escape(', '.join(loaded.names))} · {state}"
+        if sheet.games_played:
+            best = texts.ranked(sheet, lst.seed)[0].standing
+            line += f" · {'🏆' if closed else 'vorn:'} {escape(best.name)} {minus_sign(best.score)}"
+        lines.append(line)
+    lines.append("Eine davon: /liste N · /stand N · /pdf N · /export N · /abrechnung N")
+    return Reply("\n".join(lines))
 
 
 def liste(session: Session, cmd: Command) -> Reply:
-    loaded = shown_list(session, cmd)
+    lst, words, which = picked_list(session, cmd)
+    loaded = repo.load(session, lst)
     sheet = loaded.sheet
     entries = sheet.entries
-    show_all = bool(cmd.args) and cmd.args[0].casefold() == "alle"
+    show_all = bool(words) and words[0].casefold() == "alle"
     if not entries:
-        return Reply("Noch keine Spiele. " + state_line(loaded))
-    head = []
+        return Reply((f"{which}\n" if which else "") + "Noch keine Spiele. " + state_line(loaded))
+    head = [which] if which else []
     if not show_all and len(entries) > LIST_TAIL:
-        head.append(f"… {len(entries) - LIST_TAIL} frühere Zeilen: /liste alle")
+        number = list_number_word(list(cmd.args))[0]
+        more = f"/liste {number} alle" if number else "/liste alle"
+        head.append(f"… {len(entries) - LIST_TAIL} frühere Zeilen: {more}")
         entries = entries[-LIST_TAIL:]
     lines = [*head, *(texts.row_line(sheet, e) for e in entries)]
     lines.append(f"Stand: {texts.standings_line(sheet, loaded.lst.seed)}")
@@ -698,11 +778,7 @@ def export(session: Session, cmd: Command) -> Reply:
         from skatbot.usecases import tournament
 
         return tournament.export(session, cmd)
-    lst = repo.open_list(session, cmd.chat_id) or repo.latest_list(session, cmd.chat_id)
-    if lst is None:
-        raise RuleError(
-            "Hier gibt es noch keine Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
-        )
+    lst, _words, head = picked_list(session, cmd)
     loaded = repo.load(session, lst)
     data = export_document(loaded)
     from skatbot.usecases import money  # not needed at start
@@ -710,9 +786,8 @@ def export(session: Session, cmd: Command) -> Reply:
     money.add_export_money(session, loaded, data)  # issue 18: "money" when a stake is set
     raw = json.dumps(data, ensure_ascii=False, indent=2).encode()
     doc = Document("skatbot-liste-v1.json", raw, "Liste als JSON (skatbot-liste/1)")
-    return Reply(
-        f"📎 Export der Liste ({texts.games(loaded.sheet.games_played)}).", documents=(doc,)
-    )
+    said = f"📎 Export der Liste ({texts.games(loaded.sheet.games_played)})."
+    return Reply(f"{head}\n{said}" if head else said, documents=(doc,))
 
 
 def export_document(loaded: repo.LoadedList) -> dict[str, object]:
