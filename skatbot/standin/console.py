@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import re
 import threading
 import time
@@ -93,9 +94,21 @@ class _Console:
         self._shown: set[int] = set()  # printed calls at or after ``printed``
         self.user_ids: dict[str, int] = {DEFAULT_USER: 1}
 
+    closed = False  # the reader of stdout went away (``skatbot console | head``)
+
     def write(self, text: str = "") -> None:
-        self.stdout.write(text + "\n")
-        self.stdout.flush()
+        if self.closed:
+            return
+        try:
+            self.stdout.write(text + "\n")
+            self.stdout.flush()
+        except BrokenPipeError:
+            # End quietly: nobody reads any more. Point the descriptor at /dev/null so that
+            # the interpreter's own flush at exit does not complain either.
+            self.closed = True
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, self.stdout.fileno())
 
     def user_id(self, name: str) -> int:
         if name not in self.user_ids:
@@ -250,7 +263,7 @@ async def run_console(
                     code = 1
                     break
                 raw = line_task.result()
-                if raw is None:
+                if raw is None or console.closed:
                     break
                 line = raw.strip()
                 console.flush_calls()  # output of background jobs since the last line
@@ -280,7 +293,7 @@ async def run_console(
                 console.write(f"⚠ Fehler beim Beenden: {exc!r}")
                 code = code or 1
             console.flush_calls()
-        return code
+        return 0 if console.closed else code
 
 
 async def _answered(app: Any, api: BotApiServer, update_id: int, timeout: float) -> None:

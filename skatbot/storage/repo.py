@@ -12,7 +12,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, func, insert, select, update
+from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from skatbot.rules.house import rules_from_code
@@ -366,6 +366,14 @@ def close_list(session: Session, lst: ListInfo) -> ListInfo:
         update(LISTS).where(LISTS.c.id == lst.id).values(status=ListStatus.CLOSED, closed_at=now)
     )
     return dataclasses.replace(lst, status=ListStatus.CLOSED, closed_at=now)
+
+
+def discard_list(session: Session, lst: ListInfo) -> None:
+    """Delete a list that has no game (its players, rows and builders go with it): an empty
+    list replaced by a new one is no series and leaves no trace in numbers or statistics."""
+    session.execute(delete(ROWS).where(ROWS.c.list_id == lst.id))
+    session.execute(delete(PLAYERS).where(PLAYERS.c.list_id == lst.id))
+    session.execute(delete(LISTS).where(LISTS.c.id == lst.id))
 
 
 def reopen_list(session: Session, lst: ListInfo) -> ListInfo:

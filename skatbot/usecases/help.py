@@ -50,8 +50,9 @@ Verloren mit Skat zählt doppelt, verloren Hand einfach.
 eine Buchung über 100 (in Bock/Ramsch über 200) oder /bock – dann 3 Spiele Bock (×2),
 danach 3 Spiele Ramsch. Was währenddessen ausgelöst wird, steht „ausstehend“ an.
 <b>Ramsch</b>: /ramsch Anna 55 [geschoben 1] [jungfrau 1] · Gleichstand: /ramsch Anna Bernd 50
+40:40:40 – alle drei verlieren 40: /ramsch Anna Bernd Carla 40
 /ramsch durchmarsch Carla – +120 · vorher: alle gesund? /gesund oder /krank NAME
-(wer krank ist, spielt Grand Hand; das zählt nicht als Ramsch; einmal pro Ramsch-Runde)"""
+(wer krank ist, spielt Grand Hand; das zählt nicht als Ramsch; einmal pro Ramsch-Phase)"""
 
 HELP_TURNIER = """<b>Preisskat</b> – in einem eigenen Chat der Turnierleitung:
 /turnier Stadtmeisterschaft 2026 – Turnier anlegen
@@ -113,7 +114,8 @@ Tisch einer Serie). Die Reihenfolge der Serie (Seeger-Fabian, dann mehr gewonnen
 weniger verlorene Spiele) verändert zwei Werte je Spieler (openskill, Plackett-Luce):
 das <b>Können</b> (Start 25) und die <b>Unsicherheit</b> (Start 8,3).
 Skatzahl = 1000 + 40 × (Können − 3 × Unsicherheit), gerundet.
-• Neu: 1000. Mit jeder Serie wird die Unsicherheit kleiner – wer regelmäßig spielt, steigt.
+• Neu: 1000. Mit jeder Serie wird die Unsicherheit kleiner; wohin die Zahl geht, entscheiden
+  die Plätze – wer oft hinten landet, sinkt, auch wenn er regelmäßig spielt.
 • Wer vorn landet, gewinnt Können – gegen starke Gegner mehr als gegen schwache.
 • Lange Pause: nach 60 Tagen wächst die Unsicherheit wieder (nach gut einem Jahr wie neu),
   die Skatzahl sinkt, bis wieder gespielt wird.

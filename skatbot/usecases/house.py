@@ -167,8 +167,8 @@ def krank(session: Session, cmd: Command) -> Reply:
         )
     if seat in state.sick_used:
         raise RuleError(
-            f"{loaded.names[seat]} war in dieser Ramsch-Runde schon krank.",
-            hint="Jeder nur einmal pro Ramsch-Runde.",
+            f"{loaded.names[seat]} war in dieser Ramsch-Phase schon krank.",
+            hint="Jeder nur einmal pro Ramsch-Phase.",
         )
     if sheet.sitting_out(sheet.next_dealer) == seat:
         raise RuleError(
@@ -194,7 +194,7 @@ def gesund(session: Session, cmd: Command) -> Reply:
     sheet = loaded.sheet
     _require_house(sheet, "Ramsch")
     if sheet.state.phase is not h.Phase.RAMSCH:
-        raise RuleError("Gerade ist keine Ramsch-Runde.", hint=f"Stand: {sheet.state.label()}.")
+        raise RuleError("Gerade ist keine Ramsch-Phase.", hint=f"Stand: {sheet.state.label()}.")
     if sheet.state.sick_now is None:
         return Reply(
             "💪 Alle gesund – es wird geramscht.\n"
@@ -241,7 +241,14 @@ def parse_ramsch(args: tuple[str, ...], names: list[str]) -> h.Ramsch:
             hint="Z. B. /ramsch Anna 55 geschoben 1 – bei Gleichstand /ramsch Anna Bernd 50",
         )
     losers = tuple(take_names(words[:-1], names, before="/ramsch"))
-    if len(losers) > 2:
+    if len(losers) == 1 and virgins >= 2 and int(words[-1]) == h.RAMSCH_MAX:
+        # the loser took every trick: that is a Durchmarsch (+120), not a Ramsch lost
+        who = names[losers[0]]
+        raise RuleError(
+            f"Wenn {who} alle Stiche hat, ist das ein Durchmarsch.",
+            hint=f"/ramsch durchmarsch {who}",
+        )
+    if len(losers) > 3:
         raise RuleError(
             "Verlierer und Augen?",
             hint="Z. B. /ramsch Anna 55 geschoben 1 – bei Gleichstand /ramsch Anna Bernd 50",

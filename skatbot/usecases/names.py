@@ -145,6 +145,14 @@ def folded(text: str) -> str:
     return unicodedata.normalize("NFC", text).casefold()
 
 
+def ascii_spelling(text: str) -> str:
+    """The name in ASCII letters, as a file name can hold it: "Jürgen" → juergen,
+    "Łukasz" → lukasz (characters with no such spelling are dropped)."""
+    key = folded(text).translate(_GERMAN).translate(_PLAIN)
+    bare = unicodedata.normalize("NFKD", key)
+    return bare.encode("ascii", "ignore").decode()
+
+
 def spellings(text: str) -> set[str]:
     """A name as typed without diacritics: "Jürgen" → jürgen, jurgen, juergen;
     "Łukasz" → łukasz, lukasz; "Strauß" → strauss."""

@@ -159,7 +159,7 @@ def rules_text(rules: SeasonRules) -> str:
     parts = [
         "Summe der Seeger-Fabian-Punkte"
         if rules.counting is Counting.SUM
-        else "Schnitt je Serie, auf 48 Spiele umgerechnet"
+        else "Schnitt je Serie, auf 48 Spiele umgerechnet (abgebrochene Serien zählen wie gespielt)"
     ]
     parts.append(
         "alle Serien zählen" if rules.best is None else f"die besten {rules.best} Serien zählen"
@@ -268,10 +268,10 @@ def history(session: Session, place: int) -> History:
         loaded = repo.load(session, lst)
         sheet = loaded.sheet
         day = berlin_date(lst.created_at)
+        if sheet.games_played == 0:
+            continue  # a list without a game is no series, not even a house-rules one
         if sheet.house is not None:
             house.append(day)
-            continue
-        if sheet.games_played == 0:
             continue
         results = []
         for t in sheet.totals():
@@ -284,6 +284,7 @@ def history(session: Session, place: int) -> History:
                 sheet.games_played,
                 _distinct(results),
                 _aware(lst.created_at),
+                length=lst.series_length,
             )
         )
     out.extend(_tournament_series(session, place, person))
@@ -395,10 +396,17 @@ def season_text(season: Season, *, pdf_hint: bool = True) -> str:
     if table.unranked:
         rest = ", ".join(f"{escape(x.name)} ({x.played})" for x in table.unranked)
         lines.append(f"Noch nicht gewertet (unter {rules.minimum} Serien): {rest}")
-    if season.house_lists:
-        lines.append(
-            f"{season.house_lists} Liste(n) nach Hausregeln zählen nicht (keine Seeger-Fabian-Wertung)."
+    if table.unscaled:
+        broken = ", ".join(
+            f"{texts.day(x.day)} ({x.games} von {x.length} Spielen)"
+            for x in season.series
+            if x.id in table.unscaled
         )
+        lines.append(f"Nicht hochgerechnet (abgebrochen, zählen wie gespielt): {broken}")
+    if season.house_lists:
+        n = season.house_lists
+        lists = "1 Liste mit Hausregeln zählt" if n == 1 else f"{n} Listen mit Hausregeln zählen"
+        lines.append(f"{lists} nicht (keine Seeger-Fabian-Wertung).")
     if table.ranked:
         lines.append(
             "Gleichstand: mehr gewonnene, dann weniger verlorene Spiele. Skatzahl: /hilfe rating"

@@ -146,7 +146,7 @@ def refuse_beside_running(session: Session, cmd: Command, command: str) -> repo.
     running = repo.open_list(session, cmd.chat_id)
     if running is not None:
         loaded = repo.load(session, running)
-        if loaded.rows:
+        if loaded.sheet.games_played:
             raise RuleError(
                 f"Es läuft noch eine Liste ({texts.games(loaded.sheet.games_played)}).",
                 hint="Schließ sie zuerst mit /abschluss ab (sie bleibt gespeichert), "
@@ -173,7 +173,7 @@ def start_list(
         from skatbot.usecases.table_lists import guard_replace
 
         guard_replace(session, running)  # never a tournament table's list
-        repo.close_list(session, running)  # an empty list is replaced without asking
+        repo.discard_list(session, running)  # an empty list is no series: replaced, gone
     lst = repo.create_list(
         session,
         cmd.chat_id,

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from html import escape
 
 from skatbot.rules.errors import RuleError
+from skatbot.rules.scoring import minus_sign
 from skatbot.rules.statistics import (
     GRAND,
     HAND,
@@ -46,9 +47,7 @@ def percent(part: int, whole: int) -> str:
 
 def number(value: float) -> str:
     """German: "1.234", "−56" (typographic minus); a float is rounded half up (40.5 → 41)."""
-    n = math.floor(value + 0.5)
-    text = f"{abs(n):,}".replace(",", ".")
-    return f"−{text}" if n < 0 else text
+    return minus_sign(math.floor(value + 0.5))
 
 
 def rating_line(session: Session, place_id: int, person: Person) -> str | None:
@@ -72,6 +71,8 @@ def load_stats(
     names: dict[str, str] = {}
     series: list[Series] = []
     for loaded in stats_repo.place_lists(session, place_id):
+        if not loaded.sheet.games_played:
+            continue  # a list without a game is no series
         people = [resolve(name) for name in loaded.names]
         for person in people:
             names[person.key] = person.name  # the latest list's spelling

@@ -32,6 +32,13 @@ G2 = (*T3, "/spiel Anna grand mit 1 gewonnen", "/spiel Bernd herz mit 2 verloren
 HOUSE = ("/regeln haus", *T3)
 RAMSCH = (*HOUSE, "/bock", "/eingepasst", "/eingepasst", "/eingepasst")  # Ramsch 1/3
 SICK = (*RAMSCH, "/krank Anna")
+# Kontra and Re start 3B3R; the Ramsch of game 5 hangs on game 1
+TRIGGERED = (
+    *HOUSE,
+    "/spiel Anna grand mit 1 kontra re g",
+    *(["/eingepasst"] * 3),
+    "/ramsch Anna 50",
+)
 TOURNEY = ("/turnier Stadtmeisterschaft", "/teilnehmer Anna, Bernd, Carla")
 NAMES = "/neu Anna Maria, Anna Lena, Bernd"
 
@@ -405,6 +412,21 @@ CATALOGUE = [
         "/ramsch Dora 55",
         then=("/ramsch Anna 55",),
         prose=("Anderen Namen",),
+    ),
+    Case(
+        "ramsch-all-tricks", RAMSCH, "/ramsch Carla 120 jungfrau 2", ("/ramsch durchmarsch Carla",)
+    ),
+    Case(
+        "ramsch-three-losers",
+        RAMSCH,
+        "/ramsch Anna Bernd Carla 45",
+        ("/ramsch Anna Bernd Carla 40",),
+    ),
+    Case(
+        "korrigieren-3b3r-trigger",
+        TRIGGERED,
+        "/korrigieren 1 Anna grand mit 1 g",
+        ("/storno 5", "/korrigieren 1 Anna grand mit 1 g"),
     ),
     # --- tournament ----------------------------------------------------------------------------
     Case(

@@ -241,11 +241,11 @@ def test_dealing_round_phase_is_three_times_the_table() -> None:
     for i in range(2, 11):
         rows.append(LogRow(i, RowKind.PASS, dealer=(i - 1) % 3))
     sheet = replay(NAMES, rows[:1], house=HouseRules(dealing_round=True))
-    assert sheet.state.label() == "Bock 1/9 · danach Ramsch"
+    assert sheet.state.label() == "Bock: Geberrunde 1/3, Spiel 1/3 · danach Ramsch"
     sheet = replay(NAMES, rows[:9], house=HouseRules(dealing_round=True))
-    assert sheet.state.label() == "Bock 9/9 · danach Ramsch"
+    assert sheet.state.label() == "Bock: Geberrunde 3/3, Spiel 3/3 · danach Ramsch"
     sheet = replay(NAMES, rows[:10], house=HouseRules(dealing_round=True))
-    assert sheet.state.label() == "Ramsch 1/9"
+    assert sheet.state.label() == "Ramsch: Geberrunde 1/3, Spiel 1/3"
     # the same rows with runde=spiel: 3 Bock passes, then Ramsch from game 5 on
     assert replay(NAMES, rows[:4], house=HouseRules()).state.label() == "Ramsch 1/3"
 
@@ -315,7 +315,7 @@ def test_ramsch_display_text() -> None:
     assert Ramsch(durchmarsch=2, virgins=1).text(NAMES) == "Ramsch: Durchmarsch Carla"
 
 
-@pytest.mark.parametrize("text", ["", "Ramsch", "Ramsch 0", "ramsch 0 55", "Ramsch 0 1 2 50"])
+@pytest.mark.parametrize("text", ["", "Ramsch", "Ramsch 0", "ramsch 0 55", "Ramsch 0 1 2 3 50"])
 def test_parse_ramsch_text_refuses_garbage(text: str) -> None:
     with pytest.raises(ValueError):
         h.parse_ramsch_text(text)
@@ -325,7 +325,7 @@ REFUSED = [
     # (ramsch, players, sitting out)
     (Ramsch(losers=(), points=55), 3, None),
     (Ramsch(losers=(0, 0), points=50), 3, None),
-    (Ramsch(losers=(0, 1, 2), points=40), 3, None),
+    (Ramsch(losers=(0, 1, 2), points=41), 3, None),
     # single loser has the most points: more than 40, at most 120
     (Ramsch(losers=(0,), points=40), 3, None),
     (Ramsch(losers=(0,), points=121), 3, None),
