@@ -356,12 +356,13 @@ def season_of(session: Session, place: int, period: Period, today: dt.date) -> S
 
 
 def value_text(total: Fraction, counting: Counting) -> str:
-    """SUM: the integer; AVERAGE: one decimal with a comma ("512,3"), rounded half up."""
+    """SUM: the integer ("1.305"); AVERAGE: one decimal with a comma ("512,3", "1.234,5"),
+    rounded half up."""
     if counting is Counting.SUM and total.denominator == 1:
         return minus_sign(int(total))
     tenths = math.floor(total * 10 + Fraction(1, 2))
-    sign = "−" if tenths < 0 else ""
-    return f"{sign}{abs(tenths) // 10},{abs(tenths) % 10}"
+    whole = minus_sign(abs(tenths) // 10)  # thousands grouped as everywhere: 1.234,5
+    return f"{'−' if tenths < 0 else ''}{whole},{abs(tenths) % 10}"
 
 
 def berlin_today() -> dt.date:

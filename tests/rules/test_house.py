@@ -546,7 +546,9 @@ def test_sheet_checks_outside_ramsch() -> None:
 # --- property: random evenings ------------------------------------------------------------------
 
 LABEL = re.compile(
-    r"^(kein Bock, kein Ramsch|Bock (\d+)/(\d+) · danach Ramsch|Ramsch (\d+)/(\d+))"
+    r"^(kein Bock, kein Ramsch|Bock (\d+)/(\d+) · danach Ramsch|Ramsch (\d+)/(\d+)"
+    r"|Bock: Geberrunde [1-3]/3, Spiel \d+/\d+ · danach Ramsch"
+    r"|Ramsch: Geberrunde [1-3]/3, Spiel \d+/\d+)"
     r"( · [1-9]\d* ausstehend)?$"
 )
 
@@ -605,8 +607,11 @@ def _check_sheet(sheet: Sheet) -> None:
     m = LABEL.match(s.label())
     assert m is not None, s.label()
     assert 0 <= s.done < s.length and s.pending >= 0
-    if s.phase is not Phase.NONE:
+    if s.phase is not Phase.NONE and s.length == 3:
         assert f"{s.done + 1}/{s.length}" in s.label()
+    elif s.phase is not Phase.NONE:  # Geberrunden: round and game within it
+        per = s.length // 3
+        assert f"Geberrunde {s.done // per + 1}/3, Spiel {s.done % per + 1}/{per}" in s.label()
     else:
         assert s.done == 0
     assert (s.pending > 0) == ("ausstehend" in s.label())
