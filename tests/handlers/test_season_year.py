@@ -199,11 +199,8 @@ def shown(total: Fraction, average: bool) -> str:
         return f"{int(total):,}".replace(",", ".").replace("-", "−")
     tenths = int((total * 10 + Fraction(1, 2)) // 1)
     sign = "−" if tenths < 0 else ""
-    return (
-        f"{sign}{abs(tenths) // 10:,},{abs(tenths) % 10}".replace(",", ".", 1)
-        if abs(tenths) >= 10_000
-        else f"{sign}{abs(tenths) // 10},{abs(tenths) % 10}"
-    )
+    whole = f"{abs(tenths) // 10:,}".replace(",", ".")
+    return f"{sign}{whole},{abs(tenths) % 10}"
 
 
 def check_table(text: str, expected: list[tuple[int, str, Fraction, int, int]], average: bool):  # type: ignore[no-untyped-def]
