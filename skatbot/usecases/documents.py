@@ -205,11 +205,13 @@ def abschluss(session: Session, cmd: Command) -> Reply:
 def refuse_empty(loaded: repo.LoadedList) -> None:
     """A list without a game is no series: it is not closed (a new list replaces it)."""
     if loaded.sheet.games_played == 0:
-        names = " ".join(texts.command_name(loaded.names, i) for i in range(len(loaded.names)))
+        from skatbot.usecases.names import neu_line
+
         raise RuleError(
             "Die Liste hat noch kein Spiel – eine leere Liste wird nicht abgeschlossen.",
             hint=f"Erst spielen: /spiel {texts.command_name(loaded.names, loaded.sheet.vorhand)} "
-            f"grand mit 1 gewonnen – oder neu anfangen: /neu {names} (ersetzt die leere Liste).",
+            f"grand mit 1 gewonnen – oder neu anfangen: {neu_line(loaded.names)} "
+            "(ersetzt die leere Liste).",
         )
 
 

@@ -97,6 +97,8 @@ bis ihr ihn ändert; frühere Listen behalten ihren Einsatz. /einsatz aus – oh
 · /einsatz 50 ct verlustspiel – jedes verlorene Spiel kostet 50 ct für die Kasse
 /abrechnung – Saldo je Spieler und die wenigsten Überweisungen (auch im PDF und im /export)
 /abrechnung abend – alle Serien des Abends (/abend) zusammen abgerechnet
+Abgerechnet wird, was gespielt wurde: Startpunkte (Hausregeln) bewegen kein Geld –
+mitzählen: /einsatz 1 ct startpunkte · frühere Liste: /einsatz 1 ct liste 2
 <b>Preisskat</b> (Turnierleitung):
 /gebuehren startgeld 10 € – einmal pro Teilnehmer
 /gebuehren verlust 0,50 € ab 4 1 € – je Serie: 1.–3. verlorenes Spiel 0,50 €, ab dem 4. 1 €

@@ -34,6 +34,9 @@ async def test_read_only_commands_take_the_list_number(bot: Bot) -> None:
     assert out[0].document is not None
     data = json.loads(out[0].document[1])
     assert [g["declarer"] for g in data["games"]] == ["Anna"]
+    out = await bot.say("/stand bild 1")
+    assert [r.method for r in out] == ["sendPhoto"] and "Liste 1 vom" in out[0].text
+    assert out[0].document is not None and out[0].document[0].startswith("skatliste-1-abschluss-")
     await refused(bot, "/stand 7", "keine Liste 7", "/listen")
 
 

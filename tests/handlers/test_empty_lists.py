@@ -47,3 +47,11 @@ async def test_statistics_season_and_evening_skip_empty_lists(bot: Bot) -> None:
     await ok(bot, "/statistik Bernd")
     text = await ok(bot, "/abend")
     assert "Serie 2" not in text and "Serie 3" not in text
+
+
+async def test_the_hint_for_an_empty_list_keeps_names_with_spaces(bot: Bot) -> None:
+    await ok(bot, "/neu Anna Maria, Anna Lena, Bernd")
+    text = await refused(bot, "/abschluss ja", "noch kein Spiel")
+    line = text[text.index("neu anfangen: ") + 14 :].split(" (ersetzt")[0]
+    assert line == "/neu „Anna Maria“ „Anna Lena“ Bernd"
+    await ok(bot, line, "Neue Liste: Anna Maria, Anna Lena, Bernd")
