@@ -61,7 +61,7 @@ def after_row(session: Session, loaded: repo.LoadedList, new: LogRow, command: s
             later = re.match(r"Spiel (\d+)", broken[-1])
             if later is not None:
                 hint = f"Erst Spiel {later[1]} streichen: /storno {later[1]}"
-                if command.startswith("/"):
+                if command.split(maxsplit=1)[:1] == ["/korrigieren"]:  # not an edit's text
                     hint += f" – dann noch einmal: {' '.join(command.split())}"
             raise RuleError(f"Das passt nicht zum Bock-/Ramsch-Ablauf: {broken[-1]}.", hint=hint)
     repo.remember(session, loaded, new, after)

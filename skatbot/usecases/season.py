@@ -355,13 +355,13 @@ def season_of(session: Session, place: int, period: Period, today: dt.date) -> S
     )
 
 
-def value_text(total: Fraction, counting: Counting) -> str:
+def value_text(total: Fraction, counting: Counting, *, grouped: bool = True) -> str:
     """SUM: the integer ("1.305"); AVERAGE: one decimal with a comma ("512,3", "1.234,5"),
-    rounded half up."""
+    rounded half up. ``grouped=False``: no thousands dots (the CSV, read by spreadsheets)."""
     if counting is Counting.SUM and total.denominator == 1:
-        return minus_sign(int(total))
+        return minus_sign(int(total)) if grouped else str(int(total)).replace("-", "−")
     tenths = math.floor(total * 10 + Fraction(1, 2))
-    whole = minus_sign(abs(tenths) // 10)  # thousands grouped as everywhere: 1.234,5
+    whole = minus_sign(abs(tenths) // 10) if grouped else str(abs(tenths) // 10)
     return f"{'−' if tenths < 0 else ''}{whole},{abs(tenths) % 10}"
 
 
@@ -553,7 +553,7 @@ def export_csv(season: Season) -> bytes:
                 line.name,
                 line.played,
                 len(line.counted),
-                value_text(line.total, season.rules.counting).replace("−", "-"),
+                value_text(line.total, season.rules.counting, grouped=False).replace("−", "-"),
                 line.won,
                 line.lost,
                 _skatzahl(season, line.key).replace("–", ""),
