@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -167,33 +168,48 @@ def spellings(text: str) -> set[str]:
     return out
 
 
-def _hits(typed: str, names: Sequence[str]) -> list[int]:
+class _Table:
+    """The names of a table as :func:`_hits` compares them: folded at once, their plain
+    spellings only when an exact match fails, and then once per lookup."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.folded = tuple(" ".join(folded(n).split()) for n in names)
+
+    @functools.cached_property
+    def keys(self) -> tuple[frozenset[str], ...]:
+        return tuple(frozenset(spellings(n)) for n in self.folded)
+
+    @classmethod
+    def of(cls, names: Sequence[str]) -> _Table:
+        return cls(names)
+
+
+def _hits(typed: str, table: _Table) -> list[int]:
     """The seats ``typed`` may name, from the first step that finds any: the exact name; the
     name written without diacritics (``juergen``/``jurgen`` → Jürgen, ``lukasz`` → Łukasz); a
     beginning of either. Case-insensitive; trailing punctuation (``Anna:``) is ignored."""
     key = " ".join(folded(typed).lstrip("@").split())
-    names_folded = [" ".join(folded(n).split()) for n in names]
-    if key in names_folded:  # exact, even a name that ends in a dot
-        return [names_folded.index(key)]
+    if key in table.folded:  # exact, even a name that ends in a dot
+        return [table.folded.index(key)]
     key = key.rstrip(NAME_TRAILING)
     if not key:
         return []
-    if key in names_folded:
-        return [names_folded.index(key)]
+    if key in table.folded:
+        return [table.folded.index(key)]
     typed_keys = spellings(key)
-    name_keys = [spellings(n) for n in names_folded]
-    exact = [i for i, keys in enumerate(name_keys) if typed_keys & keys]
+    exact = [i for i, keys in enumerate(table.keys) if typed_keys & keys]
     if exact:
         return exact
-    return [i for i, keys in enumerate(name_keys) if any(k.startswith(key) for k in keys)]
+    return [i for i, keys in enumerate(table.keys) if any(k.startswith(key) for k in keys)]
 
 
 def match_words(words: Sequence[str], names: Sequence[str]) -> tuple[list[int], int]:
     """(candidate seats, words used) of the longest run of leading words that names anyone
     (exactly, without diacritics, or as a beginning); ``([], 0)`` when none does."""
     longest = max((len(n.split()) for n in names), default=1)
+    table = _Table.of(names)
     for used in range(min(len(words), longest), 0, -1):
-        hits = _hits(" ".join(words[:used]), names)
+        hits = _hits(" ".join(words[:used]), table)
         if hits:
             return hits, used
     return [], 0
