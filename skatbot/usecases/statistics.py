@@ -34,6 +34,7 @@ from skatbot.storage import repo, stats_repo
 from skatbot.storage.unit import Session
 from skatbot.usecases import texts
 from skatbot.usecases.evening import berlin_date
+from skatbot.usecases.names import match_words
 from skatbot.usecases.people import Person, resolve_people
 from skatbot.usecases.reply import Command, Reply
 
@@ -243,8 +244,10 @@ def find_player(
     key = resolve(query).key
     if key in stats.players:
         return stats.players[key]
-    folded = query.casefold()
-    found = [p for p in stats.players.values() if names[p.key].casefold().startswith(folded)]
+    players = list(stats.players.values())
+    words = query.split()
+    hits, used = match_words(words, [names[p.key] for p in players])  # as every command reads
+    found = [players[i] for i in hits] if used == len(words) else []
     if len(found) == 1:
         return found[0]
     known = sorted((names[k] for k in stats.players), key=str.casefold)

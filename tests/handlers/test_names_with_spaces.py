@@ -93,3 +93,12 @@ async def test_house_commands_read_names_with_spaces(bot: Bot) -> None:
     assert game.losers == (1, 2)
     game = parse_ramsch(("durchmarsch", "anna", "m"), TABLE)
     assert game.durchmarsch == 0
+
+
+async def test_statistik_reads_a_name_as_the_list_commands_do(bot: Bot) -> None:
+    await ok(bot, "/neu Anna Maria, Anna Lena, Jürgen")
+    await ok(bot, "/spiel anna lena grand mit 1 g")
+    await ok(bot, "/abschluss ja")
+    await ok(bot, "/statistik anna l", "Anna Lena")
+    await ok(bot, "/statistik juergen", "Jürgen")
+    await refused(bot, "/statistik anna", "Anna Lena", "Anna Maria")
