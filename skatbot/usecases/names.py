@@ -154,9 +154,11 @@ def ascii_spelling(text: str) -> str:
     return bare.encode("ascii", "ignore").decode()
 
 
-def spellings(text: str) -> set[str]:
+@functools.lru_cache(maxsize=4096)
+def spellings(text: str) -> frozenset[str]:
     """A name as typed without diacritics: "Jürgen" → jürgen, jurgen, juergen;
-    "Łukasz" → łukasz, lukasz; "Strauß" → strauss."""
+    "Łukasz" → łukasz, lukasz; "Strauß" → strauss. Cached: a table's names are looked up
+    on every booking."""
     key = folded(text)
     german = key.translate(_GERMAN)
     out = {key, german}
@@ -165,7 +167,7 @@ def spellings(text: str) -> set[str]:
             c for c in unicodedata.normalize("NFKD", variant) if not unicodedata.combining(c)
         )
         out.add(unicodedata.normalize("NFC", bare).translate(_PLAIN))
-    return out
+    return frozenset(out)
 
 
 class _Table:
@@ -177,7 +179,7 @@ class _Table:
 
     @functools.cached_property
     def keys(self) -> tuple[frozenset[str], ...]:
-        return tuple(frozenset(spellings(n)) for n in self.folded)
+        return tuple(spellings(n) for n in self.folded)
 
     @classmethod
     def of(cls, names: Sequence[str]) -> _Table:
