@@ -87,9 +87,11 @@ class Chart:
 
 
 def number(value: int) -> str:
-    """German format: dot as thousands separator, typographic minus ("−1.234")."""
-    text = f"{abs(value):,}".replace(",", ".")
-    return f"{MINUS}{text}" if value < 0 else text
+    """German format: dot as thousands separator, typographic minus ("−1.234"): the one
+    format of texts, tables and PDFs (``rules.scoring.minus_sign``)."""
+    from skatbot.rules.scoring import minus_sign
+
+    return minus_sign(value)
 
 
 @cache

@@ -29,7 +29,7 @@ from typing import Any, Final
 from telegram.ext import filters
 from telegram.ext.filters import BaseFilter
 
-from skatbot.handlers import admin
+from skatbot.handlers import admin, typos
 from skatbot.handlers.runtime import CallbackUseCase, UseCase
 from skatbot.storage.unit import Session
 from skatbot.usecases.reply import Command
@@ -173,7 +173,8 @@ ROUTES: list[Route] = [
     # heavy: /stand bild renders a picture, in a worker thread like the PDFs
     command("stand", lazy("sheet:stand"), "Serienabschluss mit Rechenweg – /stand bild als Bild", heavy=True),
     command("anheften", glue("pinned:cmd_anheften"), "Stand anheften – wird nach jedem Spiel aktualisiert"),
-    command("liste", lazy("sheet:liste"), "Die letzten Zeilen der Liste"),
+    command("liste", lazy("sheet:liste"), "Die letzten Zeilen der Liste – /liste 2: Liste 2"),
+    command("listen", lazy("sheet:listen"), "Alle Listen dieses Chats mit Nummer"),
     command("darstellung", lazy("display:darstellung"), "Liste und Stand als Tabelle oder Text: /darstellung tabelle|text", write=True),
     command("korrigieren", lazy("sheet:korrigieren"), "Spiel N korrigieren: /korrigieren 7 Anna … [geber NAME]", write=True, editable=True),
     command("storno", lazy("sheet:storno"), "Spiel N streichen: /storno 7", write=True),
@@ -238,6 +239,7 @@ ROUTES: list[Route] = [
     button("delete", r"^v1:del:", admin.on_delete_button),  # /loeschen's confirmation
     button("close", r"^v1:(close|keep):", lazy("documents:close_tap"), heavy=True),  # /abschluss's question (a PDF)
     button("me", r"^v1:me:", lazy("people:me_tap")),  # "Das bin ich" under a new list
+    button("reading", r"^v1:nu:", lazy("sheet:reading_tap")),  # which table a doubtful /neu means
     button("sign", r"^v1:tu:", lazy("table_lists:sign_tap")),  # a tournament table signs its closed list
     button("next draw", r"^v1:td:", lazy("table_lists:draw_tap"), heavy=True),  # "Nächste Serie auslosen"
     button("builder", r"^v1:b:", glue("builder:on_builder_button")),  # the game builder's own buttons
@@ -252,6 +254,9 @@ ROUTES: list[Route] = [
     button("unknown", r"^", lazy("buttons:unknown")),  # anything else: "Unbekannter Knopf"
     # Messages: a bid typed as a reply to the builder.
     message("bid reply", filters.TEXT & filters.REPLY & ~filters.COMMAND, glue("builder:on_reply")),
+    # A command no route took (/stnad): the nearest of ours, or silence (handlers/typos.py).
+    # Group 1, after every route of group 0 (also those added after this table).
+    message("unknown command", typos.COMMAND_LIKE, glue("typos:on_unknown_command"), group=1),
     Route(Kind.INLINE, "inline", glue("inline:on_inline_query"), updates=("inline_query",)),
 ]
 # fmt: on

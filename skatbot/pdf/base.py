@@ -16,6 +16,7 @@ from fpdf import FPDF
 
 from skatbot.pdf.embedded_fonts import add_embedded_font
 from skatbot.pdf.fonts import printable
+from skatbot.rules.scoring import minus_sign
 
 FAMILY = "LiberationSans"
 MARGIN = 12.0
@@ -58,9 +59,9 @@ def split_chunks(text: str) -> list[str]:
 
 
 def format_number(value: int) -> str:
-    """German number format with a dot as thousands separator and a real minus sign."""
-    text = f"{abs(value):,}".replace(",", ".")
-    return f"{MINUS}{text}" if value < 0 else text
+    """German number format with a dot as thousands separator and a real minus sign (the
+    format of the chat's texts: ``rules.scoring.minus_sign``)."""
+    return minus_sign(value)
 
 
 def format_signed(value: int) -> str:

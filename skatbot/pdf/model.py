@@ -80,3 +80,8 @@ class SeriesDocument:
     start row heads the table when any is not zero."""
     money: list[str] = field(default_factory=list)
     """The settlement under the list's stake (issue 18), one line each; empty: none."""
+    curve: list[tuple[int, ...]] = field(default_factory=list)
+    """The chart: every seat's score before the first game and after each one, as the chat's
+    picture draws it (``rules.statistics.running_scores``); empty: the running sums."""
+    curve_label: str = ""
+    """What the curve counts, e.g. "Seeger-Fabian" (the picture's subtitle says the same)."""

@@ -124,10 +124,9 @@ class _SeasonPDF(SkatPDF):
         if any(r.counted != r.played for r in doc.ranked):
             lines.append("Serien 10/12 = die besten 10 von 12 Serien zählen.")
         if doc.house_lists:
-            lines.append(
-                f"{doc.house_lists} Liste(n) nach Hausregeln zählen nicht "
-                "(keine Seeger-Fabian-Wertung)."
-            )
+            n = doc.house_lists
+            lists = "1 Liste mit Hausregeln zählt" if n == 1 else f"{n} Listen mit Hausregeln zählen"
+            lines.append(f"{lists} nicht (keine Seeger-Fabian-Wertung).")
         lines += [TIE_RULE, RATING_NOTE]
         self.set_y(self.get_y() + 3)
         for text in lines:

@@ -254,6 +254,12 @@ class _SeriesPDF(SkatPDF):
                         x + lay.booking, y0, lay.sum, height, format_number(row.running[name]),
                         "R", size=8, min_size=5, bold=True,
                     )  # fmt: skip
+            elif self.doc.table_size == 4 and name == row.dealer and not struck:
+                # the dealer of a 4-table sits the game out: marked in his column
+                self.color(GREY_TEXT)
+                self.font(NOTE_SIZE)
+                self.put(x, y0, lay.player, height, "setzt aus", "C")
+                self.font(TEXT_SIZE)
             x += lay.player
         self.color(BLACK)
         end_of_round = (
@@ -471,9 +477,13 @@ class _SeriesPDF(SkatPDF):
         series: list[list[int]] = [
             [self.start[p]] + [r.running.get(p, 0) for r in valid] for p in doc.players
         ]
+        title = "Verlauf der Spielpunkte"
+        if doc.curve:  # the curve of the chat's picture, with its label
+            series = [[point[seat] for point in doc.curve] for seat in range(len(doc.players))]
+            title = "Verlauf des Stands" + (f" ({doc.curve_label})" if doc.curve_label else "")
         self.font(9, bold=True)
         self.set_xy(x, y)
-        self.cell(w, 5, "Verlauf der Spielpunkte")
+        self.cell(w, 5, title)
 
         px, py = x + 11, y + 7
         pw = w - 13

@@ -71,13 +71,21 @@ class HouseState:
         return self.phase is Phase.BOCK
 
     def label(self) -> str:
-        """E.g. "Bock 2/3 · danach Ramsch · 1 ausstehend" (the game about to be played)."""
+        """E.g. "Bock 2/3 · danach Ramsch · 1 ausstehend" (the game about to be played); with
+        Geberrunden "Bock: Geberrunde 1/3, Spiel 2/3 · danach Ramsch"."""
         if self.phase is Phase.NONE:
             text = "kein Bock, kein Ramsch"
-        elif self.phase is Phase.BOCK:
-            text = f"Bock {self.done + 1}/{self.length} · danach Ramsch"
         else:
-            text = f"Ramsch {self.done + 1}/{self.length}"
+            name = "Bock" if self.phase is Phase.BOCK else "Ramsch"
+            text = f"{name} {self.done + 1}/{self.length}"
+            if self.length > PHASE_GAMES:  # Geberrunden: three rounds of one deal per seat
+                per = self.length // PHASE_GAMES
+                text = (
+                    f"{name}: Geberrunde {self.done // per + 1}/{PHASE_GAMES}, "
+                    f"Spiel {self.done % per + 1}/{per}"
+                )
+            if self.phase is Phase.BOCK:
+                text += " · danach Ramsch"
         if self.pending:
             text += f" · {self.pending} ausstehend"
         return text
@@ -176,7 +184,7 @@ def check_sick_game(result: GameResult, name: str = "NAME") -> None:
 class Ramsch:
     """One Ramsch game: the loser(s) book minus their card points; Durchmarsch books +120."""
 
-    losers: tuple[int, ...] = ()  # seats; two on a tie
+    losers: tuple[int, ...] = ()  # seats; two on a tie, three at 40:40:40
     points: int = 0
     pushes: int = 0  # "geschoben": ×2 each
     virgins: int = 0  # "Jungfrau": ×2 each (not with Durchmarsch)
@@ -223,12 +231,13 @@ class Ramsch:
         tail = f" ({', '.join(extras)})" if extras else ""
         if self.durchmarsch is not None:
             return f"Ramsch: Durchmarsch {names[self.durchmarsch]}{tail}"
-        who = " und ".join(names[s] for s in self.losers)
+        shown = [names[s] for s in self.losers]
+        who = " und ".join([", ".join(shown[:-1]), shown[-1]] if len(shown) > 2 else shown)
         return f"Ramsch: {who} {self.points} Augen{tail}"
 
 
 _RAMSCH = re.compile(
-    r"^Ramsch (?:durchmarsch (?P<dm>[0-9]+)|(?P<losers>[0-9]+(?: [0-9]+)?) (?P<points>[0-9]+))"
+    r"^Ramsch (?:durchmarsch (?P<dm>[0-9]+)|(?P<losers>[0-9]+(?: [0-9]+){0,2}) (?P<points>[0-9]+))"
     r"(?: geschoben (?P<pushes>[0-9]+))?(?: jungfrau (?P<virgins>[0-9]+))?$"
 )
 
@@ -257,8 +266,19 @@ def validate_ramsch(r: Ramsch, players: int, sitting_out: int | None) -> None:
         raise RuleError(f"Geschoben höchstens {playing}-mal.", hint="Z. B. „geschoben 1“.")
     if r.durchmarsch is not None:
         return
-    if len(r.losers) not in (1, 2) or len(set(r.losers)) != len(r.losers):
-        raise RuleError("Ein Verlierer, bei Gleichstand zwei.", hint="Z. B. /ramsch Anna 55")
+    if len(r.losers) not in (1, 2, 3) or len(set(r.losers)) != len(r.losers):
+        raise RuleError(
+            "Ein Verlierer, bei Gleichstand zwei (bei 40:40:40 alle drei).",
+            hint="Z. B. /ramsch Anna 55",
+        )
+    if len(r.losers) == 3:
+        # 40:40:40: all three have the most points and lose them (the common house rule)
+        if r.points != 40 or r.virgins:
+            raise RuleError(
+                "Drei Verlierer gibt es nur bei 40:40:40.",
+                hint="Z. B. /ramsch Anna Bernd Carla 40 – sonst der mit den meisten Augen.",
+            )
+        return
     low = 41 if len(r.losers) == 1 else 40  # the most points: more than a third of 120
     high = RAMSCH_MAX if len(r.losers) == 1 else 60
     if not low <= r.points <= high:

@@ -78,8 +78,10 @@ class Totals:
 
 
 def minus_sign(n: int) -> str:
-    """A number with the typographic minus (U+2212) that German lists print: "−94"."""
-    return f"−{-n}" if n < 0 else str(n)
+    """A number as German lists print it, the one format of texts, tables and PDFs alike:
+    the typographic minus (U+2212) and a dot between thousands: "−94", "1.305"."""
+    text = f"{abs(n):,}".replace(",", ".")
+    return f"−{text}" if n < 0 else text
 
 
 def seeger_fabian(

@@ -6,7 +6,9 @@ each with every person's Seeger-Fabian score, games won and lost. The chat's cou
 
 - ``counting``: ``SUM`` adds the scores of the counted series; ``AVERAGE`` averages them after
   normalising each to 48 games (score × 48 / games of that series, so a 36-game series at a
-  3-table weighs as much as a 48-game one);
+  3-table weighs as much as a 48-game one). Only a series played to its length (``length``)
+  is normalised: a broken-off one counts with the score it has, unscaled (one game worth 98
+  must not become 4,704 per 48 games), and the table names it (``Table.unscaled``);
 - ``minimum``: a person needs at least this many series in the period to be ranked (the rest
   is listed apart, "noch nicht gewertet");
 - ``best``: only a person's best N series count (by the value above; equal values: the earlier
@@ -75,6 +77,12 @@ class Series:
     games: int  # games played (passed games count); normalises AVERAGE
     results: tuple[Result, ...]
     at: dt.datetime | None = None  # when it was played (orders the series of one day)
+    length: int | None = None  # the games it was planned for (a list); None: complete
+
+    @property
+    def broken_off(self) -> bool:
+        """Fewer games than planned: AVERAGE counts it unscaled."""
+        return self.length is not None and self.games < self.length
 
 
 @dataclass(frozen=True)
@@ -96,11 +104,15 @@ class Table:
     ranked: tuple[Line, ...]  # best first
     unranked: tuple[Line, ...]  # fewer series than the minimum, most series first
     lantern: tuple[str, ...]  # keys on the last place, if the rules show the Rote Laterne
+    unscaled: tuple[str, ...] = ()  # AVERAGE: ids of broken-off series, counted as played
 
 
-def series_value(score: int, games: int, counting: Counting) -> Fraction:
-    """What one series is worth for the season: the score, or it normalised to 48 games."""
-    if counting is Counting.SUM:
+def series_value(
+    score: int, games: int, counting: Counting, *, broken_off: bool = False
+) -> Fraction:
+    """What one series is worth for the season: the score, or it normalised to 48 games
+    (a broken-off series never: it counts as played)."""
+    if counting is Counting.SUM or broken_off:
         return Fraction(score)
     return Fraction(score * NORMAL_GAMES, max(games, 1))
 
@@ -118,7 +130,7 @@ def season_table(series: Iterable[Series], rules: SeasonRules) -> Table:
     for index, s in enumerate(items):
         for r in s.results:
             per.setdefault(r.key, []).append(
-                (series_value(r.score, s.games, rules.counting), index, r)
+                (series_value(r.score, s.games, rules.counting, broken_off=s.broken_off), index, r)
             )
             names[r.key] = r.name  # the latest series' name (items are in order)
     lines: list[Line] = []
@@ -161,7 +173,8 @@ def season_table(series: Iterable[Series], rules: SeasonRules) -> Table:
         (x for x in lines if x.played < rules.minimum),
         key=lambda x: (-x.played, x.name.casefold(), x.key),
     )
-    return Table(rules, len(items), tuple(placed), tuple(unranked), lantern)
+    unscaled = tuple(s.id for s in items if s.broken_off and rules.counting is Counting.AVERAGE)
+    return Table(rules, len(items), tuple(placed), tuple(unranked), lantern, unscaled)
 
 
 def _with_place(line: Line, place: int | None) -> Line:

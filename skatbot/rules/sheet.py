@@ -287,7 +287,7 @@ class Sheet:
     def check_pass_allowed(self) -> None:
         if self.house is not None and self.state.phase is h.Phase.RAMSCH:
             raise RuleError(
-                "In der Ramsch-Runde wird nicht eingepasst – es wird Ramsch gespielt.",
+                "In der Ramsch-Phase wird nicht eingepasst – es wird Ramsch gespielt.",
                 hint="/ramsch VERLIERER AUGEN eintragen.",
             )
 
@@ -299,7 +299,7 @@ class Sheet:
             )
         if self.state.phase is not h.Phase.RAMSCH:
             raise RuleError(
-                "Gerade ist keine Ramsch-Runde.",
+                "Gerade ist keine Ramsch-Phase.",
                 hint=f"Stand: {self.state.label()}. Ramsch folgt nach 3 Bock-Spielen.",
             )
         if self.state.sick_now is not None:
@@ -432,13 +432,13 @@ def _violation(sheet: Sheet, row: LogRow, result: GameResult | None) -> str | No
     state = sheet.state
     if state.phase is not h.Phase.RAMSCH:
         if row.kind is RowKind.RAMSCH:
-            return "Ramsch außerhalb der Ramsch-Runde"
+            return "Ramsch außerhalb der Ramsch-Phase"
         return None
     if row.kind is RowKind.PASS:
-        return "eingepasst in der Ramsch-Runde"
+        return "eingepasst in der Ramsch-Phase"
     if row.kind is RowKind.GAME:
         if state.sick_now is None or row.declarer != state.sick_now:
-            return "normales Spiel in der Ramsch-Runde"
+            return "normales Spiel in der Ramsch-Phase"
         if result is not None:
             try:
                 h.check_sick_game(result)

@@ -1,24 +1,32 @@
-"""Terminal front end: chat with the bot through the fake Bot API, no Telegram needed.
+r"""Terminal front end: chat with the bot through the fake Bot API, no Telegram needed.
 
-Every input line is sent as a group message (chat -1001 "Skatrunde"). Special lines:
+Every input line is sent as a group message (first to chat -1001 "Skatrunde"). Special lines:
 
-* ``# ...``        a comment, ignored
+* ``# ...``        a comment, ignored (``#`` and a space)
 * ``!N``           press the N-th button (1-based, row by row) of the bot's latest message
-                   with an inline keyboard
-* ``Name> text``   send ``text`` as another player (each name gets its own user id)
+                   with an inline keyboard in the current chat
+* ``Name> text``   send ``text`` as another player (each name gets its own user id);
+                   ``Name> !N`` presses a button as that player
+* ``#chat [text]`` switch to the group chat ``chat`` (made on first use), and send ``text``
+                   there: a tournament desk and its tables side by side
+* ``text \``       a line ending in a backslash goes on in the next line (one message)
+* ``!ende``        quit (as does the end of the input, Ctrl+D)
 
 Messages are printed as plain text, rich messages (``/darstellung tabelle``) with their tables
-as aligned columns, inline keyboards as ``  [Label] [Label]``, documents and photos (PNG
-pictures) are written to ``out_dir``.
+as aligned columns, those to another chat than the current one behind ``[#chat]``, inline
+keyboards as ``  [Label] [Label]``, documents and photos (PNG pictures) are written to
+``out_dir``. In a terminal the console shows a one-line hint and a prompt.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import re
 import threading
 import time
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
@@ -32,6 +40,12 @@ __all__ = ["run_console"]
 CHAT_ID = -1001
 CHAT_TITLE = "Skatrunde"
 DEFAULT_USER = "Spieler"
+HINT = (
+    "Schreib wie im Chat (/hilfe) · Knopf drücken: !1 · als anderer Spieler: Bernd> /spiel … · "
+    "anderer Chat: #tisch1 … · mehrzeilig: Zeile mit \\ enden · Ende: !ende oder Strg+D"
+)
+QUIT = {"!ende", "!quit", "!q"}
+_CHAT_RE = re.compile(r"^#([^\s#]{1,32})(?:\s+(.*))?$")
 
 _PRINTED_METHODS = {
     "sendmessage",
@@ -95,10 +109,53 @@ class _Console:
         self.printed = 0  # index into api.calls: everything before it is printed
         self._shown: set[int] = set()  # printed calls at or after ``printed``
         self.user_ids: dict[str, int] = {DEFAULT_USER: 1}
+        self.chat = CHAT_TITLE  # the current chat: its name as typed after "#"
+        self.chat_ids: dict[str, int] = {CHAT_TITLE.casefold(): CHAT_ID}
+        self.titles: dict[int, str] = {CHAT_ID: CHAT_TITLE}
+
+    @property
+    def chat_id(self) -> int:
+        return self.chat_ids[self.chat.casefold()]
+
+    def switch(self, name: str) -> None:
+        """Make ``name`` the current chat (a new group chat on first use)."""
+        key = name.casefold()
+        if key not in self.chat_ids:
+            # from the name, not the order of first use: a later session on the same
+            # database finds the chat's lists again
+            self.chat_ids[key] = -1_002_000_000_000 - zlib.crc32(key.encode())
+            self.titles[self.chat_ids[key]] = name
+        self.chat = self.titles[self.chat_ids[key]]
+
+    @property
+    def prompt(self) -> str:
+        return f"#{self.chat}> "
+
+    closed = False  # the reader of stdout went away (``skatbot console | head``)
+
+    def prompt_now(self) -> None:
+        """The prompt, in a terminal: no newline, the input follows on the same line."""
+        if self.closed:
+            return
+        try:
+            self.stdout.write(self.prompt)
+            self.stdout.flush()
+        except BrokenPipeError:
+            self.closed = True
 
     def write(self, text: str = "") -> None:
-        self.stdout.write(text + "\n")
-        self.stdout.flush()
+        if self.closed:
+            return
+        try:
+            self.stdout.write(text + "\n")
+            self.stdout.flush()
+        except BrokenPipeError:
+            # End quietly: nobody reads any more. Point the descriptor at /dev/null so that
+            # the interpreter's own flush at exit does not complain either.
+            self.closed = True
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, self.stdout.fileno())
 
     def user_id(self, name: str) -> int:
         if name not in self.user_ids:
@@ -106,7 +163,7 @@ class _Console:
         return self.user_ids[name]
 
     def last_keyboard_message(self) -> tuple[int, list[dict[str, Any]]] | None:
-        for msg in reversed(self.api.messages(CHAT_ID)):
+        for msg in reversed(self.api.messages(self.chat_id)):
             buttons = [b for row in msg.buttons for b in row]
             if buttons:
                 return msg.message_id, buttons
@@ -136,6 +193,11 @@ class _Console:
         method = call.method.lower()
         if method not in _PRINTED_METHODS:
             return
+        chat = str(call.params.get("chat_id", ""))
+        if chat and chat != str(self.chat_id) and method != "answercallbackquery":
+            known = chat.lstrip("-").isdigit() and int(chat) in self.titles
+            title = self.titles[int(chat)] if known else chat
+            self.write(f"[#{title}]")
         if not call.ok:
             self.write(f"⚠ {call.method} fehlgeschlagen: {call.error}")
             return
@@ -183,6 +245,29 @@ class _Console:
 
     def push_line(self, line: str) -> int | None:
         """Push one input line as an update; returns its update_id (None if nothing sent)."""
+        chat = _CHAT_RE.match(line)
+        if chat is not None:
+            self.switch(chat.group(1))
+            line = (chat.group(2) or "").strip()
+            if not line:
+                self.write(f"(jetzt im Chat #{self.chat})")
+                return None
+        name = DEFAULT_USER
+        match = _NAMED_USER_RE.match(line)
+        if match and match.group(2):
+            name, line = match.group(1), match.group(2)
+        if line.startswith("!"):
+            return self.tap(line, name)
+        return self.api.push_message(
+            line,
+            chat_id=self.chat_id,
+            user_id=self.user_id(name),
+            first_name=name,
+            chat_title=self.chat,
+        )
+
+    def tap(self, line: str, name: str) -> int | None:
+        """``!N``: press button N of the latest keyboard in the current chat as ``name``."""
         if line.startswith("!"):
             try:
                 number = int(line[1:].strip())
@@ -202,19 +287,16 @@ class _Console:
             if data is None:
                 self.write(f"⚠ Knopf [{button.get('text', '')}] löst nichts im Chat aus.")
                 return None
-            self.write(f"(drückt [{button.get('text', '')}])")
-            return self.api.push_callback(str(data), message_id=message_id, chat_id=CHAT_ID)
-        name, text = DEFAULT_USER, line
-        match = _NAMED_USER_RE.match(line)
-        if match and match.group(2):
-            name, text = match.group(1), match.group(2)
-        return self.api.push_message(
-            text,
-            chat_id=CHAT_ID,
-            user_id=self.user_id(name),
-            first_name=name,
-            chat_title=CHAT_TITLE,
-        )
+            who = "" if name == DEFAULT_USER else f"{name} "
+            self.write(f"({who}drückt [{button.get('text', '')}])")
+            return self.api.push_callback(
+                str(data),
+                message_id=message_id,
+                chat_id=self.chat_id,
+                user_id=self.user_id(name),
+                first_name=name,
+            )
+        return None
 
 
 async def run_console(
@@ -250,9 +332,14 @@ async def run_console(
         console = _Console(api, stdout, out_dir)
         queue = _start_reader(stdin, asyncio.get_running_loop())
         echo = not _isatty(stdin)
+        if not echo:
+            console.write(HINT)
         code = 0
+        pending: list[str] = []  # the lines of a message that goes on ("… \\")
         try:
             while True:
+                if not echo and not pending:
+                    console.prompt_now()
                 line_task = asyncio.ensure_future(queue.get())
                 await asyncio.wait({line_task, poller}, return_when=asyncio.FIRST_COMPLETED)
                 if not line_task.done():
@@ -261,14 +348,22 @@ async def run_console(
                     code = 1
                     break
                 raw = line_task.result()
-                if raw is None:
+                if raw is None or console.closed:
                     break
                 line = raw.strip()
                 console.flush_calls()  # output of background jobs since the last line
-                if not line or line.startswith("#"):
+                if line.endswith("\\"):
+                    pending.append(line[:-1].rstrip())
                     continue
+                if pending:
+                    line = "\n".join([*pending, line]).strip()
+                    pending = []
+                if not line or line == "#" or line.startswith("# "):
+                    continue
+                if line.casefold() in QUIT:
+                    break
                 if echo:
-                    console.write(f"> {line}")
+                    console.write("> " + line.replace("\n", "\n  "))
                 update_id = console.push_line(line)
                 if update_id is None:
                     continue
@@ -291,15 +386,16 @@ async def run_console(
                 console.write(f"⚠ Fehler beim Beenden: {exc!r}")
                 code = code or 1
             console.flush_calls()
-        return code
+        return 0 if console.closed else code
 
 
 async def _answered(app: Any, api: BotApiServer, update_id: int, timeout: float) -> None:
-    """The update is committed (confirmed) and its replies have left the outbox."""
+    """The update is committed (confirmed) and its replies have left the outbox (every
+    chat's: a table's report goes to the desk)."""
     await api.wait_confirmed(update_id, timeout)
     outbox = app.bot_data.get("outbox")
     if outbox is not None:
-        await outbox.wait_idle(CHAT_ID, timeout)
+        await outbox.wait_idle(None, timeout)
 
 
 def _isatty(stream: TextIO) -> bool:

@@ -45,6 +45,40 @@ DRIVER_INSTALL = {
 }
 
 
+def check_reachable(url: URL) -> None:
+    """A SQLite file in a folder that does not exist: refused before SQLite's own "unable to
+    open database file"."""
+    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+        return
+    from pathlib import Path
+
+    folder = Path(url.database).expanduser().resolve().parent
+    if not folder.is_dir():
+        raise DatabaseSetupError(
+            f"Den Ordner {folder} für die SQLite-Datenbank gibt es nicht: erst anlegen "
+            f"(mkdir -p {folder}) oder SKATBOT_DATABASE_URL ändern."
+        )
+
+
+def unreachable_text(url: URL, err: Exception) -> str:
+    """One German line for a database the driver could not open (no traceback)."""
+    text = str(getattr(err, "orig", err) or err)
+    if url.get_backend_name() == "sqlite":
+        return f"Die SQLite-Datenbank {url.database} lässt sich nicht öffnen: {text.strip()}."
+    host = f"{url.host or 'localhost'}:{url.port or 5432}"
+    if "does not exist" in text and "database" in text:
+        return (
+            f"Die PostgreSQL-Datenbank „{url.database}“ gibt es auf {host} nicht: erst anlegen "
+            f"(createdb {url.database}) oder SKATBOT_DATABASE_URL ändern."
+        )
+    if "authentication" in text or "password" in text:
+        return f"PostgreSQL auf {host} lässt die Anmeldung nicht zu: Benutzer und Passwort prüfen."
+    return (
+        f"PostgreSQL auf {host} ist nicht erreichbar: Rechnername und Port in "
+        "SKATBOT_DATABASE_URL prüfen und ob der Server läuft."
+    )
+
+
 class DatabaseSetupError(RuntimeError):
     """A database URL that cannot work here (unknown form, driver not installed): one German
     line naming the fix, shown by the command line instead of a traceback."""
@@ -235,9 +269,17 @@ class Database:
         return await asyncio.to_thread(self.run_read, fn)
 
     def migrate(self) -> None:
+        """Bring the schema up to date; a database that cannot be reached or opened is one
+        German ``DatabaseSetupError`` naming the fix (the command line shows it, exit 2)."""
+        from sqlalchemy.exc import DBAPIError
+
         from skatbot.storage.migrate import upgrade
 
-        upgrade(self.write_engine)
+        check_reachable(self.url)
+        try:
+            upgrade(self.write_engine)
+        except DBAPIError as err:
+            raise DatabaseSetupError(unreachable_text(self.url, err)) from None
 
     def dispose(self) -> None:
         for loop_conn in (self._inline_writer, self._inline_reader):

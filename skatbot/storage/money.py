@@ -66,14 +66,18 @@ def add(
 def latest(
     session: Session, chat_id: int, kind: str, *, list_id: int | None = None
 ) -> dict[str, Any] | None:
-    """The latest setting of ``kind``; with ``list_id`` the latest that covers that list."""
+    """The latest setting of ``kind``; with ``list_id`` the latest that covers that list.
+    A row whose value names ``"only": LIST`` (a stake set for one earlier list) covers
+    that list alone and is not the chat's current setting."""
     query = select(MoneySetting.value).where(
         MoneySetting.chat_id == chat_id, MoneySetting.kind == kind
     )
     if list_id is not None:
         query = query.where(MoneySetting.from_list <= list_id)
-    raw = session.scalar(query.order_by(MoneySetting.id.desc()).limit(1))
-    if raw is None:
-        return None
-    data = json.loads(raw)
-    return data if isinstance(data, dict) else None
+    for raw in session.scalars(query.order_by(MoneySetting.id.desc())):
+        data = json.loads(raw)
+        if not isinstance(data, dict):
+            return None
+        if data.get("only") in (None, list_id):
+            return data
+    return None

@@ -12,7 +12,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, func, insert, select, update
+from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from skatbot.rules.house import rules_from_code
@@ -368,6 +368,14 @@ def close_list(session: Session, lst: ListInfo) -> ListInfo:
     return dataclasses.replace(lst, status=ListStatus.CLOSED, closed_at=now)
 
 
+def discard_list(session: Session, lst: ListInfo) -> None:
+    """Delete a list that has no game (its players, rows and builders go with it): an empty
+    list replaced by a new one is no series and leaves no trace in numbers or statistics."""
+    session.execute(delete(ROWS).where(ROWS.c.list_id == lst.id))
+    session.execute(delete(PLAYERS).where(PLAYERS.c.list_id == lst.id))
+    session.execute(delete(LISTS).where(LISTS.c.id == lst.id))
+
+
 def reopen_list(session: Session, lst: ListInfo) -> ListInfo:
     """Open a closed list again (``/oeffnen``); returns it as it is now."""
     session.execute(
@@ -385,6 +393,36 @@ def list_number(session: Session, lst: ListInfo) -> int:
         .where(LISTS.c.chat_id == lst.chat_id, LISTS.c.id <= lst.id)
     )
     return int(count or 1)
+
+
+def numbered_list(session: Session, chat_id: int, number: int) -> ListInfo | None:
+    """List ``number`` of the place (as :func:`list_number` counts), if there is one."""
+    if number < 1:
+        return None
+    row = session.execute(
+        select(*_LIST_COLUMNS)
+        .where(LISTS.c.chat_id == chat_id)
+        .order_by(LISTS.c.id)
+        .offset(number - 1)
+        .limit(1)
+    ).first()
+    return _list_info(row)
+
+
+def place_lists(session: Session, chat_id: int, *, last: int) -> list[tuple[int, ListInfo]]:
+    """The ``last`` newest lists of the place with their numbers, oldest first."""
+    total = int(
+        session.scalar(select(func.count()).select_from(LISTS).where(LISTS.c.chat_id == chat_id))
+        or 0
+    )
+    rows = session.execute(
+        select(*_LIST_COLUMNS)
+        .where(LISTS.c.chat_id == chat_id)
+        .order_by(LISTS.c.id.desc())
+        .limit(last)
+    ).all()
+    found = [lst for r in rows if (lst := _list_info(r)) is not None]
+    return [(total - i, lst) for i, lst in enumerate(found)][::-1]
 
 
 def set_series_length(session: Session, lst: ListInfo, n: int) -> None:

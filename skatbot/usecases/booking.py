@@ -10,6 +10,7 @@ the refresh of the pinned standings. No Telegram types here.
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Callable
 
 from skatbot.rules.errors import RuleError
@@ -49,16 +50,20 @@ def _replay_with(loaded: repo.LoadedList, new: LogRow) -> Sheet:
     )
 
 
-def after_row(session: Session, loaded: repo.LoadedList, new: LogRow) -> Sheet:
-    """The sheet with one more row; refuses a row that breaks the 3B3R sequence."""
+def after_row(session: Session, loaded: repo.LoadedList, new: LogRow, command: str = "") -> Sheet:
+    """The sheet with one more row; refuses a row that breaks the 3B3R sequence (the hint
+    names the later game to strike first, then ``command`` again, when it is a command)."""
     after = _replay_with(loaded, new)
     if after.house is not None:
         broken = after.violations()
         if len(broken) > len(loaded.sheet.violations()):
-            raise RuleError(
-                f"Das passt nicht zum Bock-/Ramsch-Ablauf: {broken[-1]}.",
-                hint="Erst die späteren Spiele korrigieren oder stornieren.",
-            )
+            hint = "Erst die späteren Spiele korrigieren oder stornieren."
+            later = re.match(r"Spiel ([0-9]+)", broken[-1])
+            if later is not None:
+                hint = f"Erst Spiel {later[1]} streichen: /storno {later[1]}"
+                if command.split(maxsplit=1)[:1] == ["/korrigieren"]:  # not an edit's text
+                    hint += f" – dann noch einmal: {' '.join(command.split())}"
+            raise RuleError(f"Das passt nicht zum Bock-/Ramsch-Ablauf: {broken[-1]}.", hint=hint)
     repo.remember(session, loaded, new, after)
     return after
 
@@ -88,7 +93,7 @@ def book(
         kind = fields.pop("kind")
         assert isinstance(kind, RowKind), kind
         new = repo.append_row(session, loaded.lst, kind=kind, **fields, **user_fields(cmd))
-        after = after_row(session, loaded, new)
+        after = after_row(session, loaded, new, cmd.text)
         rows += 1
     elif after is None:
         after = repo.load(session, loaded.lst).sheet

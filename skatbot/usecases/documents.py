@@ -15,6 +15,7 @@ from skatbot.pdf.model import PlayerTotal, SeriesDocument, SheetRow
 from skatbot.rules.errors import RuleError
 from skatbot.rules.ranking import lot_note, rank_standings
 from skatbot.rules.sheet import Entry, RowKind, Sheet, Status
+from skatbot.rules.statistics import running_scores
 from skatbot.storage import repo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.models import ListStatus
@@ -22,9 +23,25 @@ from skatbot.storage.unit import Session
 from skatbot.usecases import admin, money, texts
 from skatbot.usecases.booking import user_fields
 from skatbot.usecases.reply import Answer, Command, Document, Reply
-from skatbot.usecases.sheet import require_list
+from skatbot.usecases.sheet import picked_list, require_list
 
 RULES_LABEL = {"isko": "ISkO / Seeger-Fabian", "haus": "Hausregeln (3B3R)"}
+
+
+# What the running scores count: the chat's picture and the PDF chart say the same.
+CURVE_LABEL = {False: "Seeger-Fabian", True: "Punkte mit Startpunkten"}
+
+
+def _value(sheet: Sheet, e: Entry) -> int | None:
+    """The Wert column: the game's value; under Bock what was booked (the doubled value),
+    so that the column and the booking agree."""
+    r = e.result
+    if r is None:
+        return None
+    declarer = e.row.declarer
+    if e.house is not None and e.house.bock and declarer is not None and declarer in e.points:
+        return abs(e.points[declarer])
+    return r.value
 
 
 def series_document(loaded: repo.LoadedList, chat_title: str) -> SeriesDocument:
@@ -46,7 +63,7 @@ def series_document(loaded: repo.LoadedList, chat_title: str) -> SeriesDocument:
                 dealer=sheet.players[e.row.dealer or 0],
                 text=_row_text(sheet, e),
                 bid=r.announcement.bid if r else None,
-                value=r.value if r else None,
+                value=_value(sheet, e),
                 bookings=bookings,
                 running=dict(running),
                 struck=e.status is not Status.VALID,
@@ -71,6 +88,8 @@ def series_document(loaded: repo.LoadedList, chat_title: str) -> SeriesDocument:
         house=house,
         start=start,
         closed_on=loaded.lst.closed_at.date() if loaded.lst.closed_at else None,
+        curve=running_scores(sheet),
+        curve_label=CURVE_LABEL[house],
     )
 
 
@@ -131,11 +150,7 @@ def pdf_reply(session: Session, loaded: repo.LoadedList, cmd: Command, text: str
 
 
 def pdf(session: Session, cmd: Command) -> Reply:
-    lst = repo.open_list(session, cmd.chat_id) or repo.latest_list(session, cmd.chat_id)
-    if lst is None:
-        raise RuleError(
-            "Hier gibt es noch keine Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
-        )
+    lst, _words, head = picked_list(session, cmd)
     loaded = repo.load(session, lst)
     games = texts.games(loaded.sheet.games_played)
     if lst.status is ListStatus.OPEN:
@@ -144,7 +159,8 @@ def pdf(session: Session, cmd: Command) -> Reply:
         state = f"Serienabschluss, {games}" + (
             f", abgeschlossen am {texts.day(lst.closed_at)}" if lst.closed_at else ""
         )
-    return pdf_reply(session, loaded, cmd, f"📄 Skatliste als PDF ({state}).")
+    said = f"📄 Skatliste als PDF ({state})."
+    return pdf_reply(session, loaded, cmd, f"{head}\n{said}" if head else said)
 
 
 # --- /abschluss (asks first while the series is not full) and /oeffnen -----------------------
@@ -166,6 +182,7 @@ def abschluss(session: Session, cmd: Command) -> Reply:
             "Das verstehe ich nicht.", hint="/abschluss – oder ohne Rückfrage: /abschluss ja"
         )
     sheet = loaded.sheet
+    refuse_empty(loaded)
     if words or sheet.games_played >= sheet.series_length:
         return close_now(session, cmd, loaded)
     list_id = loaded.lst.id
@@ -183,6 +200,19 @@ def abschluss(session: Session, cmd: Command) -> Reply:
         ),
     )
     return Reply(text, buttons=buttons)
+
+
+def refuse_empty(loaded: repo.LoadedList) -> None:
+    """A list without a game is no series: it is not closed (a new list replaces it)."""
+    if loaded.sheet.games_played == 0:
+        from skatbot.usecases.names import neu_line
+
+        raise RuleError(
+            "Die Liste hat noch kein Spiel – eine leere Liste wird nicht abgeschlossen.",
+            hint=f"Erst spielen: /spiel {texts.command_name(loaded.names, loaded.sheet.vorhand)} "
+            f"grand mit 1 gewonnen – oder neu anfangen: {neu_line(loaded.names)} "
+            "(ersetzt die leere Liste).",
+        )
 
 
 def close_now(session: Session, cmd: Command, loaded: repo.LoadedList) -> Reply:

@@ -138,7 +138,8 @@ def evening_lists(session: Session, latest: repo.ListInfo) -> list[repo.ListInfo
             break
         chain.append(previous)
     chain.reverse()
-    return chain
+    # a list without a game (closed before empty lists were refused) is no series
+    return [lst for lst in chain if lst is latest or repo.load(session, lst).sheet.games_played]
 
 
 def _series_result(number: int, loaded: repo.LoadedList) -> SeriesResult:

@@ -7,6 +7,8 @@ from skatbot.usecases.reply import Command, Reply
 
 HELP = """<b>skatbot – die Skatliste im Gruppenchat</b>
 /neu Anna Bernd Carla [Dora] [geber Bernd] – neue Liste in Sitzreihenfolge
+Namen mit Leerzeichen: /neu "Anna Maria" Bernd Carla oder mit Komma: /neu Anna Maria, Bernd, Carla
+(„und“ und „&amp;“ trennen nur als eigenes Wort; Tom&amp;Jerry fragt nach) – danach reicht der Anfang: /spiel anna m grand mit 1 g
 /spiel – Spiel mit Knöpfen eintragen
 /spiel Anna grand ohne 1 hand gewonnen – Spiel per Text eintragen
 /eingepasst – alle haben gepasst
@@ -17,11 +19,12 @@ HELP = """<b>skatbot – die Skatliste im Gruppenchat</b>
 /geber Bernd · /serie 48 · /umbenennen Anna Annika
 /wert grand ohne 1 hand gewonnen – nur rechnen
 /export – JSON · /pdf – Liste als PDF · /vordruck 3|4 – leeres Formular
+/listen – alle Listen mit Nummer · frühere Liste: /liste 2 · /stand 2 · /pdf 2 · /export 2 · /abrechnung 2
 /abschluss – Serie beenden (mit PDF und Bild) · /weiter – neue Serie, gleiche Spieler
 /abend – alle Serien des Abends und die Summe je Spieler · /abend pdf – als PDF
 /statistik – Statistik und Rekorde des Chats · /statistik Anna – ein Spieler, mit Saisonbild
 /oeffnen – abgeschlossene Serie wieder öffnen (Admins oder wer sie angelegt hat)
-/einsatz 1 ct [kasse] – um Geld spielen · /abrechnung – wer wem was zahlt (/hilfe geld)
+/einsatz 1 ct [kasse] – um Geld spielen · /abrechnung – wer wem was zahlt (/hilfe geld) · /einsatz 1 ct liste 2 – nur für Liste 2
 /ich NAME – das bin ich · /spieler – wer ist wer (zusammen/trennen)
 /ich daten – was über dich gespeichert ist (privat) · /ich vergessen – Verknüpfungen löschen
 /saison [2026 | märz 2026] [pdf] – Saisontabelle · /saisonregeln · /export saison
@@ -50,8 +53,9 @@ Verloren mit Skat zählt doppelt, verloren Hand einfach.
 eine Buchung über 100 (in Bock/Ramsch über 200) oder /bock – dann 3 Spiele Bock (×2),
 danach 3 Spiele Ramsch. Was währenddessen ausgelöst wird, steht „ausstehend“ an.
 <b>Ramsch</b>: /ramsch Anna 55 [geschoben 1] [jungfrau 1] · Gleichstand: /ramsch Anna Bernd 50
+40:40:40 – alle drei verlieren 40: /ramsch Anna Bernd Carla 40
 /ramsch durchmarsch Carla – +120 · vorher: alle gesund? /gesund oder /krank NAME
-(wer krank ist, spielt Grand Hand; das zählt nicht als Ramsch; einmal pro Ramsch-Runde)"""
+(wer krank ist, spielt Grand Hand; das zählt nicht als Ramsch; einmal pro Ramsch-Phase)"""
 
 HELP_TURNIER = """<b>Preisskat</b> – in einem eigenen Chat (oder Thema) der Turnierleitung; die Saison
 läuft dort ein Turnier nach dem anderen.
@@ -130,6 +134,8 @@ bis ihr ihn ändert; frühere Listen behalten ihren Einsatz. /einsatz aus – oh
 · /einsatz 50 ct verlustspiel – jedes verlorene Spiel kostet 50 ct für die Kasse
 /abrechnung – Saldo je Spieler und die wenigsten Überweisungen (auch im PDF und im /export)
 /abrechnung abend – alle Serien des Abends (/abend) zusammen abgerechnet
+Abgerechnet wird, was gespielt wurde: Startpunkte (Hausregeln) bewegen kein Geld –
+mitzählen: /einsatz 1 ct startpunkte · frühere Liste: /einsatz 1 ct liste 2
 <b>Preisskat</b> (Turnierleitung):
 /gebuehren startgeld 10 € – einmal pro Teilnehmer
 /gebuehren verlust 0,50 € ab 4 1 € – je Serie: 1.–3. verlorenes Spiel 0,50 €, ab dem 4. 1 €
@@ -147,7 +153,8 @@ Tisch einer Serie). Die Reihenfolge der Serie (Seeger-Fabian, dann mehr gewonnen
 weniger verlorene Spiele) verändert zwei Werte je Spieler (openskill, Plackett-Luce):
 das <b>Können</b> (Start 25) und die <b>Unsicherheit</b> (Start 8,3).
 Skatzahl = 1000 + 40 × (Können − 3 × Unsicherheit), gerundet.
-• Neu: 1000. Mit jeder Serie wird die Unsicherheit kleiner – wer regelmäßig spielt, steigt.
+• Neu: 1000. Mit jeder Serie wird die Unsicherheit kleiner; wohin die Zahl geht, entscheiden
+  die Plätze – wer oft hinten landet, sinkt, auch wenn er regelmäßig spielt.
 • Wer vorn landet, gewinnt Können – gegen starke Gegner mehr als gegen schwache.
 • Lange Pause: nach 60 Tagen wächst die Unsicherheit wieder (nach gut einem Jahr wie neu),
   die Skatzahl sinkt, bis wieder gespielt wird.

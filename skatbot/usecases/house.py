@@ -18,7 +18,7 @@ from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases import texts
 from skatbot.usecases.booking import Keys, book
-from skatbot.usecases.names import resolve
+from skatbot.usecases.names import resolve, take_name, take_names
 from skatbot.usecases.reply import Command, Reply
 from skatbot.usecases.sheet import require_list
 
@@ -92,16 +92,23 @@ def startpunkte(session: Session, cmd: Command) -> Reply:
     loaded = require_list(session, cmd)
     _require_house(loaded.sheet, "Startpunkte")
     words = list(cmd.args)
-    if not words or len(words) % 2:
-        raise RuleError("Name und Punkte paarweise.", hint="Z. B. /startpunkte Anna 100 Bernd -20")
+    pairs_hint = "Z. B. /startpunkte Anna 100 Bernd -20"
+    if not words or _signed_int(words[0]) is not None:
+        raise RuleError("Name und Punkte paarweise.", hint=pairs_hint)
     if loaded.rows:
         raise RuleError(
             "Startpunkte gehen nur vor dem ersten Spiel.",
             hint="Für die nächste Liste: /abschluss, /weiter, dann /startpunkte.",
         )
     changes: dict[int, int] = {}
-    for name, raw in zip(words[::2], words[1::2], strict=True):
-        seat = resolve(name, loaded.names)
+    i = 0
+    while i < len(words):
+        before = " ".join(["/startpunkte", *words[:i]])
+        seat, used = take_name(words[i:], loaded.names, before=before)
+        if i + used >= len(words):
+            raise RuleError("Name und Punkte paarweise.", hint=pairs_hint)
+        raw = words[i + used]
+        i += used + 1
         value = _signed_int(raw)
         if value is None or abs(value) > MAX_START:
             raise RuleError(
@@ -138,7 +145,7 @@ def krank(session: Session, cmd: Command) -> Reply:
     loaded = require_list(session, cmd)
     sheet = loaded.sheet
     _require_house(sheet, "Krankmelden")
-    if len(cmd.args) != 1:
+    if not cmd.args:
         may = [
             i
             for i in range(sheet.table_size)
@@ -146,7 +153,7 @@ def krank(session: Session, cmd: Command) -> Reply:
         ]
         who = texts.command_name(loaded.names, may[0]) if may else "NAME"
         raise RuleError("Wer ist krank?", hint=f"Z. B. /krank {who}")
-    seat = resolve(cmd.args[0], loaded.names)
+    seat = resolve(" ".join(cmd.args), loaded.names)
     state = sheet.state
     name = escape(loaded.names[seat])
     if state.phase is not h.Phase.RAMSCH:
@@ -161,8 +168,8 @@ def krank(session: Session, cmd: Command) -> Reply:
         )
     if seat in state.sick_used:
         raise RuleError(
-            f"{loaded.names[seat]} war in dieser Ramsch-Runde schon krank.",
-            hint="Jeder nur einmal pro Ramsch-Runde.",
+            f"{loaded.names[seat]} war in dieser Ramsch-Phase schon krank.",
+            hint="Jeder nur einmal pro Ramsch-Phase.",
         )
     if sheet.sitting_out(sheet.next_dealer) == seat:
         raise RuleError(
@@ -188,7 +195,7 @@ def gesund(session: Session, cmd: Command) -> Reply:
     sheet = loaded.sheet
     _require_house(sheet, "Ramsch")
     if sheet.state.phase is not h.Phase.RAMSCH:
-        raise RuleError("Gerade ist keine Ramsch-Runde.", hint=f"Stand: {sheet.state.label()}.")
+        raise RuleError("Gerade ist keine Ramsch-Phase.", hint=f"Stand: {sheet.state.label()}.")
     if sheet.state.sick_now is None:
         return Reply(
             "💪 Alle gesund – es wird geramscht.\n"
@@ -223,17 +230,30 @@ def parse_ramsch(args: tuple[str, ...], names: list[str]) -> h.Ramsch:
     virgins = _count(lowered, "jungfrau")
     words = _without_counts(words)
     if words and words[0].casefold() == "durchmarsch":
-        if len(words) != 2:
+        if len(words) < 2:
             raise RuleError(
                 "Wer hat den Durchmarsch geschafft?", hint="Z. B. /ramsch durchmarsch Anna"
             )
-        return h.Ramsch(durchmarsch=resolve(words[1], names), pushes=pushes, virgins=virgins)
-    if len(words) not in (2, 3) or not is_number(words[-1]) or len(words[-1]) > 3:
+        winner = resolve(" ".join(words[1:]), names)
+        return h.Ramsch(durchmarsch=winner, pushes=pushes, virgins=virgins)
+    if len(words) < 2 or not is_number(words[-1]) or len(words[-1]) > 3:
         raise RuleError(
             "Verlierer und Augen?",
             hint="Z. B. /ramsch Anna 55 geschoben 1 – bei Gleichstand /ramsch Anna Bernd 50",
         )
-    losers = tuple(resolve(w, names) for w in words[:-1])
+    losers = tuple(take_names(words[:-1], names, before="/ramsch"))
+    if len(losers) == 1 and virgins >= 2 and int(words[-1]) == h.RAMSCH_MAX:
+        # the loser took every trick: that is a Durchmarsch (+120), not a Ramsch lost
+        who = names[losers[0]]
+        raise RuleError(
+            f"Wenn {who} alle Stiche hat, ist das ein Durchmarsch.",
+            hint=f"/ramsch durchmarsch {who}",
+        )
+    if len(losers) > 3:
+        raise RuleError(
+            "Verlierer und Augen?",
+            hint="Z. B. /ramsch Anna 55 geschoben 1 – bei Gleichstand /ramsch Anna Bernd 50",
+        )
     return h.Ramsch(losers=losers, points=int(words[-1]), pushes=pushes, virgins=virgins)
 
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from skatbot.rules import money as m
 from skatbot.rules import tournament as tr
 from skatbot.rules.errors import RuleError
+from skatbot.rules.numbers import is_number
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import money as store
 from skatbot.storage import repo
@@ -51,6 +52,46 @@ def stake_of(session: Session, lst: repo.ListInfo) -> m.Stake | None:
     return None if data is None else m.Stake.from_json(data)
 
 
+# /einsatz … startpunkte: the start points of a house-rules list move money too (a chat that
+# carries its standings over from an earlier evening); by default money settles what was played.
+START_WORDS = {"startpunkte", "mit-startpunkten", "mitstartpunkten"}
+
+
+def carries_start(session: Session, lst: repo.ListInfo) -> bool:
+    data = store.latest(session, lst.chat_id, store.STAKE, list_id=lst.id)
+    return data is not None and data.get("start") is True
+
+
+def money_scores(session: Session, loaded: repo.LoadedList) -> list[int]:
+    """The scores money settles, in seat order: what was played in the series (start points
+    left out), unless the stake carries them (``/einsatz … startpunkte``)."""
+    sheet = loaded.sheet
+    scores = [s.score for s in sheet.standings()]
+    if sheet.house is None or not any(sheet.start) or carries_start(session, loaded.lst):
+        return scores
+    return [score - start for score, start in zip(scores, sheet.start, strict=True)]
+
+
+def start_points_line(session: Session, loaded: repo.LoadedList, stake: m.Stake) -> str | None:
+    """How the settlement treated start points (None when the list has none)."""
+    sheet = loaded.sheet
+    if sheet.house is None or not any(sheet.start):
+        return None
+    shown = " · ".join(
+        f"{n} {minus_sign(p)}" for n, p in zip(sheet.players, sheet.start, strict=True) if p
+    )
+    amount = m.format_stake(stake.per_point)
+    if carries_start(session, loaded.lst):
+        return (
+            f"Startpunkte ({shown}) zählen mit. Nur was gespielt wurde: "
+            f"/einsatz {amount} {stake.method.value}"
+        )
+    return (
+        f"Startpunkte ({shown}) bewegen kein Geld – abgerechnet wird, was in der Serie "
+        f"gespielt wurde. Mit Startpunkten: /einsatz {amount} {stake.method.value} startpunkte"
+    )
+
+
 def list_settlement(session: Session, loaded: repo.LoadedList) -> m.Settlement | None:
     """The list's settlement under its stake (None without a stake)."""
     stake = stake_of(session, loaded.lst)
@@ -59,7 +100,7 @@ def list_settlement(session: Session, loaded: repo.LoadedList) -> m.Settlement |
     standings = loaded.sheet.standings()
     return m.settle_scores(
         [s.name for s in standings],
-        [s.score for s in standings],
+        money_scores(session, loaded),
         [s.lost for s in standings],
         stake,
     )
@@ -98,7 +139,9 @@ def series_money_lines(session: Session, loaded: repo.LoadedList) -> list[str]:
     if settlement is None:
         return []
     standings = loaded.sheet.standings()
-    return settlement_lines(settlement, [s.score for s in standings], [s.lost for s in standings])
+    lines = settlement_lines(settlement, money_scores(session, loaded), [s.lost for s in standings])
+    start = start_points_line(session, loaded, settlement.stake)
+    return [*lines, start] if start else lines
 
 
 def export_money(session: Session, loaded: repo.LoadedList) -> dict[str, Any] | None:
@@ -149,7 +192,11 @@ def einsatz(session: Session, cmd: Command) -> Reply:
                 )
         lines.append("Setzen: " + m.STAKE_EXAMPLE + " · ohne Geld: /einsatz aus")
         return Reply("\n".join(lines))
-    stake = m.parse_stake(cmd.args)
+    words = [w.casefold() for w in cmd.args]
+    if "liste" in words[:-1] and is_number(words[words.index("liste") + 1]):
+        return _stake_of_earlier_list(session, cmd, words.index("liste"))
+    carry = any(w.casefold() in START_WORDS for w in cmd.args)
+    stake = m.parse_stake([w for w in cmd.args if w.casefold() not in START_WORDS])
     ensure_chat(session, cmd.chat_id, lock=True)
     lock_chat(session, cmd.chat_id)
     if running is not None:
@@ -160,7 +207,11 @@ def einsatz(session: Session, cmd: Command) -> Reply:
         from_list, scope = latest.id + 1, "ab der nächsten Liste"
     else:
         from_list, scope = 0, "für alle Listen"
-    value = stake.to_json() if stake else {"per_point": "0", "method": "paarweise"}
+    value: dict[str, object] = {"per_point": "0", "method": "paarweise"}
+    if stake is not None:
+        value = dict(stake.to_json())
+    if carry and stake is not None:
+        value["start"] = True
     notice = _stake_change_notice(session, cmd, running, stake)
     store.add(
         session, cmd.chat_id, store.STAKE, value, from_list=from_list,
@@ -171,10 +222,35 @@ def einsatz(session: Session, cmd: Command) -> Reply:
             notice
             + f"💶 Ohne Einsatz – {scope} in {cmd.here}. Wieder mit Geld: /einsatz 1 ct"
         )
+    start = "Startpunkte zählen beim Geld mit.\n" if carry else ""
     return Reply(
         notice + f"💶 Einsatz: <b>{escape(stake.label)}</b> – gilt {scope} in {cmd.here}, "
         "bis ihr ihn mit /einsatz ändert (ohne Geld: /einsatz aus).\n"
-        "Wer wem was zahlt: /abrechnung"
+        f"{start}Wer wem was zahlt: /abrechnung"
+    )
+
+
+def _stake_of_earlier_list(session: Session, cmd: Command, at: int) -> Reply:
+    """``/einsatz BETRAG liste N``: the stake of list N alone (an earlier series of the
+    evening played without one); the chat's stake and the other lists keep theirs."""
+    number = int(cmd.args[at + 1])
+    stake = m.parse_stake([*cmd.args[:at], *cmd.args[at + 2 :]])
+    ensure_chat(session, cmd.chat_id, lock=True)
+    lock_chat(session, cmd.chat_id)
+    lst = repo.numbered_list(session, cmd.chat_id, number)
+    if lst is None:
+        raise RuleError(
+            f"In {cmd.here} gibt es keine Liste {number}.", hint="Alle Listen zeigt /listen."
+        )
+    value = stake.to_json() if stake else {"per_point": "0", "method": "paarweise"}
+    store.add(
+        session, cmd.chat_id, store.STAKE, {**value, "only": lst.id}, from_list=lst.id,
+        user_id=cmd.user_id, update_id=cmd.update_id,
+    )  # fmt: skip
+    label = f"<b>{escape(stake.label)}</b>" if stake else "ohne Einsatz"
+    return Reply(
+        f"💶 Liste {number}: {label} – nur diese Liste; die anderen behalten ihren Einsatz.\n"
+        f"Abrechnen: /abrechnung {number} · den ganzen Abend: /abrechnung abend"
     )
 
 
@@ -206,17 +282,16 @@ def abrechnung(session: Session, cmd: Command) -> Reply:
         return _tournament_dues(session, cmd)
     if [w.casefold() for w in cmd.args] == ["abend"]:
         return _evening_settlement(session, cmd)
-    if cmd.args:
+    from skatbot.usecases.sheet import list_number_word, picked_list
+
+    _number, words = list_number_word(list(cmd.args))
+    if words:
         raise RuleError(
-            f"„{cmd.args[0][:20]}“ kenne ich bei /abrechnung nicht.",
-            hint="/abrechnung (die Liste) oder /abrechnung abend (alle Serien des Abends)",
+            f"„{words[0][:20]}“ kenne ich bei /abrechnung nicht.",
+            hint="/abrechnung (die Liste), /abrechnung 2 (Liste 2) oder /abrechnung abend "
+            "(alle Serien des Abends)",
         )
-    lst = repo.open_list(session, cmd.chat_id) or repo.latest_list(session, cmd.chat_id)
-    if lst is None:
-        raise RuleError(
-            f"In {cmd.here} gibt es noch keine Liste.",
-            hint="Starte eine mit /neu Anna Bernd Carla.",
-        )
+    lst, _words, _head = picked_list(session, cmd)
     loaded = repo.load(session, lst)
     settlement = list_settlement(session, loaded)
     if settlement is None:
@@ -231,8 +306,11 @@ def abrechnung(session: Session, cmd: Command) -> Reply:
         f"💶 <b>Abrechnung</b> – Liste {number} ({state}, {texts.games(loaded.sheet.games_played)})"
     )
     standings = loaded.sheet.standings()
-    scores, lost = [s.score for s in standings], [s.lost for s in standings]
+    scores, lost = money_scores(session, loaded), [s.lost for s in standings]
     body = [escape(line) for line in settlement_lines(settlement, scores, lost)]
+    start = start_points_line(session, loaded, settlement.stake)
+    if start:
+        body.append("🏁 " + escape(start))
     if settlement.is_pot:
         note = "Wertung: " + texts.rules_label(loaded.sheet)
     else:

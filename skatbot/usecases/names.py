@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from skatbot.rules.errors import RuleError
 
@@ -31,17 +33,90 @@ def clean_name(raw: str) -> str:
     return name
 
 
-_AND = re.compile(r"(?:^|\s+)und(?:\s+|$)", re.IGNORECASE)
+# Quotes that group a name with spaces: "Anna Maria", „Anna Maria“, “Anna Maria”, »Anna Maria«.
+_QUOTED = re.compile(r'"([^"]*)"|„([^“”"]*)[“”"]|“([^”"]*)[”"]|»([^«]*)«')
+_QUOTE_CHARS = '"„“”»«'
+_AND_WORDS = {"und", "&", "+"}
+# "&" or "+" inside a word ("Tom&Jerry"): one name or two people?
+_JOINED = re.compile(r"(?<=\S)\s*[&+]\s*(?=\S)")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The names of ``/neu`` as read, and why that reading may not be what was meant
+    (``doubts``; then ``other`` is the other reading, if there is one)."""
+
+    names: list[str]
+    doubts: tuple[str, ...] = ()
+    other: list[str] | None = None
+
+
+def read_names(raw: str) -> Reading:
+    """The names of ``/neu``. A name in quotes is one name, spaces and all; outside quotes
+    names are separated by commas (then a name may contain spaces), else by spaces; "und",
+    "&" and "+" separate only as words of their own. ``&amp;`` (copied from a web page)
+    is an "&". A name joined by "&" ("Tom&Jerry") is read as one name, with a doubt."""
+    raw = re.sub("&amp;", "&", raw, flags=re.IGNORECASE)
+    quoted: list[str] = []
+
+    def keep(match: re.Match[str]) -> str:
+        quoted.append(next(g for g in match.groups() if g is not None))
+        return f" \x00{len(quoted) - 1}\x00 "
+
+    rest = _QUOTED.sub(keep, raw)
+    doubts: list[str] = []
+    if any(c in rest for c in _QUOTE_CHARS):
+        doubts.append("Ein Anführungszeichen ist nicht geschlossen")
+        rest = "".join(c for c in rest if c not in _QUOTE_CHARS)
+    if "," in rest:
+        parts = [
+            " ".join(chunk) for part in rest.split(",") for chunk in _split_words(part.split())
+        ]
+    else:
+        parts = [w for chunk in _split_words(rest.split()) for w in chunk]
+    names = [_unquote(p, quoted) for p in parts if p.strip()]
+    joined = [i for i, n in enumerate(names) if i not in _quoted_at(parts) and _JOINED.search(n)]
+    if not joined:
+        return Reading(names, tuple(doubts))
+    doubts.append("„" + "“, „".join(names[i] for i in joined) + "“: ein Name oder zwei Spieler?")
+    other: list[str] = []
+    for i, n in enumerate(names):
+        other.extend(p for p in _JOINED.split(n) if p) if i in joined else other.append(n)
+    return Reading(names, tuple(doubts), other)
+
+
+def _split_words(words: list[str]) -> list[list[str]]:
+    """Runs of words between the separating words "und", "&", "+" (and quoted names)."""
+    chunks: list[list[str]] = [[]]
+    for w in words:
+        if w.casefold() in _AND_WORDS:
+            chunks.append([])
+        elif w.startswith("\x00"):  # a quoted name stands alone
+            chunks.extend(([w], []))
+        else:
+            chunks[-1].append(w)
+    return [c for c in chunks if c]
+
+
+def _quoted_at(parts: list[str]) -> set[int]:
+    return {i for i, p in enumerate(p for p in parts if p.strip()) if "\x00" in p}
+
+
+def _unquote(part: str, quoted: list[str]) -> str:
+    return re.sub(r"\x00([0-9]+)\x00", lambda m: quoted[int(m.group(1))], part).strip()
+
+
+def neu_line(names: Sequence[str]) -> str:
+    """A /neu line that reads as ``names`` without a doubt (quotes where a name needs them)."""
+    return "/neu " + " ".join(
+        f"„{n}“" if len(n.split()) > 1 or _JOINED.search(n) or n.casefold() in _AND_WORDS else n
+        for n in names
+    )
 
 
 def split_names(raw: str) -> list[str]:
-    """The names of ``/neu``: separated by commas (then a name may contain spaces), else by
-    spaces; "und" and "&" separate too ("Anna, Bernd und Carla", "Anna Bernd & Carla")."""
-    if "," in raw:
-        parts = [q for p in re.split(r"[,&]", raw) for q in _AND.split(p)]
-    else:
-        parts = [w for w in re.split(r"[\s&]+", raw) if w.casefold() != "und"]
-    return [p for p in parts if p.strip()]
+    """The names of ``/neu`` as :func:`read_names` reads them."""
+    return read_names(raw).names
 
 
 def check_unique(names: Sequence[str]) -> None:
@@ -71,9 +146,19 @@ def folded(text: str) -> str:
     return unicodedata.normalize("NFC", text).casefold()
 
 
-def spellings(text: str) -> set[str]:
+def ascii_spelling(text: str) -> str:
+    """The name in ASCII letters, as a file name can hold it: "Jürgen" → juergen,
+    "Łukasz" → lukasz (characters with no such spelling are dropped)."""
+    key = folded(text).translate(_GERMAN).translate(_PLAIN)
+    bare = unicodedata.normalize("NFKD", key)
+    return bare.encode("ascii", "ignore").decode()
+
+
+@functools.lru_cache(maxsize=4096)
+def spellings(text: str) -> frozenset[str]:
     """A name as typed without diacritics: "Jürgen" → jürgen, jurgen, juergen;
-    "Łukasz" → łukasz, lukasz; "Strauß" → strauss."""
+    "Łukasz" → łukasz, lukasz; "Strauß" → strauss. Cached: a table's names are looked up
+    on every booking."""
     key = folded(text)
     german = key.translate(_GERMAN)
     out = {key, german}
@@ -82,43 +167,116 @@ def spellings(text: str) -> set[str]:
             c for c in unicodedata.normalize("NFKD", variant) if not unicodedata.combining(c)
         )
         out.add(unicodedata.normalize("NFC", bare).translate(_PLAIN))
-    return out
+    return frozenset(out)
 
 
-def resolve(word: str, names: Sequence[str]) -> int:
-    """Seat index of the player named by ``word``, case-insensitive, tried in this order:
-    the exact name; the name written without diacritics (``juergen``/``jurgen`` → Jürgen,
-    ``lukasz`` → Łukasz); a prefix of either. Trailing punctuation (``Anna:``) is ignored.
-    More than one candidate at a step is an error naming them."""
-    key = folded(word).lstrip("@")
-    names_folded = [folded(n) for n in names]
-    if key in names_folded:  # exact, even a name that ends in a dot
-        return names_folded.index(key)
+class _Table:
+    """The names of a table as :func:`_hits` compares them: folded at once, their plain
+    spellings only when an exact match fails, and then once per lookup."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.folded = tuple(" ".join(folded(n).split()) for n in names)
+
+    @functools.cached_property
+    def keys(self) -> tuple[frozenset[str], ...]:
+        return tuple(spellings(n) for n in self.folded)
+
+    @classmethod
+    def of(cls, names: Sequence[str]) -> _Table:
+        return cls(names)
+
+
+def _hits(typed: str, table: _Table) -> list[int]:
+    """The seats ``typed`` may name, from the first step that finds any: the exact name; the
+    name written without diacritics (``juergen``/``jurgen`` → Jürgen, ``lukasz`` → Łukasz); a
+    beginning of either. Case-insensitive; trailing punctuation (``Anna:``) is ignored."""
+    key = " ".join(folded(typed).lstrip("@").split())
+    if key in table.folded:  # exact, even a name that ends in a dot
+        return [table.folded.index(key)]
     key = key.rstrip(NAME_TRAILING)
-    if key in names_folded:
-        return names_folded.index(key)
-    typed = spellings(key)
-    name_keys = [spellings(n) for n in names]
-    steps = [
-        [i for i, keys in enumerate(name_keys) if typed & keys],
-        [i for i, keys in enumerate(name_keys) if any(k.startswith(key) for k in keys)],
-    ]
-    for hits in steps if key else []:
-        if len(hits) == 1:
-            return hits[0]
+    if not key:
+        return []
+    if key in table.folded:
+        return [table.folded.index(key)]
+    typed_keys = spellings(key)
+    exact = [i for i, keys in enumerate(table.keys) if typed_keys & keys]
+    if exact:
+        return exact
+    return [i for i, keys in enumerate(table.keys) if any(k.startswith(key) for k in keys)]
+
+
+def match_words(words: Sequence[str], names: Sequence[str]) -> tuple[list[int], int]:
+    """(candidate seats, words used) of the longest run of leading words that names anyone
+    (exactly, without diacritics, or as a beginning); ``([], 0)`` when none does."""
+    longest = max((len(n.split()) for n in names), default=1)
+    table = _Table.of(names)
+    for used in range(min(len(words), longest), 0, -1):
+        hits = _hits(" ".join(words[:used]), table)
         if hits:
-            options = " oder ".join(names[i] for i in hits)
-            raise RuleError(
-                f"„{_shown(word)}“ ist nicht eindeutig: {options}?",
-                hint="Mehr Buchstaben angeben.",
-            )
+            return hits, used
+    return [], 0
+
+
+def _line(before: str, name: str, rest: Sequence[str]) -> str:
+    return " ".join(part for part in (before, name, " ".join(rest)) if part)
+
+
+def take_name(words: Sequence[str], names: Sequence[str], *, before: str = "") -> tuple[int, int]:
+    """(seat, words used): the player named by the first words of ``words`` – the longest
+    run of words that is a name or the unique beginning of one ("anna lena grand" → Anna
+    Lena, 2 words), tried as :func:`resolve` tries one word. Every command that reads a name
+    goes through here. ``before`` is what precedes the name in the command ("/spiel",
+    "/korrigieren 7"): a refusal then gives the whole line to send for each candidate."""
+    if not words:
+        raise RuleError("Welcher Name?", hint=f"Am Tisch: {', '.join(names)}.")
+    hits, used = match_words(words, names)
+    if len(hits) == 1:
+        return hits[0], used
+    if hits:
+        typed = " ".join(words[:used])
+        hint = "Mehr Buchstaben angeben."
+        if before:
+            lines = " · ".join(_line(before, names[i], words[used:]) for i in hits[:5])
+            hint = f"Mehr Buchstaben angeben, z. B. {lines}"
+        options = " oder ".join(names[i] for i in hits)
+        raise RuleError(f"„{_shown(typed)}“ ist nicht eindeutig: {options}?", hint=hint)
+    word = words[0]
+    key = folded(word).lstrip("@").rstrip(NAME_TRAILING)
     listed = ", ".join(names)
-    plain = {k: i for i, keys in enumerate(name_keys) for k in keys}
+    plain = {k: i for i, n in enumerate(names) for k in spellings(n)}
     close = difflib.get_close_matches(key, list(plain), n=1, cutoff=0.6)
-    hint = f"Meintest du {names[plain[close[0]]]}? " if close else ""
+    hint = ""
+    if close:
+        name = names[plain[close[0]]]
+        hint = f"Meintest du {name}? "
+        if before:
+            hint += f"{_line(before, name, words[1:])} · "
     raise RuleError(
         f"„{_shown(word)}“ spielt in dieser Liste nicht mit.", hint=f"{hint}Am Tisch: {listed}."
     )
+
+
+def resolve(word: str, names: Sequence[str]) -> int:
+    """Seat index of the player named by ``word`` (all of it; see :func:`take_name`)."""
+    words = word.split() or [word]
+    seat, used = take_name(words, names)
+    if used < len(words):
+        raise RuleError(
+            f"„{_shown(word)}“ spielt in dieser Liste nicht mit.",
+            hint=f"Am Tisch: {', '.join(names)}.",
+        )
+    return seat
+
+
+def take_names(words: Sequence[str], names: Sequence[str], *, before: str = "") -> list[int]:
+    """Every name of ``words``, one after the other ("/ramsch Anna Maria Bernd 50")."""
+    seats: list[int] = []
+    i = 0
+    while i < len(words):
+        seat, used = take_name(words[i:], names, before=_line(before, "", words[:i]))
+        seats.append(seat)
+        i += used
+    return seats
 
 
 def _shown(word: str) -> str:

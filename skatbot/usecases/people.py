@@ -33,7 +33,7 @@ from skatbot.storage import people as store
 from skatbot.storage import repo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
-from skatbot.usecases.names import clean_name, folded, spellings
+from skatbot.usecases.names import clean_name, folded, match_words, spellings
 from skatbot.usecases.reply import Answer, Buttons, Command, Reply
 
 __all__ = ["Directory", "Person", "after_rename", "resolve_people"]
@@ -174,10 +174,21 @@ def _refresh(session: Session, place: int) -> Directory:
     return directory(session, place)[0]
 
 
-def _known_or_refuse(d: Directory, seen: list[store.SeenName], spelling: str) -> None:
+def _known_or_refuse(d: Directory, seen: list[store.SeenName], spelling: str) -> str:
+    """The known spelling ``spelling`` means: itself, or the one name it is the beginning or
+    a plain spelling of (``names.match_words``, as every list command reads a name)."""
     if d.known(spelling, seen):
-        return
+        return spelling
     names = sorted({d(s.name).name for s in seen}, key=str.casefold)
+    words = spelling.split()
+    hits, used = match_words(words, names)
+    if len(hits) == 1 and used == len(words):
+        return names[hits[0]]
+    if len(hits) > 1 and used == len(words):
+        raise RuleError(
+            f"„{spelling[:32]}“ ist nicht eindeutig: {' oder '.join(names[i] for i in hits)}?",
+            hint=" · ".join(f"/ich {names[i]}" for i in hits[:5]),
+        )
     shown = ", ".join(names[:30]) + (" …" if len(names) > 30 else "")
     raise RuleError(
         f"„{spelling[:32]}“ steht auf keiner Liste in diesem Chat.",
@@ -267,11 +278,8 @@ def ich(session: Session, cmd: Command) -> Reply:
         return Reply(f"Verknüpfung mit {_who(d, root)} gelöst.")
     spelling = clean_name(words)
     d, seen = directory(session, cmd.chat_id)
-    participant = _participant(session, cmd.chat_id, spelling)
-    if participant is not None:  # at a tournament desk: a participant's name
-        spelling = participant
-    else:
-        _known_or_refuse(d, seen, spelling)
+    participant = _participant(session, cmd.chat_id, spelling)  # at a tournament desk
+    spelling = participant if participant is not None else _known_or_refuse(d, seen, spelling)
     return Reply("🙋 " + _link(session, cmd, spelling))
 
 

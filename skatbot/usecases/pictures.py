@@ -32,7 +32,9 @@ def series_photo(session: Session, loaded: repo.LoadedList) -> Photo:
         Line(name, tuple(r[seat] for r in running)) for seat, name in enumerate(sheet.players)
     )
     state = "abgeschlossen" if lst.status == "closed" else "läuft"
-    score = "Seeger-Fabian" if sheet.house is None else "Punkte mit Startpunkten"
+    from skatbot.usecases.documents import CURVE_LABEL
+
+    score = CURVE_LABEL[sheet.house is not None]
     chart = Chart(
         title=f"Liste {number}: Verlauf des Stands",
         subtitle=f"{sheet.games_played}/{sheet.series_length} Spiele, {state} · {score}",
@@ -53,6 +55,17 @@ def with_series_photo(session: Session, loaded: repo.LoadedList, reply: Reply) -
     """``reply`` with the series picture after its documents."""
     photo = series_photo(session, loaded)
     return dataclasses.replace(reply, documents=(*reply.documents, photo))
+
+
+def file_slug(name: str) -> str:
+    """A name in a file name: ASCII letters and digits, words joined by "-" ("Jürgen M." →
+    "juergen-m"; "player" if nothing is left)."""
+    import re
+
+    from skatbot.usecases.names import ascii_spelling
+
+    slug = "-".join(re.findall(r"[a-z0-9]+", ascii_spelling(name)))[:32].strip("-")
+    return slug or "spieler"
 
 
 def season_photo(name: str, year: int, results: list[SeriesRef]) -> Photo:
@@ -80,7 +93,7 @@ def season_photo(name: str, year: int, results: list[SeriesRef]) -> Photo:
     )
     shown = name if len(name) <= MAX_CAPTION_NAME else name[: MAX_CAPTION_NAME - 1] + "…"
     return Photo(
-        f"saison-{year}.png",
+        f"saison-{year}-{file_slug(name)}.png",  # one file per player, told apart
         render_png(chart),
         f"Saison {year} von {shown}: Seeger-Fabian nach jeder Serie",
     )

@@ -161,7 +161,7 @@ def rules_text(rules: SeasonRules) -> str:
     parts = [
         "Summe der Seeger-Fabian-Punkte"
         if rules.counting is Counting.SUM
-        else "Schnitt je Serie, auf 48 Spiele umgerechnet"
+        else "Schnitt je Serie, auf 48 Spiele umgerechnet (abgebrochene Serien zählen wie gespielt)"
     ]
     parts.append(
         "alle Serien zählen" if rules.best is None else f"die besten {rules.best} Serien zählen"
@@ -272,10 +272,10 @@ def history(session: Session, place: int) -> History:
         loaded = repo.load(session, lst)
         sheet = loaded.sheet
         day = berlin_date(lst.created_at)
+        if sheet.games_played == 0:
+            continue  # a list without a game is no series, not even a house-rules one
         if sheet.house is not None:
             house.append(day)
-            continue
-        if sheet.games_played == 0:
             continue
         results = []
         for t in sheet.totals():
@@ -288,6 +288,7 @@ def history(session: Session, place: int) -> History:
                 sheet.games_played,
                 _distinct(results),
                 _aware(lst.created_at),
+                length=lst.series_length,
             )
         )
     out.extend(_tournament_series(session, place, person))
@@ -363,13 +364,14 @@ def season_of(session: Session, place: int, period: Period, today: dt.date) -> S
     )
 
 
-def value_text(total: Fraction, counting: Counting) -> str:
-    """SUM: the integer; AVERAGE: one decimal with a comma ("512,3"), rounded half up."""
+def value_text(total: Fraction, counting: Counting, *, grouped: bool = True) -> str:
+    """SUM: the integer ("1.305"); AVERAGE: one decimal with a comma ("512,3", "1.234,5"),
+    rounded half up. ``grouped=False``: no thousands dots (the CSV, read by spreadsheets)."""
     if counting is Counting.SUM and total.denominator == 1:
-        return minus_sign(int(total))
+        return minus_sign(int(total)) if grouped else str(int(total)).replace("-", "−")
     tenths = math.floor(total * 10 + Fraction(1, 2))
-    sign = "−" if tenths < 0 else ""
-    return f"{sign}{abs(tenths) // 10},{abs(tenths) % 10}"
+    whole = minus_sign(abs(tenths) // 10) if grouped else str(abs(tenths) // 10)
+    return f"{'−' if tenths < 0 else ''}{whole},{abs(tenths) % 10}"
 
 
 def berlin_today() -> dt.date:
@@ -404,10 +406,17 @@ def season_text(season: Season, *, pdf_hint: bool = True) -> str:
     if table.unranked:
         rest = ", ".join(f"{escape(x.name)} ({x.played})" for x in table.unranked)
         lines.append(f"Noch nicht gewertet (unter {rules.minimum} Serien): {rest}")
-    if season.house_lists:
-        lines.append(
-            f"{season.house_lists} Liste(n) nach Hausregeln zählen nicht (keine Seeger-Fabian-Wertung)."
+    if table.unscaled:
+        broken = ", ".join(
+            f"{texts.day(x.day)} ({x.games} von {x.length} Spielen)"
+            for x in season.series
+            if x.id in table.unscaled
         )
+        lines.append(f"Nicht hochgerechnet (abgebrochen, zählen wie gespielt): {broken}")
+    if season.house_lists:
+        n = season.house_lists
+        lists = "1 Liste mit Hausregeln zählt" if n == 1 else f"{n} Listen mit Hausregeln zählen"
+        lines.append(f"{lists} nicht (keine Seeger-Fabian-Wertung).")
     if table.ranked:
         lines.append(
             "Gleichstand: mehr gewonnene, dann weniger verlorene Spiele. Skatzahl: /hilfe rating"
@@ -589,7 +598,7 @@ def export_csv(season: Season) -> bytes:
                 line.name,
                 line.played,
                 len(line.counted),
-                value_text(line.total, season.rules.counting).replace("−", "-"),
+                value_text(line.total, season.rules.counting, grouped=False).replace("−", "-"),
                 line.won,
                 line.lost,
                 _skatzahl(season, line.key).replace("–", ""),

@@ -14,6 +14,7 @@ from skatbot.rules.errors import RuleError
 from skatbot.rules.grammar import format_announcement, is_grammar_word, parse_with_notes
 from skatbot.rules.house import rules_from_code
 from skatbot.rules.numbers import is_number, refuse_foreign_digits
+from skatbot.rules.scoring import minus_sign
 from skatbot.rules.sheet import (
     Entry,
     LogRow,
@@ -31,8 +32,16 @@ from skatbot.storage.tournament_repo import tournament_of
 from skatbot.storage.unit import Session
 from skatbot.usecases import keyboards, texts
 from skatbot.usecases.booking import Keys, after_row, book, user_fields
-from skatbot.usecases.names import check_unique, clean_name, resolve, split_names
-from skatbot.usecases.reply import Command, Document, Reply, error_text
+from skatbot.usecases.names import (
+    Reading,
+    check_unique,
+    clean_name,
+    neu_line,
+    read_names,
+    resolve,
+    take_name,
+)
+from skatbot.usecases.reply import Answer, Command, Document, Reply, error_text
 
 __all__ = ["after_row", "user_fields"]  # moved to usecases.booking; imported from here too
 
@@ -75,19 +84,49 @@ def require_list(session: Session, cmd: Command) -> repo.LoadedList:
     return loaded
 
 
-def shown_list(session: Session, cmd: Command) -> repo.LoadedList:
-    """The list ``/stand`` and ``/liste`` show: the open one, else the latest (closed) one,
-    whose final state stays readable after ``/abschluss``."""
-    loaded = repo.open_list_loaded(session, cmd.chat_id)
-    if loaded is not None:
-        return loaded
-    latest = repo.latest_list(session, cmd.chat_id)
-    if latest is None:
-        _refuse_at_desk(session, cmd)
+def list_number_word(words: list[str]) -> tuple[int | None, list[str]]:
+    """A list number among the words of a read-only command ("/stand 2", "/pdf liste 2",
+    "/stand bild 2") and the other words."""
+    lowered = [w.casefold() for w in words]
+    for i, w in enumerate(lowered):
+        word = w.removeprefix("#").removeprefix("nr.")
+        if is_number(word) and len(word) <= 6:
+            before = i - 1 if i and lowered[i - 1] in ("liste", "nr", "nr.") else i
+            return int(word), words[:before] + words[i + 1 :]
+    return None, words
+
+
+def picked_list(session: Session, cmd: Command) -> tuple[repo.ListInfo, list[str], str]:
+    """The list a read-only command shows (``/liste``, ``/stand``, ``/pdf``, ``/export``,
+    ``/abrechnung``): list N of the place when the words name a number (as in the file
+    name ``skatliste-N-…``), else the open list, else the latest. Also the other words,
+    and a line saying which list it is when a number was asked for."""
+    number, rest = list_number_word(list(cmd.args))
+    if number is None:
+        lst = repo.open_list(session, cmd.chat_id) or repo.latest_list(session, cmd.chat_id)
+        if lst is None:
+            _refuse_at_desk(session, cmd)
+            raise RuleError(
+                f"In {cmd.here} läuft keine Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
+            )
+        return lst, rest, ""
+    lst = repo.numbered_list(session, cmd.chat_id, number)
+    if lst is None:
+        latest = repo.latest_list(session, cmd.chat_id)
+        count = repo.list_number(session, latest) if latest is not None else 0
+        which = f"Liste 1 bis {count}" if count > 1 else ("Liste 1" if count else "keine Liste")
         raise RuleError(
-            f"In {cmd.here} läuft keine Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
+            f"In {cmd.here} gibt es keine Liste {number}.",
+            hint=f"Hier gibt es {which} – alle zeigt /listen.",
         )
-    return repo.load(session, latest)
+    return lst, rest, list_head(number, lst)
+
+
+def list_head(number: int, lst: repo.ListInfo) -> str:
+    """E.g. "📋 Liste 2 vom 30.11.2026 (abgeschlossen)"."""
+    day = f" vom {texts.day(lst.created_at)}" if lst.created_at else ""
+    state = "abgeschlossen" if lst.status is ListStatus.CLOSED else "läuft"
+    return f"📋 <b>Liste {number}</b>{day} ({state})"
 
 
 def state_line(loaded: repo.LoadedList) -> str:
@@ -112,6 +151,21 @@ def refuse_at_tournament_desk(session: Session, cmd: Command) -> str:
     return rules
 
 
+def refuse_beside_running(session: Session, cmd: Command, command: str) -> repo.ListInfo | None:
+    """The open list of the place, if it has no game yet (a new one replaces it); refused
+    while it has games."""
+    running = repo.open_list(session, cmd.chat_id)
+    if running is not None:
+        loaded = repo.load(session, running)
+        if loaded.sheet.games_played:
+            raise RuleError(
+                f"Es läuft noch eine Liste ({texts.games(loaded.sheet.games_played)}).",
+                hint="Schließ sie zuerst mit /abschluss ab (sie bleibt gespeichert), "
+                f"dann {command}.",
+            )
+    return running
+
+
 def start_list(
     session: Session,
     cmd: Command,
@@ -125,20 +179,12 @@ def start_list(
     chat chose with /regeln, never at a tournament desk, and never beside a running list with
     games (an empty one is replaced without asking)."""
     rules = refuse_at_tournament_desk(session, cmd)
-    running = repo.open_list(session, cmd.chat_id)
+    running = refuse_beside_running(session, cmd, "/weiter" if continues is not None else "/neu")
     if running is not None:
-        loaded = repo.load(session, running)
-        if loaded.rows:
-            command = "/weiter" if continues is not None else "/neu"
-            raise RuleError(
-                f"Es läuft noch eine Liste ({texts.games(loaded.sheet.games_played)}).",
-                hint="Schließ sie zuerst mit /abschluss ab (sie bleibt gespeichert), "
-                f"dann {command}.",
-            )
         from skatbot.usecases.table_lists import guard_replace
 
         guard_replace(session, running)  # never a tournament table's list
-        repo.close_list(session, running)  # an empty list is replaced without asking
+        repo.discard_list(session, running)  # an empty list is no series: replaced, gone
     lst = repo.create_list(
         session,
         cmd.chat_id,
@@ -170,16 +216,33 @@ def neu(session: Session, cmd: Command) -> Reply:
             raise RuleError(
                 "Nach „geber“ fehlt der Name.", hint="Z. B. /neu Anna Bernd Carla geber Bernd"
             )
-        dealer_name = words[i + 1]
-        del words[i : i + 2]
-    names = [clean_name(p) for p in split_names(" ".join(words))]
+        dealer_name = " ".join(words[i + 1 :])  # the last words: a name may have spaces
+        del words[i:]
+    reading = read_names(" ".join(words))
+    if reading.doubts:
+        refuse_at_tournament_desk(session, cmd)
+        refuse_beside_running(session, cmd, "/neu")
+        question = _ask_reading(reading, dealer_name)
+        if question is not None:
+            return question
+    names, first_dealer = _checked_table(reading.names, dealer_name)
+    return _open_new(session, cmd, names, first_dealer)
+
+
+def _checked_table(raw: list[str], dealer_name: str | None) -> tuple[list[str], int]:
+    names = [clean_name(p) for p in raw]
     if not 3 <= len(names) <= 4:
-        raise RuleError(
-            f"Eine Liste braucht 3 oder 4 Spieler, nicht {len(names)}.",
-            hint="In Sitzreihenfolge: /neu Anna Bernd Carla [Dora] [geber NAME]",
-        )
+        hint = "In Sitzreihenfolge: /neu Anna Bernd Carla [Dora] [geber NAME]"
+        if len(names) > 4:
+            hint += " · Namen mit Leerzeichen in Anführungszeichen oder mit Komma: " + (
+                '/neu "Anna Maria" Bernd Carla'
+            )
+        raise RuleError(f"Eine Liste braucht 3 oder 4 Spieler, nicht {len(names)}.", hint=hint)
     check_unique(names)
-    first_dealer = resolve(dealer_name, names) if dealer_name else 0
+    return names, resolve(dealer_name, names) if dealer_name else 0
+
+
+def _open_new(session: Session, cmd: Command, names: list[str], first_dealer: int) -> Reply:
     lst, sheet = start_list(
         session,
         cmd,
@@ -188,6 +251,51 @@ def neu(session: Session, cmd: Command) -> Reply:
         series_length=default_series_length(len(names)),
     )
     return opening_reply(lst, sheet, names)
+
+
+READING_PREFIX = "v1:nu:"
+_READING_SEPARATOR = "|"
+
+
+def _ask_reading(reading: Reading, dealer_name: str | None) -> Reply | None:
+    """The tables a doubtful /neu may mean, each with a button and a line that reads it
+    without a doubt; None if no reading makes a table (then /neu refuses as usual)."""
+    options: list[tuple[list[str], int]] = []
+    for raw in (reading.names, reading.other):
+        if raw is None:
+            continue
+        try:
+            options.append(_checked_table(raw, dealer_name))
+        except RuleError:
+            continue
+    if not options:
+        return None
+    lines = [f"🤔 <b>Wie ist die Liste gemeint?</b> {escape(' · '.join(reading.doubts))}"]
+    rows: list[tuple[tuple[str, str], ...]] = []
+    for nr, (names, dealer) in enumerate(options, 1):
+        table = "Dreiertisch" if len(names) == 3 else "Vierertisch"
+        lines.append(f"{nr}) {escape(', '.join(names))} – {table}")
+        data = f"{READING_PREFIX}{dealer}:{_READING_SEPARATOR.join(names)}"
+        if len(data.encode()) <= 64 and not any(_READING_SEPARATOR in n for n in names):
+            label = ", ".join(names)
+            rows.append(((f"{nr}) {label[:40]}", data),))
+    said = " · ".join(
+        escape(neu_line(n) + (f" geber {dealer_name}" if dealer_name else "")) for n, _ in options
+    )
+    tap = "Tippe auf die richtige Liste oder schreib sie so: " if rows else "Schreib sie so: "
+    lines.append(f"👉 {tap}{said}")
+    return Reply("\n".join(lines), buttons=tuple(rows))
+
+
+def reading_tap(session: Session, cmd: Command) -> Answer:
+    """``v1:nu:<dealer>:<name>|<name>|…``: the table a doubtful /neu asked about."""
+    dealer, _, joined = cmd.text.removeprefix(READING_PREFIX).partition(":")
+    names = [clean_name(n) for n in joined.split(_READING_SEPARATOR)]
+    if not is_number(dealer) or not 3 <= len(names) <= 4 or int(dealer) >= len(names):
+        return Answer(notice="Dieser Knopf gilt nicht mehr.")
+    check_unique(names)
+    reply = _open_new(session, cmd, names, int(dealer))
+    return Answer(notice="Liste angelegt.", buttons=(), send=reply)
 
 
 def opening_reply(lst: repo.ListInfo, sheet: Sheet, names: list[str], head: str = "") -> Reply:
@@ -219,13 +327,13 @@ def _parse_game(
             "Wer hat gespielt und was?", hint="Z. B. /spiel Anna grand ohne 1 hand gewonnen"
         )
     try:
-        declarer = resolve(words[0], loaded.names)
+        declarer, used = take_name(words, loaded.names, before=command)
     except RuleError:
         missing = missing_name(loaded, words, command, example)
         if missing is not None:
             raise missing from None
         raise
-    announcement, notes = parse_with_notes(words[1:], house=loaded.sheet.house is not None)
+    announcement, notes = parse_with_notes(words[used:], house=loaded.sheet.house is not None)
     text = format_announcement(announcement)
     return declarer, text, notes
 
@@ -405,7 +513,10 @@ def _take_dealer(
             "Nach „geber“ fehlt der Name.",
             hint=f"Z. B. /korrigieren {nr} geber {texts.command_name(loaded.names, other)}",
         )
-    return words[:i] + words[i + 2 :], resolve(words[i + 1], loaded.names)
+    seat, used = take_name(
+        words[i + 1 :], loaded.names, before=f"/korrigieren {nr} {' '.join(words[: i + 1])}"
+    )
+    return words[:i] + words[i + 1 + used :], seat
 
 
 def correct_game(
@@ -539,12 +650,12 @@ def storno(session: Session, cmd: Command) -> Reply:
 
 def umbenennen(session: Session, cmd: Command) -> Reply:
     words = list(cmd.args)
-    if len(words) != 2:
+    if len(words) < 2:
         raise RuleError("Alter und neuer Name?", hint="Z. B. /umbenennen Anna Annika")
     lock_chat(session, cmd.chat_id)
     loaded = require_list(session, cmd)
-    seat = resolve(words[0], loaded.names)
-    new = clean_name(words[1])
+    seat, used = take_name(words[:-1], loaded.names, before="/umbenennen")
+    new = clean_name(" ".join(words[used:]).strip('"„“”'))
     others = [n for i, n in enumerate(loaded.names) if i != seat]
     check_unique([*others, new])
     old = loaded.players[seat].name
@@ -560,9 +671,9 @@ def geber(session: Session, cmd: Command) -> Reply:
     words = list(cmd.args)
     lock_chat(session, cmd.chat_id)
     loaded = require_list(session, cmd)
-    if len(words) != 1:
+    if not words:
         raise RuleError("Wer gibt als Nächstes?", hint="Z. B. /geber Bernd")
-    seat = resolve(words[0], loaded.names)
+    seat = resolve(" ".join(words), loaded.names)
     return book(
         session,
         cmd,
@@ -611,13 +722,14 @@ def serie(session: Session, cmd: Command) -> Reply:
 def stand(session: Session, cmd: Command) -> Reply:
     from skatbot.usecases import rich
 
-    loaded = shown_list(session, cmd)
+    lst, words, head = picked_list(session, cmd)
+    loaded = repo.load(session, lst)
     state = state_line(loaded)
     text = texts.totals_block(loaded.sheet, loaded.lst.seed) + "\n" + state
     doc = rich.standings_doc(loaded.sheet, loaded.lst.seed, tail=state)
     settings = rich.settings_of(session, cmd.chat_id, loaded.chat_settings)
-    reply = Reply(rich.maybe(text, doc, settings))
-    if [w.casefold() for w in cmd.args] == ["bild"]:  # the running scores as a picture
+    reply = Reply(rich.maybe(f"{head}\n{text}" if head else text, doc, settings))
+    if [w.casefold() for w in words] == ["bild"]:  # the running scores as a picture
         from skatbot.usecases.pictures import with_series_photo
 
         return with_series_photo(session, loaded, reply)
@@ -625,18 +737,51 @@ def stand(session: Session, cmd: Command) -> Reply:
 
 
 LIST_TAIL = 20
+LISTS_SHOWN = 20
+
+
+def listen(session: Session, cmd: Command) -> Reply:
+    """``/listen``: the place's lists by number (as /liste N, /stand N, /pdf N take it), with
+    day, players, state and who won (or leads)."""
+    found = repo.place_lists(session, cmd.chat_id, last=LISTS_SHOWN)
+    if not found:
+        raise RuleError(
+            f"In {cmd.here} gibt es noch keine Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
+        )
+    total = found[-1][0]
+    lines = [f"📋 <b>Listen in {cmd.here}</b> ({total})"]
+    if total > len(found):
+        lines.append(f"… {total - len(found)} ältere: /liste N zeigt jede.")
+    for number, lst in found:
+        loaded = repo.load(session, lst)
+        sheet = loaded.sheet
+        day = texts.day(lst.created_at) if lst.created_at else "–"
+        closed = lst.status is ListStatus.CLOSED
+        state = ("abgeschlossen" if closed else "läuft") + f", {texts.games(sheet.games_played)}"
+        if not sheet.games_played:
+            state = "abgeschlossen, ohne Spiel" if closed else "läuft, noch kein Spiel"
+        line = f"{number} · {day} · {escape(', '.join(loaded.names))} · {state}"
+        if sheet.games_played:
+            best = texts.ranked(sheet, lst.seed)[0].standing
+            line += f" · {'🏆' if closed else 'vorn:'} {escape(best.name)} {minus_sign(best.score)}"
+        lines.append(line)
+    lines.append("Eine davon: /liste N · /stand N · /pdf N · /export N · /abrechnung N")
+    return Reply("\n".join(lines))
 
 
 def liste(session: Session, cmd: Command) -> Reply:
-    loaded = shown_list(session, cmd)
+    lst, words, which = picked_list(session, cmd)
+    loaded = repo.load(session, lst)
     sheet = loaded.sheet
     entries = sheet.entries
-    show_all = bool(cmd.args) and cmd.args[0].casefold() == "alle"
+    show_all = bool(words) and words[0].casefold() == "alle"
     if not entries:
-        return Reply("Noch keine Spiele. " + state_line(loaded))
-    head = []
+        return Reply((f"{which}\n" if which else "") + "Noch keine Spiele. " + state_line(loaded))
+    head = [which] if which else []
     if not show_all and len(entries) > LIST_TAIL:
-        head.append(f"… {len(entries) - LIST_TAIL} frühere Zeilen: /liste alle")
+        number = list_number_word(list(cmd.args))[0]
+        more = f"/liste {number} alle" if number else "/liste alle"
+        head.append(f"… {len(entries) - LIST_TAIL} frühere Zeilen: {more}")
         entries = entries[-LIST_TAIL:]
     lines = [*head, *(texts.row_line(sheet, e) for e in entries)]
     stand_line = f"Stand: {texts.standings_line(sheet, loaded.lst.seed)}"
@@ -660,11 +805,7 @@ def export(session: Session, cmd: Command) -> Reply:
         from skatbot.usecases import tournament
 
         return tournament.export(session, cmd)
-    lst = repo.open_list(session, cmd.chat_id) or repo.latest_list(session, cmd.chat_id)
-    if lst is None:
-        raise RuleError(
-            "Hier gibt es noch keine Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
-        )
+    lst, _words, head = picked_list(session, cmd)
     loaded = repo.load(session, lst)
     data = export_document(loaded)
     from skatbot.usecases import money  # not needed at start
@@ -672,9 +813,8 @@ def export(session: Session, cmd: Command) -> Reply:
     money.add_export_money(session, loaded, data)  # issue 18: "money" when a stake is set
     raw = json.dumps(data, ensure_ascii=False, indent=2).encode()
     doc = Document("skatbot-liste-v1.json", raw, "Liste als JSON (skatbot-liste/1)")
-    return Reply(
-        f"📎 Export der Liste ({texts.games(loaded.sheet.games_played)}).", documents=(doc,)
-    )
+    said = f"📎 Export der Liste ({texts.games(loaded.sheet.games_played)})."
+    return Reply(f"{head}\n{said}" if head else said, documents=(doc,))
 
 
 def export_document(loaded: repo.LoadedList) -> dict[str, object]:

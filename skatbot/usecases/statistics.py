@@ -13,6 +13,7 @@ from collections.abc import Callable
 from html import escape
 
 from skatbot.rules.errors import RuleError
+from skatbot.rules.scoring import minus_sign
 from skatbot.rules.statistics import (
     GRAND,
     HAND,
@@ -33,6 +34,7 @@ from skatbot.storage import repo, stats_repo
 from skatbot.storage.unit import Session
 from skatbot.usecases import texts
 from skatbot.usecases.evening import berlin_date
+from skatbot.usecases.names import match_words
 from skatbot.usecases.people import Person, resolve_people
 from skatbot.usecases.reply import Command, Reply
 
@@ -46,9 +48,7 @@ def percent(part: int, whole: int) -> str:
 
 def number(value: float) -> str:
     """German: "1.234", "−56" (typographic minus); a float is rounded half up (40.5 → 41)."""
-    n = math.floor(value + 0.5)
-    text = f"{abs(n):,}".replace(",", ".")
-    return f"−{text}" if n < 0 else text
+    return minus_sign(math.floor(value + 0.5))
 
 
 def rating_line(session: Session, place_id: int, person: Person) -> str | None:
@@ -72,6 +72,8 @@ def load_stats(
     names: dict[str, str] = {}
     series: list[Series] = []
     for loaded in stats_repo.place_lists(session, place_id):
+        if not loaded.sheet.games_played:
+            continue  # a list without a game is no series
         people = [resolve(name) for name in loaded.names]
         for person in people:
             names[person.key] = person.name  # the latest list's spelling
@@ -242,8 +244,10 @@ def find_player(
     key = resolve(query).key
     if key in stats.players:
         return stats.players[key]
-    folded = query.casefold()
-    found = [p for p in stats.players.values() if names[p.key].casefold().startswith(folded)]
+    players = list(stats.players.values())
+    words = query.split()
+    hits, used = match_words(words, [names[p.key] for p in players])  # as every command reads
+    found = [players[i] for i in hits] if used == len(words) else []
     if len(found) == 1:
         return found[0]
     known = sorted((names[k] for k in stats.players), key=str.casefold)

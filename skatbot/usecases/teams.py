@@ -26,7 +26,6 @@ the manager rights (usecases/tournament.py), so this module needs no handler cod
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING
@@ -40,6 +39,7 @@ from skatbot.storage import team_repo
 from skatbot.storage import tournament_repo as trepo
 from skatbot.storage.tournament_models import Series, Tournament
 from skatbot.storage.unit import Session
+from skatbot.usecases.names import match_words
 from skatbot.usecases.reply import Command, Reply
 
 if TYPE_CHECKING:
@@ -147,22 +147,13 @@ def assign_new(session: Session, t: Tournament, entries: Mapping[str, str | None
 # --- /team ------------------------------------------------------------------------------------
 
 
-def _fold(text: str) -> str:
-    return unicodedata.normalize("NFC", " ".join(text.split())).casefold()
-
-
 def _resolve(words: Sequence[str], names: Sequence[str]) -> tuple[str, list[str]]:
     """(participant, remaining words): the longest leading run of words that is a name,
     else the first word as the unique beginning of a name."""
-    by_fold = {_fold(n): n for n in names}
-    for k in range(len(words), 0, -1):
-        hit = by_fold.get(_fold(" ".join(words[:k])))
-        if hit is not None:
-            return hit, list(words[k:])
-    key = _fold(words[0])
-    hits = [n for n in names if _fold(n).startswith(key)]
+    found, used = match_words(words, names)
+    hits = [names[i] for i in found]
     if len(hits) == 1:
-        return hits[0], list(words[1:])
+        return hits[0], list(words[used:])
     shown = words[0] if len(words[0]) <= 32 else words[0][:32] + "…"
     if hits:
         raise RuleError(

@@ -23,7 +23,7 @@ def series_count(n: int) -> str:
 
 def signed(n: int) -> str:
     """A booking with its sign: "+72", "−144", "0"."""
-    return f"+{n}" if n > 0 else minus_sign(n)
+    return f"+{minus_sign(n)}" if n > 0 else minus_sign(n)
 
 
 def game_label(result: GameResult) -> str:
@@ -282,21 +282,39 @@ def row_line(sheet: Sheet, entry: Entry) -> str:
     dealer = escape(sheet.players[entry.row.dealer or 0])
     head = f"{entry.nr:>2}." if entry.status is Status.VALID else " ✗"
     body = entry_title(sheet, entry)
-    if sheet.house is not None and entry.points:
-        body += " " + " ".join(
-            f"{escape(sheet.players[seat])} {signed(pts)}" for seat, pts in entry.points.items()
-        )
-        if entry.house is not None and entry.house.bock:
-            body += " (Bock)"
-        if entry.house is not None and entry.house.sick_game:
-            body += f" (krank: {escape(sheet.players[entry.row.declarer or 0])})"
-    elif entry.result is not None:
+    if sheet.house is not None:
+        return _house_row_line(sheet, entry, head, body)
+    if entry.result is not None:
         body += f" {minus_sign(entry.result.score)}"
     if entry.status is Status.STRUCK:
         return f"{head} <s>{body}</s> (korrigiert) · G {dealer}"
     if entry.status is Status.CANCELLED:
         return f"{head} <s>{body}</s> (storniert) · G {dealer}"
     return f"{head} {body} · G {dealer}"
+
+
+def _house_row_line(sheet: Sheet, entry: Entry, head: str, body: str) -> str:
+    """A house-rules row: "1. Anna: Grand mit 1 – gewonnen: +96 (Bock) · Geber Anna" – the
+    points once, without repeating a name the title already has ("je −40" for a tie)."""
+    points = entry.points
+    values = set(points.values())
+    named = [escape(sheet.players[seat]) in body for seat in points]
+    if points and all(named) and len(values) == 1:
+        body += f": {'je ' if len(points) > 1 else ''}{signed(next(iter(values)))}"
+    elif points:
+        body += ": " + ", ".join(
+            f"{escape(sheet.players[seat])} {signed(pts)}" for seat, pts in points.items()
+        )
+    if entry.house is not None and entry.house.bock:
+        body += " (Bock)"
+    if entry.house is not None and entry.house.sick_game:
+        body += f" (krank: {escape(sheet.players[entry.row.declarer or 0])})"
+    dealer = f"Geber {escape(sheet.players[entry.row.dealer or 0])}"
+    if entry.status is Status.STRUCK:
+        return f"{head} <s>{body}</s> (korrigiert) · {dealer}"
+    if entry.status is Status.CANCELLED:
+        return f"{head} <s>{body}</s> (storniert) · {dealer}"
+    return f"{head} {body} · {dealer}"
 
 
 def games(n: int) -> str:

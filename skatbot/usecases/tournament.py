@@ -49,7 +49,7 @@ from skatbot.storage.unit import Session
 from skatbot.usecases import money, table_lists, texts
 from skatbot.usecases import teams as teams_uc
 from skatbot.usecases import tournament_season as season
-from skatbot.usecases.names import check_unique, clean_name
+from skatbot.usecases.names import check_unique, clean_name, match_words
 from skatbot.usecases.reply import Command, Document, Reply
 
 MAX_TOURNAMENT_NAME = 64
@@ -128,20 +128,18 @@ def _collapse(text: str) -> str:
 
 
 def _match(word: str, names: Sequence[str]) -> str | None:
-    """Exact (case-insensitive) name or unique prefix; None if nothing fits."""
-    key = unicodedata.normalize("NFC", _collapse(word)).casefold()
-    folded = [n.casefold() for n in names]
-    if key in folded:
-        return names[folded.index(key)]
-    hits = [n for n, f in zip(names, folded, strict=True) if key and f.startswith(key)]
-    if len(hits) == 1:
-        return hits[0]
+    """The participant ``word`` names (all of it, as a list command reads a name:
+    ``names.match_words``); None if nothing fits."""
+    words = word.split()
+    hits, used = match_words(words, names)
+    if used < len(words) or not hits:
+        return None
     if len(hits) > 1:
         raise RuleError(
-            f"„{word}“ ist nicht eindeutig: {' oder '.join(hits)}?",
+            f"„{word}“ ist nicht eindeutig: {' oder '.join(names[i] for i in hits)}?",
             hint="Mehr Buchstaben angeben.",
         )
-    return None
+    return names[hits[0]]
 
 
 def _unknown(word: str, names: Sequence[str], prefix: str = "") -> RuleError:
@@ -622,6 +620,17 @@ def _parse_result_line(nr: int, line: str, names: Sequence[str]) -> tr.SeriesRes
     where = f"Zeile {nr} („{shown}“): "
     words = line.split()
     numbers = [_to_int(w) for w in words[-3:]]
+    trailing = len(words) - next(
+        (i + 1 for i in range(len(words) - 1, -1, -1) if _to_int(words[i]) is None), 0
+    )
+    if trailing > 3 and trailing < len(words):
+        typed = " ".join(words[: len(words) - trailing])
+        first = " ".join(words[len(words) - trailing :][:3])
+        raise RuleError(
+            f"{where}{trailing} Zahlen – erwartet sind drei: SPIELPUNKTE GEWONNEN VERLOREN.",
+            hint=f"Z. B. /ergebnis {typed} {first} (Name, Spielpunkte, gewonnen, verloren). "
+            "Nichts wurde gespeichert.",
+        )
     if len(words) < 4 or any(n is None for n in numbers):
         raise RuleError(
             f"{where}erwartet NAME SPIELPUNKTE GEWONNEN VERLOREN.",

@@ -86,7 +86,7 @@ def test_unknown_name_still_suggests_and_lists_the_table() -> None:
         ("Anna, Bernd, und Carla", ["Anna", "Bernd", "Carla"]),
         ("Anna,Bernd,und Carla", ["Anna", "Bernd", "Carla"]),
         ("Anna & Bernd & Carla", ["Anna", "Bernd", "Carla"]),
-        ("Anna&Bernd&Carla", ["Anna", "Bernd", "Carla"]),
+        ("Anna&Bernd&Carla", ["Anna&Bernd&Carla"]),  # one name (asked: see test_neu_reading)
         ("Anna, Bernd & Carla", ["Anna", "Bernd", "Carla"]),
         ("Anna Lena, Bernd und Carla", ["Anna Lena", "Bernd", "Carla"]),
         ("Anna Bernd Carla Dora", ["Anna", "Bernd", "Carla", "Dora"]),

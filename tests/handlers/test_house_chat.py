@@ -257,7 +257,7 @@ async def test_ramsch_bookings_in_chat_and_export(bot: Bot) -> None:
         ("/ramsch Anna 121", "Augen"),
         ("/ramsch Anna Bernd 61", "Augen"),  # a tie: at most 60 each
         ("/ramsch Anna Anna 50", "Verlierer"),
-        ("/ramsch Anna Bernd Carla 40", "Augen"),
+        ("/ramsch Anna Bernd Carla 45", "40:40:40"),  # three losers only at 40:40:40
         ("/ramsch Anna 55 geschoben 4", "Geschoben"),
         ("/ramsch Anna Bernd 50 jungfrau 2", "Jungfrau"),
         ("/ramsch Anna", "Augen"),
@@ -473,10 +473,11 @@ async def test_regeln_haus_before_the_first_game_applies_at_once(bot: Bot) -> No
 
 async def test_geberrunde(bot: Bot) -> None:
     await house_list(bot, "/regeln haus runde=geberrunde")
-    await ok(bot, "/bock", "🎲 Bock 1/9 · danach Ramsch")
+    await ok(bot, "/bock", "🎲 Bock: Geberrunde 1/3, Spiel 1/3 · danach Ramsch")
     for i in range(2, 10):
-        await ok(bot, "/eingepasst", f"🎲 Bock {i}/9")
-    await ok(bot, "/eingepasst", "🎲 Ramsch 1/9")
+        label = f"Geberrunde {(i - 1) // 3 + 1}/3, Spiel {(i - 1) % 3 + 1}/3"
+        await ok(bot, "/eingepasst", f"🎲 Bock: {label}")  # no "Bock 1/9"
+    await ok(bot, "/eingepasst", "🎲 Ramsch: Geberrunde 1/3, Spiel 1/3")
     data = await export(bot)
     assert data["rules"] == "haus"
     await refused(bot, "/regeln haus runde=gestern")

@@ -72,7 +72,7 @@ async def test_sick_game_is_marked_in_liste_export_and_pdf(bot: Bot) -> None:
     await ok(bot, "/spiel Anna grand mit 1 hand gewonnen", "Anna +72")
     await ok(bot, "/ramsch Bernd 70 geschoben 1 jungfrau 1", "Bernd −280")
     liste = await bot.text("/liste")
-    assert " 4. Anna: Grand mit 1 Hand – gewonnen Anna +72 (krank: Anna) · G Anna" in liste
+    assert " 4. Anna: Grand mit 1 Hand – gewonnen: +72 (krank: Anna) · Geber Anna" in liste
     assert liste.count("(krank:") == 1, liste
     data = await export(bot)
     assert [g["sick"] for g in data["games"]] == [None, None, None, "Anna", None]

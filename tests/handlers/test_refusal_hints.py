@@ -32,7 +32,15 @@ G2 = (*T3, "/spiel Anna grand mit 1 gewonnen", "/spiel Bernd herz mit 2 verloren
 HOUSE = ("/regeln haus", *T3)
 RAMSCH = (*HOUSE, "/bock", "/eingepasst", "/eingepasst", "/eingepasst")  # Ramsch 1/3
 SICK = (*RAMSCH, "/krank Anna")
+# Kontra and Re start 3B3R; the Ramsch of game 5 hangs on game 1
+TRIGGERED = (
+    *HOUSE,
+    "/spiel Anna grand mit 1 kontra re g",
+    *(["/eingepasst"] * 3),
+    "/ramsch Anna 50",
+)
 TOURNEY = ("/turnier Stadtmeisterschaft", "/teilnehmer Anna, Bernd, Carla")
+NAMES = "/neu Anna Maria, Anna Lena, Bernd"
 
 
 @dataclass(frozen=True)
@@ -405,6 +413,21 @@ CATALOGUE = [
         then=("/ramsch Anna 55",),
         prose=("Anderen Namen",),
     ),
+    Case(
+        "ramsch-all-tricks", RAMSCH, "/ramsch Carla 120 jungfrau 2", ("/ramsch durchmarsch Carla",)
+    ),
+    Case(
+        "ramsch-three-losers",
+        RAMSCH,
+        "/ramsch Anna Bernd Carla 45",
+        ("/ramsch Anna Bernd Carla 40",),
+    ),
+    Case(
+        "korrigieren-3b3r-trigger",
+        TRIGGERED,
+        "/korrigieren 1 Anna grand mit 1 g",
+        ("/storno 5", "/korrigieren 1 Anna grand mit 1 g"),
+    ),
     # --- tournament ----------------------------------------------------------------------------
     Case(
         "no-tournament",
@@ -420,6 +443,33 @@ CATALOGUE = [
     Case("auslosen-seeds", TOURNEY, "/auslosen 1 2", ("/auslosen 4711",)),
     Case("ergebnis-before-draw", TOURNEY, "/ergebnis Anna 437 12 3", ("/auslosen",), retry=True),
     Case("ergebnis-empty", (*TOURNEY, "/auslosen"), "/ergebnis", ("/ergebnis Anna 345 12 3",)),
+    Case(
+        "ergebnis-too-many-numbers",
+        (*TOURNEY, "/auslosen"),
+        "/ergebnis Anna 260 8 3 5",
+        ("/ergebnis Anna 260 8 3",),
+    ),
+    # --- names as people type them -------------------------------------------------------------
+    Case(
+        "name-shared-beginning",
+        (NAMES,),
+        "/spiel anna grand mit 1 g",
+        ("/spiel Anna Maria grand mit 1 g", "/spiel Anna Lena grand mit 1 g"),
+    ),
+    Case("name-unknown", (NAMES,), "/spiel Berndt grand mit 1 g", ("/spiel Bernd grand mit 1 g",)),
+    Case(
+        "name-korrigieren",
+        (NAMES, "/spiel Anna Lena grand mit 1 g"),
+        "/korrigieren 1 anna null g",
+        ("/korrigieren 1 Anna Lena null g",),
+    ),
+    Case(
+        "neu-five-words", (), "/neu Anna Maria Anna Lena Bernd", ('/neu "Anna Maria" Bernd Carla',)
+    ),
+    # --- unknown commands and typos ------------------------------------------------------------
+    Case("typo-stand", T3, "/stnad", ("/stand",)),
+    Case("typo-spiel", T3, "/spile anna grand mit 1 g", ("/spiel anna grand mit 1 g",)),
+    Case("typo-umlaut", (*G2, "/abschluss ja"), "/öffnen", ("/oeffnen",)),
 ]
 
 

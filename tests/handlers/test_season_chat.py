@@ -61,7 +61,7 @@ async def test_refusals_and_an_empty_season(bot: Bot) -> None:
     await ok(bot, "/spiel Anna grand ohne 1 hand gewonnen")
     await ok(bot, "/saison", "Keine abgeschlossene Serie")
     await ok(bot, "/abschluss ja")
-    await ok(bot, "/saison", "1 Liste(n) nach Hausregeln zählen nicht")
+    await ok(bot, "/saison", "1 Liste mit Hausregeln zählt nicht")
 
 
 async def test_tournament_series_count_for_the_season(bot: Bot) -> None:

@@ -195,11 +195,12 @@ def season_by_hand(
 
 
 def shown(total: Fraction, average: bool) -> str:
-    if not average:
-        return str(int(total)).replace("-", "−")
+    if not average:  # the one number format: 3.748, −1.305
+        return f"{int(total):,}".replace(",", ".").replace("-", "−")
     tenths = int((total * 10 + Fraction(1, 2)) // 1)
     sign = "−" if tenths < 0 else ""
-    return f"{sign}{abs(tenths) // 10},{abs(tenths) % 10}"
+    whole = f"{abs(tenths) // 10:,}".replace(",", ".")
+    return f"{sign}{whole},{abs(tenths) % 10}"
 
 
 def check_table(text: str, expected: list[tuple[int, str, Fraction, int, int]], average: bool):  # type: ignore[no-untyped-def]

@@ -154,7 +154,7 @@ async def test_statistics_of_a_player_match_the_hand_computation(bot: Bot, db: D
         "Saison 2026 von Anna: Seeger-Fabian nach jeder Serie",  # the picture's own caption
     ]
     name, png = out[0].document or ("", b"")
-    assert name == "saison-2026.png"
+    assert name == "saison-2026-anna.png"  # named per player
     image = Image.open(io.BytesIO(png))
     assert image.format == "PNG" and image.size == (1200, 1000)
 
@@ -180,6 +180,7 @@ async def test_statistics_refusals(bot: Bot, db: Database) -> None:
     await ok(bot, "/abschluss ja")
     await refused(bot, "/statistik Xaver", "„Xaver“ hat in keiner", "Anna, Bernd, Carla")
     await ok(bot, "/neu Bea Bernd Carla")
+    await ok(bot, "/eingepasst")  # a list without a game would not be a series
     await ok(bot, "/abschluss ja")
     await refused(bot, "/statistik b", "passt auf mehrere: Bea, Bernd")
     text = await ok(bot, "/statistik", "(nur abgeschlossene Listen zählen)")

@@ -41,13 +41,13 @@ SERIES_2 = {n: (5 * i + 50, 1, 0) for i, n in enumerate(NAMES)}
 #         Skatfreunde Nord 300+315+330+345 = 1290.
 # Best 3: Herz Dame 1305, Kreuz Bube 405+390+375 = 1170, Skatfreunde Nord 345+330+315 = 990.
 SUM_LINES = [
-    "1. Kreuz Bube – 1530 Punkte (Hanna 405, Gustav 390, Frieda 375, Emil 360)",
-    "2. Herz Dame – 1305 Punkte (Karl 450, Jonas 435, Ida 420)",
-    "3. Skatfreunde Nord – 1290 Punkte (Dora 345, Carla 330, Bernd 315, Anna 300)",
+    "1. Kreuz Bube – 1.530 Punkte (Hanna 405, Gustav 390, Frieda 375, Emil 360)",
+    "2. Herz Dame – 1.305 Punkte (Karl 450, Jonas 435, Ida 420)",
+    "3. Skatfreunde Nord – 1.290 Punkte (Dora 345, Carla 330, Bernd 315, Anna 300)",
 ]
 BEST_3_LINES = [
-    "1. Herz Dame – 1305 Punkte (Karl 450, Jonas 435, Ida 420)",
-    "2. Kreuz Bube – 1170 Punkte (Hanna 405, Gustav 390, Frieda 375; nicht gewertet: Emil 360)",
+    "1. Herz Dame – 1.305 Punkte (Karl 450, Jonas 435, Ida 420)",
+    "2. Kreuz Bube – 1.170 Punkte (Hanna 405, Gustav 390, Frieda 375; nicht gewertet: Emil 360)",
     "3. Skatfreunde Nord – 990 Punkte (Dora 345, Carla 330, Bernd 315; nicht gewertet: Anna 300)",
 ]
 
@@ -135,7 +135,7 @@ async def test_13_people_with_teams_two_series_and_team_ranking(bot: Bot, tmp_pa
     out = await bot.say("/rangliste pdf")
     docs = [r.document for r in out if r.document]
     assert len(docs) == 1
-    assert "Bestes Team: Herz Dame – 1305 Punkte" in "\n".join(r.text for r in out)
+    assert "Bestes Team: Herz Dame – 1.305 Punkte" in "\n".join(r.text for r in out)
     pdf_bytes = docs[0][1]
     if os.environ.get("SKATBOT_KEEP_PDF"):  # to look at it: SKATBOT_KEEP_PDF=dir pytest ...
         Path(os.environ["SKATBOT_KEEP_PDF"], "rangliste-teams.pdf").write_bytes(pdf_bytes)
@@ -169,7 +169,7 @@ async def test_13_people_with_teams_two_series_and_team_ranking(bot: Bot, tmp_pa
     await ok(bot, "/team Lena Skatfreunde Nord", "Gilt ab sofort für die Teamwertung", **ORGANISER)
     ranking = await ok(bot, "/rangliste")
     # Nord 1290 + Lena 465 = 1755 now leads
-    assert "1. Skatfreunde Nord – 1755 Punkte (Lena 465, Dora 345" in ranking
+    assert "1. Skatfreunde Nord – 1.755 Punkte (Lena 465, Dora 345" in ranking
     data = await export(bot)
     assert data["series"][0]["teams"] == TEAMS
     assert data["teams"]["Lena"] == "Skatfreunde Nord"

@@ -241,11 +241,11 @@ def test_dealing_round_phase_is_three_times_the_table() -> None:
     for i in range(2, 11):
         rows.append(LogRow(i, RowKind.PASS, dealer=(i - 1) % 3))
     sheet = replay(NAMES, rows[:1], house=HouseRules(dealing_round=True))
-    assert sheet.state.label() == "Bock 1/9 · danach Ramsch"
+    assert sheet.state.label() == "Bock: Geberrunde 1/3, Spiel 1/3 · danach Ramsch"
     sheet = replay(NAMES, rows[:9], house=HouseRules(dealing_round=True))
-    assert sheet.state.label() == "Bock 9/9 · danach Ramsch"
+    assert sheet.state.label() == "Bock: Geberrunde 3/3, Spiel 3/3 · danach Ramsch"
     sheet = replay(NAMES, rows[:10], house=HouseRules(dealing_round=True))
-    assert sheet.state.label() == "Ramsch 1/9"
+    assert sheet.state.label() == "Ramsch: Geberrunde 1/3, Spiel 1/3"
     # the same rows with runde=spiel: 3 Bock passes, then Ramsch from game 5 on
     assert replay(NAMES, rows[:4], house=HouseRules()).state.label() == "Ramsch 1/3"
 
@@ -315,7 +315,7 @@ def test_ramsch_display_text() -> None:
     assert Ramsch(durchmarsch=2, virgins=1).text(NAMES) == "Ramsch: Durchmarsch Carla"
 
 
-@pytest.mark.parametrize("text", ["", "Ramsch", "Ramsch 0", "ramsch 0 55", "Ramsch 0 1 2 50"])
+@pytest.mark.parametrize("text", ["", "Ramsch", "Ramsch 0", "ramsch 0 55", "Ramsch 0 1 2 3 50"])
 def test_parse_ramsch_text_refuses_garbage(text: str) -> None:
     with pytest.raises(ValueError):
         h.parse_ramsch_text(text)
@@ -325,7 +325,7 @@ REFUSED = [
     # (ramsch, players, sitting out)
     (Ramsch(losers=(), points=55), 3, None),
     (Ramsch(losers=(0, 0), points=50), 3, None),
-    (Ramsch(losers=(0, 1, 2), points=40), 3, None),
+    (Ramsch(losers=(0, 1, 2), points=41), 3, None),
     # single loser has the most points: more than 40, at most 120
     (Ramsch(losers=(0,), points=40), 3, None),
     (Ramsch(losers=(0,), points=121), 3, None),
@@ -546,7 +546,9 @@ def test_sheet_checks_outside_ramsch() -> None:
 # --- property: random evenings ------------------------------------------------------------------
 
 LABEL = re.compile(
-    r"^(kein Bock, kein Ramsch|Bock (\d+)/(\d+) · danach Ramsch|Ramsch (\d+)/(\d+))"
+    r"^(kein Bock, kein Ramsch|Bock (\d+)/(\d+) · danach Ramsch|Ramsch (\d+)/(\d+)"
+    r"|Bock: Geberrunde [1-3]/3, Spiel \d+/\d+ · danach Ramsch"
+    r"|Ramsch: Geberrunde [1-3]/3, Spiel \d+/\d+)"
     r"( · [1-9]\d* ausstehend)?$"
 )
 
@@ -605,8 +607,11 @@ def _check_sheet(sheet: Sheet) -> None:
     m = LABEL.match(s.label())
     assert m is not None, s.label()
     assert 0 <= s.done < s.length and s.pending >= 0
-    if s.phase is not Phase.NONE:
+    if s.phase is not Phase.NONE and s.length == 3:
         assert f"{s.done + 1}/{s.length}" in s.label()
+    elif s.phase is not Phase.NONE:  # Geberrunden: round and game within it
+        per = s.length // 3
+        assert f"Geberrunde {s.done // per + 1}/3, Spiel {s.done % per + 1}/{per}" in s.label()
     else:
         assert s.done == 0
     assert (s.pending > 0) == ("ausstehend" in s.label())

@@ -72,7 +72,7 @@ def test_isko_worked_example_1067() -> None:
     a = totals["A"]
     assert (a.game_points, a.won, a.lost, a.opponents_lost) == (437, 12, 3, 6)
     assert a.score == 1067
-    assert a.steps == "437 + 50 × (12 − 3) + 30 × 6 = 1067"
+    assert a.steps == "437 + 50 × (12 − 3) + 30 × 6 = 1.067"
     # B: −138 − 150 + 30 × (3 + 2 + 1) = −108; C: −140 − 100 + 30 × 7 = −30;
     # D: −44 − 50 + 30 × 8 = 146
     assert [totals[p].score for p in "BCD"] == [-108, -30, 146]

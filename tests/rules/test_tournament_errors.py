@@ -141,7 +141,7 @@ def test_spec_worked_example() -> None:
     assert seeger_fabian_score(437, 12, 3, 6, 4) == 1067
     totals = Totals("Anna", 437, 12, 3, 6, 4)
     assert totals.score == 1067
-    assert totals.steps == "437 + 50 × (12 − 3) + 30 × 6 = 1067"
+    assert totals.steps == "437 + 50 × (12 − 3) + 30 × 6 = 1.067"
     four = ["Anna", "Bernd", "Carla", "Dieter"]
     results = {
         "Anna": R("Anna", 437, 12, 3),

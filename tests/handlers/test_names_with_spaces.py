@@ -1,0 +1,104 @@
+"""Names as people type them: a name with spaces is matched as the longest name (or unique
+beginning of a name) that the words start with, in every command that reads a name; an
+ambiguous beginning lists the candidates with the whole line to send."""
+
+from __future__ import annotations
+
+import pytest
+
+from skatbot.rules.errors import RuleError
+from skatbot.usecases.names import take_name
+from tests.handlers.test_builder import games
+from tests.helpers import Bot, ok, refused
+
+TABLE = ["Anna Maria", "Anna Lena", "Bernd"]
+
+
+@pytest.mark.parametrize(
+    ("words", "seat", "used"),
+    [
+        ("anna lena grand", 1, 2),
+        ("Anna Maria grand", 0, 2),
+        ("anna m grand", 0, 2),
+        ("anna l. grand", 1, 2),
+        ("bernd grand", 2, 1),
+        ("b grand", 2, 1),
+        ("Anna Lena", 1, 2),
+    ],
+)
+def test_longest_name_the_words_start_with(words: str, seat: int, used: int) -> None:
+    assert take_name(words.split(), TABLE) == (seat, used)
+
+
+def test_a_shared_beginning_lists_both_with_the_line_to_send() -> None:
+    with pytest.raises(RuleError, match="nicht eindeutig: Anna Maria oder Anna Lena") as exc:
+        take_name(["anna", "grand", "mit", "1", "g"], TABLE, before="/spiel")
+    assert exc.value.hint is not None
+    assert "/spiel Anna Maria grand mit 1 g" in exc.value.hint
+    assert "/spiel Anna Lena grand mit 1 g" in exc.value.hint
+
+
+def test_unknown_name_lists_the_table_and_the_line() -> None:
+    with pytest.raises(RuleError, match="spielt in dieser Liste nicht mit") as exc:
+        take_name(["Berndt", "grand"], TABLE, before="/spiel")
+    assert exc.value.hint is not None
+    assert "Am Tisch: Anna Maria, Anna Lena, Bernd." in exc.value.hint
+    assert "/spiel Bernd grand" in exc.value.hint
+
+
+def test_peter_m_and_peter_k() -> None:
+    names = ["Peter M.", "Peter K.", "Carla"]
+    assert take_name(["Peter", "K.", "null", "g"], names) == (1, 2)
+    assert take_name(["peter", "m", "null", "g"], names) == (0, 2)
+    with pytest.raises(RuleError, match="nicht eindeutig"):
+        take_name(["peter", "null", "g"], names)
+
+
+async def test_every_list_command_reads_names_with_spaces(bot: Bot) -> None:
+    await ok(bot, "/neu Anna Maria, Anna Lena, Bernd", "Anna Maria, Anna Lena, Bernd")
+    await ok(bot, "/spiel anna lena grand mit 1 g", "Anna Lena: Grand mit 1 – gewonnen")
+    await ok(bot, "/spiel Anna Maria kreuz mit 1 g", "Anna Maria: Kreuz mit 1 – gewonnen")
+    await ok(bot, "/korrigieren 1 anna m grand mit 1 g", "Spiel 1 korrigiert", "Anna Maria")
+    await ok(bot, "/korrigieren 1 geber Anna Lena", "Spiel 1 korrigiert")
+    await ok(bot, "/geber anna lena", "Nächster Geber: Anna Lena")
+    await ok(bot, "/umbenennen Anna Lena Lena", "Anna Lena heißt jetzt Lena")
+    await ok(bot, "/spiel lena null g", "Lena: Null – gewonnen")
+    assert games(bot.db)[-1] == "Null gewonnen"
+
+
+async def test_an_ambiguous_name_answers_with_lines_that_work(bot: Bot) -> None:
+    await ok(bot, "/neu Anna Maria, Anna Lena, Bernd")
+    text = await refused(bot, "/spiel anna grand mit 1 g", "Anna Maria oder Anna Lena")
+    line = next(part for part in text.split(" · ") if "/spiel Anna Lena" in part)
+    line = line[line.index("/spiel") :].strip()
+    await ok(bot, line, "Anna Lena: Grand mit 1 – gewonnen")
+
+
+async def test_the_bots_own_hints_work_with_names_with_spaces(bot: Bot) -> None:
+    await ok(bot, "/neu Anna Maria, Anna Lena, Bernd")
+    text = await refused(bot, "/spiel grand ohne 1 hand gewonnen", "fehlt der Name")
+    hint = text[text.index("z. B. ") + 6 :].split(" · ")[0]
+    await ok(bot, hint, "Grand ohne 1 Hand – gewonnen")
+
+
+async def test_house_commands_read_names_with_spaces(bot: Bot) -> None:
+    await ok(bot, "/regeln haus")
+    await ok(bot, "/neu Anna Maria, Anna Lena, Bernd")
+    await ok(bot, "/startpunkte Anna Maria 100 anna lena -20", "Anna Maria 100", "Anna Lena −20")
+    await ok(bot, "/bock")
+    # Bock rounds, then ramsch: play to the ramsch is long; the parse is checked directly
+    from skatbot.usecases.house import parse_ramsch
+
+    game = parse_ramsch(("Anna", "Lena", "Bernd", "50"), TABLE)
+    assert game.losers == (1, 2)
+    game = parse_ramsch(("durchmarsch", "anna", "m"), TABLE)
+    assert game.durchmarsch == 0
+
+
+async def test_statistik_reads_a_name_as_the_list_commands_do(bot: Bot) -> None:
+    await ok(bot, "/neu Anna Maria, Anna Lena, Jürgen")
+    await ok(bot, "/spiel anna lena grand mit 1 g")
+    await ok(bot, "/abschluss ja")
+    await ok(bot, "/statistik anna l", "Anna Lena")
+    await ok(bot, "/statistik juergen", "Jürgen")
+    await refused(bot, "/statistik anna", "Anna Lena", "Anna Maria")

@@ -1,0 +1,87 @@
+"""No silent surprises when a list starts: quotes group a name, "&" and "und" separate only
+as words of their own, and a doubtful /neu shows the tables it may mean with buttons."""
+
+from __future__ import annotations
+
+import pytest
+
+from skatbot.usecases.names import read_names
+from tests.handlers.test_builder import Phone, buttons
+from tests.helpers import Bot, ok, refused
+
+
+@pytest.mark.parametrize(
+    ("raw", "names"),
+    [
+        ('"Anna Maria" Bernd Carla', ["Anna Maria", "Bernd", "Carla"]),
+        ("„Anna Maria“ Bernd Carla", ["Anna Maria", "Bernd", "Carla"]),
+        ("“Anna Maria” Bernd, Carla", ["Anna Maria", "Bernd", "Carla"]),
+        ('"Anna Maria", Bernd und "Tom & Jerry"', ["Anna Maria", "Bernd", "Tom & Jerry"]),
+        ('"Tom&Jerry" Bernd Carla', ["Tom&Jerry", "Bernd", "Carla"]),
+        ("Anna & Bernd und Carla", ["Anna", "Bernd", "Carla"]),
+        ("Anna &amp; Bernd &amp; Carla", ["Anna", "Bernd", "Carla"]),
+    ],
+)
+def test_certain_readings(raw: str, names: list[str]) -> None:
+    reading = read_names(raw)
+    assert reading.names == names
+    assert reading.doubts == ()
+
+
+@pytest.mark.parametrize(
+    ("raw", "names", "other"),
+    [
+        ("Tom&Jerry Bernd Carla", ["Tom&Jerry", "Bernd", "Carla"], ["Tom", "Jerry", "Bernd", "Carla"]),
+        ("Tom&amp;Jerry Bernd Carla", ["Tom&Jerry", "Bernd", "Carla"], ["Tom", "Jerry", "Bernd", "Carla"]),
+        ("Tom+Jerry, Bernd, Carla", ["Tom+Jerry", "Bernd", "Carla"], ["Tom", "Jerry", "Bernd", "Carla"]),
+    ],
+)  # fmt: skip
+def test_doubtful_readings(raw: str, names: list[str], other: list[str]) -> None:
+    reading = read_names(raw)
+    assert reading.names == names
+    assert reading.other == other
+    assert reading.doubts
+
+
+def test_an_open_quote_is_a_doubt() -> None:
+    assert read_names('"Anna Maria Bernd Carla').doubts
+
+
+async def test_quotes_make_one_player(bot: Bot) -> None:
+    await ok(
+        bot, '/neu "Anna Maria" Bernd Carla', "Neue Liste: Anna Maria, Bernd, Carla – Dreiertisch"
+    )
+    await ok(bot, "/spiel anna maria grand mit 1 g", "Anna Maria: Grand mit 1 – gewonnen")
+
+
+async def test_ampersand_inside_a_word_asks_with_buttons(bot: Bot) -> None:
+    replies = await bot.say("/neu Tom&Jerry Bernd Carla")
+    assert len(replies) == 1 and not replies[0].refusal
+    text = replies[0].text
+    assert "Wie ist die Liste gemeint?" in text
+    assert "1) Tom&Jerry, Bernd, Carla – Dreiertisch" in text
+    assert "2) Tom, Jerry, Bernd, Carla – Vierertisch" in text
+    assert "Neue Liste" not in text
+    # nothing was started: no list yet
+    await refused(bot, "/stand", "läuft keine Liste")
+    question = next(m for m in bot.api.messages(-1001) if "gemeint" in (m.text or ""))
+    labels = list(buttons(question))
+    assert labels[0].startswith("1) Tom&Jerry") and labels[1].startswith("2) Tom, Jerry")
+    await Phone(bot, question.message_id).tap(labels[1])
+    opening = bot.api.messages(-1001)[-1]
+    assert "Neue Liste: Tom, Jerry, Bernd, Carla – Vierertisch" in (opening.text or "")
+    assert buttons(bot.api.message(-1001, question.message_id)) == {}
+
+
+async def test_the_written_out_lines_of_the_question_work(bot: Bot) -> None:
+    text = await ok(
+        bot, "/neu Tom&amp;Jerry Bernd Carla", "„Tom&Jerry“: ein Name oder zwei Spieler?"
+    )
+    assert "amp;" not in text
+    line = text[text.index("schreib sie so: ") + 16 :].split(" · ")[0]
+    assert line == "/neu „Tom&Jerry“ Bernd Carla"
+    await ok(bot, line, "Neue Liste: Tom&Jerry, Bernd, Carla – Dreiertisch")
+
+
+async def test_five_words_point_to_quotes(bot: Bot) -> None:
+    await refused(bot, "/neu Anna Maria Anna Lena Bernd", "nicht 5", '"Anna Maria"')

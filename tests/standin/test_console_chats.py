@@ -1,0 +1,106 @@
+"""The console plays everything the chat can: several chats (#chat), buttons as another
+player (Name> !N), messages over several lines (a line ending in a backslash), and in a
+terminal a one-line hint and a prompt. Through the real command line in a subprocess."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from skatbot.standin.console import HINT
+from tests.test_cli import skatbot
+
+
+def test_two_chats_side_by_side(tmp_path: Path) -> None:
+    lines = "\n".join(
+        [
+            "/neu Anna Bernd Carla",
+            "#tisch2 /neu Dora Emil Fritz",
+            "Dora> /spiel Dora grand mit 1 g",
+            "#Skatrunde /stand",
+            "#tisch2",
+            "/stand",
+        ]
+    )
+    done = skatbot("console", stdin=lines + "\n", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Neue Liste: Anna, Bernd, Carla" in out and "Neue Liste: Dora, Emil, Fritz" in out
+    first, second = out.split("> #Skatrunde /stand", 1)
+    assert "Dora: Grand mit 1 – gewonnen" in first
+    stand_here, rest = second.split("(jetzt im Chat #tisch2)", 1)
+    assert "Anna 0" in stand_here and "Dora" not in stand_here  # each chat its own list
+    assert "Dora 98" in rest
+
+
+def test_a_button_as_another_player_and_a_message_over_lines(tmp_path: Path) -> None:
+    lines = "\n".join(
+        [
+            "#Turnier /turnier Preisskat",
+            "/teilnehmer Anna, \\",
+            "Bernd, \\",
+            "Carla",
+            "/serienlaenge 1 1",
+            "/auslosen 4711",
+        ]
+    )
+    done = skatbot("console", stdin=lines + "\n", cwd=tmp_path)
+    assert "3 Teilnehmer eingetragen: Anna, Bernd, Carla" in done.stdout, done.stdout
+    code = done.stdout.split("Tisch 1 → /tisch ", 1)[1].split()[0]
+    table = "\n".join(
+        [
+            f"#tisch1 Anna> /tisch {code}",
+            "Bernd> /spiel Bernd null g",
+            "Anna> /abschluss",
+            # the sign message: [✍️ Unterschreiben] / [✍️ Carla] [✍️ Bernd] [✍️ Anna] (the
+            # seats of draw 4711); Carla taps her own name, as herself
+            "Carla> !2",
+        ]
+    )
+    done = skatbot("console", stdin=table + "\n", cwd=tmp_path)
+    assert "  [✍️ Carla] [✍️ Bernd] [✍️ Anna]" in done.stdout, done.stdout
+    assert "(Carla drückt [✍️ Carla])\n  ⓘ Danke, Carla – unterschrieben." in done.stdout
+
+
+def test_a_terminal_gets_a_hint_and_a_prompt(tmp_path: Path) -> None:
+    main, child = pty.openpty()
+    environment = {
+        k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "SKATBOT_"))
+    }
+    environment["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+    code = "import sys; from skatbot.cli import main; sys.exit(main())"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, "console"],
+        stdin=child, stdout=child, stderr=subprocess.DEVNULL, cwd=tmp_path, env=environment,
+    )  # fmt: skip
+    os.close(child)
+    seen = b""
+
+    def read_until(marker: bytes, timeout: float = 60) -> None:
+        nonlocal seen
+        end = time.time() + timeout
+        while marker not in seen and time.time() < end:
+            ready, _, _ = select.select([main], [], [], 0.2)
+            if ready:
+                try:
+                    seen += os.read(main, 65536)
+                except OSError:
+                    break
+
+    try:
+        read_until(b"#Skatrunde> ")
+        os.write(main, b"!ende\n")
+        proc.wait(60)
+    finally:
+        os.close(main)
+        if proc.poll() is None:
+            proc.kill()
+    text = seen.decode(errors="replace")
+    assert HINT in text.replace("\r", "")
+    assert "#Skatrunde> " in text
+    assert proc.returncode == 0
