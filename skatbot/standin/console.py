@@ -321,6 +321,9 @@ async def run_console(
     # No flood control: the console is one human typing; pacing is the bot's job and is
     # tested against the strict stand-in of the test suite, not here.
     async with BotApiServer(first_update_id=time.time_ns() // 1_000_000) as api:
+        # whoever sits at the terminal owns its chats (an admin: /loeschen, /oeffnen work);
+        # "Name> …" writes as a plain member, to try what members may do
+        api.chat_owner = 1
         app = build_app(api.token, f"{api.url}/bot")
         db = app.bot_data.get("db")
         if db is not None:  # text form first, as the README shows; /darstellung tabelle

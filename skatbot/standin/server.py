@@ -562,6 +562,8 @@ class BotApiServer:
         self._allowed_updates: list[str] | None = None
         self._chats: dict[int, JSONDict] = {}
         self._users: dict[int, JSONDict] = {}
+        self.chat_owner: int | None = None
+        """A user who owns every chat (the console's own user); everybody else is a member."""
         self._next_message_id: dict[int, int] = {}
         self._messages: dict[int, dict[int, JSONDict]] = {}
         self._bot_messages: dict[int, dict[int, BotMessage]] = {}
@@ -1488,12 +1490,15 @@ class BotApiServer:
         return full
 
     def _member(self, chat_id: int, user_id: int) -> JSONDict:
-        """Everybody is a plain member (a subclass may configure administrators)."""
+        """Everybody is a plain member except ``chat_owner`` (a subclass may configure
+        administrators)."""
         user = dict(self._users.get(user_id) or {})
         if user_id == BOT_ID:
             user = dict(self.bot_user)
         if not user:
             user = {"id": user_id, "is_bot": False, "first_name": f"Nutzer {user_id}"}
+        if user_id == self.chat_owner:
+            return {"status": "creator", "user": user, "is_anonymous": False}
         return {"status": "member", "user": user}
 
     def _m_getChatMember(self, params: JSONDict, files: Any) -> JSONDict:
