@@ -73,6 +73,11 @@ class Bot:
         )
         self.app = app
         self.task = asyncio.create_task(run_polling(app, stop=self.stop, timeout=2))
+        # Started (post_init queued what the outbox held from before) before the test goes on.
+        for _ in range(1000):
+            if app.running or self.task.done():
+                break
+            await asyncio.sleep(0.01)
         # An update is confirmed once committed; its replies follow from the outbox. Tests
         # that wait for a confirmation mean "and answered", so wait for the outbox too.
         confirmed = self.api.wait_confirmed

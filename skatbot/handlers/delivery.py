@@ -12,6 +12,12 @@ one worker, so one busy group never holds up another:
 * 5xx answers and network errors are retried a few times with backoff. A reply that still
   cannot be delivered is logged; it never undoes a booking.
 
+Replies are durable: the update's transaction stores them in the outbox table
+(``handlers.durable``, ``storage.outbox``) and a row is deleted once Telegram accepted all of
+it. Each send of a row is a numbered step (``Steps``); the id Telegram gave an accepted send
+is recorded in the row before the next one is made, so after a restart (``resume``) the
+pending rows go out first, in order, and what was accepted before is not sent again.
+
 A reply longer than Telegram's 4,096 characters is cut into several messages at line ends
 (``html_split``); a document carries the reply text as its caption when it fits, which
 saves a message against the group limit. Replies go to the forum topic the update came from.
@@ -45,13 +51,17 @@ from telegram.error import (
 )
 from telegram.warnings import PTBUserWarning
 
+from skatbot import faults
+from skatbot.handlers import durable
 from skatbot.handlers.html_split import MAX_CAPTION, fits, split_html
+from skatbot.storage import outbox as stored
 from skatbot.usecases.reply import Buttons, Document, Edit, NewTopic, Photo, Post, Reply
 
 if TYPE_CHECKING:
     from telegram import Bot
 
     from skatbot.storage.database import Database
+    from skatbot.storage.unit import Session
 
 log = logging.getLogger(__name__)
 
@@ -345,17 +355,116 @@ class Outbox:
             self._edited.popitem(last=False)
 
 
+# --- the progress of one outbox row ---------------------------------------------------------
+
+
+class Steps:
+    """The sends of one outbox row, numbered in the order the row makes them (a row always
+    makes the same sends in the same order: text parts, documents, topics).
+
+    ``send`` makes step k unless the row recorded it as accepted (then it returns the
+    recorded message id); an accepted send is written to the row before the next step, in
+    the same write as what runs after it (``then``), so no Telegram request happens between
+    acceptance and record. ``then`` runs a write unit once per row (``on_sent``, a topic's
+    ``on_created``) together with the record; ``finish`` deletes the row.
+    """
+
+    def __init__(
+        self,
+        db: Database,
+        row_id: int,
+        done: dict[int, int | None] | None = None,
+        update_id: int | None = None,
+    ) -> None:
+        self.db = db
+        self.row_id = row_id
+        self.update_id = update_id
+        self.done: dict[int, int | None] = dict(done or {})
+        self._next = 0
+        self._dirty = False
+        self.finished = False
+
+    def _take(self) -> int:
+        k = self._next
+        self._next += 1
+        return k
+
+    async def send(self, request: Callable[[], Awaitable[int | None]]) -> int | None:
+        k = self._take()
+        if k in self.done:
+            return self.done[k]
+        await self.flush()
+        sent = await request()
+        self.done[k] = sent
+        self._dirty = True
+        return sent
+
+    async def then(
+        self, fn: Callable[[Session], T], *, finish: bool = False
+    ) -> tuple[bool, T | None]:
+        """Run ``fn`` in a write unit with the record (once: on a replay that recorded it,
+        ``(False, None)``). ``finish`` deletes the row in the same unit."""
+        k = self._take()
+        if k in self.done:
+            if finish:
+                await self.finish()
+            return False, None
+        steps = {**self.done, k: None}
+
+        def unit(session: Session) -> T:
+            result = fn(session)
+            if finish:
+                stored.done(session, self.row_id)
+            else:
+                stored.record(session, self.row_id, steps)
+            return result
+
+        result = await self.db.write(unit)
+        self.done, self._dirty = steps, False
+        self.finished = self.finished or finish
+        faults.at("recorded", self.update_id)
+        return True, result
+
+    async def flush(self) -> None:
+        if not self._dirty or self.finished:
+            return
+        steps = dict(self.done)
+        await self.db.write(lambda session: stored.record(session, self.row_id, steps))
+        self._dirty = False
+        faults.at("recorded", self.update_id)
+
+    async def finish(self) -> None:
+        if self.finished:
+            return
+        await self.db.write(lambda session: stored.done(session, self.row_id))
+        self.finished = True
+
+
 # --- what a reply becomes on the wire ---------------------------------------------------------
 
 
 class Delivery:
     """Sends one reply (or edits) for one update; runs inside the chat's outbox worker."""
 
-    def __init__(self, bot: Bot, outbox: Outbox, db: Database | None, target: Target) -> None:
+    def __init__(
+        self,
+        bot: Bot,
+        outbox: Outbox,
+        db: Database | None,
+        target: Target,
+        steps: Steps | None = None,
+    ) -> None:
         self.bot = bot
         self.outbox = outbox
         self.db = db
         self.target = target
+        self.steps = steps  # the outbox row being delivered (None: a reply not stored)
+
+    async def _step(self, send: Callable[[], Awaitable[int | None]]) -> int | None:
+        """One send of the row (made once over restarts, see ``Steps``)."""
+        if self.steps is None:
+            return await send()
+        return await self.steps.send(send)
 
     async def _request(self, request: Callable[[Target], Awaitable[T]], *, counts: bool) -> T:
         """One request to the target; follows a group that became a supergroup, and falls
@@ -394,14 +503,19 @@ class Delivery:
                 api_kwargs = {"chat_id": target.chat_id, **target.thread_kwargs(), **kwargs}
                 return await self.bot.do_api_request(SEND, api_kwargs)
 
-            result = await self._request(request, counts=True)
-            sent = result.get("message_id") if isinstance(result, dict) else None
+            async def one(request: Callable[[Target], Awaitable[object]] = request) -> int | None:
+                result = await self._request(request, counts=True)
+                return result.get("message_id") if isinstance(result, dict) else None
+
+            sent = await self._step(one)
         return sent
 
     async def send_document(
         self, filename: str, data: bytes, caption: str, *, html: bool, buttons: Buttons = ()
     ) -> int | None:
-        return await self._send_media(self.bot.send_document, filename, data, caption, html, buttons)
+        return await self._send_media(
+            self.bot.send_document, filename, data, caption, html, buttons
+        )
 
     async def send_photo(
         self, filename: str, data: bytes, caption: str, *, html: bool, buttons: Buttons = ()
@@ -429,8 +543,11 @@ class Delivery:
                 message_thread_id=target.thread_id,
             )
 
-        message = await self._request(request, counts=True)
-        return getattr(message, "message_id", None)
+        async def one() -> int | None:
+            message = await self._request(request, counts=True)
+            return getattr(message, "message_id", None)
+
+        return await self._step(one)
 
     async def send_file(
         self, doc: Document, caption: str, *, html: bool, buttons: Buttons = ()
@@ -439,10 +556,11 @@ class Delivery:
         send = self.send_photo if isinstance(doc, Photo) else self.send_document
         return await send(doc.filename, doc.data, caption, html=html, buttons=buttons)
 
-    async def reply(self, reply: Reply) -> int | None:
+    async def reply(self, reply: Reply, *, finish: bool = False) -> int | None:
         """The reply's text, documents, ``on_sent`` and edits, in this order; then its
         forum topics (``Reply.topics``) and its posts to other places (queued there).
-        Returns the id of the (last) message sent, if any."""
+        Returns the id of the (last) message sent, if any. ``finish``: the outbox row is
+        done once this reply is (deleted with the last write, see ``Steps.then``)."""
         sent: int | None = None
         try:
             sent = await self._reply_messages(reply)
@@ -454,17 +572,35 @@ class Delivery:
             return None
         except TelegramError as err:
             log.warning("reply to chat %s failed: %s", self.target.chat_id, err)
-        if sent is not None and reply.on_sent is not None and self.db is not None:
-            on_sent, message_id = reply.on_sent, sent
-            try:
-                await self.db.write(lambda session: on_sent(session, message_id))
-            except Exception:  # the reply is out; remembering its id is a convenience
-                log.exception("on_sent for chat %s failed", self.target.chat_id)
+        await self._after_sent(reply, sent, finish=finish and not (reply.edits or reply.topics))
         await self.edits(reply.edits)
         for topic in reply.topics:
             await self.new_topic(topic)
         self._queue_posts(reply.posts)
         return sent
+
+    async def _after_sent(self, reply: Reply, sent: int | None, *, finish: bool) -> None:
+        """``on_sent`` with the sent message's id; for a stored row in the write that
+        records the sends (once over restarts)."""
+        on_sent = reply.on_sent if sent is not None else None
+        message_id = sent or 0
+
+        def unit(session: Session) -> None:
+            if on_sent is not None:
+                on_sent(session, message_id)
+
+        if self.steps is not None:
+            try:
+                await self.steps.then(unit, finish=finish)
+            except Exception:  # the reply is out; remembering its id is a convenience
+                log.exception("on_sent for chat %s failed", self.target.chat_id)
+                await self.steps.flush()
+            return
+        if on_sent is not None and self.db is not None:
+            try:
+                await self.db.write(unit)
+            except Exception:  # the reply is out; remembering its id is a convenience
+                log.exception("on_sent for chat %s failed", self.target.chat_id)
 
     def _queue_posts(self, posts: tuple[Post, ...]) -> None:
         """Queue each post behind everything else for its chat."""
@@ -505,32 +641,58 @@ class Delivery:
         post ``on_refused``'s reply here instead."""
         if self.db is None:
             return
-        db = self.db
-        try:
+
+        async def create() -> int | None:
             created = await self.outbox.call(
                 topic.chat_id,
                 lambda: self.bot.create_forum_topic(topic.chat_id, topic.name),
                 counts=False,
             )
+            return created.message_thread_id
+
+        try:
+            thread = await self._step(create)
         except TelegramError as err:
             log.info("createForumTopic in chat %s refused: %s", topic.chat_id, err)
             if topic.on_refused is not None:
                 on_refused = topic.on_refused
                 try:
-                    fallback = await db.write(lambda session: on_refused(session))
+                    await self._continue(lambda session: on_refused(session), self.target)
                 except Exception:
                     log.exception("on_refused for chat %s failed", topic.chat_id)
-                    return
-                await self.reply(fallback)
             return
-        thread = created.message_thread_id
+        if thread is None:
+            return
         try:
-            opening = await db.write(lambda session: topic.on_created(session, thread))
+            await self._continue(
+                lambda session: topic.on_created(session, thread), Target(topic.chat_id, thread)
+            )
         except Exception:  # e.g. the table was linked elsewhere meanwhile
             log.exception("on_created for topic %s of chat %s failed", thread, topic.chat_id)
+
+    async def _continue(self, make: Callable[[Session], Reply], target: Target) -> None:
+        """Run ``make`` in a write unit and deliver its reply at ``target``. For a stored row
+        its reply is stored too, in that unit, as a row of its own (``make`` runs once over
+        restarts; a replay finds that row pending and delivers it)."""
+        assert self.db is not None
+        if self.steps is None:
+            reply = await self.db.write(make)
+            await Delivery(self.bot, self.outbox, self.db, target).reply(reply)
             return
-        inside = Delivery(self.bot, self.outbox, db, Target(topic.chat_id, thread))
-        await inside.reply(opening)
+        update_id = self.steps.update_id
+
+        def unit(session: Session) -> list[durable.Stored]:
+            return durable.store(
+                session, target.chat_id, target.thread_id, update_id, make(session)
+            )
+
+        ran, rows = await self.steps.then(unit)
+        if not ran or not rows:
+            return
+        first, *posts = rows
+        await deliver_stored(self.bot, self.outbox, self.db, first, update_id=update_id)
+        for row in posts:
+            submit_stored(self.bot, self.outbox, self.db, row, update_id=update_id)
 
     async def _reply_messages(self, reply: Reply) -> int | None:
         docs = list(reply.documents)
@@ -622,6 +784,78 @@ def _caption(text: str, own: str) -> str | None:
         return None
     both = f"{text}\n{escape(own)}" if own else text
     return both if fits(both, MAX_CAPTION) else text
+
+
+async def deliver_stored(
+    bot: Bot,
+    outbox: Outbox,
+    db: Database,
+    row: durable.Stored,
+    *,
+    done: dict[int, int | None] | None = None,
+    update_id: int | None = None,
+) -> None:
+    """Deliver one outbox row (pinned after sending if it is such a post), then delete it.
+    Cancelled (shutdown), the row stays for the next start."""
+    steps = Steps(db, row.row_id, done, update_id)
+    d = Delivery(bot, outbox, db, Target(row.chat_id, row.thread_id), steps)
+    try:
+        sent = await d.reply(row.reply, finish=not row.pin)
+        if row.pin and sent is not None:
+            await d.pin(sent)
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        await steps.finish()  # a row that fails like this would fail again after a restart
+        raise
+    await steps.finish()
+
+
+def submit_stored(
+    bot: Bot,
+    outbox: Outbox,
+    db: Database,
+    row: durable.Stored,
+    *,
+    done: dict[int, int | None] | None = None,
+    update_id: int | None = None,
+) -> None:
+    """Queue one outbox row behind everything else for its chat."""
+
+    async def job() -> None:
+        await deliver_stored(bot, outbox, db, row, done=done, update_id=update_id)
+
+    outbox.submit(row.chat_id, job)
+
+
+def enqueue_stored(bot: Bot, bot_data: dict[str, Any], rows: list[durable.Stored]) -> None:
+    """Queue the rows an update just stored (``durable.store``), in their order."""
+    outbox = outbox_of(bot_data)
+    db = bot_data["db"]
+    for row in rows:
+        submit_stored(bot, outbox, db, row)
+
+
+async def resume(bot: Bot, bot_data: dict[str, Any]) -> int:
+    """Queue every outbox row a previous run left undelivered, oldest first (before any
+    update of this run is handled). Returns how many."""
+    db = bot_data.get("db")
+    if db is None:
+        return 0
+    outbox = outbox_of(bot_data)
+    pending = await db.read(stored.pending)
+    for row in pending:
+        try:
+            reply, pin = durable.decode(row.payload, row.blob)
+        except (ValueError, KeyError, TypeError):
+            log.exception("outbox row %s cannot be read; dropped", row.id)
+            await db.write(lambda session, row_id=row.id: stored.done(session, row_id))
+            continue
+        item = durable.Stored(row.id, row.chat_id, row.thread_id, reply, pin)
+        submit_stored(bot, outbox, db, item, done=row.steps, update_id=row.update_id)
+    if pending:
+        log.info("outbox: %d replies from the previous run queued", len(pending))
+    return len(pending)
 
 
 def outbox_of(bot_data: dict[str, Any]) -> Outbox:

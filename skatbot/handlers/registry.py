@@ -83,7 +83,15 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def post_init(app: Application) -> None:  # type: ignore[type-arg]
-    """Register the command menu (German descriptions) for groups and private chats."""
+    """Queue the replies a previous run left in the outbox (they go out before anything
+    this run answers), and register the command menu (German descriptions) for groups and
+    private chats."""
+    from skatbot.handlers.delivery import resume
+
+    try:
+        await resume(app.bot, app.bot_data)
+    except Exception:  # never keep the bot from starting
+        log.exception("resuming the outbox failed")
     routes = app.bot_data.get("routes", ROUTES)
     commands = [BotCommand(name, text[:256]) for name, text in menu(routes)]
     try:

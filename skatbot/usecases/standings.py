@@ -15,7 +15,7 @@ from skatbot.storage import chats, repo
 from skatbot.storage.settings import ChatSettings
 from skatbot.storage.unit import Session
 from skatbot.usecases import texts
-from skatbot.usecases.reply import Command, Edit
+from skatbot.usecases.reply import Call, Command, Edit
 
 
 def pinned_id(session: Session, chat_id: int, settings: ChatSettings | None = None) -> int | None:
@@ -62,7 +62,7 @@ def refresh(session: Session, loaded: repo.LoadedList, sheet: Sheet) -> tuple[Ed
         Edit(
             mid,
             standings_text(sheet, loaded.lst.seed),
-            on_gone=lambda s: forget(s, chat_id, mid),
+            on_gone=Call("skatbot.usecases.standings:forget", (chat_id, mid)),
         ),
     )
 

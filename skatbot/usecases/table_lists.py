@@ -30,7 +30,7 @@ from skatbot.storage.models import ListStatus
 from skatbot.storage.tournament_models import Series, TableLink, Tournament
 from skatbot.storage.unit import Session
 from skatbot.usecases import people, standings, texts
-from skatbot.usecases.reply import Answer, Buttons, Command, Edit, NewTopic, Post, Reply
+from skatbot.usecases.reply import Answer, Buttons, Call, Command, Edit, NewTopic, Post, Reply
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 6
@@ -104,11 +104,7 @@ def after_draw(
     links = trepo.add_table_links(session, t, series, [_new_code(session, taken) for _ in tables])
     posts: tuple[Post, ...] = ()
     if standings.pinned_id(session, t.chat_id) is None:
-        desk = t.chat_id
-
-        def remember(s: Session, message_id: int) -> None:
-            standings.store(s, desk, message_id)
-
+        remember = Call("skatbot.usecases.standings:store", (t.chat_id,))
         posts = (
             _desk_post(session, t, Reply(standings_text(session, t), on_sent=remember), pin=True),
         )
@@ -125,48 +121,63 @@ def after_draw(
 
 
 def _topic(cmd: Command, t: Tournament, series: Series, link: TableLink) -> NewTopic:
-    link_id, user_id, user_name = link.id, cmd.user_id, cmd.user_name
     telegram_chat = cmd.telegram_chat_id
     name = f"{t.name[:90]} · S{series.number} Tisch {link.table_no}"
-
-    def created(session: Session, thread_id: int) -> Reply:
-        place = places.place_id(session, telegram_chat, thread_id)
-        lock_chat(session, place)
-        found = trepo.table_by_id(session, link_id)
-        if found is None or found.list_id is not None:
-            return Reply("")  # deleted, or linked with /tisch meanwhile
-        opener = Command(
-            chat_id=place,
-            chat_title=name,
-            user_id=user_id,
-            user_name=user_name,
-            update_id=0,
-            args=(),
-            thread_id=thread_id,
-            telegram_chat_id=telegram_chat,
-        )
-        return open_table(session, opener, found)
-
-    def refused(session: Session) -> Reply:
-        found = trepo.table_by_id(session, link_id)
-        if found is None or found.list_id is not None:
-            return Reply("")
-        links = trepo.table_links(session, trepo.series_by_id(session, found.series_id))  # type: ignore[arg-type]
-        if any(other.table_no < found.table_no and other.list_id is None for other in links):
-            return Reply("")  # the first refused table said it for all
-        lines = [
-            "⚠️ Themen für die Tische darf ich hier nicht anlegen.",
-            "👉 Gib mir das Admin-Recht „Themen verwalten“ – oder jeder Tisch schickt in "
-            "seinem Chat oder Thema /tisch CODE:",
-        ]
-        lines.extend(
-            f"🔗 Tisch {other.table_no} → /tisch {other.code}"
-            for other in links
-            if other.list_id is None
-        )
-        return Reply("\n".join(lines))
-
+    created = Call(
+        "skatbot.usecases.table_lists:topic_created",
+        (link.id, cmd.user_id, cmd.user_name, telegram_chat, name),
+    )
+    refused = Call("skatbot.usecases.table_lists:topic_refused", (link.id,))
     return NewTopic(telegram_chat, name, created, refused)
+
+
+def topic_created(
+    session: Session,
+    link_id: int,
+    user_id: int | None,
+    user_name: str,
+    telegram_chat: int,
+    name: str,
+    thread_id: int,
+) -> Reply:
+    """The table's topic ``thread_id`` exists: open its list there."""
+    place = places.place_id(session, telegram_chat, thread_id)
+    lock_chat(session, place)
+    found = trepo.table_by_id(session, link_id)
+    if found is None or found.list_id is not None:
+        return Reply("")  # deleted, or linked with /tisch meanwhile
+    opener = Command(
+        chat_id=place,
+        chat_title=name,
+        user_id=user_id,
+        user_name=user_name,
+        update_id=0,
+        args=(),
+        thread_id=thread_id,
+        telegram_chat_id=telegram_chat,
+    )
+    return open_table(session, opener, found)
+
+
+def topic_refused(session: Session, link_id: int) -> Reply:
+    """Telegram refused the table's topic: the desk gets the /tisch codes instead."""
+    found = trepo.table_by_id(session, link_id)
+    if found is None or found.list_id is not None:
+        return Reply("")
+    links = trepo.table_links(session, trepo.series_by_id(session, found.series_id))  # type: ignore[arg-type]
+    if any(other.table_no < found.table_no and other.list_id is None for other in links):
+        return Reply("")  # the first refused table said it for all
+    lines = [
+        "⚠️ Themen für die Tische darf ich hier nicht anlegen.",
+        "👉 Gib mir das Admin-Recht „Themen verwalten“ – oder jeder Tisch schickt in "
+        "seinem Chat oder Thema /tisch CODE:",
+    ]
+    lines.extend(
+        f"🔗 Tisch {other.table_no} → /tisch {other.code}"
+        for other in links
+        if other.list_id is None
+    )
+    return Reply("\n".join(lines))
 
 
 def open_table(session: Session, cmd: Command, link: TableLink) -> Reply:
@@ -519,22 +530,23 @@ def standings_text(session: Session, t: Tournament) -> str:
 
 def standings_edit(session: Session, t: Tournament) -> Edit | None:
     """The coalesced edit of the desk's pinned standings (text computed when it is sent)."""
-    desk, tid = t.chat_id, t.id
+    desk = t.chat_id
     mid = standings.pinned_id(session, desk)
     if mid is None:
         return None
-
-    def render(s: Session) -> str | None:
-        found = trepo.tournament_by_id(s, tid)
-        return standings_text(s, found) if found is not None else None
-
     return Edit(
         mid,
         None,
-        render=render,
+        render=Call("skatbot.usecases.table_lists:render_standings", (t.id,)),
         every=STANDINGS_EDIT_SECONDS,
-        on_gone=lambda s: standings.forget(s, desk, mid),
+        on_gone=Call("skatbot.usecases.standings:forget", (desk, mid)),
     )
+
+
+def render_standings(session: Session, tournament_id: int) -> str | None:
+    """The desk's standings text as committed now (None: the tournament is gone)."""
+    found = trepo.tournament_by_id(session, tournament_id)
+    return standings_text(session, found) if found is not None else None
 
 
 # --- "Nächste Serie auslosen" -------------------------------------------------------------------
