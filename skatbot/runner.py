@@ -33,6 +33,7 @@ from telegram import Update
 from telegram.error import Conflict, InvalidToken, NetworkError, RetryAfter, TelegramError
 from telegram.ext import Application
 
+from skatbot import faults
 from skatbot.handlers.delivery import retry_after_seconds
 
 __all__ = ["close_outbox", "poll_updates", "run_polling"]
@@ -214,6 +215,8 @@ async def poll_updates(
             if not finished:
                 break
             backoff = initial_backoff
+            if offset is not None and offset != confirmed:
+                faults.at("confirmed", offset - 1)  # Telegram forgot the updates before offset
             confirmed = offset
             new = dispatcher.add(list(updates)) if updates else 0
             if dispatcher.busy and not new:

@@ -690,9 +690,9 @@ class Delivery:
         if not ran or not rows:
             return
         first, *posts = rows
-        await deliver_stored(self.bot, self.outbox, self.db, first, update_id=update_id)
+        await deliver_stored(self.bot, self.outbox, self.db, first)
         for row in posts:
-            submit_stored(self.bot, self.outbox, self.db, row, update_id=update_id)
+            submit_stored(self.bot, self.outbox, self.db, row)
 
     async def _reply_messages(self, reply: Reply) -> int | None:
         docs = list(reply.documents)
@@ -793,11 +793,10 @@ async def deliver_stored(
     row: durable.Stored,
     *,
     done: dict[int, int | None] | None = None,
-    update_id: int | None = None,
 ) -> None:
     """Deliver one outbox row (pinned after sending if it is such a post), then delete it.
     Cancelled (shutdown), the row stays for the next start."""
-    steps = Steps(db, row.row_id, done, update_id)
+    steps = Steps(db, row.row_id, done, row.update_id)
     d = Delivery(bot, outbox, db, Target(row.chat_id, row.thread_id), steps)
     try:
         sent = await d.reply(row.reply, finish=not row.pin)
@@ -818,12 +817,11 @@ def submit_stored(
     row: durable.Stored,
     *,
     done: dict[int, int | None] | None = None,
-    update_id: int | None = None,
 ) -> None:
     """Queue one outbox row behind everything else for its chat."""
 
     async def job() -> None:
-        await deliver_stored(bot, outbox, db, row, done=done, update_id=update_id)
+        await deliver_stored(bot, outbox, db, row, done=done)
 
     outbox.submit(row.chat_id, job)
 
@@ -851,8 +849,8 @@ async def resume(bot: Bot, bot_data: dict[str, Any]) -> int:
             log.exception("outbox row %s cannot be read; dropped", row.id)
             await db.write(lambda session, row_id=row.id: stored.done(session, row_id))
             continue
-        item = durable.Stored(row.id, row.chat_id, row.thread_id, reply, pin)
-        submit_stored(bot, outbox, db, item, done=row.steps, update_id=row.update_id)
+        item = durable.Stored(row.id, row.chat_id, row.thread_id, reply, pin, row.update_id)
+        submit_stored(bot, outbox, db, item, done=row.steps)
     if pending:
         log.info("outbox: %d replies from the previous run queued", len(pending))
     return len(pending)

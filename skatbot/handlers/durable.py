@@ -37,6 +37,7 @@ class Stored:
     thread_id: int | None
     reply: Reply
     pin: bool = False
+    update_id: int | None = None
 
 
 def store(
@@ -71,7 +72,7 @@ def _store(
             payload=payload,
             blob=blob,
         )
-        out.append(Stored(row_id, chat_id, thread_id or None, own, pin))
+        out.append(Stored(row_id, chat_id, thread_id or None, own, pin, update_id))
     for post in reply.posts:
         _store(
             session,

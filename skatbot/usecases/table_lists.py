@@ -402,6 +402,7 @@ def _report(
     """Everyone signed: the results enter the tournament as if typed with /ergebnis."""
     from skatbot.usecases.tournament import record_results
 
+    trepo.lock_series(session, series.id)  # the last two tables may report at once
     done = trepo.load_series(session, t)
     target = next(s for s in done if s.row.id == series.id)
     lines = record_results(
@@ -452,6 +453,7 @@ def after_reopen(session: Session, cmd: Command, lst: repo.ListInfo) -> tuple[Po
     if not link.reported:
         return ()
     t, series = _context(session, link)
+    trepo.lock_series(session, series.id)
     names = _table_names(series, link)
     trepo.withdraw_results(session, series, names, user_id=cmd.user_id, update_id=cmd.update_id)
     link.reported = False
