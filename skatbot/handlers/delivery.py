@@ -73,6 +73,8 @@ REFUSALS_KEPT = 1000  # Outbox.refusals
 MAX_FLOOD_WAITS = 20  # 429 answers in a row before a message is given up
 WINDOW_MARGIN = 0.05  # share of the group window added so our window never ends before Telegram's
 EDIT_MEMORY = 2048  # (chat, message) pairs whose last edited content we remember
+PACED_CHATS = 4096  # groups whose send times the pacer keeps (beyond: those idle for a window)
+EDIT_TIMES_KEPT = 4096  # coalesced edits: messages whose last edit time is remembered
 
 # The reply goes out through Bot.do_api_request, which hands back Telegram's JSON instead of a
 # telegram.Message: building that Message (~90 attributes) cost ~140 µs per reply here, more
@@ -142,9 +144,22 @@ class Pacer:
         self.group_limit = group_limit
         self.group_window = group_window
         self.per_second = per_second
-        self._sent: dict[int, deque[float]] = {}
+        # Send times per group, least recently used first; pruned to PACED_CHATS (a group whose
+        # window has passed needs no entry).
+        self._sent: OrderedDict[int, deque[float]] = OrderedDict()
         self._all: deque[float] = deque()
         self._blocked: dict[int, float] = {}
+
+    def _sent_lru(self, chat_id: int) -> None:
+        self._sent.move_to_end(chat_id)
+        if len(self._sent) <= PACED_CHATS:
+            return
+        stale = time.monotonic() - self.group_window * (1 + WINDOW_MARGIN)
+        while len(self._sent) > PACED_CHATS:
+            oldest, times = next(iter(self._sent.items()))
+            if oldest == chat_id or (times and times[-1] > stale):
+                break  # more groups than that sent within the window: all are needed
+            del self._sent[oldest]
 
     def block(self, chat_id: int, seconds: float) -> None:
         """Telegram said 429 for this chat: nothing goes there for ``seconds``."""
@@ -159,18 +174,21 @@ class Pacer:
                 await asyncio.sleep(delay)
             self._blocked.pop(chat_id, None)
 
-    async def slot(self, chat_id: int) -> None:
-        """Wait for a send slot in ``chat_id`` and take it."""
+    async def slot(self, chat_id: int, *, heavy: bool = False) -> None:
+        """Wait for a send slot in ``chat_id`` and take it. Documents and pictures
+        (``heavy``) leave a quarter of a group's slots to everything else."""
         await self.wait_unblocked(chat_id)
         if self.group_limit is not None and chat_id < 0:
             sent = self._sent.setdefault(chat_id, deque())
+            self._sent_lru(chat_id)
+            limit = self.group_limit - (self.group_limit // 4 if heavy else 0)
             # Telegram counts a message when it arrives, a little after we took its slot.
             window = self.group_window * (1 + WINDOW_MARGIN)
             while True:
                 now = time.monotonic()
                 while sent and sent[0] <= now - window:
                     sent.popleft()
-                if len(sent) < self.group_limit:
+                if len(sent) < max(1, limit):
                     break
                 await asyncio.sleep(sent[0] + window - now)
             sent.append(time.monotonic())
@@ -190,13 +208,16 @@ class Outbox:
 
     def __init__(self, pacer: Pacer | None = None) -> None:
         self.pacer = pacer or Pacer()
-        self._queues: dict[int, deque[Callable[[], Awaitable[None]]]] = {}
-        self._workers: dict[int, asyncio.Task[None]] = {}
+        # Two lanes per chat, each worked in order by its own task: documents and pictures
+        # (``heavy``) and everything else, so a booking's reply never waits behind a PDF.
+        self._queues: dict[tuple[int, bool], deque[Callable[[], Awaitable[None]]]] = {}
+        self._workers: dict[tuple[int, bool], asyncio.Task[None]] = {}
         self._idle: asyncio.Condition | None = None
         self._edited: OrderedDict[tuple[int, int], tuple[str | None, Any]] = OrderedDict()
         # Coalesced edits (``Edit.every``): when each message was last edited, the edit
         # waiting for its turn, and the timer that sends it.
-        self._last_edit: dict[tuple[int, int], float] = {}
+        # (LRU, EDIT_TIMES_KEPT: a forgotten time only lets the next edit go at once)
+        self._last_edit: OrderedDict[tuple[int, int], float] = OrderedDict()
         self._pending_edit: dict[tuple[int, int], Callable[[], Awaitable[None]]] = {}
         self._edit_timers: dict[tuple[int, int], asyncio.Task[None]] = {}
         self.refusals: deque[tuple[int, int]] = deque(maxlen=REFUSALS_KEPT)
@@ -206,19 +227,24 @@ class Outbox:
 
     # -- queues ---------------------------------------------------------------------------
 
-    def submit(self, chat_id: int, job: Callable[[], Awaitable[None]]) -> None:
-        """Run ``job`` after everything queued before for ``chat_id``."""
+    def submit(
+        self, chat_id: int, job: Callable[[], Awaitable[None]], *, heavy: bool = False
+    ) -> None:
+        """Run ``job`` after everything queued before for ``chat_id`` in its lane
+        (``heavy``: a reply with documents or pictures)."""
         if self.closed:
             log.warning("outbox closed: a delivery to chat %s is dropped", chat_id)
             return
-        self._queues.setdefault(chat_id, deque()).append(job)
-        if chat_id not in self._workers:
-            self._workers[chat_id] = asyncio.get_running_loop().create_task(
-                self._work(chat_id), name=f"outbox-{chat_id}"
+        key = (chat_id, heavy)
+        self._queues.setdefault(key, deque()).append(job)
+        if key not in self._workers:
+            self._workers[key] = asyncio.get_running_loop().create_task(
+                self._work(key), name=f"outbox-{chat_id}{'-heavy' if heavy else ''}"
             )
 
-    async def _work(self, chat_id: int) -> None:
-        queue = self._queues[chat_id]
+    async def _work(self, key: tuple[int, bool]) -> None:
+        chat_id = key[0]
+        queue = self._queues[key]
         try:
             while queue:
                 job = queue[0]
@@ -231,14 +257,18 @@ class Outbox:
                 queue.popleft()
         finally:
             if not queue:
-                self._queues.pop(chat_id, None)
-            self._workers.pop(chat_id, None)
+                self._queues.pop(key, None)
+            self._workers.pop(key, None)
             await self._notify()
 
     def busy(self, chat_id: int | None = None) -> bool:
         if chat_id is None:
             return bool(self._workers) or bool(self._edit_timers)
-        return chat_id in self._workers or any(k[0] == chat_id for k in self._edit_timers)
+        return (
+            (chat_id, False) in self._workers
+            or (chat_id, True) in self._workers
+            or any(k[0] == chat_id for k in self._edit_timers)
+        )
 
     def coalesce(
         self,
@@ -257,22 +287,30 @@ class Outbox:
             return False
         last = self._last_edit.get(key)
         if last is None or now - last >= every:
-            self._last_edit[key] = now
+            self._edited_at(key, now)
             return True
         self._pending_edit[key] = send
 
         async def fire() -> None:
             await asyncio.sleep(last + every - time.monotonic())
             job = self._pending_edit.pop(key)
-            self._last_edit[key] = time.monotonic()
+            self._edited_at(key, time.monotonic())
             self.submit(chat_id, job)
             del self._edit_timers[key]
 
         self._edit_timers[key] = asyncio.get_running_loop().create_task(fire())
         return False
 
-    def pending(self, chat_id: int) -> int:
-        return len(self._queues.get(chat_id, ()))
+    def _edited_at(self, key: tuple[int, int], when: float) -> None:
+        self._last_edit[key] = when
+        self._last_edit.move_to_end(key)
+        while len(self._last_edit) > EDIT_TIMES_KEPT:
+            self._last_edit.popitem(last=False)
+
+    def pending(self, chat_id: int, *, heavy: bool | None = None) -> int:
+        """Jobs queued for ``chat_id`` (in the one lane, or both)."""
+        lanes = (False, True) if heavy is None else (heavy,)
+        return sum(len(self._queues.get((chat_id, lane), ())) for lane in lanes)
 
     async def _notify(self) -> None:
         cond = self._condition()
@@ -311,7 +349,12 @@ class Outbox:
     # -- one Bot API request with pacing and retries --------------------------------------
 
     async def call(
-        self, chat_id: int, request: Callable[[], Awaitable[T]], *, counts: bool = True
+        self,
+        chat_id: int,
+        request: Callable[[], Awaitable[T]],
+        *,
+        counts: bool = True,
+        heavy: bool = False,
     ) -> T:
         """Run ``request``: after a send slot if it ``counts`` against the group limit; a 429
         pauses this chat and the request is made again; 5xx/network errors are retried."""
@@ -320,7 +363,7 @@ class Outbox:
         floods = 0
         while True:
             if counts:
-                await self.pacer.slot(chat_id)
+                await self.pacer.slot(chat_id, heavy=heavy)
             else:
                 await self.pacer.wait_unblocked(chat_id)
             try:
@@ -453,12 +496,15 @@ class Delivery:
         db: Database | None,
         target: Target,
         steps: Steps | None = None,
+        *,
+        heavy: bool = False,
     ) -> None:
         self.bot = bot
         self.outbox = outbox
         self.db = db
         self.target = target
         self.steps = steps  # the outbox row being delivered (None: a reply not stored)
+        self.heavy = heavy  # in the documents' lane: paced to leave slots to the rest
 
     async def _step(self, send: Callable[[], Awaitable[int | None]]) -> int | None:
         """One send of the row (made once over restarts, see ``Steps``)."""
@@ -473,7 +519,10 @@ class Delivery:
             target = self.target
             try:
                 return await self.outbox.call(
-                    target.chat_id, functools.partial(request, target), counts=counts
+                    target.chat_id,
+                    functools.partial(request, target),
+                    counts=counts,
+                    heavy=self.heavy,
                 )
             except ChatMigrated as err:
                 log.info("chat %s migrated to %s", target.chat_id, err.new_chat_id)
@@ -486,7 +535,7 @@ class Delivery:
                 raise
         target = self.target
         return await self.outbox.call(
-            target.chat_id, functools.partial(request, target), counts=counts
+            target.chat_id, functools.partial(request, target), counts=counts, heavy=self.heavy
         )
 
     async def send_text(self, html: str, buttons: Buttons = ()) -> int | None:
@@ -797,7 +846,8 @@ async def deliver_stored(
     """Deliver one outbox row (pinned after sending if it is such a post), then delete it.
     Cancelled (shutdown), the row stays for the next start."""
     steps = Steps(db, row.row_id, done, row.update_id)
-    d = Delivery(bot, outbox, db, Target(row.chat_id, row.thread_id), steps)
+    heavy = bool(row.reply.documents)
+    d = Delivery(bot, outbox, db, Target(row.chat_id, row.thread_id), steps, heavy=heavy)
     try:
         sent = await d.reply(row.reply, finish=not row.pin)
         if row.pin and sent is not None:
@@ -823,7 +873,7 @@ def submit_stored(
     async def job() -> None:
         await deliver_stored(bot, outbox, db, row, done=done)
 
-    outbox.submit(row.chat_id, job)
+    outbox.submit(row.chat_id, job, heavy=bool(row.reply.documents))
 
 
 def enqueue_stored(bot: Bot, bot_data: dict[str, Any], rows: list[durable.Stored]) -> None:
@@ -868,13 +918,16 @@ def enqueue(
     bot_data: dict[str, Any],
     target: Target,
     run: Callable[[Delivery], Awaitable[object]],
+    *,
+    heavy: bool = False,
 ) -> None:
-    """Queue ``run(delivery)`` behind everything else for the target's chat."""
+    """Queue ``run(delivery)`` behind everything else for the target's chat (in the
+    documents' lane if ``heavy``)."""
     outbox = outbox_of(bot_data)
     db = bot_data.get("db")
-    delivery = Delivery(bot, outbox, db, target)
+    delivery = Delivery(bot, outbox, db, target, heavy=heavy)
 
     async def job() -> None:
         await run(delivery)
 
-    outbox.submit(target.chat_id, job)
+    outbox.submit(target.chat_id, job, heavy=heavy)

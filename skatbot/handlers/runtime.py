@@ -17,7 +17,7 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from skatbot import faults
-from skatbot.handlers import delivery, durable
+from skatbot.handlers import delivery, durable, fairness
 from skatbot.handlers.html_split import MAX_TEXT
 from skatbot.rules.errors import RuleError
 from skatbot.storage import places, repo
@@ -118,6 +118,21 @@ async def execute(
     cmd = await in_place(context, cmd)
     db = database(context)
     target = delivery.target_of(update)
+    bot_data = context.application.bot_data
+    gate = fairness.fairness_of(bot_data)
+    if not write and offload and fairness.makes_document(cmd.text) and target is not None:
+        try:
+            pending = delivery.outbox_of(bot_data).pending(target.chat_id, heavy=True)
+            gate.admit(target.chat_id, cmd.user_id, cmd.text, pending)
+        except fairness.Repeated:
+            await send(update, context, Reply(fairness.repeated_note(cmd.text)))
+            return
+        except RuleError as err:
+            await send(update, context, Reply(error_text(err), refusal=True))
+            return
+        async with gate.renders:  # one document rendered at a time, over all chats
+            await _read_and_send(update, context, use_case, cmd, offload)
+        return
 
     def unit(session: Session) -> Reply:
         reply = use_case(session, cmd)
@@ -145,8 +160,26 @@ async def execute(
         return
     if write:
         faults.at("committed", cmd.update_id)
-        delivery.enqueue_stored(context.bot, context.application.bot_data, rows)
+        if target is not None:
+            gate.changed(target.chat_id)
+        delivery.enqueue_stored(context.bot, bot_data, rows)
         return
+    await send(update, context, reply)
+
+
+async def _read_and_send(
+    update: Update,
+    context: ContextTypes.DEFAULT_TYPE,
+    use_case: UseCase,
+    cmd: Command,
+    offload: bool,
+) -> None:
+    try:
+        reply = await database(context).read(
+            lambda session: use_case(session, cmd), offload=offload
+        )
+    except RuleError as err:
+        reply = Reply(error_text(err), refusal=True)
     await send(update, context, reply)
 
 
@@ -174,7 +207,13 @@ async def send(update: Update, context: ContextTypes.DEFAULT_TYPE, reply: Reply)
         reply.text or reply.documents or reply.edits or reply.posts or reply.topics
     ):
         return
-    delivery.enqueue(context.bot, context.application.bot_data, target, lambda d: d.reply(reply))
+    delivery.enqueue(
+        context.bot,
+        context.application.bot_data,
+        target,
+        lambda d: d.reply(reply),
+        heavy=bool(reply.documents),
+    )
 
 
 def apply_edits(
