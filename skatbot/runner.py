@@ -237,7 +237,11 @@ async def poll_updates(
 
 
 async def close_outbox(app: AnyApplication, grace: float = 10.0) -> None:
-    """Deliver the replies still queued (within ``grace`` seconds) before the app stops."""
+    """Deliver the replies still queued (within ``grace`` seconds) before the app stops;
+    what is left stays in the outbox table for the next start."""
+    pruner = app.bot_data.pop("pruner", None)
+    if isinstance(pruner, asyncio.Task):
+        pruner.cancel()
     outbox = app.bot_data.get("outbox")
     close = getattr(outbox, "close", None)
     if close is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections import OrderedDict
 from collections.abc import Callable
 
 from telegram import Message, Update
@@ -37,6 +38,7 @@ log = logging.getLogger(__name__)
 UseCase = Callable[[Session, Command], Reply]
 CallbackUseCase = Callable[[Session, Command], Answer]
 MAX_ARGS = 400  # a /teilnehmer or /ergebnis message lists many names
+PLACES_KEPT = 4096  # forum topics whose place id is remembered (LRU)
 
 
 class TooLong(RuleError):
@@ -270,7 +272,11 @@ async def place_of(context: ContextTypes.DEFAULT_TYPE, chat_id: int, thread_id: 
     topic a new key, which is looked up afresh, and finds the same place)."""
     if not thread_id:
         return chat_id
-    known: dict[tuple[int, int], int] = context.application.bot_data.setdefault("places", {})
+    found = context.application.bot_data.get("places")
+    known: OrderedDict[tuple[int, int], int] = (
+        found if isinstance(found, OrderedDict) else OrderedDict()
+    )
+    context.application.bot_data["places"] = known
     key = (chat_id, thread_id)
     place = known.get(key)
     if place is None:
@@ -278,6 +284,10 @@ async def place_of(context: ContextTypes.DEFAULT_TYPE, chat_id: int, thread_id: 
             lambda session: places.place_id(session, chat_id, thread_id)
         )
         known[key] = place
+        while len(known) > PLACES_KEPT:  # least recently used first: looked up again if needed
+            known.popitem(last=False)
+    else:
+        known.move_to_end(key)
     return place
 
 
