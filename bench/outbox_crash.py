@@ -34,7 +34,9 @@ async def main(runs: int, names: list[str]) -> int:
                 ok = 0
                 began = time.monotonic()
                 for i in range(runs):
-                    got = await play(SCENARIOS[name], phase, root / name / f"{phase}-{i}")
+                    got = await play(
+                        SCENARIOS[name], phase, root / name / f"{phase}-{i}", want.target
+                    )
                     problems = compare(want, got)
                     if problems or got.exit_code is None:
                         print(f"  {name} {phase} run {i}: {problems}", file=sys.stderr)

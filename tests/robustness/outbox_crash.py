@@ -257,6 +257,7 @@ class Outcome:
     rows: dict[str, int]  # rows per table
     outbox: int
     exit_code: int | None  # of the killed process (None: no kill)
+    target: int  # the target's update id
 
 
 def _mask(text: str) -> str:
@@ -300,38 +301,48 @@ def _rows(db_url: str) -> dict[str, int]:
         db.dispose()
 
 
-async def play(scenario: Scenario, phase: str | None, workdir: Path) -> Outcome:
-    """The scenario with a kill at ``phase`` (None: without), then a clean restart."""
+async def play(
+    scenario: Scenario, phase: str | None, workdir: Path, target: int | None = None
+) -> Outcome:
+    """The scenario with a kill at ``phase`` (None: without), then a clean restart.
+
+    With a kill, ``target`` is the update id the target will get (``Outcome.target`` of the
+    run without): one bot process does the setup and meets the fault point at the target.
+    """
     workdir.mkdir(parents=True, exist_ok=True)
     db_url = f"sqlite+aiosqlite:///{workdir / 'bot.db'}"
     log = workdir / "bot.log"
     async with FakeBotApi(group_limit=None) as api:
         d = Driver(api, db_url)
-        proc = await start_bot(api, db_url, log)
+        fault = None if phase is None else f"{phase}@{target}"
+        proc = await start_bot(api, db_url, log, fault)
         try:
             ctx = await scenario.setup(d)
-        finally:
-            await stop_bot(proc)
-        before = len(api.calls)
-        shown = _shown(api, scenario.chats)
-        uid = scenario.target(d, ctx)
-        exit_code = None
-        if phase is not None:
-            fault = f"{phase}@{uid}"
+            before = len(api.calls)
+            shown = _shown(api, scenario.chats)
             if phase == "confirmed":
                 # The first send of the reply meets flood control: the update is confirmed
                 # while its reply still waits in the outbox.
                 for method in ("sendMessage", "sendDocument", "sendPhoto"):
-                    api.fail_next(method, status=429, retry_after=3)
-            proc = await start_bot(api, db_url, log, fault)
-            exit_code = await asyncio.wait_for(proc.wait(), 60)
-            api._faults.clear()
-        proc = await start_bot(api, db_url, log)
-        try:
-            await api.wait_confirmed(uid, timeout=60)
-            await settle(api, db_url)
+                    api.fail_next(method, status=429, retry_after=1)
+            uid = scenario.target(d, ctx)
+            assert phase is None or uid == target, (uid, target)
+            exit_code = None
+            if phase is None:
+                await api.wait_confirmed(uid, timeout=60)
+                await settle(api, db_url)
+            else:
+                exit_code = await asyncio.wait_for(proc.wait(), 60)
+                api._faults.clear()
         finally:
             await stop_bot(proc)
+        if phase is not None:
+            proc = await start_bot(api, db_url, log)
+            try:
+                await api.wait_confirmed(uid, timeout=60)
+                await settle(api, db_url)
+            finally:
+                await stop_bot(proc)
         sends: dict[int, list[tuple[str, ...]]] = {}
         for call in api.calls[before:]:
             if call.method in SENDS and call.ok:
@@ -342,7 +353,7 @@ async def play(scenario: Scenario, phase: str | None, workdir: Path) -> Outcome:
                 texts.setdefault(chat, []).append(
                     ("edited: " if (chat, mid) in shown else "") + text
                 )
-    return Outcome(sends, texts, _rows(db_url), outbox_rows(db_url), exit_code)
+    return Outcome(sends, texts, _rows(db_url), outbox_rows(db_url), exit_code, uid)
 
 
 def compare(reference: Outcome, crashed: Outcome) -> list[str]:

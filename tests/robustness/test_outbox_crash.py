@@ -33,6 +33,6 @@ async def test_a_kill_at_each_phase_delivers_everything_once(
 ) -> None:
     want = await reference(name, tmp_path)
     assert want.sends, "the command sent nothing"
-    got = await play(SCENARIOS[name], phase, tmp_path / phase)
+    got = await play(SCENARIOS[name], phase, tmp_path / phase, want.target)
     assert got.exit_code is not None, "no kill"
     assert compare(want, got) == []
