@@ -16,11 +16,26 @@ from __future__ import annotations
 import datetime as dt
 import json
 from dataclasses import dataclass
+from typing import cast
 
-from sqlalchemy import BigInteger, DateTime, Integer, LargeBinary, String, Text, delete, select
+from sqlalchemy import (
+    BigInteger,
+    DateTime,
+    Integer,
+    LargeBinary,
+    String,
+    Table,
+    Text,
+    bindparam,
+    delete,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from skatbot.storage.models import Base
+from skatbot.storage.prepared import Prepared
 
 
 def _now() -> dt.datetime:
@@ -39,6 +54,32 @@ class OutboxRow(Base):
     blob: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
     steps: Mapped[str] = mapped_column(Text, default="{}")  # {"step": message id} accepted
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+_T = cast(Table, OutboxRow.__table__)
+_ADD = Prepared(
+    insert(_T)
+    .values(
+        {
+            f: bindparam(f)
+            for f in (
+                "chat_id",
+                "thread_id",
+                "update_id",
+                "kind",
+                "payload",
+                "blob",
+                "steps",
+                "created_at",
+            )
+        }
+    )
+    .returning(_T.c.id)
+)
+_RECORD = Prepared(
+    update(_T).where(_T.c.id == bindparam("row_id")).values(steps=bindparam("steps"))
+)
+_DONE = Prepared(delete(_T).where(_T.c.id == bindparam("row_id")))
 
 
 @dataclass(frozen=True)
@@ -64,30 +105,30 @@ def add(
     blob: bytes | None,
 ) -> int:
     """Store a row (in the caller's transaction); returns its id."""
-    row = OutboxRow(
-        chat_id=chat_id,
-        thread_id=thread_id or None,
-        update_id=update_id,
-        kind=kind,
-        payload=payload,
-        blob=blob,
-        steps="{}",
-        created_at=_now(),
+    row_id = _ADD.scalar(
+        session,
+        {
+            "chat_id": chat_id,
+            "thread_id": thread_id or None,
+            "update_id": update_id,
+            "kind": kind,
+            "payload": payload,
+            "blob": blob,
+            "steps": "{}",
+            "created_at": _now(),
+        },
     )
-    session.add(row)
-    session.flush()
-    return row.id
+    return int(row_id)
 
 
 def record(session: Session, row_id: int, steps: dict[int, int | None]) -> None:
     """Store the sends of ``row_id`` Telegram accepted so far (step number -> message id)."""
-    row = session.get(OutboxRow, row_id)
-    if row is not None:
-        row.steps = json.dumps({str(k): v for k, v in sorted(steps.items())})
+    text = json.dumps({str(k): v for k, v in sorted(steps.items())})
+    _RECORD.execute(session, {"row_id": row_id, "steps": text})
 
 
 def done(session: Session, row_id: int) -> None:
-    session.execute(delete(OutboxRow).where(OutboxRow.id == row_id))
+    _DONE.execute(session, {"row_id": row_id})
 
 
 def pending(session: Session) -> list[Pending]:
