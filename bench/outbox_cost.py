@@ -4,13 +4,14 @@ accepted, in-process, SQLite on disk, the Bot API answering at once).
 
 Usage: python bench/outbox_cost.py [N]
 
-For the time without the outbox, run bench/spiel.py on the commit before it (the figures are
-in bench/README.md).
+For the figures without the outbox, run this script with PYTHONPATH set to the tree of the
+commit before it (``git archive``); bench/README.md has both.
 """
 
 from __future__ import annotations
 
 import asyncio
+import statistics
 import sys
 import tempfile
 import time
@@ -38,13 +39,20 @@ GAMES = [
 async def main(n: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = Database(f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}")
-        db.migrate()
         statements: list[str] = []
+
+        def seen(sql: str) -> None:
+            word = sql.split(None, 1)[0].upper() if sql.strip() else ""
+            if word in ("INSERT", "UPDATE", "DELETE", "SELECT"):
+                statements.append(f"{word} {_table(sql)}")
+
         for engine in db._engines:
 
-            @event.listens_for(engine, "before_cursor_execute")
-            def seen(conn: Any, cursor: Any, sql: str, *args: Any) -> None:
-                statements.append(sql.split(None, 3)[0].upper() + " " + _table(sql))
+            @event.listens_for(engine, "connect")
+            def trace(dbapi_conn: Any, _record: Any) -> None:
+                dbapi_conn.set_trace_callback(seen)
+
+        db.migrate()
 
         writes = [0]
         real_write = db.write
@@ -59,6 +67,7 @@ async def main(n: int) -> None:
         app.bot_data["outbox"] = outbox = Outbox(Pacer(group_limit=None, per_second=None))
         register(app)
         samples: list[float] = []
+        cpu: list[float] = []
         per_game: list[tuple[int, list[str]]] = []
         payload = [0]
         uid = 1
@@ -76,20 +85,27 @@ async def main(n: int) -> None:
                 uid += 1
                 statements.clear()
                 writes[0] = 0
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 await app.process_update(update)
                 await outbox.wait_idle(chat)
                 samples.append((time.perf_counter() - t0) * 1000)
+                cpu.append((time.process_time() - c0) * 1000)
                 per_game.append((writes[0], list(statements)))
-            from skatbot.handlers.durable import encode
-            from skatbot.usecases.reply import Reply
+            try:
+                from skatbot.handlers.durable import encode
+                from skatbot.usecases.reply import Reply
 
-            payload[0] = len(encode(Reply("x" * 300))[0])
+                payload[0] = len(encode(Reply("x" * 300))[0])
+            except ImportError:  # a tree before the outbox
+                pass
         db.dispose()
     median, p99 = summary(samples)
     w, s = per_game[len(per_game) // 2]
     outbox_statements = [x for x in s if "outbox" in x]
-    print(f"/spiel with the durable outbox, {n} games: median {median:.3f} ms, p99 {p99:.3f} ms")
+    print(
+        f"/spiel, {n} games: median {median:.3f} ms, p99 {p99:.3f} ms; CPU median "
+        f"{statistics.median(cpu[50:]):.3f} ms"
+    )
     print(f"write transactions per /spiel: {w} (the booking's own, and one after sending)")
     print(
         f"statements per /spiel: {len(s)}, of them on the outbox: {len(outbox_statements)}: "
