@@ -344,7 +344,9 @@ class Outbox:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         if left:
-            log.warning("shutting down with %d undelivered replies", left)
+            log.warning(
+                "shutting down with %d replies queued (stored ones go out at the next start)", left
+            )
 
     # -- one Bot API request with pacing and retries --------------------------------------
 
