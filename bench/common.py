@@ -20,6 +20,7 @@ class InstantRequest(BaseRequest):
     def __init__(self) -> None:
         self.ids = itertools.count(1)
         self.calls = 0
+        self.documents = 0
 
     @property
     def read_timeout(self) -> float | None:
@@ -43,11 +44,13 @@ class InstantRequest(BaseRequest):
     ) -> tuple[int, bytes]:
         self.calls += 1
         api = url.rsplit("/", 1)[-1]
+        if api in ("sendDocument", "sendPhoto"):
+            self.documents += 1
         params = request_data.parameters if request_data else {}
         result: Any = True
         if api == "getMe":
             result = BOT_USER
-        elif api in ("sendMessage", "sendDocument", "editMessageText"):
+        elif api in ("sendMessage", "sendDocument", "sendPhoto", "editMessageText"):
             result = {
                 "message_id": next(self.ids),
                 "date": int(time.time()),

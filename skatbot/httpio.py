@@ -1,5 +1,8 @@
 """Reading one HTTP/1.1 request from an asyncio stream: shared by the webhook server and the
-Bot API stand-in (both are small stdlib servers; neither needs a web framework)."""
+Bot API stand-in (both are small stdlib servers; neither needs a web framework).
+
+``read_head`` and ``read_body`` are the two halves, so that a server can look at the headers
+(a secret, the declared length) before it reads a byte of the body."""
 
 from __future__ import annotations
 
@@ -10,17 +13,18 @@ class BadRequest(Exception):
     """The request cannot be read (malformed head, bad length, body too large)."""
 
 
-async def read_request(
-    reader: asyncio.StreamReader, *, max_body: int | None = None
-) -> tuple[str, str, dict[str, str], bytes] | None:
-    """(method, target, lower-cased headers, body), or None when the peer closed the stream.
+class TooLarge(BadRequest):
+    """The body is larger than allowed (answered 413)."""
 
-    Content-Length and chunked bodies are supported; ``max_body`` bounds the body size.
-    """
+
+async def read_head(reader: asyncio.StreamReader) -> tuple[str, str, dict[str, str]] | None:
+    """(method, target, lower-cased headers), or None when the peer closed the stream."""
     try:
         head = await reader.readuntil(b"\r\n\r\n")
     except asyncio.IncompleteReadError:
         return None
+    except asyncio.LimitOverrunError:
+        raise BadRequest from None  # a head longer than the stream's limit
     lines = head.decode("latin-1").split("\r\n")
     parts = lines[0].split(" ")
     if len(parts) < 3:
@@ -30,34 +34,66 @@ async def read_request(
         if ":" in line:
             name, _, value = line.partition(":")
             headers[name.strip().lower()] = value.strip()
+    return parts[0].upper(), parts[1], headers
+
+
+def declared_length(headers: dict[str, str]) -> int | None:
+    """The Content-Length (None: chunked, or none given)."""
+    if "chunked" in headers.get("transfer-encoding", "").lower():
+        return None
+    try:
+        length = int(headers.get("content-length", "0"))
+    except ValueError:
+        raise BadRequest from None
+    if length < 0:
+        raise BadRequest
+    return length
+
+
+async def read_body(
+    reader: asyncio.StreamReader, headers: dict[str, str], *, max_body: int | None = None
+) -> bytes:
+    """The body announced by ``headers`` (Content-Length or chunked), at most ``max_body``
+    bytes (``TooLarge`` before reading a declared length over it)."""
 
     def check(size: int) -> None:
-        if size < 0 or (max_body is not None and size > max_body):
-            raise BadRequest
+        if max_body is not None and size > max_body:
+            raise TooLarge
 
-    if "chunked" in headers.get("transfer-encoding", "").lower():
-        chunks: list[bytes] = []
-        size_total = 0
-        while True:
-            size_line = await reader.readuntil(b"\r\n")
-            try:
-                size = int(size_line.split(b";")[0].strip() or b"0", 16)
-            except ValueError:
-                raise BadRequest from None
-            if size == 0:
-                while (await reader.readuntil(b"\r\n")) != b"\r\n":
-                    pass  # trailers until the empty line
-                break
-            size_total += size
-            check(size_total)
-            chunks.append(await reader.readexactly(size))
-            await reader.readexactly(2)
-        body = b"".join(chunks)
-    else:
+    length = declared_length(headers)
+    if length is not None:
+        check(length)
+        return await reader.readexactly(length)
+    chunks: list[bytes] = []
+    size_total = 0
+    while True:
+        size_line = await reader.readuntil(b"\r\n")
         try:
-            length = int(headers.get("content-length", "0"))
+            size = int(size_line.split(b";")[0].strip() or b"0", 16)
         except ValueError:
             raise BadRequest from None
-        check(length)
-        body = await reader.readexactly(length)
-    return parts[0].upper(), parts[1], headers, body
+        if size < 0:
+            raise BadRequest
+        if size == 0:
+            while (await reader.readuntil(b"\r\n")) != b"\r\n":
+                pass  # trailers until the empty line
+            break
+        size_total += size
+        check(size_total)
+        chunks.append(await reader.readexactly(size))
+        await reader.readexactly(2)
+    return b"".join(chunks)
+
+
+async def read_request(
+    reader: asyncio.StreamReader, *, max_body: int | None = None
+) -> tuple[str, str, dict[str, str], bytes] | None:
+    """(method, target, lower-cased headers, body), or None when the peer closed the stream.
+
+    Content-Length and chunked bodies are supported; ``max_body`` bounds the body size.
+    """
+    head = await read_head(reader)
+    if head is None:
+        return None
+    verb, target, headers = head
+    return verb, target, headers, await read_body(reader, headers, max_body=max_body)

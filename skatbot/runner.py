@@ -48,6 +48,7 @@ from telegram.error import (
 from telegram.ext import Application
 from telegram.warnings import PTBUserWarning
 
+from skatbot import faults
 from skatbot.handlers.delivery import retry_after_seconds
 from skatbot.handlers.resilience import parse_update, tell_unreadable, update_id_of
 
@@ -282,6 +283,8 @@ async def poll_updates(
             if not finished:
                 break
             backoff = initial_backoff
+            if offset is not None and offset != confirmed:
+                faults.at("confirmed", offset - 1)  # Telegram forgot the updates before offset
             confirmed = offset
             new = dispatcher.add(list(updates)) if updates else 0
             if dispatcher.busy and not new:
@@ -302,7 +305,11 @@ async def poll_updates(
 
 
 async def close_outbox(app: AnyApplication, grace: float = 10.0) -> None:
-    """Deliver the replies still queued (within ``grace`` seconds) before the app stops."""
+    """Deliver the replies still queued (within ``grace`` seconds) before the app stops;
+    what is left stays in the outbox table for the next start."""
+    pruner = app.bot_data.pop("pruner", None)
+    if isinstance(pruner, asyncio.Task):
+        pruner.cancel()
     outbox = app.bot_data.get("outbox")
     close = getattr(outbox, "close", None)
     if close is not None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from sqlalchemy import select, text
 
 from skatbot.app import build_application
+from skatbot.handlers.fairness import Fairness
 from skatbot.handlers.registry import ERROR_NOTICE
 from skatbot.runner import run_polling
 from skatbot.standin.rich import parse_rich
@@ -73,7 +74,15 @@ class Bot:
             group_window=GROUP_WINDOW,
         )
         self.app = app
+        # Tests ask for /export and documents far more often than a member may (the limits
+        # have their own tests: tests/handlers/test_fair_heavy.py).
+        app.bot_data["fairness"] = Fairness(repeat_seconds=0, per_member=10**6, pending=10**6)
         self.task = asyncio.create_task(run_polling(app, stop=self.stop, timeout=2))
+        # Started (post_init queued what the outbox held from before) before the test goes on.
+        for _ in range(1000):
+            if app.running or self.task.done():
+                break
+            await asyncio.sleep(0.01)
         # An update is confirmed once committed; its replies follow from the outbox. Tests
         # that wait for a confirmation mean "and answered", so wait for the outbox too.
         confirmed = self.api.wait_confirmed

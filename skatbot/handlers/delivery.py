@@ -12,6 +12,12 @@ one worker, so one busy group never holds up another:
 * 5xx answers and network errors are retried a few times with backoff. A reply that still
   cannot be delivered is logged; it never undoes a booking.
 
+Replies are durable: the update's transaction stores them in the outbox table
+(``handlers.durable``, ``storage.outbox``) and a row is deleted once Telegram accepted all of
+it. Each send of a row is a numbered step (``Steps``); the id Telegram gave an accepted send
+is recorded in the row before the next one is made, so after a restart (``resume``) the
+pending rows go out first, in order, and what was accepted before is not sent again.
+
 A reply longer than Telegram's 4,096 characters is cut into several messages at line ends
 (``html_split``); a document carries the reply text as its caption when it fits, which
 saves a message against the group limit. Replies go to the forum topic the update came from.
@@ -45,9 +51,11 @@ from telegram.error import (
 )
 from telegram.warnings import PTBUserWarning
 
-from skatbot.handlers import coalesce, rich
+from skatbot import faults
+from skatbot.handlers import coalesce, durable, rich
 from skatbot.handlers.html_split import MAX_CAPTION, fits, split_html
 from skatbot.handlers.resilience import file_failed_text, is_topic_closed, topic_closed_note
+from skatbot.storage import outbox as stored
 from skatbot.usecases.reply import (
     Buttons,
     CloseTopic,
@@ -64,6 +72,7 @@ if TYPE_CHECKING:
     from telegram import Bot
 
     from skatbot.storage.database import Database
+    from skatbot.storage.unit import Session
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +84,8 @@ REFUSALS_KEPT = 1000  # Outbox.refusals
 MAX_FLOOD_WAITS = 20  # 429 answers in a row before a message is given up
 WINDOW_MARGIN = 0.05  # share of the group window added so our window never ends before Telegram's
 EDIT_MEMORY = 2048  # (chat, message) pairs whose last edited content we remember
+PACED_CHATS = 4096  # groups whose send times the pacer keeps (beyond: those idle for a window)
+EDIT_TIMES_KEPT = 4096  # coalesced edits: messages whose last edit time is remembered
 
 # The reply goes out through Bot.do_api_request, which hands back Telegram's JSON instead of a
 # telegram.Message: building that Message (~90 attributes) cost ~140 µs per reply here, more
@@ -152,11 +163,24 @@ class Pacer:
         self.group_limit = group_limit
         self.group_window = group_window
         self.per_second = per_second
-        self._sent: dict[int, deque[float]] = {}
+        # Send times per group, least recently used first; pruned to PACED_CHATS (a group whose
+        # window has passed needs no entry).
+        self._sent: OrderedDict[int, deque[float]] = OrderedDict()
         self._all: deque[float] = deque()
         self._in_flight = 0
         self._fifo = asyncio.Lock()
         self._blocked: dict[int, float] = {}
+
+    def _sent_lru(self, chat_id: int) -> None:
+        self._sent.move_to_end(chat_id)
+        if len(self._sent) <= PACED_CHATS:
+            return
+        stale = time.monotonic() - self.group_window * (1 + WINDOW_MARGIN)
+        while len(self._sent) > PACED_CHATS:
+            oldest, times = next(iter(self._sent.items()))
+            if oldest == chat_id or (times and times[-1] > stale):
+                break  # more groups than that sent within the window: all are needed
+            del self._sent[oldest]
 
     def block(self, chat_id: int, seconds: float) -> None:
         """Telegram said 429 for this chat: nothing goes there for ``seconds``."""
@@ -171,18 +195,21 @@ class Pacer:
                 await asyncio.sleep(delay)
             self._blocked.pop(chat_id, None)
 
-    async def slot(self, chat_id: int) -> None:
-        """Wait for a send slot in ``chat_id`` and take it."""
+    async def slot(self, chat_id: int, *, heavy: bool = False) -> None:
+        """Wait for a send slot in ``chat_id`` and take it. Documents and pictures
+        (``heavy``) leave a quarter of a group's slots to everything else."""
         await self.wait_unblocked(chat_id)
         if self.group_limit is not None and chat_id < 0:
             sent = self._sent.setdefault(chat_id, deque())
+            self._sent_lru(chat_id)
+            limit = self.group_limit - (self.group_limit // 4 if heavy else 0)
             # Telegram counts a message when it arrives, a little after we took its slot.
             window = self.group_window * (1 + WINDOW_MARGIN)
             while True:
                 now = time.monotonic()
                 while sent and sent[0] <= now - window:
                     sent.popleft()
-                if len(sent) < self.group_limit:
+                if len(sent) < max(1, limit):
                     break
                 await asyncio.sleep(sent[0] + window - now)
             sent.append(time.monotonic())
@@ -216,13 +243,16 @@ class Outbox:
 
     def __init__(self, pacer: Pacer | None = None) -> None:
         self.pacer = pacer or Pacer()
-        self._queues: dict[int, deque[Callable[[], Awaitable[None]]]] = {}
-        self._workers: dict[int, asyncio.Task[None]] = {}
+        # Two lanes per chat, each worked in order by its own task: documents and pictures
+        # (``heavy``) and everything else, so a booking's reply never waits behind a PDF.
+        self._queues: dict[tuple[int, bool], deque[Callable[[], Awaitable[None]]]] = {}
+        self._workers: dict[tuple[int, bool], asyncio.Task[None]] = {}
         self._idle: asyncio.Condition | None = None
         self._edited: OrderedDict[tuple[int, int], tuple[str | None, Any]] = OrderedDict()
         # Coalesced edits (``Edit.every``): when each message was last edited, the edit
         # waiting for its turn, and the timer that sends it.
-        self._last_edit: dict[tuple[int, int], float] = {}
+        # (LRU, EDIT_TIMES_KEPT: a forgotten time only lets the next edit go at once)
+        self._last_edit: OrderedDict[tuple[int, int], float] = OrderedDict()
         self._pending_edit: dict[tuple[int, int], Callable[[], Awaitable[None]]] = {}
         self._edit_timers: dict[tuple[int, int], asyncio.Task[None]] = {}
         self.refusals: deque[tuple[int, int]] = deque(maxlen=REFUSALS_KEPT)
@@ -232,19 +262,24 @@ class Outbox:
 
     # -- queues ---------------------------------------------------------------------------
 
-    def submit(self, chat_id: int, job: Callable[[], Awaitable[None]]) -> None:
-        """Run ``job`` after everything queued before for ``chat_id``."""
+    def submit(
+        self, chat_id: int, job: Callable[[], Awaitable[None]], *, heavy: bool = False
+    ) -> None:
+        """Run ``job`` after everything queued before for ``chat_id`` in its lane
+        (``heavy``: a reply with documents or pictures)."""
         if self.closed:
             log.warning("outbox closed: a delivery to chat %s is dropped", chat_id)
             return
-        self._queues.setdefault(chat_id, deque()).append(job)
-        if chat_id not in self._workers:
-            self._workers[chat_id] = asyncio.get_running_loop().create_task(
-                self._work(chat_id), name=f"outbox-{chat_id}"
+        key = (chat_id, heavy)
+        self._queues.setdefault(key, deque()).append(job)
+        if key not in self._workers:
+            self._workers[key] = asyncio.get_running_loop().create_task(
+                self._work(key), name=f"outbox-{chat_id}{'-heavy' if heavy else ''}"
             )
 
-    async def _work(self, chat_id: int) -> None:
-        queue = self._queues[chat_id]
+    async def _work(self, key: tuple[int, bool]) -> None:
+        chat_id = key[0]
+        queue = self._queues[key]
         try:
             while queue:
                 job = queue[0]
@@ -257,14 +292,18 @@ class Outbox:
                 queue.popleft()
         finally:
             if not queue:
-                self._queues.pop(chat_id, None)
-            self._workers.pop(chat_id, None)
+                self._queues.pop(key, None)
+            self._workers.pop(key, None)
             await self._notify()
 
     def busy(self, chat_id: int | None = None) -> bool:
         if chat_id is None:
             return bool(self._workers) or bool(self._edit_timers)
-        return chat_id in self._workers or any(k[0] == chat_id for k in self._edit_timers)
+        return (
+            (chat_id, False) in self._workers
+            or (chat_id, True) in self._workers
+            or any(k[0] == chat_id for k in self._edit_timers)
+        )
 
     def coalesce(
         self,
@@ -283,22 +322,30 @@ class Outbox:
             return False
         last = self._last_edit.get(key)
         if last is None or now - last >= every:
-            self._last_edit[key] = now
+            self._edited_at(key, now)
             return True
         self._pending_edit[key] = send
 
         async def fire() -> None:
             await asyncio.sleep(last + every - time.monotonic())
             job = self._pending_edit.pop(key)
-            self._last_edit[key] = time.monotonic()
+            self._edited_at(key, time.monotonic())
             self.submit(chat_id, job)
             del self._edit_timers[key]
 
         self._edit_timers[key] = asyncio.get_running_loop().create_task(fire())
         return False
 
-    def pending(self, chat_id: int) -> int:
-        return len(self._queues.get(chat_id, ()))
+    def _edited_at(self, key: tuple[int, int], when: float) -> None:
+        self._last_edit[key] = when
+        self._last_edit.move_to_end(key)
+        while len(self._last_edit) > EDIT_TIMES_KEPT:
+            self._last_edit.popitem(last=False)
+
+    def pending(self, chat_id: int, *, heavy: bool | None = None) -> int:
+        """Jobs queued for ``chat_id`` (in the one lane, or both)."""
+        lanes = (False, True) if heavy is None else (heavy,)
+        return sum(len(self._queues.get((chat_id, lane), ())) for lane in lanes)
 
     async def _notify(self) -> None:
         cond = self._condition()
@@ -332,12 +379,19 @@ class Outbox:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         if left:
-            log.warning("shutting down with %d undelivered replies", left)
+            log.warning(
+                "shutting down with %d replies queued (stored ones go out at the next start)", left
+            )
 
     # -- one Bot API request with pacing and retries --------------------------------------
 
     async def call(
-        self, chat_id: int, request: Callable[[], Awaitable[T]], *, counts: bool = True
+        self,
+        chat_id: int,
+        request: Callable[[], Awaitable[T]],
+        *,
+        counts: bool = True,
+        heavy: bool = False,
     ) -> T:
         """Run ``request``: after a send slot if it ``counts`` against the group limit; a 429
         pauses this chat and the request is made again; 5xx/network errors are retried."""
@@ -346,7 +400,7 @@ class Outbox:
         floods = 0
         while True:
             if counts:
-                await self.pacer.slot(chat_id)
+                await self.pacer.slot(chat_id, heavy=heavy)
             else:
                 await self.pacer.wait_unblocked(chat_id)
             try:
@@ -384,17 +438,119 @@ class Outbox:
             self._edited.popitem(last=False)
 
 
+# --- the progress of one outbox row ---------------------------------------------------------
+
+
+class Steps:
+    """The sends of one outbox row, numbered in the order the row makes them (a row always
+    makes the same sends in the same order: text parts, documents, topics).
+
+    ``send`` makes step k unless the row recorded it as accepted (then it returns the
+    recorded message id); an accepted send is written to the row before the next step, in
+    the same write as what runs after it (``then``), so no Telegram request happens between
+    acceptance and record. ``then`` runs a write unit once per row (``on_sent``, a topic's
+    ``on_created``) together with the record; ``finish`` deletes the row.
+    """
+
+    def __init__(
+        self,
+        db: Database,
+        row_id: int,
+        done: dict[int, int | None] | None = None,
+        update_id: int | None = None,
+    ) -> None:
+        self.db = db
+        self.row_id = row_id
+        self.update_id = update_id
+        self.done: dict[int, int | None] = dict(done or {})
+        self._next = 0
+        self._dirty = False
+        self.finished = False
+
+    def _take(self) -> int:
+        k = self._next
+        self._next += 1
+        return k
+
+    async def send(self, request: Callable[[], Awaitable[int | None]]) -> int | None:
+        k = self._take()
+        if k in self.done:
+            return self.done[k]
+        await self.flush()
+        sent = await request()
+        self.done[k] = sent
+        self._dirty = True
+        return sent
+
+    async def then(
+        self, fn: Callable[[Session], T], *, finish: bool = False
+    ) -> tuple[bool, T | None]:
+        """Run ``fn`` in a write unit with the record (once: on a replay that recorded it,
+        ``(False, None)``). ``finish`` deletes the row in the same unit."""
+        k = self._take()
+        if k in self.done:
+            if finish:
+                await self.finish()
+            return False, None
+        steps = {**self.done, k: None}
+
+        def unit(session: Session) -> T:
+            result = fn(session)
+            if finish:
+                stored.done(session, self.row_id)
+            else:
+                stored.record(session, self.row_id, steps)
+            return result
+
+        result = await self.db.write(unit)
+        self.done, self._dirty = steps, False
+        self.finished = self.finished or finish
+        faults.at("recorded", self.update_id)
+        return True, result
+
+    async def flush(self) -> None:
+        if not self._dirty or self.finished:
+            return
+        steps = dict(self.done)
+        await self.db.write(lambda session: stored.record(session, self.row_id, steps))
+        self._dirty = False
+        faults.at("recorded", self.update_id)
+
+    async def finish(self) -> None:
+        if self.finished:
+            return
+        await self.db.write(lambda session: stored.done(session, self.row_id))
+        self.finished = True
+
+
 # --- what a reply becomes on the wire ---------------------------------------------------------
 
 
 class Delivery:
     """Sends one reply (or edits) for one update; runs inside the chat's outbox worker."""
 
-    def __init__(self, bot: Bot, outbox: Outbox, db: Database | None, target: Target) -> None:
+    def __init__(
+        self,
+        bot: Bot,
+        outbox: Outbox,
+        db: Database | None,
+        target: Target,
+        steps: Steps | None = None,
+        *,
+        heavy: bool = False,
+    ) -> None:
         self.bot = bot
         self.outbox = outbox
         self.db = db
         self.target = target
+        self.steps = steps  # the outbox row being delivered (None: a reply not stored)
+        self.heavy = heavy  # in the documents' lane: paced to leave slots to the rest
+
+    async def _step(self, send: Callable[[], Awaitable[int | None]]) -> int | None:
+        """One send of the row (made once over restarts, see ``Steps``)."""
+        if self.steps is None:
+            return await send()
+        return await self.steps.send(send)
 
     async def request(self, request: Callable[[Target], Awaitable[T]], *, counts: bool) -> T:
         """One request to the target, paced and retried (see ``_request``)."""
@@ -407,7 +563,10 @@ class Delivery:
             target = self.target
             try:
                 return await self.outbox.call(
-                    target.chat_id, functools.partial(request, target), counts=counts
+                    target.chat_id,
+                    functools.partial(request, target),
+                    counts=counts,
+                    heavy=self.heavy,
                 )
             except ChatMigrated as err:
                 log.info("chat %s migrated to %s", target.chat_id, err.new_chat_id)
@@ -428,7 +587,7 @@ class Delivery:
                 raise
         target = self.target
         return await self.outbox.call(
-            target.chat_id, functools.partial(request, target), counts=counts
+            target.chat_id, functools.partial(request, target), counts=counts, heavy=self.heavy
         )
 
     async def send_text(self, html: str, buttons: Buttons = ()) -> int | None:
@@ -450,14 +609,19 @@ class Delivery:
                 api_kwargs = {"chat_id": target.chat_id, **target.thread_kwargs(), **kwargs}
                 return await self.bot.do_api_request(SEND, api_kwargs)
 
-            result = await self._request(request, counts=True)
-            sent = result.get("message_id") if isinstance(result, dict) else None
+            async def one(request: Callable[[Target], Awaitable[object]] = request) -> int | None:
+                result = await self._request(request, counts=True)
+                return result.get("message_id") if isinstance(result, dict) else None
+
+            sent = await self._step(one)
         return sent
 
     async def send_document(
         self, filename: str, data: bytes, caption: str, *, html: bool, buttons: Buttons = ()
     ) -> int | None:
-        return await self._send_media(self.bot.send_document, filename, data, caption, html, buttons)
+        return await self._send_media(
+            self.bot.send_document, filename, data, caption, html, buttons
+        )
 
     async def send_photo(
         self, filename: str, data: bytes, caption: str, *, html: bool, buttons: Buttons = ()
@@ -485,8 +649,11 @@ class Delivery:
                 message_thread_id=target.thread_id,
             )
 
-        message = await self._request(request, counts=True)
-        return getattr(message, "message_id", None)
+        async def one() -> int | None:
+            message = await self._request(request, counts=True)
+            return getattr(message, "message_id", None)
+
+        return await self._step(one)
 
     async def send_file(
         self, doc: Document, caption: str, *, html: bool, buttons: Buttons = ()
@@ -495,10 +662,11 @@ class Delivery:
         send = self.send_photo if isinstance(doc, Photo) else self.send_document
         return await send(doc.filename, doc.data, caption, html=html, buttons=buttons)
 
-    async def reply(self, reply: Reply) -> int | None:
+    async def reply(self, reply: Reply, *, finish: bool = False) -> int | None:
         """The reply's text, documents, ``on_sent`` and edits, in this order; then its
         forum topics (``Reply.topics``) and its posts to other places (queued there).
-        Returns the id of the (last) message sent, if any."""
+        Returns the id of the (last) message sent, if any. ``finish``: the outbox row is
+        done once this reply is (deleted with the last write, see ``Steps.then``)."""
         sent: int | None = None
         try:
             sent = await self._reply_messages(reply)
@@ -512,19 +680,37 @@ class Delivery:
             log.warning("reply to chat %s failed: %s", self.target.chat_id, err)
         except Exception:  # not Telegram's answer (e.g. a garbled one): settled, logged once
             log.exception("reply to chat %s failed", self.target.chat_id)
-        if sent is not None and reply.on_sent is not None and self.db is not None:
-            on_sent, message_id = reply.on_sent, sent
-            try:
-                await self.db.write(lambda session: on_sent(session, message_id))
-            except Exception:  # the reply is out; remembering its id is a convenience
-                log.exception("on_sent for chat %s failed", self.target.chat_id)
+        for gone in reply.gone_topics:  # before the row can finish; deleting twice is harmless
+            await self.remove_topic(gone)
+        await self._after_sent(reply, sent, finish=finish and not (reply.edits or reply.topics))
         await self.edits(reply.edits)
         for topic in reply.topics:
             await self.new_topic(topic)
-        for gone in reply.gone_topics:
-            await self.remove_topic(gone)
         self._queue_posts(reply.posts)
         return sent
+
+    async def _after_sent(self, reply: Reply, sent: int | None, *, finish: bool) -> None:
+        """``on_sent`` with the sent message's id; for a stored row in the write that
+        records the sends (once over restarts)."""
+        on_sent = reply.on_sent if sent is not None else None
+        message_id = sent or 0
+
+        def unit(session: Session) -> None:
+            if on_sent is not None:
+                on_sent(session, message_id)
+
+        if self.steps is not None:
+            try:
+                await self.steps.then(unit, finish=finish)
+            except Exception:  # the reply is out; remembering its id is a convenience
+                log.exception("on_sent for chat %s failed", self.target.chat_id)
+                await self.steps.flush()
+            return
+        if on_sent is not None and self.db is not None:
+            try:
+                await self.db.write(unit)
+            except Exception:  # the reply is out; remembering its id is a convenience
+                log.exception("on_sent for chat %s failed", self.target.chat_id)
 
     def _queue_posts(self, posts: tuple[Post, ...]) -> None:
         """Queue each post behind everything else for its chat."""
@@ -581,32 +767,58 @@ class Delivery:
         post ``on_refused``'s reply here instead."""
         if self.db is None:
             return
-        db = self.db
-        try:
+
+        async def create() -> int | None:
             created = await self.outbox.call(
                 topic.chat_id,
                 lambda: self.bot.create_forum_topic(topic.chat_id, topic.name),
                 counts=False,
             )
+            return created.message_thread_id
+
+        try:
+            thread = await self._step(create)
         except TelegramError as err:
             log.info("createForumTopic in chat %s refused: %s", topic.chat_id, err)
             if topic.on_refused is not None:
                 on_refused = topic.on_refused
                 try:
-                    fallback = await db.write(lambda session: on_refused(session))
+                    await self._continue(lambda session: on_refused(session), self.target)
                 except Exception:
                     log.exception("on_refused for chat %s failed", topic.chat_id)
-                    return
-                await self.reply(fallback)
             return
-        thread = created.message_thread_id
+        if thread is None:
+            return
         try:
-            opening = await db.write(lambda session: topic.on_created(session, thread))
+            await self._continue(
+                lambda session: topic.on_created(session, thread), Target(topic.chat_id, thread)
+            )
         except Exception:  # e.g. the table was linked elsewhere meanwhile
             log.exception("on_created for topic %s of chat %s failed", thread, topic.chat_id)
+
+    async def _continue(self, make: Callable[[Session], Reply], target: Target) -> None:
+        """Run ``make`` in a write unit and deliver its reply at ``target``. For a stored row
+        its reply is stored too, in that unit, as a row of its own (``make`` runs once over
+        restarts; a replay finds that row pending and delivers it)."""
+        assert self.db is not None
+        if self.steps is None:
+            reply = await self.db.write(make)
+            await Delivery(self.bot, self.outbox, self.db, target).reply(reply)
             return
-        inside = Delivery(self.bot, self.outbox, db, Target(topic.chat_id, thread))
-        await inside.reply(opening)
+        update_id = self.steps.update_id
+
+        def unit(session: Session) -> list[durable.Stored]:
+            return durable.store(
+                session, target.chat_id, target.thread_id, update_id, make(session)
+            )
+
+        ran, rows = await self.steps.then(unit)
+        if not ran or not rows:
+            return
+        first, *posts = rows
+        await deliver_stored(self.bot, self.outbox, self.db, first)
+        for row in posts:
+            submit_stored(self.bot, self.outbox, self.db, row)
 
     async def _reply_messages(self, reply: Reply) -> int | None:
         docs = list(reply.documents)
@@ -724,6 +936,77 @@ def _caption(text: str, own: str) -> str | None:
     return both if fits(both, MAX_CAPTION) else text
 
 
+async def deliver_stored(
+    bot: Bot,
+    outbox: Outbox,
+    db: Database,
+    row: durable.Stored,
+    *,
+    done: dict[int, int | None] | None = None,
+) -> None:
+    """Deliver one outbox row (pinned after sending if it is such a post), then delete it.
+    Cancelled (shutdown), the row stays for the next start."""
+    steps = Steps(db, row.row_id, done, row.update_id)
+    heavy = bool(row.reply.documents)
+    d = Delivery(bot, outbox, db, Target(row.chat_id, row.thread_id), steps, heavy=heavy)
+    try:
+        sent = await d.reply(row.reply, finish=not row.pin)
+        if row.pin and sent is not None:
+            await d.pin(sent)
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        await steps.finish()  # a row that fails like this would fail again after a restart
+        raise
+    await steps.finish()
+
+
+def submit_stored(
+    bot: Bot,
+    outbox: Outbox,
+    db: Database,
+    row: durable.Stored,
+    *,
+    done: dict[int, int | None] | None = None,
+) -> None:
+    """Queue one outbox row behind everything else for its chat."""
+
+    async def job() -> None:
+        await deliver_stored(bot, outbox, db, row, done=done)
+
+    outbox.submit(row.chat_id, job, heavy=bool(row.reply.documents))
+
+
+def enqueue_stored(bot: Bot, bot_data: dict[str, Any], rows: list[durable.Stored]) -> None:
+    """Queue the rows an update just stored (``durable.store``), in their order."""
+    outbox = outbox_of(bot_data)
+    db = bot_data["db"]
+    for row in rows:
+        submit_stored(bot, outbox, db, row)
+
+
+async def resume(bot: Bot, bot_data: dict[str, Any]) -> int:
+    """Queue every outbox row a previous run left undelivered, oldest first (before any
+    update of this run is handled). Returns how many."""
+    db = bot_data.get("db")
+    if db is None:
+        return 0
+    outbox = outbox_of(bot_data)
+    pending = await db.read(stored.pending)
+    for row in pending:
+        try:
+            reply, pin = durable.decode(row.payload, row.blob)
+        except (ValueError, KeyError, TypeError):
+            log.exception("outbox row %s cannot be read; dropped", row.id)
+            await db.write(lambda session, row_id=row.id: stored.done(session, row_id))
+            continue
+        item = durable.Stored(row.id, row.chat_id, row.thread_id, reply, pin, row.update_id)
+        submit_stored(bot, outbox, db, item, done=row.steps)
+    if pending:
+        log.info("outbox: %d replies from the previous run queued", len(pending))
+    return len(pending)
+
+
 def outbox_of(bot_data: dict[str, Any]) -> Outbox:
     outbox = bot_data.get("outbox")
     if not isinstance(outbox, Outbox):
@@ -736,13 +1019,16 @@ def enqueue(
     bot_data: dict[str, Any],
     target: Target,
     run: Callable[[Delivery], Awaitable[object]],
+    *,
+    heavy: bool = False,
 ) -> None:
-    """Queue ``run(delivery)`` behind everything else for the target's chat."""
+    """Queue ``run(delivery)`` behind everything else for the target's chat (in the
+    documents' lane if ``heavy``)."""
     outbox = outbox_of(bot_data)
     db = bot_data.get("db")
-    delivery = Delivery(bot, outbox, db, target)
+    delivery = Delivery(bot, outbox, db, target, heavy=heavy)
 
     async def job() -> None:
         await run(delivery)
 
-    outbox.submit(target.chat_id, job)
+    outbox.submit(target.chat_id, job, heavy=heavy)

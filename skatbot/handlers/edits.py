@@ -35,8 +35,10 @@ import logging
 from telegram import MessageEntity, Update
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
+from skatbot.handlers.delivery import enqueue_stored, target_of
+from skatbot.handlers.durable import Stored
 from skatbot.handlers.routes import editable
-from skatbot.handlers.runtime import command_of, database, in_place, send
+from skatbot.handlers.runtime import command_of, database, in_place, send, stage
 from skatbot.rules.errors import RuleError
 from skatbot.storage import repo
 from skatbot.storage.database import lock_chat
@@ -94,17 +96,19 @@ async def handle_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     if cmd.source_message_id is None:
         return
 
-    def unit(session: Session) -> Reply | None:
+    target = target_of(update)
+
+    def unit(session: Session) -> list[Stored]:
         lock_chat(session, cmd.chat_id)
         if repo.processed(session, cmd.update_id) is not None:
-            return None  # redelivered: the effect is committed already
+            return []  # redelivered: the effect is committed already
         reply, record = apply_edit(session, cmd, name)
         repo.mark_processed(session, cmd.update_id, cmd.chat_id, record)
-        return reply
+        return stage(session, target, cmd.update_id, reply)
 
     try:
-        reply = await database(context).write(unit)
+        rows = await database(context).write(unit)
     except RuleError as err:  # rolled back: nothing changed
-        reply = Reply(error_text(err), refusal=True)
-    if reply is not None:
-        await send(update, context, reply)
+        await send(update, context, Reply(error_text(err), refusal=True))
+        return
+    enqueue_stored(context.bot, context.application.bot_data, rows)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
+from typing import Any
 
 from telegram import (
     BotCommand,
@@ -85,7 +87,18 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def post_init(app: Application) -> None:  # type: ignore[type-arg]
-    """Register the command menu (German descriptions) for groups and private chats."""
+    """Queue the replies a previous run left in the outbox (they go out before anything
+    this run answers), and register the command menu (German descriptions) for groups and
+    private chats."""
+    from skatbot.handlers.delivery import resume
+
+    try:
+        await resume(app.bot, app.bot_data)
+    except Exception:  # never keep the bot from starting
+        log.exception("resuming the outbox failed")
+    db = app.bot_data.get("db")
+    if db is not None and "pruner" not in app.bot_data:
+        app.bot_data["pruner"] = asyncio.get_running_loop().create_task(prune_forever(db))
     routes = app.bot_data.get("routes", ROUTES)
     commands = [BotCommand(name, text[:256]) for name, text in menu(routes)]
     try:
@@ -93,6 +106,23 @@ async def post_init(app: Application) -> None:  # type: ignore[type-arg]
         await app.bot.set_my_commands(commands, scope=BotCommandScopeAllPrivateChats())
     except Exception as err:  # the menu is a convenience; the bot works without it
         log.warning("setMyCommands failed: %s", err)
+
+
+PRUNE_EVERY = 3600.0  # seconds between prunings of the remembered update ids
+
+
+async def prune_forever(db: Any) -> None:
+    """Forget old update ids now and then (``repo.prune_processed``); runs until cancelled."""
+    from skatbot.storage import repo
+
+    while True:
+        try:
+            pruned = await db.write(repo.prune_processed)
+            if pruned:
+                log.info("forgot %d processed update ids", pruned)
+        except Exception:
+            log.exception("pruning processed updates failed")
+        await asyncio.sleep(PRUNE_EVERY)
 
 
 # The update types the bot handles; the poller and setWebhook ask Telegram for these only.

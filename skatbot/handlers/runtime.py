@@ -1,21 +1,24 @@
 """Runs a use case for one update: one transaction, exactly-once effect, then the reply.
 
-The effect of an update is committed together with its update id (and the reply text). A
-redelivered update books nothing and gets the stored reply again. A failed reply never undoes
-a booking: sending happens after the commit.
+The effect of an update is committed together with its update id and its replies (the
+durable outbox, ``handlers.durable``): a redelivered update books nothing and sends nothing
+again, its replies are delivered (or pending in the outbox) already. A failed reply never
+undoes a booking: sending happens after the commit.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
+from collections import OrderedDict
 from collections.abc import Callable
 
 from telegram import Message, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from skatbot.handlers import coalesce, delivery
+from skatbot import faults
+from skatbot.handlers import coalesce, delivery, durable, fairness
 from skatbot.handlers.html_split import MAX_TEXT
 from skatbot.rules.errors import RuleError
 from skatbot.storage import places, repo
@@ -35,6 +38,7 @@ log = logging.getLogger(__name__)
 UseCase = Callable[[Session, Command], Reply]
 CallbackUseCase = Callable[[Session, Command], Answer]
 MAX_ARGS = 400  # a /teilnehmer or /ergebnis message lists many names
+PLACES_KEPT = 4096  # forum topics whose place id is remembered (LRU)
 
 
 class TooLong(RuleError):
@@ -123,28 +127,87 @@ async def execute(
         return
     cmd = await in_place(context, cmd)
     db = database(context)
+    target = delivery.target_of(update)
+    bot_data = context.application.bot_data
+    gate = fairness.fairness_of(bot_data)
+    if not write and offload and fairness.makes_document(cmd.text) and target is not None:
+        try:
+            pending = delivery.outbox_of(bot_data).pending(target.chat_id, heavy=True)
+            gate.admit(target.chat_id, cmd.user_id, cmd.text, pending)
+        except fairness.Repeated:
+            await send(update, context, Reply(fairness.repeated_note(cmd.text)))
+            return
+        except RuleError as err:
+            await send(update, context, Reply(error_text(err), refusal=True))
+            return
+        async with gate.renders:  # one document rendered at a time, over all chats
+            await _read_and_send(update, context, use_case, cmd, offload)
+        return
 
     def unit(session: Session) -> Reply:
-        if write:
-            # Lock the chat before the redelivery check: a second instance handling the same
-            # update waits here and then finds it processed (PostgreSQL; no-op on SQLite).
-            lock_chat(session, cmd.chat_id)
-            done = repo.processed(session, cmd.update_id)
-            if done is not None:
-                return Reply(done.reply or "")
         reply = use_case(session, cmd)
-        if write:
-            repo.mark_processed(session, cmd.update_id, cmd.chat_id, reply.text)
         return reply
+
+    def write_unit(session: Session) -> list[durable.Stored]:
+        # Lock the chat before the redelivery check: a second instance handling the same
+        # update waits here and then finds it processed (PostgreSQL; no-op on SQLite).
+        lock_chat(session, cmd.chat_id)
+        if repo.processed(session, cmd.update_id) is not None:
+            return []  # redelivered: its replies are out or pending in the outbox
+        reply = use_case(session, cmd)
+        repo.mark_processed(session, cmd.update_id, cmd.chat_id, "")
+        rows = stage(session, target, cmd.update_id, reply)
+        faults.at("before_commit", cmd.update_id)
+        return rows
 
     try:
         if write:
-            reply = await db.write(unit, offload=offload)
+            rows = await db.write(write_unit, offload=offload)
         else:
             reply = await db.read(unit, offload=offload)
     except RuleError as err:
+        await send(update, context, Reply(error_text(err), refusal=True))
+        return
+    if write:
+        faults.at("committed", cmd.update_id)
+        if target is not None:
+            gate.changed(target.chat_id)
+        delivery.enqueue_stored(context.bot, bot_data, rows)
+        return
+    await send(update, context, reply)
+
+
+async def _read_and_send(
+    update: Update,
+    context: ContextTypes.DEFAULT_TYPE,
+    use_case: UseCase,
+    cmd: Command,
+    offload: bool,
+) -> None:
+    try:
+        reply = await database(context).read(
+            lambda session: use_case(session, cmd), offload=offload
+        )
+    except RuleError as err:
         reply = Reply(error_text(err), refusal=True)
     await send(update, context, reply)
+
+
+def stage(
+    session: Session, target: delivery.Target | None, update_id: int, reply: Reply
+) -> list[durable.Stored]:
+    """Store ``reply`` (to the update's chat and topic) in the outbox, in the caller's
+    transaction: the rows to hand to ``delivery.enqueue_stored`` after the commit."""
+    if target is None or not (
+        reply.text
+        or reply.documents
+        or reply.edits
+        or reply.posts
+        or reply.topics
+        or reply.gone_topics
+    ):
+        return []
+    return durable.store(session, target.chat_id, target.thread_id, update_id, reply)
 
 
 async def send(update: Update, context: ContextTypes.DEFAULT_TYPE, reply: Reply) -> None:
@@ -166,7 +229,9 @@ async def send(update: Update, context: ContextTypes.DEFAULT_TYPE, reply: Reply)
         return
     bot_data = context.application.bot_data
     coalesce.note(delivery.outbox_of(bot_data), target.chat_id, reply.edits)
-    delivery.enqueue(context.bot, bot_data, target, lambda d: d.reply(reply))
+    delivery.enqueue(
+        context.bot, bot_data, target, lambda d: d.reply(reply), heavy=bool(reply.documents)
+    )
 
 
 def apply_edits(
@@ -224,7 +289,11 @@ async def place_of(context: ContextTypes.DEFAULT_TYPE, chat_id: int, thread_id: 
     topic a new key, which is looked up afresh, and finds the same place)."""
     if not thread_id:
         return chat_id
-    known: dict[tuple[int, int], int] = context.application.bot_data.setdefault("places", {})
+    found = context.application.bot_data.get("places")
+    known: OrderedDict[tuple[int, int], int] = (
+        found if isinstance(found, OrderedDict) else OrderedDict()
+    )
+    context.application.bot_data["places"] = known
     key = (chat_id, thread_id)
     place = known.get(key)
     if place is None:
@@ -232,6 +301,10 @@ async def place_of(context: ContextTypes.DEFAULT_TYPE, chat_id: int, thread_id: 
             lambda session: places.place_id(session, chat_id, thread_id)
         )
         known[key] = place
+        while len(known) > PLACES_KEPT:  # least recently used first: looked up again if needed
+            known.popitem(last=False)
+    else:
+        known.move_to_end(key)
     return place
 
 
@@ -282,28 +355,44 @@ async def execute_callback(
         return
     cmd = await in_place(context, cmd)
     db = database(context)
+    target = delivery.target_of(update)
 
-    def unit(session: Session) -> Answer:
+    def unit(session: Session) -> tuple[Answer, list[durable.Stored]]:
         lock_chat(session, cmd.chat_id)
         if repo.processed(session, cmd.update_id) is not None:
-            return Answer()  # redelivered: the effect is committed already
+            return Answer(), []  # redelivered: the effect is committed already
         answer = use_case(session, cmd)
-        repo.mark_processed(session, cmd.update_id, cmd.chat_id, answer.notice)
-        return answer
+        repo.mark_processed(session, cmd.update_id, cmd.chat_id, "")
+        rows = [
+            row
+            for reply in replies_of(cmd, answer)
+            for row in stage(session, target, cmd.update_id, reply)
+        ]
+        faults.at("before_commit", cmd.update_id)
+        return answer, rows
 
     try:
-        answer = await db.write(unit, offload=offload)
+        answer, rows = await db.write(unit, offload=offload)
     except RuleError as err:
         notice = err.message + (f" {err.hint}" if err.hint else "")
-        answer = Answer(notice=notice, alert=True)
+        await _answer(update, Answer(notice=notice, alert=True))
+        return
+    faults.at("committed", cmd.update_id)
     await _answer(update, answer)
+    delivery.enqueue_stored(context.bot, context.application.bot_data, rows)
+
+
+def replies_of(cmd: Command, answer: Answer) -> list[Reply]:
+    """What a tap's answer sends, in order: the edit of the tapped message, the new
+    message, the other edits, the posts to other places."""
+    out: list[Reply] = []
     if cmd.message_id is not None and (answer.text is not None or answer.buttons is not None):
-        apply_edits(update, context, (Edit(cmd.message_id, answer.text, answer.buttons or ()),))
+        out.append(Reply("", edits=(Edit(cmd.message_id, answer.text, answer.buttons or ()),)))
     if answer.send is not None:
-        await send(update, context, answer.send)
-    apply_edits(update, context, answer.edits)
-    if answer.posts:
-        await send(update, context, Reply("", posts=answer.posts))
+        out.append(answer.send)
+    if answer.edits or answer.posts:
+        out.append(Reply("", edits=answer.edits, posts=answer.posts))
+    return out
 
 
 async def _answer(update: Update, answer: Answer) -> None:

@@ -446,6 +446,21 @@ def processed(session: Session, update_id: int) -> Processed | None:
     return None if row is None else Processed(row[0], row[1])
 
 
+# Telegram keeps an update for 24 hours; one not confirmed by then is gone, so its id can no
+# longer come back and need not be remembered. Twice that, for clocks and long outages.
+PROCESSED_KEPT = dt.timedelta(hours=48)
+
+
+def prune_processed(session: Session, now: dt.datetime | None = None) -> int:
+    """Forget the update ids (and stored reply texts) Telegram can no longer deliver again;
+    returns how many."""
+    from sqlalchemy import delete
+
+    cutoff = (now or dt.datetime.now(dt.UTC)) - PROCESSED_KEPT
+    result = session.execute(delete(UPDATES).where(UPDATES.c.processed_at < cutoff))
+    return int(getattr(result, "rowcount", 0) or 0)
+
+
 def mark_processed(session: Session, update_id: int, chat_id: int | None, reply: str) -> None:
     _MARK_PROCESSED.execute(
         session,

@@ -12,6 +12,7 @@ def metadata() -> MetaData:
     import skatbot.storage.builder_models
     import skatbot.storage.message_links
     import skatbot.storage.money
+    import skatbot.storage.outbox
     import skatbot.storage.people
     import skatbot.storage.places
     import skatbot.storage.tournament_models  # noqa: F401

@@ -358,6 +358,17 @@ def code_taken(session: Session, code: str) -> bool:
     return table_by_code(session, code) is not None
 
 
+def lock_series(session: Session, series_id: int) -> None:
+    """Serialise the reports of one series until the end of the transaction: the tables of a
+    series report from different chats, so their chat locks do not keep two last reports
+    from both missing the other's result (PostgreSQL: the series row ``FOR UPDATE``; a
+    statement after it sees what the other report committed; SQLite serialises every writer
+    already)."""
+    if session.get_bind().dialect.name != "postgresql":
+        return
+    session.execute(select(Series.id).where(Series.id == series_id).with_for_update())
+
+
 def series_by_id(session: Session, series_id: int) -> Series | None:
     return session.get(Series, series_id)
 

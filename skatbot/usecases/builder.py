@@ -38,7 +38,7 @@ from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases import builder_state as bs
 from skatbot.usecases import keyboards
-from skatbot.usecases.reply import Answer, Buttons, Command, Edit, Reply
+from skatbot.usecases.reply import Answer, Buttons, Call, Command, Edit, Reply
 from skatbot.usecases.sheet import book_game, correct_game, require_list
 from skatbot.usecases.sheet import spiel as spiel_text
 
@@ -152,9 +152,7 @@ def open_builder(
     builder_id = b.id
     text, buttons = render(b, State.load(b.state), Context(loaded, target))
 
-    def bind(s: Session, message_id: int) -> None:
-        builders.bind_message(s, builder_id, message_id)
-
+    bind = Call("skatbot.storage.builders:bind_message", (builder_id,))
     return Reply(text, buttons=buttons, edits=edits, on_sent=bind)
 
 

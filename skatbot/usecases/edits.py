@@ -16,12 +16,13 @@ from skatbot.rules.errors import RuleError
 from skatbot.rules.sheet import Entry, Sheet, Status
 from skatbot.storage import message_links, repo
 from skatbot.storage.unit import Session
-from skatbot.usecases.reply import Command, Edit, Reply
+from skatbot.usecases.reply import Call, Command, Edit, Reply
 from skatbot.usecases.sheet import correction_fields, unchanged, write_correction
 
 UseCase = Callable[[Session, Command], Reply]
 
 # Commands whose messages may be edited to correct what they booked.
+SET_REPLY = "skatbot.storage.message_links:set_reply"
 NOT_APPLIED = "Bearbeitung nicht übernommen:"
 
 
@@ -41,11 +42,15 @@ def remembering(name: str, use_case: UseCase) -> UseCase:
         place, update_id = cmd.chat_id, cmd.update_id
         message_links.remember(session, place, message_id, update_id)
         earlier = reply.on_sent
+        link = Call(SET_REPLY, (place, message_id, update_id))
+        if earlier is None:
+            return dataclasses.replace(reply, on_sent=link)
+        if isinstance(earlier, Call):
+            return dataclasses.replace(reply, on_sent=earlier.then(link))
 
         def on_sent(s: Session, reply_id: int) -> None:
-            if earlier is not None:
-                earlier(s, reply_id)
-            message_links.set_reply(s, place, message_id, update_id, reply_id)
+            earlier(s, reply_id)
+            link(s, reply_id)
 
         return dataclasses.replace(reply, on_sent=on_sent)
 
@@ -150,9 +155,6 @@ def _show(cmd: Command, link: message_links.Link, corrected: Reply) -> Reply:
     if link.reply_message_id is not None:
         edit = Edit(link.reply_message_id, text, corrected.buttons)
         return Reply("", edits=(edit, *corrected.edits))
-    place, message_id, update_id = cmd.chat_id, link.message_id, link.update_id
-
-    def on_sent(s: Session, reply_id: int) -> None:  # later edits edit this message
-        message_links.set_reply(s, place, message_id, update_id, reply_id)
-
+    # later edits edit this message
+    on_sent = Call(SET_REPLY, (cmd.chat_id, link.message_id, link.update_id))
     return dataclasses.replace(corrected, text=text, on_sent=on_sent)

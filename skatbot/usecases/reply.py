@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from skatbot.rules.errors import RuleError
 
@@ -14,6 +15,34 @@ if TYPE_CHECKING:
 
 # rows of (label, callback data); data starting with "https://" is a link button instead
 Buttons = tuple[tuple[tuple[str, str], ...], ...]
+
+
+@dataclass(frozen=True)
+class Call:
+    """What to run after sending (``on_sent``, ``on_gone``, ``render``, a topic's
+    ``on_created``) in a form that survives a restart: ``fn`` names a module-level function
+    as ``"module:function"``, called as ``fn(session, *args, *more)``; ``args`` are JSON
+    values. The durable outbox stores it with the reply; a plain closure works too but is
+    lost if the bot stops before the reply is out."""
+
+    fn: str
+    args: tuple[Any, ...] = ()
+
+    def __call__(self, session: Session, *more: Any) -> Any:
+        module, name = self.fn.split(":")
+        return getattr(importlib.import_module(module), name)(session, *self.args, *more)
+
+    def then(self, other: Call) -> Call:
+        """Both, this one first (one Call again)."""
+        return Call(
+            "skatbot.usecases.reply:run_both",
+            ([self.fn, list(self.args)], [other.fn, list(other.args)]),
+        )
+
+
+def run_both(session: Session, first: list[Any], second: list[Any], *more: Any) -> Any:
+    Call(first[0], tuple(first[1]))(session, *more)
+    return Call(second[0], tuple(second[1]))(session, *more)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from skatbot.storage import chats, repo
 from skatbot.storage.settings import ChatSettings
 from skatbot.storage.unit import Session
 from skatbot.usecases import rich, texts
-from skatbot.usecases.reply import Command, Edit
+from skatbot.usecases.reply import Call, Command, Edit
 
 
 def pinned_id(session: Session, chat_id: int, settings: ChatSettings | None = None) -> int | None:
@@ -66,7 +66,7 @@ def refresh(session: Session, loaded: repo.LoadedList, sheet: Sheet) -> tuple[Ed
             standings_text(
                 sheet, loaded.lst.seed, rich.settings_of(session, chat_id, loaded.chat_settings)
             ),
-            on_gone=lambda s: forget(s, chat_id, mid),
+            on_gone=Call("skatbot.usecases.standings:forget", (chat_id, mid)),
         ),
     )
 

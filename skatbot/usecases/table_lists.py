@@ -43,6 +43,7 @@ from skatbot.usecases.admin import owns
 from skatbot.usecases.reply import (
     Answer,
     Buttons,
+    Call,
     CloseTopic,
     Command,
     Edit,
@@ -131,11 +132,7 @@ def after_draw(
         link.invite = new_invite()
     posts: tuple[Post, ...] = ()
     if standings.pinned_id(session, t.chat_id) is None:
-        desk = t.chat_id
-
-        def remember(s: Session, message_id: int) -> None:
-            standings.store(s, desk, message_id)
-
+        remember = Call("skatbot.usecases.standings:store", (t.chat_id,))
         posts = (
             _desk_post(session, t, Reply(standings_text(session, t), on_sent=remember), pin=True),
         )
@@ -146,7 +143,7 @@ def after_draw(
             "am Ende /abschluss und alle unterschreiben; das Ergebnis kommt von selbst hierher."
         ]
         return lines, topics, posts, ()
-    buttons = invite_buttons(cmd, links)
+    buttons = invite_buttons(cmd.bot_username, links)
     how = (
         "den Knopf des Tisches unten tippen und seine Gruppe wählen – oder die "
         "Turnierleitung schickt dort /tisch CODE."
@@ -163,15 +160,15 @@ def new_invite() -> str:
     return secrets.token_urlsafe(INVITE_BYTES)
 
 
-def invite_buttons(cmd: Command, links: Sequence[TableLink]) -> Buttons:
+def invite_buttons(bot_username: str, links: Sequence[TableLink]) -> Buttons:
     """One link button per table: Telegram asks which group to add the bot to and sends
     ``/start <code>`` there, so nobody types (or can guess) the long code."""
-    if not cmd.bot_username:
+    if not bot_username:
         return ()
     row = [
         (
             f"➕ Tisch {link.table_no}: Gruppe wählen",
-            f"https://t.me/{cmd.bot_username}?startgroup={INVITE_PREFIX}{link.invite}",
+            f"https://t.me/{bot_username}?startgroup={INVITE_PREFIX}{link.invite}",
         )
         for link in links
         if link.invite and link.list_id is None
@@ -180,49 +177,64 @@ def invite_buttons(cmd: Command, links: Sequence[TableLink]) -> Buttons:
 
 
 def _topic(cmd: Command, t: Tournament, series: Series, link: TableLink) -> NewTopic:
-    link_id, user_id, user_name = link.id, cmd.user_id, cmd.user_name
     telegram_chat = cmd.telegram_chat_id
     name = f"{t.name[:90]} · S{series.number} Tisch {link.table_no}"
-
-    def created(session: Session, thread_id: int) -> Reply:
-        place = places.place_id(session, telegram_chat, thread_id)
-        lock_chat(session, place)
-        found = trepo.table_by_id(session, link_id)
-        if found is None or found.list_id is not None:
-            return Reply("")  # deleted, or linked with /tisch meanwhile
-        opener = Command(
-            chat_id=place,
-            chat_title=name,
-            user_id=user_id,
-            user_name=user_name,
-            update_id=0,
-            args=(),
-            thread_id=thread_id,
-            telegram_chat_id=telegram_chat,
-        )
-        found.bot_topic = True  # a draw taken back deletes this topic again
-        return open_table(session, opener, found)
-
-    def refused(session: Session) -> Reply:
-        found = trepo.table_by_id(session, link_id)
-        if found is None or found.list_id is not None:
-            return Reply("")
-        links = trepo.table_links(session, trepo.series_by_id(session, found.series_id))  # type: ignore[arg-type]
-        if any(other.table_no < found.table_no and other.list_id is None for other in links):
-            return Reply("")  # the first refused table said it for all
-        lines = [
-            "⚠️ Themen für die Tische darf ich hier nicht anlegen.",
-            "👉 Gib mir das Admin-Recht „Themen verwalten“ – oder jeder Tisch schickt in "
-            "seinem Chat oder Thema /tisch CODE:",
-        ]
-        lines.extend(
-            f"🔗 Tisch {other.table_no} → /tisch {other.code}"
-            for other in links
-            if other.list_id is None
-        )
-        return Reply("\n".join(lines), buttons=invite_buttons(cmd, links))
-
+    created = Call(
+        "skatbot.usecases.table_lists:topic_created",
+        (link.id, cmd.user_id, cmd.user_name, telegram_chat, name),
+    )
+    refused = Call("skatbot.usecases.table_lists:topic_refused", (link.id, cmd.bot_username))
     return NewTopic(telegram_chat, name, created, refused)
+
+
+def topic_created(
+    session: Session,
+    link_id: int,
+    user_id: int | None,
+    user_name: str,
+    telegram_chat: int,
+    name: str,
+    thread_id: int,
+) -> Reply:
+    """The table's topic ``thread_id`` exists: open its list there."""
+    place = places.place_id(session, telegram_chat, thread_id)
+    lock_chat(session, place)
+    found = trepo.table_by_id(session, link_id)
+    if found is None or found.list_id is not None:
+        return Reply("")  # deleted, or linked with /tisch meanwhile
+    opener = Command(
+        chat_id=place,
+        chat_title=name,
+        user_id=user_id,
+        user_name=user_name,
+        update_id=0,
+        args=(),
+        thread_id=thread_id,
+        telegram_chat_id=telegram_chat,
+    )
+    found.bot_topic = True  # a draw taken back deletes this topic again
+    return open_table(session, opener, found)
+
+
+def topic_refused(session: Session, link_id: int, bot_username: str = "") -> Reply:
+    """Telegram refused the table's topic: the desk gets the /tisch codes instead."""
+    found = trepo.table_by_id(session, link_id)
+    if found is None or found.list_id is not None:
+        return Reply("")
+    links = trepo.table_links(session, trepo.series_by_id(session, found.series_id))  # type: ignore[arg-type]
+    if any(other.table_no < found.table_no and other.list_id is None for other in links):
+        return Reply("")  # the first refused table said it for all
+    lines = [
+        "⚠️ Themen für die Tische darf ich hier nicht anlegen.",
+        "👉 Gib mir das Admin-Recht „Themen verwalten“ – oder jeder Tisch schickt in "
+        "seinem Chat oder Thema /tisch CODE:",
+    ]
+    lines.extend(
+        f"🔗 Tisch {other.table_no} → /tisch {other.code}"
+        for other in links
+        if other.list_id is None
+    )
+    return Reply("\n".join(lines), buttons=invite_buttons(bot_username, links))
 
 
 def open_table(session: Session, cmd: Command, link: TableLink) -> Reply:
@@ -397,7 +409,7 @@ def release(session: Session, cmd: Command) -> Reply:
     return Reply(
         f"🔓 {label} ist frei. Verknüpfen: mit dem Knopf unten oder /tisch {link.code} "
         "(Turnierleitung oder ein Spieler des Tisches).",
-        buttons=invite_buttons(cmd, [link]),
+        buttons=invite_buttons(cmd.bot_username, [link]),
         posts=posts,
     )
 
@@ -648,6 +660,7 @@ def _report(
     """Everyone signed: the results enter the tournament as if typed with /ergebnis."""
     from skatbot.usecases.tournament import record_results
 
+    trepo.lock_series(session, series.id)  # the last two tables may report at once
     done = trepo.load_series(session, t)
     target = next(s for s in done if s.row.id == series.id)
     lines = record_results(
@@ -698,6 +711,7 @@ def after_reopen(session: Session, cmd: Command, lst: repo.ListInfo) -> tuple[Po
     if not link.reported:
         return ()
     t, series = _context(session, link)
+    trepo.lock_series(session, series.id)
     names = _table_names(series, link)
     trepo.withdraw_results(session, series, names, user_id=cmd.user_id, update_id=cmd.update_id)
     link.reported = False
@@ -831,22 +845,23 @@ def standings_text(session: Session, t: Tournament) -> str:
 
 def standings_edit(session: Session, t: Tournament) -> Edit | None:
     """The coalesced edit of the desk's pinned standings (text computed when it is sent)."""
-    desk, tid = t.chat_id, t.id
+    desk = t.chat_id
     mid = standings.pinned_id(session, desk)
     if mid is None:
         return None
-
-    def render(s: Session) -> str | None:
-        found = trepo.tournament_by_id(s, tid)
-        return standings_text(s, found) if found is not None else None
-
     return Edit(
         mid,
         None,
-        render=render,
+        render=Call("skatbot.usecases.table_lists:render_standings", (t.id,)),
         every=STANDINGS_EDIT_SECONDS,
-        on_gone=lambda s: standings.forget(s, desk, mid),
+        on_gone=Call("skatbot.usecases.standings:forget", (desk, mid)),
     )
+
+
+def render_standings(session: Session, tournament_id: int) -> str | None:
+    """The desk's standings text as committed now (None: the tournament is gone)."""
+    found = trepo.tournament_by_id(session, tournament_id)
+    return standings_text(session, found) if found is not None else None
 
 
 # --- "Nächste Serie auslosen" -------------------------------------------------------------------

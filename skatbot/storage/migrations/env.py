@@ -17,12 +17,29 @@ if engine is None:  # `alembic` CLI use: URL from alembic.ini or SKATBOT_DATABAS
     url = os.environ.get("SKATBOT_DATABASE_URL") or config.get_main_option("sqlalchemy.url")
     engine = create_engine(sync_url(url or "sqlite:///skatbot.db"))
 
+
+def _sqlite_foreign_keys(connection: object, on: bool) -> None:
+    """SQLite rebuilds a table for most changes (batch mode: copy, drop, rename); with
+    foreign keys on, dropping the old table deletes or blocks every row that refers to it
+    (ON DELETE CASCADE wiped players and games). The pragma only works outside a
+    transaction, so it is set on the driver's connection before Alembic begins one."""
+    raw = connection.connection.dbapi_connection  # type: ignore[attr-defined]
+    raw.execute(f"PRAGMA foreign_keys={'ON' if on else 'OFF'}")
+
+
 with engine.connect() as connection:
-    context.configure(
-        connection=connection,
-        target_metadata=metadata(),
-        render_as_batch=connection.dialect.name == "sqlite",
-    )
-    with context.begin_transaction():
-        context.run_migrations()
-    connection.commit()
+    sqlite = connection.dialect.name == "sqlite"
+    if sqlite:
+        _sqlite_foreign_keys(connection, False)
+    try:
+        context.configure(
+            connection=connection,
+            target_metadata=metadata(),
+            render_as_batch=sqlite,
+        )
+        with context.begin_transaction():
+            context.run_migrations()
+        connection.commit()
+    finally:
+        if sqlite:
+            _sqlite_foreign_keys(connection, True)

@@ -1,0 +1,240 @@
+"""A reply as an outbox row (``storage.outbox``) and back.
+
+``store`` runs inside the transaction of the update's effect: the reply becomes one row for
+its place, and each of its posts (``Reply.posts``, messages to other places) a row of its own
+(kind "post"), in the order they are to go out. Documents are stored as their bytes. A
+rich message (``usecases.rich.RichText``) is stored as its text form: a reply resumed after
+a restart goes out as text, which Telegram always takes.
+
+What runs after sending (``on_sent``, an edit's ``on_gone``/``render``, a topic's
+``on_created``/``on_refused``) is stored when it is a ``Call`` (a named function with JSON
+arguments). A plain closure cannot be stored: the live delivery still runs it, but a restart
+before the reply is out delivers the reply without it (an edit that only a closure could
+render is left out; logged).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from skatbot.storage import outbox
+from skatbot.storage.unit import Session
+from skatbot.usecases.reply import (
+    Buttons,
+    Call,
+    CloseTopic,
+    Document,
+    Edit,
+    NewTopic,
+    Photo,
+    Reply,
+)
+
+log = logging.getLogger(__name__)
+
+REPLY = "reply"
+POST = "post"  # a message to another place; pinned after sending if the payload says so
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A row just stored, with what the live delivery sends for it (closures included)."""
+
+    row_id: int
+    chat_id: int
+    thread_id: int | None
+    reply: Reply
+    pin: bool = False
+    update_id: int | None = None
+
+
+def store(
+    session: Session, chat_id: int, thread_id: int | None, update_id: int | None, reply: Reply
+) -> list[Stored]:
+    """Rows for ``reply`` to ``chat_id``/``thread_id`` and for its posts (recursively)."""
+    out: list[Stored] = []
+    _store(session, out, chat_id, thread_id, update_id, reply, REPLY, pin=False)
+    return out
+
+
+def _store(
+    session: Session,
+    out: list[Stored],
+    chat_id: int,
+    thread_id: int | None,
+    update_id: int | None,
+    reply: Reply,
+    kind: str,
+    *,
+    pin: bool,
+) -> None:
+    own = _without_posts(reply)
+    if _has_content(own) or pin:
+        payload, blob = encode(own, pin=pin)
+        row_id = outbox.add(
+            session,
+            chat_id=chat_id,
+            thread_id=thread_id,
+            update_id=update_id,
+            kind=kind,
+            payload=payload,
+            blob=blob,
+        )
+        out.append(Stored(row_id, chat_id, thread_id or None, own, pin, update_id))
+    for post in reply.posts:
+        _store(
+            session,
+            out,
+            post.chat_id,
+            post.thread_id or None,
+            update_id,
+            post.reply,
+            POST,
+            pin=post.pin,
+        )
+
+
+def _without_posts(reply: Reply) -> Reply:
+    if not reply.posts:
+        return reply
+    from dataclasses import replace
+
+    return replace(reply, posts=())
+
+
+def _has_content(reply: Reply) -> bool:
+    return bool(reply.text or reply.documents or reply.edits or reply.topics or reply.gone_topics)
+
+
+# --- JSON --------------------------------------------------------------------------------------
+
+
+def _call(fn: object) -> list[Any] | None:
+    if fn is None:
+        return None
+    if isinstance(fn, Call):
+        return [fn.fn, list(fn.args)]
+    log.debug("a closure cannot be stored in the outbox: %r", fn)
+    return None
+
+
+def _uncall(data: Any) -> Call | None:
+    if not data:
+        return None
+    return Call(str(data[0]), tuple(data[1]))
+
+
+def _buttons(rows: Buttons | None) -> list[Any]:
+    return [[[label, data] for label, data in row] for row in rows or ()]
+
+
+def _unbuttons(rows: Any) -> Buttons:
+    return tuple(tuple((str(label), str(data)) for label, data in row) for row in rows or ())
+
+
+def encode(reply: Reply, *, pin: bool = False) -> tuple[str, bytes | None]:
+    """The reply as (JSON text, documents' bytes)."""
+    docs = []
+    blob = bytearray()
+    for doc in reply.documents:
+        docs.append(
+            {
+                "filename": doc.filename,
+                "caption": doc.caption,
+                "photo": isinstance(doc, Photo),
+                "size": len(doc.data),
+            }
+        )
+        blob += doc.data
+    edits = []
+    for edit in reply.edits:
+        if edit.render is not None and not isinstance(edit.render, Call):
+            log.debug("an edit rendered by a closure is not stored: message %s", edit.message_id)
+            continue
+        edits.append(
+            {
+                "message_id": edit.message_id,
+                "text": edit.text,
+                "buttons": _buttons(edit.buttons),
+                "on_gone": _call(edit.on_gone),
+                "render": _call(edit.render),
+                "every": edit.every,
+            }
+        )
+    topics = [
+        {
+            "chat_id": topic.chat_id,
+            "name": topic.name,
+            "on_created": _call(topic.on_created),
+            "on_refused": _call(topic.on_refused),
+        }
+        for topic in reply.topics
+        if isinstance(topic.on_created, Call)
+    ]
+    payload: dict[str, Any] = {"text": reply.text}
+    if reply.buttons:
+        payload["buttons"] = _buttons(reply.buttons)
+    if docs:
+        payload["documents"] = docs
+    if edits:
+        payload["edits"] = edits
+    if topics:
+        payload["topics"] = topics
+    if reply.gone_topics:
+        payload["gone_topics"] = [[gone.chat_id, gone.thread_id] for gone in reply.gone_topics]
+    if reply.on_sent is not None:
+        payload["on_sent"] = _call(reply.on_sent)
+    if reply.refusal:
+        payload["refusal"] = True
+    if pin:
+        payload["pin"] = True
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")), bytes(blob) or None
+
+
+def decode(payload: str, blob: bytes | None) -> tuple[Reply, bool]:
+    """The reply of a stored row, and whether to pin it after sending."""
+    data = json.loads(payload)
+    documents: list[Document] = []
+    at = 0
+    for doc in data.get("documents", ()):
+        size = int(doc["size"])
+        content = (blob or b"")[at : at + size]
+        at += size
+        kind = Photo if doc.get("photo") else Document
+        documents.append(kind(str(doc["filename"]), content, str(doc.get("caption", ""))))
+    edits = tuple(
+        Edit(
+            int(e["message_id"]),
+            e.get("text"),
+            _unbuttons(e.get("buttons")),
+            on_gone=_uncall(e.get("on_gone")),
+            render=_uncall(e.get("render")),
+            every=float(e.get("every", 0.0)),
+        )
+        for e in data.get("edits", ())
+    )
+    topics = tuple(
+        NewTopic(
+            int(t["chat_id"]),
+            str(t["name"]),
+            _uncall(t["on_created"]),  # type: ignore[arg-type]
+            _uncall(t.get("on_refused")),
+        )
+        for t in data.get("topics", ())
+    )
+    reply = Reply(
+        str(data.get("text", "")),
+        documents=tuple(documents),
+        buttons=_unbuttons(data.get("buttons")),
+        edits=edits,
+        on_sent=_uncall(data.get("on_sent")),
+        refusal=bool(data.get("refusal", False)),
+        topics=topics,
+        gone_topics=tuple(
+            CloseTopic(int(chat), int(thread)) for chat, thread in data.get("gone_topics", ())
+        ),
+    )
+    return reply, bool(data.get("pin", False))

@@ -1,0 +1,137 @@
+"""Heavy commands (a PDF, a picture, a big computation) shared fairly within a chat.
+
+A heavy command that only reads is cheap to ask for and dear to answer: rendering costs CPU
+that every other chat waits for, and its document takes send slots of the group's ~20 a
+minute. So, per chat:
+
+* the same command asked again in a row (the same text) within ``REPEAT_SECONDS`` is answered
+  once: the second ask gets a short note, no second document;
+* a member may ask for ``PER_MEMBER`` of them per ``WINDOW`` seconds; more are refused with
+  the wait;
+* at most ``PENDING`` documents wait in the chat's outbox; a further ask is refused until
+  they are out (the documents' lane of the outbox, ``delivery.Outbox``, keeps them from
+  holding up any other reply);
+
+and over all chats one heavy read renders at a time (``renders``), so bookings elsewhere keep
+the event loop. Per-chat state is kept for the ``CHATS_KEPT`` chats used last (LRU): a chat
+forgotten only loses its repeat note and rate window.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import OrderedDict, deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from skatbot.rules.errors import RuleError
+
+# Heavy reads that answer with a document or picture (always, or with one of these words).
+DOCUMENT_COMMANDS = frozenset({"vordruck", "pdf", "urkunden", "kasse", "export"})
+DOCUMENT_WORDS = frozenset({"pdf", "bild"})
+REPEAT_SECONDS = 30.0
+PER_MEMBER = 3
+WINDOW = 60.0
+PENDING = 3
+CHATS_KEPT = 4096
+
+
+@dataclass
+class _Chat:
+    last: tuple[str, float] | None = None  # (command text, when)
+    asked: dict[int | None, deque[float]] = field(default_factory=dict)  # member -> times
+
+
+class Repeated(Exception):
+    """The same heavy command again in a row: answered with a note instead."""
+
+
+class Fairness:
+    def __init__(
+        self,
+        *,
+        repeat_seconds: float = REPEAT_SECONDS,
+        per_member: int = PER_MEMBER,
+        window: float = WINDOW,
+        pending: int = PENDING,
+        clock: Any = time.monotonic,
+    ) -> None:
+        self.repeat_seconds = repeat_seconds
+        self.per_member = per_member
+        self.window = window
+        self.pending = pending
+        self._chats: OrderedDict[int, _Chat] = OrderedDict()
+        self._clock = clock
+        self._renders: asyncio.Semaphore | None = None
+
+    @property
+    def renders(self) -> asyncio.Semaphore:
+        if self._renders is None:
+            self._renders = asyncio.Semaphore(1)
+        return self._renders
+
+    def _chat(self, chat_id: int) -> _Chat:
+        chat = self._chats.get(chat_id)
+        if chat is None:
+            chat = self._chats[chat_id] = _Chat()
+        self._chats.move_to_end(chat_id)
+        while len(self._chats) > CHATS_KEPT:
+            self._chats.popitem(last=False)
+        return chat
+
+    def changed(self, chat_id: int) -> None:
+        """Something was written in the chat: the next document may differ, not a repeat."""
+        chat = self._chats.get(chat_id)
+        if chat is not None:
+            chat.last = None
+
+    def admit(self, chat_id: int, user_id: int | None, text: str, pending: int) -> None:
+        """Let a heavy read through, or raise ``Repeated`` / a ``RuleError`` saying why not.
+        ``pending``: the documents waiting in the chat's outbox now."""
+        now = self._clock()
+        chat = self._chat(chat_id)
+        asked = " ".join(text.split()).lower()
+        if chat.last is not None and chat.last[0] == asked and now - chat.last[1] < self.repeat_seconds:
+            raise Repeated
+        if pending >= self.pending:
+            raise RuleError(
+                f"Für diesen Chat sind noch {pending} Dokumente unterwegs.",
+                hint="Sobald sie da sind, noch einmal fragen.",
+            )
+        times = chat.asked.setdefault(user_id, deque())
+        while times and times[0] <= now - self.window:
+            times.popleft()
+        if len(times) >= self.per_member:
+            wait = max(1, int(times[0] + self.window - now + 0.999))
+            raise RuleError(
+                f"Du hast gerade {self.per_member} Dokumente angefordert – das nächste in {wait} s.",
+                hint="So kommen auch die Einträge der anderen sofort an.",
+            )
+        times.append(now)
+        chat.last = (asked, now)
+        for member in [m for m, t in chat.asked.items() if not t or t[-1] <= now - self.window]:
+            del chat.asked[member]
+
+
+def makes_document(text: str) -> bool:
+    """Whether a heavy read's text asks for a document or picture."""
+    words = text.lower().split()
+    if not words:
+        return False
+    name = words[0].lstrip("/").split("@")[0]
+    return name in DOCUMENT_COMMANDS or any(w in DOCUMENT_WORDS for w in words[1:])
+
+
+def fairness_of(bot_data: dict[str, Any]) -> Fairness:
+    found = bot_data.get("fairness")
+    if not isinstance(found, Fairness):
+        found = bot_data["fairness"] = Fairness()
+    return found
+
+
+def repeated_note(text: str) -> str:
+    from html import escape
+
+    command = escape(" ".join(text.split()))
+    return f"⏳ {command} kommt schon – eben angefordert, ich schicke es nur einmal."

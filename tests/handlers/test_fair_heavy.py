@@ -1,0 +1,75 @@
+"""Heavy commands are shared fairly: the same document asked twice in a row is sent once
+(with a note), a member's documents are rate-limited, and a booking's reply never waits
+behind a document in the outbox."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from skatbot.handlers.fairness import Fairness
+from tests.helpers import Bot, ok, refused
+
+CHAT = -1001
+
+
+@pytest.fixture(autouse=True)
+def real_limits(bot: Bot) -> None:
+    bot.app.bot_data["fairness"] = Fairness()  # the product's limits (helpers lift them)
+
+
+def documents(bot: Bot) -> int:
+    return len(bot.api.documents(CHAT))
+
+
+async def test_the_same_document_twice_in_a_row_is_sent_once(bot: Bot) -> None:
+    await bot.say("/vordruck 4")
+    assert documents(bot) == 1
+    note = await ok(bot, "/vordruck 4", "kommt schon", user_id=2)
+    assert "/vordruck 4" in note
+    assert documents(bot) == 1
+    await bot.say("/vordruck 3")  # another document: sent
+    assert documents(bot) == 2
+
+
+async def test_a_booking_in_between_makes_the_next_pdf_new(bot: Bot) -> None:
+    await ok(bot, "/neu Anna Bernd Carla")
+    await bot.say("/pdf")
+    await ok(bot, "/spiel Anna grand ohne 1 hand gewonnen")
+    await bot.say("/pdf")
+    assert documents(bot) == 2
+
+
+async def test_a_member_gets_three_documents_a_minute(bot: Bot) -> None:
+    await ok(bot, "/neu Anna Bernd Carla")
+    for command in ("/vordruck 3", "/vordruck 4", "/pdf"):
+        await bot.say(command, user_id=5)
+    assert documents(bot) == 3
+    text = await refused(bot, "/export", "3 Dokumente angefordert", "das nächste in", user_id=5)
+    assert " s." in text
+    assert documents(bot) == 3
+    await bot.say("/export", user_id=6)  # another member is not held back
+    assert documents(bot) == 4
+
+
+async def test_a_booking_reply_does_not_wait_behind_a_document(bot: Bot) -> None:
+    await ok(bot, "/neu Anna Bernd Carla")
+    bot.api.fail_next("sendDocument", status=200, delay=1.5)  # a slow upload
+    pdf = bot.api.push_message("/vordruck 4", chat_id=CHAT, user_id=3)
+    await bot.api.wait_for_call("getUpdates", count=1)
+    began = time.monotonic()
+    before = len(bot.api.calls)
+    booking = bot.api.push_message("/spiel Anna grand ohne 1 hand gewonnen", chat_id=CHAT)
+    for _ in range(100):
+        sent = [c for c in bot.api.calls[before:] if c.method == "sendMessage" and c.ok]
+        if sent:
+            break
+        await asyncio.sleep(0.02)
+    assert sent, "the booking was not answered"
+    assert time.monotonic() - began < 1.2  # before the document's upload was done
+    assert documents(bot) == 0
+    await bot.api.wait_confirmed(booking)
+    await bot.api.wait_confirmed(pdf)
+    assert documents(bot) == 1
