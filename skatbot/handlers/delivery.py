@@ -974,6 +974,7 @@ def submit_stored(
     async def job() -> None:
         await deliver_stored(bot, outbox, db, row, done=done)
 
+    coalesce.note(outbox, row.chat_id, row.reply.edits)  # a newer edit supersedes this one
     outbox.submit(row.chat_id, job, heavy=bool(row.reply.documents))
 
 

@@ -45,9 +45,10 @@ async def test_loeschen_leaves_no_deleted_name_in_the_database_files(bot: Bot) -
     await ok(bot, "/loeschen ja", "Gelöscht", user_id=ADMIN)
     for word in (*NAMES, ACCOUNT):
         assert occurrences(bot.db, word) == 0, (word, [p.name for p in database_files(bot.db)])
-    # the log was folded back and truncated
+    # the log was folded back and truncated at the deletion: what is left are the few pages
+    # written after it (the reply's outbox row settled), not the history before it
     wal = Path(f"{bot.db.url.database}-wal")
-    assert not wal.exists() or wal.stat().st_size == 0
+    assert not wal.exists() or wal.stat().st_size <= 32 + 3 * (4096 + 24)
 
 
 def test_a_new_database_file_is_its_owners_alone(tmp_path: Path) -> None:
