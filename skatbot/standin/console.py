@@ -101,6 +101,12 @@ def _safe_filename(name: str) -> str:
     return name or "dokument"
 
 
+def _chat_id_of(key: str) -> int:
+    """A chat's id from its name, not the order of first use: a later session on the same
+    database finds the chat's lists again."""
+    return -1_002_000_000_000 - zlib.crc32(key.encode())
+
+
 class _Console:
     def __init__(self, api: BotApiServer, stdout: TextIO, out_dir: Path):
         self.api = api
@@ -121,11 +127,16 @@ class _Console:
         """Make ``name`` the current chat (a new group chat on first use)."""
         key = name.casefold()
         if key not in self.chat_ids:
-            # from the name, not the order of first use: a later session on the same
-            # database finds the chat's lists again
-            self.chat_ids[key] = -1_002_000_000_000 - zlib.crc32(key.encode())
+            self.chat_ids[key] = _chat_id_of(key)
             self.titles[self.chat_ids[key]] = name
         self.chat = self.titles[self.chat_ids[key]]
+
+    def new_chat_of(self, line: str) -> int | None:
+        """The id of the chat ``line`` makes (``#name …`` for a name not used yet), else None."""
+        chat = _CHAT_RE.match(line)
+        if chat is None or chat.group(1).casefold() in self.chat_ids:
+            return None
+        return _chat_id_of(chat.group(1).casefold())
 
     @property
     def prompt(self) -> str:
@@ -326,10 +337,15 @@ async def run_console(
         api.chat_owner = 1
         app = build_app(api.token, f"{api.url}/bot")
         db = app.bot_data.get("db")
-        if db is not None:  # text form first, as the README shows; /darstellung tabelle
-            from skatbot.usecases.display import default_display
+        from skatbot.usecases.display import default_display
 
-            await db.write(lambda session: default_display(session, CHAT_ID, "text"))
+        async def text_first(chat_id: int) -> None:
+            """Every chat of the console shows text first, as the README does (its tables
+            as aligned columns after /darstellung tabelle)."""
+            if db is not None:
+                await db.write(lambda session: default_display(session, chat_id, "text"))
+
+        await text_first(CHAT_ID)
         stop = asyncio.Event()
         poller = asyncio.create_task(run_polling(app, stop=stop, timeout=10), name="standin-poll")
         console = _Console(api, stdout, out_dir)
@@ -367,6 +383,9 @@ async def run_console(
                     break
                 if echo:
                     console.write("> " + line.replace("\n", "\n  "))
+                new_chat = console.new_chat_of(line)
+                if new_chat is not None:
+                    await text_first(new_chat)
                 update_id = console.push_line(line)
                 if update_id is None:
                     continue

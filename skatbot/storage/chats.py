@@ -154,33 +154,6 @@ def delete_list(session: Session, list_id: int) -> None:
     session.expire_all()
 
 
-def delete_tournament(session: Session, tournament_id: int, chat_id: int) -> None:
-    """Delete a tournament with its participants, series, results, table links and the
-    place's fees and prizes; the lists its tables played on stay in their places."""
-    from skatbot.storage.money import FEES, PRIZES, MoneySetting
-    from skatbot.storage.tournament_models import (
-        Participant,
-        Result,
-        Series,
-        TableLink,
-        Tournament,
-    )
-
-    series = select(Series.id).where(Series.tournament_id == tournament_id)
-    session.execute(delete(TableLink).where(TableLink.tournament_id == tournament_id))
-    session.execute(delete(Result).where(Result.series_id.in_(series)))
-    session.execute(delete(Series).where(Series.tournament_id == tournament_id))
-    session.execute(delete(Participant).where(Participant.tournament_id == tournament_id))
-    session.execute(delete(Tournament).where(Tournament.id == tournament_id))
-    session.execute(
-        delete(MoneySetting).where(
-            MoneySetting.chat_id == chat_id, MoneySetting.kind.in_((FEES, PRIZES))
-        )
-    )
-    update_settings(session, chat_id, lambda s: dataclasses.replace(s, pinned_standings=None))
-    session.expire_all()
-
-
 def after_delete(session: Session) -> None:
     """Once the deletion has committed, fold SQLite's write-ahead log back into the
     database file and truncate it: the deleted rows' old pages would otherwise stay

@@ -8,7 +8,10 @@ What one may delete follows what is at stake:
   over older data.
 - ``/loeschen liste`` – the place's latest list alone: its creator (a person; a chat
   identity owns nothing) or an admin. The reply names the list and what stays.
-- ``/loeschen turnier`` – the place's tournament alone: its creator or an admin.
+- At a tournament desk (tournament_season.py): ``/loeschen`` or ``/loeschen turnier [N]``
+  asks to delete one tournament (the newest, or number N), for its creator or an admin;
+  ``/loeschen turnier [N] ja`` deletes it at once; ``/loeschen alles`` is everything, for
+  the admins only.
 
 Each first answers with a warning and asks for ``… ja`` or a press on the button
 ``v1:del:[scope:]<nonce>``; the nonce is random per request, stored with the chat and used
@@ -34,7 +37,6 @@ from skatbot.storage import chats, places, repo
 from skatbot.storage.models import ListStatus
 from skatbot.storage.tournament_models import Tournament
 from skatbot.storage.tournament_repo import (
-    series_count,
     table_by_list,
     tournament_of,
     tournaments_of,
@@ -210,7 +212,7 @@ def confirm(
         cmd = dataclasses.replace(cmd, is_admin=is_admin)
         return tournament_season.loeschen(session, cmd, ["ja"] if nonce is None else [], nonce)
     if scope == SCOPE_TOURNAMENT:
-        return confirm_tournament(session, cmd, is_admin, nonce)
+        raise RuleError(f"In {cmd.here} gibt es kein Turnier.", hint="Alles löschen: /loeschen")
     if not chats.has_data(session, cmd.chat_id):
         return Reply(f"ℹ️ In {cmd.here} ist nichts gespeichert – nichts gelöscht.")
     _check_whole(session, cmd, is_admin)
@@ -294,15 +296,7 @@ def confirm_list(session: Session, cmd: Command, is_admin: bool, nonce: str | No
     return Reply(f"🗑 Gelöscht: {what}.\n{_rest_line(session, cmd)}")
 
 
-# --- /loeschen turnier: the tournament alone ----------------------------------------------------
-
-
-def _tournament_for_delete(session: Session, cmd: Command, is_admin: bool) -> Tournament:
-    t = tournament_of(session, cmd.chat_id)
-    if t is None:
-        raise RuleError(f"In {cmd.here} gibt es kein Turnier.", hint="Alles löschen: /loeschen")
-    check_tournament_deleter(cmd, is_admin, t)
-    return t
+# --- /loeschen turnier: one tournament (tournament_season.py asks and deletes) -----------
 
 
 def check_tournament_deleter(cmd: Command, is_admin: bool, t: Tournament) -> None:
@@ -314,38 +308,6 @@ def check_tournament_deleter(cmd: Command, is_admin: bool, t: Tournament) -> Non
             + (f" oder {who}." if who and t.created_by_name else "."),
             hint="Bitte einen Admin, /loeschen turnier zu schicken.",
         )
-
-
-def _tournament_line(session: Session, t: Tournament) -> str:
-    series = series_count(session, t)
-    return (
-        f"das Turnier „{escape(t.name)}“ mit {_plural(series, 'Serie', 'Serien')}, "
-        "seinen Teilnehmern, Ergebnissen und Gebühren"
-    )
-
-
-def ask_tournament(session: Session, cmd: Command, is_admin: bool) -> Reply:
-    t = _tournament_for_delete(session, cmd, is_admin)
-    nonce = issue_nonce(session, cmd.chat_id, NONCE_KEY, SCOPE_TOURNAMENT)
-    text = (
-        f"⚠️ <b>Das Turnier löschen?</b>\nGelöscht wird {_tournament_line(session, t)}. "
-        "Die Listen der Tische bleiben in ihren Chats.\n"
-        "Das lässt sich nicht rückgängig machen – vorher evtl. /export.\n"
-        "👉 Zum Bestätigen: /loeschen turnier ja (oder den Knopf drücken)."
-    )
-    data = f"{DELETE_PREFIX}{SCOPE_TOURNAMENT}:{nonce}"
-    return Reply(text, buttons=((("🗑 Ja, das Turnier löschen", data),),))
-
-
-def confirm_tournament(
-    session: Session, cmd: Command, is_admin: bool, nonce: str | None
-) -> Reply:
-    t = _tournament_for_delete(session, cmd, is_admin)
-    _check_nonce(session, cmd, nonce, SCOPE_TOURNAMENT)
-    what = _tournament_line(session, t)
-    chats.delete_tournament(session, t.id, cmd.chat_id)
-    chats.after_delete(session)
-    return Reply(f"🗑 Gelöscht: {what}.\n{_rest_line(session, cmd)}")
 
 
 def loeschen(session: Session, cmd: Command) -> Reply:
@@ -365,7 +327,9 @@ def loeschen(session: Session, cmd: Command) -> Reply:
         if scope == SCOPE_LIST:
             return ask_list(session, cmd, cmd.is_admin)
         if scope == SCOPE_TOURNAMENT:
-            return ask_tournament(session, cmd, cmd.is_admin)
+            raise RuleError(
+                f"In {cmd.here} gibt es kein Turnier.", hint="Alles löschen: /loeschen"
+            )
         return ask(session, cmd, cmd.is_admin)
     if len(words) == 1 and words[0] in CONFIRM_WORDS:
         return confirm(session, cmd, cmd.is_admin, None, scope)

@@ -107,7 +107,8 @@ def picked_list(session: Session, cmd: Command) -> tuple[repo.ListInfo, list[str
         if lst is None:
             _refuse_at_desk(session, cmd)
             raise RuleError(
-                f"In {cmd.here} läuft keine Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
+                f"In {cmd.here} gibt es noch keine Liste.",
+                hint="Starte eine mit /neu Anna Bernd Carla.",
             )
         return lst, rest, ""
     lst = repo.numbered_list(session, cmd.chat_id, number)

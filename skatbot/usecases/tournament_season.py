@@ -302,10 +302,20 @@ def loeschen(session: Session, cmd: Command, words: Sequence[str], nonce: str | 
 
     lock_chat(session, cmd.chat_id)
     folded = [w.casefold() for w in words]
-    if folded[:1] == ["turnier"] and (
-        len(folded) == 1 or (len(folded) == 2 and folded[1] in admin.CONFIRM_WORDS)
-    ):
-        words, folded = list(words[1:]), folded[1:]  # "/loeschen turnier [ja]": the newest
+    if len(folded) >= 2 and folded[0] == "turnier" and folded[-1] in admin.CONFIRM_WORDS:
+        # "/loeschen turnier [N] ja" names what goes and says yes in one message
+        named = list(words[:-1]) if len(words) > 2 else []
+        t, rest = pick(session, cmd, named)
+        if rest:
+            raise RuleError(
+                "Das verstehe ich bei /loeschen nicht.",
+                hint="/loeschen turnier N ja – oder erst /loeschen turnier N fragen lassen.",
+            )
+        admin.check_tournament_deleter(cmd, cmd.is_admin, t)
+        chats.update_settings(session, cmd.chat_id, lambda s: s.with_nonce(admin.NONCE_KEY, None))
+        return _delete_tournament(session, cmd, t)
+    if folded == ["turnier"]:
+        words, folded = [], []  # "/loeschen turnier": the newest
     if nonce is not None or (len(folded) == 1 and folded[0] in admin.CONFIRM_WORDS):
         return _delete_confirmed(session, cmd, nonce)
     if folded == ["alles"]:
@@ -357,10 +367,15 @@ def _delete_confirmed(session: Session, cmd: Command, nonce: str | None) -> Repl
         raise RuleError("Dieses Turnier gibt es nicht mehr.", hint="Die Turniere zeigt /turniere.")
     t = found[0]
     admin.check_tournament_deleter(cmd, cmd.is_admin, t)
+    return _delete_tournament(session, cmd, t)
+
+
+def _delete_tournament(session: Session, cmd: Command, t: Tournament) -> Reply:
     what = _contents(session, t)
     if trepo.tournament_of(session, cmd.chat_id) is t:
         _forget_pinned(session, t)
     trepo.delete_tournament(session, t)
+    chats.after_delete(session)
     left = trepo.tournaments_of(session, cmd.chat_id)
     tail = (
         "Es bleiben: " + ", ".join(label(o) for o in left) + "."

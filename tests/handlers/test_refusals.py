@@ -165,7 +165,7 @@ async def test_spiel_before_any_list(bot: Bot) -> None:
         text = await refused(bot, message, "keine Liste", "/neu")
         assert "👉 Starte eine mit /neu" in text
     text = await bot.text("/export")
-    assert text.startswith("⚠️ Hier gibt es noch keine Liste")
+    assert text.startswith("⚠️ In diesem Chat gibt es noch keine Liste")
 
 
 async def test_refusals_before_the_first_game_keep_the_empty_list(bot: Bot) -> None:

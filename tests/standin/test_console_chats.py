@@ -54,11 +54,14 @@ def test_a_button_as_another_player_and_a_message_over_lines(tmp_path: Path) -> 
     code = done.stdout.split("Tisch 1 → /tisch ", 1)[1].split()[0]
     table = "\n".join(
         [
-            f"#tisch1 Anna> /tisch {code}",
+            # the management (the console's own user, who made the tournament) links the
+            # table; a code typed by a stranger is refused
+            f"#tisch1 /tisch {code}",
             "Bernd> /spiel Bernd null g",
             "Anna> /abschluss",
             # the sign message: [✍️ Unterschreiben] / [✍️ Carla] [✍️ Bernd] [✍️ Anna] (the
-            # seats of draw 4711); Carla taps her own name, as herself
+            # seats of draw 4711); Carla says who she is at the table, then taps her name
+            "Carla> /ich Carla",
             "Carla> !2",
         ]
     )
