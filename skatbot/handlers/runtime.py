@@ -198,14 +198,7 @@ def stage(
 ) -> list[durable.Stored]:
     """Store ``reply`` (to the update's chat and topic) in the outbox, in the caller's
     transaction: the rows to hand to ``delivery.enqueue_stored`` after the commit."""
-    if target is None or not (
-        reply.text
-        or reply.documents
-        or reply.edits
-        or reply.posts
-        or reply.topics
-        or reply.gone_topics
-    ):
+    if target is None or not reply.goes_out:
         return []
     return durable.store(session, target.chat_id, target.thread_id, update_id, reply)
 
@@ -218,14 +211,7 @@ async def send(update: Update, context: ContextTypes.DEFAULT_TYPE, reply: Reply)
     committed.
     """
     target = delivery.target_of(update)
-    if target is None or not (
-        reply.text
-        or reply.documents
-        or reply.edits
-        or reply.posts
-        or reply.topics
-        or reply.gone_topics
-    ):
+    if target is None or not reply.goes_out:
         return
     bot_data = context.application.bot_data
     coalesce.note(delivery.outbox_of(bot_data), target.chat_id, reply.edits)

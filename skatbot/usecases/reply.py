@@ -130,6 +130,12 @@ class Reply:
     topics: tuple[NewTopic, ...] = ()  # forum topics to create, after this reply
     gone_topics: tuple[CloseTopic, ...] = ()  # forum topics to delete (or close), after it
 
+    @property
+    def goes_out(self) -> bool:
+        """Whether delivering this reply sends, edits, creates or removes anything."""
+        parts = (self.text, self.documents, self.edits, self.posts, self.topics, self.gone_topics)
+        return any(parts)
+
 
 @dataclass(frozen=True)
 class Answer:

@@ -63,7 +63,7 @@ async def test_ampersand_inside_a_word_asks_with_buttons(bot: Bot) -> None:
     assert "2) Tom, Jerry, Bernd, Carla – Vierertisch" in text
     assert "Neue Liste" not in text
     # nothing was started: no list yet
-    await refused(bot, "/stand", "läuft keine Liste")
+    await refused(bot, "/stand", "gibt es noch keine Liste")
     question = next(m for m in bot.api.messages(-1001) if "gemeint" in (m.text or ""))
     labels = list(buttons(question))
     assert labels[0].startswith("1) Tom&Jerry") and labels[1].startswith("2) Tom, Jerry")

@@ -211,7 +211,7 @@ async def test_a_topic_without_list_says_so_there_and_stores_nothing(bot: Bot) -
     for command in ("/stand", "/liste", "/export", "/pdf"):
         reply = await text(bot, command, t2)
         assert "/neu" in reply and "Ottilie" not in reply, (command, reply)
-    assert "In diesem Thema läuft keine Liste." in await text(bot, "/stand", t2)
+    assert "In diesem Thema gibt es noch keine Liste." in await text(bot, "/stand", t2)
     await refused(bot, "/spiel Anna grand hand gewonnen", t2, "/neu")
 
 
@@ -511,7 +511,7 @@ async def test_rules_and_deletion_are_per_topic(bot: Bot) -> None:
     data = confirm[-1].buttons[0][0]["callback_data"]
     uid = bot.api.push_callback(data, message_id=confirm[-1].message_id, chat_id=FORUM)
     await bot.api.wait_confirmed(uid, timeout=15)
-    assert "läuft keine Liste" in await text(bot, "/stand", t1)
+    assert "gibt es noch keine Liste" in await text(bot, "/stand", t1)
     assert "Dora" in await text(bot, "/stand", t2)
 
 
