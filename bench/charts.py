@@ -1,4 +1,4 @@
-"""Rendering libraries for the chat's pictures: import time, memory, render time (issue 17).
+"""Rendering libraries for the chat's pictures: import time, memory, render time.
 
     python bench/charts.py [--mpl-python PATH] [--runs 5]
 

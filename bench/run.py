@@ -1,4 +1,4 @@
-"""All benchmarks side by side, one table with every figure and its goal (issue 9).
+"""All benchmarks side by side, one table with every figure and its goal.
 
     python bench/run.py [--quick] [--pg URL]
 

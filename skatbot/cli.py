@@ -14,7 +14,7 @@ from skatbot.rules.grammar import parse_with_notes
 
 
 def cmd_wert(words: Sequence[str], as_json: bool) -> int:
-    """Compute one game without storing it (SPEC §1)."""
+    """Compute one game without storing it (docs/rules.md §1)."""
     try:
         announcement, notes = parse_with_notes(words)
         result = evaluate(announcement)

@@ -1,4 +1,4 @@
-"""`skatbot wert ANSAGE... [--json]` (SPEC §1): the calculator."""
+"""`skatbot wert ANSAGE... [--json]` (docs/rules.md §1): the calculator."""
 
 from __future__ import annotations
 
@@ -101,7 +101,7 @@ def test_wert_ouvert_says_what_was_set(capsys: pytest.CaptureFixture[str]) -> No
     assert "automatisch" in out
 
 
-# --- usage (issue 15, item 11) ----------------------------------------------------------------
+# --- usage ----------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -153,7 +153,7 @@ def test_unknown_command_is_a_usage_error(tmp_path: Path) -> None:
     assert "Aufruf: skatbot" in done.stderr
 
 
-# --- the README's sample output (issue 15, item 11) -------------------------------------------
+# --- the README's sample output -------------------------------------------
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
@@ -206,7 +206,7 @@ def test_shown_in_is_strict() -> None:
     assert not shown_in(["a", "x"], ["a", "b"])
 
 
-# --- a database whose driver is missing (issue 15, item 12) -----------------------------------
+# --- a database whose driver is missing -----------------------------------
 
 NO_PSYCOPG = "import sys; sys.modules['psycopg'] = None; "
 PG = "postgresql+asyncpg://skatbot@127.0.0.1:9/skatbot"

@@ -79,7 +79,7 @@ class SeriesDocument:
     """House rules: start points per player. The running sums of ``rows`` include them; a
     start row heads the table when any is not zero."""
     money: list[str] = field(default_factory=list)
-    """The settlement under the list's stake (issue 18), one line each; empty: none."""
+    """The settlement under the list's stake, one line each; empty: none."""
     curve: list[tuple[int, ...]] = field(default_factory=list)
     """The chart: every seat's score before the first game and after each one, as the chat's
     picture draws it (``rules.statistics.running_scores``); empty: the running sums."""

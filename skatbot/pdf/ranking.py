@@ -1,6 +1,6 @@
 """The tournament ranking ("Rangliste") over all complete series as an A4 PDF.
 
-Pure layout: the caller computes the places (SPEC §4: score, won, lost, then the lot drawn
+Pure layout: the caller computes the places (docs/rules.md §5: score, won, lost, then the lot drawn
 from the tournament seed) and the German lot note; this module only draws them.
 """
 

@@ -1,4 +1,4 @@
-"""The ``/spiel`` grammar (SPEC §3): parse words into an Announcement and format it back.
+"""The ``/spiel`` grammar (docs/rules.md §3): parse words into an Announcement and format it back.
 
 Tokens are case-insensitive and order-free. ``format_announcement`` writes the canonical German
 form, and ``parse_announcement(format_announcement(a)) == a`` for every normalised ``a``.

@@ -1,4 +1,4 @@
-"""House rules (SPEC §5): house scoring, Kontra/Re, Ramsch and the 3B3R machine.
+"""House rules (docs/rules.md §6): house scoring, Kontra/Re, Ramsch and the 3B3R machine.
 
 Differences from the ISkO: no Seeger-Fabian; score = start points + bookings; a lost game
 with skat pickup is doubled, a lost hand game is not; Kontra ×2, Re another ×2; during Bock

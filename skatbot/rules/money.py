@@ -1,4 +1,4 @@
-"""Money: stakes at a private table, tournament fees and prizes (issue 18). Pure, exact.
+"""Money: stakes at a private table, tournament fees and prizes. Pure, exact.
 
 Amounts are integer cents; a stake per point may be a fraction of a cent (``Decimal`` cents,
 e.g. ``Decimal("0.5")`` for "0,5 ct"). Nothing here uses ``float``.

@@ -1,4 +1,4 @@
-"""Ranking of a list or tournament (SPEC §4 "ranking ties").
+"""Ranking of a list or tournament (docs/rules.md §5).
 
 Order, best first:
 

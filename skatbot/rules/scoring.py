@@ -30,7 +30,7 @@ def seeger_fabian_score(
 
     ``game_points + 50 × (won − lost) + B × others_lost`` with ``B`` = 40 at a 3-table, 30 at
     a 4-table; ``others_lost`` counts the games lost by the other players at the table.
-    SPEC's worked example: ``seeger_fabian_score(437, 12, 3, 6, 4) == 1067``.
+    The worked example of docs/rules.md §5: ``seeger_fabian_score(437, 12, 3, 6, 4) == 1067``.
     """
     return game_points + WIN_BONUS * (won - lost) + opponents_bonus(table_size) * others_lost
 

@@ -1,4 +1,4 @@
-"""Sheet replay: a list is an append-only log; everything shown is derived from it (SPEC §2).
+"""Sheet replay: a list is an append-only log; everything shown is derived from it (docs/rules.md §2).
 
 Rows are games, passed games, Ramsch games, cancellations, dealer overrides, house-rule
 events (`/bock`, `/krank`, `/gesund`) and the list's closing and reopening (`/abschluss`,
@@ -238,7 +238,7 @@ class Sheet:
         return [Standing(t.name, t.score, t.won, t.lost) for t in self.totals()]
 
     def check_can_add(self) -> None:
-        """A game beyond the series length is refused (SPEC §2)."""
+        """A game beyond the series length is refused (docs/rules.md §2)."""
         if self.games_played >= self.series_length:
             raise RuleError(
                 f"Die Serie ist mit {self.series_length} "
@@ -383,7 +383,7 @@ def _build(sheet: Sheet, **fields: object) -> None:
 def _next_dealer(rows: Sequence[LogRow], size: int, first_dealer: int) -> int:
     """Seat after the dealer of the last play; `/geber` overrides; corrections shift nothing
     unless they correct the dealer of the last game; cancelling the last game gives its
-    dealer back (SPEC §2)."""
+    dealer back (docs/rules.md §2)."""
     nxt = first_dealer
     chain: dict[int, int] = {}  # row id -> id of the first row of its correction chain
     dealer_of: dict[int, int] = {}

@@ -1,4 +1,4 @@
-"""Statistics over a place's lists: per person and records of the chat (issue 17, part 3).
+"""Statistics over a place's lists: per person and records of the chat.
 
 Pure: the input is the replayed sheets (``Series``), each seat already attributed to a
 person (a key; who is who is decided by the caller). Every figure is derived from the valid

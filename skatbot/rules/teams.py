@@ -1,4 +1,4 @@
-"""Teams of a Preisskat tournament: the team-aware draw and the team ranking (issue 19.4).
+"""Teams of a Preisskat tournament: the team-aware draw and the team ranking.
 
 A participant may belong to one team (``teams``: participant name → team name; names and
 team names are compared exactly, the caller unifies spellings).  Only a team with at least

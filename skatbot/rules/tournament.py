@@ -1,4 +1,4 @@
-"""Preisskat tournaments (SPEC §6): table plan, seeded draw, series results, standings.
+"""Preisskat tournaments (docs/rules.md §7): table plan, seeded draw, series results, standings.
 
 Table plan
 ==========

@@ -437,7 +437,7 @@ def _play_facts(a: Announcement) -> tuple[bool, bool, bool, LossReason | None]:
             hint="Schwarz heißt keinen Stich: gewonnen mit 120 Augen, verloren mit 0.",
         )
     schneider = schneider_points
-    # Schwarz is about tricks: it needs the token, or a won game announcing it (SPEC §3).
+    # Schwarz is about tricks: it needs the token, or a won game announcing it (docs/rules.md §3).
     schwarz = a.schwarz or (a.won is True and a.schwarz_announced and points == 120)
     reason = _missed(a, won_points, schneider_points, schwarz)
     won = reason is None

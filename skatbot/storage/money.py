@@ -1,4 +1,4 @@
-"""Money settings (issue 18): stakes of a chat's lists, a tournament's fees and prizes.
+"""Money settings: stakes of a chat's lists, a tournament's fees and prizes.
 
 An append-only log per place (``money_settings``): the latest row of a kind counts, every
 change keeps its trail. A stake row applies to the lists of its place from ``from_list`` on

@@ -1,4 +1,4 @@
-"""Where a list lives: a chat, or a forum topic of a chat (SPEC §9).
+"""Where a list lives: a chat, or a forum topic of a chat (docs/rules.md §10).
 
 Everything stored per chat (lists, settings, builders, a tournament) is keyed by a *place*
 id, and the use cases see it as ``Command.chat_id``. The chat without topic (and a forum's

@@ -1,4 +1,4 @@
-"""Reading a place's lists for the statistics (issue 17): every list, loaded and replayed."""
+"""Reading a place's lists for the statistics: every list, loaded and replayed."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Repository functions for the teams of a tournament (issue 19.4); each takes the unit of
+"""Repository functions for the teams of a tournament; each takes the unit of
 work's Session. The columns live in tournament_models.py (migration 0010)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""SQLAlchemy 2 models of a Preisskat tournament (SPEC §6).
+"""SQLAlchemy 2 models of a Preisskat tournament (docs/rules.md §7).
 
 A place (chat or topic) is the tournament management's desk; its tournaments follow each
 other there, one running at a time. Results are an append-only log: entering a
@@ -38,7 +38,7 @@ class Tournament(Base):
     # The place (chat or topic); its tournaments follow each other there.
     chat_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("chats.id"), index=True)
     name: Mapped[str] = mapped_column(String(64))
-    seed: Mapped[str] = mapped_column(String(64))  # the lot of the ranking (SPEC §4)
+    seed: Mapped[str] = mapped_column(String(64))  # the lot of the ranking (docs/rules.md §5)
     games_3: Mapped[int] = mapped_column(Integer, default=36)  # series length at a 3-table
     games_4: Mapped[int] = mapped_column(Integer, default=48)  # series length at a 4-table
     created_by: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
@@ -132,13 +132,13 @@ class Result(Base):
     user_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     update_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
-    # A table's report withdrawn (its list opened again, issue 19): this row takes the
+    # A table's report withdrawn (its list opened again): this row takes the
     # player's result away again; the latest row still counts.
     withdrawn: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class TableLink(Base):
-    """A table of a drawn series and the list it plays on (issue 19).
+    """A table of a drawn series and the list it plays on.
 
     ``chat_id`` is the desk's place (so /loeschen at the desk and a group's move take it
     along). The table is linked to a list when its list is opened: in a forum topic the bot

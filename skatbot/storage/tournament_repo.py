@@ -272,7 +272,7 @@ def withdraw_results(
     session.flush()
 
 
-# --- the tables of a series and their lists (issue 19) -----------------------------------------
+# --- the tables of a series and their lists -----------------------------------------
 
 
 def add_table_links(

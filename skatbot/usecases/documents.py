@@ -141,7 +141,7 @@ def pdf_reply(session: Session, loaded: repo.LoadedList, cmd: Command, text: str
     from skatbot.pdf.series import render_series
 
     doc = series_document(loaded, cmd.chat_title)
-    doc = dataclasses.replace(doc, money=money.series_money_lines(session, loaded))  # issue 18
+    doc = dataclasses.replace(doc, money=money.series_money_lines(session, loaded))
     data, lossy = render_series(doc)
     if lossy:
         text += "\n" + texts.lossy_names_note(lossy)
@@ -229,7 +229,7 @@ def close_now(session: Session, cmd: Command, loaded: repo.LoadedList) -> Reply:
     from skatbot.usecases.pictures import with_series_photo
     from skatbot.usecases.table_lists import after_close
 
-    # the PDF, and beside it the running scores as a picture (issue 17)
+    # the PDF, and beside it the running scores as a picture
     reply = with_series_photo(session, loaded, pdf_reply(session, loaded, cmd, text))
     signing = after_close(session, cmd, loaded)  # a tournament table's list: the signatures
     return dataclasses.replace(reply, posts=reply.posts + signing) if signing else reply

@@ -1,4 +1,4 @@
-"""House rules in the chat (SPEC §5): /regeln, /startpunkte, /bock, /krank, /gesund, /ramsch.
+"""House rules in the chat (docs/rules.md §6): /regeln, /startpunkte, /bock, /krank, /gesund, /ramsch.
 
 In ISkO mode none of this exists: the commands are refused with a hint to /regeln haus.
 """

@@ -1,4 +1,4 @@
-"""Money use cases (issue 18): /einsatz, /abrechnung at a table; /gebuehren, /preise, /kasse
+"""Money use cases: /einsatz, /abrechnung at a table; /gebuehren, /preise, /kasse
 at a tournament desk; and the money parts of the list PDF, the export and the certificates.
 
 The arithmetic is :mod:`skatbot.rules.money`; the settings are the append-only log of

@@ -1,4 +1,4 @@
-"""Pictures for the chat (issue 17, part 5): a series' running scores (``/stand bild``,
+"""Pictures for the chat: a series' running scores (``/stand bild``,
 ``/abschluss``) and a player's season (``/statistik NAME``).
 
 Builds the ``charts.Chart`` data here; ``skatbot.charts`` (Pillow) is imported only when a

@@ -82,7 +82,7 @@ class Edit:
 @dataclass(frozen=True)
 class Post:
     """A message to another place than the update's (a tournament table's list tells the
-    desk, issue 19): ``chat_id`` is the Telegram chat, ``thread_id`` its forum topic (0:
+    desk): ``chat_id`` is the Telegram chat, ``thread_id`` its forum topic (0:
     none). Queued after the update's own reply. ``reply.on_sent`` works as for a reply;
     ``pin`` pins the sent message (a failed pin is only logged)."""
 

@@ -811,7 +811,7 @@ def export(session: Session, cmd: Command) -> Reply:
     data = export_document(loaded)
     from skatbot.usecases import money  # not needed at start
 
-    money.add_export_money(session, loaded, data)  # issue 18: "money" when a stake is set
+    money.add_export_money(session, loaded, data)  # "money" when a stake is set
     raw = json.dumps(data, ensure_ascii=False, indent=2).encode()
     doc = Document("skatbot-liste-v1.json", raw, "Liste als JSON (skatbot-liste/1)")
     said = f"📎 Export der Liste ({texts.games(loaded.sheet.games_played)})."
@@ -819,7 +819,7 @@ def export(session: Session, cmd: Command) -> Reply:
 
 
 def export_document(loaded: repo.LoadedList) -> dict[str, object]:
-    """The ``skatbot-liste/1`` JSON of SPEC §7 (house lists: points as booked, Ramsch too)."""
+    """The ``skatbot-liste/1`` JSON of docs/rules.md §11 (house lists: points as booked, Ramsch too)."""
     sheet = loaded.sheet
     names = sheet.players
     games = []

@@ -1,4 +1,4 @@
-"""``/statistik [NAME]``: statistics of the chat (or topic) and of one player (issue 17).
+"""``/statistik [NAME]``: statistics of the chat (or topic) and of one player.
 
 Counted over the place's *closed* lists only: a running list changes with every booking
 and may still be corrected, so it counts once it is closed (``/abschluss``), like the

@@ -1,4 +1,4 @@
-"""Tables report themselves (issue 19): each drawn table plays on its own list, in a forum
+"""Tables report themselves: each drawn table plays on its own list, in a forum
 topic the bot creates or wherever ``/tisch CODE`` is sent; closing the list asks every player
 to sign; the signed results enter the tournament through the one path of ``/ergebnis``
 (``tournament.record_results``); the desk gets a message and its pinned standings are edited.

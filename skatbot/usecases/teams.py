@@ -1,4 +1,4 @@
-"""Teams of a Preisskat tournament (issue 19.4): entry syntax, ``/team``, ``/teamwertung``,
+"""Teams of a Preisskat tournament: entry syntax, ``/team``, ``/teamwertung``,
 the team-aware draw, the team ranking in ``/rangliste``, its PDF and ``/export``.
 
 Syntax

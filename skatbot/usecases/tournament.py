@@ -1,4 +1,4 @@
-"""Use cases of a Preisskat tournament desk (SPEC §6). Each is ``op(session, cmd) -> Reply``.
+"""Use cases of a Preisskat tournament desk (docs/rules.md §7). Each is ``op(session, cmd) -> Reply``.
 
 A chat or topic becomes the desk of the tournament management ("Turnierleitung") with
 ``/turnier NAME``; its tournaments follow each other there (ending one, ``/turniere`` and a
@@ -947,7 +947,7 @@ def urkunden(session: Session, cmd: Command) -> Reply:
         )
     top = ranked[:n]
     places = [(r.place, r.standing.name, r.standing.score) for r in top]
-    prizes = money.certificate_prizes(session, t)  # issue 18: the prize on each certificate
+    prizes = money.certificate_prizes(session, t)  # the prize on each certificate
     pdf, lost = render_certificates(t.name, season.day_of(t), places, prizes)  # its day
     span = "Platz 1" if n == 1 else f"Platz 1–{n}"
     lines = [f"📜 Urkunden für {span} – {escape(t.name)} ({series_span(complete)})."]
@@ -1074,7 +1074,7 @@ def turnierregeln(session: Session, cmd: Command) -> Reply:
 
 
 def export_document(session: Session, t: Tournament) -> dict[str, object]:
-    """The ``skatbot-turnier/1`` JSON of SPEC §7."""
+    """The ``skatbot-turnier/1`` JSON of docs/rules.md §11."""
     done = trepo.load_series(session, t)
     people = trepo.participants(session, t)
     ranked, complete, _ = ranking_of(t, done)
@@ -1161,7 +1161,7 @@ def export(session: Session, cmd: Command) -> Reply:
             hint="/export oder /export turnier 1 (die Nummern zeigt /turniere)",
         )
     data = export_document(session, t)
-    money.add_tournament_export_money(session, t, data)  # issue 18
+    money.add_tournament_export_money(session, t, data)
     raw = json.dumps(data, ensure_ascii=False, indent=2).encode()
     doc = Document(EXPORT_FILENAME, raw, f"Turnier als JSON ({EXPORT_FORMAT})")
     n = len(data["series"])  # type: ignore[arg-type]

@@ -247,7 +247,7 @@ async def test_a_redelivered_tap_or_abschluss_ja_books_nothing_twice(bot: Bot) -
         await bot.delivered(CHAT)
         answers.append(replies(bot.api.calls[before:], CHAT))
     [first, picture] = answers[0]
-    assert picture.method == "sendPhoto"  # the running scores beside the PDF (issue 17)
+    assert picture.method == "sendPhoto"  # the running scores beside the PDF
     assert first.document is not None and "Liste abgeschlossen" in first.text
     assert answers[1] == []  # answered once: no second text, PDF or picture
     assert log_marks(bot) == [("close", 1), ("reopen", CREATOR), ("close", CREATOR)]

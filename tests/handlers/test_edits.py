@@ -1,4 +1,4 @@
-"""Edited messages (issue 14, point 5): an edited /spiel corrects its booking once and edits the
+"""Edited messages: an edited /spiel corrects its booking once and edits the
 bot's reply; edits that cannot be applied are refused with the /korrigieren line that works;
 edits of every other message are ignored; a redelivered edit changes nothing twice.
 

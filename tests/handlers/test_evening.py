@@ -1,6 +1,6 @@
 """A whole evening at a 3-table and at a 4-table, entered only through chat messages.
 
-Every expected number is computed by hand in the comments (ISkO values, SPEC §4; Seeger-Fabian:
+Every expected number is computed by hand in the comments (ISkO values, docs/rules.md §4; Seeger-Fabian:
 game points + 50 × (won − lost) + 40/30 × games lost by the others) and compared with /export.
 """
 
@@ -370,7 +370,7 @@ async def test_a_correction_keeps_the_dealer_override(bot: Bot) -> None:
     await play(bot, "/neu Anna Bernd Carla", "Spiel 1/36 · Geber Anna · Vorhand Bernd")
     await play(bot, "/spiel Anna grand mit 1 g", "Spiel 2/36 · Geber Bernd · Vorhand Carla")
     await play(bot, "/geber Carla", "Spiel 2/36 · Geber Carla · Vorhand Anna")
-    # SPEC §2: corrections never shift later rows; /geber sets the next dealer
+    # docs/rules.md §2: corrections never shift later rows; /geber sets the next dealer
     await play(bot, "/korrigieren 1 Anna grand mit 2 g", "Spiel 2/36 · Geber Carla · Vorhand Anna")
 
 
@@ -381,7 +381,7 @@ async def test_cancelling_a_game_dealt_after_an_override_gives_its_dealer_back(b
     await play(bot, "/spiel Bernd grand mit 1 g", "Spiel 3/36 · Geber Bernd · Vorhand Carla")
     data = await export(bot)
     assert [g["dealer"] for g in data["games"]] == ["Anna", "Anna"]
-    # SPEC §2: cancelling the last game gives its dealer (Anna) back
+    # docs/rules.md §2: cancelling the last game gives its dealer (Anna) back
     await play(bot, "/storno 2", "Spiel 2/36 · Geber Anna · Vorhand Bernd")
 
 

@@ -1,4 +1,4 @@
-"""Entry that forgives a phone keyboard (issue 15, items 9 and 10): names without diacritics,
+"""Entry that forgives a phone keyboard: names without diacritics,
 punctuation after a name and in the announcement, a game typed without its player, and
 "und"/"&" between the names of /neu."""
 

@@ -1,4 +1,4 @@
-"""House rules through the chat (SPEC §5, seed 002 "3B3R"): scenarios with the real bot.
+"""House rules through the chat (docs/rules.md §6, seed 002 "3B3R"): scenarios with the real bot.
 
 Every expected number is computed by hand in the comments. Values: Kreuz mit 1 = 2 × 12 = 24,
 Kreuz mit 1 Hand = 3 × 12 = 36, Grand mit 1 Hand = 3 × 24 = 72, Herz mit 9 = 10 × 10 = 100,

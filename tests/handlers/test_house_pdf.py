@@ -1,4 +1,4 @@
-"""The house-rules list on paper and the sick mark, through the bot (issue 15, items 3 and 4).
+"""The house-rules list on paper and the sick mark, through the bot.
 
 Values: Kreuz mit 1 Hand won = 3 × 12 = +36; Grand mit 1 Hand won = 3 × 24 = +72; Ramsch with
 70 Augen, geschoben 1 and one Jungfrau = 70 × 2 × 2 = −280.

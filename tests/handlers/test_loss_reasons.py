@@ -1,4 +1,4 @@
-"""Issue 15 items 6 and 8 through the real bot: every loss explained, German slips fixed."""
+"""Through the real bot: every loss explained, German slips fixed."""
 
 from __future__ import annotations
 

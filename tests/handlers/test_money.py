@@ -1,4 +1,4 @@
-"""Money through the chat (issue 18): /einsatz and /abrechnung at a table, the tournament's
+"""Money through the chat: /einsatz and /abrechnung at a table, the tournament's
 /gebuehren, /preise, /abrechnung, /kasse and the prize on the certificates. Every amount is
 computed by hand in the comments."""
 

@@ -1,4 +1,4 @@
-"""Every refusal's hint, when followed, works (issue 15 item 7).
+"""Every refusal's hint, when followed, works.
 
 A catalogue of refusal situations. Each entry: a setup (accepted messages), a refused input,
 and what following its ``👉`` hint means:

@@ -122,7 +122,7 @@ async def test_refusal_leaves_the_list_unchanged(
     ["/spiel Anna grand mit 1 reiz 19 gewonnen", "/korrigieren 1 Anna grand mit 1 r19 gewonnen"],
 )
 async def test_invalid_bid_names_both_neighbours(table: Bot, message: str) -> None:
-    # SPEC §3: "19 ist kein Reizwert – nächste gültige: 18 oder 20", then the list as hint.
+    # docs/rules.md §3: "19 ist kein Reizwert – nächste gültige: 18 oder 20", then the list as hint.
     text = await refused(table, message)
     assert text.startswith("⚠️ 19 ist kein Reizwert – nächste gültige: 18 oder 20.\n👉 Reizwerte: 18, 20")
 

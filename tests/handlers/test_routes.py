@@ -1,4 +1,4 @@
-"""The route table (handlers/routes.py): one list drives handlers, flags, menu (issue 16)."""
+"""The route table (handlers/routes.py): one list drives handlers, flags, menu."""
 
 from __future__ import annotations
 

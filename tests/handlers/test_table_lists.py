@@ -1,4 +1,4 @@
-"""Tables report themselves (issue 19): a table list per forum topic (or /tisch CODE), the
+"""Tables report themselves: a table list per forum topic (or /tisch CODE), the
 players sign the closed list, the results enter the tournament, the desk's pinned standings
 follow (edited at most once per interval).
 

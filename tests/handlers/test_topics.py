@@ -1,4 +1,4 @@
-"""Forum topics (SPEC §9 "Where a list lives"): one club group runs several tables side by
+"""Forum topics (docs/rules.md §10 "Where a list lives"): one club group runs several tables side by
 side, each topic with its own list, rules, pinned standings, builder and tournament desk;
 every answer goes to the topic it was asked in; General keeps the chat's own list.
 

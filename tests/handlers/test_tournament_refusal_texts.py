@@ -1,4 +1,4 @@
-"""Issue 16: the tournament refusals reach the chat unchanged now that TournamentError is a
+"""The tournament refusals reach the chat unchanged now that TournamentError is a
 RuleError (no conversion in the handlers). The texts are the replies recorded before."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Teams in a Preisskat tournament through the real bot (issue 19.4): /teilnehmer with
+"""Teams in a Preisskat tournament through the real bot: /teilnehmer with
 [TEAM], /team, /teamwertung, the team-aware /auslosen, the team ranking in /rangliste, its
 PDF and /export."""
 

@@ -1,4 +1,4 @@
-"""No cell of the list PDF is ever cut (issue 15, item 4) and the house-rules layout (item 3).
+"""No cell of the list PDF is ever cut and the house-rules layout (item 3).
 
 Every text the PDF draws goes through ``SkatPDF.put`` (which would shorten a too long text with
 an ellipsis as a last resort); these tests record each call and check with fpdf2's own

@@ -1,4 +1,4 @@
-"""The `/spiel` grammar (SPEC §3): tokens, synonyms, order, errors, canonical text."""
+"""The `/spiel` grammar (docs/rules.md §3): tokens, synonyms, order, errors, canonical text."""
 
 from __future__ import annotations
 
@@ -335,7 +335,7 @@ def test_format_with_kontra_re_round_trips_under_house_rules() -> None:
     assert parse_announcement(text, house=True) == a
 
 
-# --- what a phone keyboard adds (issue 15, item 9) -------------------------------------------
+# --- what a phone keyboard adds -------------------------------------------
 
 
 @pytest.mark.parametrize(

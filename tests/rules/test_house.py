@@ -1,4 +1,4 @@
-"""House rules (SPEC §5, seed 002 "3B3R"): the pure machine, the scoring and the replay.
+"""House rules (docs/rules.md §6, seed 002 "3B3R"): the pure machine, the scoring and the replay.
 
 Every expected number is computed by hand in the comments. Base values: Karo 9, Herz 10,
 Pik 11, Kreuz 12, Grand 24; value = base × (matadors + 1 + hand + ...).

@@ -1,4 +1,4 @@
-"""Every lost game carries the rule that lost it (issue 15 item 6); a won game carries none."""
+"""Every lost game carries the rule that lost it; a won game carries none."""
 
 from __future__ import annotations
 

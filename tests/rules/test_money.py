@@ -1,4 +1,4 @@
-"""Money (issue 18): hand-computed settlements, tiered fees, prizes, and their properties."""
+"""Money: hand-computed settlements, tiered fees, prizes, and their properties."""
 
 from __future__ import annotations
 

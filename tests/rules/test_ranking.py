@@ -1,4 +1,4 @@
-"""Ranking ties (SPEC §4): score, then won, then fewer lost, then a seeded lot."""
+"""Ranking ties (docs/rules.md §5): score, then won, then fewer lost, then a seeded lot."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Seeger-Fabian totals (SPEC §4, Skatwettspielordnung 6.3.1), expected values by hand."""
+"""Seeger-Fabian totals (docs/rules.md §5, Skatwettspielordnung 6.3.1), expected values by hand."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Teams (issue 19.4): the team-aware draw and the team ranking (skatbot/rules/teams.py)."""
+"""Teams: the team-aware draw and the team ranking (skatbot/rules/teams.py)."""
 
 from __future__ import annotations
 

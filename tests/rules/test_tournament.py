@@ -1,4 +1,4 @@
-"""Preisskat (SPEC §6): table plan, seeded draw, partner repeats, results, standings."""
+"""Preisskat (docs/rules.md §7): table plan, seeded draw, partner repeats, results, standings."""
 
 from __future__ import annotations
 
@@ -434,7 +434,7 @@ def test_validate_table_results_other_errors() -> None:
 
 
 def test_seeger_fabian_worked_example() -> None:
-    # SPEC §4: 437 points, 12 won, 3 lost, the others lost 6 at a 4-table → 1067
+    # docs/rules.md §5: 437 points, 12 won, 3 lost, the others lost 6 at a 4-table → 1067
     table = ["Anna", "Bernd", "Carla", "Dieter"]
     results = {
         "Anna": SeriesResult("Anna", 437, 12, 3),

@@ -1,4 +1,4 @@
-"""Issue 16: TournamentError is a RuleError; Seeger-Fabian is computed in one place.
+"""TournamentError is a RuleError; Seeger-Fabian is computed in one place.
 
 The texts below are copied from the replies before the change: they must stay byte-identical.
 """
@@ -137,7 +137,7 @@ def test_negative_counts_keep_their_text() -> None:
 
 
 def test_spec_worked_example() -> None:
-    # SPEC: 437 points, 12 won, 3 lost, the others lost 6 at a 4-table → 1067.
+    # docs/rules.md §5: 437 points, 12 won, 3 lost, the others lost 6 at a 4-table → 1067.
     assert seeger_fabian_score(437, 12, 3, 6, 4) == 1067
     totals = Totals("Anna", 437, 12, 3, 6, 4)
     assert totals.score == 1067

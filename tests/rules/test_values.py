@@ -1,4 +1,4 @@
-"""Game values by the ISkO (SPEC §3-4): worked examples, the value grid, card-point edges,
+"""Game values by the ISkO (docs/rules.md §3-4): worked examples, the value grid, card-point edges,
 announcements, overbid and bids. Every expected value is written by hand in the tables."""
 
 from __future__ import annotations

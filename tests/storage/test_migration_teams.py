@@ -1,4 +1,4 @@
-"""Migration 0010 (teams, issue 19.4): a tournament from before keeps every row and has no
+"""Migration 0010 (teams): a tournament from before keeps every row and has no
 teams; the team columns work after the upgrade (SQLite and, with SKATBOT_TEST_DATABASE_URL,
 PostgreSQL)."""
 

@@ -1,4 +1,4 @@
-"""money: stakes of a chat's lists, a tournament's fees and prizes (issue 18)
+"""money: stakes of a chat's lists, a tournament's fees and prizes
 
 Revision ID: 0007
 Revises: 0006
