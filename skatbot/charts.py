@@ -203,131 +203,151 @@ class _Canvas:
         return out.getvalue()
 
 
+MARGIN = 48
+
+
 def render_png(chart: Chart) -> bytes:
-    """The chart as a PNG of ``WIDTH`` × ``HEIGHT`` pixels."""
+    """The chart as a PNG of ``WIDTH`` × ``HEIGHT`` pixels: heading, legend, plot, notes."""
     c = _Canvas()
-    margin = 48
-    c.text(
-        (margin, 36),
-        c.fitted(clean(chart.title), TITLE_SIZE, WIDTH - 2 * margin, bold=True),
-        TITLE_SIZE,
-        bold=True,
-    )
+    y = _heading(c, chart)
+    y = _legend(c, chart, y)
+    plot = _Plot.fit(c, chart, top=y + 10)
+    _axes(c, chart, plot)
+    _bars(c, chart, plot)
+    _lines(c, chart, plot)
+    _notes(c, chart)
+    return c.png()
+
+
+def _heading(c: _Canvas, chart: Chart) -> float:
+    """The title and the subtitle; returns the y below them."""
+    room = WIDTH - 2 * MARGIN
+    c.text((MARGIN, 36), c.fitted(clean(chart.title), TITLE_SIZE, room, bold=True), TITLE_SIZE, bold=True)
     y = 36 + TITLE_SIZE + 14
     if chart.subtitle:
-        c.text(
-            (margin, y),
-            c.fitted(clean(chart.subtitle), TICK_SIZE, WIDTH - 2 * margin),
-            TICK_SIZE,
-            MUTED,
-        )
+        c.text((MARGIN, y), c.fitted(clean(chart.subtitle), TICK_SIZE, room), TICK_SIZE, MUTED)
         y += TICK_SIZE + 16
+    return y
 
-    # the legend: marker, name and last value; two columns (one for a single line)
+
+def _legend(c: _Canvas, chart: Chart, y: float) -> float:
+    """Marker, name and last value per line, in two columns (one for a single line), and the
+    bars' key; returns the y below the legend."""
     lines = chart.lines
     columns = 1 if len(lines) <= 1 else 2
-    col_w = (WIDTH - 2 * margin) / columns
+    col_w = (WIDTH - 2 * MARGIN) / columns
     row_h = LABEL_SIZE + 18
+
+    def place(i: int) -> tuple[float, float]:
+        return MARGIN + (i % columns) * col_w, y + (i // columns) * row_h + row_h / 2
+
     for i, line in enumerate(lines):
         colour = COLORS[i % len(COLORS)]
-        lx = margin + (i % columns) * col_w
-        ly = y + (i // columns) * row_h + row_h / 2
+        lx, ly = place(i)
         c.line([(lx, ly), (lx + 56, ly)], colour, LINE_WIDTH)
         c.marker(MARKERS[i % len(MARKERS)], lx + 28, ly, colour, MARKER_RADIUS)
         last = number(line.values[-1]) if line.values else ""
         value_w = c.width(last, LABEL_SIZE, bold=True)
         name = c.fitted(clean(line.name), LABEL_SIZE, col_w - 56 - 16 - value_w - 36)
         c.text((lx + 72, ly), name, LABEL_SIZE, anchor="lm")
-        c.text(
-            (lx + 72 + c.width(name, LABEL_SIZE) + 16, ly),
-            last,
-            LABEL_SIZE,
-            colour,
-            bold=True,
-            anchor="lm",
-        )
+        name_end = lx + 72 + c.width(name, LABEL_SIZE) + 16
+        c.text((name_end, ly), last, LABEL_SIZE, colour, bold=True, anchor="lm")
+    entries = len(lines)
     if chart.bars and chart.bar_label:
-        i = len(lines)
-        lx = margin + (i % columns) * col_w
-        ly = y + (i // columns) * row_h + row_h / 2
+        lx, ly = place(entries)
         c.rect((lx + 8, ly - 18, lx + 26, ly + 18), BAR_UP)
         c.rect((lx + 30, ly - 4, lx + 48, ly + 18), BAR_DOWN)
         c.text((lx + 72, ly), chart.bar_label, LABEL_SIZE, anchor="lm")
-        i += 1
-    entries = len(lines) + (1 if chart.bars and chart.bar_label else 0)
-    y += -(-entries // columns) * row_h + 24
+        entries += 1
+    return y + -(-entries // columns) * row_h + 24
 
-    # the plot area
-    notes_h = len(chart.notes) * (TICK_SIZE + 8)
-    bottom = HEIGHT - 40 - (TICK_SIZE + 12) * 2 - notes_h
-    values = [v for line in lines for v in line.values] + list(chart.bars) + [0]
-    lo, hi = min(values), max(values)
-    step = nice_step(hi - lo)
-    lo = math.floor(lo / step) * step
-    hi = math.ceil(hi / step) * step
-    if hi == lo:
-        hi = lo + step
-    labels = [number(v) for v in range(lo, hi + 1, step)]
-    left = margin + max(c.width(t, TICK_SIZE) for t in labels) + 20
-    right = WIDTH - margin
-    top = y + 10
-    points = max((len(line.values) for line in lines), default=1)
-    x_max = max(points - 1, len(chart.bars), 1)
 
-    x_span = x_max + (0.5 if chart.bars else 0)  # room for the last bar
+@dataclass(frozen=True)
+class _Plot:
+    """The plot area in pixels and the value range it shows."""
 
-    def sx(i: float) -> float:
-        return left + (right - left) * i / x_span
+    left: float
+    right: float
+    top: float
+    bottom: float
+    lo: int
+    hi: int
+    step: int  # the value grid's step
+    x_max: int
+    x_span: float
 
-    def sy(v: float) -> float:
-        return bottom - (bottom - top) * (v - lo) / (hi - lo)
+    @classmethod
+    def fit(cls, c: _Canvas, chart: Chart, top: float) -> _Plot:
+        notes_h = len(chart.notes) * (TICK_SIZE + 8)
+        bottom = HEIGHT - 40 - (TICK_SIZE + 12) * 2 - notes_h
+        values = [v for line in chart.lines for v in line.values] + list(chart.bars) + [0]
+        lo, hi = min(values), max(values)
+        step = nice_step(hi - lo)
+        lo = math.floor(lo / step) * step
+        hi = math.ceil(hi / step) * step
+        if hi == lo:
+            hi = lo + step
+        left = MARGIN + max(c.width(number(v), TICK_SIZE) for v in range(lo, hi + 1, step)) + 20
+        points = max((len(line.values) for line in chart.lines), default=1)
+        x_max = max(points - 1, len(chart.bars), 1)
+        x_span = x_max + (0.5 if chart.bars else 0)  # room for the last bar
+        return cls(left, WIDTH - MARGIN, top, bottom, lo, hi, step, x_max, x_span)
 
-    for v, label in zip(range(lo, hi + 1, step), labels, strict=True):
-        c.line([(left, sy(v)), (right, sy(v))], ZERO if v == 0 else GRID, 3 if v == 0 else 1.5)
-        c.text((left - 16, sy(v)), label, TICK_SIZE, MUTED, anchor="rm")
+    def sx(self, i: float) -> float:
+        return self.left + (self.right - self.left) * i / self.x_span
+
+    def sy(self, v: float) -> float:
+        return self.bottom - (self.bottom - self.top) * (v - self.lo) / (self.hi - self.lo)
+
+
+def _axes(c: _Canvas, chart: Chart, plot: _Plot) -> None:
+    """The value grid (the zero line darker) with its labels, the x ticks and the x label."""
+    for v in range(plot.lo, plot.hi + 1, plot.step):
+        y = plot.sy(v)
+        c.line([(plot.left, y), (plot.right, y)], ZERO if v == 0 else GRID, 3 if v == 0 else 1.5)
+        c.text((plot.left - 16, y), number(v), TICK_SIZE, MUTED, anchor="rm")
     ticks = list(chart.x_ticks) or [
-        (i, str(i)) for i in range(0, x_max + 1, chart.x_step or x_step(x_max))
+        (i, str(i)) for i in range(0, plot.x_max + 1, chart.x_step or x_step(plot.x_max))
     ]
     last_right = -1.0
     for i, label in ticks:
-        x = sx(i)
-        c.line([(x, top), (x, bottom)], GRID, 1.5)
+        x = plot.sx(i)
+        c.line([(x, plot.top), (x, plot.bottom)], GRID, 1.5)
         w = c.width(label, TICK_SIZE)
         centre = min(x, WIDTH - 12 - w / 2)  # the last label stays inside the picture
         if centre - w / 2 > last_right + 12:  # labels that would overlap are left out
-            c.text((centre, bottom + 10), label, TICK_SIZE, MUTED, anchor="ma")
+            c.text((centre, plot.bottom + 10), label, TICK_SIZE, MUTED, anchor="ma")
             last_right = centre + w / 2
-    c.text((right, bottom + TICK_SIZE + 22), chart.x_label, TICK_SIZE, MUTED, anchor="ra")
+    c.text((plot.right, plot.bottom + TICK_SIZE + 22), chart.x_label, TICK_SIZE, MUTED, anchor="ra")
 
-    # bars behind the lines
-    if chart.bars:
-        half = max(4.0, min(36.0, (right - left) / x_max * 0.32))
-        for i, v in enumerate(chart.bars, 1):
-            c.rect((sx(i) - half, sy(0), sx(i) + half, sy(v)), BAR_UP if v >= 0 else BAR_DOWN)
 
-    # the lines, then their markers on top
-    for i, line in enumerate(lines):
-        pts = [(sx(x), sy(v)) for x, v in enumerate(line.values)]
+def _bars(c: _Canvas, chart: Chart, plot: _Plot) -> None:
+    """The bars, behind the lines."""
+    if not chart.bars:
+        return
+    half = max(4.0, min(36.0, (plot.right - plot.left) / plot.x_max * 0.32))
+    for i, v in enumerate(chart.bars, 1):
+        box = (plot.sx(i) - half, plot.sy(0), plot.sx(i) + half, plot.sy(v))
+        c.rect(box, BAR_UP if v >= 0 else BAR_DOWN)
+
+
+def _lines(c: _Canvas, chart: Chart, plot: _Plot) -> None:
+    """The lines, then their markers on top (at most ``MAX_MARKERS`` each, and the last)."""
+    for i, line in enumerate(chart.lines):
+        pts = [(plot.sx(x), plot.sy(v)) for x, v in enumerate(line.values)]
         if pts:
             c.line(pts, COLORS[i % len(COLORS)], LINE_WIDTH)
-    for i, line in enumerate(lines):
+    for i, line in enumerate(chart.lines):
         n = len(line.values)
         every = max(1, math.ceil((n - 1) / MAX_MARKERS))
-        shown = sorted({*range(0, n, every), n - 1} - {-1})
-        for x in shown:
-            c.marker(
-                MARKERS[i % len(MARKERS)],
-                sx(x),
-                sy(line.values[x]),
-                COLORS[i % len(COLORS)],
-                MARKER_RADIUS,
-            )
+        colour, kind = COLORS[i % len(COLORS)], MARKERS[i % len(MARKERS)]
+        for x in sorted({*range(0, n, every), n - 1} - {-1}):
+            c.marker(kind, plot.sx(x), plot.sy(line.values[x]), colour, MARKER_RADIUS)
 
+
+def _notes(c: _Canvas, chart: Chart) -> None:
+    """Small lines under the chart."""
     for k, note in enumerate(chart.notes):
-        c.text(
-            (margin, HEIGHT - 36 - (len(chart.notes) - k) * (TICK_SIZE + 8) + 8),
-            c.fitted(clean(note), TICK_SIZE - 4, WIDTH - 2 * margin),
-            TICK_SIZE - 4,
-            MUTED,
-        )
-    return c.png()
+        y = HEIGHT - 36 - (len(chart.notes) - k) * (TICK_SIZE + 8) + 8
+        text = c.fitted(clean(note), TICK_SIZE - 4, WIDTH - 2 * MARGIN)
+        c.text((MARGIN, y), text, TICK_SIZE - 4, MUTED)
