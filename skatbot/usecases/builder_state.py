@@ -319,57 +319,78 @@ def prompt(st: State) -> str:
     return PROMPTS.get(st.view, "")
 
 
+Rows = list[tuple[tuple[str, str], ...]]
+
+
 def layout(st: State, table: Table) -> Layout:
-    """The keyboard of ``st``: rows of (label, op)."""
-    rows: list[tuple[tuple[str, str], ...]] = []
-    view = st.view
-    back = ("↩ zurück", "v:" + _back_view(st))
-    cancel = ("Abbrechen", "x")
+    """The keyboard of ``st``: rows of (label, op). The overview of a chosen game has its own
+    last row; every other view ends with Abbrechen (and zurück where there is a way back)."""
+    if st.view == "main" and st.game is not None:
+        return _overview_keyboard(st, table)
+    view = _VIEW_ROWS.get(st.view)
+    rows = view(st, table) if view is not None else []
+    if st.view == "p" and _back_view(st) == "p":
+        return (*rows, (CANCEL,))
+    return (*rows, (CANCEL, ("↩ zurück", "v:" + _back_view(st))))
+
+
+CANCEL = ("Abbrechen", "x")
+
+
+def _declarer_rows(st: State, table: Table) -> Rows:
+    """The players who may declare, as many in a row as their names allow."""
+    names = table.names
+    items = [(_mark(names[s], s == st.declarer), f"p:{s}") for s in table.declarers]
+    longest = max(len(label) for label, _ in items)
+    return _chunks(items, 3 if longest <= 10 else 2 if longest <= 16 else 1)
+
+
+def _game_rows(st: State, table: Table) -> Rows:
+    """The four suits, then Grand and Null."""
+    items = [(_mark(GAME_LABEL[g], g is st.game), f"g:{GAME_CODE[g]}") for g in GAMES.values()]
+    return [tuple(items[:4]), tuple(items[4:])]
+
+
+def _matador_rows(st: State, table: Table) -> Rows:
+    """mit/ohne 1-4 ("m"), or 5 up to the game's most ("m2"); none for Null."""
     gt = st.game
-    if view == "p":
-        names = table.names
-        items = [(_mark(names[s], s == st.declarer), f"p:{s}") for s in table.declarers]
-        longest = max(len(label) for label, _ in items)
-        rows.extend(_chunks(items, 3 if longest <= 10 else 2 if longest <= 16 else 1))
-    elif view == "g":
-        items = [(_mark(GAME_LABEL[g], g is gt), f"g:{GAME_CODE[g]}") for g in GAMES.values()]
-        rows.extend([tuple(items[:4]), tuple(items[4:])])
-    elif view in ("m", "m2") and gt is not None and not gt.is_null:
-        lo, hi = (1, min(4, gt.max_matadors)) if view == "m" else (5, gt.max_matadors)
-        for with_m, word, sign in ((True, "mit", "+"), (False, "ohne", "-")):
-            items = [
-                (
-                    _mark(f"{word} {n}", st.matadors == n and st.with_matadors == with_m),
-                    f"m:{sign}{n}",
-                )
-                for n in range(lo, hi + 1)
-            ]
-            rows.extend(_chunks(items, 4))
-        if view == "m" and gt.max_matadors > 4:
-            rows.append((("mehr …", "v:m2"),))
-    elif view == "r" and gt is not None:
-        top = NULL_MAX_BID if gt.is_null else max(COMMON_BIDS)
-        items = [(_mark(str(v), v == st.bid), f"r:{v}") for v in COMMON_BIDS if v <= top]
+    if gt is None or gt.is_null:
+        return []
+    lo, hi = (1, min(4, gt.max_matadors)) if st.view == "m" else (5, gt.max_matadors)
+    rows: Rows = []
+    for with_m, word, sign in ((True, "mit", "+"), (False, "ohne", "-")):
+        items = [
+            (_mark(f"{word} {n}", st.matadors == n and st.with_matadors == with_m), f"m:{sign}{n}")
+            for n in range(lo, hi + 1)
+        ]
         rows.extend(_chunks(items, 4))
-        rows.append((("anderer …", "r:?"), (_mark("ohne Reiz", st.bid is None), "r:0")))
-    elif view == "r?":
-        pass
-    elif view == "main" and gt is not None:
-        rows.extend(_main_rows(st, table))
-        edit = [("✎ " + table.names[st.declarer or 0], "v:p"), ("✎ " + gt.label, "v:g")]
-        if not gt.is_null:
-            edit.append(("✎ " + _mat_label(st), "v:m"))
-        rows.append(tuple(edit))
-        last = [cancel]
-        if st.has_outcome:
-            last.append(("✅ Eintragen", "ok"))
-        rows.append(tuple(last))
-        return tuple(rows)
-    if view == "p" and _back_view(st) == "p":
-        rows.append((cancel,))
-    else:
-        rows.append((cancel, back))
-    return tuple(rows)
+    if st.view == "m" and gt.max_matadors > 4:
+        rows.append((("mehr …", "v:m2"),))
+    return rows
+
+
+def _bid_rows(st: State, table: Table) -> Rows:
+    """The common bids up to what the game can reach, another one typed, or none."""
+    gt = st.game
+    if gt is None:
+        return []
+    top = NULL_MAX_BID if gt.is_null else max(COMMON_BIDS)
+    items = [(_mark(str(v), v == st.bid), f"r:{v}") for v in COMMON_BIDS if v <= top]
+    return [*_chunks(items, 4), (("anderer …", "r:?"), (_mark("ohne Reiz", st.bid is None), "r:0"))]
+
+
+_VIEW_ROWS = {"p": _declarer_rows, "g": _game_rows, "m": _matador_rows, "m2": _matador_rows, "r": _bid_rows}
+
+
+def _overview_keyboard(st: State, table: Table) -> Layout:
+    """The overview: levels, bid and outcome, the parts to change, Abbrechen and Eintragen."""
+    gt = st.game
+    assert gt is not None
+    edit = [("✎ " + table.names[st.declarer or 0], "v:p"), ("✎ " + gt.label, "v:g")]
+    if not gt.is_null:
+        edit.append(("✎ " + _mat_label(st), "v:m"))
+    last = [CANCEL, ("✅ Eintragen", "ok")] if st.has_outcome else [CANCEL]
+    return (*_main_rows(st, table), tuple(edit), tuple(last))
 
 
 def _offerable(st: State, code: str, table: Table) -> bool:
@@ -383,7 +404,7 @@ def _offerable(st: State, code: str, table: Table) -> bool:
     return required(st.game, level) <= st.levels
 
 
-def _main_rows(st: State, table: Table) -> list[tuple[tuple[str, str], ...]]:
+def _main_rows(st: State, table: Table) -> Rows:
     def t(code: str) -> tuple[str, str]:
         level, label = FLAGS[code]
         return (_mark(label, bool(getattr(st, level))), f"t:{code}")
@@ -391,7 +412,7 @@ def _main_rows(st: State, table: Table) -> list[tuple[tuple[str, str], ...]]:
     def shown(*codes: str) -> tuple[tuple[str, str], ...]:
         return tuple(t(c) for c in codes if _offerable(st, c, table))
 
-    rows: list[tuple[tuple[str, str], ...]] = []
+    rows: Rows = []
     gt = st.game
     assert gt is not None
     if gt.is_null:
