@@ -287,10 +287,10 @@ def row_line(sheet: Sheet, entry: Entry) -> str:
     if entry.result is not None:
         body += f" {minus_sign(entry.result.score)}"
     if entry.status is Status.STRUCK:
-        return f"{head} <s>{body}</s> (korrigiert) · G {dealer}"
+        return f"{head} <s>{body}</s> (korrigiert) · Geber {dealer}"
     if entry.status is Status.CANCELLED:
-        return f"{head} <s>{body}</s> (storniert) · G {dealer}"
-    return f"{head} {body} · G {dealer}"
+        return f"{head} <s>{body}</s> (storniert) · Geber {dealer}"
+    return f"{head} {body} · Geber {dealer}"
 
 
 def _house_row_line(sheet: Sheet, entry: Entry, head: str, body: str) -> str:

@@ -189,7 +189,7 @@ async def test_the_dealer_of_a_past_game_can_be_corrected(bot: Bot, table: str) 
     )
     assert "Geber Carla" in reply  # game 1 is not the last: the next dealer stays
     liste = await ok(bot, "/liste")
-    assert "1. Anna: Grand mit 1 – gewonnen 48 · G Dora" in liste
+    assert "1. Anna: Grand mit 1 – gewonnen 48 · Geber Dora" in liste
     # only the dealer of the last game: the dealing order continues from it
     await ok(bot, "/korrigieren 2 geber Dora", "Geber in Spiel 2: Dora (vorher Bernd)", "Geber Anna")
     await refused(bot, "/korrigieren 2 geber Carla", "zugleich Geber und Alleinspieler")
