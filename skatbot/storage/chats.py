@@ -10,9 +10,9 @@ from collections.abc import Callable
 
 from sqlalchemy import Table, delete, exists, func, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
-from skatbot.rules.sheet import RowKind
+from skatbot.rules.sheet import PLAYS
 from skatbot.storage import repo
 from skatbot.storage.database import ensure_chat
 from skatbot.storage.models import Chat, Player, ProcessedUpdate, Row, SheetList
@@ -80,14 +80,20 @@ def has_data(session: Session, chat_id: int) -> bool:
 
 
 def count_lists_and_games(session: Session, chat_id: int) -> tuple[int, int]:
-    """How many lists the chat has, and how many game rows they hold."""
+    """How many lists the chat has, and how many games they hold as ``/liste`` counts them:
+    the plays (games, passed games, Ramsch) that no later row struck or cancelled."""
     lists = session.scalar(select(func.count()).where(SheetList.chat_id == chat_id)) or 0
+    later = aliased(Row)
     games = (
         session.scalar(
             select(func.count())
             .select_from(Row)
             .join(SheetList, Row.list_id == SheetList.id)
-            .where(SheetList.chat_id == chat_id, Row.kind == RowKind.GAME)
+            .where(
+                SheetList.chat_id == chat_id,
+                Row.kind.in_(PLAYS),
+                ~select(later.id).where(later.target == Row.id).exists(),
+            )
         )
         or 0
     )
