@@ -556,6 +556,16 @@ class Delivery:
         """One request to the target, paced and retried (see ``_request``)."""
         return await self._request(request, counts=counts)
 
+    async def rich_step(self, request: Callable[[Target], Awaitable[object]]) -> int | None:
+        """One rich message of a reply, a step of its outbox row like a text part (made once
+        over restarts); returns its message id."""
+
+        async def one() -> int | None:
+            result = await self._request(request, counts=True)
+            return result.get("message_id") if isinstance(result, dict) else None
+
+        return await self._step(one)
+
     async def _request(self, request: Callable[[Target], Awaitable[T]], *, counts: bool) -> T:
         """One request to the target; follows a group that became a supergroup, and falls
         back to the chat without topic when the topic was deleted."""

@@ -13,6 +13,8 @@ HTTP client, pacing and retries of the outbox included).
 When the server refuses (a Bot API server older than 10.1 does not know the method; a chat
 may refuse the format) the caller sends the text form instead, and the refusal is remembered
 for the bot (method unknown) or the chat (format refused), so it is not tried again there.
+Any other 400 to a rich message (the documentation names no error texts) also sends the text
+form, for that reply only. Each rich message is a step of its outbox row, like a text part.
 """
 
 from __future__ import annotations
@@ -270,12 +272,17 @@ async def send(delivery: Delivery, text: RichText, markup: Any) -> int | None:
             return await delivery.bot.do_api_request(SEND, api_kwargs)
 
         try:
-            result = await delivery.request(request, counts=True)
+            sent = await delivery.rich_step(request)
         except TelegramError as err:
             if i == 0 and _note_refusal(delivery.outbox, chat_id, err):
                 return None
+            if isinstance(err, BadRequest):
+                # Telegram would not take this one (the documentation names no error texts):
+                # the text form goes out instead, so nothing is lost. After a first part
+                # that went out, the text repeats it rather than leave the rest unsaid.
+                log.warning("chat %s refused rich part %s (%s): text form sent", chat_id, i, err)
+                return None
             raise
-        sent = result.get("message_id") if isinstance(result, dict) else None
     return sent
 
 

@@ -243,6 +243,32 @@ async def test_a_chat_that_refuses_the_format_gets_text_from_then_on(rich_bot: B
     assert [c.ok for c in calls(bot, "sendRichMessage", before)] == [True]  # not for others
 
 
+@pytest.mark.parametrize(
+    "refusal",
+    [
+        # The documentation names no error texts for rich messages: whatever Telegram says
+        # when it will not take one, the list must still arrive.
+        "Bad Request: TABLE_CELL_INVALID",
+        "Bad Request: can't parse entities: unsupported start tag \"td\" at byte offset 40",
+        "Bad Request: BLOCKS_TOO_MUCH",
+    ],
+)
+async def test_any_refusal_of_a_rich_message_still_sends_the_text(
+    rich_bot: Bot, refusal: str
+) -> None:
+    bot = rich_bot
+    await bot.say("/neu Anna Bernd Carla")
+    await bot.say("/spiel Anna grand ohne 1 hand gewonnen")
+    bot.api.fail_next("sendRichMessage", status=400, description=refusal)
+    out = await bot.say("/liste")
+    assert [r.method for r in out] == ["sendMessage"]  # the text form, nothing lost
+    assert "Anna" in out[0].text and "72" in out[0].text
+    # a refusal the bot does not know is not taken for the chat's answer for good
+    before = len(bot.api.calls)
+    await bot.say("/liste")
+    assert [c.ok for c in calls(bot, "sendRichMessage", before)] == [True]
+
+
 async def test_the_evening_and_the_season_as_tables(rich_bot: Bot) -> None:
     bot = rich_bot
     await closed_list(bot)
@@ -347,3 +373,26 @@ async def test_the_desk_standings_become_a_table_after_a_report(
     [table] = now.rich.tables()
     assert [c.text for c in table[0]] == ["Platz", "Spieler", "Punkte", "gew.", "verl."]
     assert sorted(r[1].text for r in table[1:]) == sorted(players)
+
+
+async def test_a_rich_message_is_a_step_of_its_outbox_row(rich_bot: Bot) -> None:
+    """A stored reply resumed after a restart does not send its rich message again: like a
+    text part, each rich message is a recorded step of the row."""
+    from skatbot.handlers.delivery import Delivery, Steps, Target, outbox_of
+    from skatbot.usecases.rich import RichText
+
+    bot = rich_bot
+    await bot.say("/neu Anna Bernd Carla")
+    doc = RichDoc((Table(("Nr",), ((Cell("1."),),)),))
+    outbox = outbox_of(bot.app.bot_data)
+    # the row recorded its first send as accepted (message 4242) before the restart
+    steps = Steps(bot.db, row_id=0, done={0: 4242})
+    resumed = Delivery(bot.app.bot, outbox, bot.db, Target(CHAT), steps)
+    before = len(bot.api.calls)
+    assert await resumed.send_text(RichText("Nr\n1.", doc)) == 4242
+    assert not calls(bot, "sendRichMessage", before) and not calls(bot, "sendMessage", before)
+    # a step not yet made is made, and recorded
+    fresh = Delivery(bot.app.bot, outbox, bot.db, Target(CHAT), Steps(bot.db, row_id=0))
+    sent = await fresh.send_text(RichText("Nr\n1.", doc))
+    [rich_call] = calls(bot, "sendRichMessage", before)
+    assert rich_call.ok and fresh.steps is not None and fresh.steps.done == {0: sent}

@@ -27,13 +27,21 @@ from typing import Any
 from sqlalchemy import func, select
 
 from skatbot.faults import EXIT_CODE
+from skatbot.standin.rich import parse_rich
 from skatbot.standin.server import BOT_ID
 from skatbot.storage.database import Database
 from skatbot.storage.schema import metadata
 from tests.standin.fake_telegram import FakeBotApi, html_to_text
 
 PHASES = ("before_commit", "committed", "recorded", "confirmed")
-SENDS = ("sendMessage", "sendDocument", "sendPhoto", "createForumTopic", "pinChatMessage")
+SENDS = (
+    "sendMessage",
+    "sendRichMessage",
+    "sendDocument",
+    "sendPhoto",
+    "createForumTopic",
+    "pinChatMessage",
+)
 GROUP = -1001
 FORUM = -1009101
 DESK = -1009102
@@ -271,6 +279,8 @@ def _send_key(call: Any) -> tuple[str, ...]:
     thread = str(p.get("message_thread_id") or "")
     if call.method == "sendMessage":
         return (call.method, thread, _mask(html_to_text(str(p.get("text", "")))))
+    if call.method == "sendRichMessage":
+        return (call.method, thread, _mask(parse_rich(p["rich_message"]).plain()))
     if call.method in ("sendDocument", "sendPhoto"):
         name = next(iter(call.files.values()))[0] if call.files else ""
         return (call.method, thread, name, _mask(html_to_text(str(p.get("caption") or ""))))
@@ -325,7 +335,7 @@ async def play(
             if phase == "confirmed":
                 # The first send of the reply meets flood control: the update is confirmed
                 # while its reply still waits in the outbox.
-                for method in ("sendMessage", "sendDocument", "sendPhoto"):
+                for method in ("sendMessage", "sendRichMessage", "sendDocument", "sendPhoto"):
                     api.fail_next(method, status=429, retry_after=1)
             uid = scenario.target(d, ctx)
             assert phase is None or uid == target, (uid, target)

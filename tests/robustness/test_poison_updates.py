@@ -96,3 +96,22 @@ async def test_a_null_result_of_an_edit_is_settled_and_the_outbox_lives(
     assert failed and all(r.exc_info is None for r in failed)  # one line each, no traceback
     assert len(game_rows(bot.db, CHAT)) == 3
     await ok(bot, "/stand", "3/36")
+
+
+async def test_a_garbled_answer_to_a_send_is_settled_and_the_outbox_lives(
+    bot: Bot, caplog: pytest.LogCaptureFixture
+) -> None:
+    await ok(bot, "/neu Anna Bernd Carla", "Neue Liste")
+    await ok(bot, "/spiel Anna grand ohne 1 hand gewonnen", "Anna +72")
+    caplog.set_level(logging.ERROR)
+    # Telegram takes the document, but the answer is no Message PTB can read
+    bot.api.garble_next("sendDocument", {"garbled": True})
+    bot.api.garble_next("sendMessage", None)
+    await bot.say("/abschluss ja")
+    await bot.say("/weiter")
+    await bot.delivered()
+    assert [c for c in bot.api.calls if c.method == "sendDocument" and c.ok], "no document sent"
+    failed = [r for r in caplog.records if "reply to chat" in r.getMessage()]
+    assert len(failed) == 1  # logged once, the row settled (not sent again)
+    assert len([c for c in bot.api.calls if c.method == "sendDocument"]) == 1
+    await ok(bot, "/spiel Bernd kreuz mit 2 verloren", "Spiel 1", "Bernd")
