@@ -57,7 +57,9 @@ _PRINTED_METHODS = {
     "sendphoto",
     "answercallbackquery",
 }
-_NAMED_USER_RE = re.compile(r"^([A-Za-zÄÖÜäöüß][\wÄÖÜäöüß-]{0,31})>\s*(.*)$")
+# A player's name as people write it at the table: "Anna Maria", "Peter M.", "Hans-Jürgen";
+# single spaces only, so a plain sentence with a ">" in it is rarely taken for a name.
+_NAMED_USER_RE = re.compile(r"^([A-Za-zÄÖÜäöüß](?:[\wÄÖÜäöüß.'-]| (?=[^\s>])){0,31})>\s*(.*)$")
 
 
 def _start_reader(stdin: TextIO, loop: asyncio.AbstractEventLoop) -> asyncio.Queue[str | None]:
