@@ -49,7 +49,7 @@ from skatbot.storage.unit import Session
 from skatbot.usecases import money, table_lists, texts
 from skatbot.usecases import teams as teams_uc
 from skatbot.usecases import tournament_season as season
-from skatbot.usecases.names import check_unique, clean_name, match_words
+from skatbot.usecases.names import check_unique, clean_name, full_stop, match_words
 from skatbot.usecases.reply import Command, Document, Reply
 
 MAX_TOURNAMENT_NAME = 64
@@ -270,7 +270,7 @@ def teilnehmer(session: Session, cmd: Command) -> Reply:
     added = "1 Teilnehmer" if len(new) == 1 else f"{len(new)} Teilnehmer"
     if not drawn:
         return Reply(
-            f"✅ {added} eingetragen: {_names_line(new)}.\n" + _participant_list(session, t)
+            f"✅ {added} eingetragen: {full_stop(_names_line(new))}\n" + _participant_list(session, t)
         )
     lines = [
         f"✅ Nachgemeldet: {_names_line(new)} – ab Serie {drawn + 1} dabei. Die ausgeloste "
