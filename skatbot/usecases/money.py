@@ -270,10 +270,15 @@ def _stake_change_notice(
     who = escape(cmd.user_name) if cmd.user_name else "jemand"
     before = escape(old.label) if old else "keiner"
     after = escape(new.label) if new else "keiner"
+    games = (
+        "das Spiel, das schon gespielt ist"
+        if played == 1
+        else f"die {played} Spiele, die schon gespielt sind"
+    )
     return (
         f"📣 <b>An alle am Tisch:</b> {who} hat den Einsatz der laufenden Liste geändert – "
-        f"{before} → {after}; er gilt auch für die {texts.games(played)}, die schon gespielt "
-        "sind. Zurück: /einsatz mit dem alten Betrag.\n"
+        f"{before} → {after}; die Änderung gilt auch für {games}. "
+        "Zurück: /einsatz mit dem alten Betrag.\n"
     )
 
 
