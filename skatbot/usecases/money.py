@@ -787,8 +787,10 @@ def _dues_line(d: m.Dues) -> str:
         line += " (" + " + ".join(parts) + ")"
     if d.won:
         line += f" · Preis {m.format_money(d.won)}"
-        line += " → bekommt " if d.net > 0 else " → zahlt "
-        line += m.format_money(abs(d.net)) if d.net else "0,00 €"
+        if d.net:
+            line += (" → bekommt " if d.net > 0 else " → zahlt ") + m.format_money(abs(d.net))
+        else:
+            line += " → quitt"  # the prize pays the dues exactly
     return line
 
 
