@@ -90,6 +90,17 @@ def test_players_whose_names_have_spaces_and_dots(tmp_path: Path) -> None:
     assert "(Anna Maria drückt [Neues Spiel])" in out, out
 
 
+def test_a_player_is_the_same_person_in_a_later_session(tmp_path: Path) -> None:
+    # the console keeps its database in the working folder: Bernd of the first session is
+    # Bernd of the next (a table signed in a later session counts for the right person)
+    first = skatbot("console", stdin="/neu Anna Bernd Carla\nBernd> /ich Bernd\n", cwd=tmp_path)
+    assert "Du bist Bernd ✓" in first.stdout, first.stdout
+    later = skatbot("console", stdin="Carla> /ich\nBernd> /ich\n", cwd=tmp_path)
+    carla, bernd = later.stdout.split("> Bernd> /ich", 1)
+    assert "noch mit keinem Namen verknüpft" in carla, later.stdout
+    assert "Du bist Bernd." in bernd, later.stdout
+
+
 def test_a_terminal_gets_a_hint_and_a_prompt(tmp_path: Path) -> None:
     main, child = pty.openpty()
     environment = {
