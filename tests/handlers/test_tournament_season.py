@@ -443,6 +443,14 @@ async def test_rangliste_serie_2_equals_the_hand_computation_with_every_tie_brea
         {"place": 1, "name": p3, "cents": 2000, "series": 2},
         {"place": 2, "name": p2, "cents": 1000, "series": 2},
     ]
+    # the settlement pays the same winners (series 1's prizes went by lot: added as exported)
+    won: dict[str, int] = {}
+    for p in money["payouts"]:
+        won[p["name"]] = won.get(p["name"], 0) + p["cents"]
+    dues = await ok(bot, "/abrechnung")
+    for name in (p3, p2):
+        euros = f"{won[name] // 100},{won[name] % 100:02d} €"
+        assert re.search(rf"^{name}: .*Preis {euros} → bekommt {euros}$", dues, re.M), dues
     # series 1: seven full ties (10 points, 1 won each), every place by lot, and said so
     first = await ok(bot, "/rangliste serie 1")
     assert "Plätze durch Los" in first
