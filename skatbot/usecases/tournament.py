@@ -469,8 +469,10 @@ def auslosen(session: Session, cmd: Command) -> Reply:
         missing = tr.missing_results(current.tables, current.results)
         if missing:
             raise RuleError(
-                f"In Serie {current.number} fehlen noch Ergebnisse von {', '.join(missing)}.",
-                hint="Erst alle eintragen: " + RESULT_EXAMPLE + " – dann /auslosen.",
+                f"In Serie {current.number} fehlen noch Ergebnisse von "
+                + full_stop(", ".join(missing)),
+                hint=f"Erst alle eintragen: {RESULT_EXAMPLE} – dann "
+                + ("/auslosen setzliste." if seeding else "/auslosen."),
             )
     number = len(done) + 1
     if seeding:

@@ -481,7 +481,9 @@ async def test_a_setzliste_seats_the_top_4_of_series_1_at_table_1(bot: Bot) -> N
     s1 = {n: (10 * i, 1, 0) for i, n in enumerate(NAMES)}  # Moritz first ... Anna last
     await ok(bot, results_message(dict(list(s1.items())[:12])), **ORGANISER)
     before = await export_raw(bot)
-    await refused(bot, "/auslosen setzliste", "fehlen noch Ergebnisse von Moritz", **ORGANISER)
+    await refused(
+        bot, "/auslosen setzliste", "fehlen noch Ergebnisse von Moritz.", "dann /auslosen setzliste", **ORGANISER
+    )
     assert await export_raw(bot) == before
     await ok(bot, results_message({"Moritz": s1["Moritz"]}), "komplett", **ORGANISER)
     before = await export_raw(bot)
