@@ -57,7 +57,9 @@ _PRINTED_METHODS = {
     "sendphoto",
     "answercallbackquery",
 }
-_NAMED_USER_RE = re.compile(r"^([A-Za-zÄÖÜäöüß][\wÄÖÜäöüß-]{0,31})>\s*(.*)$")
+# A player's name as people write it at the table: "Anna Maria", "Peter M.", "Hans-Jürgen";
+# single spaces only, so a plain sentence with a ">" in it is rarely taken for a name.
+_NAMED_USER_RE = re.compile(r"^([A-Za-zÄÖÜäöüß](?:[\wÄÖÜäöüß.'-]| (?=[^\s>])){0,31})>\s*(.*)$")
 
 
 def _start_reader(stdin: TextIO, loop: asyncio.AbstractEventLoop) -> asyncio.Queue[str | None]:
@@ -169,8 +171,11 @@ class _Console:
                 os.dup2(devnull, self.stdout.fileno())
 
     def user_id(self, name: str) -> int:
+        """The user who writes as ``name``: the same in every session on the same database
+        (a number taken from the name, not the order of first use), so Bernd who said /ich
+        yesterday is Bernd today."""
         if name not in self.user_ids:
-            self.user_ids[name] = max(self.user_ids.values()) + 1
+            self.user_ids[name] = 1000 + zlib.crc32(name.casefold().encode()) % 1_000_000_000
         return self.user_ids[name]
 
     def last_keyboard_message(self) -> tuple[int, list[dict[str, Any]]] | None:
@@ -346,6 +351,14 @@ async def run_console(
                 await db.write(lambda session: default_display(session, chat_id, "text"))
 
         await text_first(CHAT_ID)
+        if db is not None:
+            # the chats of earlier sessions on this database exist again (a table's report
+            # to the desk of yesterday's session is delivered, not "chat not found")
+            from skatbot.storage.chats import known_chat_ids
+
+            for known in await db.read(known_chat_ids):
+                if known != CHAT_ID:
+                    api.add_chat(known, title=f"Chat {known}")
         stop = asyncio.Event()
         poller = asyncio.create_task(run_polling(app, stop=stop, timeout=10), name="standin-poll")
         console = _Console(api, stdout, out_dir)

@@ -57,6 +57,11 @@ def set_chat_rules(session: Session, chat_id: int, code: str) -> None:
 # --- what a chat has --------------------------------------------------------------------------
 
 
+def known_chat_ids(session: Session) -> list[int]:
+    """Every chat the bot keeps settings for (the console makes them known again)."""
+    return list(session.scalars(select(Chat.id).order_by(Chat.id)))
+
+
 def chat_tables() -> list[Table]:
     """Every table with a ``chat_id`` column, parents before children (FK order).
 

@@ -7,7 +7,7 @@ from skatbot.usecases.reply import Command, Reply
 
 HELP = """<b>skatbot – die Skatliste im Gruppenchat</b>
 /neu Anna Bernd Carla [Dora] [geber Bernd] – neue Liste in Sitzreihenfolge
-Namen mit Leerzeichen: /neu "Anna Maria" Bernd Carla oder mit Komma: /neu Anna Maria, Bernd, Carla
+Namen mit Leerzeichen: /neu "Anna Maria" Bernd Carla oder mit Komma: /neu Anna Maria, Bernd, Carla; ein Kürzel gehört zum Namen davor: /neu Peter M. Peter K. Carla
 („und“ und „&amp;“ trennen nur als eigenes Wort; Tom&amp;Jerry fragt nach) – danach reicht der Anfang: /spiel anna m grand mit 1 g
 /spiel – Spiel mit Knöpfen eintragen
 /spiel Anna grand ohne 1 hand gewonnen – Spiel per Text eintragen

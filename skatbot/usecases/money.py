@@ -270,10 +270,15 @@ def _stake_change_notice(
     who = escape(cmd.user_name) if cmd.user_name else "jemand"
     before = escape(old.label) if old else "keiner"
     after = escape(new.label) if new else "keiner"
+    games = (
+        "das Spiel, das schon gespielt ist"
+        if played == 1
+        else f"die {played} Spiele, die schon gespielt sind"
+    )
     return (
         f"📣 <b>An alle am Tisch:</b> {who} hat den Einsatz der laufenden Liste geändert – "
-        f"{before} → {after}; er gilt auch für die {texts.games(played)}, die schon gespielt "
-        "sind. Zurück: /einsatz mit dem alten Betrag.\n"
+        f"{before} → {after}; die Änderung gilt auch für {games}. "
+        "Zurück: /einsatz mit dem alten Betrag.\n"
     )
 
 
@@ -782,8 +787,10 @@ def _dues_line(d: m.Dues) -> str:
         line += " (" + " + ".join(parts) + ")"
     if d.won:
         line += f" · Preis {m.format_money(d.won)}"
-        line += " → bekommt " if d.net > 0 else " → zahlt "
-        line += m.format_money(abs(d.net)) if d.net else "0,00 €"
+        if d.net:
+            line += (" → bekommt " if d.net > 0 else " → zahlt ") + m.format_money(abs(d.net))
+        else:
+            line += " → quitt"  # the prize pays the dues exactly
     return line
 
 

@@ -51,19 +51,52 @@ class Reading:
     other: list[str] | None = None
 
 
-def read_names(raw: str) -> Reading:
-    """The names of ``/neu``. A name in quotes is one name, spaces and all; outside quotes
-    names are separated by commas (then a name may contain spaces), else by spaces; "und",
-    "&" and "+" separate only as words of their own. ``&amp;`` (copied from a web page)
-    is an "&". A name joined by "&" ("Tom&Jerry") is read as one name, with a doubt."""
-    raw = re.sub("&amp;", "&", raw, flags=re.IGNORECASE)
+# An initial ("M.") written after a first name: "Peter M." and "Peter K." at one table.
+_INITIAL = re.compile(r"^[^\W\d_]\.$")
+
+
+def join_initials(words: Sequence[str]) -> list[str]:
+    """Names separated by spaces: an initial ("M.") belongs to the name before it ("Peter
+    M."), since nobody is called "M."; a run of initials ("A. B. C.") stays a run of names."""
+    joined: list[str] = []
+    for word in words:
+        if _INITIAL.match(word) and joined and not _INITIAL.match(joined[-1].split()[-1]):
+            joined[-1] += " " + word
+        else:
+            joined.append(word)
+    return joined
+
+
+def full_stop(text: str) -> str:
+    """``text`` ending a sentence: a full stop, unless a name like "Peter M." ends it already."""
+    return text if text.endswith(".") else text + "."
+
+
+def hide_quoted(raw: str) -> tuple[str, list[str]]:
+    """``raw`` with each quoted name replaced by a word of its own (no spaces inside), and the
+    names; :func:`unquote` puts them back."""
     quoted: list[str] = []
 
     def keep(match: re.Match[str]) -> str:
         quoted.append(next(g for g in match.groups() if g is not None))
         return f" \x00{len(quoted) - 1}\x00 "
 
-    rest = _QUOTED.sub(keep, raw)
+    return _QUOTED.sub(keep, raw), quoted
+
+
+def unquote(part: str, quoted: Sequence[str]) -> str:
+    """``part`` with the quoted names :func:`hide_quoted` took out put back."""
+    return re.sub(r"\x00([0-9]+)\x00", lambda m: quoted[int(m.group(1))], part).strip()
+
+
+def read_names(raw: str) -> Reading:
+    """The names of ``/neu``. A name in quotes is one name, spaces and all; outside quotes
+    names are separated by commas (then a name may contain spaces), else by spaces (an
+    initial joins the name before it: "Peter M."); "und",
+    "&" and "+" separate only as words of their own. ``&amp;`` (copied from a web page)
+    is an "&". A name joined by "&" ("Tom&Jerry") is read as one name, with a doubt."""
+    raw = re.sub("&amp;", "&", raw, flags=re.IGNORECASE)
+    rest, quoted = hide_quoted(raw)
     doubts: list[str] = []
     if any(c in rest for c in _QUOTE_CHARS):
         doubts.append("Ein Anführungszeichen ist nicht geschlossen")
@@ -73,8 +106,8 @@ def read_names(raw: str) -> Reading:
             " ".join(chunk) for part in rest.split(",") for chunk in _split_words(part.split())
         ]
     else:
-        parts = [w for chunk in _split_words(rest.split()) for w in chunk]
-    names = [_unquote(p, quoted) for p in parts if p.strip()]
+        parts = [w for chunk in _split_words(rest.split()) for w in join_initials(chunk)]
+    names = [unquote(p, quoted) for p in parts if p.strip()]
     joined = [i for i, n in enumerate(names) if i not in _quoted_at(parts) and _JOINED.search(n)]
     if not joined:
         return Reading(names, tuple(doubts))
@@ -100,10 +133,6 @@ def _split_words(words: list[str]) -> list[list[str]]:
 
 def _quoted_at(parts: list[str]) -> set[int]:
     return {i for i, p in enumerate(p for p in parts if p.strip()) if "\x00" in p}
-
-
-def _unquote(part: str, quoted: list[str]) -> str:
-    return re.sub(r"\x00([0-9]+)\x00", lambda m: quoted[int(m.group(1))], part).strip()
 
 
 def neu_line(names: Sequence[str]) -> str:
@@ -228,7 +257,7 @@ def take_name(words: Sequence[str], names: Sequence[str], *, before: str = "") -
     goes through here. ``before`` is what precedes the name in the command ("/spiel",
     "/korrigieren 7"): a refusal then gives the whole line to send for each candidate."""
     if not words:
-        raise RuleError("Welcher Name?", hint=f"Am Tisch: {', '.join(names)}.")
+        raise RuleError("Welcher Name?", hint=f"Am Tisch: {full_stop(', '.join(names))}")
     hits, used = match_words(words, names)
     if len(hits) == 1:
         return hits[0], used
@@ -252,7 +281,7 @@ def take_name(words: Sequence[str], names: Sequence[str], *, before: str = "") -
         if before:
             hint += f"{_line(before, name, words[1:])} · "
     raise RuleError(
-        f"„{_shown(word)}“ spielt in dieser Liste nicht mit.", hint=f"{hint}Am Tisch: {listed}."
+        f"„{_shown(word)}“ spielt in dieser Liste nicht mit.", hint=f"{hint}Am Tisch: {full_stop(listed)}"
     )
 
 
@@ -263,7 +292,7 @@ def resolve(word: str, names: Sequence[str]) -> int:
     if used < len(words):
         raise RuleError(
             f"„{_shown(word)}“ spielt in dieser Liste nicht mit.",
-            hint=f"Am Tisch: {', '.join(names)}.",
+            hint=f"Am Tisch: {full_stop(', '.join(names))}",
         )
     return seat
 

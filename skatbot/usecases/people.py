@@ -33,7 +33,7 @@ from skatbot.storage import people as store
 from skatbot.storage import repo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
-from skatbot.usecases.names import clean_name, folded, match_words, spellings
+from skatbot.usecases.names import clean_name, folded, full_stop, match_words, spellings
 from skatbot.usecases.reply import Answer, Buttons, Command, Reply
 
 __all__ = ["Directory", "Person", "after_rename", "resolve_people"]
@@ -192,7 +192,7 @@ def _known_or_refuse(d: Directory, seen: list[store.SeenName], spelling: str) ->
     shown = ", ".join(names[:30]) + (" …" if len(names) > 30 else "")
     raise RuleError(
         f"„{spelling[:32]}“ steht auf keiner Liste in diesem Chat.",
-        hint=f"Bekannte Namen: {shown}." if names else "Erst eine Liste mit /neu anlegen.",
+        hint=f"Bekannte Namen: {full_stop(shown)}" if names else "Erst eine Liste mit /neu anlegen.",
     )
 
 

@@ -36,6 +36,7 @@ from skatbot.usecases.names import (
     Reading,
     check_unique,
     clean_name,
+    full_stop,
     neu_line,
     read_names,
     resolve,
@@ -680,7 +681,7 @@ def geber(session: Session, cmd: Command) -> Reply:
         cmd,
         loaded,
         lambda after, _row: (
-            f"🔄 Nächster Geber: {escape(loaded.names[seat])}.\n" + texts.progress(after)
+            f"🔄 Nächster Geber: {full_stop(escape(loaded.names[seat]))}\n" + texts.progress(after)
         ),
         row={"kind": RowKind.DEALER, "seat": seat},
         keys=Keys.NONE,

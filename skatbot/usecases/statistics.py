@@ -34,7 +34,7 @@ from skatbot.storage import repo, stats_repo
 from skatbot.storage.unit import Session
 from skatbot.usecases import texts
 from skatbot.usecases.evening import berlin_date
-from skatbot.usecases.names import match_words
+from skatbot.usecases.names import full_stop, match_words
 from skatbot.usecases.people import Person, resolve_people
 from skatbot.usecases.reply import Command, Reply
 
@@ -253,11 +253,15 @@ def find_player(
     known = sorted((names[k] for k in stats.players), key=str.casefold)
     listed = ", ".join(known[:MAX_NAMES_LISTED]) + (" …" if len(known) > MAX_NAMES_LISTED else "")
     if found:
-        which = ", ".join(sorted((names[p.key] for p in found), key=str.casefold))
-        raise RuleError(f"„{query[:32]}“ passt auf mehrere: {which}.", hint="Den Namen genauer.")
+        which = sorted((names[p.key] for p in found), key=str.casefold)
+        lines = " · ".join(f"/statistik {n}" for n in which[:5])
+        raise RuleError(
+            f"„{query[:32]}“ ist nicht eindeutig: {' oder '.join(which)}?",
+            hint=f"Mehr Buchstaben angeben, z. B. {lines}",
+        )
     raise RuleError(
         f"„{query[:32]}“ hat in keiner abgeschlossenen Liste mitgespielt.",
-        hint=f"Bekannt sind: {listed}.",
+        hint=f"Bekannt sind: {full_stop(listed)}",
     )
 
 

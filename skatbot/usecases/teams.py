@@ -6,7 +6,8 @@ Syntax
 ``/teilnehmer Anna [Skatfreunde Nord], Bernd [Skatfreunde Nord], Carla``: a name may be
 followed by its team in square brackets.  Entries are separated by commas or new lines (outside
 the brackets); without either, every word is one entry and a ``[…]`` belongs to the word before
-it (``/teilnehmer Anna [Nord] Bernd [Nord] Carla``).  Team names are compared without regard to
+it (``/teilnehmer Anna [Nord] Bernd [Nord] Carla``), as does an initial (``Hans P.``); a name in
+quotes is one entry (``"Otto Z."``), as in ``/neu``.  Team names are compared without regard to
 case: the first spelling in the tournament is kept (``[nord]`` joins ``Nord``).
 
 ``/team`` lists the teams; ``/team NAME TEAM`` (or ``/team NAME [TEAM]``) sets or changes a
@@ -39,7 +40,7 @@ from skatbot.storage import team_repo
 from skatbot.storage import tournament_repo as trepo
 from skatbot.storage.tournament_models import Series, Tournament
 from skatbot.storage.unit import Session
-from skatbot.usecases.names import match_words
+from skatbot.usecases.names import hide_quoted, join_initials, match_words, unquote
 from skatbot.usecases.reply import Command, Reply
 
 if TYPE_CHECKING:
@@ -95,6 +96,7 @@ def split_entries(text: str) -> list[tuple[str, str | None]]:
             "Die eckigen Klammern passen nicht zusammen.",
             hint=f"Das Team steht in [ ] hinter dem Namen, z. B. {ENTRY_EXAMPLE}",
         )
+    text, quoted = hide_quoted(text)  # "Otto Z." is one name, as in /neu
     if re.search(r"[,\n]", re.sub(r"\[[^\]]*\]", "", text)):
         raw = _split_outside_brackets(text, ",\n")
     else:
@@ -102,11 +104,13 @@ def split_entries(text: str) -> list[tuple[str, str | None]]:
         for word in _split_outside_brackets(text, " \t\r\f\v"):
             if word.startswith("[") and raw:
                 raw[-1] += " " + word
+            elif word.strip() and raw and not raw[-1].endswith("]"):
+                raw[-1:] = join_initials([raw[-1], word])  # "Hans P." is one name
             elif word.strip():
                 raw.append(word)
     entries: list[tuple[str, str | None]] = []
     for part in raw:
-        entry = " ".join(part.split())
+        entry = unquote(" ".join(part.split()), quoted)
         if not entry:
             continue
         m = _ENTRY.match(entry)

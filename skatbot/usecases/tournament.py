@@ -49,7 +49,7 @@ from skatbot.storage.unit import Session
 from skatbot.usecases import money, table_lists, texts
 from skatbot.usecases import teams as teams_uc
 from skatbot.usecases import tournament_season as season
-from skatbot.usecases.names import check_unique, clean_name, match_words
+from skatbot.usecases.names import check_unique, clean_name, full_stop, match_words
 from skatbot.usecases.reply import Command, Document, Reply
 
 MAX_TOURNAMENT_NAME = 64
@@ -270,7 +270,7 @@ def teilnehmer(session: Session, cmd: Command) -> Reply:
     added = "1 Teilnehmer" if len(new) == 1 else f"{len(new)} Teilnehmer"
     if not drawn:
         return Reply(
-            f"✅ {added} eingetragen: {_names_line(new)}.\n" + _participant_list(session, t)
+            f"✅ {added} eingetragen: {full_stop(_names_line(new))}\n" + _participant_list(session, t)
         )
     lines = [
         f"✅ Nachgemeldet: {_names_line(new)} – ab Serie {drawn + 1} dabei. Die ausgeloste "
@@ -469,8 +469,10 @@ def auslosen(session: Session, cmd: Command) -> Reply:
         missing = tr.missing_results(current.tables, current.results)
         if missing:
             raise RuleError(
-                f"In Serie {current.number} fehlen noch Ergebnisse von {', '.join(missing)}.",
-                hint="Erst alle eintragen: " + RESULT_EXAMPLE + " – dann /auslosen.",
+                f"In Serie {current.number} fehlen noch Ergebnisse von "
+                + full_stop(", ".join(missing)),
+                hint=f"Erst alle eintragen: {RESULT_EXAMPLE} – dann "
+                + ("/auslosen setzliste." if seeding else "/auslosen."),
             )
     number = len(done) + 1
     if seeding:

@@ -44,7 +44,10 @@ async def test_statistics_season_and_evening_skip_empty_lists(bot: Bot) -> None:
     _closed_empty_list(bot)
     text = await ok(bot, "/statistik", "Über 1 abgeschlossene Liste")
     assert "Beste Serie: Anna 98" in text
-    await ok(bot, "/statistik Bernd")
+    text = await ok(bot, "/statistik Bernd", "Serien: 1 ·", "Skatzahl")
+    assert "nach 1 Serie" in text, text  # the rating counts the one played series only
+    text = await ok(bot, "/saison", "Saison", "– 1 Serie\n")
+    assert "Bernd 0 · 1 Serie ·" in text, text
     text = await ok(bot, "/abend")
     assert "Serie 2" not in text and "Serie 3" not in text
 

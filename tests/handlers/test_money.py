@@ -207,6 +207,19 @@ async def test_tournament_fees_prizes_cash_report_and_certificates(bot: Bot) -> 
     assert [p["cents"] for p in money["payouts"]] == [4275, 2565, 1710, 500]
 
 
+async def test_a_prize_equal_to_the_dues_says_nothing_is_owed(bot: Bot) -> None:
+    await ok(bot, "/turnier Kleiner Preisskat")
+    await ok(bot, "/teilnehmer Anna, Bernd, Carla")
+    await ok(bot, "/gebuehren startgeld 10 €")
+    await ok(bot, "/preise 10 €")
+    await ok(bot, "/auslosen 1")
+    await ok(bot, "/ergebnis Anna 300 5 0\nBernd 100 2 1\nCarla 0 1 2")
+    text = await ok(
+        bot, "/abrechnung", "Anna: zahlt 10,00 € (Startgeld 10,00 €) · Preis 10,00 € → quitt"
+    )
+    assert "→ zahlt 0,00 €" not in text, text
+
+
 async def test_tournament_money_is_for_its_managers_and_validated(bot: Bot) -> None:
     await ok(bot, "/turnier Vereinspreisskat")
     await refused(bot, "/gebuehren startgeld 10 €", "verwalten", user_id=2, name="Gast")

@@ -102,3 +102,56 @@ async def test_statistik_reads_a_name_as_the_list_commands_do(bot: Bot) -> None:
     await ok(bot, "/statistik anna l", "Anna Lena")
     await ok(bot, "/statistik juergen", "Jürgen")
     await refused(bot, "/statistik anna", "Anna Lena", "Anna Maria")
+
+
+async def test_tournament_commands_read_names_as_people_write_them(bot: Bot) -> None:
+    from tests.handlers.test_tournament_chat import ORGANISER as OLGA
+
+    await ok(bot, "/turnier Herbstskat", **OLGA)  # type: ignore[arg-type]
+    # quotes group a name, an initial belongs to the name before it: one entry each
+    text = await ok(
+        bot, '/teilnehmer "Otto Z." Hans P. Carla', "3 Teilnehmer eingetragen", **OLGA  # type: ignore[arg-type]
+    )
+    assert "eingetragen: Otto Z., Hans P., Carla.\n" in text, text
+    await ok(bot, "/teilnehmer Anna Maria, Peter M. [Nord], Bernd", "Peter M. [Nord]", **OLGA)  # type: ignore[arg-type]
+    await ok(bot, "/team anna m Nord", "Anna Maria ist jetzt im Team „Nord“", **OLGA)  # type: ignore[arg-type]
+    await ok(bot, "/auslosen 1", **OLGA)  # type: ignore[arg-type]
+    await ok(bot, "/ergebnis anna m 100 2 0", "Anna Maria: 100 Spielpunkte", **OLGA)  # type: ignore[arg-type]
+    await ok(bot, "/ergebnis Otto Z. 50 1 0", "Otto Z.: 50 Spielpunkte", **OLGA)  # type: ignore[arg-type]
+    text = await ok(bot, "/teilnehmer Ida K.", "Nachgemeldet: Ida K. – ab Serie 2", **OLGA)  # type: ignore[arg-type]
+    assert "Ida K.." not in text
+    await ok(bot, "/entfernen ida k", "Nachmeldung von Ida K. zurückgenommen", **OLGA)  # type: ignore[arg-type]
+    await ok(bot, "/entfernen Hans P.", "Hans P. ist ab Serie 2 nicht mehr dabei", **OLGA)  # type: ignore[arg-type]
+    await ok(bot, "/ich Otto Z.", "Du bist Otto Z.", user_id=31, name="Otto")
+
+
+async def test_a_name_ending_in_a_dot_ends_a_sentence_once(bot: Bot) -> None:
+    await ok(bot, "/neu Anna Maria, Peter M., Peter K.")
+    text = await ok(bot, "/geber peter k", "Nächster Geber: Peter K.")
+    assert "K.." not in text, text
+    text = await refused(bot, "/spiel Otto grand mit 1 g", "Am Tisch: Anna Maria, Peter M., Peter K.")
+    assert "K.." not in text, text
+    await ok(bot, "/spiel peter k null g")
+    await ok(bot, "/abschluss ja")
+    text = await refused(bot, "/statistik peter", "Peter K. oder Peter M.")
+    assert "K.." not in text and "M.." not in text, text
+    # the lines that work, as every list command gives them
+    assert "/statistik Peter K. · /statistik Peter M." in text, text
+    await ok(bot, "/statistik Peter K.", "Statistik: Peter K.")
+    text = await refused(bot, "/ich Otto", "Bekannte Namen: Anna Maria, Peter K., Peter M.")
+    assert "M.." not in text, text
+
+
+async def test_krank_and_ramsch_read_names_with_spaces(bot: Bot) -> None:
+    for line in (
+        "/regeln haus",
+        "/neu Anna Maria, Anna Lena, Bernd",
+        "/bock",
+        "/eingepasst",
+        "/eingepasst",
+        "/eingepasst",
+    ):
+        await ok(bot, line)
+    await ok(bot, "/krank anna lena", "Anna Lena")
+    await ok(bot, "/gesund")
+    await ok(bot, "/ramsch Anna Maria 50", "Ramsch: Anna Maria 50")

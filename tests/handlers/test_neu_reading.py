@@ -20,6 +20,10 @@ from tests.helpers import Bot, ok, refused
         ('"Tom&Jerry" Bernd Carla', ["Tom&Jerry", "Bernd", "Carla"]),
         ("Anna & Bernd und Carla", ["Anna", "Bernd", "Carla"]),
         ("Anna &amp; Bernd &amp; Carla", ["Anna", "Bernd", "Carla"]),
+        # an initial belongs to the name before it; a run of initials stays a run of names
+        ("Peter M. Peter K. Carla", ["Peter M.", "Peter K.", "Carla"]),
+        ("Anna B. und Bernd Carla", ["Anna B.", "Bernd", "Carla"]),
+        ("A. B. C.", ["A.", "B.", "C."]),
     ],
 )
 def test_certain_readings(raw: str, names: list[str]) -> None:
@@ -85,3 +89,8 @@ async def test_the_written_out_lines_of_the_question_work(bot: Bot) -> None:
 
 async def test_five_words_point_to_quotes(bot: Bot) -> None:
     await refused(bot, "/neu Anna Maria Anna Lena Bernd", "nicht 5", '"Anna Maria"')
+
+
+async def test_help_names_the_name_rules(bot: Bot) -> None:
+    await ok(bot, "/hilfe", '/neu "Anna Maria" Bernd Carla', "/neu Peter M. Peter K. Carla")
+    await ok(bot, "/neu Peter M. Peter K. Carla", "Neue Liste: Peter M., Peter K., Carla")

@@ -205,4 +205,7 @@ async def test_changing_the_stake_of_a_running_list_is_announced(bot: Bot) -> No
     text = await accepted(bot, "/einsatz 5 ct", {"user_id": MEMBER})
     assert "📣 An alle am Tisch:" in text, text
     assert "1 ct pro Punkt" in text and "5 ct pro Punkt" in text, text
-    assert "1 Spiel" in text, text
+    assert "gilt auch für das Spiel, das schon gespielt ist" in text, text
+    await accepted(bot, "/spiel Bernd grand ohne 1 hand gewonnen", {"user_id": OTHER})
+    text = await accepted(bot, "/einsatz aus", {"user_id": MEMBER})
+    assert "gilt auch für die 2 Spiele, die schon gespielt sind" in text, text

@@ -70,6 +70,37 @@ def test_a_button_as_another_player_and_a_message_over_lines(tmp_path: Path) -> 
     assert "(Carla drückt [✍️ Carla])\n  ⓘ Danke, Carla – unterschrieben." in done.stdout
 
 
+def test_players_whose_names_have_spaces_and_dots(tmp_path: Path) -> None:
+    lines = "\n".join(
+        [
+            "/neu Anna Maria, Peter M., Bernd",
+            "Peter M.> /spiel Peter M. grand mit 1 g",
+            "Anna Maria> /ich Anna Maria",
+            "Peter M.> /ich Anna Maria",
+            "Anna Maria> !1",  # [Neues Spiel] under the last booking, tapped as Anna Maria
+        ]
+    )
+    done = skatbot("console", stdin=lines + "\n", cwd=tmp_path)
+    out = done.stdout
+    assert "✅ Spiel 1/36 · Peter M.: Grand mit 1 – gewonnen" in out, out
+    assert "Du bist Anna Maria ✓" in out, out
+    # Peter M. is another person than Anna Maria: her name is taken
+    after = out.split("> Peter M.> /ich Anna Maria", 1)[1]
+    assert "Du bist Anna Maria ✓" not in after.split("\n> ", 1)[0], after
+    assert "(Anna Maria drückt [Neues Spiel])" in out, out
+
+
+def test_a_player_is_the_same_person_in_a_later_session(tmp_path: Path) -> None:
+    # the console keeps its database in the working folder: Bernd of the first session is
+    # Bernd of the next (a table signed in a later session counts for the right person)
+    first = skatbot("console", stdin="/neu Anna Bernd Carla\nBernd> /ich Bernd\n", cwd=tmp_path)
+    assert "Du bist Bernd ✓" in first.stdout, first.stdout
+    later = skatbot("console", stdin="Carla> /ich\nBernd> /ich\n", cwd=tmp_path)
+    carla, bernd = later.stdout.split("> Bernd> /ich", 1)
+    assert "noch mit keinem Namen verknüpft" in carla, later.stdout
+    assert "Du bist Bernd." in bernd, later.stdout
+
+
 def test_a_terminal_gets_a_hint_and_a_prompt(tmp_path: Path) -> None:
     main, child = pty.openpty()
     environment = {
