@@ -86,10 +86,12 @@ def require_list(session: Session, cmd: Command) -> repo.LoadedList:
 
 def list_number_word(words: list[str]) -> tuple[int | None, list[str]]:
     """A list number among the words of a read-only command ("/stand 2", "/pdf liste 2",
-    "/stand bild 2") and the other words."""
+    "/stand bild 2") and the other words. A number in other digits ("/liste ٢") is refused:
+    read as no number at all it would silently show another list."""
     lowered = [w.casefold() for w in words]
     for i, w in enumerate(lowered):
         word = w.removeprefix("#").removeprefix("nr.")
+        refuse_foreign_digits(word, "die Nummer der Liste", "/liste 2")
         if is_number(word) and len(word) <= 6:
             before = i - 1 if i and lowered[i - 1] in ("liste", "nr", "nr.") else i
             return int(word), words[:before] + words[i + 1 :]
