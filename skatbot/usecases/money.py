@@ -272,9 +272,15 @@ def _stake_change_notice(
     after = escape(new.label) if new else "keiner"
     return (
         f"📣 <b>An alle am Tisch:</b> {who} hat den Einsatz der laufenden Liste geändert – "
-        f"{before} → {after}; er gilt auch für die {texts.games(played)}, die schon gespielt "
-        "sind. Zurück: /einsatz mit dem alten Betrag.\n"
+        f"{before} → {after}; er gilt auch für {_already_played(played)}. "
+        "Zurück: /einsatz mit dem alten Betrag.\n"
     )
+
+
+def _already_played(played: int) -> str:
+    if played == 1:
+        return "das 1 Spiel, das schon gespielt ist"
+    return f"die {texts.games(played)}, die schon gespielt sind"
 
 
 def abrechnung(session: Session, cmd: Command) -> Reply:

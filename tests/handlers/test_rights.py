@@ -205,4 +205,8 @@ async def test_changing_the_stake_of_a_running_list_is_announced(bot: Bot) -> No
     text = await accepted(bot, "/einsatz 5 ct", {"user_id": MEMBER})
     assert "📣 An alle am Tisch:" in text, text
     assert "1 ct pro Punkt" in text and "5 ct pro Punkt" in text, text
-    assert "1 Spiel" in text, text
+    assert "auch für das 1 Spiel, das schon gespielt ist." in text, text
+    more = await accepted(bot, "/spiel Bernd herz mit 2 gewonnen", {"user_id": OTHER})
+    assert more
+    text = await accepted(bot, "/einsatz 2 ct", {"user_id": MEMBER})
+    assert "auch für die 2 Spiele, die schon gespielt sind." in text, text
