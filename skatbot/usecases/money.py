@@ -290,7 +290,7 @@ def abrechnung(session: Session, cmd: Command) -> Reply:
         return _evening_settlement(session, cmd)
     from skatbot.usecases.sheet import list_number_word, picked_list
 
-    _number, words = list_number_word(list(cmd.args))
+    _number, words = list_number_word(list(cmd.args), "/abrechnung")
     if words:
         raise RuleError(
             f"„{words[0][:20]}“ kenne ich bei /abrechnung nicht.",

@@ -94,6 +94,8 @@ async def test_non_ascii_digits_are_refused_in_a_list_chat(bot: Bot) -> None:
         text = await refused_unchanged(bot, message, CHAT)
         if message.startswith("/serie "):
             assert "0–9" in text, text
+        if message.startswith(("/stand ", "/pdf ")):  # the hint names the command asked
+            assert f"z. B. {message.split()[0]} 2." in text, text
     # /serie ٣٦ was not read as 36: the series length is unchanged (36 by default) and 48 works
     await ok(bot, "/serie 48", "48", user_id=ADMIN)
 
