@@ -224,7 +224,7 @@ def close_now(session: Session, cmd: Command, loaded: repo.LoadedList) -> Reply:
         "🏁 <b>Liste abgeschlossen.</b>\n"
         + texts.totals_block(loaded.sheet, loaded.lst.seed)
         + "\nWeiter mit denselben Spielern: /weiter · Neue Runde: /neu …"
-        + "\nVersehentlich abgeschlossen? Wieder öffnen: /oeffnen (Admins)"
+        + "\nVersehentlich abgeschlossen? Wieder öffnen: /oeffnen (wer die Liste angelegt hat, oder ein Admin)"
     )
     from skatbot.usecases.pictures import with_series_photo
     from skatbot.usecases.table_lists import after_close

@@ -278,8 +278,15 @@ def _stake_change_notice(
     return (
         f"📣 <b>An alle am Tisch:</b> {who} hat den Einsatz der laufenden Liste geändert – "
         f"{before} → {after}; die Änderung gilt auch für {games}. "
-        "Zurück: /einsatz mit dem alten Betrag.\n"
+        f"Zurück: {_stake_command(old)}\n"
     )
+
+
+def _stake_command(stake: m.Stake | None) -> str:
+    """The /einsatz line that sets ``stake`` again (parse_stake reads it back)."""
+    if stake is None:
+        return "/einsatz aus"
+    return f"/einsatz {m.format_stake(stake.per_point)} {stake.method.value}"
 
 
 def abrechnung(session: Session, cmd: Command) -> Reply:
@@ -289,7 +296,7 @@ def abrechnung(session: Session, cmd: Command) -> Reply:
         return _evening_settlement(session, cmd)
     from skatbot.usecases.sheet import list_number_word, picked_list
 
-    _number, words = list_number_word(list(cmd.args))
+    _number, words = list_number_word(list(cmd.args), "/abrechnung")
     if words:
         raise RuleError(
             f"„{words[0][:20]}“ kenne ich bei /abrechnung nicht.",

@@ -346,6 +346,10 @@ def own_data(session: Session, cmd: Command) -> Reply:
     )
 
 
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
 def forget_me(session: Session, cmd: Command) -> Reply:
     """``/ich vergessen``: the sender's account links and account names are removed in every
     chat; names written in the lists stay (the table's record)."""
@@ -364,8 +368,9 @@ def forget_me(session: Session, cmd: Command) -> Reply:
     chats.after_delete(session)
     return Reply(
         "🧹 Vergessen: deine Verknüpfungen mit Namen "
-        f"({changed['links']}) und dein Telegram-Name an {changed['rows']} Zeilen, "
-        f"{changed['signatures']} Unterschriften und allen anderen Stellen.\n"
+        f"({changed['links']}) und dein Telegram-Name an {_count(changed['rows'], 'Zeile', 'Zeilen')}, "
+        f"{_count(changed['signatures'], 'Unterschrift', 'Unterschriften')} und allen anderen "
+        "Stellen.\n"
         "Listen und Turniere, die du angelegt hast, kennen nur noch die Nummer deines Kontos "
         "(damit du sie weiter löschen oder verwalten kannst), keinen Namen.\n"
         "Ein Name, der in den Listen eines Chats steht, bleibt – die Liste ist das Protokoll "

@@ -85,12 +85,14 @@ def require_list(session: Session, cmd: Command) -> repo.LoadedList:
     return loaded
 
 
-def list_number_word(words: list[str]) -> tuple[int | None, list[str]]:
+def list_number_word(words: list[str], command: str = "/liste") -> tuple[int | None, list[str]]:
     """A list number among the words of a read-only command ("/stand 2", "/pdf liste 2",
-    "/stand bild 2") and the other words."""
+    "/stand bild 2") and the other words. A number in other digits ("/liste ٢") is refused:
+    read as no number at all it would silently show another list."""
     lowered = [w.casefold() for w in words]
     for i, w in enumerate(lowered):
         word = w.removeprefix("#").removeprefix("nr.")
+        refuse_foreign_digits(word, "die Nummer der Liste", f"{command} 2")
         if is_number(word) and len(word) <= 6:
             before = i - 1 if i and lowered[i - 1] in ("liste", "nr", "nr.") else i
             return int(word), words[:before] + words[i + 1 :]
@@ -102,7 +104,9 @@ def picked_list(session: Session, cmd: Command) -> tuple[repo.ListInfo, list[str
     ``/abrechnung``): list N of the place when the words name a number (as in the file
     name ``skatliste-N-…``), else the open list, else the latest. Also the other words,
     and a line saying which list it is when a number was asked for."""
-    number, rest = list_number_word(list(cmd.args))
+    first = cmd.text.split()[0].split("@")[0] if cmd.text.strip() else ""
+    asked = first if first.startswith("/") else "/liste"  # for the hint of a refusal
+    number, rest = list_number_word(list(cmd.args), asked)
     if number is None:
         lst = repo.open_list(session, cmd.chat_id) or repo.latest_list(session, cmd.chat_id)
         if lst is None:

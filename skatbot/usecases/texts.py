@@ -337,5 +337,5 @@ def closed_line(closed_at: dt.datetime | None, games_played: int) -> str:
     when = f" am {day(closed_at)}" if closed_at else ""
     return (
         f"🏁 Serie abgeschlossen{when} ({games(games_played)}).\n"
-        "Neue Serie mit denselben Spielern: /weiter · wieder öffnen: /oeffnen (Admins)"
+        "Neue Serie mit denselben Spielern: /weiter · wieder öffnen: /oeffnen (wer sie angelegt hat, oder ein Admin)"
     )

@@ -5,12 +5,11 @@ behind a document in the outbox."""
 from __future__ import annotations
 
 import asyncio
-import time
 
 import pytest
 
 from skatbot.handlers.fairness import Fairness
-from tests.helpers import Bot, ok, refused
+from tests.helpers import Bot, ok, refused, replies
 
 CHAT = -1001
 
@@ -59,7 +58,6 @@ async def test_a_booking_reply_does_not_wait_behind_a_document(bot: Bot) -> None
     bot.api.fail_next("sendDocument", status=200, delay=1.5)  # a slow upload
     pdf = bot.api.push_message("/vordruck 4", chat_id=CHAT, user_id=3)
     await bot.api.wait_for_call("getUpdates", count=1)
-    began = time.monotonic()
     before = len(bot.api.calls)
     booking = bot.api.push_message("/spiel Anna grand ohne 1 hand gewonnen", chat_id=CHAT)
     for _ in range(100):
@@ -68,8 +66,28 @@ async def test_a_booking_reply_does_not_wait_behind_a_document(bot: Bot) -> None
             break
         await asyncio.sleep(0.02)
     assert sent, "the booking was not answered"
-    assert time.monotonic() - began < 1.2  # before the document's upload was done
-    assert documents(bot) == 0
+    assert documents(bot) == 0  # answered while the document's upload was still under way
     await bot.api.wait_confirmed(booking)
     await bot.api.wait_confirmed(pdf)
     assert documents(bot) == 1
+
+
+async def test_at_most_three_documents_wait_per_chat(bot: Bot) -> None:
+    """Slow uploads: documents asked at once by different members (none over their limit)
+    queue up to ``PENDING`` in the chat's outbox; the next ask is refused until they are out,
+    and every accepted one arrives."""
+    await ok(bot, "/neu Anna Bernd Carla")
+    bot.api.fail_next("sendDocument", status=200, delay=2.0, times=6)
+    asks = ["/vordruck 3", "/vordruck 4", "/pdf", "/export", "/stand bild", "/pdf liste 1"]
+    before = len(bot.api.calls)
+    pushed = [bot.api.push_message(c, chat_id=CHAT, user_id=10 + i) for i, c in enumerate(asks)]
+    for update_id in pushed:
+        await bot.api.wait_confirmed(update_id, timeout=15)
+    await bot.delivered(CHAT, timeout=60)
+    out = replies(bot.api.calls[before:], CHAT, bot.refusals)
+    refusals = [r.text for r in out if r.refusal]
+    assert refusals, out
+    assert all("noch 3 Dokumente unterwegs" in t and "👉" in t for t in refusals), refusals
+    sent = documents(bot) + len(bot.api.photos(CHAT))
+    assert sent == len(asks) - len(refusals), (sent, refusals)
+    await ok(bot, "/vordruck 3", user_id=30)  # the queue is empty again: asking works

@@ -100,3 +100,11 @@ async def test_anonymous_senders_have_no_own_data(bot: Bot) -> None:
     out = replies(bot.api.calls[before:], GROUP_A, bot.refusals)
     assert any(r.refusal for r in out) and "👉" in out[0].text
     assert stored(bot)[0] == 2
+
+
+async def test_forgetting_one_row_says_one_row(bot: Bot) -> None:
+    await ok(bot, "/neu Anna Bernd Carla", chat_id=GROUP_A, user_id=OTHER, name="Otto")
+    await ok(bot, "/spiel Anna grand ohne 1 hand gewonnen", chat_id=GROUP_A, user_id=ME, name=ACCOUNT)
+    assert stored(bot)[1] == 1
+    text = "\n".join(r.text for r in await private(bot, "/ich vergessen"))
+    assert "dein Telegram-Name an 1 Zeile, 0 Unterschriften" in text, text

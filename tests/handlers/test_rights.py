@@ -4,9 +4,9 @@ the real bot on the strict stand-in. A refused command changes nothing in the da
 
 The identities: a member (who created nothing), the person who created the list or the
 tournament, a chat admin, an anonymous admin (posting as the group), a channel identity and
-Telegram's placeholder users (1087968824 without ``sender_chat``). A channel and a
-placeholder run the setup themselves, so each cell also shows that creating something never
-makes them its owner.
+Telegram's placeholder users (1087968824, 136817688, 777000 without ``sender_chat``). A
+channel and a placeholder run the setup themselves, so each cell also shows that creating
+something never makes them its owner.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import pytest
 from sqlalchemy import select
 
 from skatbot.storage.schema import metadata
+from skatbot.usecases.reply import TELEGRAM_SERVICE_ID
 from tests.helpers import Bot, Reply, export_raw, replies
 from tests.standin.fake_telegram import ANONYMOUS_ADMIN_ID, CHANNEL_BOT_ID
 
@@ -36,6 +37,7 @@ IDENTITIES: dict[str, tuple[Sender, Sender]] = {
     "channel": ({"sender_chat": CHANNEL}, {"sender_chat": CHANNEL}),
     "placeholder 1087968824": ({"user_id": ANONYMOUS_ADMIN_ID}, {"user_id": ANONYMOUS_ADMIN_ID}),
     "placeholder 136817688": ({"user_id": CHANNEL_BOT_ID}, {"user_id": CHANNEL_BOT_ID}),
+    "placeholder 777000": ({"user_id": TELEGRAM_SERVICE_ID}, {"user_id": TELEGRAM_SERVICE_ID}),
 }
 
 # command -> (setup kind, the message, identities allowed). The README's matrix says the same.
@@ -206,6 +208,8 @@ async def test_changing_the_stake_of_a_running_list_is_announced(bot: Bot) -> No
     assert "📣 An alle am Tisch:" in text, text
     assert "1 ct pro Punkt" in text and "5 ct pro Punkt" in text, text
     assert "gilt auch für das Spiel, das schon gespielt ist" in text, text
+    assert "Zurück: /einsatz 1 ct paarweise" in text, text  # the line that undoes it
     await accepted(bot, "/spiel Bernd grand ohne 1 hand gewonnen", {"user_id": OTHER})
     text = await accepted(bot, "/einsatz aus", {"user_id": MEMBER})
     assert "gilt auch für die 2 Spiele, die schon gespielt sind" in text, text
+    assert "Zurück: /einsatz 5 ct paarweise" in text, text

@@ -30,7 +30,7 @@ from tests.handlers.test_builder import Phone, buttons
 from tests.helpers import Bot
 
 FORUM = -1009001
-ADMIN, CREATOR = 7, 1
+ADMIN, CREATOR, MEMBER = 7, 1, 9
 
 
 @dataclass
@@ -326,6 +326,26 @@ async def test_loeschen_in_one_topic_leaves_the_other_and_general(bot: Bot) -> N
     assert "dieses Chats" in warning and "Listen in den Themen" in warning
     await ok(bot, "/loeschen ja", None, user_id=ADMIN)
     assert await export(bot, t2) == two
+
+
+async def test_a_member_cannot_wipe_a_topic_by_starting_its_newest_list(bot: Bot) -> None:
+    """In a topic as in a chat: deleting more than one's own list is for the admins."""
+    t1, _t2 = forum(bot)
+    bot.api.set_admins(FORUM, [ADMIN])
+    await ok(bot, "/neu Anna Bernd Carla", t1)
+    await ok(bot, "/spiel Anna grand ohne 1 hand gewonnen", t1)
+    await ok(bot, "/abschluss ja", t1, user_id=MEMBER)
+    await ok(bot, "/neu X Y Z", t1, user_id=MEMBER)
+    before = await export(bot, t1)
+    for message in ("/loeschen", "/loeschen ja"):
+        out = await say(bot, message, t1, user_id=MEMBER)
+        reply = "\n".join(o.text for o in out)
+        assert any(o.refusal for o in out), reply
+        assert "Löschen dürfen nur die Admins" in reply and "/loeschen liste" in reply, reply
+    assert await export(bot, t1) == before
+    gone = await ok(bot, "/loeschen liste ja", t1, "Gelöscht: Liste Nr. 2", user_id=MEMBER)
+    assert "Es bleibt 1 Liste mit 1 Spiel" in gone, gone
+    assert "Anna" in await text(bot, "/stand", t1)
 
 
 async def test_the_delete_button_in_a_topic_deletes_that_topic(bot: Bot) -> None:
