@@ -9,11 +9,14 @@ documents the spammers got.
 
 Usage: python bench/heavy_spam.py [SECONDS] [SPAMMERS]    (default 20 s, 8 chats)
 Run it from another source tree (PYTHONPATH=DIR) for the figure before.
+``SKATBOT_BENCH_DATABASE_URL`` (e.g. ``postgresql+asyncpg://postgres@127.0.0.1:5432/bench``)
+runs it on that database instead of a SQLite file; its tables are dropped first.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import statistics
 import sys
 import tempfile
@@ -32,10 +35,27 @@ from skatbot.storage.database import Database
 QUIET = -500
 
 
+def bench_database(tmp: Path) -> Database:
+    """A fresh database: SQLite in ``tmp``, or ``SKATBOT_BENCH_DATABASE_URL`` emptied."""
+    url = os.environ.get("SKATBOT_BENCH_DATABASE_URL", "")
+    if not url:
+        db = Database(f"sqlite+aiosqlite:///{tmp / 'bench.db'}")
+    else:
+        from sqlalchemy import text
+
+        from skatbot.storage.schema import metadata
+
+        db = Database(url)
+        with db.write_engine.begin() as conn:
+            metadata().drop_all(conn)
+            conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+    db.migrate()
+    return db
+
+
 async def main(seconds: float, spammers: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        db = Database(f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}")
-        db.migrate()
+        db = bench_database(Path(tmp))
         request = InstantRequest()
         app = Application.builder().token("1:BENCH").request(request).updater(None).build()
         app.bot_data["db"] = db
