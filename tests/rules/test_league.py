@@ -257,3 +257,21 @@ def test_individual_ranking_by_average_with_a_minimum_share() -> None:
         (1, "Bernd"), (1, "Carla"), (3, "Anna"), (None, "Erik"),
     ]  # fmt: skip
     assert lines[0].average == Fraction(1500, 96)
+
+
+def test_the_readme_example_of_a_day_with_a_short_team() -> None:
+    """README "Recomputing a day's seating": the same tables as its stand-alone snippet."""
+    lineup = {
+        "Nord": ["Anna", "Bernd", "Carla", "Dora"],
+        "Süd": ["Fritz", "Gabi", "Hans", "Inge"],
+        "Ost": ["Karl", "Lena", "Max"],
+        "West": ["Paul", "Quirin", "Rosa", "Susi"],
+    }
+    day = lg.day_seating({t: len(n) for t, n in lineup.items()}, "482913", 3)
+    first = [[lineup[s.team][s.slot - 1] for s in table] for table in day[0]]
+    assert first == [
+        ["Max", "Susi", "Gabi", "Carla"],
+        ["Karl", "Paul", "Inge", "Bernd"],
+        ["Lena", "Rosa", "Fritz", "Anna"],
+        ["Quirin", "Hans", "Dora"],
+    ]
