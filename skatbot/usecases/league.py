@@ -25,7 +25,7 @@ from html import escape
 
 from skatbot.rules import league as lg
 from skatbot.rules import tournament as tr
-from skatbot.rules.errors import RuleError
+from skatbot.rules.errors import RuleError, TournamentError
 from skatbot.rules.money import format_money, parse_amount, whole_cents
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import league_repo as repo
@@ -673,7 +673,10 @@ def setzen(session: Session, cmd: Command) -> Reply:
             hint="Erst alle eintragen: " + RESULT_EXAMPLE,
         )
     if not day.seated:
-        lg.plan_tables(state.sizes)  # refuses a layout Anlage 10 cannot seat
+        try:
+            lg.plan_tables(state.sizes)  # refuses a layout Anlage 10 cannot seat
+        except TournamentError as err:
+            raise RuleError(err.problem + ".", hint=err.fix[:1].upper() + err.fix[1:]) from None
     day.seated += 1
     return Reply(_seating_text(state, day.seated) + f"\n👉 Ergebnisse: {RESULT_EXAMPLE}")
 

@@ -276,6 +276,13 @@ async def test_refusals_change_nothing(bot: Bot) -> None:
     # wrong moment: a substitution before series 1, results before seating
     await refused(bot, "/wechsel Nord Erik für Anna", "Aufstellung", **LEADER)
     await refused(bot, "/ergebnis Anna 100 1 0", "noch keine Serie", **LEADER)
+    # a layout Anlage 10 cannot seat (4-4-3-0: a table would get two teams) is refused
+    await ok(bot, "/aufstellung West fehlt", **LEADER)
+    await ok(bot, "/aufstellung Ost: Karl, Lena, Max", **LEADER)
+    await refused(bot, "/setzen", "4-4-3 lassen sich nicht", "👉", **LEADER)
+    assert "noch keine Serie gesetzt" in await bot.text("/sitzplan")
+    await ok(bot, "/aufstellung West: Paul, Quirin, Rosa, Susi", **LEADER)
+    await ok(bot, "/aufstellung Ost: Karl, Lena, Max, Nina", **LEADER)
     text = await bot.text("/aufstellung")
     assert "Nord: Anna, Bernd, Carla, Dora" in text and "Süd: Fritz, Gabi, Hans, Inge" in text
     reply = await ok(bot, "/setzen", "Serie 1", "48 Spiele", **LEADER)

@@ -69,8 +69,13 @@ MATRIX: dict[str, tuple[str, str, set[str]]] = {
     "/tisch freigeben": ("linked", "/tisch freigeben 1", MANAGERS),
     "/gebuehren": ("tournament", "/gebuehren startgeld 10 €", MANAGERS),
     "/fehlend": ("drawn", "/fehlend", EVERYONE),
+    "/mannschaft NAME": ("league", "/mannschaft West: Ulla, Veit, Wanda", MANAGERS),
+    "/spieltag": ("league", "/spieltag 1", MANAGERS),
+    "/aufstellung": ("league day", "/aufstellung Nord: Anna, Bernd, Dora", MANAGERS),
+    "/setzen": ("league day", "/setzen", MANAGERS),
+    "/tabelle": ("league day", "/tabelle", EVERYONE),
 }
-READ_ONLY = {"/stand", "/liste", "/export", "/fehlend"}
+READ_ONLY = {"/stand", "/liste", "/export", "/fehlend", "/tabelle"}
 
 
 async def send(bot: Bot, message: str, sender: Sender) -> list[Reply]:
@@ -119,6 +124,17 @@ async def setup(bot: Bot, kind: str, by: Sender) -> None:
         await accepted(bot, "/spiel Yvonne herz mit 2 gewonnen", other)
         if kind == "closed":
             await accepted(bot, "/abschluss ja", other)
+        return
+    if kind in ("league", "league day"):  # a league started by ``by``, its teams by an admin
+        await accepted(bot, "/liga Testliga", by)
+        await accepted(
+            bot,
+            "/mannschaft Nord: Anna, Bernd, Carla, Ersatz Dora\nSüd: Emil, Frida, Gert\n"
+            "Ost: Hilde, Ines, Jost",
+            {"user_id": ADMIN},
+        )
+        if kind == "league day":
+            await accepted(bot, "/spieltag 1", {"user_id": ADMIN})
         return
     await accepted(bot, "/turnier Preisskat", by)
     names = "/teilnehmer Hilde, Kuno, Walli, Otto, Paula, Quirin"
