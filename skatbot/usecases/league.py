@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from html import escape
 
+from skatbot.pdf import league as pdf_league
 from skatbot.rules import league as lg
 from skatbot.rules import tournament as tr
 from skatbot.rules.errors import RuleError, TournamentError
@@ -40,7 +41,7 @@ from skatbot.storage.league_models import (
 )
 from skatbot.storage.unit import Session
 from skatbot.usecases.names import clean_name
-from skatbot.usecases.reply import Command, Reply
+from skatbot.usecases.reply import Command, Document, Reply
 
 MAX_LEAGUE_NAME = 64
 MAX_TEAM_NAME = 48
@@ -978,17 +979,23 @@ def _day_table_text(state: DayState) -> str:
 def tabelle(session: Session, cmd: Command) -> Reply:
     league = _require_league(session, cmd)
     days = repo.days(session, league)
-    if cmd.args:
-        word = cmd.args[0]
+    words = [w for w in cmd.args if w.casefold() != "pdf"]
+    as_pdf = len(words) < len(cmd.args)
+    if words:
+        word = words[0]
         day = next((d for d in days if word.isdigit() and d.number == int(word)), None)
         if day is None:
             have = ", ".join(str(d.number) for d in days) or "noch keiner"
             raise RuleError(
-                f"Spieltag „{escape(word[:8])}“ gibt es nicht.", hint=f"Spieltage: {have}."
+                f"Spieltag „{escape(word[:8])}“ gibt es nicht.",
+                hint=f"Spieltage: {have}. Als PDF: /tabelle 1 pdf.",
             )
         state = _load(session, league, day)
         parts = [_series_text(state, s) for s in state.complete_series()]
-        return Reply("\n\n".join([*parts, _day_table_text(state)]))
+        text = "\n\n".join([*parts, _day_table_text(state)])
+        if as_pdf:
+            return _match_report(state, text)
+        return Reply(text)
     states = [_load(session, league, d) for d in days]
     table = lg.season_table(
         [s.day_table() for s in states if s.complete_series()],
@@ -997,8 +1004,113 @@ def tabelle(session: Session, cmd: Command) -> Reply:
     provisional = [str(s.day.number) for s in states if s.day.approved_at is None]
     note = f" – vorläufig: Spieltag {', '.join(provisional)}" if provisional else ""
     lines = [f"🏆 <b>{escape(league.name)} – Tabelle</b>{note}", *_table_lines(table, True)]
-    lines.append("Reihenfolge: Matchpunkte, bei Gleichstand Spielpunkte.")
-    return Reply("\n".join(lines))
+    lines.append(TIE_RULE)
+    text = "\n".join(lines)
+    if as_pdf:
+        return _season_pdf(league, table, provisional, text)
+    return Reply(text + "\n👉 Als PDF: /tabelle pdf · ein Spieltag: /tabelle 1 pdf")
+
+
+TIE_RULE = "Reihenfolge: Matchpunkte, bei Gleichstand Spielpunkte."
+
+
+def _slug(text: str) -> str:
+    cleaned = "".join(c if c.isalnum() else "-" for c in text.casefold())
+    return "-".join(part for part in cleaned.split("-") if part)[:40] or "liga"
+
+
+def _table_rows(lines: Sequence[lg.DayLine], season: bool) -> list[pdf_league.TableRow]:
+    return [
+        pdf_league.TableRow(
+            f"{line.place}.",
+            line.team,
+            lg.format_points(line.plus, line.minus),
+            minus_sign(line.points),
+            str(line.days) if season else "",
+        )
+        for line in lines
+    ]
+
+
+def _match_report(state: DayState, caption_text: str) -> Reply:
+    blocks = []
+    for s in state.complete_series():
+        rows: list[pdf_league.PlayerRow] = []
+        for number, table in enumerate(state.tables(s), 1):
+            first = True
+            scores = {p.name: p for p in lg.table_scores(state.played(s, table))}
+            for seat in table:
+                for name, start in state.occupants(s, seat):
+                    r = state.results[s][name]
+                    shown = name if start == 1 else f"{name} ab Spiel {start}"
+                    rows.append(
+                        pdf_league.PlayerRow(
+                            str(number) if first else "",
+                            shown,
+                            seat.team,
+                            minus_sign(r.game_points),
+                            str(r.won),
+                            str(r.lost),
+                            minus_sign(scores[name].score),
+                        )
+                    )
+                    first = False
+        teams = [
+            pdf_league.TeamRow(
+                line.team, minus_sign(line.points) if line.appeared else "–", line.reason
+            )
+            for line in state.match_points(s)
+        ]
+        blocks.append(
+            pdf_league.SeriesBlock(f"Serie {s} · {len(state.tables(s))} Tische", rows, teams)
+        )
+    day = state.day
+    status = "freigegeben" if day.approved_at else "vorläufig"
+    subtitle = " · ".join(
+        part for part in (f"Spieltag {day.number}", day.venue or "", status) if part
+    )
+    footnotes = [
+        f"Startwert {day.seed}; der Sitzplan ist damit nachrechenbar (README, Liga).",
+        "Matchpunkte je Serie: ein Punkt für jede Mannschaft mit kleinerer Summe, ein halber "
+        "bei gleicher; nicht angetreten: keine Matchpunkte, keine Spielpunkte.",
+    ]
+    if state.league.lost_fee_cents:
+        lost = state.lost_games()
+        footnotes.append(
+            f"Verlustspielgeld an den Ausrichter: {lost} × "
+            f"{format_money(state.league.lost_fee_cents)} = "
+            f"{format_money(lost * state.league.lost_fee_cents)}"
+        )
+    doc = pdf_league.MatchReport(
+        title=state.league.name,
+        subtitle=subtitle,
+        notes=[_settings_line(state.league)],
+        series=blocks,
+        table=_table_rows(state.day_table(), season=False),
+        captains=[(t.name, t.captain_name or "") for t in state.teams],
+        footnotes=footnotes,
+    )
+    data, _ = pdf_league.render_match_report(doc)
+    name = f"spielbericht-{_slug(state.league.name)}-{day.number}.pdf"
+    caption = f"Spielbericht {_day_label(day)} ({status})"
+    return Reply(caption_text, documents=(Document(name, data, caption),))
+
+
+def _season_pdf(
+    league: League, table: Sequence[lg.DayLine], provisional: Sequence[str], text: str
+) -> Reply:
+    note = f"vorläufig: Spieltag {', '.join(provisional)}" if provisional else "alle freigegeben"
+    doc = pdf_league.SeasonTable(
+        title=league.name,
+        subtitle=f"Tabelle · {note}",
+        rows=_table_rows(table, season=True),
+        notes=[TIE_RULE, "Nicht angetreten: keine Matchpunkte, keine Spielpunkte."],
+    )
+    data = pdf_league.render_season_table(doc)
+    return Reply(
+        text,
+        documents=(Document(f"tabelle-{_slug(league.name)}.pdf", data, "Tabelle als PDF"),),
+    )
 
 
 def _average(x: Fraction) -> str:

@@ -8,7 +8,12 @@ season's table against the hand computation below. Then refusals: nothing change
 
 from __future__ import annotations
 
+import io
+import os
 import re
+from pathlib import Path
+
+from pypdf import PdfReader
 
 from skatbot.rules import league as lg
 from tests.helpers import Bot, ok, refused
@@ -255,6 +260,26 @@ async def test_a_league_season_of_two_match_days(bot: Bot) -> None:
     assert all(line in reply for line in DAY2_TABLE), reply
     season = await ok(bot, "/tabelle", "vorläufig: Spieltag 2")
     assert [line for line in season.splitlines() if line[:1].isdigit()] == SEASON
+
+    # the documents: the match report of day 1 and the season table as PDFs
+    report = await pdf_of(bot, "/tabelle 1 pdf", "spielbericht-landesliga-nord-gruppe-2-1.pdf")
+    for part in ("Spieltag 1 · Reken · freigegeben", "Serie 2 · 4 Tische", "Jens ab Spiel 17",
+                 "Ost 1.400 1. Platz: 3:0", "West – nicht angetreten: 0:3",
+                 "Bestätigung der Mannschaftsführer", "Nord – Anna", "Startwert " + seed1):
+        assert part in report, (part, report)  # fmt: skip
+    table = await pdf_of(bot, "/tabelle pdf", "tabelle-landesliga-nord-gruppe-2.pdf")
+    assert "1. Ost 2 13:5 7.950" in table and "4. West 2 3½:14½ 2.800" in table, table
+
+
+async def pdf_of(bot: Bot, message: str, filename: str) -> str:
+    """The text of the PDF the bot sends for ``message`` (kept in $LEAGUE_PDF_DIR if set)."""
+    out = await bot.say(message)
+    docs = [r.document for r in out if r.document]
+    assert docs and docs[0][0] == filename, [r.text for r in out]
+    data = docs[0][1]
+    if os.environ.get("LEAGUE_PDF_DIR"):
+        Path(os.environ["LEAGUE_PDF_DIR"], filename).write_bytes(data)
+    return "\n".join(page.extract_text() or "" for page in PdfReader(io.BytesIO(data)).pages)
 
 
 async def test_refusals_change_nothing(bot: Bot) -> None:
