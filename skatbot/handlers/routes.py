@@ -240,6 +240,9 @@ ROUTES: list[Route] = [
     command("wechsel", lazy("league:wechsel"), "Liga: Wechsel: /wechsel Nord Erik für Anna [spiel 17]", write=True, admin=True),
     command("tabelle", lazy("league:tabelle"), "Liga: Tabelle der Saison – /tabelle N: ein Spieltag", heavy=True),
     command("einzelwertung", lazy("league:einzelwertung"), "Liga: Einzelwertung (Schnitt je Spiel)", heavy=True),
+    command("bestaetigen", lazy("league:bestaetigen"), "Liga: Kapitän bestätigt die Ergebnisse des Spieltags", write=True),
+    # a decentral day's host links their own chat (the code of /spieltag, valid on its date)
+    command("ausrichter", lazy("league:ausrichter"), "Liga: Spieltag ausrichten: /ausrichter CODE (nur an dem Tag)", write=True, admin=True),
     command("freigeben", lazy("league:freigeben"), "Liga: Spieltag freigeben – danach fest", write=True, admin=True),
     # chat admins and the list's creator; asks first, then a confirmation button (v1:del:)
     command("loeschen", lazy("admin:loeschen"), "Alle Daten dieses Chats löschen (mit Bestätigung)", write=True, admin=True),

@@ -14,10 +14,12 @@ import datetime as dt
 from sqlalchemy import (
     BigInteger,
     Boolean,
+    Date,
     DateTime,
     ForeignKey,
     Integer,
     String,
+    Text,
     UniqueConstraint,
     false,
 )
@@ -98,6 +100,15 @@ class MatchDay(Base):
     # Approved by the group leader (/freigeben): locked from then on.
     approved_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     approved_by: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    # A decentral day: the date it is played (Germany's calendar) and its host, who links
+    # their own chat with /ausrichter CODE and runs the day from there on that date only.
+    play_date: Mapped[dt.date | None] = mapped_column(Date, nullable=True)
+    host_code: Mapped[str | None] = mapped_column(String(16), nullable=True, unique=True)
+    host_chat_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True, index=True)
+    host_user_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    host_name: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    # JSON {team id: captain's name}: the captains who confirmed the day's results.
+    confirmed: Mapped[str] = mapped_column(Text, default="{}")
 
 
 class DayTeam(Base):

@@ -26,6 +26,23 @@ def league_of(session: Session, chat_id: int) -> League | None:
     ).first()
 
 
+def league_by_id(session: Session, league_id: int) -> League:
+    league = session.get(League, league_id)
+    assert league is not None
+    return league
+
+
+def hosted_day(session: Session, chat_id: int) -> MatchDay | None:
+    """The latest match day a host runs from this place (/ausrichter)."""
+    return session.scalars(
+        select(MatchDay).where(MatchDay.host_chat_id == chat_id).order_by(MatchDay.id.desc())
+    ).first()
+
+
+def day_by_code(session: Session, code: str) -> MatchDay | None:
+    return session.scalars(select(MatchDay).where(MatchDay.host_code == code)).first()
+
+
 def add_league(session: Session, **values: object) -> League:
     league = League(**values)
     session.add(league)

@@ -124,7 +124,11 @@ Je Serie: Mannschaftssumme, Matchpunkte nach Platz (1.: 3:0, 2.: 2:1, 3.: 1:2, 4
 gleiche Summe: halbe Punkte). Nicht angetreten: keine Matchpunkte, keine Spielpunkte.
 /tabelle – Saisontabelle (Matchpunkte, dann Spielpunkte) · /tabelle 1 – ein Spieltag
 /einzelwertung – Schnitt je gespieltem Spiel, ab dem Mindestanteil
-/freigeben – den Spieltag freigeben (Ligaleitung); vorher vorläufig, danach fest."""
+/bestaetigen – der Kapitän bestätigt die Ergebnisse des Spieltags
+/freigeben – den Spieltag freigeben (Ligaleitung); vorher vorläufig, danach fest.
+/tabelle 1 pdf – Spielbericht des Spieltags · /tabelle pdf – Tabelle als PDF
+Dezentral: /spieltag 2 Reken 14.03.2027 nennt einen Ausrichter-Code; der Ausrichter sendet
+/ausrichter CODE an dem Tag in seinem Chat und führt dort den Spieltag (nur an dem Tag)."""
 
 HELP_AUSLOSUNG = """<b>So wird ausgelost</b> – jeder kann es nachrechnen:
 1. Namen sortieren (Groß-/Kleinschreibung egal), die Eingabereihenfolge zählt nicht.

@@ -15,6 +15,8 @@ Results are entered by the management (one line per person, as at a Preisskat de
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 import re
 import secrets
 import unicodedata
@@ -40,6 +42,7 @@ from skatbot.storage.league_models import (
     MatchDay,
 )
 from skatbot.storage.unit import Session
+from skatbot.usecases.evening import berlin_date
 from skatbot.usecases.names import clean_name
 from skatbot.usecases.reply import Command, Document, Reply
 
@@ -73,18 +76,63 @@ def _visible(text: str, what: str, limit: int) -> str:
 
 
 def _require_league(session: Session, cmd: Command) -> League:
+    """The league whose desk this place is (the group leader's chat)."""
     league = repo.league_of(session, cmd.chat_id)
     if league is None:
+        hosted = repo.hosted_day(session, cmd.chat_id)
+        if hosted is not None:
+            raise RuleError(
+                f"Hier wird nur {_day_label(hosted)} ausgerichtet.",
+                hint="Das macht die Ligaleitung in ihrem Chat.",
+            )
         raise RuleError(
             f"In {cmd.here} gibt es keine Liga.", hint="Lege eine an: /liga Landesliga Nord"
         )
     return league
 
 
+@dataclass(frozen=True)
+class Desk:
+    """Where a match-day command was sent: the league's desk, or a host's chat linked to one
+    day with /ausrichter (``day`` set; valid on that day's date only)."""
+
+    league: League
+    day: MatchDay | None = None
+
+
+def _desk(session: Session, cmd: Command, *, reading: bool = False) -> Desk:
+    league = repo.league_of(session, cmd.chat_id)
+    if league is not None:
+        return Desk(league)
+    day = repo.hosted_day(session, cmd.chat_id)
+    if day is None:
+        raise RuleError(
+            f"In {cmd.here} gibt es keine Liga.",
+            hint="Lege eine an: /liga Landesliga Nord – oder richte einen Spieltag aus: "
+            "/ausrichter CODE (den Code nennt /spieltag).",
+        )
+    league = repo.league_by_id(session, day.league_id)
+    if not reading and day.play_date != berlin_date(None):
+        raise RuleError(
+            f"{cmd.here[0].upper() + cmd.here[1:]} richtet {_day_label(day)} am "
+            f"{_date(day.play_date)} aus – nur an diesem Tag.",
+            hint="Lesen geht jederzeit: /tabelle, /sitzplan. Sonst die Ligaleitung fragen.",
+        )
+    return Desk(league, day)
+
+
 def _is_manager(league: League, cmd: Command) -> bool:
     from skatbot.usecases.admin import owns
 
     return cmd.is_admin or owns(cmd.user_id, league.created_by)
+
+
+def _runs(desk: Desk, cmd: Command) -> bool:
+    """The league's management at its desk; the host (or the chat's admins) at the host's."""
+    if desk.day is None:
+        return _is_manager(desk.league, cmd)
+    host = desk.day.host_user_id
+    return cmd.is_admin or (host is not None and cmd.user_id == host)
 
 
 def _require_manager(league: League, cmd: Command) -> None:
@@ -98,9 +146,21 @@ def _require_manager(league: League, cmd: Command) -> None:
     )
 
 
-def _require_captain(league: League, team: LeagueTeam, cmd: Command) -> None:
-    """The management or the team's captain."""
-    if _is_manager(league, cmd):
+def _require_runner(desk: Desk, cmd: Command) -> None:
+    if desk.day is None:
+        _require_manager(desk.league, cmd)
+        return
+    if not _runs(desk, cmd):
+        raise RuleError(
+            f"{_day_label(desk.day)} richtet hier {escape(desk.day.host_name or 'der Ausrichter')} "
+            "aus (mit /ausrichter); mit ihm die Admins dieses Chats.",
+            hint=f"Lesen geht für alle: {READABLE}.",
+        )
+
+
+def _require_captain(desk: Desk, team: LeagueTeam, cmd: Command) -> None:
+    """The management (or the host) or the team's captain."""
+    if _runs(desk, cmd):
         return
     if team.captain_user_id is not None and cmd.user_id == team.captain_user_id:
         return
@@ -109,6 +169,10 @@ def _require_captain(league: League, team: LeagueTeam, cmd: Command) -> None:
         "Ligaleitung.",
         hint="Kapitän wird man mit /kapitaen CODE (den Code nennt /mannschaft).",
     )
+
+
+def _date(day: dt.date | None) -> str:
+    return day.strftime("%d.%m.%Y") if day else "?"
 
 
 def _find_team(teams: Sequence[LeagueTeam], word: str) -> LeagueTeam | None:
@@ -283,7 +347,11 @@ def _load(session: Session, league: League, day: MatchDay) -> DayState:
     )
 
 
-def _current_day(session: Session, league: League) -> MatchDay:
+def _current_day(session: Session, league: League | Desk) -> MatchDay:
+    if isinstance(league, Desk):
+        if league.day is not None:
+            return league.day
+        league = league.league
     days = repo.days(session, league)
     if not days:
         raise RuleError(
@@ -292,7 +360,7 @@ def _current_day(session: Session, league: League) -> MatchDay:
     return max(days, key=lambda d: d.id)
 
 
-def _open_day(session: Session, league: League) -> MatchDay:
+def _open_day(session: Session, league: League | Desk) -> MatchDay:
     day = _current_day(session, league)
     if day.approved_at is not None:
         raise RuleError(
@@ -504,9 +572,63 @@ def mannschaft(session: Session, cmd: Command) -> Reply:
     return Reply("\n".join(out))
 
 
-def _code() -> str:
+def _code(prefix: str = "K") -> str:
     alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-    return "K" + "".join(secrets.choice(alphabet) for _ in range(7))
+    return prefix + "".join(secrets.choice(alphabet) for _ in range(7))
+
+
+_DATE = re.compile(r"^\d{1,2}\.\d{1,2}\.\d{4}$")
+
+
+def _parse_date(word: str) -> dt.date:
+    d, m, y = (int(x) for x in word.split("."))
+    try:
+        return dt.date(y, m, d)
+    except ValueError:
+        raise RuleError(
+            f"„{escape(word)}“ ist kein Datum.", hint="Z. B. /spieltag 2 Reken 14.03.2027"
+        ) from None
+
+
+def ausrichter(session: Session, cmd: Command) -> Reply:
+    """A host links their chat to one match day with the day's code (valid on its date)."""
+    code = cmd.args[0].upper() if cmd.args else ""
+    if not code:
+        raise RuleError(
+            "Welcher Ausrichter-Code?", hint="Z. B. /ausrichter A7F3Q2X9 – den Code nennt /spieltag."
+        )
+    lock_chat(session, cmd.chat_id)
+    day = repo.day_by_code(session, code)
+    if day is None:
+        raise RuleError(
+            f"Den Ausrichter-Code „{escape(code[:16])}“ kenne ich nicht.",
+            hint="Jeder Code gilt einmal; die Ligaleitung sieht ihn in der Antwort auf /spieltag.",
+        )
+    if day.play_date != berlin_date(None):
+        raise RuleError(
+            f"Der Code gilt nur am {_date(day.play_date)} ({_day_label(day)}).",
+            hint="Bitte an diesem Tag senden. Nichts wurde geändert.",
+        )
+    if repo.league_of(session, cmd.chat_id) is not None:
+        raise RuleError(
+            "Hier ist die Ligaleitung selbst – hier braucht es keinen Ausrichter.",
+            hint="Den Code im Chat des Ausrichters senden.",
+        )
+    if cmd.user_id is None or cmd.user_id <= 0:
+        raise RuleError(
+            "Ausrichter kann nur eine Person sein, nicht ein Chat.",
+            hint="Bitte mit dem eigenen Konto senden.",
+        )
+    ensure_chat(session, cmd.chat_id)
+    day.host_chat_id = cmd.chat_id
+    day.host_user_id = cmd.user_id
+    day.host_name = cmd.user_name
+    day.host_code = None
+    return Reply(
+        f"🏠 {escape(cmd.user_name)} richtet hier {_day_label(day)} aus – heute, "
+        f"{_date(day.play_date)}. Die Ergebnisse bleiben vorläufig, bis die Ligaleitung "
+        "freigibt.\n👉 /aufstellung · /setzen · /ergebnis Anna 437 12 3 · /wechsel"
+    )
 
 
 def kapitaen(session: Session, cmd: Command) -> Reply:
@@ -545,6 +667,10 @@ def spieltag(session: Session, cmd: Command) -> Reply:
     if not words or not words[0].isdigit() or not 1 <= int(words[0]) <= 99:
         raise RuleError("Welcher Spieltag?", hint="Z. B. /spieltag 1 Vereinsheim Reken")
     number = int(words[0])
+    play_date = berlin_date(None)
+    if len(words) > 1 and _DATE.match(words[-1]):
+        play_date = _parse_date(words[-1])
+        words = words[:-1]
     venue = _visible(" ".join(words[1:]), "Der Ort", 64) if words[1:] else None
     lock_chat(session, cmd.chat_id)
     league = _require_league(session, cmd)
@@ -563,7 +689,16 @@ def spieltag(session: Session, cmd: Command) -> Reply:
     low = 10 ** (SEED_DIGITS - 1)
     seed = str(low + secrets.randbelow(9 * low))
     day = repo.add_day(
-        session, league, number=number, venue=venue, seed=seed, seated=0, created_by=cmd.user_id
+        session,
+        league,
+        number=number,
+        venue=venue,
+        seed=seed,
+        seated=0,
+        created_by=cmd.user_id,
+        play_date=play_date,
+        host_code=_code("A"),
+        confirmed="{}",
     )
     squads = repo.players(session, league)
     for team in teams:
@@ -572,8 +707,10 @@ def spieltag(session: Session, cmd: Command) -> Reply:
         repo.replace_lineup(session, day, team, regular, cmd.user_id)
     state = _load(session, league, day)
     return Reply(
-        f"📅 {_day_label(day)} angelegt (Startwert {seed}).\n"
+        f"📅 {_day_label(day)} am {_date(play_date)} angelegt (Startwert {seed}).\n"
         + _lineups_text(state)
+        + f"\nAusrichter (dezentral): im eigenen Chat /ausrichter {day.host_code} – gilt nur "
+        f"am {_date(play_date)}, einmal."
         + "\n👉 Ändern: /aufstellung Nord: Anna, Bernd, Carla, Erik (Kapitän oder Leitung), "
         "nicht angetreten: /aufstellung Nord fehlt · dann /setzen"
     )
@@ -594,15 +731,16 @@ def _lineups_text(state: DayState) -> str:
 def aufstellung(session: Session, cmd: Command) -> Reply:
     text = " ".join(_rest(cmd).split())
     lock_chat(session, cmd.chat_id)
-    league = _require_league(session, cmd)
+    desk = _desk(session, cmd, reading=not text)
+    league = desk.league
     if not text:
-        day = _current_day(session, league)
+        day = _current_day(session, desk)
         state = _load(session, league, day)
         return Reply(f"{_day_label(day)}\n" + _lineups_text(state))
-    day = _open_day(session, league)
+    day = _open_day(session, desk)
     teams = repo.teams(session, league)
     team, rest = _team_prefix(teams, text)
-    _require_captain(league, team, cmd)
+    _require_captain(desk, team, cmd)
     if day.seated:
         raise RuleError(
             "Die Aufstellung zur 1. Serie legt den Sitzplan des Tages fest – Serie 1 ist "
@@ -656,9 +794,10 @@ def aufstellung(session: Session, cmd: Command) -> Reply:
 
 def setzen(session: Session, cmd: Command) -> Reply:
     lock_chat(session, cmd.chat_id)
-    league = _require_league(session, cmd)
-    _require_manager(league, cmd)
-    day = _open_day(session, league)
+    desk = _desk(session, cmd)
+    league = desk.league
+    _require_runner(desk, cmd)
+    day = _open_day(session, desk)
     state = _load(session, league, day)
     if day.seated >= league.series_per_day:
         raise RuleError(
@@ -703,8 +842,9 @@ def _seating_text(state: DayState, series: int) -> str:
 
 
 def sitzplan(session: Session, cmd: Command) -> Reply:
-    league = _require_league(session, cmd)
-    day = _current_day(session, league)
+    desk = _desk(session, cmd, reading=True)
+    league = desk.league
+    day = _current_day(session, desk)
     if not day.seated:
         raise RuleError(
             f"{_day_label(day)}: noch keine Serie gesetzt.", hint="Die Ligaleitung setzt mit /setzen."
@@ -732,13 +872,14 @@ WECHSEL_EXAMPLE = "/wechsel Nord Erik für Anna – während einer Serie: /wechs
 def wechsel(session: Session, cmd: Command) -> Reply:
     text = " ".join(_rest(cmd).split())
     lock_chat(session, cmd.chat_id)
-    league = _require_league(session, cmd)
+    desk = _desk(session, cmd)
+    league = desk.league
     if not text:
         raise RuleError("Wer wechselt für wen?", hint=WECHSEL_EXAMPLE)
-    day = _open_day(session, league)
+    day = _open_day(session, desk)
     teams = repo.teams(session, league)
     team, rest = _team_prefix(teams, text)
-    _require_captain(league, team, cmd)
+    _require_captain(desk, team, cmd)
     found = _SUBSTITUTION.match(rest)
     if not found:
         raise RuleError("Das verstehe ich nicht als Wechsel.", hint=WECHSEL_EXAMPLE)
@@ -832,13 +973,14 @@ def ergebnis(session: Session, cmd: Command) -> Reply:
     from skatbot.usecases import tournament
 
     league = repo.league_of(session, cmd.chat_id)
+    hosted = repo.hosted_day(session, cmd.chat_id)
     running = trepo.tournament_of(session, cmd.chat_id)
-    if league is None or (running is not None and running.closed_at is None):
+    if (league is None and hosted is None) or (running is not None and running.closed_at is None):
         return tournament.ergebnis(session, cmd)
-    return _league_results(session, cmd, league)
+    return _league_results(session, cmd, _desk(session, cmd))
 
 
-def _league_results(session: Session, cmd: Command, league: League) -> Reply:
+def _league_results(session: Session, cmd: Command, desk: Desk) -> Reply:
     from skatbot.usecases.tournament import _COMMAND_WORD, _SERIES_LINE, _parse_result_line
 
     lines = [" ".join(line.split()) for line in _rest(cmd).splitlines()]
@@ -850,8 +992,9 @@ def _league_results(session: Session, cmd: Command, league: League) -> Reply:
     if not lines:
         raise RuleError("Welches Ergebnis?", hint="Z. B. " + RESULT_EXAMPLE + " – eine Zeile pro Person.")
     lock_chat(session, cmd.chat_id)
-    _require_manager(league, cmd)
-    day = _open_day(session, league)
+    league = desk.league
+    _require_runner(desk, cmd)
+    day = _open_day(session, desk)
     if not day.seated:
         raise RuleError("Es ist noch keine Serie gesetzt.", hint="Erst /setzen.")
     series = day.seated
@@ -977,7 +1120,7 @@ def _day_table_text(state: DayState) -> str:
 
 
 def tabelle(session: Session, cmd: Command) -> Reply:
-    league = _require_league(session, cmd)
+    league = _desk(session, cmd, reading=True).league
     days = repo.days(session, league)
     words = [w for w in cmd.args if w.casefold() != "pdf"]
     as_pdf = len(words) < len(cmd.args)
@@ -1069,8 +1212,9 @@ def _match_report(state: DayState, caption_text: str) -> Reply:
     subtitle = " · ".join(
         part for part in (f"Spieltag {day.number}", day.venue or "", status) if part
     )
+    host = f"Ausrichter: {day.host_name} (dezentral, am {_date(day.play_date)}). " if day.host_name else ""
     footnotes = [
-        f"Startwert {day.seed}; der Sitzplan ist damit nachrechenbar (README, Liga).",
+        f"{host}Startwert {day.seed}; der Sitzplan ist damit nachrechenbar (README, Liga).",
         "Matchpunkte je Serie: ein Punkt für jede Mannschaft mit kleinerer Summe, ein halber "
         "bei gleicher; nicht angetreten: keine Matchpunkte, keine Spielpunkte.",
     ]
@@ -1087,7 +1231,14 @@ def _match_report(state: DayState, caption_text: str) -> Reply:
         notes=[_settings_line(state.league)],
         series=blocks,
         table=_table_rows(state.day_table(), season=False),
-        captains=[(t.name, t.captain_name or "") for t in state.teams],
+        captains=[
+            (
+                t.name,
+                (t.captain_name or "")
+                + (" – bestätigt" if t.id in _confirmed(state.day) else ""),
+            )
+            for t in state.teams
+        ],
         footnotes=footnotes,
     )
     data, _ = pdf_league.render_match_report(doc)
@@ -1121,7 +1272,7 @@ def _average(x: Fraction) -> str:
 
 
 def einzelwertung(session: Session, cmd: Command) -> Reply:
-    league = _require_league(session, cmd)
+    league = _desk(session, cmd, reading=True).league
     scores: list[lg.PersonScore] = []
     for day in repo.days(session, league):
         state = _load(session, league, day)
@@ -1153,6 +1304,50 @@ def einzelwertung(session: Session, cmd: Command) -> Reply:
     return Reply("\n".join(out))
 
 
+def _confirmed(day: MatchDay) -> dict[int, str]:
+    """Team id → the captain who confirmed the day's results."""
+    try:
+        data = json.loads(day.confirmed or "{}")
+    except ValueError:
+        return {}
+    return {int(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+
+def bestaetigen(session: Session, cmd: Command) -> Reply:
+    """A captain confirms the day's results for their team (the match report shows it)."""
+    lock_chat(session, cmd.chat_id)
+    desk = _desk(session, cmd)
+    day = _open_day(session, desk)
+    teams = repo.teams(session, desk.league)
+    mine = [t for t in teams if t.captain_user_id is not None and t.captain_user_id == cmd.user_id]
+    if not mine:
+        raise RuleError(
+            "Bestätigen können die Kapitäne der Mannschaften.",
+            hint="Kapitän wird man mit /kapitaen CODE (den Code nennt /mannschaft).",
+        )
+    state = _load(session, desk.league, day)
+    done = len(state.complete_series())
+    if done < desk.league.series_per_day:
+        raise RuleError(
+            f"{_day_label(day)} ist noch nicht fertig ({done} von "
+            f"{desk.league.series_per_day} Serien).",
+            hint="Bestätigen geht, wenn alle Serien eingetragen sind.",
+        )
+    confirmed = _confirmed(day)
+    for team in mine:
+        confirmed[team.id] = team.captain_name or cmd.user_name
+    day.confirmed = json.dumps({str(k): v for k, v in confirmed.items()}, ensure_ascii=False)
+    open_teams = [t.name for t in teams if t.id not in confirmed and state.appeared.get(t.id)]
+    rest = ("Noch offen: " + ", ".join(escape(n) for n in open_teams)) if open_teams else (
+        "Alle Kapitäne haben bestätigt."
+    )
+    names = ", ".join(escape(t.name) for t in mine)
+    return Reply(
+        f"✅ {names} bestätigt die Ergebnisse von {_day_label(day)} ({escape(cmd.user_name)}).\n"
+        f"{rest}\n👉 Freigabe: die Ligaleitung mit /freigeben"
+    )
+
+
 def freigeben(session: Session, cmd: Command) -> Reply:
     lock_chat(session, cmd.chat_id)
     league = _require_league(session, cmd)
@@ -1182,7 +1377,10 @@ def freigeben(session: Session, cmd: Command) -> Reply:
             hint="Erst alle Serien setzen (/setzen) und eintragen (/ergebnis).",
         )
     repo.approve(day, cmd.user_id)
+    confirmed = _confirmed(day)
+    who = [f"{escape(t.name)} ({escape(confirmed[t.id])})" for t in state.teams if t.id in confirmed]
+    line = ("Bestätigt von: " + ", ".join(who)) if who else "Kein Kapitän hat bestätigt."
     return Reply(
-        f"🔒 {_day_label(day)} freigegeben – die Ergebnisse sind jetzt fest.\n"
+        f"🔒 {_day_label(day)} freigegeben – die Ergebnisse sind jetzt fest.\n{line}\n"
         + _day_table_text(state).replace("vorläufig", "freigegeben")
     )

@@ -8,19 +8,25 @@ season's table against the hand computation below. Then refusals: nothing change
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 from pypdf import PdfReader
+from sqlalchemy import select
 
 from skatbot.rules import league as lg
+from skatbot.storage.league_models import MatchDay
 from tests.helpers import Bot, ok, refused
 
 LEADER = {"user_id": 1, "name": "Gerd"}
 NORD_CAPTAIN = {"user_id": 11, "name": "Anna"}
 STRANGER = {"user_id": 99, "name": "Zaungast"}
+HOST = {"user_id": 20, "name": "Hugo"}  # runs day 2 in his own chat (a decentral day)
+HOST_CHAT = -2002
 
 TEAMS = (
     "/mannschaft Nord: Anna, Bernd, Carla, Dora, Ersatz Erik\n"
@@ -163,15 +169,17 @@ async def setup_league(bot: Bot) -> dict[str, str]:
     return codes
 
 
-async def play_series(bot: Bot, series: int, results: dict[str, tuple[int, int, int]]) -> str:
-    return await ok(bot, f"/ergebnis serie {series}\n" + result_lines(results), **LEADER)
+async def play_series(
+    bot: Bot, series: int, results: dict[str, tuple[int, int, int]], **by: int | str
+) -> str:
+    return await ok(bot, f"/ergebnis serie {series}\n" + result_lines(results), **(by or LEADER))
 
 
 async def test_a_league_season_of_two_match_days(bot: Bot) -> None:
     await setup_league(bot)
 
     # --- day 1 -----------------------------------------------------------------------------
-    reply = await ok(bot, "/spieltag 1 Reken", "Spieltag 1 in Reken angelegt", **LEADER)
+    reply = await ok(bot, "/spieltag 1 Reken", "Spieltag 1 in Reken am", **LEADER)
     seed1 = re.search(r"Startwert (\d+)", reply).group(1)  # type: ignore[union-attr]
     # the captain changes his team's line-up before series 1; the leader reports West absent
     await ok(bot, "/aufstellung Nord: Anna, Bernd, Carla, Erik", "Nord: Anna, Bernd, Carla, Erik",
@@ -215,9 +223,14 @@ async def test_a_league_season_of_two_match_days(bot: Bot) -> None:
             assert line in reply, (line, reply)
     assert all(line in reply for line in DAY1_TABLE), reply
     assert "👉 Freigabe durch die Ligaleitung: /freigeben" in reply
+    # the captains confirm (Nord's here), the match report shows it
+    await ok(bot, "/bestaetigen", "Nord bestätigt die Ergebnisse von Spieltag 1",
+             "Noch offen: Süd, Ost", **NORD_CAPTAIN)  # fmt: skip
+    await refused(bot, "/bestaetigen", "Kapitäne", **STRANGER)
     # provisional until approved
     await ok(bot, "/tabelle", "vorläufig: Spieltag 1")
-    await ok(bot, "/freigeben", "Spieltag 1 in Reken freigegeben", **LEADER)
+    await ok(bot, "/freigeben", "Spieltag 1 in Reken freigegeben", "Bestätigt von: Nord (Anna)",
+             **LEADER)  # fmt: skip
     # locked: no result, substitution or second approval changes it
     await refused(bot, "/ergebnis serie 3\nAnna 999 3 0", "freigegeben", **LEADER)
     await refused(bot, "/wechsel Nord Erik für Dora spiel 20", "freigegeben", **NORD_CAPTAIN)
@@ -237,12 +250,18 @@ async def test_a_league_season_of_two_match_days(bot: Bot) -> None:
     assert inge > below and lines[inge].startswith("Inge (Süd)") and "in 52 Spielen" in lines[inge]
 
     # --- day 2 -----------------------------------------------------------------------------
-    reply = await ok(bot, "/spieltag 2 Münster", "Spieltag 2 in Münster angelegt", **LEADER)
+    # a decentral day: the leader opens it, the host runs it from his own chat, today only
+    reply = await ok(bot, "/spieltag 2 Münster", "Spieltag 2 in Münster am", **LEADER)
     seed2 = re.search(r"Startwert (\d+)", reply).group(1)  # type: ignore[union-attr]
-    await ok(bot, "/aufstellung Ost: Karl, Lena, Max", "Ost: Karl, Lena, Max", **LEADER)
+    code = re.search(r"/ausrichter (A\w+)", reply).group(1)  # type: ignore[union-attr]
+    at_host = {"chat_id": HOST_CHAT, **HOST}
+    await ok(bot, f"/ausrichter {code}", "Hugo richtet hier Spieltag 2 in Münster aus", **at_host)
+    await refused(bot, "/setzen", "richtet hier Hugo", chat_id=HOST_CHAT, **STRANGER)
+    await refused(bot, "/freigeben", "Ligaleitung in ihrem Chat", **at_host)
+    await ok(bot, "/aufstellung Ost: Karl, Lena, Max", "Ost: Karl, Lena, Max", **at_host)
     sizes2 = {"Nord": 4, "Süd": 4, "Ost": 3, "West": 4}
     for series in (1, 2, 3):
-        reply = await ok(bot, "/setzen", f"Serie {series}", **LEADER)
+        reply = await ok(bot, "/setzen", f"Serie {series}", **at_host)
         tables = parse_seating(reply)
         # Anlage 10, 4-4-4-3: three 4-tables and one 3-table without Ost
         assert [len(t) for t in tables] == [4, 4, 4, 3]
@@ -254,7 +273,7 @@ async def test_a_league_season_of_two_match_days(bot: Bot) -> None:
             for team, names in D2_PLAYERS.items()
             for name in names
         }
-        reply = await play_series(bot, series, results)
+        reply = await play_series(bot, series, results, **at_host)
         if series == 2:
             assert all(line in reply for line in DAY2_SERIES_2), reply
     assert all(line in reply for line in DAY2_TABLE), reply
@@ -265,7 +284,8 @@ async def test_a_league_season_of_two_match_days(bot: Bot) -> None:
     report = await pdf_of(bot, "/tabelle 1 pdf", "spielbericht-landesliga-nord-gruppe-2-1.pdf")
     for part in ("Spieltag 1 · Reken · freigegeben", "Serie 2 · 4 Tische", "Jens ab Spiel 17",
                  "Ost 1.400 1. Platz: 3:0", "West – nicht angetreten: 0:3",
-                 "Bestätigung der Mannschaftsführer", "Nord – Anna", "Startwert " + seed1):
+                 "Bestätigung der Mannschaftsführer", "Nord – Anna – bestätigt",
+                 "Startwert " + seed1):
         assert part in report, (part, report)  # fmt: skip
     table = await pdf_of(bot, "/tabelle pdf", "tabelle-landesliga-nord-gruppe-2.pdf")
     assert "1. Ost 2 13:5 7.950" in table and "4. West 2 3½:14½ 2.800" in table, table
@@ -324,3 +344,30 @@ async def test_refusals_change_nothing(bot: Bot) -> None:
     # nothing of it changed the seating or entered a result
     assert parse_seating(await bot.text("/sitzplan")) == before
     await refused(bot, "/einzelwertung", "Noch keine fertige Serie")
+
+
+async def test_a_host_runs_a_decentral_day_on_its_date_only(bot: Bot) -> None:
+    await setup_league(bot)
+    at_host = {"chat_id": HOST_CHAT, **HOST}
+    await refused(bot, "/spieltag 1 Reken 31.02.2027", "kein Datum", **LEADER)
+    reply = await ok(bot, "/spieltag 1 Reken 01.01.2020", "am 01.01.2020", **LEADER)
+    code = re.search(r"/ausrichter (A\w+)", reply).group(1)  # type: ignore[union-attr]
+    # the code is for that date only: refused today, the host's chat stays unlinked
+    await refused(bot, f"/ausrichter {code}", "gilt nur am 01.01.2020", **at_host)
+    await refused(bot, "/setzen", "keine Liga", "/ausrichter CODE", **at_host)
+    await refused(bot, "/ausrichter AFALSCH1", "kenne ich nicht", **at_host)
+    # a day played today: linked; the next day (its date moved back a day) it is refused
+    reply = await ok(bot, "/spieltag 2 Münster", **LEADER)
+    code = re.search(r"/ausrichter (A\w+)", reply).group(1)  # type: ignore[union-attr]
+    await ok(bot, f"/ausrichter {code}", "richtet hier Spieltag 2", **at_host)
+    await refused(bot, f"/ausrichter {code}", "kenne ich nicht", chat_id=-2003, **HOST)  # used up
+    await ok(bot, "/setzen", "Spieltag 2 in Münster · Serie 1", **at_host)
+
+    def yesterday(session: Any) -> None:
+        day = session.scalars(select(MatchDay).where(MatchDay.number == 2)).one()
+        day.play_date = day.play_date - dt.timedelta(days=1)
+
+    bot.db.run_write(yesterday)
+    await refused(bot, "/setzen", "nur an diesem Tag", **at_host)
+    await refused(bot, "/ergebnis Anna 100 1 0", "nur an diesem Tag", **at_host)
+    await ok(bot, "/sitzplan", "Serie 1", **at_host)  # reading goes on

@@ -53,11 +53,19 @@ def upgrade() -> None:
         _created(),
         sa.Column("approved_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("approved_by", sa.BigInteger(), nullable=True),
+        sa.Column("play_date", sa.Date(), nullable=True),
+        sa.Column("host_code", sa.String(length=16), nullable=True),
+        sa.Column("host_chat_id", sa.BigInteger(), nullable=True),
+        sa.Column("host_user_id", sa.BigInteger(), nullable=True),
+        sa.Column("host_name", sa.String(length=128), nullable=True),
+        sa.Column("confirmed", sa.Text(), nullable=False),
         sa.ForeignKeyConstraint(["league_id"], ["leagues.id"], ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("id"),
         sa.UniqueConstraint("league_id", "number"),
+        sa.UniqueConstraint("host_code"),
     )
     op.create_index("ix_league_days_league_id", "league_days", ["league_id"])
+    op.create_index("ix_league_days_host_chat_id", "league_days", ["host_chat_id"])
     op.create_table(
         "league_teams",
         _id(),
@@ -137,8 +145,10 @@ def downgrade() -> None:
         ("league_lineups", "day_id"),
         ("league_day_teams", "day_id"),
         ("league_teams", "league_id"),
+        ("league_days", "host_chat_id"),
         ("league_days", "league_id"),
         ("leagues", "chat_id"),
     ):
         op.drop_index(f"ix_{table}_{column}", table_name=table)
-        op.drop_table(table)
+        if (table, column) != ("league_days", "host_chat_id"):
+            op.drop_table(table)
