@@ -392,7 +392,7 @@ def liga(session: Session, cmd: Command) -> Reply:
         raise RuleError(
             f"In {cmd.here} gibt es schon die Liga „{escape(league.name)}“.",
             hint="Eine Liga je Chat – für eine zweite ein anderes Thema oder einen anderen Chat "
-            "nehmen. Einstellungen: /liga serien 4 · /liga mindestens 50 · /liga verlustspiel 0,50",
+            "nehmen. Einstellungen: /liga serien 4 · /liga mindestens 50 · /liga verlustspiel 0,50 €",
         )
     name = _visible(rest, "Der Name der Liga", MAX_LEAGUE_NAME)
     ensure_chat(session, cmd.chat_id, lock=True)

@@ -20,6 +20,7 @@ from sqlalchemy import select
 
 from skatbot.rules import league as lg
 from skatbot.storage.league_models import MatchDay
+from skatbot.storage.schema import metadata
 from tests.helpers import Bot, ok, refused
 
 LEADER = {"user_id": 1, "name": "Gerd"}
@@ -160,6 +161,7 @@ def result_lines(results: dict[str, tuple[int, int, int]]) -> str:
 async def setup_league(bot: Bot) -> dict[str, str]:
     await ok(bot, "/liga Landesliga Nord Gruppe 2", "Liga „Landesliga Nord Gruppe 2“ angelegt",
              "3 Serien je Spieltag", **LEADER)  # fmt: skip
+    await ok(bot, "/liga verlustspiel 0,50 €", "Verlustspielgeld 0,50 € an den Ausrichter", **LEADER)
     reply = await ok(bot, TEAMS, "Nord: Anna, Bernd, Carla, Dora, Ersatz Erik", **LEADER)
     codes = dict(re.findall(r"(\w+): .*?/kapitaen (K\w+)", reply))
     assert set(codes) == {"Nord", "Süd", "Ost", "West"}, reply
@@ -237,6 +239,8 @@ async def test_a_league_season_of_two_match_days(bot: Bot) -> None:
     await refused(bot, "/freigeben 1", "schon freigegeben", **LEADER)
     day1 = await bot.text("/tabelle 1")
     assert all(line in day1 for line in DAY1_TABLE), day1
+    # lost games: 6 + 5 + 3 = 14, at 0,50 € each to the host
+    assert "Verlustspielgeld an den Ausrichter (Reken): 14 verlorene Spiele × 0,50 € = 7,00 €" in day1
     assert "(3 von 3 Serien, freigegeben)" in day1
 
     # the individual ranking: Jens played 20 games of series 2 and 36 of series 3
@@ -371,3 +375,24 @@ async def test_a_host_runs_a_decentral_day_on_its_date_only(bot: Bot) -> None:
     await refused(bot, "/setzen", "nur an diesem Tag", **at_host)
     await refused(bot, "/ergebnis Anna 100 1 0", "nur an diesem Tag", **at_host)
     await ok(bot, "/sitzplan", "Serie 1", **at_host)  # reading goes on
+
+
+async def test_loeschen_at_the_desk_takes_the_league_along(bot: Bot) -> None:
+    bot.api.set_admins(-1001, [LEADER["user_id"]])
+    await setup_league(bot)
+    await ok(bot, "/spieltag 1 Reken", **LEADER)
+    await ok(bot, "/setzen", **LEADER)
+    await ok(bot, "/ergebnis Anna 100 1 0", **LEADER)
+
+    def league_rows(session: Any) -> int:
+        return sum(
+            len(session.execute(select(table)).all())
+            for table in metadata().sorted_tables
+            if table.name.startswith("league")
+        )
+
+    assert bot.db.run_read(league_rows) > 0
+    await ok(bot, "/loeschen", **LEADER)
+    await ok(bot, "/loeschen ja", "Gelöscht", **LEADER)
+    assert bot.db.run_read(league_rows) == 0
+    await refused(bot, "/tabelle", "keine Liga")
