@@ -231,7 +231,7 @@ ROUTES: list[Route] = [
     # captains change their own team's line-up (/aufstellung, /wechsel); reading is for all.
     command("liga", lazy("league:liga"), "Liga: diesen Chat zur Ligaleitung machen: /liga NAME", write=True, admin=True),
     command("mannschaft", lazy("league:mannschaft"), "Liga: Mannschaft: /mannschaft Nord: Anna, Bernd, Carla, Dora, Ersatz Erik", write=True, admin=True),
-    command("kapitaen", lazy("league:kapitaen"), "Liga: Kapitän werden: /kapitaen CODE", write=True),
+    command("kapitaen", lazy("league:kapitaen"), "Liga: Kapitän werden: /kapitaen CODE (Leitung: /kapitaen TEAM – neuer Code)", write=True, admin=True),
     command("spieltag", lazy("league:spieltag"), "Liga: Spieltag anlegen: /spieltag 1 Ort", write=True, admin=True),
     command("aufstellung", lazy("league:aufstellung"), "Liga: Aufstellung zur 1. Serie: /aufstellung Nord: A, B, C, D", write=True, admin=True),
     # heavy: the seating search of an unusual group runs up to a second

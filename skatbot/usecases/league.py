@@ -51,6 +51,7 @@ MAX_TEAM_NAME = 48
 MAX_TEAM_PLAYERS = 12
 MAX_SERIES = 6
 SEED_DIGITS = 6
+BINDING_DAYS = 14  # DSkV: a published table is binding 14 days after the match day
 READABLE = "/tabelle, /einzelwertung, /sitzplan, /aufstellung"
 TEAM_EXAMPLE = "/mannschaft Nord: Anna, Bernd, Carla, Dora, Ersatz Erik"
 RESULT_EXAMPLE = "/ergebnis Anna 345 12 3 (Name, Spielpunkte, gewonnen, verloren)"
@@ -638,6 +639,14 @@ def kapitaen(session: Session, cmd: Command) -> Reply:
             "Welcher Kapitäns-Code?", hint="Z. B. /kapitaen K7F3Q2X9 – den Code nennt /mannschaft."
         )
     league = _require_league(session, cmd)
+    named = _find_team(repo.teams(session, league), " ".join(cmd.args))
+    if named is not None:  # the management renews a team's code (a lost or misused one)
+        _require_manager(league, cmd)
+        named.captain_code = _code()
+        return Reply(
+            f"Neuer Kapitäns-Code für „{escape(named.name)}“: /kapitaen {named.captain_code} "
+            "(einmal gültig; der alte gilt nicht mehr)."
+        )
     team = repo.team_by_code(session, code)
     if team is None or team.league_id != league.id:
         raise RuleError(
@@ -1105,6 +1114,9 @@ def _day_table_text(state: DayState) -> str:
         f"{state.league.series_per_day} Serien, {status})"
     )
     lines = [head, *_table_lines(state.day_table())]
+    if state.day.approved_at is not None and state.day.play_date is not None:
+        binding = state.day.play_date + dt.timedelta(days=BINDING_DAYS)
+        lines.append(f"Verbindlich ab {_date(binding)} ({BINDING_DAYS} Tage nach dem Spieltag).")
     if state.league.lost_fee_cents:
         lost = state.lost_games()
         fee = lost * state.league.lost_fee_cents

@@ -166,8 +166,11 @@ async def setup_league(bot: Bot) -> dict[str, str]:
     codes = dict(re.findall(r"(\w+): .*?/kapitaen (K\w+)", reply))
     assert set(codes) == {"Nord", "Süd", "Ost", "West"}, reply
     await ok(bot, f"/kapitaen {codes['Nord']}", "Anna ist Kapitän von „Nord“", **NORD_CAPTAIN)
-    # the code is used up
+    # the code is used up; only the management renews one
     await refused(bot, f"/kapitaen {codes['Nord']}", "kenne ich nicht", **STRANGER)
+    await refused(bot, "/kapitaen Süd", "verwalten Gerd", **STRANGER)
+    reply = await ok(bot, "/kapitaen Süd", "Neuer Kapitäns-Code für „Süd“", **LEADER)
+    codes["Süd"] = re.search(r"/kapitaen (K\w+)", reply).group(1)  # type: ignore[union-attr]
     return codes
 
 
@@ -183,6 +186,7 @@ async def test_a_league_season_of_two_match_days(bot: Bot) -> None:
     # --- day 1 -----------------------------------------------------------------------------
     reply = await ok(bot, "/spieltag 1 Reken", "Spieltag 1 in Reken am", **LEADER)
     seed1 = re.search(r"Startwert (\d+)", reply).group(1)  # type: ignore[union-attr]
+    played_on = re.search(r"am (\d\d\.\d\d\.\d{4})", reply).group(1)  # type: ignore[union-attr]
     # the captain changes his team's line-up before series 1; the leader reports West absent
     await ok(bot, "/aufstellung Nord: Anna, Bernd, Carla, Erik", "Nord: Anna, Bernd, Carla, Erik",
              **NORD_CAPTAIN)  # fmt: skip
@@ -242,6 +246,9 @@ async def test_a_league_season_of_two_match_days(bot: Bot) -> None:
     # lost games: 6 + 5 + 3 = 14, at 0,50 € each to the host
     assert "Verlustspielgeld an den Ausrichter (Reken): 14 verlorene Spiele × 0,50 € = 7,00 €" in day1
     assert "(3 von 3 Serien, freigegeben)" in day1
+    played = dt.datetime.strptime(played_on, "%d.%m.%Y").date()
+    binding = (played + dt.timedelta(days=14)).strftime("%d.%m.%Y")
+    assert f"Verbindlich ab {binding} (14 Tage nach dem Spieltag)." in day1, day1
 
     # the individual ranking: Jens played 20 games of series 2 and 36 of series 3
     ranking = await ok(bot, "/einzelwertung", "Einzelwertung")
