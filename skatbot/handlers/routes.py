@@ -221,7 +221,7 @@ ROUTES: list[Route] = [
     command("ergebnis", lazy("league:ergebnis"), "Preisskat und Liga: Ergebnis: /ergebnis Anna 437 12 3", write=True, admin=True),
     command("fehlend", lazy("tournament:fehlend"), "Preisskat: fehlende Ergebnisse und wie weit die Tische sind"),
     # admin=True: /tisch freigeben N is for the tournament's management
-    command("tisch", lazy("table_lists:tisch"), "Preisskat: hier spielt ein Tisch: /tisch CODE (aus der Auslosung)", write=True, admin=True),
+    command("tisch", lazy("table_lists:tisch"), "Preisskat und Liga: hier spielt ein Tisch: /tisch CODE (aus der Auslosung, dem Sitzplan)", write=True, admin=True),
     command("rangliste", lazy("tournament:rangliste"), "Preisskat: Rangliste über alle Serien", heavy=True),
     command("urkunden", lazy("tournament:urkunden"), "Preisskat: Urkunden als PDF", heavy=True),
     command("gebuehren", lazy("money:gebuehren"), "Preisskat: Startgeld, Verlustspielgeld, Tischgeld", write=True, admin=True),

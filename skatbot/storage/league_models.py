@@ -157,3 +157,18 @@ class DayResult(Base):
     user_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     update_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class LeagueTable(Base):
+    """A table of a seated series and the list it plays on: ``/tisch CODE`` in the table's
+    chat opens the list; closing it reports the table's results (``list_id`` finds it)."""
+
+    __tablename__ = "league_tables"
+    __table_args__ = (UniqueConstraint("day_id", "series", "table_no"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    day_id: Mapped[int] = mapped_column(ForeignKey("league_days.id", ondelete="CASCADE"), index=True)
+    series: Mapped[int] = mapped_column(Integer)
+    table_no: Mapped[int] = mapped_column(Integer)  # 1-based, as the seating names it
+    code: Mapped[str] = mapped_column(String(16), unique=True)
+    list_id: Mapped[int | None] = mapped_column(Integer, nullable=True, unique=True)

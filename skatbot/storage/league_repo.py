@@ -13,6 +13,7 @@ from skatbot.storage.league_models import (
     DayTeam,
     League,
     LeaguePlayer,
+    LeagueTable,
     LeagueTeam,
     LineupEntry,
     MatchDay,
@@ -192,3 +193,37 @@ def add_result(session: Session, day: MatchDay, **values: object) -> None:
 def approve(day: MatchDay, user_id: int | None) -> None:
     day.approved_at = dt.datetime.now(dt.UTC)
     day.approved_by = user_id
+
+
+def add_tables(session: Session, day: MatchDay, series: int, codes: Sequence[str]) -> None:
+    for number, code in enumerate(codes, 1):
+        session.add(LeagueTable(day_id=day.id, series=series, table_no=number, code=code))
+    session.flush()
+
+
+def tables(session: Session, day: MatchDay, series: int) -> list[LeagueTable]:
+    return list(
+        session.scalars(
+            select(LeagueTable)
+            .where(LeagueTable.day_id == day.id, LeagueTable.series == series)
+            .order_by(LeagueTable.table_no)
+        )
+    )
+
+
+def table_by_code(session: Session, code: str) -> LeagueTable | None:
+    return session.scalars(select(LeagueTable).where(LeagueTable.code == code)).first()
+
+
+def table_by_list(session: Session, list_id: int) -> LeagueTable | None:
+    return session.scalars(select(LeagueTable).where(LeagueTable.list_id == list_id)).first()
+
+
+def day_by_id(session: Session, day_id: int) -> MatchDay:
+    day = session.get(MatchDay, day_id)
+    assert day is not None
+    return day
+
+
+def codes_taken(session: Session, codes: Sequence[str]) -> set[str]:
+    return set(session.scalars(select(LeagueTable.code).where(LeagueTable.code.in_(codes))))

@@ -15,6 +15,7 @@ Results are entered by the management (one line per person, as at a Preisskat de
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import re
@@ -32,6 +33,8 @@ from skatbot.rules.errors import RuleError, TournamentError
 from skatbot.rules.money import format_money, parse_amount, whole_cents
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import league_repo as repo
+from skatbot.storage import places
+from skatbot.storage import repo as repo_lists
 from skatbot.storage.database import ensure_chat, lock_chat
 from skatbot.storage.league_models import (
     DayResult,
@@ -44,7 +47,7 @@ from skatbot.storage.league_models import (
 from skatbot.storage.unit import Session
 from skatbot.usecases.evening import berlin_date
 from skatbot.usecases.names import clean_name
-from skatbot.usecases.reply import Command, Document, Reply
+from skatbot.usecases.reply import Command, Document, Post, Reply
 
 MAX_LEAGUE_NAME = 64
 MAX_TEAM_NAME = 48
@@ -827,7 +830,16 @@ def setzen(session: Session, cmd: Command) -> Reply:
         except TournamentError as err:
             raise RuleError(err.problem + ".", hint=err.fix[:1].upper() + err.fix[1:]) from None
     day.seated += 1
-    return Reply(_seating_text(state, day.seated) + f"\n👉 Ergebnisse: {RESULT_EXAMPLE}")
+    repo.add_tables(session, day, day.seated, _table_codes(session, len(state.tables(day.seated))))
+    return Reply(
+        _seating_text(state, day.seated, _codes(session, day, day.seated))
+        + f"\n👉 Jeder Tisch in seinem Chat: /tisch CODE – die Liste meldet nach /abschluss "
+        f"selbst. Oder die Leitung: {RESULT_EXAMPLE}"
+    )
+
+
+def _codes(session: Session, day: MatchDay, series: int) -> dict[int, str]:
+    return {t.table_no: t.code for t in repo.tables(session, day, series)}
 
 
 def _seat_text(state: DayState, series: int, seat: lg.Seat) -> str:
@@ -838,12 +850,13 @@ def _seat_text(state: DayState, series: int, seat: lg.Seat) -> str:
     return f"{names} ({escape(seat.team)})"
 
 
-def _seating_text(state: DayState, series: int) -> str:
+def _seating_text(state: DayState, series: int, codes: dict[int, str] | None = None) -> str:
     sizes = ", ".join(f"{escape(t)} {n}" for t, n in state.sizes.items())
     lines = [f"🪑 <b>{_day_label(state.day)} · Serie {series}</b>"]
     for i, table in enumerate(state.tables(series), 1):
+        code = f", /tisch {codes[i]}" if codes and i in codes else ""
         lines.append(
-            f"Tisch {i} ({len(table)}er, {state.games(len(table))} Spiele): "
+            f"Tisch {i} ({len(table)}er, {state.games(len(table))} Spiele{code}): "
             + ", ".join(_seat_text(state, series, seat) for seat in table)
         )
     lines.append(f"Nachrechenbar: Startwert {state.day.seed}, Aufstellung Serie 1: {sizes}.")
@@ -866,7 +879,7 @@ def sitzplan(session: Session, cmd: Command) -> Reply:
                 hint=f"Gesetzt: Serie 1 bis {day.seated}, z. B. /sitzplan 1.",
             )
         series = int(cmd.args[0])
-    return Reply(_seating_text(_load(session, league, day), series))
+    return Reply(_seating_text(_load(session, league, day), series, _codes(session, day, series)))
 
 
 # --- /wechsel ---------------------------------------------------------------------------------
@@ -1029,6 +1042,21 @@ def _league_results(session: Session, cmd: Command, desk: Desk) -> Reply:
                 hint="Pro Person nur eine Zeile. Nichts wurde gespeichert.",
             )
         entered[r.name] = r
+    return Reply("\n".join(_store_results(session, state, series, entered, cmd.user_id, cmd.update_id)))
+
+
+def _store_results(
+    session: Session,
+    state: DayState,
+    series: int,
+    entered: dict[str, tr.SeriesResult],
+    user_id: int | None,
+    update_id: int | None,
+) -> list[str]:
+    """Check ``entered`` against the series' tables and store it: the one path of every
+    league result, typed with /ergebnis or reported by a table's list. Returns the lines of
+    the German answer; a RuleError changes nothing."""
+    league, day = state.league, state.day
     before = state.results.get(series, {})
     for table in state.tables(series):
         at = {n for seat in table for n, _ in state.occupants(series, seat)}
@@ -1061,8 +1089,8 @@ def _league_results(session: Session, cmd: Command, desk: Desk) -> Reply:
             game_points=r.game_points,
             won=r.won,
             lost=r.lost,
-            user_id=cmd.user_id,
-            update_id=cmd.update_id,
+            user_id=user_id,
+            update_id=update_id,
         )
         out.append(
             f"{escape(r.name)}: {minus_sign(r.game_points)} Spielpunkte, {r.won} gewonnen, "
@@ -1072,7 +1100,7 @@ def _league_results(session: Session, cmd: Command, desk: Desk) -> Reply:
     missing = state.missing(series)
     if missing:
         out.append(f"Es fehlen noch {len(missing)}: " + ", ".join(escape(n) for n in missing))
-        return Reply("\n".join(out))
+        return out
     out.append("")
     out.append(_series_text(state, series))
     if not was_complete and series == day.seated:
@@ -1082,7 +1110,108 @@ def _league_results(session: Session, cmd: Command, desk: Desk) -> Reply:
             out.append("")
             out.append(_day_table_text(state))
             out.append("👉 Freigabe durch die Ligaleitung: /freigeben")
-    return Reply("\n".join(out))
+    return out
+
+
+# --- tables that report themselves --------------------------------------------------------------
+
+
+def _table_codes(session: Session, count: int) -> list[str]:
+    """Codes for ``/tisch``: 7 characters from "L", never one of a Preisskat's (6)."""
+    alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+    while True:
+        codes = ["L" + "".join(secrets.choice(alphabet) for _ in range(6)) for _ in range(count)]
+        if len(set(codes)) == count and not repo.codes_taken(session, codes):
+            return codes
+
+
+def open_table(session: Session, cmd: Command, code: str) -> Reply | None:
+    """``/tisch CODE`` with a league table's code: the table's list opens here (None: the code
+    is no league table's)."""
+    from skatbot.usecases.sheet import opening_reply, start_list
+
+    link = repo.table_by_code(session, code)
+    if link is None:
+        return None
+    day = repo.day_by_id(session, link.day_id)
+    league = repo.league_by_id(session, day.league_id)
+    label = f"{_day_label(day)} · Serie {link.series} · Tisch {link.table_no}"
+    if day.approved_at is not None or link.series != day.seated:
+        raise RuleError(
+            f"{label} wird nicht mehr gespielt.",
+            hint="Den Code der laufenden Serie nehmen (/sitzplan bei der Ligaleitung).",
+        )
+    if link.list_id is not None:
+        raise RuleError(
+            f"{label} spielt schon auf einer Liste.",
+            hint="Dort weiterspielen; die Ligaleitung kann die Ergebnisse auch mit /ergebnis "
+            "eintragen.",
+        )
+    teams = repo.teams(session, league)
+    allowed = {t.captain_user_id for t in teams} | {league.created_by, day.host_user_id}
+    if cmd.user_id is None or cmd.user_id <= 0 or cmd.user_id not in allowed:
+        raise RuleError(
+            f"{label} verknüpfen die Kapitäne, der Ausrichter und die Ligaleitung.",
+            hint="Bitte einen Kapitän, /tisch CODE hier zu senden.",
+        )
+    state = _load(session, league, day)
+    table = state.tables(link.series)[link.table_no - 1]
+    names = [state.occupants(link.series, seat)[0][0] for seat in table]
+    lst, sheet = start_list(
+        session, cmd, names, first_dealer=0, series_length=state.games(len(table))
+    )
+    link.list_id = lst.id
+    head = f"🏆 <b>{escape(league.name)} – {label}</b>"
+    reply = opening_reply(lst, sheet, names, head)
+    tail = (
+        "\nAm Ende: /abschluss – das Ergebnis geht vorläufig an die Ligaleitung; die Kapitäne "
+        "bestätigen den Spieltag mit /bestaetigen."
+    )
+    return dataclasses.replace(reply, text=reply.text + tail)
+
+
+def after_close(session: Session, cmd: Command, loaded: repo_lists.LoadedList) -> tuple[Post, ...]:
+    """A league table's list was closed: its totals are the table's results (nothing for other
+    lists). A RuleError keeps the list open and changes nothing."""
+    link = repo.table_by_list(session, loaded.lst.id)
+    if link is None:
+        return ()
+    day = repo.day_by_id(session, link.day_id)
+    league = repo.league_by_id(session, day.league_id)
+    label = f"Serie {link.series} · Tisch {link.table_no}"
+    if day.approved_at is not None:
+        raise RuleError(
+            f"{_day_label(day)} ist freigegeben – {label} meldet nichts mehr.",
+            hint="Fragen zur Wertung an die Ligaleitung.",
+        )
+    if loaded.sheet.house is not None:
+        raise RuleError(
+            "Ligatische spielen nach ISkO, diese Liste nach Hausregeln.",
+            hint="Das Ergebnis bitte bei der Ligaleitung mit /ergebnis eintragen.",
+        )
+    state = _load(session, league, day)
+    table = state.tables(link.series)[link.table_no - 1]
+    if any(len(state.occupants(link.series, seat)) > 1 for seat in table):
+        raise RuleError(
+            f"An {label} gab es einen Wechsel während der Serie – die Liste kennt nur einen "
+            "Namen je Platz.",
+            hint="Die Ergebnisse bitte bei der Ligaleitung mit /ergebnis eintragen (beide "
+            "Personen einzeln).",
+        )
+    entered = {
+        x.name: tr.SeriesResult(x.name, x.game_points, x.won, x.lost)
+        for x in loaded.sheet.totals()
+    }
+    lines = _store_results(session, state, link.series, entered, cmd.user_id, cmd.update_id)
+    chat, thread = places.telegram_of(session, league.chat_id)
+    desk = Reply(f"📋 <b>{_day_label(day)} · {label}</b> meldet (vorläufig):\n" + "\n".join(lines))
+    posts = [Post(chat, thread, desk)]
+    if day.host_chat_id is not None and day.host_chat_id != league.chat_id:
+        host_chat, host_thread = places.telegram_of(session, day.host_chat_id)
+        posts.append(Post(host_chat, host_thread, desk))
+    here = Reply(f"✅ {label}: an die Ligaleitung gemeldet (vorläufig, bis zur Freigabe).")
+    posts.append(Post(cmd.telegram_chat_id or cmd.chat_id, cmd.thread_id, here))
+    return tuple(posts)
 
 
 def _series_text(state: DayState, series: int) -> str:

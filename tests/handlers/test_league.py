@@ -403,3 +403,33 @@ async def test_loeschen_at_the_desk_takes_the_league_along(bot: Bot) -> None:
     await ok(bot, "/loeschen ja", "Gelöscht", **LEADER)
     assert bot.db.run_read(league_rows) == 0
     await refused(bot, "/tabelle", "keine Liga")
+
+
+async def test_a_table_reports_itself_from_its_own_list(bot: Bot) -> None:
+    """/tisch CODE of the seating opens the table's list in its own chat; /abschluss there
+    enters its totals as the table's results (provisional) and tells the desk."""
+    await setup_league(bot)
+    await ok(bot, "/spieltag 1 Reken", **LEADER)
+    reply = await ok(bot, "/setzen", "/tisch L", **LEADER)
+    tables = parse_seating(reply)
+    code = re.search(r"Tisch 1 \(4er, 48 Spiele, /tisch (L\w{6})\)", reply).group(1)  # type: ignore[union-attr]
+    names = [name for name, _ in tables[0]]
+    table_chat = {"chat_id": -3001, **NORD_CAPTAIN}
+    await refused(bot, f"/tisch {code}", "Kapitäne", chat_id=-3001, **STRANGER)
+    await ok(bot, f"/tisch {code}", "Serie 1 · Tisch 1", *names, **table_chat)
+    await refused(bot, f"/tisch {code}", "schon auf einer Liste", chat_id=-3002, **NORD_CAPTAIN)
+    # seat 1 deals the first game, seat 2 the second
+    await ok(bot, f"/spiel {names[1]} grand ohne 1 hand gewonnen", **table_chat)  # 72
+    await ok(bot, f"/spiel {names[2]} herz mit 2 verloren", **table_chat)  # −2 × 30
+    await ok(bot, "/abschluss ja", "an die Ligaleitung gemeldet (vorläufig", **table_chat)
+    await bot.delivered()
+    desk = [m.text or "" for m in bot.api.messages(-1001)][-1]
+    assert "Spieltag 1 in Reken · Serie 1 · Tisch 1" in desk and "meldet (vorläufig)" in desk
+    assert f"{names[1]}: 72 Spielpunkte, 1 gewonnen, 0 verloren – eingetragen" in desk, desk
+    assert f"{names[2]}: −60 Spielpunkte, 0 gewonnen, 1 verloren – eingetragen" in desk, desk
+    assert f"{names[0]}: 0 Spielpunkte, 0 gewonnen, 0 verloren – eingetragen" in desk, desk
+    assert "Es fehlen noch 12" in desk, desk
+    # the desk's own view agrees: the table's four are in, the others missing
+    await refused(bot, "/setzen", "fehlen noch Ergebnisse", **LEADER)
+    missing = await bot.text("/freigeben", **LEADER)
+    assert all(name not in missing for name in names), missing

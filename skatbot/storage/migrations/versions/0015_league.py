@@ -1,4 +1,4 @@
-"""league: leagues with teams and players, match days, line-ups and results
+"""league: leagues with teams and players, match days, line-ups, results and table lists
 
 New tables only; every one below ``leagues`` goes with it (ON DELETE CASCADE).
 
@@ -136,10 +136,26 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id"),
     )
     op.create_index("ix_league_results_day_id", "league_results", ["day_id"])
+    op.create_table(
+        "league_tables",
+        _id(),
+        sa.Column("day_id", sa.Integer(), nullable=False),
+        sa.Column("series", sa.Integer(), nullable=False),
+        sa.Column("table_no", sa.Integer(), nullable=False),
+        sa.Column("code", sa.String(length=16), nullable=False),
+        sa.Column("list_id", sa.Integer(), nullable=True),
+        sa.ForeignKeyConstraint(["day_id"], ["league_days.id"], ondelete="CASCADE"),
+        sa.PrimaryKeyConstraint("id"),
+        sa.UniqueConstraint("code"),
+        sa.UniqueConstraint("day_id", "series", "table_no"),
+        sa.UniqueConstraint("list_id"),
+    )
+    op.create_index("ix_league_tables_day_id", "league_tables", ["day_id"])
 
 
 def downgrade() -> None:
     for table, column in (
+        ("league_tables", "day_id"),
         ("league_results", "day_id"),
         ("league_players", "team_id"),
         ("league_lineups", "day_id"),
