@@ -119,6 +119,8 @@ Tages fest; 4-4-4-3 → drei Vierertische und ein Dreiertisch, 3-3-3-3 → drei 
 4-4-4-0 → vier Dreiertische. Nachrechenbar aus dem Startwert. /sitzplan 2 – Serie 2 zeigen
 /wechsel Nord Erik für Anna – ab der nächsten Serie (frei) · /wechsel Nord Erik für Anna
 spiel 17 – während der Serie, vermerkt mit der Spielnummer
+/tisch CODE – im Chat eines Tisches (Code aus dem Sitzplan): dort die Liste; /abschluss
+meldet das Ergebnis vorläufig an die Ligaleitung
 /ergebnis Anna 437 12 3 – Spielpunkte, gewonnen, verloren (Ligaleitung; eine Zeile je Person)
 Je Serie: Mannschaftssumme, Matchpunkte nach Platz (1.: 3:0, 2.: 2:1, 3.: 1:2, 4.: 0:3;
 gleiche Summe: halbe Punkte). Nicht angetreten: keine Matchpunkte, keine Spielpunkte.
