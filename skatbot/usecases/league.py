@@ -1172,17 +1172,37 @@ def open_table(session: Session, cmd: Command, code: str) -> Reply | None:
 
 def after_close(session: Session, cmd: Command, loaded: repo_lists.LoadedList) -> tuple[Post, ...]:
     """A league table's list was closed: its totals are the table's results (nothing for other
-    lists). A RuleError keeps the list open and changes nothing."""
+    lists). The list closes in any case; what cannot be taken over is said at the table and
+    entered by the management with /ergebnis."""
     link = repo.table_by_list(session, loaded.lst.id)
     if link is None:
         return ()
-    day = repo.day_by_id(session, link.day_id)
-    league = repo.league_by_id(session, day.league_id)
+    here = (cmd.telegram_chat_id or cmd.chat_id, cmd.thread_id)
     label = f"Serie {link.series} · Tisch {link.table_no}"
+    try:
+        return _report_table(session, cmd, loaded, link.day_id, link.series, link.table_no)
+    except RuleError as err:
+        note = (
+            f"⚠️ {label}: nicht an die Ligaleitung übernommen – {err.message}\n"
+            f"👉 {err.hint or 'Die Ligaleitung trägt es mit /ergebnis ein.'}"
+        )
+        return (Post(here[0], here[1], Reply(note)),)
+
+
+def _report_table(
+    session: Session,
+    cmd: Command,
+    loaded: repo_lists.LoadedList,
+    day_id: int,
+    series: int,
+    table_no: int,
+) -> tuple[Post, ...]:
+    day = repo.day_by_id(session, day_id)
+    league = repo.league_by_id(session, day.league_id)
+    label = f"Serie {series} · Tisch {table_no}"
     if day.approved_at is not None:
         raise RuleError(
-            f"{_day_label(day)} ist freigegeben – {label} meldet nichts mehr.",
-            hint="Fragen zur Wertung an die Ligaleitung.",
+            f"{_day_label(day)} ist schon freigegeben.", hint="Fragen zur Wertung an die Ligaleitung."
         )
     if loaded.sheet.house is not None:
         raise RuleError(
@@ -1190,10 +1210,10 @@ def after_close(session: Session, cmd: Command, loaded: repo_lists.LoadedList) -
             hint="Das Ergebnis bitte bei der Ligaleitung mit /ergebnis eintragen.",
         )
     state = _load(session, league, day)
-    table = state.tables(link.series)[link.table_no - 1]
-    if any(len(state.occupants(link.series, seat)) > 1 for seat in table):
+    table = state.tables(series)[table_no - 1]
+    if any(len(state.occupants(series, seat)) > 1 for seat in table):
         raise RuleError(
-            f"An {label} gab es einen Wechsel während der Serie – die Liste kennt nur einen "
+            "an diesem Tisch gab es einen Wechsel während der Serie, die Liste kennt nur einen "
             "Namen je Platz.",
             hint="Die Ergebnisse bitte bei der Ligaleitung mit /ergebnis eintragen (beide "
             "Personen einzeln).",
@@ -1202,7 +1222,7 @@ def after_close(session: Session, cmd: Command, loaded: repo_lists.LoadedList) -
         x.name: tr.SeriesResult(x.name, x.game_points, x.won, x.lost)
         for x in loaded.sheet.totals()
     }
-    lines = _store_results(session, state, link.series, entered, cmd.user_id, cmd.update_id)
+    lines = _store_results(session, state, series, entered, cmd.user_id, cmd.update_id)
     chat, thread = places.telegram_of(session, league.chat_id)
     desk = Reply(f"📋 <b>{_day_label(day)} · {label}</b> meldet (vorläufig):\n" + "\n".join(lines))
     posts = [Post(chat, thread, desk)]

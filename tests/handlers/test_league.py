@@ -433,3 +433,17 @@ async def test_a_table_reports_itself_from_its_own_list(bot: Bot) -> None:
     await refused(bot, "/setzen", "fehlen noch Ergebnisse", **LEADER)
     missing = await bot.text("/freigeben", **LEADER)
     assert all(name not in missing for name in names), missing
+    # a table with a substitution during the series: its list closes, the results are not
+    # taken over (one name per seat) and the table is told to use /ergebnis
+    code2 = re.search(r"Tisch 2 \(4er, 48 Spiele, /tisch (L\w{6})\)", reply).group(1)  # type: ignore[union-attr]
+    second = {"chat_id": -3003, **NORD_CAPTAIN}
+    await ok(bot, f"/tisch {code2}", "Serie 1 · Tisch 2", **second)
+    out_name, team = tables[1][0]
+    sub = {"Nord": "Erik", "Süd": "Jens", "Ost": "Otto", "West": "Tom"}[team]
+    await ok(bot, f"/wechsel {team} {sub} für {out_name} spiel 2", "ab Spiel 2", **LEADER)
+    await ok(bot, f"/spiel {tables[1][1][0]} grand ohne 1 hand gewonnen", **second)
+    closed = await ok(bot, "/abschluss ja", "Liste abgeschlossen", **second)
+    assert "Tisch 2: nicht an die Ligaleitung übernommen" in closed, closed
+    assert "Wechsel während der Serie" in closed and "/ergebnis" in closed, closed
+    await ok(bot, "/neu Ute Vera Wim", **second)  # the chat is free again
+    assert tables[1][1][0] in await bot.text("/freigeben", **LEADER)  # still missing
