@@ -75,6 +75,7 @@ from skatbot.rules.errors import TournamentError
 from skatbot.rules.scoring import opponents_bonus, seeger_fabian_score
 
 __all__ = [
+    "MAX_TEAMS",
     "DayLine",
     "IndividualLine",
     "PersonScore",
@@ -94,6 +95,9 @@ __all__ = [
     "table_scores",
 ]
 
+
+#: Most teams of one match-day group (DSkV groups are 4; 3 or 5 happen).
+MAX_TEAMS = 6
 
 # --------------------------------------------------------------------------- seats
 
@@ -132,6 +136,12 @@ def plan_tables(sizes: Mapping[str, int]) -> list[int]:
                 "einer je Mannschaft",
                 "höchstens 4 aufstellen, die anderen sind Ersatz.",
             )
+    if len(present) > MAX_TEAMS:
+        raise TournamentError(
+            f"{len(present)} Mannschaften an einem Spieltag – eine Gruppe hat höchstens "
+            f"{MAX_TEAMS}",
+            "die Liga in Gruppen teilen (je Gruppe eine Liga).",
+        )
     if len(present) < 3:
         raise TournamentError(
             f"Nur {len(present)} Mannschaft(en) treten an – ein Tisch braucht 3 Mannschaften",

@@ -246,15 +246,16 @@ class DayState:
             for t in self.teams
         }
 
-    def seating(self) -> list[list[list[lg.Seat]]]:
-        if self._seating is None:
-            self._seating = lg.day_seating(
-                self.sizes, self.day.seed, self.league.series_per_day
-            )
-        return self._seating
-
     def tables(self, series: int) -> list[list[lg.Seat]]:
-        return self.seating()[series - 1]
+        """The seating of ``series``; the series before it are computed once (each depends on
+        the ones before)."""
+        if self._seating is None:
+            self._seating = []
+        sizes = self.sizes
+        while len(self._seating) < series:
+            s = len(self._seating) + 1
+            self._seating.append(lg.series_seating(sizes, self.day.seed, s, self._seating))
+        return self._seating[series - 1]
 
     def games(self, size: int) -> int:
         return self.league.games_4 if size == 4 else self.league.games_3
@@ -540,6 +541,15 @@ def mannschaft(session: Session, cmd: Command) -> Reply:
     _require_manager(league, cmd)
     parsed = [_parse_team_line(line) for line in lines]
     teams = repo.teams(session, league)
+    known = {t.name.casefold() for t in teams}
+    new_teams = {name.casefold() for name, _, _ in parsed} - known
+    if len(known) + len(new_teams) > lg.MAX_TEAMS:
+        raise RuleError(
+            f"Eine Liga hier ist eine Spieltagsgruppe: höchstens {lg.MAX_TEAMS} Mannschaften, "
+            "die sich an jedem Spieltag treffen.",
+            hint="Für mehr Mannschaften je Gruppe eine eigene Liga (ein eigenes Thema oder "
+            "einen eigenen Chat). Nichts wurde gespeichert.",
+        )
     squads = repo.players(session, league)
     changing = {name.casefold() for name, _, _ in parsed}
     owner: dict[str, str] = {

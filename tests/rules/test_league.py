@@ -36,7 +36,9 @@ def test_anlage_10_plans(sizes: tuple[int, ...], plan: list[int]) -> None:
     assert lg.plan_tables({f"T{i}": n for i, n in enumerate(sizes)}) == plan
 
 
-@pytest.mark.parametrize("sizes", [(4, 3, 3), (4, 4), (4, 4, 0, 0), (5, 4, 4, 4), (4, 4, 3)])
+@pytest.mark.parametrize(
+    "sizes", [(4, 3, 3), (4, 4), (4, 4, 0, 0), (5, 4, 4, 4), (4, 4, 3), (3,) * 7]
+)
 def test_impossible_plans_are_refused(sizes: tuple[int, ...]) -> None:
     with pytest.raises(TournamentError) as err:
         lg.plan_tables({f"T{i}": n for i, n in enumerate(sizes)})
