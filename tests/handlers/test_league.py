@@ -320,6 +320,8 @@ async def test_refusals_change_nothing(bot: Bot) -> None:
     await refused(bot, "/spieltag 1", "verwalten Gerd", **STRANGER)
     await ok(bot, "/spieltag 1 Reken", **LEADER)
     await refused(bot, "/setzen", "verwalten Gerd", "👉", **STRANGER)
+    await refused(bot, "/freigeben", "verwalten Gerd", "👉", **STRANGER)
+    await refused(bot, "/liga mindestens 10", "verwalten Gerd", **STRANGER)
     await refused(bot, "/aufstellung Süd: Fritz, Gabi, Hans, Jens", "Kapitän", **NORD_CAPTAIN)
     await refused(bot, f"/kapitaen {codes['Nord']}", "kenne ich nicht", **STRANGER)
     # bad input: a player of another team, too few, a number that is no series count

@@ -74,8 +74,12 @@ MATRIX: dict[str, tuple[str, str, set[str]]] = {
     "/aufstellung": ("league day", "/aufstellung Nord: Anna, Bernd, Dora", MANAGERS),
     "/setzen": ("league day", "/setzen", MANAGERS),
     "/tabelle": ("league day", "/tabelle", EVERYONE),
+    "/liga serien": ("league", "/liga serien 4", MANAGERS),
+    "/ergebnis (Liga)": ("league seated", "/ergebnis Anna 100 1 0", MANAGERS),
+    "/wechsel": ("league seated", "/wechsel Nord Dora für Anna", MANAGERS),
+    "/sitzplan": ("league seated", "/sitzplan", EVERYONE),
 }
-READ_ONLY = {"/stand", "/liste", "/export", "/fehlend", "/tabelle"}
+READ_ONLY = {"/stand", "/liste", "/export", "/fehlend", "/tabelle", "/sitzplan"}
 
 
 async def send(bot: Bot, message: str, sender: Sender) -> list[Reply]:
@@ -125,7 +129,7 @@ async def setup(bot: Bot, kind: str, by: Sender) -> None:
         if kind == "closed":
             await accepted(bot, "/abschluss ja", other)
         return
-    if kind in ("league", "league day"):  # a league started by ``by``, its teams by an admin
+    if kind.startswith("league"):  # a league started by ``by``, its teams by an admin
         await accepted(bot, "/liga Testliga", by)
         await accepted(
             bot,
@@ -133,8 +137,10 @@ async def setup(bot: Bot, kind: str, by: Sender) -> None:
             "Ost: Hilde, Ines, Jost",
             {"user_id": ADMIN},
         )
-        if kind == "league day":
+        if kind in ("league day", "league seated"):
             await accepted(bot, "/spieltag 1", {"user_id": ADMIN})
+        if kind == "league seated":
+            await accepted(bot, "/setzen", {"user_id": ADMIN})
         return
     await accepted(bot, "/turnier Preisskat", by)
     names = "/teilnehmer Hilde, Kuno, Walli, Otto, Paula, Quirin"
