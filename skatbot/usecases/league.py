@@ -202,10 +202,6 @@ def _team_prefix(teams: Sequence[LeagueTeam], text: str) -> tuple[LeagueTeam, st
     )
 
 
-def _points(x: Fraction) -> str:
-    return lg.format_points(x, Fraction(0)).split(":")[0]
-
-
 def _day_label(day: MatchDay) -> str:
     where = f" in {escape(day.venue)}" if day.venue else ""
     return f"Spieltag {day.number}{where}"
@@ -1150,6 +1146,11 @@ def open_table(session: Session, cmd: Command, code: str) -> Reply | None:
         raise RuleError(
             f"{label} wird nicht mehr gespielt.",
             hint="Den Code der laufenden Serie nehmen (/sitzplan bei der Ligaleitung).",
+        )
+    if day.play_date is not None and day.play_date != berlin_date(None):
+        raise RuleError(
+            f"Die Tischcodes von {_day_label(day)} gelten nur am {_date(day.play_date)}.",
+            hint="An diesem Tag senden – oder die Ligaleitung trägt mit /ergebnis ein.",
         )
     if link.list_id is not None:
         raise RuleError(

@@ -374,7 +374,8 @@ async def test_a_host_runs_a_decentral_day_on_its_date_only(bot: Bot) -> None:
     code = re.search(r"/ausrichter (A\w+)", reply).group(1)  # type: ignore[union-attr]
     await ok(bot, f"/ausrichter {code}", "richtet hier Spieltag 2", **at_host)
     await refused(bot, f"/ausrichter {code}", "kenne ich nicht", chat_id=-2003, **HOST)  # used up
-    await ok(bot, "/setzen", "Spieltag 2 in Münster · Serie 1", **at_host)
+    seating = await ok(bot, "/setzen", "Spieltag 2 in Münster · Serie 1", **at_host)
+    table_code = re.search(r"/tisch (L\w{6})", seating).group(1)  # type: ignore[union-attr]
 
     def yesterday(session: Any) -> None:
         day = session.scalars(select(MatchDay).where(MatchDay.number == 2)).one()
@@ -384,6 +385,7 @@ async def test_a_host_runs_a_decentral_day_on_its_date_only(bot: Bot) -> None:
     await refused(bot, "/setzen", "nur an diesem Tag", **at_host)
     await refused(bot, "/ergebnis Anna 100 1 0", "nur an diesem Tag", **at_host)
     await ok(bot, "/sitzplan", "Serie 1", **at_host)  # reading goes on
+    await refused(bot, f"/tisch {table_code}", "gelten nur am", chat_id=-3005, **LEADER)
 
 
 async def test_loeschen_at_the_desk_takes_the_league_along(bot: Bot) -> None:
