@@ -238,8 +238,8 @@ ROUTES: list[Route] = [
     command("setzen", lazy("league:setzen"), "Liga: nächste Serie setzen (je Tisch ein Spieler jeder Mannschaft)", write=True, admin=True, heavy=True),
     command("sitzplan", lazy("league:sitzplan"), "Liga: Sitzplan einer Serie: /sitzplan [N]", heavy=True),
     command("wechsel", lazy("league:wechsel"), "Liga: Wechsel: /wechsel Nord Erik für Anna [spiel 17]", write=True, admin=True),
-    command("tabelle", lazy("league:tabelle"), "Liga: Tabelle der Saison – /tabelle N: ein Spieltag", heavy=True),
-    command("einzelwertung", lazy("league:einzelwertung"), "Liga: Einzelwertung (Schnitt je Spiel)", heavy=True),
+    command("tabelle", lazy("league_documents:tabelle"), "Liga: Tabelle der Saison – /tabelle N: ein Spieltag", heavy=True),
+    command("einzelwertung", lazy("league_documents:einzelwertung"), "Liga: Einzelwertung (Schnitt je Spiel)", heavy=True),
     command("bestaetigen", lazy("league:bestaetigen"), "Liga: Kapitän bestätigt die Ergebnisse des Spieltags", write=True),
     # a decentral day's host links their own chat (the code of /spieltag, valid on its date)
     command("ausrichter", lazy("league:ausrichter"), "Liga: Spieltag ausrichten: /ausrichter CODE (nur an dem Tag)", write=True, admin=True),

@@ -1,21 +1,23 @@
 """Use cases of league play (a league's match-day group run from the group leader's chat).
 
 ``/liga NAME`` makes the place the league's desk; ``/mannschaft`` enters the teams,
-``/kapitaen CODE`` binds a team's captain, ``/spieltag N [Ort]`` opens a match day with every
-team's line-up, ``/aufstellung`` changes the line-up for series 1 (which fixes the seating of
-the day), ``/setzen`` seats the next series, ``/wechsel`` substitutes between or during a
-series, ``/ergebnis`` (at a league desk) takes the results, ``/tabelle``, ``/einzelwertung``
-and ``/sitzplan`` read, ``/freigeben`` approves a day and locks it. The seating, scores,
-match points and tables are the pure functions of :mod:`skatbot.rules.league`.
+``/kapitaen CODE`` binds a team's captain, ``/spieltag N [Ort] [Datum]`` opens a match day
+with every team's line-up, ``/aufstellung`` changes the line-up for series 1 (which fixes the
+seating of the day), ``/setzen`` seats the next series, ``/wechsel`` substitutes between or
+during a series, ``/ergebnis`` (at a league desk) takes the results, ``/sitzplan`` shows a
+series, ``/bestaetigen`` is a captain's confirmation, ``/freigeben`` approves a day and locks
+it. A decentral day's host links their own chat with ``/ausrichter CODE`` and runs the day
+there on its date. Reading the tables and the PDFs: :mod:`skatbot.usecases.league_documents`;
+tables reporting from their own lists: :mod:`skatbot.usecases.league_tables`. The seating,
+scores, match points and tables are the pure functions of :mod:`skatbot.rules.league`.
 
 Who may do what: the league's creator and the chat's admins manage everything; a team's
-captain may change that team's line-up and substitute its players; reading is for everyone.
-Results are entered by the management (one line per person, as at a Preisskat desk).
+captain may change that team's line-up and substitute its players; a host (and the host
+chat's admins) runs their day; reading is for everyone.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import json
 import re
@@ -23,18 +25,14 @@ import secrets
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from html import escape
 
-from skatbot.pdf import league as pdf_league
 from skatbot.rules import league as lg
 from skatbot.rules import tournament as tr
 from skatbot.rules.errors import RuleError, TournamentError
 from skatbot.rules.money import format_money, parse_amount, whole_cents
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import league_repo as repo
-from skatbot.storage import places
-from skatbot.storage import repo as repo_lists
 from skatbot.storage.database import ensure_chat, lock_chat
 from skatbot.storage.league_models import (
     DayResult,
@@ -47,7 +45,7 @@ from skatbot.storage.league_models import (
 from skatbot.storage.unit import Session
 from skatbot.usecases.evening import berlin_date
 from skatbot.usecases.names import clean_name
-from skatbot.usecases.reply import Command, Document, Post, Reply
+from skatbot.usecases.reply import Command, Reply
 
 MAX_LEAGUE_NAME = 64
 MAX_TEAM_NAME = 48
@@ -86,7 +84,7 @@ def _require_league(session: Session, cmd: Command) -> League:
         hosted = repo.hosted_day(session, cmd.chat_id)
         if hosted is not None:
             raise RuleError(
-                f"Hier wird nur {_day_label(hosted)} ausgerichtet.",
+                f"Hier wird nur {day_label(hosted)} ausgerichtet.",
                 hint="Das macht die Ligaleitung in ihrem Chat.",
             )
         raise RuleError(
@@ -104,7 +102,7 @@ class Desk:
     day: MatchDay | None = None
 
 
-def _desk(session: Session, cmd: Command, *, reading: bool = False) -> Desk:
+def desk_of(session: Session, cmd: Command, *, reading: bool = False) -> Desk:
     league = repo.league_of(session, cmd.chat_id)
     if league is not None:
         return Desk(league)
@@ -118,8 +116,8 @@ def _desk(session: Session, cmd: Command, *, reading: bool = False) -> Desk:
     league = repo.league_by_id(session, day.league_id)
     if not reading and day.play_date != berlin_date(None):
         raise RuleError(
-            f"{cmd.here[0].upper() + cmd.here[1:]} richtet {_day_label(day)} am "
-            f"{_date(day.play_date)} aus – nur an diesem Tag.",
+            f"{cmd.here[0].upper() + cmd.here[1:]} richtet {day_label(day)} am "
+            f"{date_text(day.play_date)} aus – nur an diesem Tag.",
             hint="Lesen geht jederzeit: /tabelle, /sitzplan. Sonst die Ligaleitung fragen.",
         )
     return Desk(league, day)
@@ -156,7 +154,7 @@ def _require_runner(desk: Desk, cmd: Command) -> None:
         return
     if not _runs(desk, cmd):
         raise RuleError(
-            f"{_day_label(desk.day)} richtet hier {escape(desk.day.host_name or 'der Ausrichter')} "
+            f"{day_label(desk.day)} richtet hier {escape(desk.day.host_name or 'der Ausrichter')} "
             "aus (mit /ausrichter); mit ihm die Admins dieses Chats.",
             hint=f"Lesen geht für alle: {READABLE}.",
         )
@@ -175,7 +173,7 @@ def _require_captain(desk: Desk, team: LeagueTeam, cmd: Command) -> None:
     )
 
 
-def _date(day: dt.date | None) -> str:
+def date_text(day: dt.date | None) -> str:
     return day.strftime("%d.%m.%Y") if day else "?"
 
 
@@ -202,7 +200,7 @@ def _team_prefix(teams: Sequence[LeagueTeam], text: str) -> tuple[LeagueTeam, st
     )
 
 
-def _day_label(day: MatchDay) -> str:
+def day_label(day: MatchDay) -> str:
     where = f" in {escape(day.venue)}" if day.venue else ""
     return f"Spieltag {day.number}{where}"
 
@@ -337,7 +335,7 @@ class DayState:
         )
 
 
-def _load(session: Session, league: League, day: MatchDay) -> DayState:
+def load_day(session: Session, league: League, day: MatchDay) -> DayState:
     return DayState(
         league=league,
         day=day,
@@ -365,7 +363,7 @@ def _open_day(session: Session, league: League | Desk) -> MatchDay:
     day = _current_day(session, league)
     if day.approved_at is not None:
         raise RuleError(
-            f"{_day_label(day)} ist freigegeben und damit abgeschlossen.",
+            f"{day_label(day)} ist freigegeben und damit abgeschlossen.",
             hint="Nichts wurde geändert. Den nächsten Spieltag legt /spieltag N an.",
         )
     return day
@@ -410,12 +408,12 @@ def liga(session: Session, cmd: Command) -> Reply:
         lost_fee_cents=0,
     )
     return Reply(
-        f"🏆 Liga „{escape(name)}“ angelegt.\n{_settings_line(league)}\n"
+        f"🏆 Liga „{escape(name)}“ angelegt.\n{settings_line(league)}\n"
         f"👉 Mannschaften eintragen: {TEAM_EXAMPLE} (eine Zeile je Mannschaft)."
     )
 
 
-def _settings_line(league: League) -> str:
+def settings_line(league: League) -> str:
     fee = (
         f", Verlustspielgeld {format_money(league.lost_fee_cents)} an den Ausrichter"
         if league.lost_fee_cents
@@ -450,11 +448,11 @@ def _setting(league: League, words: list[str]) -> str:
         league.lost_fee_cents = whole_cents(
             parse_amount(value, what="Verlustspielgeld", example="0,50 €"), what="Verlustspielgeld"
         )
-    return "Gespeichert. " + _settings_line(league)
+    return "Gespeichert. " + settings_line(league)
 
 
 def _overview(session: Session, league: League) -> str:
-    lines = [f"🏆 <b>{escape(league.name)}</b>", _settings_line(league)]
+    lines = [f"🏆 <b>{escape(league.name)}</b>", settings_line(league)]
     squads = repo.players(session, league)
     teams = repo.teams(session, league)
     if not teams:
@@ -464,7 +462,7 @@ def _overview(session: Session, league: League) -> str:
     days = repo.days(session, league)
     for d in days:
         state = "freigegeben" if d.approved_at else "vorläufig"
-        lines.append(f"{_day_label(d)}: {d.seated} Serie(n) gesetzt, {state}")
+        lines.append(f"{day_label(d)}: {d.seated} Serie(n) gesetzt, {state}")
     return "\n".join(lines)
 
 
@@ -616,7 +614,7 @@ def ausrichter(session: Session, cmd: Command) -> Reply:
         )
     if day.play_date != berlin_date(None):
         raise RuleError(
-            f"Der Code gilt nur am {_date(day.play_date)} ({_day_label(day)}).",
+            f"Der Code gilt nur am {date_text(day.play_date)} ({day_label(day)}).",
             hint="Bitte an diesem Tag senden. Nichts wurde geändert.",
         )
     if repo.league_of(session, cmd.chat_id) is not None:
@@ -635,8 +633,8 @@ def ausrichter(session: Session, cmd: Command) -> Reply:
     day.host_name = cmd.user_name
     day.host_code = None
     return Reply(
-        f"🏠 {escape(cmd.user_name)} richtet hier {_day_label(day)} aus – heute, "
-        f"{_date(day.play_date)}. Die Ergebnisse bleiben vorläufig, bis die Ligaleitung "
+        f"🏠 {escape(cmd.user_name)} richtet hier {day_label(day)} aus – heute, "
+        f"{date_text(day.play_date)}. Die Ergebnisse bleiben vorläufig, bis die Ligaleitung "
         "freigibt.\n👉 /aufstellung · /setzen · /ergebnis Anna 437 12 3 · /wechsel"
     )
 
@@ -723,12 +721,12 @@ def spieltag(session: Session, cmd: Command) -> Reply:
         repo.add_day_team(session, day, team)
         regular = [p.name for p in squads.get(team.id, []) if not p.substitute][:4]
         repo.replace_lineup(session, day, team, regular, cmd.user_id)
-    state = _load(session, league, day)
+    state = load_day(session, league, day)
     return Reply(
-        f"📅 {_day_label(day)} am {_date(play_date)} angelegt (Startwert {seed}).\n"
+        f"📅 {day_label(day)} am {date_text(play_date)} angelegt (Startwert {seed}).\n"
         + _lineups_text(state)
         + f"\nAusrichter (dezentral): im eigenen Chat /ausrichter {day.host_code} – gilt nur "
-        f"am {_date(play_date)}, einmal."
+        f"am {date_text(play_date)}, einmal."
         + "\n👉 Ändern: /aufstellung Nord: Anna, Bernd, Carla, Erik (Kapitän oder Leitung), "
         "nicht angetreten: /aufstellung Nord fehlt · dann /setzen"
     )
@@ -749,12 +747,12 @@ def _lineups_text(state: DayState) -> str:
 def aufstellung(session: Session, cmd: Command) -> Reply:
     text = " ".join(_rest(cmd).split())
     lock_chat(session, cmd.chat_id)
-    desk = _desk(session, cmd, reading=not text)
+    desk = desk_of(session, cmd, reading=not text)
     league = desk.league
     if not text:
         day = _current_day(session, desk)
-        state = _load(session, league, day)
-        return Reply(f"{_day_label(day)}\n" + _lineups_text(state))
+        state = load_day(session, league, day)
+        return Reply(f"{day_label(day)}\n" + _lineups_text(state))
     day = _open_day(session, desk)
     teams = repo.teams(session, league)
     team, rest = _team_prefix(teams, text)
@@ -772,7 +770,7 @@ def aufstellung(session: Session, cmd: Command) -> Reply:
         rows[0].appeared = False
         repo.replace_lineup(session, day, team, [], cmd.user_id)
         return Reply(
-            f"„{escape(team.name)}“ tritt an {_day_label(day)} nicht an: keine Matchpunkte, "
+            f"„{escape(team.name)}“ tritt an {day_label(day)} nicht an: keine Matchpunkte, "
             "keine Spielpunkte.\n👉 Doch da: /aufstellung "
             f"{escape(team.name)}: A, B, C, D"
         )
@@ -803,7 +801,7 @@ def aufstellung(session: Session, cmd: Command) -> Reply:
         )
     rows[0].appeared = True
     repo.replace_lineup(session, day, team, names, cmd.user_id)
-    state = _load(session, league, day)
+    state = load_day(session, league, day)
     return Reply(f"✅ Aufstellung geändert.\n{_lineups_text(state)}")
 
 
@@ -812,14 +810,14 @@ def aufstellung(session: Session, cmd: Command) -> Reply:
 
 def setzen(session: Session, cmd: Command) -> Reply:
     lock_chat(session, cmd.chat_id)
-    desk = _desk(session, cmd)
+    desk = desk_of(session, cmd)
     league = desk.league
     _require_runner(desk, cmd)
     day = _open_day(session, desk)
-    state = _load(session, league, day)
+    state = load_day(session, league, day)
     if day.seated >= league.series_per_day:
         raise RuleError(
-            f"Alle {league.series_per_day} Serien von {_day_label(day)} sind gesetzt.",
+            f"Alle {league.series_per_day} Serien von {day_label(day)} sind gesetzt.",
             hint="Fehlende Ergebnisse: /ergebnis NAME SPIELPUNKTE GEWONNEN VERLOREN; "
             "dann /freigeben.",
         )
@@ -838,13 +836,22 @@ def setzen(session: Session, cmd: Command) -> Reply:
     day.seated += 1
     repo.add_tables(session, day, day.seated, _table_codes(session, len(state.tables(day.seated))))
     return Reply(
-        _seating_text(state, day.seated, _codes(session, day, day.seated))
+        _seating_text(state, day.seated, table_codes_of(session, day, day.seated))
         + f"\n👉 Jeder Tisch in seinem Chat: /tisch CODE – die Liste meldet nach /abschluss "
         f"selbst. Oder die Leitung: {RESULT_EXAMPLE}"
     )
 
 
-def _codes(session: Session, day: MatchDay, series: int) -> dict[int, str]:
+def _table_codes(session: Session, count: int) -> list[str]:
+    """Codes for ``/tisch``: 7 characters from "L", never one of a Preisskat's (6)."""
+    alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+    while True:
+        codes = ["L" + "".join(secrets.choice(alphabet) for _ in range(6)) for _ in range(count)]
+        if len(set(codes)) == count and not repo.codes_taken(session, codes):
+            return codes
+
+
+def table_codes_of(session: Session, day: MatchDay, series: int) -> dict[int, str]:
     return {t.table_no: t.code for t in repo.tables(session, day, series)}
 
 
@@ -858,7 +865,7 @@ def _seat_text(state: DayState, series: int, seat: lg.Seat) -> str:
 
 def _seating_text(state: DayState, series: int, codes: dict[int, str] | None = None) -> str:
     sizes = ", ".join(f"{escape(t)} {n}" for t, n in state.sizes.items())
-    lines = [f"🪑 <b>{_day_label(state.day)} · Serie {series}</b>"]
+    lines = [f"🪑 <b>{day_label(state.day)} · Serie {series}</b>"]
     for i, table in enumerate(state.tables(series), 1):
         code = f", /tisch {codes[i]}" if codes and i in codes else ""
         lines.append(
@@ -870,12 +877,12 @@ def _seating_text(state: DayState, series: int, codes: dict[int, str] | None = N
 
 
 def sitzplan(session: Session, cmd: Command) -> Reply:
-    desk = _desk(session, cmd, reading=True)
+    desk = desk_of(session, cmd, reading=True)
     league = desk.league
     day = _current_day(session, desk)
     if not day.seated:
         raise RuleError(
-            f"{_day_label(day)}: noch keine Serie gesetzt.", hint="Die Ligaleitung setzt mit /setzen."
+            f"{day_label(day)}: noch keine Serie gesetzt.", hint="Die Ligaleitung setzt mit /setzen."
         )
     series = day.seated
     if cmd.args:
@@ -885,7 +892,7 @@ def sitzplan(session: Session, cmd: Command) -> Reply:
                 hint=f"Gesetzt: Serie 1 bis {day.seated}, z. B. /sitzplan 1.",
             )
         series = int(cmd.args[0])
-    return Reply(_seating_text(_load(session, league, day), series, _codes(session, day, series)))
+    return Reply(_seating_text(load_day(session, league, day), series, table_codes_of(session, day, series)))
 
 
 # --- /wechsel ---------------------------------------------------------------------------------
@@ -900,7 +907,7 @@ WECHSEL_EXAMPLE = "/wechsel Nord Erik für Anna – während einer Serie: /wechs
 def wechsel(session: Session, cmd: Command) -> Reply:
     text = " ".join(_rest(cmd).split())
     lock_chat(session, cmd.chat_id)
-    desk = _desk(session, cmd)
+    desk = desk_of(session, cmd)
     league = desk.league
     if not text:
         raise RuleError("Wer wechselt für wen?", hint=WECHSEL_EXAMPLE)
@@ -916,7 +923,7 @@ def wechsel(session: Session, cmd: Command) -> Reply:
             "Vor der 1. Serie ist das kein Wechsel, sondern die Aufstellung.",
             hint=f"/aufstellung {escape(team.name)}: A, B, C, D",
         )
-    state = _load(session, league, day)
+    state = load_day(session, league, day)
     squad = repo.players(session, league).get(team.id, [])
     known = {p.name.casefold(): p.name for p in squad}
     new = known.get(found.group("new").casefold())
@@ -1005,7 +1012,7 @@ def ergebnis(session: Session, cmd: Command) -> Reply:
     running = trepo.tournament_of(session, cmd.chat_id)
     if (league is None and hosted is None) or (running is not None and running.closed_at is None):
         return tournament.ergebnis(session, cmd)
-    return _league_results(session, cmd, _desk(session, cmd))
+    return _league_results(session, cmd, desk_of(session, cmd))
 
 
 def _league_results(session: Session, cmd: Command, desk: Desk) -> Reply:
@@ -1037,7 +1044,7 @@ def _league_results(session: Session, cmd: Command, desk: Desk) -> Reply:
         lines, offset = lines[1:], 1
         if not lines:
             raise RuleError("Nach „serie N“ fehlen die Ergebnisse.", hint=RESULT_EXAMPLE)
-    state = _load(session, league, day)
+    state = load_day(session, league, day)
     names = state.names(series)
     entered: dict[str, tr.SeriesResult] = {}
     for i, line in enumerate(lines, 1 + offset):
@@ -1048,10 +1055,10 @@ def _league_results(session: Session, cmd: Command, desk: Desk) -> Reply:
                 hint="Pro Person nur eine Zeile. Nichts wurde gespeichert.",
             )
         entered[r.name] = r
-    return Reply("\n".join(_store_results(session, state, series, entered, cmd.user_id, cmd.update_id)))
+    return Reply("\n".join(store_results(session, state, series, entered, cmd.user_id, cmd.update_id)))
 
 
-def _store_results(
+def store_results(
     session: Session,
     state: DayState,
     series: int,
@@ -1102,150 +1109,24 @@ def _store_results(
             f"{escape(r.name)}: {minus_sign(r.game_points)} Spielpunkte, {r.won} gewonnen, "
             f"{r.lost} verloren – {verb}"
         )
-    state = _load(session, league, day)
+    state = load_day(session, league, day)
     missing = state.missing(series)
     if missing:
         out.append(f"Es fehlen noch {len(missing)}: " + ", ".join(escape(n) for n in missing))
         return out
     out.append("")
-    out.append(_series_text(state, series))
+    out.append(series_text(state, series))
     if not was_complete and series == day.seated:
         if series < league.series_per_day:
             out.append("👉 Nächste Serie: /setzen")
         else:
             out.append("")
-            out.append(_day_table_text(state))
+            out.append(day_table_text(state))
             out.append("👉 Freigabe durch die Ligaleitung: /freigeben")
     return out
 
 
-# --- tables that report themselves --------------------------------------------------------------
-
-
-def _table_codes(session: Session, count: int) -> list[str]:
-    """Codes for ``/tisch``: 7 characters from "L", never one of a Preisskat's (6)."""
-    alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-    while True:
-        codes = ["L" + "".join(secrets.choice(alphabet) for _ in range(6)) for _ in range(count)]
-        if len(set(codes)) == count and not repo.codes_taken(session, codes):
-            return codes
-
-
-def open_table(session: Session, cmd: Command, code: str) -> Reply | None:
-    """``/tisch CODE`` with a league table's code: the table's list opens here (None: the code
-    is no league table's)."""
-    from skatbot.usecases.sheet import opening_reply, start_list
-
-    link = repo.table_by_code(session, code)
-    if link is None:
-        return None
-    day = repo.day_by_id(session, link.day_id)
-    league = repo.league_by_id(session, day.league_id)
-    label = f"{_day_label(day)} · Serie {link.series} · Tisch {link.table_no}"
-    if day.approved_at is not None or link.series != day.seated:
-        raise RuleError(
-            f"{label} wird nicht mehr gespielt.",
-            hint="Den Code der laufenden Serie nehmen (/sitzplan bei der Ligaleitung).",
-        )
-    if day.play_date is not None and day.play_date != berlin_date(None):
-        raise RuleError(
-            f"Die Tischcodes von {_day_label(day)} gelten nur am {_date(day.play_date)}.",
-            hint="An diesem Tag senden – oder die Ligaleitung trägt mit /ergebnis ein.",
-        )
-    if link.list_id is not None:
-        raise RuleError(
-            f"{label} spielt schon auf einer Liste.",
-            hint="Dort weiterspielen; die Ligaleitung kann die Ergebnisse auch mit /ergebnis "
-            "eintragen.",
-        )
-    teams = repo.teams(session, league)
-    allowed = {t.captain_user_id for t in teams} | {league.created_by, day.host_user_id}
-    if cmd.user_id is None or cmd.user_id <= 0 or cmd.user_id not in allowed:
-        raise RuleError(
-            f"{label} verknüpfen die Kapitäne, der Ausrichter und die Ligaleitung.",
-            hint="Bitte einen Kapitän, /tisch CODE hier zu senden.",
-        )
-    state = _load(session, league, day)
-    table = state.tables(link.series)[link.table_no - 1]
-    names = [state.occupants(link.series, seat)[0][0] for seat in table]
-    lst, sheet = start_list(
-        session, cmd, names, first_dealer=0, series_length=state.games(len(table))
-    )
-    link.list_id = lst.id
-    head = f"🏆 <b>{escape(league.name)} – {label}</b>"
-    reply = opening_reply(lst, sheet, names, head)
-    tail = (
-        "\nAm Ende: /abschluss – das Ergebnis geht vorläufig an die Ligaleitung; die Kapitäne "
-        "bestätigen den Spieltag mit /bestaetigen."
-    )
-    return dataclasses.replace(reply, text=reply.text + tail)
-
-
-def after_close(session: Session, cmd: Command, loaded: repo_lists.LoadedList) -> tuple[Post, ...]:
-    """A league table's list was closed: its totals are the table's results (nothing for other
-    lists). The list closes in any case; what cannot be taken over is said at the table and
-    entered by the management with /ergebnis."""
-    link = repo.table_by_list(session, loaded.lst.id)
-    if link is None:
-        return ()
-    here = (cmd.telegram_chat_id or cmd.chat_id, cmd.thread_id)
-    label = f"Serie {link.series} · Tisch {link.table_no}"
-    try:
-        return _report_table(session, cmd, loaded, link.day_id, link.series, link.table_no)
-    except RuleError as err:
-        note = (
-            f"⚠️ {label}: nicht an die Ligaleitung übernommen – {err.message}\n"
-            f"👉 {err.hint or 'Die Ligaleitung trägt es mit /ergebnis ein.'}"
-        )
-        return (Post(here[0], here[1], Reply(note)),)
-
-
-def _report_table(
-    session: Session,
-    cmd: Command,
-    loaded: repo_lists.LoadedList,
-    day_id: int,
-    series: int,
-    table_no: int,
-) -> tuple[Post, ...]:
-    day = repo.day_by_id(session, day_id)
-    league = repo.league_by_id(session, day.league_id)
-    label = f"Serie {series} · Tisch {table_no}"
-    if day.approved_at is not None:
-        raise RuleError(
-            f"{_day_label(day)} ist schon freigegeben.", hint="Fragen zur Wertung an die Ligaleitung."
-        )
-    if loaded.sheet.house is not None:
-        raise RuleError(
-            "Ligatische spielen nach ISkO, diese Liste nach Hausregeln.",
-            hint="Das Ergebnis bitte bei der Ligaleitung mit /ergebnis eintragen.",
-        )
-    state = _load(session, league, day)
-    table = state.tables(series)[table_no - 1]
-    if any(len(state.occupants(series, seat)) > 1 for seat in table):
-        raise RuleError(
-            "an diesem Tisch gab es einen Wechsel während der Serie, die Liste kennt nur einen "
-            "Namen je Platz.",
-            hint="Die Ergebnisse bitte bei der Ligaleitung mit /ergebnis eintragen (beide "
-            "Personen einzeln).",
-        )
-    entered = {
-        x.name: tr.SeriesResult(x.name, x.game_points, x.won, x.lost)
-        for x in loaded.sheet.totals()
-    }
-    lines = _store_results(session, state, series, entered, cmd.user_id, cmd.update_id)
-    chat, thread = places.telegram_of(session, league.chat_id)
-    desk = Reply(f"📋 <b>{_day_label(day)} · {label}</b> meldet (vorläufig):\n" + "\n".join(lines))
-    posts = [Post(chat, thread, desk)]
-    if day.host_chat_id is not None and day.host_chat_id != league.chat_id:
-        host_chat, host_thread = places.telegram_of(session, day.host_chat_id)
-        posts.append(Post(host_chat, host_thread, desk))
-    here = Reply(f"✅ {label}: an die Ligaleitung gemeldet (vorläufig, bis zur Freigabe).")
-    posts.append(Post(cmd.telegram_chat_id or cmd.chat_id, cmd.thread_id, here))
-    return tuple(posts)
-
-
-def _series_text(state: DayState, series: int) -> str:
+def series_text(state: DayState, series: int) -> str:
     lines = [f"<b>Serie {series} – Mannschaften</b>"]
     for line in state.match_points(series):
         if line.appeared:
@@ -1255,7 +1136,7 @@ def _series_text(state: DayState, series: int) -> str:
     return "\n".join(lines)
 
 
-def _table_lines(lines: Sequence[lg.DayLine], season: bool = False) -> list[str]:
+def table_lines(lines: Sequence[lg.DayLine], season: bool = False) -> list[str]:
     out = []
     for line in lines:
         days = f" ({line.days} Spieltag{'e' if line.days != 1 else ''})" if season else ""
@@ -1266,17 +1147,17 @@ def _table_lines(lines: Sequence[lg.DayLine], season: bool = False) -> list[str]
     return out
 
 
-def _day_table_text(state: DayState) -> str:
+def day_table_text(state: DayState) -> str:
     done = state.complete_series()
     status = "freigegeben" if state.day.approved_at else "vorläufig"
     head = (
-        f"<b>{_day_label(state.day)} – Tabelle</b> ({len(done)} von "
+        f"<b>{day_label(state.day)} – Tabelle</b> ({len(done)} von "
         f"{state.league.series_per_day} Serien, {status})"
     )
-    lines = [head, *_table_lines(state.day_table())]
+    lines = [head, *table_lines(state.day_table())]
     if state.day.approved_at is not None and state.day.play_date is not None:
         binding = state.day.play_date + dt.timedelta(days=BINDING_DAYS)
-        lines.append(f"Verbindlich ab {_date(binding)} ({BINDING_DAYS} Tage nach dem Spieltag).")
+        lines.append(f"Verbindlich ab {date_text(binding)} ({BINDING_DAYS} Tage nach dem Spieltag).")
     if state.league.lost_fee_cents:
         lost = state.lost_games()
         fee = lost * state.league.lost_fee_cents
@@ -1288,195 +1169,10 @@ def _day_table_text(state: DayState) -> str:
     return "\n".join(lines)
 
 
-# --- /tabelle, /einzelwertung, /freigeben -----------------------------------------------------
+# --- /bestaetigen, /freigeben -------------------------------------------------------------------
 
 
-def tabelle(session: Session, cmd: Command) -> Reply:
-    league = _desk(session, cmd, reading=True).league
-    days = repo.days(session, league)
-    words = [w for w in cmd.args if w.casefold() != "pdf"]
-    as_pdf = len(words) < len(cmd.args)
-    if words:
-        word = words[0]
-        day = next((d for d in days if word.isdigit() and d.number == int(word)), None)
-        if day is None:
-            have = ", ".join(str(d.number) for d in days) or "noch keiner"
-            raise RuleError(
-                f"Spieltag „{escape(word[:8])}“ gibt es nicht.",
-                hint=f"Spieltage: {have}. Als PDF: /tabelle 1 pdf.",
-            )
-        state = _load(session, league, day)
-        parts = [_series_text(state, s) for s in state.complete_series()]
-        text = "\n\n".join([*parts, _day_table_text(state)])
-        if as_pdf:
-            return _match_report(state, text)
-        return Reply(text)
-    states = [_load(session, league, d) for d in days]
-    table = lg.season_table(
-        [s.day_table() for s in states if s.complete_series()],
-        [t.name for t in repo.teams(session, league)],
-    )
-    provisional = [str(s.day.number) for s in states if s.day.approved_at is None]
-    note = f" – vorläufig: Spieltag {', '.join(provisional)}" if provisional else ""
-    lines = [f"🏆 <b>{escape(league.name)} – Tabelle</b>{note}", *_table_lines(table, True)]
-    lines.append(TIE_RULE)
-    text = "\n".join(lines)
-    if as_pdf:
-        return _season_pdf(league, table, provisional, text)
-    return Reply(text + "\n👉 Als PDF: /tabelle pdf · ein Spieltag: /tabelle 1 pdf")
-
-
-TIE_RULE = "Reihenfolge: Matchpunkte, bei Gleichstand Spielpunkte."
-
-
-def _slug(text: str) -> str:
-    cleaned = "".join(c if c.isalnum() else "-" for c in text.casefold())
-    return "-".join(part for part in cleaned.split("-") if part)[:40] or "liga"
-
-
-def _table_rows(lines: Sequence[lg.DayLine], season: bool) -> list[pdf_league.TableRow]:
-    return [
-        pdf_league.TableRow(
-            f"{line.place}.",
-            line.team,
-            lg.format_points(line.plus, line.minus),
-            minus_sign(line.points),
-            str(line.days) if season else "",
-        )
-        for line in lines
-    ]
-
-
-def _match_report(state: DayState, caption_text: str) -> Reply:
-    blocks = []
-    for s in state.complete_series():
-        rows: list[pdf_league.PlayerRow] = []
-        for number, table in enumerate(state.tables(s), 1):
-            first = True
-            scores = {p.name: p for p in lg.table_scores(state.played(s, table))}
-            for seat in table:
-                for name, start in state.occupants(s, seat):
-                    r = state.results[s][name]
-                    shown = name if start == 1 else f"{name} ab Spiel {start}"
-                    rows.append(
-                        pdf_league.PlayerRow(
-                            str(number) if first else "",
-                            shown,
-                            seat.team,
-                            minus_sign(r.game_points),
-                            str(r.won),
-                            str(r.lost),
-                            minus_sign(scores[name].score),
-                        )
-                    )
-                    first = False
-        teams = [
-            pdf_league.TeamRow(
-                line.team, minus_sign(line.points) if line.appeared else "–", line.reason
-            )
-            for line in state.match_points(s)
-        ]
-        blocks.append(
-            pdf_league.SeriesBlock(f"Serie {s} · {len(state.tables(s))} Tische", rows, teams)
-        )
-    day = state.day
-    status = "freigegeben" if day.approved_at else "vorläufig"
-    subtitle = " · ".join(
-        part for part in (f"Spieltag {day.number}", day.venue or "", status) if part
-    )
-    host = f"Ausrichter: {day.host_name} (dezentral, am {_date(day.play_date)}). " if day.host_name else ""
-    footnotes = [
-        f"{host}Startwert {day.seed}; der Sitzplan ist damit nachrechenbar (README, Liga).",
-        "Matchpunkte je Serie: ein Punkt für jede Mannschaft mit kleinerer Summe, ein halber "
-        "bei gleicher; nicht angetreten: keine Matchpunkte, keine Spielpunkte.",
-    ]
-    if state.league.lost_fee_cents:
-        lost = state.lost_games()
-        footnotes.append(
-            f"Verlustspielgeld an den Ausrichter: {lost} × "
-            f"{format_money(state.league.lost_fee_cents)} = "
-            f"{format_money(lost * state.league.lost_fee_cents)}"
-        )
-    doc = pdf_league.MatchReport(
-        title=state.league.name,
-        subtitle=subtitle,
-        notes=[_settings_line(state.league)],
-        series=blocks,
-        table=_table_rows(state.day_table(), season=False),
-        captains=[
-            (
-                t.name,
-                (t.captain_name or "")
-                + (" – bestätigt" if t.id in _confirmed(state.day) else ""),
-            )
-            for t in state.teams
-        ],
-        footnotes=footnotes,
-    )
-    data, _ = pdf_league.render_match_report(doc)
-    name = f"spielbericht-{_slug(state.league.name)}-{day.number}.pdf"
-    caption = f"Spielbericht {_day_label(day)} ({status})"
-    return Reply(caption_text, documents=(Document(name, data, caption),))
-
-
-def _season_pdf(
-    league: League, table: Sequence[lg.DayLine], provisional: Sequence[str], text: str
-) -> Reply:
-    note = f"vorläufig: Spieltag {', '.join(provisional)}" if provisional else "alle freigegeben"
-    doc = pdf_league.SeasonTable(
-        title=league.name,
-        subtitle=f"Tabelle · {note}",
-        rows=_table_rows(table, season=True),
-        notes=[TIE_RULE, "Nicht angetreten: keine Matchpunkte, keine Spielpunkte."],
-    )
-    data = pdf_league.render_season_table(doc)
-    return Reply(
-        text,
-        documents=(Document(f"tabelle-{_slug(league.name)}.pdf", data, "Tabelle als PDF"),),
-    )
-
-
-def _average(x: Fraction) -> str:
-    hundredths = round(x * 100)
-    sign = "−" if hundredths < 0 else ""
-    whole, rest = divmod(abs(hundredths), 100)
-    return f"{sign}{whole},{rest:02d}"
-
-
-def einzelwertung(session: Session, cmd: Command) -> Reply:
-    league = _desk(session, cmd, reading=True).league
-    scores: list[lg.PersonScore] = []
-    for day in repo.days(session, league):
-        state = _load(session, league, day)
-        for s in state.complete_series():
-            scores.extend(state.person_scores(s))
-    if not scores:
-        raise RuleError(
-            "Noch keine fertige Serie.", hint="Die Einzelwertung beginnt mit der ersten "
-            "vollständig eingetragenen Serie."
-        )
-    lines, minimum = lg.individual_ranking(scores, league.min_share)
-    out = [
-        f"🎯 <b>{escape(league.name)} – Einzelwertung</b> (Schnitt je gespieltem Spiel, "
-        f"gewertet ab {minimum} Spielen = {league.min_share} % der meisten)"
-    ]
-    below = False
-    for line in lines:
-        text = (
-            f"{escape(line.name)} ({escape(line.team)}) – {_average(line.average)} je Spiel "
-            f"({minus_sign(line.score)} Punkte in {line.games} Spielen)"
-        )
-        if line.place is None:
-            if not below:
-                out.append(f"Unter {minimum} Spielen (nicht gewertet):")
-                below = True
-            out.append(text)
-        else:
-            out.append(f"{line.place}. {text}")
-    return Reply("\n".join(out))
-
-
-def _confirmed(day: MatchDay) -> dict[int, str]:
+def confirmed_by(day: MatchDay) -> dict[int, str]:
     """Team id → the captain who confirmed the day's results."""
     try:
         data = json.loads(day.confirmed or "{}")
@@ -1488,7 +1184,7 @@ def _confirmed(day: MatchDay) -> dict[int, str]:
 def bestaetigen(session: Session, cmd: Command) -> Reply:
     """A captain confirms the day's results for their team (the match report shows it)."""
     lock_chat(session, cmd.chat_id)
-    desk = _desk(session, cmd)
+    desk = desk_of(session, cmd)
     day = _open_day(session, desk)
     teams = repo.teams(session, desk.league)
     mine = [t for t in teams if t.captain_user_id is not None and t.captain_user_id == cmd.user_id]
@@ -1497,15 +1193,15 @@ def bestaetigen(session: Session, cmd: Command) -> Reply:
             "Bestätigen können die Kapitäne der Mannschaften.",
             hint="Kapitän wird man mit /kapitaen CODE (den Code nennt /mannschaft).",
         )
-    state = _load(session, desk.league, day)
+    state = load_day(session, desk.league, day)
     done = len(state.complete_series())
     if done < desk.league.series_per_day:
         raise RuleError(
-            f"{_day_label(day)} ist noch nicht fertig ({done} von "
+            f"{day_label(day)} ist noch nicht fertig ({done} von "
             f"{desk.league.series_per_day} Serien).",
             hint="Bestätigen geht, wenn alle Serien eingetragen sind.",
         )
-    confirmed = _confirmed(day)
+    confirmed = confirmed_by(day)
     for team in mine:
         confirmed[team.id] = team.captain_name or cmd.user_name
     day.confirmed = json.dumps({str(k): v for k, v in confirmed.items()}, ensure_ascii=False)
@@ -1515,7 +1211,7 @@ def bestaetigen(session: Session, cmd: Command) -> Reply:
     )
     names = ", ".join(escape(t.name) for t in mine)
     return Reply(
-        f"✅ {names} bestätigt die Ergebnisse von {_day_label(day)} ({escape(cmd.user_name)}).\n"
+        f"✅ {names} bestätigt die Ergebnisse von {day_label(day)} ({escape(cmd.user_name)}).\n"
         f"{rest}\n👉 Freigabe: die Ligaleitung mit /freigeben"
     )
 
@@ -1537,22 +1233,22 @@ def freigeben(session: Session, cmd: Command) -> Reply:
         day = _current_day(session, league)
     if day.approved_at is not None:
         raise RuleError(
-            f"{_day_label(day)} ist schon freigegeben.", hint="Die Tabelle zeigt /tabelle."
+            f"{day_label(day)} ist schon freigegeben.", hint="Die Tabelle zeigt /tabelle."
         )
-    state = _load(session, league, day)
+    state = load_day(session, league, day)
     if len(state.complete_series()) < league.series_per_day:
         missing = state.missing(day.seated) if day.seated else []
         detail = (": es fehlen " + ", ".join(escape(n) for n in missing)) if missing else ""
         raise RuleError(
-            f"{_day_label(day)} ist noch nicht fertig ({len(state.complete_series())} von "
+            f"{day_label(day)} ist noch nicht fertig ({len(state.complete_series())} von "
             f"{league.series_per_day} Serien){detail}.",
             hint="Erst alle Serien setzen (/setzen) und eintragen (/ergebnis).",
         )
     repo.approve(day, cmd.user_id)
-    confirmed = _confirmed(day)
+    confirmed = confirmed_by(day)
     who = [f"{escape(t.name)} ({escape(confirmed[t.id])})" for t in state.teams if t.id in confirmed]
     line = ("Bestätigt von: " + ", ".join(who)) if who else "Kein Kapitän hat bestätigt."
     return Reply(
-        f"🔒 {_day_label(day)} freigegeben – die Ergebnisse sind jetzt fest.\n{line}\n"
-        + _day_table_text(state).replace("vorläufig", "freigegeben")
+        f"🔒 {day_label(day)} freigegeben – die Ergebnisse sind jetzt fest.\n{line}\n"
+        + day_table_text(state).replace("vorläufig", "freigegeben")
     )

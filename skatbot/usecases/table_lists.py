@@ -268,9 +268,9 @@ def tisch(session: Session, cmd: Command) -> Reply:
     lock_chat(session, cmd.chat_id)
     link = trepo.table_by_code(session, code, lock=True) if len(code) <= 16 else None
     if link is None:
-        from skatbot.usecases import league
+        from skatbot.usecases import league_tables
 
-        opened = league.open_table(session, cmd, code) if len(code) <= 16 else None
+        opened = league_tables.open_table(session, cmd, code) if len(code) <= 16 else None
         if opened is not None:  # a league table's code
             return opened
         raise RuleError(
