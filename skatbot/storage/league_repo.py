@@ -211,6 +211,10 @@ def tables(session: Session, day: MatchDay, series: int) -> list[LeagueTable]:
     )
 
 
+def table_by_id(session: Session, table_id: int) -> LeagueTable | None:
+    return session.get(LeagueTable, table_id)
+
+
 def table_by_code(session: Session, code: str) -> LeagueTable | None:
     return session.scalars(select(LeagueTable).where(LeagueTable.code == code)).first()
 

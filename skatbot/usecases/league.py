@@ -38,6 +38,7 @@ from skatbot.storage.league_models import (
     DayResult,
     League,
     LeaguePlayer,
+    LeagueTable,
     LeagueTeam,
     LineupEntry,
     MatchDay,
@@ -45,7 +46,7 @@ from skatbot.storage.league_models import (
 from skatbot.storage.unit import Session
 from skatbot.usecases.evening import berlin_date
 from skatbot.usecases.names import clean_name
-from skatbot.usecases.reply import Command, Reply
+from skatbot.usecases.reply import Call, Command, NewTopic, Reply
 
 MAX_LEAGUE_NAME = 64
 MAX_TEAM_NAME = 48
@@ -835,11 +836,31 @@ def setzen(session: Session, cmd: Command) -> Reply:
             raise RuleError(err.problem + ".", hint=err.fix[:1].upper() + err.fix[1:]) from None
     day.seated += 1
     repo.add_tables(session, day, day.seated, _table_codes(session, len(state.tables(day.seated))))
+    text = _seating_text(state, day.seated, table_codes_of(session, day, day.seated))
+    if cmd.is_forum and cmd.telegram_chat_id:  # a topic per table, its list opened there
+        topics = tuple(
+            _topic(cmd, league, day, link) for link in repo.tables(session, day, day.seated)
+        )
+        how = (
+            "\n📋 Jeder Tisch bekommt hier ein eigenes Thema mit seiner Liste – dort eintragen, "
+            "am Ende /abschluss; das Ergebnis kommt von selbst hierher."
+        )
+        return Reply(text + how, topics=topics)
     return Reply(
-        _seating_text(state, day.seated, table_codes_of(session, day, day.seated))
+        text
         + f"\n👉 Jeder Tisch in seinem Chat: /tisch CODE – die Liste meldet nach /abschluss "
         f"selbst. Oder die Leitung: {RESULT_EXAMPLE}"
     )
+
+
+def _topic(cmd: Command, league: League, day: MatchDay, link: LeagueTable) -> NewTopic:
+    name = f"{league.name[:80]} · Tag {day.number} S{link.series} Tisch {link.table_no}"
+    created = Call(
+        "skatbot.usecases.league_tables:topic_created",
+        (link.id, cmd.user_id, cmd.user_name, cmd.telegram_chat_id, name),
+    )
+    refused = Call("skatbot.usecases.league_tables:topic_refused", (link.id,))
+    return NewTopic(cmd.telegram_chat_id, name, created, refused)
 
 
 def _table_codes(session: Session, count: int) -> list[str]:

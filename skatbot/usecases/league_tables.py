@@ -16,6 +16,8 @@ from skatbot.rules.errors import RuleError
 from skatbot.storage import league_repo as repo
 from skatbot.storage import places
 from skatbot.storage import repo as repo_lists
+from skatbot.storage.database import lock_chat
+from skatbot.storage.league_models import LeagueTable
 from skatbot.storage.unit import Session
 from skatbot.usecases.evening import berlin_date
 from skatbot.usecases.league import date_text, day_label, load_day, store_results
@@ -25,8 +27,6 @@ from skatbot.usecases.reply import Command, Post, Reply
 def open_table(session: Session, cmd: Command, code: str) -> Reply | None:
     """``/tisch CODE`` with a league table's code: the table's list opens here (None: the code
     is no league table's)."""
-    from skatbot.usecases.sheet import opening_reply, start_list
-
     link = repo.table_by_code(session, code)
     if link is None:
         return None
@@ -56,6 +56,17 @@ def open_table(session: Session, cmd: Command, code: str) -> Reply | None:
             f"{label} verknüpfen die Kapitäne, der Ausrichter und die Ligaleitung.",
             hint="Bitte einen Kapitän, /tisch CODE hier zu senden.",
         )
+    return _open_list(session, cmd, link)
+
+
+def _open_list(session: Session, cmd: Command, link: LeagueTable) -> Reply:
+    """Open the table's list at ``cmd.chat_id``: the series' players in seat order, the
+    series length of a table of its size."""
+    from skatbot.usecases.sheet import opening_reply, start_list
+
+    day = repo.day_by_id(session, link.day_id)
+    league = repo.league_by_id(session, day.league_id)
+    label = f"{day_label(day)} · Serie {link.series} · Tisch {link.table_no}"
     state = load_day(session, league, day)
     table = state.tables(link.series)[link.table_no - 1]
     names = [state.occupants(link.series, seat)[0][0] for seat in table]
@@ -70,6 +81,46 @@ def open_table(session: Session, cmd: Command, code: str) -> Reply | None:
         "bestätigen den Spieltag mit /bestaetigen."
     )
     return dataclasses.replace(reply, text=reply.text + tail)
+
+
+def topic_created(
+    session: Session,
+    table_id: int,
+    user_id: int | None,
+    user_name: str,
+    telegram_chat: int,
+    name: str,
+    thread_id: int,
+) -> Reply:
+    """The table's forum topic ``thread_id`` exists: open its list there."""
+    place = places.place_id(session, telegram_chat, thread_id)
+    lock_chat(session, place)
+    link = repo.table_by_id(session, table_id)
+    if link is None or link.list_id is not None:
+        return Reply("")  # deleted, or linked with /tisch meanwhile
+    opener = Command(
+        chat_id=place,
+        chat_title=name,
+        user_id=user_id,
+        user_name=user_name,
+        update_id=0,
+        args=(),
+        thread_id=thread_id,
+        telegram_chat_id=telegram_chat,
+    )
+    return _open_list(session, opener, link)
+
+
+def topic_refused(session: Session, table_id: int) -> Reply:
+    """Telegram refused the table's topic: the desk is told once to use the codes."""
+    link = repo.table_by_id(session, table_id)
+    if link is None or link.list_id is not None or link.table_no != 1:
+        return Reply("")
+    return Reply(
+        "⚠️ Themen für die Tische darf ich hier nicht anlegen.\n"
+        "👉 Gib mir das Admin-Recht „Themen verwalten“ – oder jeder Tisch schickt in seinem "
+        "Chat oder Thema /tisch CODE (die Codes stehen im Sitzplan)."
+    )
 
 
 def after_close(session: Session, cmd: Command, loaded: repo_lists.LoadedList) -> tuple[Post, ...]:

@@ -451,3 +451,37 @@ async def test_a_table_reports_itself_from_its_own_list(bot: Bot) -> None:
     assert "Wechsel während der Serie" in closed and "/ergebnis" in closed, closed
     await ok(bot, "/neu Ute Vera Wim", **second)  # the chat is free again
     assert tables[1][1][0] in await bot.text("/freigeben", **LEADER)  # still missing
+
+
+async def test_in_a_forum_every_table_gets_its_topic(bot: Bot) -> None:
+    """At a desk in a forum, /setzen creates a topic per table with its list open; closing a
+    list there reports to the desk (General)."""
+    from skatbot.standin.server import BOT_ID
+    from tests.handlers.test_table_lists import ok as forum_ok
+
+    forum, leader = -1009301, LEADER["user_id"]
+    bot.api.add_forum(forum, title="Liga")
+    bot.api.set_admins(forum, [BOT_ID, leader])
+    await forum_ok(bot, "/liga Kreisliga", forum, user_id=leader)
+    await forum_ok(bot, TEAMS, forum, user_id=leader)
+    await forum_ok(bot, "/spieltag 1 Reken", forum, user_id=leader)
+    seating = await forum_ok(bot, "/setzen", forum, user_id=leader)
+    assert "eigenes Thema" in seating, seating
+    await bot.delivered()
+    topics = {name: thread for thread, name in bot.api.topics[forum].items()}
+    assert sorted(topics) == [f"Kreisliga · Tag 1 S1 Tisch {i}" for i in (1, 2, 3, 4)], topics
+    tables = parse_seating(seating)
+    for number, table in enumerate(tables, 1):
+        thread = topics[f"Kreisliga · Tag 1 S1 Tisch {number}"]
+        opening = bot.api.messages(forum, thread_id=thread)[0].text or ""
+        assert f"Serie 1 · Tisch {number}" in opening, opening
+        assert all(name in opening for name, _ in table), (table, opening)
+    thread = topics["Kreisliga · Tag 1 S1 Tisch 1"]
+    names = [name for name, _ in tables[0]]
+    await forum_ok(bot, f"/spiel {names[1]} grand ohne 1 hand gewonnen", forum, thread, user_id=leader)
+    closed = await forum_ok(bot, "/abschluss ja", forum, thread, user_id=leader)
+    assert "an die Ligaleitung gemeldet" in closed, closed
+    await bot.delivered()
+    desk = [m.text or "" for m in bot.api.messages(forum, thread_id=0)]
+    report = next(t for t in reversed(desk) if "meldet (vorläufig)" in t)
+    assert "Serie 1 · Tisch 1" in report and f"{names[1]}: 72 Spielpunkte, 1 gewonnen" in report
