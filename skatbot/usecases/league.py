@@ -1049,6 +1049,7 @@ def _league_results(session: Session, cmd: Command, desk: Desk) -> Reply:
         raise RuleError("Welches Ergebnis?", hint="Z. B. " + RESULT_EXAMPLE + " – eine Zeile pro Person.")
     lock_chat(session, cmd.chat_id)
     league = desk.league
+    lock_chat(session, league.chat_id)  # a host's chat and the tables write the same day
     _require_runner(desk, cmd)
     day = _open_day(session, desk)
     if not day.seated:

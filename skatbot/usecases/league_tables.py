@@ -152,6 +152,7 @@ def _report_table(
 ) -> tuple[Post, ...]:
     day = repo.day_by_id(session, day_id)
     league = repo.league_by_id(session, day.league_id)
+    lock_chat(session, league.chat_id)  # the desk's /ergebnis and other tables write this day
     label = f"Serie {series} · Tisch {table_no}"
     if day.approved_at is not None:
         raise RuleError(
