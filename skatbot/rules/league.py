@@ -58,8 +58,8 @@ rest to the last one on the seat), so the parts add up to the seat's score.
 Match points per series: one point for every appearing team with a lower sum, half a point
 for every team with the same sum; the minus points are the other ``teams − 1 − plus``.  A team
 that does not appear gets no match points and no game points (``0 : teams − 1``) and counts
-as beaten by every appearing team.  Tables rank by match points, then by game points; equal
-in both → the same place.
+as beaten by every appearing team.  Tables rank by match points, then by game points (a
+league may set game points first); equal in both → the same place.
 """
 
 from __future__ import annotations
@@ -76,6 +76,7 @@ from skatbot.rules.scoring import opponents_bonus, seeger_fabian_score
 
 __all__ = [
     "MAX_TEAMS",
+    "ORDERS",
     "DayLine",
     "IndividualLine",
     "PersonScore",
@@ -421,8 +422,20 @@ class DayLine:
     days: int = 1  # match days counted (the season table)
 
 
-def _ranked(rows: Iterable[tuple[str, Fraction, Fraction, int, int]]) -> list[DayLine]:
-    ordered = sorted(rows, key=lambda r: (-r[1], -r[3], tr.name_sort_key(r[0])))
+#: The orders a table may rank by (a league's setting): match points first (the DSkV's
+#: published tables), or game points first.
+ORDERS = ("matchpunkte", "spielpunkte")
+
+
+def _ranked(
+    rows: Iterable[tuple[str, Fraction, Fraction, int, int]], order: str = "matchpunkte"
+) -> list[DayLine]:
+    if order not in ORDERS:
+        raise ValueError(f"unknown order {order!r}")
+    if order == "matchpunkte":
+        ordered = sorted(rows, key=lambda r: (-r[1], -r[3], tr.name_sort_key(r[0])))
+    else:
+        ordered = sorted(rows, key=lambda r: (-r[3], -r[1], tr.name_sort_key(r[0])))
     out: list[DayLine] = []
     for i, (team, plus, minus, points, days) in enumerate(ordered):
         prev = out[-1] if out else None
@@ -432,19 +445,24 @@ def _ranked(rows: Iterable[tuple[str, Fraction, Fraction, int, int]]) -> list[Da
     return out
 
 
-def day_table(series: Sequence[Sequence[TeamSeries]]) -> list[DayLine]:
-    """The day's table: match points summed over the series, then game points."""
+def day_table(
+    series: Sequence[Sequence[TeamSeries]], order: str = "matchpunkte"
+) -> list[DayLine]:
+    """The day's table: match points summed over the series, then game points (``order``
+    "spielpunkte": the other way round)."""
     acc: dict[str, tuple[Fraction, Fraction, int]] = {}
     for lines in series:
         for line in lines:
             plus, minus, points = acc.get(line.team, (Fraction(0), Fraction(0), 0))
             acc[line.team] = (plus + line.plus, minus + line.minus, points + line.points)
-    return _ranked((team, p, m, pts, 1) for team, (p, m, pts) in acc.items())
+    return _ranked(((team, p, m, pts, 1) for team, (p, m, pts) in acc.items()), order)
 
 
-def season_table(days: Sequence[Sequence[DayLine]], teams: Iterable[str] = ()) -> list[DayLine]:
-    """The season table: match points of all days summed, ties by total game points; teams
-    without a day yet are listed with 0:0."""
+def season_table(
+    days: Sequence[Sequence[DayLine]], teams: Iterable[str] = (), order: str = "matchpunkte"
+) -> list[DayLine]:
+    """The season table: match points of all days summed, ties by total game points (``order``
+    "spielpunkte": the other way round); teams without a day yet are listed with 0:0."""
     acc: dict[str, tuple[Fraction, Fraction, int, int]] = {
         team: (Fraction(0), Fraction(0), 0, 0) for team in teams
     }
@@ -452,7 +470,7 @@ def season_table(days: Sequence[Sequence[DayLine]], teams: Iterable[str] = ()) -
         for line in lines:
             plus, minus, points, n = acc.get(line.team, (Fraction(0), Fraction(0), 0, 0))
             acc[line.team] = (plus + line.plus, minus + line.minus, points + line.points, n + 1)
-    return _ranked((team, p, m, pts, n) for team, (p, m, pts, n) in acc.items())
+    return _ranked(((team, p, m, pts, n) for team, (p, m, pts, n) in acc.items()), order)
 
 
 # --------------------------------------------------------------------------- individual

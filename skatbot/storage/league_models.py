@@ -51,6 +51,8 @@ class League(Base):
     games_4: Mapped[int] = mapped_column(Integer, default=48)
     min_share: Mapped[int] = mapped_column(Integer, default=50)
     lost_fee_cents: Mapped[int] = mapped_column(Integer, default=0)
+    # How the tables rank: "matchpunkte" (then game points) or "spielpunkte" (then match points).
+    ranking_order: Mapped[str] = mapped_column(String(16), default="matchpunkte")
 
 
 class LeagueTeam(Base):

@@ -108,7 +108,8 @@ HELP_LIGA = """<b>Liga</b> – ein Spieltag wie in der Skat-Bundesliga: je Tisch
 Mannschaft, Matchpunkte je Serie. In einem eigenen Chat (oder Thema) der Ligaleitung.
 /liga Landesliga Nord – Liga anlegen (3 Serien je Spieltag, 36/48 Spiele)
 /liga serien 4 · /liga mindestens 50 (Einzelwertung ab 50 % der Spiele) ·
-/liga verlustspiel 0,50 € (Verlustspielgeld an den Ausrichter)
+/liga verlustspiel 0,50 € (Verlustspielgeld an den Ausrichter) ·
+/liga reihenfolge spielpunkte (Tabelle erst nach Spielpunkten; Standard: Matchpunkte)
 /mannschaft Nord: Anna, Bernd, Carla, Dora, Ersatz Erik – eine Zeile je Mannschaft
 /kapitaen CODE – Kapitän werden (den Code nennt /mannschaft; einmal gültig)
 /spieltag 1 Reken – Spieltag anlegen; jede Mannschaft mit ihren ersten 4 Spielern

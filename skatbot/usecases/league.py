@@ -328,7 +328,9 @@ class DayState:
         return lg.match_points(sums)
 
     def day_table(self) -> list[lg.DayLine]:
-        return lg.day_table([self.match_points(s) for s in self.complete_series()])
+        return lg.day_table(
+            [self.match_points(s) for s in self.complete_series()], self.league.ranking_order
+        )
 
     def lost_games(self) -> int:
         return sum(
@@ -372,7 +374,7 @@ def _open_day(session: Session, league: League | Desk) -> MatchDay:
 
 # --- /liga ------------------------------------------------------------------------------------
 
-_SETTINGS = ("serien", "mindestens", "verlustspiel")
+_SETTINGS = ("serien", "mindestens", "verlustspiel", "reihenfolge")
 
 
 def liga(session: Session, cmd: Command) -> Reply:
@@ -392,7 +394,8 @@ def liga(session: Session, cmd: Command) -> Reply:
         raise RuleError(
             f"In {cmd.here} gibt es schon die Liga „{escape(league.name)}“.",
             hint="Eine Liga je Chat – für eine zweite ein anderes Thema oder einen anderen Chat "
-            "nehmen. Einstellungen: /liga serien 4 · /liga mindestens 50 · /liga verlustspiel 0,50 €",
+            "nehmen. Einstellungen: /liga serien 4 · /liga mindestens 50 · /liga verlustspiel "
+            "0,50 € · /liga reihenfolge spielpunkte",
         )
     name = _visible(rest, "Der Name der Liga", MAX_LEAGUE_NAME)
     ensure_chat(session, cmd.chat_id, lock=True)
@@ -407,6 +410,7 @@ def liga(session: Session, cmd: Command) -> Reply:
         games_4=48,
         min_share=50,
         lost_fee_cents=0,
+        ranking_order="matchpunkte",
     )
     return Reply(
         f"🏆 Liga „{escape(name)}“ angelegt.\n{settings_line(league)}\n"
@@ -423,8 +427,15 @@ def settings_line(league: League) -> str:
     return (
         f"Einstellungen: {league.series_per_day} Serien je Spieltag, "
         f"{league.games_3}/{league.games_4} Spiele am Dreier-/Vierertisch, "
-        f"Einzelwertung ab {league.min_share} % der Spiele{fee}."
+        f"{order_text(league)}, Einzelwertung ab {league.min_share} % der Spiele{fee}."
     )
+
+
+def order_text(league: League) -> str:
+    """How the league's tables rank, in words."""
+    if league.ranking_order == "spielpunkte":
+        return "Tabelle nach Spielpunkten, dann Matchpunkten"
+    return "Tabelle nach Matchpunkten, dann Spielpunkten"
 
 
 def _setting(league: League, words: list[str]) -> str:
@@ -445,6 +456,15 @@ def _setting(league: League, words: list[str]) -> str:
                 hint="Prozent von 0 bis 100, z. B. /liga mindestens 50.",
             )
         league.min_share = int(digits)
+    elif key == "reihenfolge":
+        order = value.casefold()
+        if order not in lg.ORDERS:
+            raise RuleError(
+                "Wonach soll die Tabelle ordnen?",
+                hint="/liga reihenfolge matchpunkte (dann Spielpunkte) oder "
+                "/liga reihenfolge spielpunkte (dann Matchpunkte).",
+            )
+        league.ranking_order = order
     else:
         league.lost_fee_cents = whole_cents(
             parse_amount(value, what="Verlustspielgeld", example="0,50 €"), what="Verlustspielgeld"

@@ -25,6 +25,7 @@ from skatbot.usecases.league import (
     day_table_text,
     desk_of,
     load_day,
+    order_text,
     series_text,
     settings_line,
     table_lines,
@@ -56,18 +57,16 @@ def tabelle(session: Session, cmd: Command) -> Reply:
     table = lg.season_table(
         [s.day_table() for s in states if s.complete_series()],
         [t.name for t in repo.teams(session, league)],
+        league.ranking_order,
     )
     provisional = [str(s.day.number) for s in states if s.day.approved_at is None]
     note = f" – vorläufig: Spieltag {', '.join(provisional)}" if provisional else ""
     lines = [f"🏆 <b>{escape(league.name)} – Tabelle</b>{note}", *table_lines(table, True)]
-    lines.append(TIE_RULE)
+    lines.append(order_text(league) + ".")
     text = "\n".join(lines)
     if as_pdf:
         return _season_pdf(league, table, provisional, text)
     return Reply(text + "\n👉 Als PDF: /tabelle pdf · ein Spieltag: /tabelle 1 pdf")
-
-
-TIE_RULE = "Reihenfolge: Matchpunkte, bei Gleichstand Spielpunkte."
 
 
 def _slug(text: str) -> str:
@@ -168,7 +167,7 @@ def _season_pdf(
         title=league.name,
         subtitle=f"Tabelle · {note}",
         rows=_table_rows(table, season=True),
-        notes=[TIE_RULE, "Nicht angetreten: keine Matchpunkte, keine Spielpunkte."],
+        notes=[order_text(league) + ".", "Nicht angetreten: keine Matchpunkte, keine Spielpunkte."],
     )
     data = pdf_league.render_season_table(doc)
     return Reply(

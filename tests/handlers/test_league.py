@@ -290,6 +290,13 @@ async def test_a_league_season_of_two_match_days(bot: Bot) -> None:
     assert all(line in reply for line in DAY2_TABLE), reply
     season = await ok(bot, "/tabelle", "vorläufig: Spieltag 2")
     assert [line for line in season.splitlines() if line[:1].isdigit()] == SEASON
+    # a league may rank by game points first: day 2 then has Ost (3,750) before Nord (3,600)
+    await ok(bot, "/liga reihenfolge spielpunkte", "Tabelle nach Spielpunkten", **LEADER)
+    day2 = await bot.text("/tabelle 2")
+    assert "1. Ost – 5:4 Matchpunkte · 3.750 Spielpunkte" in day2, day2
+    assert "2. Nord – 5½:3½ Matchpunkte · 3.600 Spielpunkte" in day2, day2
+    await refused(bot, "/liga reihenfolge zufall", "matchpunkte", **LEADER)
+    await ok(bot, "/liga reihenfolge matchpunkte", **LEADER)
 
     # the documents: the match report of day 1 and the season table as PDFs
     report = await pdf_of(bot, "/tabelle 1 pdf", "spielbericht-landesliga-nord-gruppe-2-1.pdf")

@@ -237,6 +237,17 @@ def test_season_table_ranks_by_match_points_then_game_points() -> None:
     assert table[0].days == 2 and table[4].days == 0
 
 
+def test_a_league_may_rank_by_game_points_first() -> None:
+    day = [
+        lg.DayLine(1, "A", Fraction(6), Fraction(3), 10000),
+        lg.DayLine(2, "B", Fraction(5), Fraction(4), 12000),
+    ]
+    assert [line.team for line in lg.season_table([day])] == ["A", "B"]
+    assert [line.team for line in lg.season_table([day], order="spielpunkte")] == ["B", "A"]
+    with pytest.raises(ValueError):
+        lg.season_table([day], order="zufall")
+
+
 def test_equal_match_and_game_points_share_the_place() -> None:
     day = [
         lg.DayLine(1, "A", Fraction(4), Fraction(5), 100),

@@ -37,6 +37,7 @@ def upgrade() -> None:
         sa.Column("games_4", sa.Integer(), nullable=False),
         sa.Column("min_share", sa.Integer(), nullable=False),
         sa.Column("lost_fee_cents", sa.Integer(), nullable=False),
+        sa.Column("ranking_order", sa.String(length=16), nullable=False),
         sa.ForeignKeyConstraint(["chat_id"], ["chats.id"]),
         sa.PrimaryKeyConstraint("id"),
     )
