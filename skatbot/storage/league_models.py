@@ -53,6 +53,9 @@ class League(Base):
     lost_fee_cents: Mapped[int] = mapped_column(Integer, default=0)
     # How the tables rank: "matchpunkte" (then game points) or "spielpunkte" (then match points).
     ranking_order: Mapped[str] = mapped_column(String(16), default="matchpunkte")
+    # When a player may be replaced: "immer" (between series and, recorded with the game
+    # number, during one: ISPA) or "zwischen" (only between series).
+    substitutions: Mapped[str] = mapped_column(String(16), default="immer")
 
 
 class LeagueTeam(Base):

@@ -109,7 +109,8 @@ Mannschaft, Matchpunkte je Serie. In einem eigenen Chat (oder Thema) der Ligalei
 /liga Landesliga Nord – Liga anlegen (3 Serien je Spieltag, 36/48 Spiele)
 /liga serien 4 · /liga mindestens 50 (Einzelwertung ab 50 % der Spiele) ·
 /liga verlustspiel 0,50 € (Verlustspielgeld an den Ausrichter) ·
-/liga reihenfolge spielpunkte (Tabelle erst nach Spielpunkten; Standard: Matchpunkte)
+/liga reihenfolge spielpunkte (Tabelle erst nach Spielpunkten; Standard: Matchpunkte) ·
+/liga wechsel zwischen (nur zwischen den Serien; Standard: auch während, mit Spielnummer)
 /mannschaft Nord: Anna, Bernd, Carla, Dora, Ersatz Erik – eine Zeile je Mannschaft
 /kapitaen CODE – Kapitän werden (den Code nennt /mannschaft; einmal gültig)
 /spieltag 1 Reken – Spieltag anlegen; jede Mannschaft mit ihren ersten 4 Spielern

@@ -374,7 +374,8 @@ def _open_day(session: Session, league: League | Desk) -> MatchDay:
 
 # --- /liga ------------------------------------------------------------------------------------
 
-_SETTINGS = ("serien", "mindestens", "verlustspiel", "reihenfolge")
+_SETTINGS = ("serien", "mindestens", "verlustspiel", "reihenfolge", "wechsel")
+_SUBSTITUTIONS = ("immer", "zwischen")
 
 
 def liga(session: Session, cmd: Command) -> Reply:
@@ -395,7 +396,7 @@ def liga(session: Session, cmd: Command) -> Reply:
             f"In {cmd.here} gibt es schon die Liga „{escape(league.name)}“.",
             hint="Eine Liga je Chat – für eine zweite ein anderes Thema oder einen anderen Chat "
             "nehmen. Einstellungen: /liga serien 4 · /liga mindestens 50 · /liga verlustspiel "
-            "0,50 € · /liga reihenfolge spielpunkte",
+            "0,50 € · /liga reihenfolge spielpunkte · /liga wechsel zwischen",
         )
     name = _visible(rest, "Der Name der Liga", MAX_LEAGUE_NAME)
     ensure_chat(session, cmd.chat_id, lock=True)
@@ -411,6 +412,7 @@ def liga(session: Session, cmd: Command) -> Reply:
         min_share=50,
         lost_fee_cents=0,
         ranking_order="matchpunkte",
+        substitutions="immer",
     )
     return Reply(
         f"🏆 Liga „{escape(name)}“ angelegt.\n{settings_line(league)}\n"
@@ -427,8 +429,15 @@ def settings_line(league: League) -> str:
     return (
         f"Einstellungen: {league.series_per_day} Serien je Spieltag, "
         f"{league.games_3}/{league.games_4} Spiele am Dreier-/Vierertisch, "
-        f"{order_text(league)}, Einzelwertung ab {league.min_share} % der Spiele{fee}."
+        f"{order_text(league)}, Wechsel {_SUBSTITUTION_TEXT[league.substitutions]}, "
+        f"Einzelwertung ab {league.min_share} % der Spiele{fee}."
     )
+
+
+_SUBSTITUTION_TEXT = {
+    "immer": "zwischen und während der Serien",
+    "zwischen": "nur zwischen den Serien",
+}
 
 
 def order_text(league: League) -> str:
@@ -456,6 +465,15 @@ def _setting(league: League, words: list[str]) -> str:
                 hint="Prozent von 0 bis 100, z. B. /liga mindestens 50.",
             )
         league.min_share = int(digits)
+    elif key == "wechsel":
+        policy = value.casefold()
+        if policy not in _SUBSTITUTIONS:
+            raise RuleError(
+                "Wann darf gewechselt werden?",
+                hint="/liga wechsel immer (auch während einer Serie, mit Spielnummer) oder "
+                "/liga wechsel zwischen (nur zwischen den Serien).",
+            )
+        league.substitutions = policy
     elif key == "reihenfolge":
         order = value.casefold()
         if order not in lg.ORDERS:
@@ -988,6 +1006,12 @@ def wechsel(session: Session, cmd: Command) -> Reply:
                 f"für {escape(old)} spiel N",
             )
     else:
+        if league.substitutions == "zwischen":
+            raise RuleError(
+                "In dieser Liga wird nur zwischen den Serien gewechselt.",
+                hint=f"Ab der nächsten Serie: /wechsel {escape(team.name)} {escape(new)} "
+                f"für {escape(old)} (ohne „spiel N“).",
+            )
         series = day.seated
         if state.complete(series):
             raise RuleError(

@@ -358,6 +358,11 @@ async def test_refusals_change_nothing(bot: Bot) -> None:
     await refused(bot, "/ergebnis Anna 300 40 10", "nur 48", "Nichts wurde gespeichert", **LEADER)
     await refused(bot, "/wechsel Nord Erik für Anna spiel 99", "2 bis 48", **LEADER)
     await refused(bot, "/wechsel Nord Dora für Anna spiel 5", "spielt schon", **LEADER)
+    # a league that allows substitutions only between series
+    await ok(bot, "/liga wechsel zwischen", "Wechsel nur zwischen den Serien", **LEADER)
+    await refused(bot, "/wechsel Nord Erik für Anna spiel 5", "nur zwischen den Serien", **LEADER)
+    await refused(bot, "/liga wechsel manchmal", "/liga wechsel zwischen", **LEADER)
+    await ok(bot, "/liga wechsel immer", **LEADER)
     await refused(bot, "/ergebnis Erik 100 1 0", "Erik", **LEADER)
     await refused(bot, "/setzen", "fehlen noch Ergebnisse", **LEADER)
     await refused(bot, "/freigeben", "noch nicht fertig", **LEADER)

@@ -38,6 +38,7 @@ def upgrade() -> None:
         sa.Column("min_share", sa.Integer(), nullable=False),
         sa.Column("lost_fee_cents", sa.Integer(), nullable=False),
         sa.Column("ranking_order", sa.String(length=16), nullable=False),
+        sa.Column("substitutions", sa.String(length=16), nullable=False),
         sa.ForeignKeyConstraint(["chat_id"], ["chats.id"]),
         sa.PrimaryKeyConstraint("id"),
     )
