@@ -121,8 +121,10 @@ def day_teams(session: Session, day: MatchDay) -> list[DayTeam]:
     )
 
 
-def add_day_team(session: Session, day: MatchDay, team: LeagueTeam) -> DayTeam:
-    row = DayTeam(day_id=day.id, team_id=team.id, appeared=True)
+def add_day_team(
+    session: Session, day: MatchDay, team: LeagueTeam, *, appeared: bool = True
+) -> DayTeam:
+    row = DayTeam(day_id=day.id, team_id=team.id, appeared=appeared)
     session.add(row)
     session.flush()
     return row

@@ -805,8 +805,10 @@ def aufstellung(session: Session, cmd: Command) -> Reply:
         )
     squad = repo.players(session, league).get(team.id, [])
     rows = [r for r in repo.day_teams(session, day) if r.team_id == team.id]
+    # a team entered after the day was opened is not on it yet (it counts as absent)
+    on_day = rows[0] if rows else repo.add_day_team(session, day, team, appeared=False)
     if rest.casefold() in ("fehlt", "nicht angetreten", "-"):
-        rows[0].appeared = False
+        on_day.appeared = False
         repo.replace_lineup(session, day, team, [], cmd.user_id)
         return Reply(
             f"„{escape(team.name)}“ tritt an {day_label(day)} nicht an: keine Matchpunkte, "
@@ -838,7 +840,7 @@ def aufstellung(session: Session, cmd: Command) -> Reply:
             hint=f"Z. B. /aufstellung {escape(team.name)}: Anna, Bernd, Carla, Dora. "
             "Nichts wurde geändert.",
         )
-    rows[0].appeared = True
+    on_day.appeared = True
     repo.replace_lineup(session, day, team, names, cmd.user_id)
     state = load_day(session, league, day)
     return Reply(f"✅ Aufstellung geändert.\n{_lineups_text(state)}")

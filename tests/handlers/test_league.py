@@ -348,6 +348,11 @@ async def test_refusals_change_nothing(bot: Bot) -> None:
     assert "noch keine Serie gesetzt" in await bot.text("/sitzplan")
     await ok(bot, "/aufstellung West: Paul, Quirin, Rosa, Susi", **LEADER)
     await ok(bot, "/aufstellung Ost: Karl, Lena, Max, Nina", **LEADER)
+    # a team entered after the day was opened is absent on it until it is lined up
+    await ok(bot, "/mannschaft Mitte: Ulla, Veit, Wanda", **LEADER)
+    assert "Mitte: nicht angetreten" in await bot.text("/aufstellung")
+    await ok(bot, "/aufstellung Mitte: Ulla, Veit, Wanda", "Mitte: Ulla, Veit, Wanda", **LEADER)
+    await ok(bot, "/aufstellung Mitte fehlt", "„Mitte“ tritt an Spieltag 1", **LEADER)
     text = await bot.text("/aufstellung")
     assert "Nord: Anna, Bernd, Carla, Dora" in text and "Süd: Fritz, Gabi, Hans, Inge" in text
     reply = await ok(bot, "/setzen", "Serie 1", "48 Spiele", **LEADER)
