@@ -3,6 +3,7 @@ substitution, match points, the day's and the season's table, the individual ran
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 import pytest
@@ -288,3 +289,33 @@ def test_the_readme_example_of_a_day_with_a_short_team() -> None:
         ["Lena", "Rosa", "Fritz", "Anna"],
         ["Quirin", "Hans", "Dora"],
     ]
+
+
+@given(
+    st.lists(
+        st.dictionaries(
+            st.sampled_from("ABCDE"),
+            st.tuples(st.integers(0, 12), st.integers(0, 20000)),
+            min_size=1,
+        ),
+        max_size=4,
+    ),
+    st.sampled_from(lg.ORDERS),
+)
+def test_property_season_table_is_sorted_and_places_are_shared_only_on_a_full_tie(
+    days: list[dict[str, tuple[int, int]]], order: str
+) -> None:
+    lines = [
+        [lg.DayLine(1, team, Fraction(p, 2), Fraction(0), pts) for team, (p, pts) in day.items()]
+        for day in days
+    ]
+    table = lg.season_table(lines, "ABCDE", order)
+    assert sorted(line.team for line in table) == list("ABCDE")
+
+    def key(line: lg.DayLine) -> tuple[Fraction | int, ...]:
+        return (line.plus, line.points) if order == "matchpunkte" else (line.points, line.plus)
+
+    for i, (a, b) in enumerate(itertools.pairwise(table)):
+        assert key(a) >= key(b)
+        assert (b.place == a.place) == (key(a) == key(b))
+        assert b.place in (a.place, i + 2)
