@@ -10,6 +10,7 @@ from sqlalchemy import MetaData
 
 def metadata() -> MetaData:
     import skatbot.storage.builder_models
+    import skatbot.storage.league_models
     import skatbot.storage.message_links
     import skatbot.storage.money
     import skatbot.storage.outbox

@@ -40,7 +40,7 @@ Beispiele:
 /spiel bernd null ouvert hand verloren
 /spiel carla herz ohne 3 augen 92
 Alle Wörter mit Beispielen: /hilfe spiel
-Hausregeln (Kontra/Re, Bock, Ramsch): /hilfe haus · Preisskat: /hilfe turnier · Skatzahl: /hilfe rating
+Hausregeln (Kontra/Re, Bock, Ramsch): /hilfe haus · Preisskat: /hilfe turnier · Liga: /hilfe liga · Skatzahl: /hilfe rating
 /loeschen – alle Daten dieses Chats löschen (nur Admins, mit Bestätigung)
 /loeschen liste – nur die letzte Liste löschen (wer sie angelegt hat, oder Admins)"""
 
@@ -103,6 +103,36 @@ nichts mehr an, auch seine Tische keine Spiele. Dann /turnier NAME – das näch
 /loeschen – das neueste Turnier löschen (wer es angelegt hat, oder Admins) · /loeschen turnier 1
 · /loeschen alles (nur Admins)"""
 
+
+HELP_LIGA = """<b>Liga</b> – ein Spieltag wie in der Skat-Bundesliga: je Tisch ein Spieler jeder
+Mannschaft, Matchpunkte je Serie. In einem eigenen Chat (oder Thema) der Ligaleitung.
+/liga Landesliga Nord – Liga anlegen (3 Serien je Spieltag, 36/48 Spiele)
+/liga serien 4 · /liga mindestens 50 (Einzelwertung ab 50 % der Spiele) ·
+/liga verlustspiel 0,50 € (Verlustspielgeld an den Ausrichter) ·
+/liga reihenfolge spielpunkte (Tabelle erst nach Spielpunkten; Standard: Matchpunkte) ·
+/liga wechsel zwischen (nur zwischen den Serien; Standard: auch während, mit Spielnummer)
+/mannschaft Nord: Anna, Bernd, Carla, Dora, Ersatz Erik – eine Zeile je Mannschaft
+/kapitaen CODE – Kapitän werden (den Code nennt /mannschaft; einmal gültig)
+/spieltag 1 Reken – Spieltag anlegen; jede Mannschaft mit ihren ersten 4 Spielern
+/aufstellung Nord: Anna, Bernd, Carla, Erik – Aufstellung zur 1. Serie (Kapitän oder
+Leitung); mit 3 Spielern geht es auch · /aufstellung Nord fehlt – nicht angetreten
+/setzen – die nächste Serie setzen. Die Aufstellung zur 1. Serie legt den Sitzplan des
+Tages fest; 4-4-4-3 → drei Vierertische und ein Dreiertisch, 3-3-3-3 → drei Vierertische,
+4-4-4-0 → vier Dreiertische. Nachrechenbar aus dem Startwert. /sitzplan 2 – Serie 2 zeigen
+/wechsel Nord Erik für Anna – ab der nächsten Serie (frei) · /wechsel Nord Erik für Anna
+spiel 17 – während der Serie, vermerkt mit der Spielnummer
+/tisch CODE – im Chat eines Tisches (Code aus dem Sitzplan): dort die Liste; /abschluss
+meldet das Ergebnis vorläufig an die Ligaleitung
+/ergebnis Anna 437 12 3 – Spielpunkte, gewonnen, verloren (Ligaleitung; eine Zeile je Person)
+Je Serie: Mannschaftssumme, Matchpunkte nach Platz (1.: 3:0, 2.: 2:1, 3.: 1:2, 4.: 0:3;
+gleiche Summe: halbe Punkte). Nicht angetreten: keine Matchpunkte, keine Spielpunkte.
+/tabelle – Saisontabelle (Matchpunkte, dann Spielpunkte) · /tabelle 1 – ein Spieltag
+/einzelwertung – Schnitt je gespieltem Spiel, ab dem Mindestanteil
+/bestaetigen – der Kapitän bestätigt die Ergebnisse des Spieltags
+/freigeben – den Spieltag freigeben (Ligaleitung); vorher vorläufig, danach fest.
+/tabelle 1 pdf – Spielbericht des Spieltags · /tabelle pdf – Tabelle als PDF
+Dezentral: /spieltag 2 Reken 14.03.2027 nennt einen Ausrichter-Code; der Ausrichter sendet
+/ausrichter CODE an dem Tag in seinem Chat und führt dort den Spieltag (nur an dem Tag)."""
 
 HELP_AUSLOSUNG = """<b>So wird ausgelost</b> – jeder kann es nachrechnen:
 1. Namen sortieren (Groß-/Kleinschreibung egal), die Eingabereihenfolge zählt nicht.
@@ -221,6 +251,8 @@ def hilfe(_session: Session, cmd: Command) -> Reply:
         "hausregeln": HELP_HAUS,
         "ramsch": HELP_HAUS,
         "turnier": HELP_TURNIER,
+        "liga": HELP_LIGA,
+        "mannschaft": HELP_LIGA,
         "preisskat": HELP_TURNIER,
         "auslosung": HELP_AUSLOSUNG,
         "auslosen": HELP_AUSLOSUNG,

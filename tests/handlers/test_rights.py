@@ -71,8 +71,17 @@ MATRIX: dict[str, tuple[str, str, set[str]]] = {
     "/tisch freigeben": ("linked", "/tisch freigeben 1", MANAGERS),
     "/gebuehren": ("tournament", "/gebuehren startgeld 10 €", MANAGERS),
     "/fehlend": ("drawn", "/fehlend", EVERYONE),
+    "/mannschaft NAME": ("league", "/mannschaft West: Ulla, Veit, Wanda", MANAGERS),
+    "/spieltag": ("league", "/spieltag 1", MANAGERS),
+    "/aufstellung": ("league day", "/aufstellung Nord: Anna, Bernd, Dora", MANAGERS),
+    "/setzen": ("league day", "/setzen", MANAGERS),
+    "/tabelle": ("league day", "/tabelle", EVERYONE),
+    "/liga serien": ("league", "/liga serien 4", MANAGERS),
+    "/ergebnis (Liga)": ("league seated", "/ergebnis Anna 100 1 0", MANAGERS),
+    "/wechsel": ("league seated", "/wechsel Nord Dora für Anna", MANAGERS),
+    "/sitzplan": ("league seated", "/sitzplan", EVERYONE),
 }
-READ_ONLY = {"/stand", "/liste", "/export", "/fehlend"}
+READ_ONLY = {"/stand", "/liste", "/export", "/fehlend", "/tabelle", "/sitzplan"}
 
 
 async def send(bot: Bot, message: str, sender: Sender) -> list[Reply]:
@@ -121,6 +130,19 @@ async def setup(bot: Bot, kind: str, by: Sender) -> None:
         await accepted(bot, "/spiel Yvonne herz mit 2 gewonnen", other)
         if kind == "closed":
             await accepted(bot, "/abschluss ja", other)
+        return
+    if kind.startswith("league"):  # a league started by ``by``, its teams by an admin
+        await accepted(bot, "/liga Testliga", by)
+        await accepted(
+            bot,
+            "/mannschaft Nord: Anna, Bernd, Carla, Ersatz Dora\nSüd: Emil, Frida, Gert\n"
+            "Ost: Hilde, Ines, Jost",
+            {"user_id": ADMIN},
+        )
+        if kind in ("league day", "league seated"):
+            await accepted(bot, "/spieltag 1", {"user_id": ADMIN})
+        if kind == "league seated":
+            await accepted(bot, "/setzen", {"user_id": ADMIN})
         return
     await accepted(bot, "/turnier Preisskat", by)
     names = "/teilnehmer Hilde, Kuno, Walli, Otto, Paula, Quirin"

@@ -1,0 +1,175 @@
+"""League documents as A4 PDFs: the match report of a day (every series with its tables,
+the team sums and match points, the day's table, the lost-game fee and the captains'
+signatures) and the season table.
+
+Pure layout: the caller computes places, values (already formatted) and German labels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from skatbot.pdf.base import BLACK, GREY_TEXT, GRID, Column, SkatPDF
+from skatbot.pdf.fonts import printable
+
+ROW_H = 5.6
+HEAD_H = 6.0
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    table: str  # "1" on the first row of a table, "" below it
+    name: str  # "Inge → Jens ab Spiel 17" for a substitution during the series
+    team: str
+    game_points: str
+    won: str
+    lost: str
+    score: str
+
+
+@dataclass(frozen=True)
+class TeamRow:
+    team: str
+    points: str  # the series sum, or "–" when absent
+    reason: str  # "2. Platz: 2:1", "nicht angetreten: 0:3"
+
+
+@dataclass(frozen=True)
+class SeriesBlock:
+    title: str  # "Serie 1 · 4 Tische"
+    players: list[PlayerRow]
+    teams: list[TeamRow]
+
+
+@dataclass(frozen=True)
+class TableRow:
+    place: str
+    team: str
+    match_points: str
+    game_points: str
+    days: str = ""
+
+
+@dataclass(frozen=True)
+class MatchReport:
+    title: str  # the league
+    subtitle: str  # "Spieltag 1 · Reken · vorläufig"
+    notes: list[str]
+    series: list[SeriesBlock]
+    table: list[TableRow]
+    captains: list[tuple[str, str]]  # (team, captain or "")
+    footnotes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SeasonTable:
+    title: str
+    subtitle: str
+    rows: list[TableRow]
+    notes: list[str]
+
+
+PLAYER_COLUMNS = (
+    ("Tisch", 12, "R"),
+    ("Spieler", 0, "L"),
+    ("Mannschaft", 36, "L"),
+    ("Spielpunkte", 22, "R"),
+    ("gew.", 13, "R"),
+    ("verl.", 13, "R"),
+    ("Wertung", 20, "R"),
+)
+
+
+class _LeaguePDF(SkatPDF):
+    def columns(self, spec: tuple[tuple[str, float, str], ...]) -> list[Column]:
+        fixed = sum(w for _, w, _ in spec)
+        return [
+            Column(title, width or self.content_width - fixed, align)  # type: ignore[arg-type]
+            for title, width, align in spec
+        ]
+
+    def grid(self, columns: list[Column], rows: list[list[str]], bold: int = -1) -> None:
+        self.begin_table(lambda: self.header_row(columns, HEAD_H, size=8), ROW_H)
+        for values in rows:
+            cells = [self.fit(self.clean(v), c.width - 2) for v, c in zip(values, columns, strict=True)]
+            self.font(8.5)
+            self.table_row(columns, cells, ROW_H, bold_columns=frozenset({bold}))
+        self.end_table()
+
+    def notes(self, lines: list[str]) -> None:
+        self.set_y(self.get_y() + 3)
+        for text in lines:
+            self.font(8)
+            self.color(GREY_TEXT)
+            self.set_x(self.l_margin)
+            self.multi_cell(self.content_width, 3.8, self.clean(text))
+            self.set_y(self.get_y() + 0.8)
+        self.color(BLACK)
+
+
+def render_match_report(doc: MatchReport) -> tuple[bytes, set[str]]:
+    """The match report of one day; the PDF bytes and the names that lost characters."""
+    pdf = _LeaguePDF(doc.title, subject="Spielbericht", footer_label=f"{doc.title} · {doc.subtitle}")
+    pdf.title_block(doc.title, doc.subtitle, doc.notes)
+    players = pdf.columns(PLAYER_COLUMNS)
+    teams = pdf.columns((("Mannschaft", 0, "L"), ("Summe", 28, "R"), ("Matchpunkte", 50, "L")))
+    for block in doc.series:
+        pdf.heading(block.title, size=11, gap_before=3)
+        pdf.grid(
+            players,
+            [[r.table, r.name, r.team, r.game_points, r.won, r.lost, r.score] for r in block.players],
+            bold=6,
+        )
+        pdf.set_y(pdf.get_y() + 2)
+        pdf.grid(teams, [[t.team, t.points, t.reason] for t in block.teams], bold=1)
+    pdf.heading("Tabelle des Spieltags", size=11, gap_before=5)
+    table = pdf.columns(
+        (("Platz", 14, "R"), ("Mannschaft", 0, "L"), ("Matchpunkte", 30, "R"), ("Spielpunkte", 30, "R"))
+    )
+    pdf.grid(table, [[r.place, r.team, r.match_points, r.game_points] for r in doc.table], bold=2)
+    if doc.footnotes:
+        pdf.notes(doc.footnotes)
+    _signatures(pdf, doc.captains)
+    names = [r.name for b in doc.series for r in b.players]
+    return bytes(pdf.output()), {n for n in names if printable(n)[1]}
+
+
+def _signatures(pdf: _LeaguePDF, captains: list[tuple[str, str]]) -> None:
+    pdf.heading("Bestätigung der Mannschaftsführer", size=11, gap_before=6)
+    half = pdf.content_width / 2
+    for i, (team, captain) in enumerate(captains):
+        if i % 2 == 0:
+            pdf.ensure_row_space(16)
+            y = pdf.get_y() + 10
+        x = pdf.l_margin + (i % 2) * half
+        pdf.set_draw_color(*GRID)
+        pdf.set_line_width(0.3)
+        pdf.line(x, y, x + half - 8, y)
+        pdf.font(8)
+        pdf.color(GREY_TEXT)
+        label = f"{team} – {captain}" if captain else team
+        pdf.put(x, y + 0.5, half - 8, 4, pdf.fit(pdf.clean(label), half - 10))
+        pdf.color(BLACK)
+        if i % 2 == 1 or i == len(captains) - 1:
+            pdf.set_y(y + 5)
+
+
+def render_season_table(doc: SeasonTable) -> bytes:
+    pdf = _LeaguePDF(doc.title, subject="Saisontabelle", footer_label=doc.title)
+    pdf.title_block(doc.title, doc.subtitle, [])
+    columns = pdf.columns(
+        (
+            ("Platz", 14, "R"),
+            ("Mannschaft", 0, "L"),
+            ("Spieltage", 20, "R"),
+            ("Matchpunkte", 30, "R"),
+            ("Spielpunkte", 30, "R"),
+        )
+    )
+    pdf.grid(
+        columns,
+        [[r.place, r.team, r.days, r.match_points, r.game_points] for r in doc.rows],
+        bold=3,
+    )
+    pdf.notes(doc.notes)
+    return bytes(pdf.output())

@@ -1,0 +1,188 @@
+"""League tables that report themselves: ``/tisch CODE`` (a code of the seating, 7
+characters from "L") opens the table's list in the table's own chat; closing it with
+``/abschluss`` enters the list's totals as the table's results through the one result path
+(:func:`skatbot.usecases.league.store_results`), provisional until the day is approved, and
+tells the desk (and a decentral day's host). The Preisskat's ``/tisch`` route and its
+``/abschluss`` hook call in here (``table_lists.tisch``, ``documents.close_now``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from html import escape
+
+from skatbot.rules import tournament as tr
+from skatbot.rules.errors import RuleError
+from skatbot.storage import league_repo as repo
+from skatbot.storage import places
+from skatbot.storage import repo as repo_lists
+from skatbot.storage.database import lock_chat
+from skatbot.storage.league_models import LeagueTable
+from skatbot.storage.unit import Session
+from skatbot.usecases.evening import berlin_date
+from skatbot.usecases.league import date_text, day_label, load_day, store_results
+from skatbot.usecases.reply import Command, Post, Reply
+
+
+def open_table(session: Session, cmd: Command, code: str) -> Reply | None:
+    """``/tisch CODE`` with a league table's code: the table's list opens here (None: the code
+    is no league table's)."""
+    link = repo.table_by_code(session, code)
+    if link is None:
+        return None
+    day = repo.day_by_id(session, link.day_id)
+    league = repo.league_by_id(session, day.league_id)
+    label = f"{day_label(day)} · Serie {link.series} · Tisch {link.table_no}"
+    if day.approved_at is not None or link.series != day.seated:
+        raise RuleError(
+            f"{label} wird nicht mehr gespielt.",
+            hint="Den Code der laufenden Serie nehmen (/sitzplan bei der Ligaleitung).",
+        )
+    if day.play_date is not None and day.play_date != berlin_date(None):
+        raise RuleError(
+            f"Die Tischcodes von {day_label(day)} gelten nur am {date_text(day.play_date)}.",
+            hint="An diesem Tag senden – oder die Ligaleitung trägt mit /ergebnis ein.",
+        )
+    if link.list_id is not None:
+        raise RuleError(
+            f"{label} spielt schon auf einer Liste.",
+            hint="Dort weiterspielen; die Ligaleitung kann die Ergebnisse auch mit /ergebnis "
+            "eintragen.",
+        )
+    teams = repo.teams(session, league)
+    allowed = {t.captain_user_id for t in teams} | {league.created_by, day.host_user_id}
+    if cmd.user_id is None or cmd.user_id <= 0 or cmd.user_id not in allowed:
+        raise RuleError(
+            f"{label} verknüpfen die Kapitäne, der Ausrichter und die Ligaleitung.",
+            hint="Bitte einen Kapitän, /tisch CODE hier zu senden.",
+        )
+    return _open_list(session, cmd, link)
+
+
+def _open_list(session: Session, cmd: Command, link: LeagueTable) -> Reply:
+    """Open the table's list at ``cmd.chat_id``: the series' players in seat order, the
+    series length of a table of its size."""
+    from skatbot.usecases.sheet import opening_reply, start_list
+
+    day = repo.day_by_id(session, link.day_id)
+    league = repo.league_by_id(session, day.league_id)
+    label = f"{day_label(day)} · Serie {link.series} · Tisch {link.table_no}"
+    state = load_day(session, league, day)
+    table = state.tables(link.series)[link.table_no - 1]
+    names = [state.occupants(link.series, seat)[0][0] for seat in table]
+    lst, sheet = start_list(
+        session, cmd, names, first_dealer=0, series_length=state.games(len(table))
+    )
+    link.list_id = lst.id
+    head = f"🏆 <b>{escape(league.name)} – {label}</b>"
+    reply = opening_reply(lst, sheet, names, head)
+    tail = (
+        "\nAm Ende: /abschluss – das Ergebnis geht vorläufig an die Ligaleitung; die Kapitäne "
+        "bestätigen den Spieltag mit /bestaetigen."
+    )
+    return dataclasses.replace(reply, text=reply.text + tail)
+
+
+def topic_created(
+    session: Session,
+    table_id: int,
+    user_id: int | None,
+    user_name: str,
+    telegram_chat: int,
+    name: str,
+    thread_id: int,
+) -> Reply:
+    """The table's forum topic ``thread_id`` exists: open its list there."""
+    place = places.place_id(session, telegram_chat, thread_id)
+    lock_chat(session, place)
+    link = repo.table_by_id(session, table_id)
+    if link is None or link.list_id is not None:
+        return Reply("")  # deleted, or linked with /tisch meanwhile
+    opener = Command(
+        chat_id=place,
+        chat_title=name,
+        user_id=user_id,
+        user_name=user_name,
+        update_id=0,
+        args=(),
+        thread_id=thread_id,
+        telegram_chat_id=telegram_chat,
+    )
+    return _open_list(session, opener, link)
+
+
+def topic_refused(session: Session, table_id: int) -> Reply:
+    """Telegram refused the table's topic: the desk is told once to use the codes."""
+    link = repo.table_by_id(session, table_id)
+    if link is None or link.list_id is not None or link.table_no != 1:
+        return Reply("")
+    return Reply(
+        "⚠️ Themen für die Tische darf ich hier nicht anlegen.\n"
+        "👉 Gib mir das Admin-Recht „Themen verwalten“ – oder jeder Tisch schickt in seinem "
+        "Chat oder Thema /tisch CODE (die Codes stehen im Sitzplan)."
+    )
+
+
+def after_close(session: Session, cmd: Command, loaded: repo_lists.LoadedList) -> tuple[Post, ...]:
+    """A league table's list was closed: its totals are the table's results (nothing for other
+    lists). The list closes in any case; what cannot be taken over is said at the table and
+    entered by the management with /ergebnis."""
+    link = repo.table_by_list(session, loaded.lst.id)
+    if link is None:
+        return ()
+    here = (cmd.telegram_chat_id or cmd.chat_id, cmd.thread_id)
+    label = f"Serie {link.series} · Tisch {link.table_no}"
+    try:
+        return _report_table(session, cmd, loaded, link.day_id, link.series, link.table_no)
+    except RuleError as err:
+        note = (
+            f"⚠️ {label}: nicht an die Ligaleitung übernommen – {err.message}\n"
+            f"👉 {err.hint or 'Die Ligaleitung trägt es mit /ergebnis ein.'}"
+        )
+        return (Post(here[0], here[1], Reply(note)),)
+
+
+def _report_table(
+    session: Session,
+    cmd: Command,
+    loaded: repo_lists.LoadedList,
+    day_id: int,
+    series: int,
+    table_no: int,
+) -> tuple[Post, ...]:
+    day = repo.day_by_id(session, day_id)
+    league = repo.league_by_id(session, day.league_id)
+    lock_chat(session, league.chat_id)  # the desk's /ergebnis and other tables write this day
+    label = f"Serie {series} · Tisch {table_no}"
+    if day.approved_at is not None:
+        raise RuleError(
+            f"{day_label(day)} ist schon freigegeben.", hint="Fragen zur Wertung an die Ligaleitung."
+        )
+    if loaded.sheet.house is not None:
+        raise RuleError(
+            "Ligatische spielen nach ISkO, diese Liste nach Hausregeln.",
+            hint="Das Ergebnis bitte bei der Ligaleitung mit /ergebnis eintragen.",
+        )
+    state = load_day(session, league, day)
+    table = state.tables(series)[table_no - 1]
+    if any(len(state.occupants(series, seat)) > 1 for seat in table):
+        raise RuleError(
+            "an diesem Tisch gab es einen Wechsel während der Serie, die Liste kennt nur einen "
+            "Namen je Platz.",
+            hint="Die Ergebnisse bitte bei der Ligaleitung mit /ergebnis eintragen (beide "
+            "Personen einzeln).",
+        )
+    entered = {
+        x.name: tr.SeriesResult(x.name, x.game_points, x.won, x.lost)
+        for x in loaded.sheet.totals()
+    }
+    lines = store_results(session, state, series, entered, cmd.user_id, cmd.update_id)
+    chat, thread = places.telegram_of(session, league.chat_id)
+    desk = Reply(f"📋 <b>{day_label(day)} · {label}</b> meldet (vorläufig):\n" + "\n".join(lines))
+    posts = [Post(chat, thread, desk)]
+    if day.host_chat_id is not None and day.host_chat_id != league.chat_id:
+        host_chat, host_thread = places.telegram_of(session, day.host_chat_id)
+        posts.append(Post(host_chat, host_thread, desk))
+    here = Reply(f"✅ {label}: an die Ligaleitung gemeldet (vorläufig, bis zur Freigabe).")
+    posts.append(Post(cmd.telegram_chat_id or cmd.chat_id, cmd.thread_id, here))
+    return tuple(posts)

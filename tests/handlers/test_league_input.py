@@ -1,0 +1,40 @@
+"""Odd and broken input to every league command: always a German answer, never the internal
+error notice, and every refusal names a fix (👉)."""
+
+from __future__ import annotations
+
+from skatbot.standin.server import html_to_text
+from tests.handlers import test_league as t
+from tests.helpers import ERROR_NOTICE, Bot
+
+INPUTS = [
+    "/liga", "/liga serien", "/liga serien 0", "/liga mindestens abc", "/liga verlustspiel x",
+    "/liga reihenfolge", "/liga wechsel", "/mannschaft", "/mannschaft :", "/mannschaft Nord",
+    "/mannschaft X: A, B", "/mannschaft #: A, B, C", "/mannschaft Y: A, B, C, Ersatz",
+    "/kapitaen", "/kapitaen " + "Z" * 80, "/spieltag", "/spieltag 0", "/spieltag 100",
+    "/spieltag 5 " + "x" * 100, "/spieltag 6 Ort 99.99.2027", "/aufstellung Nord",
+    "/aufstellung Nord:", "/aufstellung Unbekannt: A", "/aufstellung Nord: Anna, Anna, Bernd",
+    "/setzen", "/sitzplan 0", "/sitzplan abc", "/sitzplan 99", "/wechsel", "/wechsel Nord",
+    "/wechsel Nord Erik", "/wechsel Nord Erik für", "/wechsel Nord Erik für Anna spiel x",
+    "/wechsel Nord Erik für Anna spiel 1", "/wechsel Nord Erik für Erik",
+    "/ergebnis", "/ergebnis serie 9\nAnna 1 1 1", "/ergebnis serie 1", "/ergebnis Anna",
+    "/ergebnis Anna 1 2", "/ergebnis Niemand 1 1 1", "/ergebnis Anna 999999 1 1",
+    "/ergebnis Anna 1 -1 0", "/tabelle 99", "/tabelle x pdf", "/tabelle pdf", "/tabelle 1 pdf",
+    "/einzelwertung", "/freigeben 99", "/freigeben x", "/bestaetigen", "/ausrichter",
+    "/ausrichter A", "/tisch L", "/tisch LAAAAAA", "/hilfe liga",
+]
+
+
+async def test_odd_input_to_the_league_commands_gets_an_answer(bot: Bot) -> None:
+    await t.setup_league(bot)
+    await bot.say("/spieltag 1 Reken", **t.LEADER)
+    for n, text in enumerate(INPUTS):
+        if n == INPUTS.index("/setzen"):  # the rest with a series seated
+            await bot.say("/setzen", **t.LEADER)
+        out = await bot.say(text, **t.LEADER)
+        joined = "\n".join(r.text for r in out)
+        assert html_to_text(ERROR_NOTICE) not in joined, (text, joined)
+        assert out, text
+        for r in out:
+            if r.refusal:
+                assert "👉" in r.text, (text, r.text)
