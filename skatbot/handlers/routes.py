@@ -218,7 +218,7 @@ ROUTES: list[Route] = [
     command("turnierregeln", lazy("tournament:turnierregeln"), "Preisskat: Zählweise: /turnierregeln summe oder schnitt mindestens 2", write=True, admin=True),
     command("auslosen", lazy("tournament:auslosen"), "Preisskat: Tische der nächsten Serie auslosen", write=True, admin=True, heavy=True),
     # at a league desk /ergebnis takes the league's results, else the tournament's
-    command("ergebnis", lazy("league:ergebnis"), "Preisskat und Liga: Ergebnis: /ergebnis Anna 437 12 3", write=True, admin=True),
+    command("ergebnis", lazy("league.results:ergebnis"), "Preisskat und Liga: Ergebnis: /ergebnis Anna 437 12 3", write=True, admin=True),
     command("fehlend", lazy("tournament:fehlend"), "Preisskat: fehlende Ergebnisse und wie weit die Tische sind"),
     # admin=True: /tisch freigeben N is for the tournament's management
     command("tisch", lazy("table_lists:tisch"), "Preisskat und Liga: hier spielt ein Tisch: /tisch CODE (aus der Auslosung, dem Sitzplan)", write=True, admin=True),
@@ -229,21 +229,21 @@ ROUTES: list[Route] = [
     command("kasse", lazy("money:kasse"), "Preisskat: Kassenbericht als PDF", heavy=True),
     # League play: the league's creator and the chat's admins manage (admin=True asks Telegram);
     # captains change their own team's line-up (/aufstellung, /wechsel); reading is for all.
-    command("liga", lazy("league:liga"), "Liga: diesen Chat zur Ligaleitung machen: /liga NAME", write=True, admin=True),
-    command("mannschaft", lazy("league:mannschaft"), "Liga: Mannschaft: /mannschaft Nord: Anna, Bernd, Carla, Dora, Ersatz Erik", write=True, admin=True),
-    command("kapitaen", lazy("league:kapitaen"), "Liga: Kapitän werden: /kapitaen CODE (Leitung: /kapitaen TEAM – neuer Code)", write=True, admin=True),
-    command("spieltag", lazy("league:spieltag"), "Liga: Spieltag anlegen: /spieltag 1 Ort", write=True, admin=True),
-    command("aufstellung", lazy("league:aufstellung"), "Liga: Aufstellung zur 1. Serie: /aufstellung Nord: A, B, C, D", write=True, admin=True),
+    command("liga", lazy("league.setup:liga"), "Liga: diesen Chat zur Ligaleitung machen: /liga NAME", write=True, admin=True),
+    command("mannschaft", lazy("league.setup:mannschaft"), "Liga: Mannschaft: /mannschaft Nord: Anna, Bernd, Carla, Dora, Ersatz Erik", write=True, admin=True),
+    command("kapitaen", lazy("league.setup:kapitaen"), "Liga: Kapitän werden: /kapitaen CODE (Leitung: /kapitaen TEAM – neuer Code)", write=True, admin=True),
+    command("spieltag", lazy("league.day:spieltag"), "Liga: Spieltag anlegen: /spieltag 1 Ort", write=True, admin=True),
+    command("aufstellung", lazy("league.day:aufstellung"), "Liga: Aufstellung zur 1. Serie: /aufstellung Nord: A, B, C, D", write=True, admin=True),
     # heavy: the seating search of an unusual group runs up to a second
-    command("setzen", lazy("league:setzen"), "Liga: nächste Serie setzen (je Tisch ein Spieler jeder Mannschaft)", write=True, admin=True, heavy=True),
-    command("sitzplan", lazy("league:sitzplan"), "Liga: Sitzplan einer Serie: /sitzplan [N]", heavy=True),
-    command("wechsel", lazy("league:wechsel"), "Liga: Wechsel: /wechsel Nord Erik für Anna [spiel 17]", write=True, admin=True),
-    command("tabelle", lazy("league_documents:tabelle"), "Liga: Tabelle der Saison – /tabelle N: ein Spieltag", heavy=True),
-    command("einzelwertung", lazy("league_documents:einzelwertung"), "Liga: Einzelwertung (Schnitt je Spiel)", heavy=True),
-    command("bestaetigen", lazy("league:bestaetigen"), "Liga: Kapitän bestätigt die Ergebnisse des Spieltags", write=True),
+    command("setzen", lazy("league.day:setzen"), "Liga: nächste Serie setzen (je Tisch ein Spieler jeder Mannschaft)", write=True, admin=True, heavy=True),
+    command("sitzplan", lazy("league.day:sitzplan"), "Liga: Sitzplan einer Serie: /sitzplan [N]", heavy=True),
+    command("wechsel", lazy("league.day:wechsel"), "Liga: Wechsel: /wechsel Nord Erik für Anna [spiel 17]", write=True, admin=True),
+    command("tabelle", lazy("league.documents:tabelle"), "Liga: Tabelle der Saison – /tabelle N: ein Spieltag", heavy=True),
+    command("einzelwertung", lazy("league.documents:einzelwertung"), "Liga: Einzelwertung (Schnitt je Spiel)", heavy=True),
+    command("bestaetigen", lazy("league.results:bestaetigen"), "Liga: Kapitän bestätigt die Ergebnisse des Spieltags", write=True),
     # a decentral day's host links their own chat (the code of /spieltag, valid on its date)
-    command("ausrichter", lazy("league:ausrichter"), "Liga: Spieltag ausrichten: /ausrichter CODE (nur an dem Tag)", write=True, admin=True),
-    command("freigeben", lazy("league:freigeben"), "Liga: Spieltag freigeben – danach fest", write=True, admin=True),
+    command("ausrichter", lazy("league.setup:ausrichter"), "Liga: Spieltag ausrichten: /ausrichter CODE (nur an dem Tag)", write=True, admin=True),
+    command("freigeben", lazy("league.results:freigeben"), "Liga: Spieltag freigeben – danach fest", write=True, admin=True),
     # chat admins and the list's creator; asks first, then a confirmation button (v1:del:)
     command("loeschen", lazy("admin:loeschen"), "Alle Daten dieses Chats löschen (mit Bestätigung)", write=True, admin=True),
     command("hilfe", lazy("help:hilfe"), "Hilfe – /hilfe spiel · /hilfe haus · /hilfe turnier · /hilfe liga"),

@@ -231,7 +231,7 @@ def close_now(session: Session, cmd: Command, loaded: repo.LoadedList) -> Reply:
 
     # the PDF, and beside it the running scores as a picture
     reply = with_series_photo(session, loaded, pdf_reply(session, loaded, cmd, text))
-    from skatbot.usecases.league_tables import after_close as league_after_close
+    from skatbot.usecases.league.tables import after_close as league_after_close
 
     signing = after_close(session, cmd, loaded)  # a tournament table's list: the signatures
     signing += league_after_close(session, cmd, loaded)  # a league table's: its results

@@ -268,7 +268,7 @@ def tisch(session: Session, cmd: Command) -> Reply:
     lock_chat(session, cmd.chat_id)
     link = trepo.table_by_code(session, code, lock=True) if len(code) <= 16 else None
     if link is None:
-        from skatbot.usecases import league_tables
+        from skatbot.usecases.league import tables as league_tables
 
         opened = league_tables.open_table(session, cmd, code) if len(code) <= 16 else None
         if opened is not None:  # a league table's code

@@ -1,7 +1,7 @@
 """League tables that report themselves: ``/tisch CODE`` (a code of the seating, 7
 characters from "L") opens the table's list in the table's own chat; closing it with
 ``/abschluss`` enters the list's totals as the table's results through the one result path
-(:func:`skatbot.usecases.league.store_results`), provisional until the day is approved, and
+(:func:`skatbot.usecases.league.results.store_results`), provisional until the day is approved, and
 tells the desk (and a decentral day's host). The Preisskat's ``/tisch`` route and its
 ``/abschluss`` hook call in here (``table_lists.tisch``, ``documents.close_now``).
 """
@@ -20,7 +20,8 @@ from skatbot.storage.database import lock_chat
 from skatbot.storage.league_models import LeagueTable
 from skatbot.storage.unit import Session
 from skatbot.usecases.evening import berlin_date
-from skatbot.usecases.league import date_text, day_label, load_day, store_results
+from skatbot.usecases.league.common import date_text, day_label, load_day
+from skatbot.usecases.league.results import store_results
 from skatbot.usecases.reply import Command, Post, Reply
 
 
