@@ -22,7 +22,19 @@ INPUTS = [
     "/ergebnis Anna 1 -1 0", "/tabelle 99", "/tabelle x pdf", "/tabelle pdf", "/tabelle 1 pdf",
     "/einzelwertung", "/freigeben 99", "/freigeben x", "/bestaetigen", "/ausrichter",
     "/ausrichter A", "/tisch L", "/tisch LAAAAAA", "/hilfe liga",
+    # digits of other scripts: never read as numbers (str.isdigit would take them)
+    "/liga serien ²", "/liga mindestens ٥٠", "/spieltag ²", "/spieltag ٣ Reken",
+    "/sitzplan ²", "/tabelle ²", "/freigeben ٢", "/wechsel Nord Erik für Anna spiel ١٧",
 ]
+
+
+async def test_a_date_in_other_digits_is_refused_not_taken_for_the_place(bot: Bot) -> None:
+    await t.setup_league(bot)
+    before = await bot.say("/tabelle", **t.LEADER)
+    out = await bot.say("/spieltag 2 Reken ١٤.٠٣.٢٠٢٧", **t.LEADER)
+    assert any(r.refusal for r in out), [r.text for r in out]
+    assert "Ziffern 0–9" in out[0].text and "14.03.2027" in out[0].text, out[0].text
+    assert [r.text for r in await bot.say("/tabelle", **t.LEADER)] == [r.text for r in before]
 
 
 async def test_odd_input_to_the_league_commands_gets_an_answer(bot: Bot) -> None:

@@ -356,7 +356,7 @@ def new_code(prefix: str = "K") -> str:
     return prefix + "".join(secrets.choice(alphabet) for _ in range(7))
 
 
-DATE_FORM = re.compile(r"^\d{1,2}\.\d{1,2}\.\d{4}$")
+DATE_FORM = re.compile(r"^\d{1,2}\.\d{1,2}\.\d{4}$", re.ASCII)  # 0-9 only
 
 
 def parse_date(word: str) -> dt.date:

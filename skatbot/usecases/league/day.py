@@ -11,6 +11,7 @@ from html import escape
 
 from skatbot.rules import league as lg
 from skatbot.rules.errors import RuleError, TournamentError
+from skatbot.rules.numbers import is_number, refuse_foreign_digits
 from skatbot.storage import league_repo as repo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.league_models import (
@@ -49,10 +50,12 @@ from skatbot.usecases.reply import Call, Command, NewTopic, Reply
 
 def spieltag(session: Session, cmd: Command) -> Reply:
     words = rest_of(cmd).split()
-    if not words or not words[0].isdigit() or not 1 <= int(words[0]) <= 99:
+    if not words or not is_number(words[0]) or not 1 <= int(words[0]) <= 99:
         raise RuleError("Welcher Spieltag?", hint="Z. B. /spieltag 1 Vereinsheim Reken")
     number = int(words[0])
     play_date = berlin_date(None)
+    if len(words) > 1:  # a date written with other digits is refused, not taken for the place
+        refuse_foreign_digits(words[-1], "das Datum", "/spieltag 2 Reken 14.03.2027")
     if len(words) > 1 and DATE_FORM.match(words[-1]):
         play_date = parse_date(words[-1])
         words = words[:-1]
@@ -277,7 +280,7 @@ def sitzplan(session: Session, cmd: Command) -> Reply:
         )
     series = day.seated
     if cmd.args:
-        if not cmd.args[0].isdigit() or not 1 <= int(cmd.args[0]) <= day.seated:
+        if not is_number(cmd.args[0]) or not 1 <= int(cmd.args[0]) <= day.seated:
             raise RuleError(
                 f"Serie „{escape(cmd.args[0][:8])}“ gibt es nicht.",
                 hint=f"Gesetzt: Serie 1 bis {day.seated}, z. B. /sitzplan 1.",
@@ -351,7 +354,7 @@ def wechsel(session: Session, cmd: Command) -> Reply:
                 hint=f"Wechsel zur nächsten Serie: /wechsel {escape(team.name)} {escape(new)} "
                 f"für {escape(old)}",
             )
-        game = int(game_word) if game_word and game_word.isdigit() else None
+        game = int(game_word) if game_word and is_number(game_word) else None
     seats = [
         lg.Seat(team.name, slot) for slot in range(1, state.sizes.get(team.name, 0) + 1)
     ]

@@ -13,6 +13,7 @@ from skatbot.pdf import league as pdf_league
 from skatbot.rules import league as lg
 from skatbot.rules.errors import RuleError
 from skatbot.rules.money import format_money
+from skatbot.rules.numbers import is_number
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import league_repo as repo
 from skatbot.storage.league_models import League
@@ -30,7 +31,7 @@ def tabelle(session: Session, cmd: Command) -> Reply:
     as_pdf = len(words) < len(cmd.args)
     if words:
         word = words[0]
-        day = next((d for d in days if word.isdigit() and d.number == int(word)), None)
+        day = next((d for d in days if is_number(word) and d.number == int(word)), None)
         if day is None:
             have = ", ".join(str(d.number) for d in days) or "noch keiner"
             raise RuleError(

@@ -14,6 +14,7 @@ from skatbot.rules import league as lg
 from skatbot.rules import tournament as tr
 from skatbot.rules.errors import RuleError
 from skatbot.rules.money import format_money
+from skatbot.rules.numbers import is_number
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import league_repo as repo
 from skatbot.storage.database import lock_chat
@@ -264,7 +265,7 @@ def freigeben(session: Session, cmd: Command) -> Reply:
     days = repo.days(session, league)
     if cmd.args:
         word = cmd.args[0]
-        day = next((d for d in days if word.isdigit() and d.number == int(word)), None)
+        day = next((d for d in days if is_number(word) and d.number == int(word)), None)
         if day is None:
             raise RuleError(
                 f"Spieltag „{escape(word[:8])}“ gibt es nicht.",

@@ -11,6 +11,7 @@ from html import escape
 from skatbot.rules import league as lg
 from skatbot.rules.errors import RuleError
 from skatbot.rules.money import format_money, parse_amount, whole_cents
+from skatbot.rules.numbers import is_number
 from skatbot.storage import league_repo as repo
 from skatbot.storage.database import ensure_chat, lock_chat
 from skatbot.storage.league_models import (
@@ -117,7 +118,7 @@ def _setting(league: League, words: list[str]) -> str:
     key = words[0].casefold()
     value = " ".join(words[1:])
     if key == "serien":
-        if not value.isdigit() or not 1 <= int(value) <= MAX_SERIES:
+        if not is_number(value) or not 1 <= int(value) <= MAX_SERIES:
             raise RuleError(
                 "Wie viele Serien je Spieltag?",
                 hint=f"Eine Zahl von 1 bis {MAX_SERIES}, z. B. /liga serien 3.",
@@ -125,7 +126,7 @@ def _setting(league: League, words: list[str]) -> str:
         league.series_per_day = int(value)
     elif key == "mindestens":
         digits = value.rstrip("%").strip()
-        if not digits.isdigit() or not 0 <= int(digits) <= 100:
+        if not is_number(digits) or not 0 <= int(digits) <= 100:
             raise RuleError(
                 "Welcher Mindestanteil an Spielen für die Einzelwertung?",
                 hint="Prozent von 0 bis 100, z. B. /liga mindestens 50.",
