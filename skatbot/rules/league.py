@@ -386,8 +386,10 @@ def format_points(plus: Fraction, minus: Fraction) -> str:
     return f"{_half(plus)}:{_half(minus)}"
 
 
-def match_points(sums: Mapping[str, int | None]) -> list[TeamSeries]:
-    """Match points of one series from the team sums (``None``: the team did not appear)."""
+def match_points(sums: Mapping[str, int | None], per_team: int = 1) -> list[TeamSeries]:
+    """Match points of one series from the team sums (``None``: the team did not appear):
+    ``per_team`` for each team beaten, half of it for an equal sum (DSkV: 1, so 3:0, 2:1, 1:2,
+    0:3 in a group of four; some associations count 2 per team beaten)."""
     teams = len(sums)
     there = {team: s for team, s in sums.items() if s is not None}
     lines = []
@@ -398,10 +400,10 @@ def match_points(sums: Mapping[str, int | None]) -> list[TeamSeries]:
         else:
             lower = sum(1 for o in there.values() if o < s) + (teams - len(there))
             same = sum(1 for o in there.values() if o == s) - 1
-            plus = Fraction(lower) + Fraction(same, 2)
+            plus = (Fraction(lower) + Fraction(same, 2)) * per_team
             place = 1 + sum(1 for o in there.values() if o > s)
         lines.append(
-            TeamSeries(team, place, s or 0, plus, Fraction(teams - 1) - plus, s is not None)
+            TeamSeries(team, place, s or 0, plus, Fraction((teams - 1) * per_team) - plus, s is not None)
         )
     lines.sort(key=lambda line: (line.place, tr.name_sort_key(line.team)))
     return lines

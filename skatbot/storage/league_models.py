@@ -56,6 +56,8 @@ class League(Base):
     # When a player may be replaced: "immer" (between series and, recorded with the game
     # number, during one: ISPA) or "zwischen" (only between series).
     substitutions: Mapped[str] = mapped_column(String(16), default="immer")
+    # Match points for each team beaten in a series (DSkV: 1; half of it for an equal sum).
+    match_points_per_team: Mapped[int] = mapped_column(Integer, default=1)
 
 
 class LeagueTeam(Base):

@@ -110,7 +110,8 @@ Mannschaft, Matchpunkte je Serie. In einem eigenen Chat (oder Thema) der Ligalei
 /liga serien 4 · /liga mindestens 50 (Einzelwertung ab 50 % der Spiele) ·
 /liga verlustspiel 0,50 € (Verlustspielgeld an den Ausrichter) ·
 /liga reihenfolge spielpunkte (Tabelle erst nach Spielpunkten; Standard: Matchpunkte) ·
-/liga wechsel zwischen (nur zwischen den Serien; Standard: auch während, mit Spielnummer)
+/liga wechsel zwischen (nur zwischen den Serien; Standard: auch während, mit Spielnummer) ·
+/liga matchpunkte 2 (je geschlagener Mannschaft; Standard 1: 3:0, 2:1, 1:2, 0:3)
 /mannschaft Nord: Anna, Bernd, Carla, Dora, Ersatz Erik – eine Zeile je Mannschaft
 /kapitaen CODE – Kapitän werden (den Code nennt /mannschaft; einmal gültig)
 /spieltag 1 Reken – Spieltag anlegen; jede Mannschaft mit ihren ersten 4 Spielern

@@ -502,3 +502,24 @@ async def test_in_a_forum_every_table_gets_its_topic(bot: Bot) -> None:
     desk = [m.text or "" for m in bot.api.messages(forum, thread_id=0)]
     report = next(t for t in reversed(desk) if "meldet (vorläufig)" in t)
     assert "Serie 1 · Tisch 1" in report and f"{names[1]}: 72 Spielpunkte, 1 gewonnen" in report
+
+
+async def test_an_association_counting_two_match_points_per_team_beaten(bot: Bot) -> None:
+    await setup_league(bot)
+    before = await bot.say("/liga", **LEADER)
+    await refused(bot, "/liga matchpunkte 2", "verwalten Gerd", **STRANGER)
+    await refused(bot, "/liga matchpunkte 0", "Matchpunkte je geschlagener Mannschaft", **LEADER)
+    await refused(bot, "/liga matchpunkte ²", "/liga matchpunkte 2", **LEADER)
+    assert [r.text for r in await bot.say("/liga", **LEADER)] == [r.text for r in before]
+    await ok(bot, "/liga matchpunkte 2", "2 Matchpunkte je geschlagener Mannschaft", **LEADER)
+    await ok(bot, "/spieltag 1 Reken", **LEADER)
+    await ok(bot, "/aufstellung West fehlt", **LEADER)
+    await ok(bot, "/setzen", **LEADER)
+    # Series 1 of day 1 with Dora in Erik's place (by hand, as in DAY1's comment; 6 games lost
+    # in all): Ost 1,200 + 40 × (6 − 1) = 1,400; Nord 1,200 + 40 × 4 = 1,360; Süd 1,200 + 40 × 3
+    # = 1,320; absent West last. Two points per team beaten: 6:0, 4:2, 2:4, 0:6.
+    results = dict(DAY1[1])
+    results["Dora"] = results.pop("Erik")  # the line-up for series 1 is the first four here
+    reply = await play_series(bot, 1, results)
+    assert "Ost: 1.400 – 1. Platz: 6:0" in reply and "Nord: 1.360 – 2. Platz: 4:2" in reply, reply
+    assert "Süd: 1.320 – 3. Platz: 2:4" in reply and "nicht angetreten: 0:6" in reply, reply

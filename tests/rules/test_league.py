@@ -217,6 +217,23 @@ def test_property_match_points_sum_to_the_pairs(sums: dict[str, int | None]) -> 
                 assert a.plus > b.plus and a.place < b.place
 
 
+@given(st.dictionaries(st.sampled_from("ABCDEF"), st.none() | st.integers(-500, 5000), min_size=3),
+       st.integers(1, 10))
+def test_property_more_points_per_team_scale_every_line(
+    sums: dict[str, int | None], per_team: int
+) -> None:
+    one = {line.team: line for line in lg.match_points(sums)}
+    for line in lg.match_points(sums, per_team):
+        assert line.plus == one[line.team].plus * per_team
+        assert line.minus == one[line.team].minus * per_team
+        assert line.place == one[line.team].place
+
+
+def test_two_points_per_team_beaten() -> None:
+    lines = {line.team: line.reason for line in lg.match_points({"A": 9, "B": 7, "C": 7, "D": None}, 2)}
+    assert lines == {"A": "1. Platz: 6:0", "B": "2. Platz: 3:3", "C": "2. Platz: 3:3", "D": "nicht angetreten: 0:6"}
+
+
 def test_season_table_ranks_by_match_points_then_game_points() -> None:
     day1 = [
         lg.DayLine(1, "A", Fraction(6), Fraction(3), 12000),

@@ -303,7 +303,7 @@ class DayState:
         for p in self.person_scores(series):
             current = sums[p.team]
             sums[p.team] = (current or 0) + p.score
-        return lg.match_points(sums)
+        return lg.match_points(sums, self.league.match_points_per_team)
 
     def day_table(self) -> list[lg.DayLine]:
         return lg.day_table(

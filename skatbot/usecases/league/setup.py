@@ -41,7 +41,7 @@ from skatbot.usecases.reply import Command, Reply
 
 # --- /liga ------------------------------------------------------------------------------------
 
-_SETTINGS = ("serien", "mindestens", "verlustspiel", "reihenfolge", "wechsel")
+_SETTINGS = ("serien", "mindestens", "verlustspiel", "reihenfolge", "wechsel", "matchpunkte")
 _SUBSTITUTIONS = ("immer", "zwischen")
 
 
@@ -96,9 +96,15 @@ def settings_line(league: League) -> str:
     return (
         f"Einstellungen: {league.series_per_day} Serien je Spieltag, "
         f"{league.games_3}/{league.games_4} Spiele am Dreier-/Vierertisch, "
+        f"{_match_points_text(league)}, "
         f"{order_text(league)}, Wechsel {_SUBSTITUTION_TEXT[league.substitutions]}, "
         f"Einzelwertung ab {league.min_share} % der Spiele{fee}."
     )
+
+
+def _match_points_text(league: League) -> str:
+    per = league.match_points_per_team
+    return f"{per} Matchpunkt{'' if per == 1 else 'e'} je geschlagener Mannschaft"
 
 
 _SUBSTITUTION_TEXT = {
@@ -141,6 +147,14 @@ def _setting(league: League, words: list[str]) -> str:
                 "/liga wechsel zwischen (nur zwischen den Serien).",
             )
         league.substitutions = policy
+    elif key == "matchpunkte":
+        if not is_number(value) or not 1 <= int(value) <= 10:
+            raise RuleError(
+                "Wie viele Matchpunkte je geschlagener Mannschaft?",
+                hint="Eine Zahl von 1 bis 10, z. B. /liga matchpunkte 1 (DSkV: 3:0, 2:1, 1:2, 0:3) "
+                "oder /liga matchpunkte 2.",
+            )
+        league.match_points_per_team = int(value)
     elif key == "reihenfolge":
         order = value.casefold()
         if order not in lg.ORDERS:

@@ -39,6 +39,7 @@ def upgrade() -> None:
         sa.Column("lost_fee_cents", sa.Integer(), nullable=False),
         sa.Column("ranking_order", sa.String(length=16), nullable=False),
         sa.Column("substitutions", sa.String(length=16), nullable=False),
+        sa.Column("match_points_per_team", sa.Integer(), nullable=False),
         sa.ForeignKeyConstraint(["chat_id"], ["chats.id"]),
         sa.PrimaryKeyConstraint("id"),
     )
