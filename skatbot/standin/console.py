@@ -259,7 +259,7 @@ class _Console:
         for index in range(self.printed, len(calls)):
             call = calls[index]
             if call.status == 0:
-                if call.method.lower() in _PRINTED_METHODS:
+                if call.method.lower() in _PRINTED_METHODS or call.method.lower() in _TOPIC_METHODS:
                     break
                 contiguous = False
                 continue
@@ -272,10 +272,11 @@ class _Console:
 
     def print_call(self, call: ApiCall) -> None:
         method = call.method.lower()
-        if method not in _PRINTED_METHODS:
+        if method in _TOPIC_METHODS:
+            if call.ok:  # a refusal is the bot's business: it falls back to /tisch CODE
+                self.print_topic(call)
             return
-        if method in _TOPIC_METHODS and call.ok:
-            self.print_topic(call)
+        if method not in _PRINTED_METHODS:
             return
         chat = str(call.params.get("chat_id", ""))
         if chat and method != "answercallbackquery":
@@ -348,11 +349,13 @@ class _Console:
         """Push one input line as an update; returns its update_id (None if nothing sent)."""
         chat = _CHAT_RE.match(line)
         if chat is not None:
+            before = self.chat, self.thread
             self.switch(chat.group(1))
             line = chat.group(3).strip()
             if chat.group(2):
                 entered = self.enter_topic(line)
-                if entered is None:
+                if entered is None:  # no such topic: stay where we were
+                    self.chat, self.thread = before
                     return None
                 line = entered
             if not line:
