@@ -113,7 +113,7 @@ def test_topics_taken_back_with_the_draw_are_gone(tmp_path: Path) -> None:
     ]
     created = NEW_TOPIC.findall(run(tmp_path / "probe", desk))
     assert len(created) == 2, created
-    (first, thread), _ = created
+    (_, thread), _ = created
     out = run(
         tmp_path / "evening",
         [
