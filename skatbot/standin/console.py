@@ -472,6 +472,13 @@ async def run_console(
             for known in await db.read(known_chat_ids):
                 if known != CHAT_ID:
                     api.add_chat(known, title=f"Chat {known}")
+            # and so do their forum topics with lists, by number (their names are not kept)
+            from skatbot.storage.places import topics_with_lists
+
+            for forum, thread in await db.read(topics_with_lists):
+                if not api.is_forum(forum):
+                    api.make_forum(forum, title=f"Chat {forum}")
+                api.new_topic(forum, f"Thema {thread}", thread_id=thread)
         stop = asyncio.Event()
         poller = asyncio.create_task(run_polling(app, stop=stop, timeout=10), name="standin-poll")
         console = _Console(api, stdout, out_dir)

@@ -131,3 +131,17 @@ def test_topics_taken_back_with_the_draw_are_gone(tmp_path: Path) -> None:
     # a deleted topic cannot be written to any more
     gone = out.rsplit(f"> #verein/{thread} /stand\n", 1)[1]
     assert gone.startswith(f"⚠ #verein hat kein Thema {thread}. Themen: 1 Allgemein\n"), out
+
+
+def test_a_later_session_finds_the_topics_with_lists(tmp_path: Path) -> None:
+    # the console keeps its database in the working folder: a topic with a list is there
+    # again in the next session, by its number (the stand-in does not keep topic names)
+    first = run(tmp_path, ["#verein/A /neu Anna Bernd Carla", "/spiel Anna grand mit 1 g"])
+    ((_, thread),) = NEW_TOPIC.findall(first)
+    later = run(tmp_path, [f"#verein/{thread} /stand", "#verein/B /neu Dora Emil Fritz"])
+    stand = answer_to(later, f"#verein/{thread} /stand")
+    assert "Anna" in stand and "98" in stand, later
+    # a new topic gets a number of its own, not the old topic's
+    ((_, new),) = NEW_TOPIC.findall(later)
+    assert int(new) > int(thread), later
+    assert "Neue Liste: Dora, Emil, Fritz" in answer_to(later, "#verein/B /neu Dora Emil Fritz")
