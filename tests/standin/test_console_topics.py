@@ -99,7 +99,9 @@ def test_a_preisskat_whose_desk_is_a_forum(tmp_path: Path) -> None:
     assert out.count("✅ Gemeldet an die Turnierleitung") == 2, out
     # the reports reach the desk, the General topic (printed under its header while the
     # console is in a table's topic)
-    assert "[#verein]\n" in out and "Serie 1 ist komplett" in out, out
+    for number in (1, 2):
+        assert f"[#verein]\n📥 Serie 1 · Tisch {number} gemeldet" in out, out
+    assert "Serie 1 ist komplett" in out, out
     ranking = answer_to(out, "#verein /rangliste")
     assert ranking.count(" 73 Punkte") == 2, ranking  # each table's null game: 23 + 50
     assert "⚠️" not in out, out
