@@ -176,6 +176,10 @@ class _Console:
             self.api.make_forum(chat_id, title=self.chat)
         topics = self.api.topics.get(chat_id, {})
         word, _, rest = spec.partition(" ")
+        if not word or word[0] in "/!":  # "#verein/ /stand": no topic named
+            hint = f"👉 #{self.chat}/2 … oder #{self.chat}/Name … {self.topics_hint()}"
+            self.write(f"⚠ Welches Thema? {hint}")
+            return None
         if word.casefold() in _GENERAL_NAMES:
             self.thread = None
             return rest.strip()

@@ -40,6 +40,7 @@ def test_two_lists_in_two_topics_of_one_forum(tmp_path: Path) -> None:
             "#verein/B /stand",
             "#verein /stand",
             "#verein/9 /stand",
+            "#verein/ /stand",
             "/stand",
         ],
     )
@@ -60,6 +61,9 @@ def test_two_lists_in_two_topics_of_one_forum(tmp_path: Path) -> None:
     # an unknown topic number is refused and the console stays where it was (General)
     unknown = answer_to(out, "#verein/9 /stand")
     assert f"#verein hat kein Thema 9. Themen: 1 Allgemein, {topics['A']} A" in unknown, out
+    assert "⚠ Welches Thema? 👉 #verein/2 … oder #verein/Name …" in answer_to(
+        out, "#verein/ /stand"
+    ), out
     assert "noch keine Liste" in answer_to(out, "/stand"), out
 
 
