@@ -8,12 +8,17 @@ Every input line is sent as a group message (first to chat -1001 "Skatrunde"). S
 * ``Name> text``   send ``text`` as another player (each name gets its own user id);
                    ``Name> !N`` presses a button as that player
 * ``#chat [text]`` switch to the group chat ``chat`` (made on first use), and send ``text``
-                   there: a tournament desk and its tables side by side
+                   there: a tournament desk and its tables side by side; in a forum chat
+                   that is its General topic
+* ``#chat/TOPIC [text]`` the same in a forum topic of ``chat`` (the chat becomes a forum
+                   supergroup): ``TOPIC`` is a topic's number (1 is General) or its full
+                   name; a new name opens a topic of that name (one word)
 * ``text \``       a line ending in a backslash goes on in the next line (one message)
 * ``!ende``        quit (as does the end of the input, Ctrl+D)
 
 Messages are printed as plain text, rich messages (``/darstellung tabelle``) with their tables
-as aligned columns, those to another chat than the current one behind ``[#chat]``, inline
+as aligned columns, those to another chat or topic than the current one behind ``[#chat]``
+or ``[#chat/topic]``; topics the bot opens, closes or deletes get a line each; inline
 keyboards as ``  [Label] [Label]``, documents and photos (PNG pictures) are written to
 ``out_dir``. In a terminal the console shows a one-line hint and a prompt.
 """
@@ -33,7 +38,7 @@ from typing import Any, TextIO
 
 from skatbot.runner import run_polling
 from skatbot.standin.rich import parse_rich
-from skatbot.standin.server import ApiCall, BotApiServer
+from skatbot.standin.server import GENERAL_THREAD_ID, GENERAL_TOPIC, ApiCall, BotApiServer
 
 __all__ = ["run_console"]
 
@@ -42,10 +47,12 @@ CHAT_TITLE = "Skatrunde"
 DEFAULT_USER = "Spieler"
 HINT = (
     "Schreib wie im Chat (/hilfe) · Knopf drücken: !1 · als anderer Spieler: Bernd> /spiel … · "
-    "anderer Chat: #tisch1 … · mehrzeilig: Zeile mit \\ enden · Ende: !ende oder Strg+D"
+    "anderer Chat: #tisch1 … · Forumsthema: #verein/2 … · mehrzeilig: Zeile mit \\ enden · "
+    "Ende: !ende oder Strg+D"
 )
 QUIT = {"!ende", "!quit", "!q"}
-_CHAT_RE = re.compile(r"^#([^\s#]{1,32})(?:\s+(.*))?$")
+_CHAT_RE = re.compile(r"^#([^\s#/]{1,32})(/?)(.*)$", re.S)
+_GENERAL_NAMES = {"1", "allgemein", "general"}
 
 _PRINTED_METHODS = {
     "sendmessage",
@@ -56,6 +63,12 @@ _PRINTED_METHODS = {
     "senddocument",
     "sendphoto",
     "answercallbackquery",
+}
+_TOPIC_METHODS = {
+    "createforumtopic": "🗂 Neues Thema",
+    "closeforumtopic": "🔒 Thema geschlossen:",
+    "reopenforumtopic": "🔓 Thema wieder offen:",
+    "deleteforumtopic": "🗑 Thema gelöscht:",
 }
 # A player's name as people write it at the table: "Anna Maria", "Peter M.", "Hans-Jürgen";
 # single spaces only, so a plain sentence with a ">" in it is rarely taken for a name.
@@ -120,18 +133,21 @@ class _Console:
         self.chat = CHAT_TITLE  # the current chat: its name as typed after "#"
         self.chat_ids: dict[str, int] = {CHAT_TITLE.casefold(): CHAT_ID}
         self.titles: dict[int, str] = {CHAT_ID: CHAT_TITLE}
+        self.thread: int | None = None  # the current forum topic (None: General, or no forum)
+        self.topic_names: dict[tuple[int, int], str] = {}  # also of topics deleted since
 
     @property
     def chat_id(self) -> int:
         return self.chat_ids[self.chat.casefold()]
 
     def switch(self, name: str) -> None:
-        """Make ``name`` the current chat (a new group chat on first use)."""
+        """Make ``name`` the current chat (a new group chat on first use), outside topics."""
         key = name.casefold()
         if key not in self.chat_ids:
             self.chat_ids[key] = _chat_id_of(key)
             self.titles[self.chat_ids[key]] = name
         self.chat = self.titles[self.chat_ids[key]]
+        self.thread = None
 
     def new_chat_of(self, line: str) -> int | None:
         """The id of the chat ``line`` makes (``#name …`` for a name not used yet), else None."""
@@ -140,9 +156,61 @@ class _Console:
             return None
         return _chat_id_of(chat.group(1).casefold())
 
+    def topic_name(self, chat_id: int, thread: int) -> str:
+        name = self.api.topics.get(chat_id, {}).get(thread)
+        if name is not None:
+            self.topic_names[(chat_id, thread)] = name
+        return self.topic_names.get((chat_id, thread), str(thread))
+
+    def place(self, chat_id: int, thread: int | None) -> str:
+        """``#chat`` or ``#chat/topic``: how the console names a chat or a topic of it."""
+        title = self.titles.get(chat_id, str(chat_id))
+        return f"#{title}" if thread is None else f"#{title}/{self.topic_name(chat_id, thread)}"
+
+    def enter_topic(self, spec: str) -> str | None:
+        """Go to the topic ``spec`` starts with (a number, a topic's full name, or a new
+        one-word name) of the current chat, which becomes a forum; returns the rest of
+        ``spec`` (the message), or None if there is no such topic (said why)."""
+        chat_id = self.chat_id
+        if not self.api.is_forum(chat_id):
+            self.api.make_forum(chat_id, title=self.chat)
+        topics = self.api.topics.get(chat_id, {})
+        word, _, rest = spec.partition(" ")
+        if not word or word[0] in "/!":  # "#verein/ /stand": no topic named
+            hint = f"👉 #{self.chat}/2 … oder #{self.chat}/Name … {self.topics_hint()}"
+            self.write(f"⚠ Welches Thema? {hint}")
+            return None
+        if word.casefold() in _GENERAL_NAMES:
+            self.thread = None
+            return rest.strip()
+        if word.isdigit():
+            if int(word) not in topics:
+                where = self.place(chat_id, None)
+                self.write(f"⚠ {where} hat kein Thema {word}. {self.topics_hint()}")
+                return None
+            self.thread = int(word)
+            return rest.strip()
+        named = [
+            (len(name), thread)
+            for thread, name in topics.items()
+            if spec.casefold().startswith(name.casefold())
+            and spec[len(name) : len(name) + 1] in ("", " ", "\n")
+        ]
+        if named:
+            length, self.thread = max(named)
+            return spec[length:].strip()
+        self.thread = self.api.new_topic(chat_id, word)
+        self.write(f"🗂 Neues Thema {self.place(chat_id, self.thread)} (#{self.chat}/{self.thread})")
+        return rest.strip()
+
+    def topics_hint(self) -> str:
+        topics = self.api.topics.get(self.chat_id, {})
+        known = ", ".join(f"{thread} {name}" for thread, name in sorted(topics.items()))
+        return f"Themen: 1 Allgemein{', ' + known if known else ''}"
+
     @property
     def prompt(self) -> str:
-        return f"#{self.chat}> "
+        return f"{self.place(self.chat_id, self.thread)}> "
 
     closed = False  # the reader of stdout went away (``skatbot console | head``)
 
@@ -179,7 +247,8 @@ class _Console:
         return self.user_ids[name]
 
     def last_keyboard_message(self) -> tuple[int, list[dict[str, Any]]] | None:
-        for msg in reversed(self.api.messages(self.chat_id)):
+        here = GENERAL_TOPIC if self.thread is None else self.thread
+        for msg in reversed(self.api.messages(self.chat_id, thread_id=here)):
             buttons = [b for row in msg.buttons for b in row]
             if buttons:
                 return msg.message_id, buttons
@@ -194,7 +263,7 @@ class _Console:
         for index in range(self.printed, len(calls)):
             call = calls[index]
             if call.status == 0:
-                if call.method.lower() in _PRINTED_METHODS:
+                if call.method.lower() in _PRINTED_METHODS or call.method.lower() in _TOPIC_METHODS:
                     break
                 contiguous = False
                 continue
@@ -207,13 +276,19 @@ class _Console:
 
     def print_call(self, call: ApiCall) -> None:
         method = call.method.lower()
+        if method in _TOPIC_METHODS:
+            if call.ok:  # a refusal is the bot's business: it falls back to /tisch CODE
+                self.print_topic(call)
+            return
         if method not in _PRINTED_METHODS:
             return
         chat = str(call.params.get("chat_id", ""))
-        if chat and chat != str(self.chat_id) and method != "answercallbackquery":
+        if chat and method != "answercallbackquery":
             known = chat.lstrip("-").isdigit() and int(chat) in self.titles
-            title = self.titles[int(chat)] if known else chat
-            self.write(f"[#{title}]")
+            thread = _thread_of(call)
+            here = known and int(chat) == self.chat_id and thread == self.thread
+            if not here:
+                self.write(f"[{self.place(int(chat), thread)}]" if known else f"[#{chat}]")
         if not call.ok:
             self.write(f"⚠ {call.method} fehlgeschlagen: {call.error}")
             return
@@ -236,6 +311,21 @@ class _Console:
             self.write(prefix + str(text or ""))
         for line in _keyboard_lines(result.get("reply_markup")):
             self.write(line)
+
+    def print_topic(self, call: ApiCall) -> None:
+        """A topic the bot opened, closed, reopened or deleted, with how to write there."""
+        method = call.method.lower()
+        chat_id = int(call.params.get("chat_id", 0))
+        if method == "createforumtopic":
+            thread = int(call.result["message_thread_id"])
+        else:
+            thread = int(call.params.get("message_thread_id", 0))
+        where = self.place(chat_id, thread)
+        title = self.titles.get(chat_id, str(chat_id))
+        if method == "createforumtopic":
+            self.write(f"{_TOPIC_METHODS[method]} {where} (#{title}/{thread})")
+        else:
+            self.write(f"{_TOPIC_METHODS[method]} {where}")
 
     def save_document(self, call: ApiCall, result: dict[str, Any]) -> None:
         """Write a sent document or photo to ``out_dir`` and say where."""
@@ -263,11 +353,25 @@ class _Console:
         """Push one input line as an update; returns its update_id (None if nothing sent)."""
         chat = _CHAT_RE.match(line)
         if chat is not None:
+            before = self.chat, self.thread
             self.switch(chat.group(1))
-            line = (chat.group(2) or "").strip()
+            line = chat.group(3).strip()
+            if chat.group(2):
+                entered = self.enter_topic(line)
+                if entered is None:  # no such topic: stay where we were
+                    self.chat, self.thread = before
+                    return None
+                line = entered
             if not line:
-                self.write(f"(jetzt im Chat #{self.chat})")
+                here = "im Chat" if self.thread is None else "im Thema"
+                self.write(f"(jetzt {here} {self.place(self.chat_id, self.thread)})")
                 return None
+        if self.thread is not None and self.thread not in self.api.topics.get(self.chat_id, {}):
+            gone = self.place(self.chat_id, self.thread)
+            self.write(
+                f"⚠ Das Thema {gone} gibt es nicht mehr. 👉 #{self.chat} … schreibt ins Allgemeine."
+            )
+            return None
         name = DEFAULT_USER
         match = _NAMED_USER_RE.match(line)
         if match and match.group(2):
@@ -280,6 +384,8 @@ class _Console:
             user_id=self.user_id(name),
             first_name=name,
             chat_title=self.chat,
+            chat_type="supergroup" if self.api.is_forum(self.chat_id) else "group",
+            thread_id=self.thread,
         )
 
     def tap(self, line: str, name: str) -> int | None:
@@ -313,6 +419,17 @@ class _Console:
                 first_name=name,
             )
         return None
+
+
+def _thread_of(call: ApiCall) -> int | None:
+    """The forum topic of a sent or edited message (None: outside topics, or General)."""
+    result = call.result if isinstance(call.result, dict) else {}
+    if result.get("is_topic_message") and result.get("message_thread_id"):
+        return int(result["message_thread_id"])
+    raw = call.params.get("message_thread_id")
+    if raw and str(raw).isdigit() and int(raw) != GENERAL_THREAD_ID:
+        return int(raw)  # a failed send into a topic
+    return None
 
 
 async def run_console(
@@ -359,6 +476,13 @@ async def run_console(
             for known in await db.read(known_chat_ids):
                 if known != CHAT_ID:
                     api.add_chat(known, title=f"Chat {known}")
+            # and so do their forum topics with lists, by number (their names are not kept)
+            from skatbot.storage.places import topics_with_lists
+
+            for forum, thread in await db.read(topics_with_lists):
+                if not api.is_forum(forum):
+                    api.make_forum(forum, title=f"Chat {forum}")
+                api.new_topic(forum, f"Thema {thread}", thread_id=thread)
         stop = asyncio.Event()
         poller = asyncio.create_task(run_polling(app, stop=stop, timeout=10), name="standin-poll")
         console = _Console(api, stdout, out_dir)

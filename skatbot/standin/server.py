@@ -15,11 +15,18 @@ sendPhoto, answerCallbackQuery, getMe, commands, pins, chat and member queries, 
 Telegram HTML as Telegram shows it (``parse_html``/``html_to_text``; a text Telegram could not
 parse is refused with its ``can't parse entities`` error).
 
+Forum topics are modelled as Telegram has them (the console's forum chats): the General
+topic is thread 1 and its messages carry no ``message_thread_id``; created topics
+(createForumTopic, or a user's, ``new_topic``) are numbered from 2 on (a topic's id is its
+creation message's); messages in a topic carry ``message_thread_id`` and
+``is_topic_message``; a send into a closed topic answers ``TOPIC_CLOSED``, into a deleted one
+``message thread not found``.
+
 Everything only tests need - Telegram's limits and strict checks, fault injection, fake
-admins, flood control, forum topics, inline queries, membership changes - lives in the test
+admins and rights, flood control, inline queries, membership changes - lives in the test
 suite (``tests/standin/fake_telegram.py``), which extends ``BotApiServer`` through the hooks
 ``_before_call``/``_after_call``, ``_check_text``, ``_check_markup``, ``_check_edit``,
-``_thread``, ``_writable_chat``, ``_member`` and ``_METHODS``.
+``_may_manage_topics``, ``_writable_chat``, ``_member`` and ``_METHODS``.
 """
 
 from __future__ import annotations
@@ -41,6 +48,9 @@ from skatbot.httpio import BadRequest, read_request
 from skatbot.standin.rich import RichContent, RichError, parse_rich
 
 __all__ = [
+    "GENERAL_THREAD_ID",
+    "GENERAL_TOPIC",
+    "TOPIC_ICON_COLORS",
     "ApiCall",
     "ApiError",
     "BotApiServer",
@@ -57,6 +67,13 @@ JSONDict = dict[str, Any]
 BOT_ID = 4242
 BOT_USERNAME = "skatbot_console_bot"
 BOT_FIRST_NAME = "Skatbot"
+
+MAX_TOPIC_NAME_LENGTH = 128
+GENERAL_TOPIC = 0
+"""``messages(chat_id, thread_id=GENERAL_TOPIC)``: the messages outside any forum topic."""
+GENERAL_THREAD_ID = 1
+"""The General topic of a forum as Telegram numbers it (its messages carry no thread id)."""
+TOPIC_ICON_COLORS = (0x6FB9F0, 0xFFD67E, 0xCB86DB, 0x8EEE98, 0xFF93B2, 0xFB6F5F)
 
 # Form fields that are strings in the Bot API and must not be JSON-decoded
 # (a message text "42" must stay the string "42").
@@ -524,6 +541,10 @@ class BotApiServer:
         "leaveChat",
         "close",
         "logOut",
+        "createForumTopic",
+        "deleteForumTopic",
+        "closeForumTopic",
+        "reopenForumTopic",
     )
     """Bot API methods served; each is the method ``_m_<name>``."""
 
@@ -573,6 +594,12 @@ class BotApiServer:
         self._next_file = 1
         self._documents: list[tuple[int, tuple[str, bytes]]] = []
         self._photos: list[tuple[int, tuple[str, bytes]]] = []
+        self.topics: dict[int, dict[int, str]] = {}
+        """Forum topics per chat: thread id -> name (the General topic, thread 1, is not
+        listed: it always exists in a forum)."""
+        self.closed_topics: set[tuple[int, int]] = set()
+        """(chat id, thread id) of the closed topics: posting there answers TOPIC_CLOSED."""
+        self._topic_colors: dict[tuple[int, int], int] = {}
         self._handlers: dict[str, Callable[[JSONDict, dict[str, tuple[str, bytes]]], Any]] = {
             name.lower(): getattr(self, f"_m_{name}") for name in self._METHODS
         }
@@ -647,6 +674,59 @@ class BotApiServer:
         """Make a chat known (the bot gets ``chat not found`` for unknown chats)."""
         self._chat(chat_id, chat_type, title)
 
+    def make_forum(self, chat_id: int, *, title: str = "Skatrunde") -> None:
+        """Make a chat a forum supergroup (topics enabled, ``is_forum`` in every message). As
+        in Telegram the General topic is thread 1 (message id 1 is taken by it), so the first
+        created topic is thread 2 or later."""
+        self._chat(chat_id, "supergroup", title)
+        self._chats[chat_id]["is_forum"] = True
+        self.topics.setdefault(chat_id, {})
+        if self._next_message_id.get(chat_id, 0) < GENERAL_THREAD_ID:
+            self._next_message_id[chat_id] = GENERAL_THREAD_ID
+
+    def is_forum(self, chat_id: int) -> bool:
+        return bool(self._chats.get(chat_id, {}).get("is_forum"))
+
+    def new_topic(
+        self,
+        chat_id: int,
+        name: str,
+        icon_color: int | None = None,
+        *,
+        by_bot: bool = False,
+        thread_id: int | None = None,
+    ) -> int:
+        """A new topic of the forum ``chat_id``; returns its ``message_thread_id``: the id of
+        its creation (service) message, so it never collides with other message ids."""
+        topics = self.topics.setdefault(chat_id, {})
+        if icon_color is None:
+            icon_color = TOPIC_ICON_COLORS[len(topics) % len(TOPIC_ICON_COLORS)]
+        if thread_id is None:
+            thread_id = self._new_message_id(chat_id)
+        elif thread_id in self._messages.get(chat_id, {}):
+            topics[thread_id] = name  # a caller's own thread id: no creation message then
+            self._topic_colors[(chat_id, thread_id)] = icon_color
+            return thread_id
+        else:
+            self._next_message_id[chat_id] = max(self._next_message_id.get(chat_id, 0), thread_id)
+        creator = (
+            dict(self.bot_user)
+            if by_bot
+            else {"id": 1, "is_bot": False, "first_name": "Spieler"}
+        )
+        self._messages.setdefault(chat_id, {})[thread_id] = {
+            "message_id": thread_id,
+            "from": creator,
+            "chat": dict(self._chats[chat_id]),
+            "date": int(time.time()),
+            "message_thread_id": thread_id,
+            "is_topic_message": True,
+            "forum_topic_created": {"name": name, "icon_color": icon_color},
+        }
+        topics[thread_id] = name
+        self._topic_colors[(chat_id, thread_id)] = icon_color
+        return thread_id
+
     def _new_message_id(self, chat_id: int) -> int:
         mid = self._next_message_id.get(chat_id, 0) + 1
         self._next_message_id[chat_id] = mid
@@ -663,17 +743,58 @@ class BotApiServer:
         chat_type: str = "group",
         chat_title: str = "Skatrunde",
         reply_to: int | None = None,
+        thread_id: int | None = None,
     ) -> int:
-        """Queue a Message update from a user; returns its update_id."""
-        message = self._user_message(
+        """Queue a Message update from a user; returns its update_id. ``thread_id`` posts
+        into that forum topic (the chat becomes a forum supergroup; thread 1 is the General
+        topic); in a forum every message is a supergroup's."""
+        message = self._topic_message(
             text,
             chat_id=chat_id,
             user=self._user(user_id, first_name, username),
             chat_type=chat_type,
             chat_title=chat_title,
             reply_to=reply_to,
+            thread_id=thread_id,
         )
         return self.push_update({"message": message})
+
+    def _topic_message(
+        self,
+        text: str,
+        *,
+        chat_id: int,
+        user: JSONDict,
+        chat_type: str,
+        chat_title: str,
+        reply_to: int | None,
+        thread_id: int | None,
+    ) -> JSONDict:
+        """A new user message, in forum topic ``thread_id`` if given."""
+        if thread_id is not None or self.is_forum(chat_id):
+            chat_type = "supergroup"
+            self._chat(chat_id, chat_type, chat_title, user)
+            self.make_forum(chat_id, title=chat_title)
+        if thread_id == GENERAL_THREAD_ID:
+            thread_id = None  # the General topic: its messages carry no thread id
+        if thread_id is not None and thread_id not in self.topics[chat_id]:
+            self.new_topic(chat_id, f"Thema {thread_id}", None, thread_id=thread_id)
+        message = self._user_message(
+            text,
+            chat_id=chat_id,
+            user=user,
+            chat_type=chat_type,
+            chat_title=chat_title,
+            reply_to=reply_to,
+        )
+        if thread_id is not None:
+            message["message_thread_id"] = thread_id
+            message["is_topic_message"] = True
+            if reply_to is None:  # Telegram: a topic message "replies" to the topic's creation
+                created = self._messages.get(chat_id, {}).get(thread_id)
+                if created is not None:
+                    message["reply_to_message"] = copy.deepcopy(created)
+        return message
 
     def _user_message(
         self,
@@ -990,8 +1111,32 @@ class BotApiServer:
         return self._known_chat(params)
 
     def _thread(self, chat: JSONDict, params: JSONDict) -> int | None:
-        """The forum topic a send goes to: none here (the console's chat has no topics)."""
-        return None
+        """The forum topic a send goes to; 400 ``message thread not found`` for a thread id
+        that is no topic of the forum, ``TOPIC_CLOSED`` for a closed topic. Thread 1 is the
+        General topic (the message carries no thread id); in a chat without topics a thread
+        id is ignored, as Telegram does. A reply without ``message_thread_id`` lands in the
+        topic of the replied-to message, as in Telegram (topics are reply threads)."""
+        raw = params.get("message_thread_id")
+        if raw is None or raw == "" or raw == 0:
+            reply_id = self._reply_id(params)
+            if reply_id is None:
+                return None
+            replied = self._messages.get(chat["id"], {}).get(reply_id, {})
+            inherited = (
+                replied.get("message_thread_id") if replied.get("is_topic_message") else None
+            )
+            return int(inherited) if inherited else None
+        try:
+            thread_id = int(raw)
+        except (TypeError, ValueError):
+            raise bad_request("message thread not found") from None
+        if thread_id == 0 or not chat.get("is_forum") or thread_id == GENERAL_THREAD_ID:
+            return None
+        if thread_id not in self.topics.get(chat["id"], {}):
+            raise bad_request("message thread not found")
+        if (chat["id"], thread_id) in self.closed_topics:
+            raise bad_request("TOPIC_CLOSED")
+        return thread_id
 
     @staticmethod
     def _reply_id(params: JSONDict) -> int | None:
@@ -1518,6 +1663,70 @@ class BotApiServer:
 
     def _m_leaveChat(self, params: JSONDict, files: Any) -> bool:
         self._known_chat(params)
+        return True
+
+    def _may_manage_topics(self, chat_id: int) -> bool:
+        """The bot may create, close and delete topics (the console's forums made it an
+        administrator with that right; a subclass may take it away)."""
+        return True
+
+    def _m_createForumTopic(self, params: JSONDict, files: Any) -> JSONDict:
+        chat = self._writable_chat(params)
+        if not chat.get("is_forum"):
+            raise bad_request("the chat is not a forum")
+        if not self._may_manage_topics(chat["id"]):
+            raise bad_request("not enough rights to create a topic")
+        name = str(params.get("name") or "")
+        if not name.strip():
+            raise bad_request("TOPIC_TITLE_EMPTY")
+        if len(name) > MAX_TOPIC_NAME_LENGTH:
+            raise bad_request("TOPIC_TITLE_TOO_LONG")
+        color = params.get("icon_color")
+        if color is not None and color not in TOPIC_ICON_COLORS:
+            raise bad_request("TOPIC_ICON_COLOR_INVALID")
+        thread_id = self.new_topic(chat["id"], name, color, by_bot=True)
+        topic: JSONDict = {
+            "message_thread_id": thread_id,
+            "name": name,
+            "icon_color": self._topic_colors[(chat["id"], thread_id)],
+        }
+        if params.get("icon_custom_emoji_id"):
+            topic["icon_custom_emoji_id"] = str(params["icon_custom_emoji_id"])
+        return topic
+
+    def _topic_param(self, params: JSONDict) -> tuple[int, int]:
+        """close/reopen/deleteForumTopic: a topic of a forum, and the right to manage topics."""
+        chat = self._writable_chat(params)
+        if not chat.get("is_forum"):
+            raise bad_request("the chat is not a forum")
+        if not self._may_manage_topics(chat["id"]):
+            raise bad_request("not enough rights to manage topics")
+        try:
+            thread_id = int(params.get("message_thread_id"))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            raise bad_request("message thread not found") from None
+        if thread_id not in self.topics.get(chat["id"], {}):
+            raise bad_request("message thread not found")
+        return chat["id"], thread_id
+
+    def _m_deleteForumTopic(self, params: JSONDict, files: Any) -> bool:
+        chat_id, thread_id = self._topic_param(params)
+        del self.topics[chat_id][thread_id]  # later sends there: message thread not found
+        self.closed_topics.discard((chat_id, thread_id))
+        return True
+
+    def _m_closeForumTopic(self, params: JSONDict, files: Any) -> bool:
+        key = self._topic_param(params)
+        if key in self.closed_topics:
+            raise bad_request("TOPIC_NOT_MODIFIED")
+        self.closed_topics.add(key)
+        return True
+
+    def _m_reopenForumTopic(self, params: JSONDict, files: Any) -> bool:
+        key = self._topic_param(params)
+        if key not in self.closed_topics:
+            raise bad_request("TOPIC_NOT_MODIFIED")
+        self.closed_topics.discard(key)
         return True
 
     def _m_close(self, params: JSONDict, files: Any) -> bool:

@@ -20,7 +20,7 @@ from sqlalchemy import BigInteger, DateTime, Integer, UniqueConstraint, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from skatbot.storage.models import Base
+from skatbot.storage.models import Base, SheetList
 
 TOPIC_PLACE_BASE = 2**53
 
@@ -81,3 +81,23 @@ def telegram_of(session: Session, place: int) -> tuple[int, int]:
     if topic is None:
         raise LookupError(f"no topic for place {place}")
     return topic.telegram_chat_id, topic.thread_id
+
+
+def topics_with_lists(session: Session) -> list[tuple[int, int]]:
+    """(Telegram chat, thread) of every forum topic that has a list: the console makes them
+    known again in a later session (a topic whose lists are gone, e.g. of a draw taken
+    back, stays gone)."""
+    # the row id from the place id, not the place id from the row id: Topic.id is an
+    # INTEGER column, and PostgreSQL refuses INTEGER + 2**53
+    topic_ids = (
+        select(SheetList.chat_id - TOPIC_PLACE_BASE)
+        .where(SheetList.chat_id >= TOPIC_PLACE_BASE)
+        .distinct()
+        .scalar_subquery()
+    )
+    rows = session.execute(
+        select(Topic.telegram_chat_id, Topic.thread_id)
+        .where(Topic.id.in_(topic_ids))
+        .order_by(Topic.telegram_chat_id, Topic.thread_id)
+    )
+    return [(int(chat), int(thread)) for chat, thread in rows]

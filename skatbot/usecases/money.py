@@ -248,10 +248,25 @@ def _stake_of_earlier_list(session: Session, cmd: Command, at: int) -> Reply:
         user_id=cmd.user_id, update_id=cmd.update_id,
     )  # fmt: skip
     label = f"<b>{escape(stake.label)}</b>" if stake else "ohne Einsatz"
+    settle = f"Abrechnen: /abrechnung {number}"
+    if _in_latest_evening(session, cmd, lst):
+        settle += " · den ganzen Abend: /abrechnung abend"
     return Reply(
         f"💶 Liste {number}: {label} – nur diese Liste; die anderen behalten ihren Einsatz.\n"
-        f"Abrechnen: /abrechnung {number} · den ganzen Abend: /abrechnung abend"
+        + settle
     )
+
+
+def _in_latest_evening(session: Session, cmd: Command, lst: repo.ListInfo) -> bool:
+    """Whether ``/abrechnung abend`` settles ``lst`` with others: it is one of several
+    series of the latest evening (the /weiter chain of the latest list)."""
+    from skatbot.usecases.evening import evening_lists
+
+    latest = repo.latest_list(session, cmd.chat_id)
+    if latest is None:
+        return False
+    evening = evening_lists(session, latest)
+    return len(evening) > 1 and lst.id in {e.id for e in evening}
 
 
 def _stake_change_notice(

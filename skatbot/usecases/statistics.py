@@ -94,13 +94,14 @@ def scope_line(stats: ChatStats, running: bool) -> str:
     return line + " (nur abgeschlossene Listen zählen)."
 
 
-def _kinds(kinds: dict[str, KindCount]) -> str:
+def _kinds(kinds: dict[str, KindCount]) -> list[str]:
+    """The line of game kinds, or no line where nothing was declared (not a lone "–")."""
     parts = [
         f"{KIND_LABELS[k]} {kinds[k].declared} ({kinds[k].won} gew.)"
         for k in KINDS
         if kinds[k].declared
     ]
-    return " · ".join(parts) if parts else "–"
+    return [" · ".join(parts)] if parts else []
 
 
 def _game(ref: GameRef) -> str:
@@ -140,7 +141,7 @@ def chat_text(stats: ChatStats, names: dict[str, str], running: bool) -> str:
         f"Gespielt: {stats.declared} – gewonnen {stats.won} ({percent(stats.won, stats.declared)}),"
         f" verloren {lost} ({percent(lost, stats.declared)}), überreizt {stats.overbids}"
     )
-    lines.append(_kinds(stats.kinds))
+    lines.extend(_kinds(stats.kinds))
     records = []
     if stats.highest_game and stats.highest_game.game:
         records.append(
@@ -197,11 +198,14 @@ def player_text(
     name = escape(names[p.key])
     lines = [f"📊 <b>Statistik: {name}</b>", scope_line(stats, running)]
     lines.append(f"Serien: {p.series} · {texts.games(p.games)} am Tisch")
-    lines.append(
-        f"Gespielt: {p.declared} – gewonnen {p.won} ({percent(p.won, p.declared)}),"
-        f" verloren {p.lost} ({percent(p.lost, p.declared)}), überreizt {p.overbids}"
-    )
-    lines.append(_kinds(p.kinds))
+    if p.declared:
+        lines.append(
+            f"Gespielt: {p.declared} – gewonnen {p.won} ({percent(p.won, p.declared)}),"
+            f" verloren {p.lost} ({percent(p.lost, p.declared)}), überreizt {p.overbids}"
+        )
+    else:  # only sat at the table: no percentages of nothing
+        lines.append("Gespielt: 0 (kein Spiel selbst angesagt)")
+    lines.extend(_kinds(p.kinds))
     sf = p.sf_results
     if sf:
         lines.append(

@@ -556,7 +556,7 @@ def _take_back(session: Session, cmd: Command, t: Tournament, rest: list[str]) -
     if not rest:
         season.ask(session, cmd, what)
         lines = [
-            f"⚠️ <b>Auslosung von Serie {last.number} zurücknehmen?</b> ("
+            f"❓ <b>Auslosung von Serie {last.number} zurücknehmen?</b> ("
             + (
                 "Setzliste"
                 if last.row.seed == tr.SETZLISTE

@@ -189,7 +189,7 @@ def ende(session: Session, cmd: Command) -> Reply:
     ranked, complete, incomplete = tournament.ranking_of(t, done)
     if len(cmd.args) == 1:
         ask(session, cmd, what)
-        lines = [f"⚠️ <b>{label(t)} beenden?</b>"]
+        lines = [f"❓ <b>{label(t)} beenden?</b>"]
         if complete:
             lines.append(f"Gewertet: {tournament.series_span(complete)}.")
         else:

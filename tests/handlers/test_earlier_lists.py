@@ -52,9 +52,21 @@ async def test_a_stake_for_an_earlier_series(bot: Bot) -> None:
     await ok(bot, "/einsatz 1 ct")  # the running list 2 and later ones
     text = await ok(bot, "/abrechnung abend")
     assert "zählt nicht" in text  # list 1 has no stake yet
-    await ok(bot, "/einsatz 2 ct liste 1", "Liste 1: 2 ct", "nur diese Liste")
+    # list 1 is a series of this evening (/weiter): its evening settlement is suggested
+    await ok(bot, "/einsatz 2 ct liste 1", "Liste 1: 2 ct", "nur diese Liste", "/abrechnung abend")
     text = await ok(bot, "/abrechnung abend")
     assert "zählt nicht" not in text
     await ok(bot, "/abrechnung 1", "Liste 1", "2 ct")
     await ok(bot, "/abrechnung 2", "Liste 2", "1 ct")
     await ok(bot, "/einsatz", "1 ct")  # the chat's stake is still 1 ct
+
+
+async def test_a_stake_for_a_list_of_another_evening_suggests_that_list_only(bot: Bot) -> None:
+    await _two_lists(bot)
+    await ok(bot, "/abschluss ja")
+    await ok(bot, "/neu Dora Emil Fritz")  # a new evening: no /weiter back to lists 1 and 2
+    await ok(bot, "/spiel Dora null g")
+    text = await ok(bot, "/einsatz 2 ct liste 1", "Liste 1: 2 ct", "Abrechnen: /abrechnung 1")
+    assert "/abrechnung abend" not in text  # the latest evening is list 3 alone
+    text = await ok(bot, "/einsatz 1 ct liste 3", "Liste 3: 1 ct", "Abrechnen: /abrechnung 3")
+    assert "/abrechnung abend" not in text  # an evening of one list: /abrechnung 3 is all

@@ -205,3 +205,15 @@ async def test_stand_bild_and_abschluss_post_the_running_scores(bot: Bot) -> Non
     assert out[1].text == "Verlauf des Stands, Liste 1 (1 Spiel)"
     assert out[1].document is not None and out[1].document[0].startswith("skatliste-1-abschluss-")
     assert bot.api.photos()[-1] == out[1].document
+
+
+async def test_a_player_without_games_of_their_own_gets_no_empty_lines(bot: Bot) -> None:
+    await ok(bot, "/neu Anna Bernd Carla")
+    await ok(bot, "/spiel Anna grand mit 1 gewonnen")
+    await ok(bot, "/abschluss ja")
+    bernd = lines(await ok(bot, "/statistik Bernd"))
+    # Bernd declared nothing: no line of game kinds (it was a lone "–"), no percentages of 0
+    assert "–" not in bernd, bernd
+    assert "Gespielt: 0 (kein Spiel selbst angesagt)" in bernd, bernd
+    assert not any("(–)" in line for line in bernd), bernd
+    assert "Serien: 1 · 1 Spiel am Tisch" in bernd, bernd

@@ -36,7 +36,10 @@ async def play(bot: Bot, name: str, series: list[dict[str, tuple[int, int, int]]
 
 
 async def end(bot: Bot, **who: object) -> str:
-    await ok(bot, "/turnier ende", "beenden?", "/turnier ende ja", **who)  # type: ignore[arg-type]
+    asked = await ok(
+        bot, "/turnier ende", "beenden?", "/turnier ende ja", **who  # type: ignore[arg-type]
+    )
+    assert asked.startswith("❓ "), asked  # a question, not a warning (as /abschluss asks)
     return await ok(bot, "/turnier ende ja", "ist beendet", **who)  # type: ignore[arg-type]
 
 
@@ -334,7 +337,8 @@ async def test_a_draw_undone_and_redrawn(bot: Bot) -> None:
     assert await supergroup_export(bot, forum) == before
 
     asked = await tl.ok(bot, "/auslosen zurück", forum)
-    assert "Auslosung von Serie 1 zurücknehmen?" in asked and "/auslosen zurück ja" in asked
+    assert asked.startswith("❓ Auslosung von Serie 1 zurücknehmen?"), asked  # a question
+    assert "/auslosen zurück ja" in asked
     done = await tl.ok(bot, "/auslosen zurück ja", forum)
     assert "Auslosung von Serie 1 zurückgenommen" in done
     await bot.delivered()

@@ -72,6 +72,9 @@ from typing import Any
 from skatbot.standin.server import (
     _STATUS_PHRASES,
     BOT_ID,
+    GENERAL_THREAD_ID,
+    GENERAL_TOPIC,
+    TOPIC_ICON_COLORS,
     ApiCall,
     ApiError,
     BotApiServer,
@@ -113,12 +116,6 @@ MAX_PHOTO_SIDES = 10_000  # width + height
 MAX_PHOTO_RATIO = 20
 MAX_CALLBACK_ANSWER_LENGTH = 200
 MAX_INLINE_RESULTS = 50
-MAX_TOPIC_NAME_LENGTH = 128
-GENERAL_TOPIC = 0
-"""``messages(chat_id, thread_id=GENERAL_TOPIC)``: the messages outside any forum topic."""
-GENERAL_THREAD_ID = 1
-"""The General topic of a forum as Telegram numbers it (its messages carry no thread id)."""
-TOPIC_ICON_COLORS = (0x6FB9F0, 0xFFD67E, 0xCB86DB, 0x8EEE98, 0xFF93B2, 0xFB6F5F)
 
 
 _SEND_METHODS = frozenset(
@@ -170,10 +167,6 @@ class FakeBotApi(BotApiServer):
     _METHODS = (
         *BotApiServer._METHODS,
         "answerInlineQuery",
-        "createForumTopic",
-        "deleteForumTopic",
-        "closeForumTopic",
-        "reopenForumTopic",
         "setWebhook",
         "getWebhookInfo",
     )
@@ -220,14 +213,8 @@ class FakeBotApi(BotApiServer):
         self._inline_ids: dict[str, bool] = {}
         self.inline_answers: list[JSONDict] = []
         """Parameters of every accepted answerInlineQuery call."""
-        self.topics: dict[int, dict[int, str]] = {}
-        """Forum topics per chat: thread id -> name (the General topic, thread 1, is not
-        listed: it always exists in a forum)."""
-        self.closed_topics: set[tuple[int, int]] = set()
-        """(chat id, thread id) of the closed topics: posting there answers TOPIC_CLOSED."""
         self._no_topic_rights: set[int] = set()
         self._no_delete_rights: set[int] = set()
-        self._topic_colors: dict[tuple[int, int], int] = {}
         self._faults: dict[str, list[_Fault]] = {}
         self._garbled: dict[str, list[Any]] = {}
         self.send_hold: float | None = None
@@ -241,11 +228,7 @@ class FakeBotApi(BotApiServer):
         """Make a chat known as a forum supergroup (topics enabled, no topics yet). As in
         Telegram the General topic is thread 1 (message id 1 is taken by it), so the first
         created topic is thread 2 or later."""
-        self._chat(chat_id, "supergroup", title)
-        self._chats[chat_id]["is_forum"] = True
-        self.topics.setdefault(chat_id, {})
-        if self._next_message_id.get(chat_id, 0) < GENERAL_THREAD_ID:
-            self._next_message_id[chat_id] = GENERAL_THREAD_ID
+        self.make_forum(chat_id, title=title)
 
     def close_topic(self, chat_id: int, thread_id: int) -> None:
         """An admin closes a topic: sends there answer ``TOPIC_CLOSED`` until reopened."""
@@ -265,45 +248,7 @@ class FakeBotApi(BotApiServer):
         if not self._chats.get(chat_id, {}).get("is_forum"):
             title = str(self._chats.get(chat_id, {}).get("title") or "Skatrunde")
             self.add_forum(chat_id, title=title)
-        return self._new_topic(chat_id, name, icon_color)
-
-    def _new_topic(
-        self,
-        chat_id: int,
-        name: str,
-        icon_color: int | None,
-        *,
-        by_bot: bool = False,
-        thread_id: int | None = None,
-    ) -> int:
-        topics = self.topics.setdefault(chat_id, {})
-        if icon_color is None:
-            icon_color = TOPIC_ICON_COLORS[len(topics) % len(TOPIC_ICON_COLORS)]
-        if thread_id is None:
-            thread_id = self._new_message_id(chat_id)
-        elif thread_id in self._messages.get(chat_id, {}):
-            topics[thread_id] = name  # a test's own thread id: no creation message then
-            self._topic_colors[(chat_id, thread_id)] = icon_color
-            return thread_id
-        else:
-            self._next_message_id[chat_id] = max(self._next_message_id.get(chat_id, 0), thread_id)
-        creator = (
-            dict(self.bot_user)
-            if by_bot
-            else {"id": 1, "is_bot": False, "first_name": "Spieler"}
-        )
-        self._messages.setdefault(chat_id, {})[thread_id] = {
-            "message_id": thread_id,
-            "from": creator,
-            "chat": dict(self._chats[chat_id]),
-            "date": int(time.time()),
-            "message_thread_id": thread_id,
-            "is_topic_message": True,
-            "forum_topic_created": {"name": name, "icon_color": icon_color},
-        }
-        topics[thread_id] = name
-        self._topic_colors[(chat_id, thread_id)] = icon_color
-        return thread_id
+        return self.new_topic(chat_id, name, icon_color)
 
     def push_message(
         self,
@@ -336,36 +281,19 @@ class FakeBotApi(BotApiServer):
         if sender_chat is not None:
             user["is_bot"] = True
             self._users[user_id] = dict(user)
-        if thread_id == GENERAL_THREAD_ID:
-            thread_id = None  # the General topic: its messages carry no thread id
-            chat_type = "supergroup"
-            self._chat(chat_id, chat_type, chat_title, user)
-            self.add_forum(chat_id, title=chat_title)
-        if thread_id is not None:
-            chat_type = "supergroup"
-            self._chat(chat_id, chat_type, chat_title, user)
-            self.add_forum(chat_id, title=chat_title)
-            if thread_id not in self.topics[chat_id]:
-                self._new_topic(chat_id, f"Thema {thread_id}", None, thread_id=thread_id)
         self.left_chats.discard(chat_id)
         self._kicked.discard(chat_id)
-        message = self._user_message(
+        message = self._topic_message(
             text,
             chat_id=chat_id,
             user=user,
             chat_type=chat_type,
             chat_title=chat_title,
             reply_to=reply_to,
+            thread_id=thread_id,
         )
         if sender_chat is not None:
             message["sender_chat"] = dict(sender_chat)
-        if thread_id is not None:
-            message["message_thread_id"] = thread_id
-            message["is_topic_message"] = True
-            if reply_to is None:  # Telegram: a topic message "replies" to the topic's creation
-                created = self._messages.get(chat_id, {}).get(thread_id)
-                if created is not None:
-                    message["reply_to_message"] = copy.deepcopy(created)
         return self.push_update({"message": message})
 
     def push_edit(self, text: str, *, chat_id: int, message_id: int) -> int:
@@ -588,34 +516,6 @@ class FakeBotApi(BotApiServer):
             raise ApiError(403, f"Forbidden: bot is not a member of the {kind}")
         return chat
 
-    def _thread(self, chat: JSONDict, params: JSONDict) -> int | None:
-        """The forum topic a send goes to; 400 ``message thread not found`` for a thread id
-        that is no topic of the forum, ``TOPIC_CLOSED`` for a closed topic. Thread 1 is the
-        General topic (the message carries no thread id); in a chat without topics a thread
-        id is ignored, as Telegram does. A reply without ``message_thread_id`` lands in the
-        topic of the replied-to message, as in Telegram (topics are reply threads)."""
-        raw = params.get("message_thread_id")
-        if raw is None or raw == "" or raw == 0:
-            reply_id = self._reply_id(params)
-            if reply_id is None:
-                return None
-            replied = self._messages.get(chat["id"], {}).get(reply_id, {})
-            inherited = (
-                replied.get("message_thread_id") if replied.get("is_topic_message") else None
-            )
-            return int(inherited) if inherited else None
-        try:
-            thread_id = int(raw)
-        except (TypeError, ValueError):
-            raise bad_request("message thread not found") from None
-        if thread_id == 0 or not chat.get("is_forum") or thread_id == GENERAL_THREAD_ID:
-            return None
-        if thread_id not in self.topics.get(chat["id"], {}):
-            raise bad_request("message thread not found")
-        if (chat["id"], thread_id) in self.closed_topics:
-            raise bad_request("TOPIC_CLOSED")
-        return thread_id
-
     def _check_text(self, plain: str, *, caption: bool, too_long: str | None) -> None:
         """The limits (4,096 for texts, 1,024 for captions) count UTF-16 code units of the text
         *after* entity parsing, so markup is free and an emoji outside the BMP counts 2."""
@@ -812,66 +712,11 @@ class FakeBotApi(BotApiServer):
                 too_long="MESSAGE_TOO_LONG",
             )
 
-    def _m_createForumTopic(self, params: JSONDict, files: Any) -> JSONDict:
-        chat = self._writable_chat(params)
-        if not chat.get("is_forum"):
-            raise bad_request("the chat is not a forum")
-        if not self._may_manage_topics(chat["id"]):
-            raise bad_request("not enough rights to create a topic")
-        name = str(params.get("name") or "")
-        if not name.strip():
-            raise bad_request("TOPIC_TITLE_EMPTY")
-        if len(name) > MAX_TOPIC_NAME_LENGTH:
-            raise bad_request("TOPIC_TITLE_TOO_LONG")
-        color = params.get("icon_color")
-        if color is not None and color not in TOPIC_ICON_COLORS:
-            raise bad_request("TOPIC_ICON_COLOR_INVALID")
-        thread_id = self._new_topic(chat["id"], name, color, by_bot=True)
-        topic: JSONDict = {
-            "message_thread_id": thread_id,
-            "name": name,
-            "icon_color": self._topic_colors[(chat["id"], thread_id)],
-        }
-        if params.get("icon_custom_emoji_id"):
-            topic["icon_custom_emoji_id"] = str(params["icon_custom_emoji_id"])
-        return topic
-
-    def _topic_param(self, params: JSONDict) -> tuple[int, int]:
-        """close/reopen/deleteForumTopic: a topic of a forum, and the right to manage topics."""
-        chat = self._writable_chat(params)
-        if not chat.get("is_forum"):
-            raise bad_request("the chat is not a forum")
-        if not self._may_manage_topics(chat["id"]):
-            raise bad_request("not enough rights to manage topics")
-        try:
-            thread_id = int(params.get("message_thread_id"))  # type: ignore[arg-type]
-        except (TypeError, ValueError):
-            raise bad_request("message thread not found") from None
-        if thread_id not in self.topics.get(chat["id"], {}):
-            raise bad_request("message thread not found")
-        return chat["id"], thread_id
-
     def _m_deleteForumTopic(self, params: JSONDict, files: Any) -> bool:
-        chat_id, thread_id = self._topic_param(params)
+        chat_id, _thread_id = self._topic_param(params)
         if chat_id in self._no_delete_rights:  # Telegram: can_delete_messages
             raise bad_request("not enough rights to delete the topic")
-        del self.topics[chat_id][thread_id]  # later sends there: message thread not found
-        self.closed_topics.discard((chat_id, thread_id))
-        return True
-
-    def _m_closeForumTopic(self, params: JSONDict, files: Any) -> bool:
-        key = self._topic_param(params)
-        if key in self.closed_topics:
-            raise bad_request("TOPIC_NOT_MODIFIED")
-        self.closed_topics.add(key)
-        return True
-
-    def _m_reopenForumTopic(self, params: JSONDict, files: Any) -> bool:
-        key = self._topic_param(params)
-        if key not in self.closed_topics:
-            raise bad_request("TOPIC_NOT_MODIFIED")
-        self.closed_topics.discard(key)
-        return True
+        return super()._m_deleteForumTopic(params, files)
 
     def _m_setMyCommands(self, params: JSONDict, files: Any) -> bool:
         commands = params.get("commands")

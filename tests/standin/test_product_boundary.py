@@ -1,6 +1,7 @@
 """The test machinery of the stand-in stays in tests/: the wheel ships only ``skatbot/``
 (``[tool.hatch.build.targets.wheel] packages``), so nothing in that package may carry fault
-injection, fake admins, flood control, topic or inline helpers, or the test bot's name."""
+injection, fake admins, flood control, the tests' topic or inline helpers, or the test bot's
+name. (Forum topics themselves are the console's too: ``make_forum``, ``new_topic``.)"""
 
 from __future__ import annotations
 
