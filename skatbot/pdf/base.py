@@ -414,6 +414,12 @@ class SkatPDF(FPDF):
     def space_left(self) -> float:
         return self.bottom - self.get_y()
 
+    def keep_together(self, height: float) -> None:
+        """Start a new page unless ``height`` mm fit on this one, so that a block of that
+        height is not split (a block taller than a page starts where it is)."""
+        if self.space_left() < height < self.bottom - self.t_margin:
+            self.add_page()
+
     # -- tables with a repeated header --------------------------------------------------------
 
     def begin_table(self, draw_header: Callable[[], None], first_row_height: float) -> None:

@@ -114,6 +114,9 @@ def render_match_report(doc: MatchReport) -> tuple[bytes, set[str]]:
     players = pdf.columns(PLAYER_COLUMNS)
     teams = pdf.columns((("Mannschaft", 0, "L"), ("Summe", 28, "R"), ("Matchpunkte", 50, "L")))
     for block in doc.series:
+        # a series (its players and its teams) stays on one page when it fits on one
+        tables_h = (len(block.players) + len(block.teams) + 2) * ROW_H + 2 * HEAD_H + 2
+        pdf.keep_together(11 + tables_h)
         pdf.heading(block.title, size=11, gap_before=3)
         pdf.grid(
             players,
@@ -135,6 +138,7 @@ def render_match_report(doc: MatchReport) -> tuple[bytes, set[str]]:
 
 
 def _signatures(pdf: _LeaguePDF, captains: list[tuple[str, str]]) -> None:
+    pdf.keep_together(14 + 15 * -(-len(captains) // 2))  # the heading and every line together
     pdf.heading("Bestätigung der Mannschaftsführer", size=11, gap_before=6)
     half = pdf.content_width / 2
     for i, (team, captain) in enumerate(captains):

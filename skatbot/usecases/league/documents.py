@@ -60,6 +60,10 @@ def tabelle(session: Session, cmd: Command) -> Reply:
     return Reply(text + "\n👉 Als PDF: /tabelle pdf · ein Spieltag: /tabelle 1 pdf")
 
 
+def _per_team_text(per_team: int) -> str:
+    return "ein Punkt" if per_team == 1 else f"{per_team} Punkte"
+
+
 def _slug(text: str) -> str:
     cleaned = "".join(c if c.isalnum() else "-" for c in text.casefold())
     return "-".join(part for part in cleaned.split("-") if part)[:40] or "liga"
@@ -117,9 +121,10 @@ def _match_report(state: DayState, caption_text: str) -> Reply:
     )
     host = f"Ausrichter: {day.host_name} (dezentral, am {date_text(day.play_date)}). " if day.host_name else ""
     footnotes = [
-        f"{host}Startwert {day.seed}; der Sitzplan ist damit nachrechenbar (README, Liga).",
-        "Matchpunkte je Serie: ein Punkt für jede Mannschaft mit kleinerer Summe, ein halber "
-        "bei gleicher; nicht angetreten: keine Matchpunkte, keine Spielpunkte.",
+        f"{host}Startwert {day.seed}; der Sitzplan ist damit nachrechenbar (/hilfe liga).",
+        f"Matchpunkte je Serie: {_per_team_text(state.league.match_points_per_team)} für jede "
+        "Mannschaft mit kleinerer Summe, die Hälfte bei gleicher; nicht angetreten: keine "
+        "Matchpunkte, keine Spielpunkte.",
     ]
     if state.league.lost_fee_cents:
         lost = state.lost_games()
