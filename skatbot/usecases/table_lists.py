@@ -547,6 +547,8 @@ def _identity(
 
 
 def sign_tap(session: Session, cmd: Command) -> Answer:
+    """A tap on a sign button: the player linked to a name signs for it, the management for
+    a player without a phone; everything else is refused with the reason."""
     parts = cmd.text.removeprefix(SIGN_PREFIX).split(":")
     if not all(is_number(p) for p in parts) or len(parts) > 2:
         return Answer(notice="Dieser Knopf gilt nicht mehr.")
@@ -555,6 +557,30 @@ def sign_tap(session: Session, cmd: Command) -> Answer:
     lst = repo.get_list(session, link.list_id) if link and link.list_id else None
     if link is None or lst is None or lst.chat_id != cmd.chat_id:
         return Answer(notice="Dieser Knopf gilt nicht mehr.", buttons=())
+    refused = _not_signable(session, cmd, link, lst)
+    if refused is not None:
+        return refused
+    t, series = _context(session, link)
+    loaded = repo.load(session, lst)
+    names = list(loaded.names)
+    signed = trepo.signed_of(link)
+    seat = int(parts[1]) if len(parts) == 2 else None
+    if seat is not None and not 0 <= seat < len(names):
+        return Answer(notice="Dieser Knopf gilt nicht mehr.")
+    assert cmd.user_id is not None  # _not_signable refuses anonymous taps
+    me = _identity(session, t, cmd.chat_id, cmd.user_id, names)
+    if me is None:
+        me = _identity(session, t, t.chat_id, cmd.user_id, names)  # linked at the desk
+    if seat is not None and owns(cmd.user_id, t.created_by) and names[seat] != me:
+        return _sign_for(session, cmd, t, series, link, loaded, signed, names[seat])
+    name = _signer(cmd.user_id, series, link, names, signed, me, seat)
+    return _signed(session, cmd, t, series, link, loaded, signed, name, cmd.user_id)
+
+
+def _not_signable(
+    session: Session, cmd: Command, link: TableLink, lst: repo.ListInfo
+) -> Answer | None:
+    """Why this table's list takes no signature now (a notice, or a refusal raised), or None."""
     if link.reported:
         return Answer(notice="Dieser Tisch ist schon gemeldet.", buttons=())
     if _context(session, link)[0].closed_at is not None:
@@ -566,20 +592,21 @@ def sign_tap(session: Session, cmd: Command) -> Answer:
         )
     if cmd.user_id is None:
         raise RuleError("Anonym kann niemand unterschreiben.", hint="Bitte als du selbst tippen.")
-    t, series = _context(session, link)
-    loaded = repo.load(session, lst)
-    names = list(loaded.names)
-    signed = trepo.signed_of(link)
-    seat = int(parts[1]) if len(parts) == 2 else None
-    if seat is not None and not 0 <= seat < len(names):
-        return Answer(notice="Dieser Knopf gilt nicht mehr.")
-    me = _identity(session, t, cmd.chat_id, cmd.user_id, names)
-    if me is None:
-        me = _identity(session, t, t.chat_id, cmd.user_id, names)  # linked at the desk
-    if seat is not None and owns(cmd.user_id, t.created_by) and names[seat] != me:
-        return _sign_for(session, cmd, t, series, link, loaded, signed, names[seat])
+    return None
+
+
+def _signer(
+    user_id: int,
+    series: Series,
+    link: TableLink,
+    names: list[str],
+    signed: dict[str, int],
+    me: str | None,
+    seat: int | None,
+) -> str:
+    """The name ``user_id`` signs for: their own at this table, once; else the refusal."""
     for name, user in signed.items():
-        if user == cmd.user_id:
+        if user == user_id:
             raise RuleError(
                 f"Du hast schon als {name} unterschrieben.",
                 hint="Jetzt unterschreiben die anderen am Tisch.",
@@ -600,8 +627,7 @@ def sign_tap(session: Session, cmd: Command) -> Answer:
             f"Du bist {me} – für {names[seat]} unterschreibt {names[seat]} selbst.",
             hint=f"Tippe auf „Unterschreiben“ oder „{me}“.",
         )
-    name = me
-    return _signed(session, cmd, t, series, link, loaded, signed, name, cmd.user_id)
+    return me
 
 
 def _sign_for(
