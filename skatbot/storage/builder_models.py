@@ -13,7 +13,7 @@ import enum
 from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from skatbot.storage.models import Base, str_enum
+from skatbot.storage.models import Base, str_enum, utc_now
 
 
 class BuilderStatus(enum.StrEnum):
@@ -21,9 +21,6 @@ class BuilderStatus(enum.StrEnum):
     DONE = "done"  # booked
     CANCELLED = "cancelled"  # cancelled, replaced by a newer one, or its list changed
 
-
-def _now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
 
 
 class GameBuilder(Base):
@@ -42,7 +39,7 @@ class GameBuilder(Base):
     status: Mapped[BuilderStatus] = mapped_column(
         str_enum(BuilderStatus), default=BuilderStatus.OPEN
     )
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
     updated_at: Mapped[dt.datetime] = mapped_column(
-        DateTime(timezone=True), default=_now, onupdate=_now
+        DateTime(timezone=True), default=utc_now, onupdate=utc_now
     )

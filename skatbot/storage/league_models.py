@@ -25,11 +25,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from skatbot.storage.models import Base
-
-
-def _now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
+from skatbot.storage.models import Base, utc_now
 
 
 class League(Base):
@@ -42,7 +38,7 @@ class League(Base):
     name: Mapped[str] = mapped_column(String(64))
     created_by: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     created_by_name: Mapped[str | None] = mapped_column(String(128), nullable=True)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
     # The settings (DSkV defaults): series per match day, games per series at a 3- and a
     # 4-table, the individual ranking's minimum share of games (percent of the most games
     # anyone played), the lost-game fee in cents (0: none).
@@ -103,7 +99,7 @@ class MatchDay(Base):
     seed: Mapped[str] = mapped_column(String(64))
     seated: Mapped[int] = mapped_column(Integer, default=0)
     created_by: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
     # Approved by the group leader (/freigeben): locked from then on.
     approved_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     approved_by: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
@@ -146,7 +142,7 @@ class LineupEntry(Base):
     from_series: Mapped[int] = mapped_column(Integer, default=1)
     from_game: Mapped[int | None] = mapped_column(Integer, nullable=True)
     user_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 
 
 class DayResult(Base):
@@ -163,7 +159,7 @@ class DayResult(Base):
     lost: Mapped[int] = mapped_column(Integer)
     user_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     update_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 
 
 class LeagueTable(Base):

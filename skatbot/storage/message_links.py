@@ -35,12 +35,8 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from skatbot.rules.sheet import PLAYS
-from skatbot.storage.models import Base, Row, SheetList
+from skatbot.storage.models import Base, Row, SheetList, utc_now
 from skatbot.storage.prepared import Prepared
-
-
-def _now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
 
 
 class MessageLink(Base):
@@ -54,7 +50,7 @@ class MessageLink(Base):
     message_id: Mapped[int] = mapped_column(BigInteger)  # the user's message
     update_id: Mapped[int] = mapped_column(BigInteger)  # the update that booked
     reply_message_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 
 
 LINKS = cast(Table, MessageLink.__table__)
@@ -118,7 +114,7 @@ def remember(session: Session, chat_id: int, message_id: int, update_id: int) ->
             "chat_id": chat_id,
             "message_id": message_id,
             "update_id": update_id,
-            "created_at": _now(),
+            "created_at": utc_now(),
         },
     )
 

@@ -33,7 +33,8 @@ class Base(DeclarativeBase):
     pass
 
 
-def _now() -> dt.datetime:
+def utc_now() -> dt.datetime:
+    """Now, in UTC: the default of every stored time."""
     return dt.datetime.now(dt.UTC)
 
 
@@ -43,7 +44,7 @@ class Chat(Base):
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     rules: Mapped[str] = mapped_column(String(16), default="isko")
     settings: Mapped[str] = mapped_column(Text, default="{}")  # JSON, per-chat options
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 
 
 class SheetList(Base):
@@ -59,7 +60,7 @@ class SheetList(Base):
     series_length: Mapped[int] = mapped_column(Integer)
     seed: Mapped[str] = mapped_column(String(64))
     created_by: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
     closed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     # The list this one continues (/weiter): the series of one evening are a chain of these.
     # No foreign key: /loeschen deletes a place's lists in any order.
@@ -93,7 +94,7 @@ class Row(Base):
     user_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     user_name: Mapped[str | None] = mapped_column(String(128), nullable=True)
     update_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 
 
 class ProcessedUpdate(Base):
@@ -105,5 +106,5 @@ class ProcessedUpdate(Base):
     chat_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     reply: Mapped[str | None] = mapped_column(Text, nullable=True)
     processed_at: Mapped[dt.datetime] = mapped_column(
-        DateTime(timezone=True), default=_now, server_default=func.now()
+        DateTime(timezone=True), default=utc_now, server_default=func.now()
     )

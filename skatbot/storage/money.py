@@ -16,15 +16,12 @@ from typing import Any
 from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, String, Text, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from skatbot.storage.models import Base
+from skatbot.storage.models import Base, utc_now
 
 STAKE = "stake"
 FEES = "fees"
 PRIZES = "prizes"
 
-
-def _now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
 
 
 class MoneySetting(Base):
@@ -37,7 +34,7 @@ class MoneySetting(Base):
     value: Mapped[str] = mapped_column(Text)  # JSON
     user_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     update_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 
 
 def add(

@@ -34,12 +34,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from skatbot.storage.models import Base
+from skatbot.storage.models import Base, utc_now
 from skatbot.storage.prepared import Prepared
-
-
-def _now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
 
 
 class OutboxRow(Base):
@@ -53,7 +49,7 @@ class OutboxRow(Base):
     payload: Mapped[str] = mapped_column(Text)
     blob: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
     steps: Mapped[str] = mapped_column(Text, default="{}")  # {"step": message id} accepted
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 
 
 _T = cast(Table, OutboxRow.__table__)
@@ -115,7 +111,7 @@ def add(
             "payload": payload,
             "blob": blob,
             "steps": "{}",
-            "created_at": _now(),
+            "created_at": utc_now(),
         },
     )
     return int(row_id)

@@ -24,11 +24,7 @@ from dataclasses import dataclass
 from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, String, select, update
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from skatbot.storage.models import Base, Player, SheetList
-
-
-def _now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
+from skatbot.storage.models import Base, Player, SheetList, utc_now
 
 
 class PersonRow(Base):
@@ -41,7 +37,7 @@ class PersonRow(Base):
     user_name: Mapped[str | None] = mapped_column(String(128), nullable=True)
     # No foreign key: /loeschen deletes a place's rows in any order.
     merged_into: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 
 
 class PersonName(Base):
@@ -52,7 +48,7 @@ class PersonName(Base):
     person_id: Mapped[int] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"), index=True)
     name: Mapped[str] = mapped_column(String(64))  # as written
     key: Mapped[str] = mapped_column(String(128))  # case-folded NFC
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 
 
 @dataclass(frozen=True)

@@ -20,13 +20,10 @@ from sqlalchemy import BigInteger, DateTime, Integer, UniqueConstraint, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from skatbot.storage.models import Base, SheetList
+from skatbot.storage.models import Base, SheetList, utc_now
 
 TOPIC_PLACE_BASE = 2**53
 
-
-def _now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
 
 
 class Topic(Base):
@@ -40,7 +37,7 @@ class Topic(Base):
     # chat_id column, keyed by place; this row is what gives a topic's place its id.
     telegram_chat_id: Mapped[int] = mapped_column(BigInteger)
     thread_id: Mapped[int] = mapped_column(BigInteger)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 
 
 def place_id(session: Session, chat_id: int, thread_id: int) -> int:

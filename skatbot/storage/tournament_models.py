@@ -24,11 +24,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from skatbot.storage.models import Base
-
-
-def _now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
+from skatbot.storage.models import Base, utc_now
 
 
 class Tournament(Base):
@@ -43,7 +39,7 @@ class Tournament(Base):
     games_4: Mapped[int] = mapped_column(Integer, default=48)  # series length at a 4-table
     created_by: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     created_by_name: Mapped[str | None] = mapped_column(String(128), nullable=True)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
     # The team ranking counts the best N members of a team; None: all of them (/teamwertung).
     team_best: Mapped[int | None] = mapped_column(Integer, nullable=True)
     # Its place among the tournaments of the place, from 1 (/turniere, "turnier N").
@@ -93,7 +89,7 @@ class RosterChange(Base):
     user_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     user_name: Mapped[str | None] = mapped_column(String(128), nullable=True)
     update_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 
 
 class Series(Base):
@@ -111,7 +107,7 @@ class Series(Base):
     tables: Mapped[str] = mapped_column(Text)  # JSON: [["Anna", "Bernd", ...], ...]
     user_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     update_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
     # JSON {name: team} the draw kept apart (teams may change later); None: drawn without.
     teams: Mapped[str | None] = mapped_column(Text, nullable=True)
 
@@ -131,7 +127,7 @@ class Result(Base):
     lost: Mapped[int] = mapped_column(Integer)
     user_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     update_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
     # A table's report withdrawn (its list opened again): this row takes the
     # player's result away again; the latest row still counts.
     withdrawn: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
@@ -163,7 +159,7 @@ class TableLink(Base):
     list_id: Mapped[int | None] = mapped_column(Integer, nullable=True, unique=True)
     signed: Mapped[str] = mapped_column(Text, default="{}")
     reported: Mapped[bool] = mapped_column(Boolean, default=False)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
     # The long single-use code of the draw's deep link (t.me/<bot>?startgroup=...): at
     # least 96 random bits, void once used, released or after the next draw.
     invite: Mapped[str | None] = mapped_column(String(32), nullable=True, unique=True, index=True)

@@ -187,6 +187,30 @@ def _topic(cmd: Command, t: Tournament, series: Series, link: TableLink) -> NewT
     return NewTopic(telegram_chat, name, created, refused)
 
 
+def topic_opener(
+    session: Session,
+    telegram_chat: int,
+    thread_id: int,
+    name: str,
+    user_id: int | None,
+    user_name: str,
+) -> Command:
+    """The command of whoever had a table's topic created, as if sent in that topic (its
+    place, locked): the list it opens there belongs to them."""
+    place = places.place_id(session, telegram_chat, thread_id)
+    lock_chat(session, place)
+    return Command(
+        chat_id=place,
+        chat_title=name,
+        user_id=user_id,
+        user_name=user_name,
+        update_id=0,
+        args=(),
+        thread_id=thread_id,
+        telegram_chat_id=telegram_chat,
+    )
+
+
 def topic_created(
     session: Session,
     link_id: int,
@@ -197,21 +221,10 @@ def topic_created(
     thread_id: int,
 ) -> Reply:
     """The table's topic ``thread_id`` exists: open its list there."""
-    place = places.place_id(session, telegram_chat, thread_id)
-    lock_chat(session, place)
+    opener = topic_opener(session, telegram_chat, thread_id, name, user_id, user_name)
     found = trepo.table_by_id(session, link_id)
     if found is None or found.list_id is not None:
         return Reply("")  # deleted, or linked with /tisch meanwhile
-    opener = Command(
-        chat_id=place,
-        chat_title=name,
-        user_id=user_id,
-        user_name=user_name,
-        update_id=0,
-        args=(),
-        thread_id=thread_id,
-        telegram_chat_id=telegram_chat,
-    )
     found.bot_topic = True  # a draw taken back deletes this topic again
     return open_table(session, opener, found)
 

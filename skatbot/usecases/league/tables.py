@@ -23,6 +23,7 @@ from skatbot.usecases.evening import berlin_date
 from skatbot.usecases.league.common import date_text, day_label, load_day
 from skatbot.usecases.league.results import store_results
 from skatbot.usecases.reply import Command, Post, Reply
+from skatbot.usecases.table_lists import topic_opener
 
 
 def open_table(session: Session, cmd: Command, code: str) -> Reply | None:
@@ -94,21 +95,10 @@ def topic_created(
     thread_id: int,
 ) -> Reply:
     """The table's forum topic ``thread_id`` exists: open its list there."""
-    place = places.place_id(session, telegram_chat, thread_id)
-    lock_chat(session, place)
+    opener = topic_opener(session, telegram_chat, thread_id, name, user_id, user_name)
     link = repo.table_by_id(session, table_id)
     if link is None or link.list_id is not None:
         return Reply("")  # deleted, or linked with /tisch meanwhile
-    opener = Command(
-        chat_id=place,
-        chat_title=name,
-        user_id=user_id,
-        user_name=user_name,
-        update_id=0,
-        args=(),
-        thread_id=thread_id,
-        telegram_chat_id=telegram_chat,
-    )
     return _open_list(session, opener, link)
 
 
