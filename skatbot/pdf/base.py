@@ -414,6 +414,17 @@ class SkatPDF(FPDF):
     def space_left(self) -> float:
         return self.bottom - self.get_y()
 
+    def note_lines(self, lines: Sequence[str]) -> None:
+        """Small grey lines under a table (explanations, rules), each wrapped to the width."""
+        self.set_y(self.get_y() + 3)
+        for text in lines:
+            self.font(8)
+            self.color(GREY_TEXT)
+            self.set_x(self.l_margin)
+            self.multi_cell(self.content_width, 3.8, self.clean(text))
+            self.set_y(self.get_y() + 0.8)
+        self.color(BLACK)
+
     def keep_together(self, height: float) -> None:
         """Start a new page unless ``height`` mm fit on this one, so that a block of that
         height is not split (a block taller than a page starts where it is)."""

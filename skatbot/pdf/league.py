@@ -96,16 +96,6 @@ class _LeaguePDF(SkatPDF):
             self.table_row(columns, cells, ROW_H, bold_columns=frozenset({bold}))
         self.end_table()
 
-    def notes(self, lines: list[str]) -> None:
-        self.set_y(self.get_y() + 3)
-        for text in lines:
-            self.font(8)
-            self.color(GREY_TEXT)
-            self.set_x(self.l_margin)
-            self.multi_cell(self.content_width, 3.8, self.clean(text))
-            self.set_y(self.get_y() + 0.8)
-        self.color(BLACK)
-
 
 def render_match_report(doc: MatchReport) -> tuple[bytes, set[str]]:
     """The match report of one day; the PDF bytes and the names that lost characters."""
@@ -131,7 +121,7 @@ def render_match_report(doc: MatchReport) -> tuple[bytes, set[str]]:
     )
     pdf.grid(table, [[r.place, r.team, r.match_points, r.game_points] for r in doc.table], bold=2)
     if doc.footnotes:
-        pdf.notes(doc.footnotes)
+        pdf.note_lines(doc.footnotes)
     _signatures(pdf, doc.captains)
     names = [r.name for b in doc.series for r in b.players]
     return bytes(pdf.output()), {n for n in names if printable(n)[1]}
@@ -175,5 +165,5 @@ def render_season_table(doc: SeasonTable) -> bytes:
         [[r.place, r.team, r.days, r.match_points, r.game_points] for r in doc.rows],
         bold=3,
     )
-    pdf.notes(doc.notes)
+    pdf.note_lines(doc.notes)
     return bytes(pdf.output())

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from skatbot.pdf.base import BLACK, GREY_TEXT, GRID, RGB, STRIPE, Column, SkatPDF
+from skatbot.pdf.base import BLACK, GRID, RGB, STRIPE, Column, SkatPDF
 from skatbot.pdf.fonts import printable
 
 ROW_H = 6.0
@@ -128,14 +128,7 @@ class _SeasonPDF(SkatPDF):
             lists = "1 Liste mit Hausregeln zählt" if n == 1 else f"{n} Listen mit Hausregeln zählen"
             lines.append(f"{lists} nicht (keine Seeger-Fabian-Wertung).")
         lines += [TIE_RULE, RATING_NOTE]
-        self.set_y(self.get_y() + 3)
-        for text in lines:
-            self.font(8)
-            self.color(GREY_TEXT)
-            self.set_x(self.l_margin)
-            self.multi_cell(self.content_width, 3.8, self.clean(text))
-            self.set_y(self.get_y() + 0.8)
-        self.color(BLACK)
+        self.note_lines(lines)
 
 
 def render_season(doc: SeasonDocument) -> tuple[bytes, set[str]]:
