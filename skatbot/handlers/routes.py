@@ -247,8 +247,8 @@ ROUTES: list[Route] = [
     button("storno", r"^v1:s:", lazy("sheet.buttons:storno_ask")),  # under a booking: asks
     button("storno ja", r"^v1:sj:", lazy("sheet.buttons:storno_yes")),
     button("storno nein", r"^v1:sn:", lazy("sheet.buttons:storno_no")),
-    button("gesund", r"^v1:g:", lazy("sheet.buttons:gesund")),  # before a Ramsch: Alle gesund
-    button("krank", r"^v1:kr:", lazy("sheet.buttons:krank")),  # before a Ramsch: NAME krank
+    button("gesund", r"^v1:g:", lazy("house.buttons:gesund")),  # before a Ramsch: Alle gesund
+    button("krank", r"^v1:kr:", lazy("house.buttons:krank")),  # before a Ramsch: NAME krank
     button("new game", r"^v1:n$", lazy("sheet.buttons:new_game")),  # Neues Spiel
     button("stand", r"^v1:st$", lazy("sheet.buttons:show_stand")),  # Stand
     button("unknown", r"^", lazy("sheet.buttons:unknown")),  # anything else: "Unbekannter Knopf"

@@ -23,13 +23,13 @@ from skatbot.storage import repo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.models import ListStatus
 from skatbot.storage.unit import Session
-from skatbot.usecases.common import texts
+from skatbot.usecases.common import rich, texts
 from skatbot.usecases.common.reply import Command, Document, Reply
+from skatbot.usecases.common.rich import Cell, Heading, Paragraph, RichDoc, Table
 from skatbot.usecases.sheet.commands import refuse_at_tournament_desk, start_list
 
 if TYPE_CHECKING:
     from skatbot.pdf.evening import EveningDocument
-    from skatbot.usecases.common.rich import RichDoc
 
 MISSING = "–"  # a player who did not play a series (counts 0)
 
@@ -241,8 +241,6 @@ def evening_text(evening: Evening, *, details: bool = True, mark: str = "🌙") 
 
 def evening_doc(evening: Evening) -> RichDoc:
     """``evening_text`` as a table: one column per series and the sum."""
-    from skatbot.usecases.common.rich import Cell, Heading, Paragraph, RichDoc, Table
-
     series = [
         f"Serie {s.number}: {texts.games(s.games)} von {s.series_length}, {_state(s)} · {s.rules}"
         for s in evening.series
@@ -325,8 +323,6 @@ def abend(session: Session, cmd: Command) -> Reply:
         )
     evening = evening_of(session, latest)
     if not words:
-        from skatbot.usecases.common import rich
-
         text = evening_text(evening) + "\nAls PDF: /abend pdf"
         settings = rich.settings_of(session, cmd.chat_id, None)
         return Reply(rich.maybe(text, evening_doc(evening), settings))

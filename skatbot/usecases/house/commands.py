@@ -20,7 +20,7 @@ from skatbot.usecases.common import texts
 from skatbot.usecases.common.names import resolve, take_name, take_names
 from skatbot.usecases.common.reply import Command, Reply
 from skatbot.usecases.sheet.booking import Keys, book
-from skatbot.usecases.sheet.commands import require_list
+from skatbot.usecases.sheet.lists import require_list
 
 MAX_START = 100_000
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from skatbot.rules import money as m
 from skatbot.rules.errors import RuleError
@@ -26,13 +26,11 @@ from skatbot.storage import repo
 from skatbot.storage import tournament_repo as trepo
 from skatbot.storage.database import ensure_chat, lock_chat
 from skatbot.storage.unit import Session
-from skatbot.usecases.common import texts
+from skatbot.usecases.common import rich, texts
 from skatbot.usecases.common.reply import Command, Reply
+from skatbot.usecases.common.rich import Block, Cell, Paragraph, RichDoc, Table
 from skatbot.usecases.evening.commands import evening_lists
 from skatbot.usecases.sheet.commands import list_number_word, picked_list
-
-if TYPE_CHECKING:
-    from skatbot.usecases.common.rich import RichDoc
 
 # --- stakes of a list -----------------------------------------------------------------------
 
@@ -316,8 +314,6 @@ def list_settlement_reply(session: Session, cmd: Command) -> Reply:
             f"({texts.rules_label(loaded.sheet)})."
         )
     body.append(note)
-    from skatbot.usecases.common import rich
-
     doc = settlement_doc(head, settlement, scores, lost, note)
     settings = rich.settings_of(session, cmd.chat_id, None)
     return Reply(rich.maybe("\n".join([head, *body]), doc, settings))
@@ -327,8 +323,6 @@ def settlement_doc(
     head: str, settlement: m.Settlement, scores: Sequence[int], lost: Sequence[int], note: str
 ) -> RichDoc:
     """``settlement_lines`` as tables: each player's balance, then the transfers."""
-    from skatbot.usecases.common.rich import Block, Cell, Paragraph, RichDoc, Table
-
     names = settlement.names
     blocks: list[Block] = [
         Paragraph(head),

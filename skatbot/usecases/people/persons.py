@@ -33,8 +33,9 @@ from skatbot.storage import people as store
 from skatbot.storage import repo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
+from skatbot.usecases.common import keyboards
 from skatbot.usecases.common.names import clean_name, folded, full_stop, match_words, spellings
-from skatbot.usecases.common.reply import Answer, Buttons, Command, Reply
+from skatbot.usecases.common.reply import Answer, Buttons, Command, Document, Reply
 
 __all__ = ["Directory", "Person", "after_rename", "resolve_people"]
 
@@ -322,8 +323,6 @@ def own_data(session: Session, cmd: Command) -> Reply:
             f"{escape(where)} und schreib dort /ich daten."
         )
     from skatbot.storage import own_data as store_own
-    from skatbot.usecases.common.reply import Document
-
     data = store_own.collect(session, cmd.user_id)
     links = data["linked_names"]
     rows = sum(r["rows"] for r in data["rows_entered"])
@@ -396,8 +395,6 @@ def me_tap(session: Session, cmd: Command) -> Answer:
         return Answer(notice="Diese Liste gibt es hier nicht mehr.")
     loaded = repo.load(session, lst)
     if len(numbers) == 1:
-        from skatbot.usecases.common import keyboards
-
         names = tuple(
             (f"🙋 {name[:20]}", f"{ME_PREFIX}{lst.id}:{seat}")
             for seat, name in enumerate(loaded.names)

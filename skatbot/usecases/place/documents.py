@@ -21,18 +21,21 @@ from skatbot.storage.database import lock_chat
 from skatbot.storage.models import ListStatus
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import texts
+from skatbot.usecases.common.names import neu_line
 from skatbot.usecases.common.places import guard_ended, issue_nonce, take_nonce
 from skatbot.usecases.common.reply import Answer, Command, Document, Reply
 from skatbot.usecases.money import stakes as money
 from skatbot.usecases.place import admin
 from skatbot.usecases.sheet.booking import user_fields
-from skatbot.usecases.sheet.commands import picked_list, require_list
+from skatbot.usecases.sheet.commands import picked_list
+from skatbot.usecases.sheet.lists import require_list
+from skatbot.usecases.sheet.pictures import CURVE_LABEL, with_series_photo
+from skatbot.usecases.tournament.tables import after_close, after_reopen
 
 RULES_LABEL = {"isko": "ISkO / Seeger-Fabian", "haus": "Hausregeln (3B3R)"}
 
 
 # What the running scores count: the chat's picture and the PDF chart say the same.
-CURVE_LABEL = {False: "Seeger-Fabian", True: "Punkte mit Startpunkten"}
 
 
 def _value(sheet: Sheet, e: Entry) -> int | None:
@@ -208,8 +211,6 @@ def abschluss(session: Session, cmd: Command) -> Reply:
 def refuse_empty(loaded: repo.LoadedList) -> None:
     """A list without a game is no series: it is not closed (a new list replaces it)."""
     if loaded.sheet.games_played == 0:
-        from skatbot.usecases.common.names import neu_line
-
         raise RuleError(
             "Die Liste hat noch kein Spiel – eine leere Liste wird nicht abgeschlossen.",
             hint=f"Erst spielen: /spiel {texts.command_name(loaded.names, loaded.sheet.vorhand)} "
@@ -229,9 +230,6 @@ def close_now(session: Session, cmd: Command, loaded: repo.LoadedList) -> Reply:
         + "\nWeiter mit denselben Spielern: /weiter · Neue Runde: /neu …"
         + "\nVersehentlich abgeschlossen? Wieder öffnen: /oeffnen (wer die Liste angelegt hat, oder ein Admin)"
     )
-    from skatbot.usecases.sheet.pictures import with_series_photo
-    from skatbot.usecases.tournament.tables import after_close
-
     # the PDF, and beside it the running scores as a picture
     reply = with_series_photo(session, loaded, pdf_reply(session, loaded, cmd, text))
     signing = after_close(session, cmd, loaded)  # a tournament table's list: the signatures
@@ -300,8 +298,6 @@ def oeffnen(session: Session, cmd: Command) -> Reply:
     repo.append_row(session, latest, kind=RowKind.REOPEN, **user_fields(cmd))
     loaded = repo.load(session, opened)
     when = f" (abgeschlossen am {texts.day(latest.closed_at)})" if latest.closed_at else ""
-    from skatbot.usecases.tournament.tables import after_reopen
-
     withdrawn = after_reopen(session, cmd, latest)  # a reported tournament table: withdrawn
     return Reply(
         f"🔓 <b>Liste wieder geöffnet</b>{when}.\n"

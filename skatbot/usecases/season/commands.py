@@ -35,13 +35,12 @@ from skatbot.storage import chats, repo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.season import closed_lists
 from skatbot.storage.unit import Session
-from skatbot.usecases.common import texts
+from skatbot.usecases.common import rich, texts
 from skatbot.usecases.common.reply import Command, Document, Reply
 from skatbot.usecases.people.persons import resolve_people
 
 if TYPE_CHECKING:
     from skatbot.pdf.season import SeasonDocument
-    from skatbot.usecases.common.rich import RichDoc
 
 FORMAT = "skatbot-saison/1"
 MAX_BEST = 1000
@@ -417,10 +416,8 @@ def season_text(season: Season, *, pdf_hint: bool = True) -> str:
     return "\n".join(lines)
 
 
-def season_doc(season: Season) -> RichDoc:
+def season_doc(season: Season) -> rich.RichDoc:
     """``season_text`` with the ranked players as a table."""
-    from skatbot.usecases.common.rich import Block, Cell, Heading, Paragraph, RichDoc, Table
-
     text_lines = season_text(season).split("\n")
     table, rules = season.table, season.rules
     rows = []
@@ -431,23 +428,23 @@ def season_doc(season: Season) -> RichDoc:
         mark = " 🏮" if line.key in table.lantern else ""
         rows.append(
             (
-                Cell(f"{line.place}.", right=True),
-                Cell(f"<b>{escape(line.name)}</b>{mark}"),
-                Cell(f"<b>{escape(value_text(line.total, rules.counting))}</b>", right=True),
-                Cell(count, right=True),
-                Cell(str(line.won), right=True),
-                Cell(str(line.lost), right=True),
-                Cell(escape(str(_skatzahl(season, line.key))), right=True),
+                rich.Cell(f"{line.place}.", right=True),
+                rich.Cell(f"<b>{escape(line.name)}</b>{mark}"),
+                rich.Cell(f"<b>{escape(value_text(line.total, rules.counting))}</b>", right=True),
+                rich.Cell(count, right=True),
+                rich.Cell(str(line.won), right=True),
+                rich.Cell(str(line.lost), right=True),
+                rich.Cell(escape(str(_skatzahl(season, line.key))), right=True),
             )
         )
     head = ("Platz", "Spieler", "Wertung", "Serien", "gew.", "verl.", "Skatzahl")
     rest = text_lines[2 + len(table.ranked) :]  # what follows the ranked lines
-    blocks: list[Block] = [Heading(text_lines[0]), Paragraph(text_lines[1])]
+    blocks: list[rich.Block] = [rich.Heading(text_lines[0]), rich.Paragraph(text_lines[1])]
     if rows:
-        blocks.append(Table(head, tuple(rows)))
+        blocks.append(rich.Table(head, tuple(rows)))
     if rest:
-        blocks.append(Paragraph("\n".join(rest)))
-    return RichDoc(tuple(blocks))
+        blocks.append(rich.Paragraph("\n".join(rest)))
+    return rich.RichDoc(tuple(blocks))
 
 
 def saison(session: Session, cmd: Command) -> Reply:
@@ -458,13 +455,9 @@ def saison(session: Session, cmd: Command) -> Reply:
     period = parse_period(words, today)
     season = season_of(session, cmd.chat_id, period, today)
     if not pdf or not season.table.series:
-        from skatbot.usecases.common import rich
-
         settings = rich.settings_of(session, cmd.chat_id, None)
         return Reply(rich.maybe(season_text(season), season_doc(season), settings))
     from skatbot.pdf.season import render_season
-    from skatbot.usecases.common import texts
-
     data, lossy = render_season(season_document(season, cmd.chat_title))
     text = season_text(season, pdf_hint=False)
     if lossy:

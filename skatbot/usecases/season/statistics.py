@@ -37,6 +37,8 @@ from skatbot.usecases.common import texts
 from skatbot.usecases.common.names import full_stop, match_words
 from skatbot.usecases.common.reply import Command, Reply
 from skatbot.usecases.people.persons import Person, resolve_people
+from skatbot.usecases.season.commands import history
+from skatbot.usecases.sheet.pictures import season_photo
 
 KIND_LABELS = {GRAND: "Grand", SUIT: "Farbe", NULL: "Null", HAND: "Hand", OUVERT: "Ouvert"}
 MAX_NAMES_LISTED = 30
@@ -55,8 +57,6 @@ def rating_line(session: Session, place_id: int, person: Person) -> str | None:
     """The "Skatzahl" of ``person`` as one line of ``/statistik NAME`` (replayed from the
     place's series like /saison's, as of today); ``None`` for someone without a series."""
     from skatbot.rules import rating as rt
-    from skatbot.usecases.season.commands import history
-
     r = rt.replay(history(session, place_id).series, until=berlin_today()).get(person.key)
     if r is None:
         return None
@@ -281,8 +281,6 @@ def statistik(session: Session, cmd: Command) -> Reply:
     sf = player.sf_results
     if not sf:
         return Reply(text + "\nKein Saisonbild: keine ISkO-Liste mit Seeger-Fabian.")
-    from skatbot.usecases.sheet.pictures import season_photo
-
     year = sf[-1].day.year
     season = [r for r in sf if r.day.year == year]
     return Reply(text, documents=(season_photo(names[player.key], year, season),))

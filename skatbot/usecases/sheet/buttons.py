@@ -19,13 +19,11 @@ from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import keyboards
 from skatbot.usecases.common.reply import Answer, Command
-from skatbot.usecases.house.commands import health_tap
 from skatbot.usecases.sheet.builder import state as bs
 from skatbot.usecases.sheet.builder.commands import UNKNOWN, open_builder, valid_entry
 from skatbot.usecases.sheet.commands import stand, storno
 
 DATA_ROW = re.compile(r"v1:(k|s|sj|sn):([0-9]{1,10})")
-DATA_HEALTH = re.compile(r"v1:(g|kr):([0-9]{1,10}):([0-9]{1,6})(?::([0-9]))?")
 
 
 def _data(cmd: Command) -> str:
@@ -100,27 +98,6 @@ def storno_no(session: Session, cmd: Command) -> Answer:
         return found
     _, _, row_id = found
     return Answer(notice="Nicht storniert.", buttons=keyboards.booking_buttons(row_id))
-
-
-# --- before a Ramsch: Alle gesund, NAME krank --------------------------------------------------
-
-
-def gesund(session: Session, cmd: Command) -> Answer:
-    """ "Alle gesund" (``v1:g:<list id>:<rows>``)."""
-    m = DATA_HEALTH.fullmatch(_data(cmd))
-    if m is None or m.group(1) != "g":
-        return Answer(notice=UNKNOWN)
-    reply = health_tap(session, cmd, int(m.group(2)), int(m.group(3)), None)
-    return Answer(notice="Eingetragen.", send=reply)
-
-
-def krank(session: Session, cmd: Command) -> Answer:
-    """ "NAME krank" (``v1:kr:<list id>:<rows>:<seat>``)."""
-    m = DATA_HEALTH.fullmatch(_data(cmd))
-    if m is None or m.group(1) != "kr" or m.group(4) is None:
-        return Answer(notice=UNKNOWN)
-    reply = health_tap(session, cmd, int(m.group(2)), int(m.group(3)), int(m.group(4)))
-    return Answer(notice="Eingetragen.", send=reply)
 
 
 # --- Neues Spiel, Stand, and anything else ------------------------------------------------------

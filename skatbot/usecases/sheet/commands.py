@@ -29,7 +29,7 @@ from skatbot.storage.database import lock_chat
 from skatbot.storage.models import ListStatus
 from skatbot.storage.tournament_repo import tournament_of
 from skatbot.storage.unit import Session
-from skatbot.usecases.common import keyboards, texts
+from skatbot.usecases.common import keyboards, rich, texts
 from skatbot.usecases.common.names import (
     Reading,
     check_unique,
@@ -40,47 +40,18 @@ from skatbot.usecases.common.names import (
     resolve,
     take_name,
 )
-from skatbot.usecases.common.places import guard_ended, guard_replace
+from skatbot.usecases.common.places import guard_replace
 from skatbot.usecases.common.reply import Answer, Command, Reply, error_text
+from skatbot.usecases.people.persons import after_rename, me_buttons
 from skatbot.usecases.sheet.booking import Keys, after_row, book, user_fields
+from skatbot.usecases.sheet.lists import DESK_HINT, require_list
+from skatbot.usecases.sheet.lists import refuse_at_desk as _refuse_at_desk
+from skatbot.usecases.sheet.pictures import with_series_photo
 
 __all__ = ["after_row", "user_fields"]  # moved to usecases.sheet.booking; imported from here too
 
 MAX_SERIES = 200
 PASS_WORDS = {"passe", "eingepasst", "pass"}
-
-
-DESK_HINT = (
-    "Gespielt wird an den Tischen (jeder in seinem Thema oder mit /tisch CODE); "
-    "hier: /rangliste, /fehlend, /turniere."
-)
-
-
-def _refuse_at_desk(session: Session, cmd: Command) -> None:
-    """A tournament desk keeps no list: /spiel, /stand and the like point to what works."""
-    if tournament_of(session, cmd.chat_id) is not None:
-        raise RuleError(
-            ("Dieses Thema" if cmd.thread_id else "Dieser Chat")
-            + " ist die Turnierleitung – hier läuft keine Liste.",
-            hint=DESK_HINT,
-        )
-
-
-def require_list(session: Session, cmd: Command) -> repo.LoadedList:
-    loaded = repo.open_list_loaded(session, cmd.chat_id)
-    if loaded is None:
-        _refuse_at_desk(session, cmd)
-        latest = repo.latest_list(session, cmd.chat_id)
-        if latest is not None:
-            guard_ended(session, latest.id)  # an ended tournament closed its table: say so
-            raise RuleError(
-                "Die Liste ist abgeschlossen.",
-                hint="Neue Serie mit denselben Spielern: /weiter · ganz neu: /neu Anna Bernd Carla",
-            )
-        raise RuleError(
-            f"In {cmd.here} läuft keine Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
-        )
-    return loaded
 
 
 def list_number_word(words: list[str], command: str = "/liste") -> tuple[int | None, list[str]]:
@@ -313,8 +284,6 @@ def opening_reply(lst: repo.ListInfo, sheet: Sheet, names: list[str], head: str 
     ]
     if head:
         lines.insert(0, head)
-    from skatbot.usecases.people.persons import me_buttons
-
     return Reply("\n".join(lines), buttons=(keyboards.new_game_row(), *me_buttons(lst.id)))
 
 
@@ -661,8 +630,6 @@ def umbenennen(session: Session, cmd: Command) -> Reply:
     others = [n for i, n in enumerate(loaded.names) if i != seat]
     check_unique([*others, new])
     old = loaded.players[seat].name
-    from skatbot.usecases.people.persons import after_rename
-
     after_rename(session, cmd.chat_id, old, new)  # a linked person keeps the new spelling
     repo.rename_player(session, loaded.players[seat], new)
     text = f"✏️ {escape(old)} heißt jetzt {escape(new)}. Die Zahlen bleiben, wie sie sind."
@@ -722,8 +689,6 @@ def serie(session: Session, cmd: Command) -> Reply:
 
 
 def stand(session: Session, cmd: Command) -> Reply:
-    from skatbot.usecases.common import rich
-
     lst, words, head = picked_list(session, cmd)
     loaded = repo.load(session, lst)
     state = state_line(loaded)
@@ -732,8 +697,6 @@ def stand(session: Session, cmd: Command) -> Reply:
     settings = rich.settings_of(session, cmd.chat_id, loaded.chat_settings)
     reply = Reply(rich.maybe(f"{head}\n{text}" if head else text, doc, settings))
     if [w.casefold() for w in words] == ["bild"]:  # the running scores as a picture
-        from skatbot.usecases.sheet.pictures import with_series_photo
-
         return with_series_photo(session, loaded, reply)
     return reply
 
@@ -789,8 +752,6 @@ def liste(session: Session, cmd: Command) -> Reply:
     stand_line = f"Stand: {texts.standings_line(sheet, loaded.lst.seed)}"
     lines.append(stand_line)
     lines.append(state_line(loaded))
-    from skatbot.usecases.common import rich
-
     doc = rich.list_doc(
         sheet, entries, head="\n".join(head), tail=f"{stand_line}\n{state_line(loaded)}"
     )

@@ -14,9 +14,12 @@ from skatbot.rules.statistics import SeriesRef, running_scores
 from skatbot.storage import repo
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import texts
+from skatbot.usecases.common.names import ascii_spelling
 from skatbot.usecases.common.reply import Photo, Reply
 
 MAX_CAPTION_NAME = 64
+# what the curve counts, by whether the list plays house rules (the PDF names it too)
+CURVE_LABEL = {False: "Seeger-Fabian", True: "Punkte mit Startpunkten"}
 
 
 def series_photo(session: Session, loaded: repo.LoadedList) -> Photo:
@@ -32,8 +35,6 @@ def series_photo(session: Session, loaded: repo.LoadedList) -> Photo:
         Line(name, tuple(r[seat] for r in running)) for seat, name in enumerate(sheet.players)
     )
     state = "abgeschlossen" if lst.status == "closed" else "läuft"
-    from skatbot.usecases.place.documents import CURVE_LABEL
-
     score = CURVE_LABEL[sheet.house is not None]
     chart = Chart(
         title=f"Liste {number}: Verlauf des Stands",
@@ -61,8 +62,6 @@ def file_slug(name: str) -> str:
     """A name in a file name: ASCII letters and digits, words joined by "-" ("Jürgen M." →
     "juergen-m"; "player" if nothing is left)."""
     import re
-
-    from skatbot.usecases.common.names import ascii_spelling
 
     slug = "-".join(re.findall(r"[a-z0-9]+", ascii_spelling(name)))[:32].strip("-")
     return slug or "spieler"

@@ -16,6 +16,7 @@ from skatbot.storage.settings import ChatSettings
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import rich, texts
 from skatbot.usecases.common.reply import Call, Command, Edit
+from skatbot.usecases.sheet.lists import require_list
 
 
 def pinned_id(session: Session, chat_id: int, settings: ChatSettings | None = None) -> int | None:
@@ -36,8 +37,6 @@ def pinned_text(session: Session, cmd: Command) -> str | None:
     handled before)."""
     if repo.processed(session, cmd.update_id) is not None:
         return None
-    from skatbot.usecases.sheet.commands import require_list
-
     loaded = require_list(session, cmd)
     settings = rich.settings_of(session, cmd.chat_id, loaded.chat_settings)
     return standings_text(loaded.sheet, loaded.lst.seed, settings)

@@ -47,7 +47,7 @@ from skatbot.storage import tournament_repo as trepo
 from skatbot.storage.database import ensure_chat, lock_chat
 from skatbot.storage.tournament_models import Participant, Tournament
 from skatbot.storage.unit import Session
-from skatbot.usecases.common import texts
+from skatbot.usecases.common import rich, texts
 from skatbot.usecases.common.names import check_unique, clean_name, full_stop, match_words
 from skatbot.usecases.common.reply import Command, Document, Reply
 from skatbot.usecases.tournament import cash as money
@@ -873,8 +873,6 @@ def rangliste(session: Session, cmd: Command) -> Reply:
     if not as_pdf:
         which = f" turnier {t.number}" if shown else ""
         lines.append(f"Als PDF: /rangliste{which} pdf")
-        from skatbot.usecases.common import rich
-
         table = rich.ranking_doc(lines[0], ranked, lines[1 + len(ranked) :])
         settings = rich.settings_of(session, cmd.chat_id, None)
         return Reply(rich.maybe("\n".join(lines), table, settings))

@@ -38,7 +38,7 @@ from skatbot.storage.database import lock_chat
 from skatbot.storage.models import ListStatus
 from skatbot.storage.tournament_models import Series, TableLink, Tournament
 from skatbot.storage.unit import Session
-from skatbot.usecases.common import texts
+from skatbot.usecases.common import rich, texts
 from skatbot.usecases.common.places import owns
 from skatbot.usecases.common.places import table_context as _context
 from skatbot.usecases.common.places import table_label as _label
@@ -55,6 +55,7 @@ from skatbot.usecases.common.reply import (
 )
 from skatbot.usecases.people import persons as people
 from skatbot.usecases.sheet import standings
+from skatbot.usecases.sheet.commands import opening_reply, start_list
 from skatbot.usecases.tournament.access import require_manager
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
@@ -234,8 +235,6 @@ def topic_refused(session: Session, link_id: int, bot_username: str = "") -> Rep
 def open_table(session: Session, cmd: Command, link: TableLink) -> Reply:
     """Open the table's list at ``cmd.chat_id`` (the one ``start_list`` path): the drawn
     players in seat order, the tournament's series length."""
-    from skatbot.usecases.sheet.commands import opening_reply, start_list
-
     t, series = _context(session, link)
     names = _table_names(series, link)
     lst, sheet = start_list(
@@ -796,8 +795,6 @@ def standings_text(session: Session, t: Tournament) -> str:
         lines.append(f"🎲 {escape(note)}")
     if len(ranked) > STANDINGS_PLACES:
         lines.append(f"… alle {len(ranked)} Plätze: /rangliste")
-    from skatbot.usecases.common import rich
-
     if not ranked:
         return "\n".join(lines)
     doc = rich.ranking_doc(

@@ -27,6 +27,7 @@ from skatbot.storage.unit import Session
 from skatbot.usecases.common import texts
 from skatbot.usecases.common.places import issue_nonce
 from skatbot.usecases.common.reply import Command, Reply
+from skatbot.usecases.sheet import standings
 from skatbot.usecases.tournament.access import require_manager
 
 NONCE_KEY = "desk_nonce"  # "<what>:<nonce>": what the question of the desk asked
@@ -219,8 +220,6 @@ def ende(session: Session, cmd: Command) -> Reply:
 def forget_pinned(session: Session, t: Tournament) -> None:
     """The pinned standings stay as they are (the final state); the next tournament pins
     its own."""
-    from skatbot.usecases.sheet import standings
-
     mid = standings.pinned_id(session, t.chat_id)
     if mid is not None:
         standings.forget(session, t.chat_id, mid)

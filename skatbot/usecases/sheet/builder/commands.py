@@ -39,8 +39,9 @@ from skatbot.storage.unit import Session
 from skatbot.usecases.common import keyboards
 from skatbot.usecases.common.reply import Answer, Buttons, Call, Command, Edit, Reply
 from skatbot.usecases.sheet.builder import state as bs
-from skatbot.usecases.sheet.commands import book_game, correct_game, require_list
+from skatbot.usecases.sheet.commands import book_game, correct_game
 from skatbot.usecases.sheet.commands import spiel as spiel_text
+from skatbot.usecases.sheet.lists import require_list
 
 # The pure state machine (state + tap -> new state / refusal) lives in builder_state.
 State = bs.State
