@@ -18,9 +18,9 @@ from skatbot.storage.tournament_models import Tournament
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import texts
 from skatbot.usecases.common.reply import Command, Document, Reply
-from skatbot.usecases.tournament import desk as tournament
 from skatbot.usecases.tournament import tournament_season
 from skatbot.usecases.tournament.access import require_manager
+from skatbot.usecases.tournament.results import full_ranking, series_ranking
 
 if TYPE_CHECKING:
     from skatbot.pdf.cash import CashDocument
@@ -294,9 +294,9 @@ def cash_report(session: Session, t: Tournament) -> m.CashReport:
                     )
         if not tr.missing_results(s.tables, s.results):  # the ranking of /rangliste serie N
             series_rankings[s.number] = [
-                r.standing.name for r in tournament.series_ranking(t, s)
+                r.standing.name for r in series_ranking(t, s)
             ]
-    ranking = tournament.full_ranking(t, done)  # under the tournament's counting rule
+    ranking = full_ranking(t, done)  # under the tournament's counting rule
     people = trepo.participants(session, t)
     return m.cash_report(
         [p.name for p in people],

@@ -25,13 +25,14 @@ the latest one counts (``/ergebnis`` says "korrigiert"), so the audit trail stay
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import difflib
 import json
 import re
 import secrets
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from html import escape
 
@@ -49,12 +50,24 @@ from skatbot.storage.tournament_models import Participant, Tournament
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import rich, texts
 from skatbot.usecases.common.names import check_unique, clean_name, full_stop, match_words
-from skatbot.usecases.common.reply import Command, Document, Reply
+from skatbot.usecases.common.reply import Answer, Command, Document, Reply
 from skatbot.usecases.tournament import cash as money
+from skatbot.usecases.tournament import ending
 from skatbot.usecases.tournament import tables as table_lists
 from skatbot.usecases.tournament import teams as teams_uc
 from skatbot.usecases.tournament import tournament_season as season
 from skatbot.usecases.tournament.access import require_manager
+from skatbot.usecases.tournament.results import (
+    counting_of,
+    full_ranking,
+    ranking_of,
+    record_results,
+    series_ranking,
+    series_span,
+)
+from skatbot.usecases.tournament.results import games_of as _games
+from skatbot.usecases.tournament.results import missing_text as _missing_text
+from skatbot.usecases.tournament.results import names_line as _names_line
 
 MAX_TOURNAMENT_NAME = 64
 MAX_PARTICIPANTS = 1000
@@ -93,14 +106,6 @@ def _require(session: Session, cmd: Command) -> Tournament:
 def _running(session: Session, cmd: Command) -> Tournament:
     """The tournament the management changes: the latest, unless it has ended."""
     return season.running(session, cmd)
-
-
-def _games(t: Tournament) -> dict[int, int]:
-    return {3: t.games_3, 4: t.games_4}
-
-
-def _names_line(names: Sequence[str]) -> str:
-    return ", ".join(escape(n) for n in names)
 
 
 def _collapse(text: str) -> str:
@@ -159,7 +164,7 @@ def _tables_lines(tables: Sequence[Sequence[str]]) -> list[str]:
 
 def turnier(session: Session, cmd: Command) -> Reply:
     if season.is_end(cmd.args):
-        return season.ende(session, cmd)
+        return ending.ende(session, cmd)
     name = _collapse(_rest(cmd))
     if not name:
         raise RuleError("Wie heißt das Turnier?", hint="Z. B. /turnier Preisskat Vereinsheim")
@@ -690,75 +695,6 @@ def ergebnis(session: Session, cmd: Command) -> Reply:
     return Reply("\n".join(out))
 
 
-def record_results(
-    session: Session,
-    t: Tournament,
-    target: trepo.LoadedSeries,
-    entered: Sequence[tr.SeriesResult],
-    *,
-    user_id: int | None,
-    update_id: int | None,
-    line_of: Mapping[str, int] | None = None,
-) -> list[str]:
-    """Check ``entered`` against the series' tables (with what is entered already) and store
-    it: the one path of every result, typed with /ergebnis (``line_of``: the message line of
-    each name, for the refusal) or reported by a table's list (table_lists.py). Returns the
-    lines of the German answer; a RuleError changes nothing."""
-    merged = dict(target.results)
-    merged.update((r.name, r) for r in entered)
-    games = _games(t)
-    names = {r.name for r in entered}
-    for number, table in enumerate(target.tables, 1):
-        if not names.intersection(table):
-            continue
-        try:
-            tr.validate_table_results(
-                table, [merged[n] for n in table if n in merged], games[len(table)]
-            )
-        except tr.TournamentError as err:  # not a conversion: names where it came from
-            if line_of is not None:
-                mine = [line_of[n] for n in table if n in line_of]
-                which = "Zeile" if len(mine) == 1 else "Zeilen"
-                where = f"{which} {', '.join(map(str, mine))}"
-            else:
-                where = f"Tisch {number}"
-            raise RuleError(f"{where}: {err.message}", hint="Nichts wurde gespeichert.") from None
-    trepo.add_results(session, target.row, list(entered), user_id=user_id, update_id=update_id)
-    count = "1 Ergebnis" if len(entered) == 1 else f"{len(entered)} Ergebnisse"
-    out = [f"✅ <b>Serie {target.number}</b>: {count} eingetragen."]
-    for r in entered:
-        line = (
-            f"{escape(r.name)}: {minus_sign(r.game_points)} Spielpunkte, {r.won} gewonnen, "
-            f"{r.lost} verloren"
-        )
-        old = target.results.get(r.name)
-        if old == r:
-            line += " (unverändert)"
-        elif old is not None:
-            line += f" (korrigiert, vorher {minus_sign(old.game_points)}/{old.won}/{old.lost})"
-        out.append(line)
-    target.results.update(merged)
-    out.append(_missing_text(target.number, target.tables, merged))
-    return out
-
-
-def _missing_text(
-    number: int, tables: Sequence[Sequence[str]], results: Mapping[str, object]
-) -> str:
-    missing = tr.missing_results(tables, results)
-    if not missing:
-        return f"Serie {number} ist komplett. → /rangliste · nächste Serie: /auslosen"
-    per_table = []
-    for i, table in enumerate(tables, 1):
-        absent = [n for n in table if n not in results]
-        if absent:
-            per_table.append(f"Tisch {i}: {_names_line(absent)}")
-    count = (
-        "fehlt noch 1 Ergebnis" if len(missing) == 1 else f"fehlen noch {len(missing)} Ergebnisse"
-    )
-    return f"Es {count} in Serie {number} – " + "; ".join(per_table)
-
-
 def fehlend(session: Session, cmd: Command) -> Reply:
     t = _require(session, cmd)
     done = trepo.load_series(session, t)
@@ -775,35 +711,6 @@ def fehlend(session: Session, cmd: Command) -> Reply:
 
 
 # --- ranking, /rangliste, /urkunden -----------------------------------------------------------
-
-
-def counting_of(t: Tournament) -> tr.Counting:
-    return tr.Counting.parse(t.counting)
-
-
-def full_ranking(t: Tournament, done: Sequence[trepo.LoadedSeries]) -> tr.SeriesRanking:
-    """The ranking over the complete series under the tournament's counting rule."""
-    return tr.rank_series(done, _games(t), t.seed, counting_of(t))
-
-
-def ranking_of(
-    t: Tournament, done: Sequence[trepo.LoadedSeries]
-) -> tuple[list[Ranked], list[int], list[int]]:
-    """(ranking over the complete series, their numbers, numbers of incomplete series)."""
-    r = full_ranking(t, done)
-    return r.ranked, r.complete, r.incomplete
-
-
-def series_ranking(t: Tournament, s: trepo.LoadedSeries) -> list[Ranked]:
-    """One complete series ranked on its own (series prizes): score, won, lost, the lot."""
-    scores = tr.series_scores(s.tables, s.results, _games(t), series=s.number)
-    return tr.tournament_standings([scores], t.seed)
-
-
-def series_span(numbers: Sequence[int]) -> str:
-    if len(numbers) == 1:
-        return f"Serie {numbers[0]}"
-    return "Serien " + ", ".join(map(str, numbers))
 
 
 def _require_ranking(
@@ -1173,3 +1080,19 @@ def _require_for_teams(session: Session, cmd: Command, change: bool) -> Tourname
     if change:
         require_manager(t, cmd)
     return t
+
+
+def draw_tap(session: Session, cmd: Command) -> Answer:
+    """One tap = /auslosen with a fresh seed (managers only)."""
+    parts = cmd.text.removeprefix(table_lists.DRAW_PREFIX).split(":")
+    if len(parts) != 2 or not all(is_number(p) for p in parts):
+        return Answer(notice="Dieser Knopf gilt nicht mehr.")
+    lock_chat(session, cmd.chat_id)
+    t = trepo.tournament_of(session, cmd.chat_id)
+    if t is None or t.id != int(parts[0]) or t.closed_at is not None:
+        return Answer(notice="Dieser Knopf gilt nicht mehr.", buttons=())
+    require_manager(t, cmd)
+    if trepo.series_count(session, t) != int(parts[1]):
+        return Answer(notice="Die nächste Serie ist schon ausgelost.", buttons=())
+    reply = auslosen(session, dataclasses.replace(cmd, args=(), text="/auslosen"))
+    return Answer(notice="Ausgelost.", buttons=(), send=reply)

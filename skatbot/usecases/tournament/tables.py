@@ -1,7 +1,7 @@
 """Tables report themselves: each drawn table plays on its own list, in a forum
 topic the bot creates or wherever ``/tisch CODE`` is sent; closing the list asks every player
 to sign; the signed results enter the tournament through the one path of ``/ergebnis``
-(``tournament.record_results``); the desk gets a message and its pinned standings are edited.
+(``results.record_results``); the desk gets a message and its pinned standings are edited.
 
 How a table knows its tournament: ``TableLink`` (storage/tournament_models.py), one row per
 table of a drawn series, with the code of ``/tisch`` and, once its list is opened, the list's
@@ -57,6 +57,7 @@ from skatbot.usecases.people import persons as people
 from skatbot.usecases.sheet import standings
 from skatbot.usecases.sheet.commands import opening_reply, start_list
 from skatbot.usecases.tournament.access import require_manager
+from skatbot.usecases.tournament.results import record_results, series_ranking
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 6
@@ -621,8 +622,6 @@ def _report(
     signed: dict[str, int],
 ) -> Answer:
     """Everyone signed: the results enter the tournament as if typed with /ergebnis."""
-    from skatbot.usecases.tournament.desk import record_results
-
     trepo.lock_series(session, series.id)  # the last two tables may report at once
     done = trepo.load_series(session, t)
     target = next(s for s in done if s.row.id == series.id)
@@ -652,8 +651,6 @@ def _report(
 
 
 def _series_winner(t: Tournament, target: trepo.LoadedSeries) -> str:
-    from skatbot.usecases.tournament.desk import series_ranking
-
     best = series_ranking(t, target)[0].standing  # the ranking of /rangliste serie N
     return (
         f"🏅 Serie {target.number} komplett – Seriensieg: {escape(best.name)} mit "
@@ -826,21 +823,3 @@ def render_standings(session: Session, tournament_id: int) -> str | None:
 
 
 # --- "Nächste Serie auslosen" -------------------------------------------------------------------
-
-
-def draw_tap(session: Session, cmd: Command) -> Answer:
-    """One tap = /auslosen with a fresh seed (managers only)."""
-    from skatbot.usecases.tournament import desk as tournament
-
-    parts = cmd.text.removeprefix(DRAW_PREFIX).split(":")
-    if len(parts) != 2 or not all(is_number(p) for p in parts):
-        return Answer(notice="Dieser Knopf gilt nicht mehr.")
-    lock_chat(session, cmd.chat_id)
-    t = trepo.tournament_of(session, cmd.chat_id)
-    if t is None or t.id != int(parts[0]) or t.closed_at is not None:
-        return Answer(notice="Dieser Knopf gilt nicht mehr.", buttons=())
-    require_manager(t, cmd)
-    if trepo.series_count(session, t) != int(parts[1]):
-        return Answer(notice="Die nächste Serie ist schon ausgelost.", buttons=())
-    reply = tournament.auslosen(session, dataclasses.replace(cmd, args=(), text="/auslosen"))
-    return Answer(notice="Ausgelost.", buttons=(), send=reply)

@@ -18,17 +18,17 @@ from html import escape
 from skatbot.rules.calendar import berlin_date
 from skatbot.rules.errors import RuleError
 from skatbot.rules.numbers import is_number
+from skatbot.rules.ranking import Ranked
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import chats
 from skatbot.storage import tournament_repo as trepo
-from skatbot.storage.database import lock_chat
 from skatbot.storage.tournament_models import Tournament
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import texts
 from skatbot.usecases.common.places import issue_nonce
 from skatbot.usecases.common.reply import Command, Reply
 from skatbot.usecases.sheet import standings
-from skatbot.usecases.tournament.access import require_manager
+from skatbot.usecases.tournament.results import ranking_of
 
 NONCE_KEY = "desk_nonce"  # "<what>:<nonce>": what the question of the desk asked
 END_WORDS = {"ende", "beenden"}
@@ -163,58 +163,11 @@ def is_end(words: Sequence[str]) -> bool:
     )
 
 
-def ende(session: Session, cmd: Command) -> Reply:
-    from skatbot.usecases.tournament import desk as tournament
-
-    lock_chat(session, cmd.chat_id)
-    t = running(session, cmd)
-    require_manager(t, cmd, readable=READABLE)
-    what = f"ende{t.id}"
-    done = trepo.load_series(session, t)
-    ranked, complete, incomplete = tournament.ranking_of(t, done)
-    if len(cmd.args) == 1:
-        ask(session, cmd, what)
-        lines = [f"⚠️ <b>{label(t)} beenden?</b>"]
-        if complete:
-            lines.append(f"Gewertet: {tournament.series_span(complete)}.")
-        else:
-            lines.append("Noch keine Serie ist vollständig – die Rangliste bleibt leer.")
-        if incomplete:
-            lines.append(
-                f"⚠️ {tournament.series_span(incomplete)} unvollständig: fehlende Ergebnisse "
-                "werden nicht mehr nachgetragen (/fehlend)."
-            )
-        lines.append(
-            "Danach nimmt das Turnier nichts mehr an (keine Ergebnisse, keine Spiele an seinen "
-            f"Tischen); lesbar bleiben {READABLE}. Das nächste Turnier: /turnier NAME."
-        )
-        lines.append("👉 Zum Bestätigen: /turnier ende ja")
-        return Reply("\n".join(lines))
-    if not asked(session, cmd, what):
-        raise RuleError(
-            "Das Beenden wurde noch nicht gefragt.",
-            hint="Erst /turnier ende, dann /turnier ende ja.",
-        )
-    from skatbot.usecases.tournament import tables as table_lists
-
-    trepo.close_tournament(t, cmd.user_id)
-    forget_pinned(session, t)
-    closed, posts = table_lists.close_tables(session, t)
-    lines = [f"🏁 <b>{label(t)} ist beendet</b> ({dates(t)})."]
-    if closed:
-        lines.append(
-            f"{closed} noch offene Tischliste{'n' if closed != 1 else ''} geschlossen – "
-            "dort wird nichts mehr gebucht."
-        )
-    if ranked:
-        lines.append(f"Gewertet: {tournament.series_span(complete)}. Sieg: {_winner(ranked)}")
-    n = t.number
-    lines.append(
-        f"Lesen: /rangliste turnier {n} · /urkunden turnier {n} · /kasse turnier {n} · "
-        f"/export turnier {n} · alle Turniere: /turniere"
+def winners(ranked: Sequence[object]) -> str:
+    first = [r for r in ranked if isinstance(r, Ranked) and r.place == 1]
+    return " und ".join(
+        f"{escape(r.standing.name)} ({minus_sign(r.standing.score)} Punkte)" for r in first
     )
-    lines.append("Das nächste Turnier hier: /turnier NAME")
-    return Reply("\n".join(lines), posts=posts)
 
 
 def forget_pinned(session: Session, t: Tournament) -> None:
@@ -225,21 +178,10 @@ def forget_pinned(session: Session, t: Tournament) -> None:
         standings.forget(session, t.chat_id, mid)
 
 
-def _winner(ranked: Sequence[object]) -> str:
-    from skatbot.rules.ranking import Ranked
-
-    first = [r for r in ranked if isinstance(r, Ranked) and r.place == 1]
-    return " und ".join(
-        f"{escape(r.standing.name)} ({minus_sign(r.standing.score)} Punkte)" for r in first
-    )
-
-
 # --- /turniere ----------------------------------------------------------------------------------
 
 
 def turniere(session: Session, cmd: Command) -> Reply:
-    from skatbot.usecases.tournament import desk as tournament
-
     if cmd.args:
         raise RuleError(
             f"„{cmd.args[0][:20]}“ kenne ich bei /turniere nicht.",
@@ -251,13 +193,13 @@ def turniere(session: Session, cmd: Command) -> Reply:
     lines = [f"🗂 <b>Turniere in {escape(cmd.here)}</b> ({len(every)})"]
     for t in every:
         done = trepo.load_series(session, t)
-        ranked, _, _ = tournament.ranking_of(t, done)
+        ranked, _, _ = ranking_of(t, done)
         state = "beendet" if t.closed_at is not None else "läuft"
         line = (
             f"{t.number}. {escape(t.name)} – {dates(t)}, {state}, {texts.series_count(len(done))}"
         )
         if ranked:
-            line += f" · {'Sieg' if t.closed_at else 'vorn'}: {_winner(ranked)}"
+            line += f" · {'Sieg' if t.closed_at else 'vorn'}: {winners(ranked)}"
         lines.append(line)
     lines.append(f"Ein Turnier lesen: {READABLE} mit turnier N, z. B. /rangliste turnier 1")
     return Reply("\n".join(lines))
