@@ -1,6 +1,6 @@
 """Callback data of the buttons under booking replies (``v1:...``, at most 64 bytes).
 
-The builder's own buttons are ``v1:b:<builder id>:<op>`` (see builder.py). Under a booking:
+The builder's own buttons are ``v1:b:<builder id>:<op>`` (see sheet/builder/commands.py). Under a booking:
 
 =================  ===========================================
 ``v1:n``           Neues Spiel (opens a builder)

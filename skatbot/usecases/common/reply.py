@@ -227,7 +227,7 @@ class Command:
     text: str = ""
     message_id: int | None = None  # the tapped message (callbacks) or the replied-to message
     is_admin: bool = False  # asked from Telegram before the transaction, for commands that need it
-    source_message_id: int | None = None  # the user's own message (commands; edits.py)
+    source_message_id: int | None = None  # the user's own message (commands; sheet/edits.py)
     thread_id: int = 0  # the forum topic of the message (0: none, or "General")
     telegram_chat_id: int = 0  # the Telegram chat, whatever the place
     is_forum: bool = False  # the Telegram chat has topics (Telegram says so in every message)

@@ -135,7 +135,7 @@ def _check_whole(session: Session, cmd: Command, is_admin: bool) -> None:
 
 def ask(session: Session, cmd: Command, is_admin: bool, scope: str = "") -> Reply:
     """``/loeschen``: warn, and hand out a fresh confirmation nonce (``scope``: what a
-    tournament desk's question asked, see tournament_season.py)."""
+    tournament desk's question asked, see desk_loeschen below)."""
     if not chats.has_data(session, cmd.chat_id):
         return Reply(f"ℹ️ In {cmd.here} ist nichts gespeichert.")
     _check_whole(session, cmd, is_admin)
@@ -262,7 +262,7 @@ def confirm_list(session: Session, cmd: Command, is_admin: bool, nonce: str | No
     return Reply(f"🗑 Gelöscht: {what}.\n{_rest_line(session, cmd)}")
 
 
-# --- /loeschen turnier: one tournament (tournament_season.py asks and deletes) -----------
+# --- /loeschen turnier: one tournament (desk_loeschen below asks and deletes) -----------
 
 
 def check_tournament_deleter(cmd: Command, is_admin: bool, t: Tournament) -> None:

@@ -1,4 +1,4 @@
-"""/pdf, /vordruck and /abschluss (with the PDF): the list on paper (/weiter: evening.py).
+"""/pdf, /vordruck and /abschluss (with the PDF): the list on paper (/weiter: evening/commands.py).
 
 Maps the replayed sheet onto the PDF model (the PDF package knows nothing of rules or storage).
 """

@@ -1,4 +1,4 @@
-"""The buttons under the bot's replies (keyboards.py makes them): one use case per button,
+"""The buttons under the bot's replies (common/keyboards.py makes them): one use case per button,
 ``fn(session, cmd) -> Answer``, each a line of the route table (``handlers/routes.py``) with
 the pattern of its callback data. ``cmd.args == (data,)``; ``runtime.execute_callback`` has
 checked that the data is on a button of the tapped message.

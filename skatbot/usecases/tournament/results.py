@@ -37,7 +37,7 @@ def record_results(
 ) -> list[str]:
     """Check ``entered`` against the series' tables (with what is entered already) and store
     it: the one path of every result, typed with /ergebnis (``line_of``: the message line of
-    each name, for the refusal) or reported by a table's list (table_lists.py). Returns the
+    each name, for the refusal) or reported by a table's list (tables.py). Returns the
     lines of the German answer; a RuleError changes nothing."""
     merged = dict(target.results)
     merged.update((r.name, r) for r in entered)

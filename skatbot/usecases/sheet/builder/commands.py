@@ -18,7 +18,7 @@ the canonical text (``format_announcement``) through the same use case as ``/spi
 (``sheet.book_game`` / ``sheet.correct_game``).
 
 Callback data: ``v1:b:<builder id>:<op>`` with the ops of ``builder_state``. The buttons under
-bookings are in keyboards.py, their use cases in buttons.py.
+bookings are in common/keyboards.py, their use cases in sheet/buttons.py.
 """
 
 from __future__ import annotations
