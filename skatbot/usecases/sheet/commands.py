@@ -46,7 +46,6 @@ from skatbot.usecases.people.persons import after_rename, me_buttons
 from skatbot.usecases.sheet.booking import Keys, after_row, book, user_fields
 from skatbot.usecases.sheet.lists import DESK_HINT, require_list
 from skatbot.usecases.sheet.lists import refuse_at_desk as _refuse_at_desk
-from skatbot.usecases.sheet.pictures import with_series_photo
 
 __all__ = ["after_row", "user_fields"]  # moved to usecases.sheet.booking; imported from here too
 
@@ -697,6 +696,9 @@ def stand(session: Session, cmd: Command) -> Reply:
     settings = rich.settings_of(session, cmd.chat_id, loaded.chat_settings)
     reply = Reply(rich.maybe(f"{head}\n{text}" if head else text, doc, settings))
     if [w.casefold() for w in words] == ["bild"]:  # the running scores as a picture
+        # the picture code (and Pillow) loads with the first picture, not with every /stand
+        from skatbot.usecases.sheet.pictures import with_series_photo
+
         return with_series_photo(session, loaded, reply)
     return reply
 
