@@ -93,7 +93,7 @@ async def main(n: int) -> None:
                 per_game.append((writes[0], list(statements)))
             try:
                 from skatbot.handlers.durable import encode
-                from skatbot.usecases.reply import Reply
+                from skatbot.usecases.common.reply import Reply
 
                 payload[0] = len(encode(Reply("x" * 300))[0])
             except ImportError:  # a tree before the outbox

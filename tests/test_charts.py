@@ -105,7 +105,7 @@ def test_x_step_is_a_multiple_of_the_table() -> None:
 def test_a_bot_start_imports_no_chart_library(tmp_path: Path) -> None:
     """A start, a booking and /stand load neither Pillow nor our chart code (nor matplotlib):
     they come with the first picture."""
-    watched = ("PIL", "skatbot.charts", "skatbot.usecases.pictures", "matplotlib")
+    watched = ("PIL", "skatbot.charts", "skatbot.usecases.sheet.pictures", "matplotlib")
     prelude = (
         "import atexit, sys; atexit.register(lambda: print('LOADED', sorted(m for m in "
         f"{watched!r} if m in sys.modules), file=sys.stderr)); "
@@ -132,5 +132,5 @@ def test_a_bot_start_imports_no_chart_library(tmp_path: Path) -> None:
         cwd=tmp_path,
         prelude=prelude,
     )
-    assert "LOADED ['PIL', 'skatbot.charts', 'skatbot.usecases.pictures']" in done.stderr
+    assert "LOADED ['PIL', 'skatbot.charts', 'skatbot.usecases.sheet.pictures']" in done.stderr
     assert list((tmp_path / "out").glob("skatliste-1-stand-*.png"))

@@ -1,5 +1,5 @@
 """Chat administration in Telegram: who is a chat admin (getChatMember), the button of
-``/loeschen`` (the use cases: ``usecases/admin.py``), group → supergroup moves, commands
+``/loeschen`` (the use cases: ``usecases/place/admin.py``), group → supergroup moves, commands
 addressed to other bots, and the bot's own membership.
 
 When a group becomes a supergroup, Telegram posts ``migrate_to_chat_id`` in the old chat and
@@ -33,8 +33,8 @@ from telegram.ext import (
 from skatbot.handlers.runtime import database, execute
 from skatbot.storage import chats, repo
 from skatbot.storage.unit import Session
-from skatbot.usecases.admin import DELETE_DATA, confirm
-from skatbot.usecases.reply import PLACEHOLDER_IDS
+from skatbot.usecases.common.reply import PLACEHOLDER_IDS
+from skatbot.usecases.place.admin import DELETE_DATA, confirm
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ import weakref
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from skatbot.usecases.reply import Edit
+from skatbot.usecases.common.reply import Edit
 
 if TYPE_CHECKING:
     from skatbot.handlers.delivery import Outbox

@@ -56,7 +56,7 @@ from skatbot.handlers import coalesce, durable, rich
 from skatbot.handlers.html_split import MAX_CAPTION, fits, split_html
 from skatbot.handlers.resilience import file_failed_text, is_topic_closed, topic_closed_note
 from skatbot.storage import outbox as stored
-from skatbot.usecases.reply import (
+from skatbot.usecases.common.reply import (
     Buttons,
     CloseTopic,
     Document,
@@ -66,7 +66,7 @@ from skatbot.usecases.reply import (
     Post,
     Reply,
 )
-from skatbot.usecases.rich import RichText
+from skatbot.usecases.common.rich import RichText
 
 if TYPE_CHECKING:
     from telegram import Bot

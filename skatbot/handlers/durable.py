@@ -3,7 +3,7 @@
 ``store`` runs inside the transaction of the update's effect: the reply becomes one row for
 its place, and each of its posts (``Reply.posts``, messages to other places) a row of its own
 (kind "post"), in the order they are to go out. Documents are stored as their bytes. A
-rich message (``usecases.rich.RichText``) is stored as its text form: a reply resumed after
+rich message (``usecases.common.rich.RichText``) is stored as its text form: a reply resumed after
 a restart goes out as text, which Telegram always takes.
 
 What runs after sending (``on_sent``, an edit's ``on_gone``/``render``, a topic's
@@ -22,7 +22,7 @@ from typing import Any
 
 from skatbot.storage import outbox
 from skatbot.storage.unit import Session
-from skatbot.usecases.reply import (
+from skatbot.usecases.common.reply import (
     Buttons,
     Call,
     CloseTopic,

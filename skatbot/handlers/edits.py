@@ -43,8 +43,8 @@ from skatbot.rules.errors import RuleError
 from skatbot.storage import repo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
-from skatbot.usecases.edits import apply_edit
-from skatbot.usecases.reply import Reply, error_text
+from skatbot.usecases.common.reply import Reply, error_text
+from skatbot.usecases.sheet.edits import apply_edit
 
 log = logging.getLogger(__name__)
 

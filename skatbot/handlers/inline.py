@@ -2,7 +2,7 @@
 
 The answer is one article: its title is the value ("Grand ohne 1 Hand → 72"), its
 description the computation, and the message it sends is what ``/wert`` answers
-(``usecases/calculator.py``). Nothing is stored and no database is touched. A refusal and an
+(``usecases/sheet/calculator.py``). Nothing is stored and no database is touched. A refusal and an
 empty query are answered with one article too; Telegram never sees an error from us.
 
 Inline mode must be switched on with BotFather (``/setinline``) for Telegram to send
@@ -19,7 +19,7 @@ from telegram.constants import ParseMode
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from skatbot.usecases.calculator import Calculation, calculate
+from skatbot.usecases.sheet.calculator import Calculation, calculate
 
 log = logging.getLogger(__name__)
 

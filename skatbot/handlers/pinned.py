@@ -1,7 +1,7 @@
 """/anheften: a pinned standings message that the bot keeps up to date.
 
 Sending and pinning it lives here; keeping it up to date is the use cases' part
-(``skatbot.usecases.standings``, applied by every change through ``usecases.booking.book``).
+(``skatbot.usecases.sheet.standings``, applied by every change through ``usecases.sheet.booking.book``).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from skatbot.handlers.runtime import command_of, database, in_place, send
 from skatbot.rules.errors import RuleError
 from skatbot.storage import repo
 from skatbot.storage.unit import Session
-from skatbot.usecases.reply import Reply, error_text
-from skatbot.usecases.standings import pinned_text, store
+from skatbot.usecases.common.reply import Reply, error_text
+from skatbot.usecases.sheet.standings import pinned_text, store
 
 log = logging.getLogger(__name__)
 

@@ -31,7 +31,7 @@ from skatbot.handlers.routes import ROUTES, Kind, Route, allowed_updates, menu
 from skatbot.handlers.runtime import CallbackUseCase, UseCase, execute, execute_callback, send
 from skatbot.storage.database import transient_database_error
 from skatbot.storage.unit import Session
-from skatbot.usecases.reply import Command, Reply
+from skatbot.usecases.common.reply import Command, Reply
 
 log = logging.getLogger(__name__)
 
@@ -130,13 +130,13 @@ ALLOWED_UPDATES = allowed_updates(ROUTES)
 
 
 def _remembering(name: str, use_case: UseCase) -> UseCase:
-    """``usecases.edits.remembering`` around ``use_case``, built at the first call (the edit
+    """``usecases.sheet.edits.remembering`` around ``use_case``, built at the first call (the edit
     machinery imports the booking use cases, which a start does not need)."""
     built: list[UseCase] = []
 
     def run(session: Session, cmd: Command) -> Reply:
         if not built:
-            from skatbot.usecases.edits import remembering
+            from skatbot.usecases.sheet.edits import remembering
 
             built.append(remembering(name, use_case))
         return built[0](session, cmd)

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from telegram.error import BadRequest, EndPointNotFound, TelegramError
 from telegram.warnings import PTBUserWarning
 
-from skatbot.usecases.rich import Block, Cell, Heading, Paragraph, RichDoc, RichText, Table
+from skatbot.usecases.common.rich import Block, Cell, Heading, Paragraph, RichDoc, RichText, Table
 
 if TYPE_CHECKING:
     from skatbot.handlers.delivery import Delivery, Outbox, Target

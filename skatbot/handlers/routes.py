@@ -32,7 +32,7 @@ from telegram.ext.filters import BaseFilter
 from skatbot.handlers import admin, typos
 from skatbot.handlers.runtime import CallbackUseCase, UseCase
 from skatbot.storage.unit import Session
-from skatbot.usecases.reply import Command
+from skatbot.usecases.common.reply import Command
 
 # A PTB callback: for routes that are Telegram glue themselves (status updates, the builder's
 # buttons, and /anheften, which sends and pins before it writes).
@@ -167,66 +167,67 @@ ROUTES: list[Route] = [
         updates=("edited_message",),
     ),
     # Commands. PTB tries them in this order; the commands of every deal come first.
-    command("spiel", lazy("builder:spiel"), "Spiel eintragen – ohne Worte mit Knöpfen, oder: /spiel Anna grand ohne 1 hand g", write=True, editable=True),
-    command("eingepasst", lazy("sheet:eingepasst"), "Alle haben gepasst", write=True, editable=True),
-    command("neu", lazy("sheet:neu"), "Neue Liste: /neu Anna Bernd Carla [Dora]", write=True),
+    command("spiel", lazy("sheet.builder.commands:spiel"), "Spiel eintragen – ohne Worte mit Knöpfen, oder: /spiel Anna grand ohne 1 hand g", write=True, editable=True),
+    command("eingepasst", lazy("sheet.commands:eingepasst"), "Alle haben gepasst", write=True, editable=True),
+    command("neu", lazy("sheet.commands:neu"), "Neue Liste: /neu Anna Bernd Carla [Dora]", write=True),
     # heavy: /stand bild renders a picture, in a worker thread like the PDFs
-    command("stand", lazy("sheet:stand"), "Serienabschluss mit Rechenweg – /stand bild als Bild", heavy=True),
+    command("stand", lazy("sheet.commands:stand"), "Serienabschluss mit Rechenweg – /stand bild als Bild", heavy=True),
     command("anheften", glue("pinned:cmd_anheften"), "Stand anheften – wird nach jedem Spiel aktualisiert"),
-    command("liste", lazy("sheet:liste"), "Die letzten Zeilen der Liste – /liste 2: Liste 2"),
-    command("listen", lazy("sheet:listen"), "Alle Listen dieses Chats mit Nummer"),
-    command("darstellung", lazy("display:darstellung"), "Liste und Stand als Tabelle oder Text: /darstellung tabelle|text", write=True),
-    command("korrigieren", lazy("sheet:korrigieren"), "Spiel N korrigieren: /korrigieren 7 Anna … [geber NAME]", write=True, editable=True),
-    command("storno", lazy("sheet:storno"), "Spiel N streichen: /storno 7", write=True),
-    command("geber", lazy("sheet:geber"), "Nächsten Geber festlegen", write=True),
-    command("serie", lazy("sheet:serie"), "Serienlänge ändern: /serie 48", write=True),
-    command("umbenennen", lazy("sheet:umbenennen"), "Anzeigenamen ändern", write=True),
-    command("wert", lazy("sheet:wert"), "Spielwert berechnen, ohne einzutragen"),
+    command("liste", lazy("sheet.commands:liste"), "Die letzten Zeilen der Liste – /liste 2: Liste 2"),
+    command("listen", lazy("sheet.commands:listen"), "Alle Listen dieses Chats mit Nummer"),
+    command("darstellung", lazy("common.display:darstellung"), "Liste und Stand als Tabelle oder Text: /darstellung tabelle|text", write=True),
+    command("korrigieren", lazy("sheet.commands:korrigieren"), "Spiel N korrigieren: /korrigieren 7 Anna … [geber NAME]", write=True, editable=True),
+    command("storno", lazy("sheet.commands:storno"), "Spiel N streichen: /storno 7", write=True),
+    command("geber", lazy("sheet.commands:geber"), "Nächsten Geber festlegen", write=True),
+    command("serie", lazy("sheet.commands:serie"), "Serienlänge ändern: /serie 48", write=True),
+    command("umbenennen", lazy("sheet.commands:umbenennen"), "Anzeigenamen ändern", write=True),
+    command("wert", lazy("sheet.commands:wert"), "Spielwert berechnen, ohne einzutragen"),
     # heavy: a tournament's export (up to 1,000 participants) is computed in a worker thread
-    command("export", lazy("sheet:export"), "Liste als JSON", heavy=True),
+    command("export", lazy("place.export:export"), "Liste als JSON", heavy=True),
     # PDFs take 50-100 ms to render: in a worker thread, not on the event loop
-    command("pdf", lazy("documents:pdf"), "Liste als PDF", heavy=True),
-    command("abschluss", lazy("documents:abschluss"), "Serie abschließen (mit PDF)", write=True, heavy=True),
+    command("pdf", lazy("place.documents:pdf"), "Liste als PDF", heavy=True),
+    command("abschluss", lazy("place.documents:abschluss"), "Serie abschließen (mit PDF)", write=True, heavy=True),
     # chat admins may open a closed list again
-    command("oeffnen", lazy("documents:oeffnen"), "Abgeschlossene Serie wieder öffnen (Admins)", write=True, admin=True),
-    command("weiter", lazy("evening:weiter"), "Neue Serie mit denselben Spielern", write=True),
-    command("statistik", lazy("statistics:statistik"), "Statistik des Chats – /statistik NAME für einen Spieler", heavy=True),
-    command("abend", lazy("evening:abend"), "Alle Serien des Abends mit Summe je Spieler: /abend [pdf]", heavy=True),
-    command("ich", lazy("people:ich"), "Wer bin ich? /ich NAME verknüpft dich mit deinem Namen", write=True),
-    command("spieler", lazy("people:spieler"), "Spieler des Chats; /spieler zusammen A B – zwei Schreibweisen, eine Person", write=True),
+    command("oeffnen", lazy("place.documents:oeffnen"), "Abgeschlossene Serie wieder öffnen (Admins)", write=True, admin=True),
+    command("weiter", lazy("evening.commands:weiter"), "Neue Serie mit denselben Spielern", write=True),
+    command("statistik", lazy("season.statistics:statistik"), "Statistik des Chats – /statistik NAME für einen Spieler", heavy=True),
+    command("abend", lazy("evening.commands:abend"), "Alle Serien des Abends mit Summe je Spieler: /abend [pdf]", heavy=True),
+    command("ich", lazy("people.persons:ich"), "Wer bin ich? /ich NAME verknüpft dich mit deinem Namen", write=True),
+    command("spieler", lazy("people.persons:spieler"), "Spieler des Chats; /spieler zusammen A B – zwei Schreibweisen, eine Person", write=True),
     # a season replays every closed list of the place: in a worker thread
-    command("saison", lazy("season:saison"), "Saisontabelle: /saison [2026 | märz 2026 | von … bis …] [pdf]", heavy=True),
-    command("saisonregeln", lazy("season:saisonregeln"), "Zählweise der Saison: /saisonregeln summe|schnitt beste N mindestens N", write=True),
-    command("vordruck", lazy("documents:vordruck"), "Leere Liste zum Ausdrucken: /vordruck 3 oder 4", heavy=True),
-    command("regeln", lazy("house:regeln"), "Regeln: /regeln haus (Kontra/Re, Bock, Ramsch) oder /regeln isko", write=True),
-    command("ramsch", lazy("house:ramsch"), "Hausregeln: Ramsch eintragen: /ramsch Anna 55", write=True),
-    command("bock", lazy("house:bock"), "Hausregeln: Bock von Hand auslösen", write=True),
-    command("krank", lazy("house:krank"), "Hausregeln: vor dem Ramsch krank melden", write=True),
-    command("gesund", lazy("house:gesund"), "Hausregeln: alle gesund, es wird geramscht", write=True),
-    command("startpunkte", lazy("house:startpunkte"), "Hausregeln: Startpunkte setzen", write=True),
-    command("einsatz", lazy("money:einsatz"), "Geld: Einsatz pro Punkt: /einsatz 1 ct [kasse]", write=True),
-    command("abrechnung", lazy("money:abrechnung"), "Geld: wer wem was zahlt (Turnier: wer was zahlt)", heavy=True),
+    command("saison", lazy("season.commands:saison"), "Saisontabelle: /saison [2026 | märz 2026 | von … bis …] [pdf]", heavy=True),
+    command("saisonregeln", lazy("season.commands:saisonregeln"), "Zählweise der Saison: /saisonregeln summe|schnitt beste N mindestens N", write=True),
+    command("vordruck", lazy("place.documents:vordruck"), "Leere Liste zum Ausdrucken: /vordruck 3 oder 4", heavy=True),
+    command("regeln", lazy("house.commands:regeln"), "Regeln: /regeln haus (Kontra/Re, Bock, Ramsch) oder /regeln isko", write=True),
+    command("ramsch", lazy("house.commands:ramsch"), "Hausregeln: Ramsch eintragen: /ramsch Anna 55", write=True),
+    command("bock", lazy("house.commands:bock"), "Hausregeln: Bock von Hand auslösen", write=True),
+    command("krank", lazy("house.commands:krank"), "Hausregeln: vor dem Ramsch krank melden", write=True),
+    command("gesund", lazy("house.commands:gesund"), "Hausregeln: alle gesund, es wird geramscht", write=True),
+    command("startpunkte", lazy("house.commands:startpunkte"), "Hausregeln: Startpunkte setzen", write=True),
+    command("einsatz", lazy("money.stakes:einsatz"), "Geld: Einsatz pro Punkt: /einsatz 1 ct [kasse]", write=True),
+    command("abrechnung", lazy("place.abrechnung:abrechnung"), "Geld: wer wem was zahlt (Turnier: wer was zahlt)", heavy=True),
     # Tournament management is for its creator and the chat's admins (admin=True); draws,
     # rankings and certificates of up to 1,000 participants run in a worker thread.
-    command("turnier", lazy("tournament:turnier"), "Preisskat: diesen Chat zur Turnierleitung machen · /turnier ende beendet es", write=True, admin=True),
-    command("turniere", lazy("tournament_season:turniere"), "Preisskat: die Turniere dieses Chats mit Datum und Sieg"),
-    command("teilnehmer", lazy("tournament:teilnehmer"), "Preisskat: Teilnehmer eintragen (nach der Auslosung: ab der nächsten Serie) oder anzeigen", write=True, admin=True),
-    command("entfernen", lazy("tournament:entfernen"), "Preisskat: Teilnehmer entfernen, nach der Auslosung ab der nächsten Serie", write=True, admin=True),
-    command("team", lazy("tournament:team"), "Preisskat: Team setzen: /team Anna Skatfreunde Nord (/team Anna -)", write=True, admin=True),
-    command("teamwertung", lazy("tournament:teamwertung"), "Preisskat: Teamwertung: /teamwertung summe oder beste 3", write=True, admin=True),
-    command("serienlaenge", lazy("tournament:serienlaenge"), "Preisskat: Spiele je Serie: /serienlaenge 36 48", write=True, admin=True),
-    command("turnierregeln", lazy("tournament:turnierregeln"), "Preisskat: Zählweise: /turnierregeln summe oder schnitt mindestens 2", write=True, admin=True),
-    command("auslosen", lazy("tournament:auslosen"), "Preisskat: Tische der nächsten Serie auslosen", write=True, admin=True, heavy=True),
+    command("turnier", lazy("tournament.desk:turnier"), "Preisskat: diesen Chat zur Turnierleitung machen · /turnier ende beendet es", write=True, admin=True),
+    command("turniere", lazy("tournament.tournament_season:turniere"), "Preisskat: die Turniere dieses Chats mit Datum und Sieg"),
+    command("teilnehmer", lazy("tournament.desk:teilnehmer"), "Preisskat: Teilnehmer eintragen (nach der Auslosung: ab der nächsten Serie) oder anzeigen", write=True, admin=True),
+    command("entfernen", lazy("tournament.desk:entfernen"), "Preisskat: Teilnehmer entfernen, nach der Auslosung ab der nächsten Serie", write=True, admin=True),
+    command("team", lazy("tournament.desk:team"), "Preisskat: Team setzen: /team Anna Skatfreunde Nord (/team Anna -)", write=True, admin=True),
+    command("teamwertung", lazy("tournament.desk:teamwertung"), "Preisskat: Teamwertung: /teamwertung summe oder beste 3", write=True, admin=True),
+    command("serienlaenge", lazy("tournament.desk:serienlaenge"), "Preisskat: Spiele je Serie: /serienlaenge 36 48", write=True, admin=True),
+    command("turnierregeln", lazy("tournament.desk:turnierregeln"), "Preisskat: Zählweise: /turnierregeln summe oder schnitt mindestens 2", write=True, admin=True),
+    command("auslosen", lazy("tournament.desk:auslosen"), "Preisskat: Tische der nächsten Serie auslosen", write=True, admin=True, heavy=True),
     # at a league desk /ergebnis takes the league's results, else the tournament's
     command("ergebnis", lazy("league.results:ergebnis"), "Preisskat und Liga: Ergebnis: /ergebnis Anna 437 12 3", write=True, admin=True),
-    command("fehlend", lazy("tournament:fehlend"), "Preisskat: fehlende Ergebnisse und wie weit die Tische sind"),
+    command("fehlend", lazy("tournament.desk:fehlend"), "Preisskat: fehlende Ergebnisse und wie weit die Tische sind"),
     # admin=True: /tisch freigeben N is for the tournament's management
-    command("tisch", lazy("table_lists:tisch"), "Preisskat und Liga: hier spielt ein Tisch: /tisch CODE (aus der Auslosung, dem Sitzplan)", write=True, admin=True),
-    command("rangliste", lazy("tournament:rangliste"), "Preisskat: Rangliste über alle Serien", heavy=True),
-    command("urkunden", lazy("tournament:urkunden"), "Preisskat: Urkunden als PDF", heavy=True),
-    command("gebuehren", lazy("money:gebuehren"), "Preisskat: Startgeld, Verlustspielgeld, Tischgeld", write=True, admin=True),
-    command("preise", lazy("money:preise"), "Preisskat: Preise als Beträge oder Anteile am Topf", write=True, admin=True, heavy=True),
-    command("kasse", lazy("money:kasse"), "Preisskat: Kassenbericht als PDF", heavy=True),
+    # a league table's code opens its list, else the Preisskat's /tisch
+    command("tisch", lazy("league.tables:tisch"), "Preisskat und Liga: hier spielt ein Tisch: /tisch CODE (aus der Auslosung, dem Sitzplan)", write=True, admin=True),
+    command("rangliste", lazy("tournament.desk:rangliste"), "Preisskat: Rangliste über alle Serien", heavy=True),
+    command("urkunden", lazy("tournament.desk:urkunden"), "Preisskat: Urkunden als PDF", heavy=True),
+    command("gebuehren", lazy("tournament.cash:gebuehren"), "Preisskat: Startgeld, Verlustspielgeld, Tischgeld", write=True, admin=True),
+    command("preise", lazy("tournament.cash:preise"), "Preisskat: Preise als Beträge oder Anteile am Topf", write=True, admin=True, heavy=True),
+    command("kasse", lazy("tournament.cash:kasse"), "Preisskat: Kassenbericht als PDF", heavy=True),
     # League play: the league's creator and the chat's admins manage (admin=True asks Telegram);
     # captains change their own team's line-up (/aufstellung, /wechsel); reading is for all.
     command("liga", lazy("league.setup:liga"), "Liga: diesen Chat zur Ligaleitung machen: /liga NAME", write=True, admin=True),
@@ -245,31 +246,31 @@ ROUTES: list[Route] = [
     command("ausrichter", lazy("league.setup:ausrichter"), "Liga: Spieltag ausrichten: /ausrichter CODE (nur an dem Tag)", write=True, admin=True),
     command("freigeben", lazy("league.results:freigeben"), "Liga: Spieltag freigeben – danach fest", write=True, admin=True),
     # chat admins and the list's creator; asks first, then a confirmation button (v1:del:)
-    command("loeschen", lazy("admin:loeschen"), "Alle Daten dieses Chats löschen (mit Bestätigung)", write=True, admin=True),
-    command("hilfe", lazy("help:hilfe"), "Hilfe – /hilfe spiel · /hilfe haus · /hilfe turnier · /hilfe liga"),
-    command("help", lazy("help:hilfe"), HIDDEN),  # the English alias of /hilfe
+    command("loeschen", lazy("place.admin:loeschen"), "Alle Daten dieses Chats löschen (mit Bestätigung)", write=True, admin=True),
+    command("hilfe", lazy("place.help:hilfe"), "Hilfe – /hilfe spiel · /hilfe haus · /hilfe turnier · /hilfe liga"),
+    command("help", lazy("place.help:hilfe"), HIDDEN),  # the English alias of /hilfe
     # Telegram's "Start" button; in a group also a table's deep link (/start tisch_…)
-    command("start", lazy("help:start"), HIDDEN, write=True),
+    command("start", lazy("place.help:start"), HIDDEN, write=True),
     # Status updates.
     Route(Kind.MY_CHAT_MEMBER, "my chat member", admin.on_my_chat_member, updates=("my_chat_member",)),
     message("migrate", filters.StatusUpdate.MIGRATE, admin.on_migrate),  # group -> supergroup
     # Buttons (callback data v1:…, see keyboards.py). PTB takes the first pattern that matches.
     button("delete", r"^v1:del:", admin.on_delete_button),  # /loeschen's confirmation
-    button("close", r"^v1:(close|keep):", lazy("documents:close_tap"), heavy=True),  # /abschluss's question (a PDF)
-    button("me", r"^v1:me:", lazy("people:me_tap")),  # "Das bin ich" under a new list
-    button("reading", r"^v1:nu:", lazy("sheet:reading_tap")),  # which table a doubtful /neu means
-    button("sign", r"^v1:tu:", lazy("table_lists:sign_tap")),  # a tournament table signs its closed list
-    button("next draw", r"^v1:td:", lazy("table_lists:draw_tap"), heavy=True),  # "Nächste Serie auslosen"
+    button("close", r"^v1:(close|keep):", lazy("place.documents:close_tap"), heavy=True),  # /abschluss's question (a PDF)
+    button("me", r"^v1:me:", lazy("people.persons:me_tap")),  # "Das bin ich" under a new list
+    button("reading", r"^v1:nu:", lazy("sheet.commands:reading_tap")),  # which table a doubtful /neu means
+    button("sign", r"^v1:tu:", lazy("tournament.tables:sign_tap")),  # a tournament table signs its closed list
+    button("next draw", r"^v1:td:", lazy("tournament.desk:draw_tap"), heavy=True),  # "Nächste Serie auslosen"
     button("builder", r"^v1:b:", glue("builder:on_builder_button")),  # the game builder's own buttons
-    button("korrigieren", r"^v1:k:", lazy("buttons:korrigieren")),  # under a booking
-    button("storno", r"^v1:s:", lazy("buttons:storno_ask")),  # under a booking: asks
-    button("storno ja", r"^v1:sj:", lazy("buttons:storno_yes")),
-    button("storno nein", r"^v1:sn:", lazy("buttons:storno_no")),
-    button("gesund", r"^v1:g:", lazy("buttons:gesund")),  # before a Ramsch: Alle gesund
-    button("krank", r"^v1:kr:", lazy("buttons:krank")),  # before a Ramsch: NAME krank
-    button("new game", r"^v1:n$", lazy("buttons:new_game")),  # Neues Spiel
-    button("stand", r"^v1:st$", lazy("buttons:show_stand")),  # Stand
-    button("unknown", r"^", lazy("buttons:unknown")),  # anything else: "Unbekannter Knopf"
+    button("korrigieren", r"^v1:k:", lazy("sheet.buttons:korrigieren")),  # under a booking
+    button("storno", r"^v1:s:", lazy("sheet.buttons:storno_ask")),  # under a booking: asks
+    button("storno ja", r"^v1:sj:", lazy("sheet.buttons:storno_yes")),
+    button("storno nein", r"^v1:sn:", lazy("sheet.buttons:storno_no")),
+    button("gesund", r"^v1:g:", lazy("house.buttons:gesund")),  # before a Ramsch: Alle gesund
+    button("krank", r"^v1:kr:", lazy("house.buttons:krank")),  # before a Ramsch: NAME krank
+    button("new game", r"^v1:n$", lazy("sheet.buttons:new_game")),  # Neues Spiel
+    button("stand", r"^v1:st$", lazy("sheet.buttons:show_stand")),  # Stand
+    button("unknown", r"^", lazy("sheet.buttons:unknown")),  # anything else: "Unbekannter Knopf"
     # Messages: a bid typed as a reply to the builder.
     message("bid reply", filters.TEXT & filters.REPLY & ~filters.COMMAND, glue("builder:on_reply")),
     # A command no route took (/stnad): the nearest of ours, or silence (handlers/typos.py).

@@ -24,7 +24,7 @@ from skatbot.rules.errors import RuleError
 from skatbot.storage import places, repo
 from skatbot.storage.database import Database, lock_chat
 from skatbot.storage.unit import Session
-from skatbot.usecases.reply import (
+from skatbot.usecases.common.reply import (
     PLACEHOLDER_IDS,
     Answer,
     Command,

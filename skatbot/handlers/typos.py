@@ -1,5 +1,5 @@
 """A message that starts like a command none of our handlers took (PTB glue for
-``usecases.typos``): answered with the nearest commands, or left alone."""
+``usecases.place.typos``): answered with the nearest commands, or left alone."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from telegram.constants import ChatType
 from telegram.ext import ContextTypes, filters
 
 from skatbot.handlers.runtime import send
-from skatbot.usecases.reply import Reply
-from skatbot.usecases.typos import unknown_command_text
+from skatbot.usecases.common.reply import Reply
+from skatbot.usecases.place.typos import unknown_command_text
 
 # "/stnad", also "/öffnen" (Telegram marks no command there: only a-z, 0-9 and _ make one).
 COMMAND_LIKE = filters.TEXT & filters.Regex(re.compile(r"^/[^\s/]"))

@@ -62,7 +62,7 @@ class SeasonRules:
 class Result:
     """One person's result in one series."""
 
-    key: str  # the person (usecases.people.Person.key)
+    key: str  # the person (usecases.people.persons.Person.key)
     name: str
     score: int  # Seeger-Fabian total of the series
     won: int

@@ -459,7 +459,7 @@ async def run_console(
         api.chat_owner = 1
         app = build_app(api.token, f"{api.url}/bot")
         db = app.bot_data.get("db")
-        from skatbot.usecases.display import default_display
+        from skatbot.usecases.common.display import default_display
 
         async def text_first(chat_id: int) -> None:
             """Every chat of the console shows text first, as the README does (its tables

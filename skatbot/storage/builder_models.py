@@ -35,7 +35,7 @@ class GameBuilder(Base):
     target_row: Mapped[int | None] = mapped_column(Integer, nullable=True)  # correction of
     source_message_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     rows_seen: Mapped[int] = mapped_column(Integer)
-    state: Mapped[str] = mapped_column(Text, default="{}")  # JSON, see usecases/builder_state.py
+    state: Mapped[str] = mapped_column(Text, default="{}")  # JSON, see usecases/sheet/builder/state.py
     status: Mapped[BuilderStatus] = mapped_column(
         str_enum(BuilderStatus), default=BuilderStatus.OPEN
     )

@@ -13,7 +13,7 @@ account (/ich, "Das bin ich"), merged two spellings (/spieler zusammen) or split
   a group's move to a supergroup must never fail on it - the lowest id wins a clash).
 
 Nothing here is derived from the lists: a list keeps its names, and a rename of a linked
-name adds the new spelling to the person (usecases.people.after_rename).
+name adds the new spelling to the person (usecases.people.persons.after_rename).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from skatbot.usecases.evening import berlin_date
+from skatbot.rules.calendar import berlin_date
 from tests.helpers import Bot
 
 DATA = Path(__file__).parent / "data"

@@ -10,8 +10,8 @@ from skatbot.handlers.routes import ROUTES, Kind
 from skatbot.standin.server import BotMessage
 from skatbot.storage import repo
 from skatbot.storage.database import Database
-from skatbot.usecases import builder
-from skatbot.usecases.reply import Command
+from skatbot.usecases.common.reply import Command
+from skatbot.usecases.sheet.builder import commands as builder
 from tests.helpers import Bot
 
 CHAT = -1001

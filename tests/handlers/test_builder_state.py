@@ -1,4 +1,4 @@
-"""The builder's pure state machine (``usecases/builder_state.py``), driven without a bot, and a
+"""The builder's pure state machine (``usecases/sheet/builder/state.py``), driven without a bot, and a
 builder stored in the old state format (before the state spoke Announcement's field names)
 that keeps working through the real bot."""
 
@@ -14,7 +14,7 @@ from skatbot.rules.game import Announcement, GameType
 from skatbot.rules.grammar import format_announcement, parse_announcement
 from skatbot.rules.value import allowed_levels, evaluate, implied, normalize, required
 from skatbot.storage.builder_models import GameBuilder
-from skatbot.usecases import builder_state as bs
+from skatbot.usecases.sheet.builder import state as bs
 from tests.handlers.test_builder import games, labels, open_builder
 from tests.helpers import Bot
 

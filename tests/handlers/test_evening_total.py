@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from pypdf import PdfReader
 from sqlalchemy import text
 
-from skatbot.usecases import evening
+from skatbot.rules import calendar
 from tests.helpers import Bot, ok
 
 
@@ -210,5 +210,5 @@ def test_berlin_fallback_agrees_with_the_time_zone_database(moment: dt.datetime)
     from zoneinfo import ZoneInfo
 
     expected = moment.astimezone(ZoneInfo("Europe/Berlin")).date()
-    assert (moment + evening._berlin_offset(moment)).date() == expected
-    assert evening.berlin_date(moment) == expected
+    assert (moment + calendar._berlin_offset(moment)).date() == expected
+    assert calendar.berlin_date(moment) == expected

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from skatbot.rules.errors import RuleError
-from skatbot.usecases.names import resolve, split_names
+from skatbot.usecases.common.names import resolve, split_names
 from tests.handlers.test_builder import Phone, buttons, games
 from tests.helpers import Bot, export_raw
 

@@ -380,7 +380,7 @@ async def test_removed_and_added_again_the_bot_finds_its_list(
 
 
 def test_placeholder_ids_match_the_standin() -> None:
-    from skatbot.usecases import reply
+    from skatbot.usecases.common import reply
 
     assert reply.ANONYMOUS_ADMIN_ID == ANONYMOUS_ADMIN_ID
     assert reply.CHANNEL_BOT_ID == CHANNEL_BOT_ID

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import func, select
 
 from skatbot.storage.models import Chat, ProcessedUpdate, Row
-from skatbot.usecases.calculator import calculate
+from skatbot.usecases.sheet.calculator import calculate
 from tests.helpers import Bot
 from tests.standin.fake_telegram import BOT_USERNAME
 

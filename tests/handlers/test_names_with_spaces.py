@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from skatbot.rules.errors import RuleError
-from skatbot.usecases.names import take_name
+from skatbot.usecases.common.names import take_name
 from tests.handlers.test_builder import games
 from tests.helpers import Bot, ok, refused
 
@@ -87,7 +87,7 @@ async def test_house_commands_read_names_with_spaces(bot: Bot) -> None:
     await ok(bot, "/startpunkte Anna Maria 100 anna lena -20", "Anna Maria 100", "Anna Lena −20")
     await ok(bot, "/bock")
     # Bock rounds, then ramsch: play to the ramsch is long; the parse is checked directly
-    from skatbot.usecases.house import parse_ramsch
+    from skatbot.usecases.house.commands import parse_ramsch
 
     game = parse_ramsch(("Anna", "Lena", "Bernd", "50"), TABLE)
     assert game.losers == (1, 2)

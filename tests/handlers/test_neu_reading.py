@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from skatbot.usecases.names import read_names
+from skatbot.usecases.common.names import read_names
 from tests.handlers.test_builder import Phone, buttons
 from tests.helpers import Bot, ok, refused
 

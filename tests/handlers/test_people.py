@@ -3,7 +3,7 @@ matched by spelling, /spieler zusammen and trennen - through the real bot."""
 
 from __future__ import annotations
 
-from skatbot.usecases.people import resolve_people
+from skatbot.usecases.people.persons import resolve_people
 from tests.handlers.test_builder import Phone, buttons, last_answer
 from tests.helpers import Bot, ok, refused
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from skatbot.storage import tournament_repo as trepo
-from skatbot.usecases import table_lists
+from skatbot.usecases.tournament import tables as table_lists
 from tests.handlers.test_table_lists import (
     ELSEWHERE,
     MANAGER,

@@ -14,7 +14,7 @@ import pytest
 from skatbot.handlers import rich as wire
 from skatbot.standin.rich import MAX_BLOCKS, MAX_TEXT, parse_rich
 from skatbot.storage.database import Database
-from skatbot.usecases.rich import Cell, Heading, RichDoc, Table
+from skatbot.usecases.common.rich import Cell, Heading, RichDoc, Table
 from tests.helpers import GROUP_WINDOW, Bot
 from tests.standin.fake_telegram import ApiCall, FakeBotApi, html_to_text
 
@@ -222,7 +222,7 @@ def test_long_cells_cut_by_characters() -> None:
 
 
 def test_too_many_columns_is_no_rich_message() -> None:
-    from skatbot.usecases.rich import RichText
+    from skatbot.usecases.common.rich import RichText
 
     wide = Table(tuple(f"S{i}" for i in range(21)), ((tuple(Cell("1") for _ in range(21))),))
     assert wire.parts_of(RichText("Text", RichDoc((wide,)))) is None
@@ -333,7 +333,7 @@ async def test_the_settlement_as_tables(rich_bot: Bot) -> None:
 async def test_the_desk_standings_become_a_table_after_a_report(
     rich_bot: Bot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from skatbot.usecases import table_lists
+    from skatbot.usecases.tournament import tables as table_lists
     from tests.handlers.test_table_lists import (
         ELSEWHERE,
         PLAIN,
@@ -379,7 +379,7 @@ async def test_a_rich_message_is_a_step_of_its_outbox_row(rich_bot: Bot) -> None
     """A stored reply resumed after a restart does not send its rich message again: like a
     text part, each rich message is a recorded step of the row."""
     from skatbot.handlers.delivery import Delivery, Steps, Target, outbox_of
-    from skatbot.usecases.rich import RichText
+    from skatbot.usecases.common.rich import RichText
 
     bot = rich_bot
     await bot.say("/neu Anna Bernd Carla")

@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import select
 
 from skatbot.storage.schema import metadata
-from skatbot.usecases.reply import TELEGRAM_SERVICE_ID
+from skatbot.usecases.common.reply import TELEGRAM_SERVICE_ID
 from tests.helpers import Bot, Reply, export_raw, replies
 from tests.standin.fake_telegram import ANONYMOUS_ADMIN_ID, CHANNEL_BOT_ID
 

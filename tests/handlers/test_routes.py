@@ -12,8 +12,8 @@ from skatbot.app import build_application
 from skatbot.handlers.routes import HIDDEN, ROUTES, Kind, button, command, menu
 from skatbot.runner import run_polling
 from skatbot.storage.database import Database
-from skatbot.usecases import keyboards
-from skatbot.usecases.reply import Answer, Command, Reply
+from skatbot.usecases.common import keyboards
+from skatbot.usecases.common.reply import Answer, Command, Reply
 from tests.helpers import Bot
 from tests.standin.fake_telegram import FakeBotApi, html_to_text
 
@@ -195,7 +195,7 @@ def test_a_command_cannot_be_routed_twice() -> None:
     from telegram.ext import Application
 
     from skatbot.handlers.registry import register
-    from skatbot.usecases import help as help_ops
+    from skatbot.usecases.place import help as help_ops
 
     app = Application.builder().token("1:test").updater(None).build()
     try:
@@ -241,14 +241,14 @@ def test_a_start_does_not_import_the_features_it_does_not_need() -> None:
     )
     assert "skatbot.handlers.routes" in loaded  # the script did load the routes
     for module in (
-        "skatbot.usecases.sheet",
-        "skatbot.usecases.builder",
+        "skatbot.usecases.sheet.commands",
+        "skatbot.usecases.sheet.builder.commands",
         "skatbot.handlers.builder",
-        "skatbot.usecases.money",
-        "skatbot.usecases.season",
-        "skatbot.usecases.statistics",
-        "skatbot.usecases.tournament",
-        "skatbot.usecases.documents",
+        "skatbot.usecases.money.stakes",
+        "skatbot.usecases.season.commands",
+        "skatbot.usecases.season.statistics",
+        "skatbot.usecases.tournament.desk",
+        "skatbot.usecases.place.documents",
         "skatbot.pdf.base",
         "skatbot.charts",
         "fpdf",

@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 
 from skatbot.rules.errors import RuleError
-from skatbot.usecases.season import parse_period
+from skatbot.usecases.season.commands import parse_period
 from tests.helpers import Bot, ok, refused
 
 TODAY = dt.date(2026, 5, 17)

@@ -23,7 +23,7 @@ from skatbot.rules import rating as rt
 from skatbot.rules.season import Result, Series
 from skatbot.storage import repo
 from skatbot.storage.models import SheetList
-from skatbot.usecases import season as season_uc
+from skatbot.usecases.season import commands as season_uc
 from tests.helpers import Bot, ok
 
 CHAT = -1001

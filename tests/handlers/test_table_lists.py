@@ -17,7 +17,7 @@ import pytest
 
 from skatbot.rules.scoring import seeger_fabian_score
 from skatbot.standin.server import BOT_ID, BotMessage, html_to_text
-from skatbot.usecases import table_lists
+from skatbot.usecases.tournament import tables as table_lists
 from tests.helpers import Bot
 
 FORUM = -1009101  # the tournament group (a forum): the desk is its General

@@ -18,8 +18,9 @@ from skatbot.storage.database import Database, lock_chat
 from skatbot.storage.models import SheetList
 from skatbot.storage.schema import metadata
 from skatbot.storage.tournament_models import TableLink
-from skatbot.usecases import table_lists, tournament
-from skatbot.usecases.reply import Command
+from skatbot.usecases.common.reply import Command
+from skatbot.usecases.tournament import desk as tournament
+from skatbot.usecases.tournament import tables as table_lists
 from tests.handlers.test_table_lists import (
     SIGN_LABEL,
     WON,

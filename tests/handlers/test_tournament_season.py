@@ -583,7 +583,7 @@ async def test_hilfe_turnier_describes_the_whole_season(bot: Bot) -> None:
 async def test_the_next_draw_button_follows_an_undone_draw_and_an_ended_tournament(
     bot: Bot,
 ) -> None:
-    from skatbot.usecases import table_lists
+    from skatbot.usecases.tournament import tables as table_lists
     from tests.handlers import test_table_lists as tl
 
     await tl.ok(bot, "/turnier Vereinsmeisterschaft", tl.PLAIN)

@@ -4,7 +4,7 @@ addressed to this bot or close to one of ours."""
 
 from __future__ import annotations
 
-from skatbot.usecases.typos import nearest
+from skatbot.usecases.place.typos import nearest
 from tests.helpers import Bot, ok, refused, replies
 from tests.standin.fake_telegram import BOT_USERNAME
 

@@ -17,7 +17,7 @@ from skatbot.handlers.routes import commands
 from skatbot.rules.errors import RuleError
 from skatbot.rules.numbers import NumberError, is_number, parse_int
 from skatbot.storage.schema import metadata
-from skatbot.usecases.calculator import calculate
+from skatbot.usecases.sheet.calculator import calculate
 from tests.helpers import Bot, html_to_text, ok
 
 CHAT, DESK, ADMIN = -1001, -1002, 7

@@ -167,7 +167,7 @@ def _sign_message(d: Driver) -> Any:
 
 
 def _sign_data(msg: Any) -> str:
-    from skatbot.usecases.table_lists import SIGN_LABEL
+    from skatbot.usecases.tournament.tables import SIGN_LABEL
 
     for row in msg.buttons:
         for b in row:

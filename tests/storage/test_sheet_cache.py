@@ -18,7 +18,7 @@ from skatbot.rules.sheet import LogRow, replay
 from skatbot.storage import repo
 from skatbot.storage.database import Database, ensure_chat
 from skatbot.storage.models import Player, Row, SheetList
-from skatbot.usecases.booking import after_row
+from skatbot.usecases.sheet.booking import after_row
 
 CHAT = -4711
 GAMES = ["Grand ohne 1 Hand gewonnen", "Kreuz mit 2 gewonnen", "Null verloren"]
@@ -168,8 +168,8 @@ def test_the_cache_is_bounded() -> None:
 def test_a_rolled_back_series_length_is_never_served(db: Database) -> None:
     """/serie in a unit that rolls back must leave no trace in the cached sheet: /stand
     shows the database's series length (it showed the rolled-back one: 2/48 against 36)."""
-    from skatbot.usecases import sheet as sheet_ops
-    from skatbot.usecases.reply import Command
+    from skatbot.usecases.common.reply import Command
+    from skatbot.usecases.sheet import commands as sheet_ops
 
     def cmd(*args: str) -> Command:
         return Command(CHAT, "Skat", 1, "Anna", 99, args)

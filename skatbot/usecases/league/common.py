@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from html import escape
 
 from skatbot.rules import league as lg
+from skatbot.rules.calendar import berlin_date
 from skatbot.rules.errors import RuleError
 from skatbot.storage import league_repo as repo
 from skatbot.storage.league_models import (
@@ -23,8 +24,8 @@ from skatbot.storage.league_models import (
     MatchDay,
 )
 from skatbot.storage.unit import Session
-from skatbot.usecases.evening import berlin_date
-from skatbot.usecases.reply import Command
+from skatbot.usecases.common.places import owns
+from skatbot.usecases.common.reply import Command
 
 MAX_LEAGUE_NAME = 64
 MAX_TEAM_NAME = 48
@@ -103,8 +104,6 @@ def desk_of(session: Session, cmd: Command, *, reading: bool = False) -> Desk:
 
 
 def _is_manager(league: League, cmd: Command) -> bool:
-    from skatbot.usecases.admin import owns
-
     return cmd.is_admin or owns(cmd.user_id, league.created_by)
 
 

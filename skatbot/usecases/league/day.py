@@ -10,6 +10,7 @@ import secrets
 from html import escape
 
 from skatbot.rules import league as lg
+from skatbot.rules.calendar import berlin_date
 from skatbot.rules.errors import RuleError, TournamentError
 from skatbot.rules.numbers import is_number, refuse_foreign_digits
 from skatbot.storage import league_repo as repo
@@ -20,7 +21,7 @@ from skatbot.storage.league_models import (
     MatchDay,
 )
 from skatbot.storage.unit import Session
-from skatbot.usecases.evening import berlin_date
+from skatbot.usecases.common.reply import Call, Command, NewTopic, Reply
 from skatbot.usecases.league.common import (
     DATE_FORM,
     RESULT_EXAMPLE,
@@ -43,7 +44,6 @@ from skatbot.usecases.league.common import (
     team_prefix,
     visible_text,
 )
-from skatbot.usecases.reply import Call, Command, NewTopic, Reply
 
 # --- /spieltag, /aufstellung ------------------------------------------------------------------
 

@@ -18,10 +18,10 @@ from skatbot.rules.scoring import minus_sign
 from skatbot.storage import league_repo as repo
 from skatbot.storage.league_models import League
 from skatbot.storage.unit import Session
+from skatbot.usecases.common.reply import Command, Document, Reply
 from skatbot.usecases.league.common import DayState, date_text, day_label, desk_of, load_day
 from skatbot.usecases.league.results import confirmed_by, day_table_text, series_text, table_lines
 from skatbot.usecases.league.setup import order_text, settings_line
-from skatbot.usecases.reply import Command, Document, Reply
 
 
 def tabelle(session: Session, cmd: Command) -> Reply:

@@ -17,11 +17,13 @@ from skatbot.rules.money import format_money
 from skatbot.rules.numbers import is_number
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import league_repo as repo
+from skatbot.storage import tournament_repo as trepo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.league_models import (
     MatchDay,
 )
 from skatbot.storage.unit import Session
+from skatbot.usecases.common.reply import Command, Reply
 from skatbot.usecases.league.common import (
     BINDING_DAYS,
     RESULT_EXAMPLE,
@@ -38,30 +40,26 @@ from skatbot.usecases.league.common import (
     require_runner,
     rest_of,
 )
-from skatbot.usecases.reply import Command, Reply
+from skatbot.usecases.tournament import desk as tournament_desk
+from skatbot.usecases.tournament.desk import RESULT_COMMAND, RESULT_SERIES_LINE, parse_result_line
 
 # --- /ergebnis at a league desk ---------------------------------------------------------------
 
 
 def ergebnis(session: Session, cmd: Command) -> Reply:
     """/ergebnis: at a league desk the league's, else the Preisskat desk's."""
-    from skatbot.storage import tournament_repo as trepo
-    from skatbot.usecases import tournament
-
     league = repo.league_of(session, cmd.chat_id)
     hosted = repo.hosted_day(session, cmd.chat_id)
     running = trepo.tournament_of(session, cmd.chat_id)
     if (league is None and hosted is None) or (running is not None and running.closed_at is None):
-        return tournament.ergebnis(session, cmd)
+        return tournament_desk.ergebnis(session, cmd)
     return _league_results(session, cmd, desk_of(session, cmd))
 
 
 def _league_results(session: Session, cmd: Command, desk: Desk) -> Reply:
-    from skatbot.usecases.tournament import _COMMAND_WORD, _SERIES_LINE, _parse_result_line
-
     lines = [" ".join(line.split()) for line in rest_of(cmd).splitlines()]
     lines = [
-        " ".join(line.split()[1:]) if line and _COMMAND_WORD.match(line.split()[0]) else line
+        " ".join(line.split()[1:]) if line and RESULT_COMMAND.match(line.split()[0]) else line
         for line in lines
     ]
     lines = [line for line in lines if line]
@@ -76,7 +74,7 @@ def _league_results(session: Session, cmd: Command, desk: Desk) -> Reply:
         raise RuleError("Es ist noch keine Serie gesetzt.", hint="Erst /setzen.")
     series = day.seated
     offset = 0
-    chosen = _SERIES_LINE.match(lines[0])
+    chosen = RESULT_SERIES_LINE.match(lines[0])
     if chosen:
         series = int(chosen.group(1))
         if not 1 <= series <= day.seated:
@@ -90,7 +88,7 @@ def _league_results(session: Session, cmd: Command, desk: Desk) -> Reply:
     names = state.names(series)
     entered: dict[str, tr.SeriesResult] = {}
     for i, line in enumerate(lines, 1 + offset):
-        r = _parse_result_line(i, line, names)
+        r = parse_result_line(i, line, names)
         if r.name in entered:
             raise RuleError(
                 f"Zeile {i}: {escape(r.name)} steht in dieser Nachricht schon.",

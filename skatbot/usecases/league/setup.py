@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from html import escape
 
 from skatbot.rules import league as lg
+from skatbot.rules.calendar import berlin_date
 from skatbot.rules.errors import RuleError
 from skatbot.rules.money import format_money, parse_amount, whole_cents
 from skatbot.rules.numbers import is_number
@@ -20,7 +21,8 @@ from skatbot.storage.league_models import (
     LeagueTeam,
 )
 from skatbot.storage.unit import Session
-from skatbot.usecases.evening import berlin_date
+from skatbot.usecases.common.names import clean_name
+from skatbot.usecases.common.reply import Command, Reply
 from skatbot.usecases.league.common import (
     MAX_LEAGUE_NAME,
     MAX_SERIES,
@@ -36,8 +38,6 @@ from skatbot.usecases.league.common import (
     rest_of,
     visible_text,
 )
-from skatbot.usecases.names import clean_name
-from skatbot.usecases.reply import Command, Reply
 
 # --- /liga ------------------------------------------------------------------------------------
 

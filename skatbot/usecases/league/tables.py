@@ -12,6 +12,7 @@ import dataclasses
 from html import escape
 
 from skatbot.rules import tournament as tr
+from skatbot.rules.calendar import berlin_date
 from skatbot.rules.errors import RuleError
 from skatbot.storage import league_repo as repo
 from skatbot.storage import places
@@ -19,11 +20,12 @@ from skatbot.storage import repo as repo_lists
 from skatbot.storage.database import lock_chat
 from skatbot.storage.league_models import LeagueTable
 from skatbot.storage.unit import Session
-from skatbot.usecases.evening import berlin_date
+from skatbot.usecases.common.reply import Command, Post, Reply
 from skatbot.usecases.league.common import date_text, day_label, load_day
 from skatbot.usecases.league.results import store_results
-from skatbot.usecases.reply import Command, Post, Reply
-from skatbot.usecases.table_lists import topic_opener
+from skatbot.usecases.sheet.commands import opening_reply, start_list
+from skatbot.usecases.tournament import tables as tournament_tables
+from skatbot.usecases.tournament.tables import topic_opener
 
 
 def open_table(session: Session, cmd: Command, code: str) -> Reply | None:
@@ -64,8 +66,6 @@ def open_table(session: Session, cmd: Command, code: str) -> Reply | None:
 def _open_list(session: Session, cmd: Command, link: LeagueTable) -> Reply:
     """Open the table's list at ``cmd.chat_id``: the series' players in seat order, the
     series length of a table of its size."""
-    from skatbot.usecases.sheet import opening_reply, start_list
-
     day = repo.day_by_id(session, link.day_id)
     league = repo.league_by_id(session, day.league_id)
     label = f"{day_label(day)} · Serie {link.series} · Tisch {link.table_no}"
@@ -83,6 +83,17 @@ def _open_list(session: Session, cmd: Command, link: LeagueTable) -> Reply:
         "bestätigen den Spieltag mit /bestaetigen."
     )
     return dataclasses.replace(reply, text=reply.text + tail)
+
+
+def tisch(session: Session, cmd: Command) -> Reply:
+    """``/tisch CODE``: a league table's code opens that table's list here; anything else
+    (a Preisskat table's code, ``/tisch freigeben N``) is the Preisskat's ``/tisch``."""
+    if len(cmd.args) == 1 and len(cmd.args[0]) <= 16:
+        lock_chat(session, cmd.chat_id)
+        opened = open_table(session, cmd, cmd.args[0].upper())
+        if opened is not None:
+            return opened
+    return tournament_tables.tisch(session, cmd)
 
 
 def topic_created(

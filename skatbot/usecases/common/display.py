@@ -1,0 +1,39 @@
+"""/darstellung text|tabelle: how a chat wants the list and the standings shown."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from skatbot.rules.errors import RuleError
+from skatbot.storage import chats
+from skatbot.storage.unit import Session
+from skatbot.usecases.common.reply import Command, Reply
+from skatbot.usecases.common.rich import DISPLAYS, TABLE, TEXT, wants_tables
+
+USAGE = "/darstellung tabelle (Liste und Stand als Tabelle) oder /darstellung text"
+
+
+def darstellung(session: Session, cmd: Command) -> Reply:
+    words = [w.casefold() for w in cmd.args]
+    if not words:
+        now = TABLE if wants_tables(chats.settings_of(session, cmd.chat_id)) else TEXT
+        return Reply(f"Darstellung hier: {now}. Ändern: {USAGE}")
+    if len(words) != 1 or words[0] not in DISPLAYS:
+        raise RuleError(f"Die Darstellung „{' '.join(cmd.args)}“ kenne ich nicht.", hint=USAGE)
+    choice = words[0]
+    chats.update_settings(
+        session, cmd.chat_id, lambda s: dataclasses.replace(s, display=choice)
+    )
+    if choice == TABLE:
+        return Reply(
+            "✅ Liste und Stand kommen hier als Tabelle (wo Telegram das kann, sonst als Text)."
+        )
+    return Reply("✅ Liste und Stand kommen hier als Text.")
+
+
+def default_display(session: Session, chat_id: int, display: str) -> None:
+    """Give ``chat_id`` the display ``display`` unless it chose one (the console starts in
+    text form; ``/darstellung tabelle`` shows its tables as aligned columns)."""
+    chats.update_settings(
+        session, chat_id, lambda s: s if s.display else dataclasses.replace(s, display=display)
+    )

@@ -1,0 +1,69 @@
+"""Callback data of the buttons under booking replies (``v1:...``, at most 64 bytes).
+
+The builder's own buttons are ``v1:b:<builder id>:<op>`` (see sheet/builder/commands.py). Under a booking:
+
+=================  ===========================================
+``v1:n``           Neues Spiel (opens a builder)
+``v1:k:<row>``     Korrigieren (builder prefilled with that game)
+``v1:s:<row>``     Stornieren – asks first
+``v1:sj:<row>``    Stornieren confirmed
+``v1:sn:<row>``    Stornieren declined (buttons come back)
+``v1:st``          Stand
+``v1:g:<l>:<n>``   Alle gesund (house rules, before a Ramsch)
+``v1:kr:<l>:<n>:<seat>``  that player is sick
+=================  ===========================================
+
+``<l>:<n>`` are the list id and its number of log rows when the question was asked: a tap
+after the list changed is stale and changes nothing.
+
+``<row>`` is the id of the log row; every tap is checked against the chat's open list.
+"""
+
+from __future__ import annotations
+
+from skatbot.rules.house import Phase
+from skatbot.rules.sheet import Sheet
+from skatbot.usecases.common.reply import Buttons
+
+VERSION = "v1"
+NEW_GAME = "v1:n"
+STAND = "v1:st"
+LABEL_NEW = "Neues Spiel"
+
+
+def new_game_row() -> tuple[tuple[str, str], ...]:
+    return ((LABEL_NEW, NEW_GAME), ("Stand", STAND))
+
+
+def booking_buttons(row_id: int) -> Buttons:
+    """Under a booking (game, passed game, correction)."""
+    return (
+        ((LABEL_NEW, NEW_GAME),),
+        (("Korrigieren", f"v1:k:{row_id}"), ("Stornieren", f"v1:s:{row_id}"), ("Stand", STAND)),
+    )
+
+
+def after_cancel_buttons() -> Buttons:
+    return (new_game_row(),)
+
+
+def confirm_cancel_buttons(row_id: int, nr: int) -> Buttons:
+    return (((f"Ja, Spiel {nr} stornieren", f"v1:sj:{row_id}"), ("Nein", f"v1:sn:{row_id}")),)
+
+
+def health_rows(sheet: Sheet, list_id: int, rows: int) -> Buttons:
+    """ "Alle gesund?" before a Ramsch game: one button for all, one per player who may be sick."""
+    state = sheet.state
+    if sheet.house is None or state.phase is not Phase.RAMSCH or state.sick_now is not None:
+        return ()
+    out = sheet.sitting_out(sheet.next_dealer)
+    sick = [
+        (f"{name[:20]} krank", f"v1:kr:{list_id}:{rows}:{seat}")
+        for seat, name in enumerate(sheet.players)
+        if seat != out and seat not in state.sick_used
+    ]
+    return ((("Alle gesund", f"v1:g:{list_id}:{rows}"),), tuple(sick))
+
+
+def with_health(buttons: Buttons, sheet: Sheet, list_id: int, rows: int) -> Buttons:
+    return tuple(buttons) + health_rows(sheet, list_id, rows)

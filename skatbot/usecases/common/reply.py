@@ -1,0 +1,240 @@
+"""What a handler answers: HTML text, optionally documents (or photos) and buttons."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+from skatbot.rules.errors import RuleError
+
+if TYPE_CHECKING:
+    from skatbot.storage.unit import Session
+
+# rows of (label, callback data); data starting with "https://" is a link button instead
+Buttons = tuple[tuple[tuple[str, str], ...], ...]
+
+
+# Where a ``Call``'s module lives now, for the modules of the flat ``usecases`` folder before it
+# became feature packages: the durable outbox stores ``Call.fn`` with a pending reply, and a
+# reply written by the earlier version may still wait there after an upgrade.
+MOVED_MODULES = {
+    "skatbot.usecases.reply": "skatbot.usecases.common.reply",
+    "skatbot.usecases.texts": "skatbot.usecases.common.texts",
+    "skatbot.usecases.keyboards": "skatbot.usecases.common.keyboards",
+    "skatbot.usecases.names": "skatbot.usecases.common.names",
+    "skatbot.usecases.display": "skatbot.usecases.common.display",
+    "skatbot.usecases.rich": "skatbot.usecases.common.rich",
+    "skatbot.usecases.people": "skatbot.usecases.people.persons",
+    "skatbot.usecases.sheet": "skatbot.usecases.sheet.commands",
+    "skatbot.usecases.booking": "skatbot.usecases.sheet.booking",
+    "skatbot.usecases.standings": "skatbot.usecases.sheet.standings",
+    "skatbot.usecases.edits": "skatbot.usecases.sheet.edits",
+    "skatbot.usecases.buttons": "skatbot.usecases.sheet.buttons",
+    "skatbot.usecases.calculator": "skatbot.usecases.sheet.calculator",
+    "skatbot.usecases.pictures": "skatbot.usecases.sheet.pictures",
+    "skatbot.usecases.builder": "skatbot.usecases.sheet.builder.commands",
+    "skatbot.usecases.builder_state": "skatbot.usecases.sheet.builder.state",
+    "skatbot.usecases.house": "skatbot.usecases.house.commands",
+    "skatbot.usecases.evening": "skatbot.usecases.evening.commands",
+    "skatbot.usecases.season": "skatbot.usecases.season.commands",
+    "skatbot.usecases.statistics": "skatbot.usecases.season.statistics",
+    "skatbot.usecases.tournament": "skatbot.usecases.tournament.desk",
+    "skatbot.usecases.table_lists": "skatbot.usecases.tournament.tables",
+    "skatbot.usecases.teams": "skatbot.usecases.tournament.teams",
+    "skatbot.usecases.tournament_season": "skatbot.usecases.tournament.tournament_season",
+    "skatbot.usecases.money": "skatbot.usecases.money.stakes",
+    "skatbot.usecases.documents": "skatbot.usecases.place.documents",
+    "skatbot.usecases.admin": "skatbot.usecases.place.admin",
+    "skatbot.usecases.help": "skatbot.usecases.place.help",
+    "skatbot.usecases.typos": "skatbot.usecases.place.typos",
+}
+
+
+@dataclass(frozen=True)
+class Call:
+    """What to run after sending (``on_sent``, ``on_gone``, ``render``, a topic's
+    ``on_created``) in a form that survives a restart: ``fn`` names a module-level function
+    as ``"module:function"``, called as ``fn(session, *args, *more)``; ``args`` are JSON
+    values. The durable outbox stores it with the reply; a plain closure works too but is
+    lost if the bot stops before the reply is out."""
+
+    fn: str
+    args: tuple[Any, ...] = ()
+
+    def __call__(self, session: Session, *more: Any) -> Any:
+        module, name = self.fn.split(":")
+        module = MOVED_MODULES.get(module, module)
+        return getattr(importlib.import_module(module), name)(session, *self.args, *more)
+
+    def then(self, other: Call) -> Call:
+        """Both, this one first (one Call again)."""
+        return Call(
+            "skatbot.usecases.common.reply:run_both",
+            ([self.fn, list(self.args)], [other.fn, list(other.args)]),
+        )
+
+
+def run_both(session: Session, first: list[Any], second: list[Any], *more: Any) -> Any:
+    Call(first[0], tuple(first[1]))(session, *more)
+    return Call(second[0], tuple(second[1]))(session, *more)
+
+
+@dataclass(frozen=True)
+class Document:
+    filename: str
+    data: bytes
+    caption: str = ""
+
+
+@dataclass(frozen=True)
+class Photo(Document):
+    """A picture (PNG) shown in the chat (sendPhoto), not offered as a file; in a reply's
+    ``documents`` like any document (the same caption rules)."""
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Another message of the bot to change after the commit (e.g. the pinned standings).
+
+    ``text=None`` keeps the text and only replaces the buttons. A failed edit (message deleted)
+    is logged and never undoes anything; if Telegram says the message is gone, ``on_gone``
+    runs in a write unit (e.g. to stop editing it after every booking).
+    """
+
+    message_id: int
+    text: str | None
+    buttons: Buttons = ()
+    on_gone: Callable[[Session], None] | None = field(default=None, compare=False)
+    # The text computed when the edit is sent (a read unit), from what is committed then;
+    # ``None`` from it skips the edit.
+    render: Callable[[Session], str | None] | None = field(default=None, compare=False)
+    # At most one edit of this message per ``every`` seconds: edits within that time are
+    # coalesced into one, sent when the time is up (with ``render``: the latest state).
+    every: float = 0.0
+
+
+@dataclass(frozen=True)
+class Post:
+    """A message to another place than the update's (a tournament table's list tells the
+    desk): ``chat_id`` is the Telegram chat, ``thread_id`` its forum topic (0:
+    none). Queued after the update's own reply. ``reply.on_sent`` works as for a reply;
+    ``pin`` pins the sent message (a failed pin is only logged)."""
+
+    chat_id: int
+    thread_id: int
+    reply: Reply
+    pin: bool = False
+
+
+@dataclass(frozen=True)
+class NewTopic:
+    """A forum topic the bot creates in Telegram chat ``chat_id`` after the commit
+    (createForumTopic). ``on_created(session, thread_id)`` runs in a write unit and its reply
+    goes into the new topic; if Telegram refuses (no forum, no right to manage topics),
+    ``on_refused(session)`` runs instead and its reply goes where the update came from."""
+
+    chat_id: int
+    name: str
+    on_created: Callable[[Session, int], Reply] = field(compare=False)
+    on_refused: Callable[[Session], Reply] | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class CloseTopic:
+    """A forum topic of the bot's to remove after the commit: deleteForumTopic, or where the
+    bot may not, closeForumTopic (nothing more can be posted there)."""
+
+    chat_id: int
+    thread_id: int
+
+
+@dataclass(frozen=True)
+class Reply:
+    text: str  # Telegram HTML; every user-provided string in it is escaped
+    documents: tuple[Document, ...] = ()
+    buttons: Buttons = field(default=())  # rows of (label, data)
+    edits: tuple[Edit, ...] = ()  # applied after the commit, after sending ``text``
+    # Run in a second short transaction with the id of the sent message (e.g. a game builder
+    # remembers its message); skipped if sending failed.
+    on_sent: Callable[[Session, int], None] | None = None
+    # A refusal (bad input, nothing changed). Users see only the text; the outbox records
+    # the sent message as one (``Outbox.refusals``) - a mark that does not rely on the "⚠️".
+    refusal: bool = False
+    posts: tuple[Post, ...] = ()  # messages to other places, after this reply
+    topics: tuple[NewTopic, ...] = ()  # forum topics to create, after this reply
+    gone_topics: tuple[CloseTopic, ...] = ()  # forum topics to delete (or close), after it
+
+    @property
+    def goes_out(self) -> bool:
+        """Whether delivering this reply sends, edits, creates or removes anything."""
+        parts = (self.text, self.documents, self.edits, self.posts, self.topics, self.gone_topics)
+        return any(parts)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a button tap answers (runtime.execute_callback).
+
+    ``notice`` is the short text of answerCallbackQuery (``alert`` shows it as a dialog);
+    ``text``/``buttons`` replace the tapped message's text/keyboard (None keeps it, ``()``
+    removes the keyboard); ``send`` posts a new message.
+    """
+
+    notice: str = ""
+    alert: bool = False
+    text: str | None = None
+    buttons: Buttons | None = None
+    send: Reply | None = None
+    edits: tuple[Edit, ...] = ()
+    posts: tuple[Post, ...] = ()  # messages to other places (``Reply.posts``)
+
+
+# Placeholder users Telegram puts into ``from`` when a message is sent on behalf of a chat
+# (``sender_chat``): GroupAnonymousBot (anonymous group admins), Channel_Bot (posts as a
+# channel), Telegram (777000, automatic forwards from a linked channel). They stand for many
+# people and never own anything.
+ANONYMOUS_ADMIN_ID = 1087968824
+CHANNEL_BOT_ID = 136817688
+TELEGRAM_SERVICE_ID = 777000
+PLACEHOLDER_IDS = frozenset({ANONYMOUS_ADMIN_ID, CHANNEL_BOT_ID, TELEGRAM_SERVICE_ID})
+
+
+def error_text(err: RuleError) -> str:
+    """A refusal as the chat sees it: the problem, and the fix on its own line."""
+    text = f"⚠️ {escape(err.message)}"
+    if err.hint:
+        text += f"\n👉 {escape(err.hint)}"
+    return text
+
+
+@dataclass(frozen=True)
+class Command:
+    """The parts of an update a use case needs (no Telegram types below the handlers).
+
+    ``chat_id`` is the *place* the command belongs to: the Telegram chat, or for a message in
+    a forum topic that topic's place id (``storage.places``); ``thread_id`` is the topic.
+    """
+
+    chat_id: int
+    chat_title: str
+    user_id: int | None
+    user_name: str
+    update_id: int
+    args: tuple[str, ...]
+    text: str = ""
+    message_id: int | None = None  # the tapped message (callbacks) or the replied-to message
+    is_admin: bool = False  # asked from Telegram before the transaction, for commands that need it
+    source_message_id: int | None = None  # the user's own message (commands; sheet/edits.py)
+    thread_id: int = 0  # the forum topic of the message (0: none, or "General")
+    telegram_chat_id: int = 0  # the Telegram chat, whatever the place
+    is_forum: bool = False  # the Telegram chat has topics (Telegram says so in every message)
+    bot_username: str = ""  # the bot's own @username (deep links), "" where unknown
+
+    @property
+    def here(self) -> str:
+        """Where the command was asked, for the German texts: "diesem Thema" in a forum topic
+        (a place of its own), else "diesem Chat"."""
+        return "diesem Thema" if self.thread_id else "diesem Chat"

@@ -1,0 +1,235 @@
+"""Replies as tables: the list and the standings laid out like the paper list.
+
+A use case that can show a table returns a ``RichText``: a ``str`` (the usual Telegram HTML,
+which stays the text form of the reply and its fallback) that also carries a ``RichDoc``,
+the same content as blocks (headings, paragraphs, tables). The delivery sends the blocks as
+a rich message where Telegram allows it and the text otherwise, so nothing depends on the
+rich form: any string operation on a ``RichText`` gives a plain ``str`` again, i.e. the text
+form.
+
+Whether a chat gets tables is its setting ``/darstellung text|tabelle`` (default: tables).
+No Telegram types here; the Bot API's rich HTML is made in ``handlers.rich``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from html import escape
+
+from skatbot.rules.ranking import Ranked, lot_note
+from skatbot.rules.scoring import minus_sign
+from skatbot.rules.sheet import Entry, Sheet, Status
+from skatbot.storage import chats
+from skatbot.storage.settings import ChatSettings
+from skatbot.storage.unit import Session
+from skatbot.usecases.common import texts
+
+TEXT, TABLE = "text", "tabelle"
+DISPLAYS = (TEXT, TABLE)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One table cell: ``html`` is Telegram HTML (escaped user text, ``<b>``/``<i>``)."""
+
+    html: str
+    struck: bool = False
+    right: bool = False  # numbers are right-aligned
+
+
+@dataclass(frozen=True)
+class Table:
+    header: tuple[str, ...]  # plain texts (escaped when rendered)
+    rows: tuple[tuple[Cell, ...], ...]
+    caption: str = ""  # HTML
+
+
+@dataclass(frozen=True)
+class Heading:
+    html: str
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    html: str
+
+
+Block = Heading | Paragraph | Table
+
+
+@dataclass(frozen=True)
+class RichDoc:
+    blocks: tuple[Block, ...] = field(default=())
+
+
+class RichText(str):
+    """A reply text that can also be shown as a rich message (``doc``)."""
+
+    doc: RichDoc
+
+    def __new__(cls, text: str, doc: RichDoc) -> RichText:
+        made = super().__new__(cls, text)
+        made.doc = doc
+        return made
+
+
+def wants_tables(settings: ChatSettings | None) -> bool:
+    return settings is None or settings.display != TEXT
+
+
+def settings_of(session: Session, chat_id: int, known: ChatSettings | None) -> ChatSettings:
+    """The chat's settings (read if the list was loaded without them)."""
+    if known is not None:
+        return known
+    return chats.settings_of(session, chat_id)
+
+
+def maybe(text: str, doc: RichDoc, settings: ChatSettings | None) -> str:
+    """``text`` with the table form attached if the chat wants tables."""
+    return RichText(text, doc) if wants_tables(settings) else text
+
+
+def _num(n: int, *, bold: bool = False, struck: bool = False) -> Cell:
+    shown = escape(minus_sign(n))
+    return Cell(f"<b>{shown}</b>" if bold else shown, struck=struck, right=True)
+
+
+def list_table(sheet: Sheet, entries: tuple[Entry, ...] | list[Entry]) -> Table:
+    """The paper list: Nr, Geber, Spiel, Wert and one column per player with the running
+    sum (written where it changes, bold); struck and cancelled rows are struck through and
+    change no sum; an overbid game is marked."""
+    players = sheet.players
+    running = [0] * len(players)
+    if sheet.house is not None and sheet.start:
+        running = list(sheet.start)
+    shown = {e.row.id for e in entries}
+    rows: list[tuple[Cell, ...]] = []
+    for entry in sheet.entries:
+        valid = entry.status is Status.VALID
+        if valid:
+            for seat, pts in entry.points.items():
+                running[seat] += pts
+        if entry.row.id not in shown:
+            continue
+        struck = not valid
+        nr = str(entry.nr) if valid and entry.nr is not None else "✗"
+        dealer = escape(players[entry.row.dealer or 0])
+        game = _game_cell(sheet, entry)
+        if entry.status is Status.STRUCK:
+            game += " <i>(korrigiert)</i>"
+        elif entry.status is Status.CANCELLED:
+            game += " <i>(storniert)</i>"
+        value = ""
+        if entry.result is not None and entry.ramsch is None:
+            value = escape(minus_sign(entry.result.score))
+        cells = [
+            Cell(nr, struck=struck, right=True),
+            Cell(dealer, struck=struck),
+            Cell(game, struck=struck),
+            Cell(value, struck=struck, right=True),
+        ]
+        for seat in range(len(players)):
+            if seat in entry.points:
+                if struck:
+                    cells.append(_num(entry.points[seat], struck=True))
+                else:
+                    cells.append(_num(running[seat], bold=True))
+            else:
+                cells.append(Cell("", right=True))
+        rows.append(tuple(cells))
+    header = ("Nr", "Geber", "Spiel", "Wert", *players)
+    return Table(header, tuple(rows))
+
+
+def _game_cell(sheet: Sheet, entry: Entry) -> str:
+    r = entry.result
+    if entry.ramsch is not None:
+        return escape(entry.ramsch.text(sheet.players))
+    if r is None:
+        return "eingepasst"
+    # the declarer is the player whose column gets the sum: not named again here
+    label = escape(texts.game_label(r))
+    if r.overbid:
+        return f"{label} – <b>überreizt</b>"
+    return f"{label} – {'gewonnen' if r.won else 'verloren'}"
+
+
+def standings_table(sheet: Sheet, seed: str) -> Table:
+    """Platz, Spieler, Punkte, gewonnen, verloren and the Seeger-Fabian steps."""
+    if sheet.house is None:
+        steps = {t.name: t.steps for t in sheet.totals()}
+    else:
+        steps = {t.name: f"Start {t.steps}" for t in sheet.house_totals()}
+    rows = []
+    for r in texts.ranked(sheet, seed):
+        t = r.standing
+        rows.append(
+            (
+                Cell(f"{r.place}.", right=True),
+                Cell(f"<b>{escape(t.name)}</b>"),
+                _num(t.score, bold=True),
+                Cell(str(t.won), right=True),
+                Cell(str(t.lost), right=True),
+                Cell(escape(steps[t.name])),
+            )
+        )
+    return Table(("Platz", "Spieler", "Punkte", "gew.", "verl.", "Rechnung"), tuple(rows))
+
+
+def standings_doc(sheet: Sheet, seed: str, *, title: str = "", tail: str = "") -> RichDoc:
+    """The running Serienabschluss as a table (``totals_block``'s content)."""
+    blocks: list[Block] = []
+    if title:
+        blocks.append(Paragraph(title))
+    blocks.append(
+        Heading(
+            f"Serienabschluss ({texts.rules_label(sheet)}), "
+            f"{sheet.games_played}/{sheet.series_length} Spiele"
+        )
+    )
+    if sheet.games_played:
+        blocks.append(standings_table(sheet, seed))
+        note = lot_note(texts.ranked(sheet, seed), seed)
+        if note:
+            blocks.append(Paragraph(escape(note)))
+    else:
+        blocks.append(Paragraph(texts.totals_block(sheet, seed).split("\n", 1)[1]))
+    if tail:
+        blocks.append(Paragraph(tail))
+    return RichDoc(tuple(blocks))
+
+
+def list_doc(
+    sheet: Sheet, entries: tuple[Entry, ...] | list[Entry], *, head: str = "", tail: str = ""
+) -> RichDoc:
+    blocks: list[Block] = [Heading(f"Liste ({texts.rules_label(sheet)})")]
+    if head:
+        blocks.append(Paragraph(head))
+    blocks.append(list_table(sheet, entries))
+    if tail:
+        blocks.append(Paragraph(tail))
+    return RichDoc(tuple(blocks))
+
+
+def ranking_doc(
+    title: str, ranked: Sequence[Ranked], tail: Sequence[str], *, notes: Sequence[str] = ()
+) -> RichDoc:
+    """A tournament's ranking (or the desk's live standings) as a table."""
+    rows = tuple(
+        (
+            Cell(f"{r.place}.", right=True),
+            Cell(escape(r.standing.name)),
+            _num(r.standing.score, bold=True),
+            Cell(str(r.standing.won), right=True),
+            Cell(str(r.standing.lost), right=True),
+        )
+        for r in ranked
+    )
+    blocks: list[Block] = [Heading(title)]
+    if notes:
+        blocks.append(Paragraph("\n".join(notes)))
+    blocks.append(Table(("Platz", "Spieler", "Punkte", "gew.", "verl."), rows))
+    if tail:
+        blocks.append(Paragraph("\n".join(tail)))
+    return RichDoc(tuple(blocks))

@@ -1,0 +1,1 @@
+"""An evening: the series linked by /weiter on one day (/abend)."""

@@ -1,0 +1,1 @@
+"""House rules played on a list (Bock, Ramsch, health before a Ramsch)."""

@@ -1,0 +1,1 @@
+"""Table stakes: /einsatz and the settlement of a list or an evening."""

@@ -1,0 +1,591 @@
+"""Who is who: a name on a list -> the person behind it (``resolve_people``), and the use
+cases that say so (/ich, "Das bin ich", /spieler, /spieler zusammen|trennen, the rename hook).
+
+``resolve_people(session, place_id)`` is **sync**, like every use case here: a use case is a
+plain ``fn(session, command)`` run inside one sync SQLAlchemy transaction (runtime.py), so a
+resolver is built with the unit's session and then used without I/O.
+
+How a spelling finds its person (``Directory.__call__``), in this order:
+
+1. the spelling, case-folded, is stored for a person (/ich, /spieler, a rename of a linked
+   name): that person;
+2. written without diacritics it matches the stored spellings of exactly one person
+   ("Juergen" -> the person stored as "Jürgen"), as /spiel matches names (usecases.common.names);
+3. otherwise it is an *unlinked* name: names of the place that match each other that way
+   (case-insensitive, "Jürgen" = "juergen" = "Jurgen") are one person, named as written on the
+   latest list.
+
+A stored person's key is ``p:<id>`` of the person its row was merged into (the root); an
+unlinked person's key is ``n:<spelling>``, the smallest diacritic-free spelling of its names
+(stable while no new spelling of the same name appears).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from html import escape
+
+from skatbot.rules.errors import RuleError
+from skatbot.rules.numbers import is_number
+from skatbot.storage import people as store
+from skatbot.storage import repo
+from skatbot.storage.database import lock_chat
+from skatbot.storage.unit import Session
+from skatbot.usecases.common import keyboards
+from skatbot.usecases.common.names import clean_name, folded, full_stop, match_words, spellings
+from skatbot.usecases.common.reply import Answer, Buttons, Command, Document, Reply
+
+__all__ = ["Directory", "Person", "after_rename", "resolve_people"]
+
+ME_PREFIX = "v1:me:"
+ME_LABEL = "🙋 Das bin ich"
+
+
+@dataclass(frozen=True)
+class Person:
+    key: str  # stable id: "p:<id>" (stored person) or "n:<spelling>" (matched by spelling)
+    name: str  # display name
+
+
+class Directory:
+    """The people of one place: a pure value built from what is stored and the names seen on
+    the place's lists. Calling it maps a spelling to its ``Person``."""
+
+    def __init__(self, book: store.Book, seen: Sequence[store.SeenName]) -> None:
+        self.book = book
+        self.exact: dict[str, int] = {}
+        for n in book.names:
+            self.exact.setdefault(n.key, n.person_id)  # the oldest row wins a clash
+        self._variants: dict[str, set[int]] = {}
+        for key, pid in self.exact.items():
+            root = self.root(pid)
+            for v in spellings(key):
+                self._variants.setdefault(v, set()).add(root)
+        # Unlinked names: union-find over their diacritic-free spellings.
+        parent: dict[str, str] = {}
+
+        def find(x: str) -> str:
+            while parent.setdefault(x, x) != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        latest: dict[str, tuple[int, int, str]] = {}  # folded name -> (order, index, name)
+        self.counts: dict[str, int] = {}  # person key -> lists seen on
+        for index, s in enumerate(seen):
+            if self.stored(s.name) is not None:
+                continue
+            variants = sorted(spellings(s.name))
+            for v in variants[1:]:
+                a, b = find(variants[0]), find(v)
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+            k = folded(s.name)
+            if k not in latest or (s.order, index) >= latest[k][:2]:
+                latest[k] = (s.order, index, s.name)
+        self._find = find
+        self._names: dict[str, tuple[int, int, str]] = {}  # component root -> latest name
+        for k, seen_at in latest.items():
+            comp = find(min(spellings(k)))
+            if comp not in self._names or seen_at[:2] >= self._names[comp][:2]:
+                self._names[comp] = seen_at
+        lists_seen: dict[str, set[int]] = {}
+        for s in seen:
+            lists_seen.setdefault(self(s.name).key, set()).add(s.order)
+        self.counts = {k: len(v) for k, v in lists_seen.items()}
+
+    def root(self, person_id: int) -> int:
+        """The person a stored row was merged into (itself if not merged)."""
+        seen: set[int] = set()
+        while person_id not in seen:
+            seen.add(person_id)
+            p = self.book.people.get(person_id)
+            if p is None or p.merged_into is None or p.merged_into not in self.book.people:
+                return person_id
+            person_id = p.merged_into
+        return person_id  # a cycle (bad data): stop where it closes
+
+    def stored(self, spelling: str) -> int | None:
+        """The root id of the stored person this spelling belongs to (steps 1 and 2)."""
+        key = folded(spelling)
+        pid = self.exact.get(key)
+        if pid is not None:
+            return self.root(pid)
+        found = set().union(*(self._variants.get(v, set()) for v in spellings(key)))
+        return next(iter(found)) if len(found) == 1 else None
+
+    def __call__(self, spelling: str) -> Person:
+        pid = self.stored(spelling)
+        if pid is not None:
+            return Person(f"p:{pid}", self.book.people[pid].name)
+        comp = self._find(min(spellings(spelling)))
+        seen_at = self._names.get(comp)
+        return Person(f"n:{comp}", seen_at[2] if seen_at else spelling)
+
+    # -- groups and accounts ------------------------------------------------------------------
+
+    def members(self, root: int) -> list[store.StoredPerson]:
+        return [p for p in self.book.people.values() if self.root(p.id) == root]
+
+    def account(self, root: int) -> store.StoredPerson | None:
+        """The member of the group that carries a Telegram account, if any."""
+        return next((p for p in self.members(root) if p.user_id is not None), None)
+
+    def of_user(self, user_id: int) -> int | None:
+        """The root of the person linked to ``user_id`` here."""
+        for p in self.book.people.values():
+            if p.user_id == user_id:
+                return self.root(p.id)
+        return None
+
+    def spellings_of(self, root: int) -> list[str]:
+        return [n.name for n in self.book.names if self.root(n.person_id) == root]
+
+    def known(self, spelling: str, seen: Iterable[store.SeenName]) -> bool:
+        person = self(spelling)
+        return person.key.startswith("p:") or any(self(s.name) == person for s in seen)
+
+
+def directory(session: Session, place_id: int) -> tuple[Directory, list[store.SeenName]]:
+    seen = store.seen_names(session, place_id)
+    return Directory(store.book(session, place_id), seen), seen
+
+
+def resolve_people(session: Session, place_id: int) -> Callable[[str], Person]:
+    """Map a spelling on a list of ``place_id`` (chat or topic) to its person. Sync: call it
+    inside a use case's unit of work; the returned resolver does no I/O."""
+    return directory(session, place_id)[0]
+
+
+# --- making a spelling a stored person ---------------------------------------------------------
+
+
+def _ensure_stored(session: Session, place: int, d: Directory, spelling: str) -> int:
+    """The root id of ``spelling``'s person, storing the person first if it was unlinked."""
+    pid = d.stored(spelling)
+    if pid is not None:
+        return pid
+    name = d(spelling).name
+    return store.add_person(session, place, name, folded(name))
+
+
+def _refresh(session: Session, place: int) -> Directory:
+    return directory(session, place)[0]
+
+
+def _known_or_refuse(d: Directory, seen: list[store.SeenName], spelling: str) -> str:
+    """The known spelling ``spelling`` means: itself, or the one name it is the beginning or
+    a plain spelling of (``names.match_words``, as every list command reads a name)."""
+    if d.known(spelling, seen):
+        return spelling
+    names = sorted({d(s.name).name for s in seen}, key=str.casefold)
+    words = spelling.split()
+    hits, used = match_words(words, names)
+    if len(hits) == 1 and used == len(words):
+        return names[hits[0]]
+    if len(hits) > 1 and used == len(words):
+        raise RuleError(
+            f"„{spelling[:32]}“ ist nicht eindeutig: {' oder '.join(names[i] for i in hits)}?",
+            hint=" · ".join(f"/ich {names[i]}" for i in hits[:5]),
+        )
+    shown = ", ".join(names[:30]) + (" …" if len(names) > 30 else "")
+    raise RuleError(
+        f"„{spelling[:32]}“ steht auf keiner Liste in diesem Chat.",
+        hint=f"Bekannte Namen: {full_stop(shown)}" if names else "Erst eine Liste mit /neu anlegen.",
+    )
+
+
+# --- /ich and "Das bin ich" ----------------------------------------------------------------------
+
+
+def _who(d: Directory, root: int) -> str:
+    return escape(d.book.people[root].name)
+
+
+def _link(session: Session, cmd: Command, spelling: str) -> str:
+    """Link the sender to ``spelling``'s person; the German answer (plain words, HTML-safe)."""
+    if cmd.user_id is None:
+        raise RuleError(
+            "Dich kann ich keinem Namen zuordnen (anonym oder als Kanal geschrieben).",
+            hint="Schreib /ich NAME als du selbst.",
+        )
+    lock_chat(session, cmd.chat_id)
+    place = cmd.chat_id
+    d = _refresh(session, place)
+    target = _ensure_stored(session, place, d, spelling)
+    d = _refresh(session, place)
+    target = d.root(target)
+    holder = d.account(target)
+    if holder is not None and holder.user_id == cmd.user_id:
+        return f"Du bist schon {_who(d, target)} ✓"
+    if holder is not None:
+        raise RuleError(
+            f"{d.book.people[target].name} ist schon mit {holder.user_name or 'jemandem'} "
+            "verknüpft.",
+            hint="Wenn das nicht stimmt: dort /ich nicht schreiben lassen, dann /ich NAME.",
+        )
+    before = d.of_user(cmd.user_id)
+    note = ""
+    if before is not None:
+        for p in d.members(before):
+            if p.user_id == cmd.user_id:
+                store.set_user(session, p.id, None, None)
+        old = d.book.people[before].name
+        note = (
+            f" (vorher {escape(old)}; seid ihr beide du: "
+            f"/spieler zusammen {escape(d.book.people[target].name)} {escape(old)})"
+        )
+    store.set_user(session, target, cmd.user_id, cmd.user_name[:128])
+    return f"Du bist {_who(d, target)} ✓{note}"
+
+
+def link_user(session: Session, cmd: Command, spelling: str) -> str:
+    """Link the sender to ``spelling``'s person in ``cmd.chat_id`` (as /ich does)."""
+    return _link(session, cmd, spelling)
+
+
+def ich(session: Session, cmd: Command) -> Reply:
+    """/ich NAME links the sender's Telegram account to NAME; /ich shows it; /ich nicht
+    removes it."""
+    if not cmd.args:
+        if cmd.user_id is None:
+            return Reply("Anonym oder als Kanal bist du mit keinem Namen verknüpft.")
+        d = _refresh(session, cmd.chat_id)
+        root = d.of_user(cmd.user_id)
+        if root is None:
+            return Reply(
+                "Du bist noch mit keinem Namen verknüpft. So geht's: /ich NAME "
+                "(oder „Das bin ich“ unter einer neuen Liste)."
+            )
+        return Reply(f"🙋 Du bist {_who(d, root)}. Lösen: /ich nicht")
+    words = " ".join(cmd.args)
+    if words.casefold() in ("daten", "meine daten"):
+        return own_data(session, cmd)
+    if words.casefold() in ("vergessen", "vergiss mich"):
+        return forget_me(session, cmd)
+    if words.casefold() in ("nicht", "niemand", "loesen", "lösen"):
+        if cmd.user_id is None:
+            raise RuleError("Anonym bist du mit keinem Namen verknüpft.", hint="/ich NAME")
+        lock_chat(session, cmd.chat_id)
+        d = _refresh(session, cmd.chat_id)
+        root = d.of_user(cmd.user_id)
+        if root is None:
+            return Reply("Du warst mit keinem Namen verknüpft.")
+        for p in d.members(root):
+            if p.user_id == cmd.user_id:
+                store.set_user(session, p.id, None, None)
+        return Reply(f"Verknüpfung mit {_who(d, root)} gelöst.")
+    spelling = clean_name(words)
+    d, seen = directory(session, cmd.chat_id)
+    participant = _participant(session, cmd.chat_id, spelling)  # at a tournament desk
+    spelling = participant if participant is not None else _known_or_refuse(d, seen, spelling)
+    return Reply("🙋 " + _link(session, cmd, spelling))
+
+
+def _participant(session: Session, place: int, spelling: str) -> str | None:
+    """At a tournament desk, the participant named ``spelling`` (case-insensitively): a
+    player links their account there once, and their table then knows them."""
+    from skatbot.storage import tournament_repo as trepo
+
+    t = trepo.tournament_of(session, place)
+    if t is None:
+        return None
+    key = folded(spelling)
+    for p in trepo.participants(session, t):
+        if folded(p.name) == key:
+            return p.name
+    return None
+
+
+# --- /ich daten, /ich vergessen: a person's own data ----------------------------------------------
+
+OWN_DATA_FILE = "skatbot-meine-daten.json"
+
+
+def _in_private(cmd: Command) -> bool:
+    return (cmd.telegram_chat_id or cmd.chat_id) > 0
+
+
+def own_data(session: Session, cmd: Command) -> Reply:
+    """``/ich daten``: in a private chat with the bot, what is stored under the sender's
+    account (a JSON document and a summary); in a group a pointer to the private chat."""
+    if cmd.user_id is None or cmd.user_id <= 0:
+        raise RuleError(
+            "Anonym oder als Kanal ist unter dir nichts gespeichert.",
+            hint="Schreib mir als du selbst privat: /ich daten",
+        )
+    if not _in_private(cmd):
+        where = f"t.me/{cmd.bot_username}" if cmd.bot_username else "den Chat mit mir"
+        return Reply(
+            "🔒 Deine Daten schicke ich nur privat: öffne "
+            f"{escape(where)} und schreib dort /ich daten."
+        )
+    from skatbot.storage import own_data as store_own
+    data = store_own.collect(session, cmd.user_id)
+    links = data["linked_names"]
+    rows = sum(r["rows"] for r in data["rows_entered"])
+    lines = ["🗂 <b>Das ist unter deinem Telegram-Konto gespeichert</b>"]
+    if links:
+        names = ", ".join(sorted({escape(x["name"]) for x in links}))
+        lines.append(f"Verknüpft mit: {names} (in {len(links)} Chat/Thema-Einträgen).")
+    else:
+        lines.append("Mit keinem Namen verknüpft.")
+    lines.append(
+        f"Eingetragen: {rows} Zeilen · angelegt: {data['lists_created']} Listen, "
+        f"{len(data['tournaments_created'])} Turniere · unterschrieben: "
+        f"{len(data['signatures'])} Tische."
+    )
+    lines.append("Alles im Einzelnen: die Datei. Löschen: /ich vergessen")
+    payload = json.dumps(data, ensure_ascii=False, indent=2).encode()
+    return Reply(
+        "\n".join(lines),
+        documents=(Document(OWN_DATA_FILE, payload, "Deine gespeicherten Daten (JSON)"),),
+    )
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def forget_me(session: Session, cmd: Command) -> Reply:
+    """``/ich vergessen``: the sender's account links and account names are removed in every
+    chat; names written in the lists stay (the table's record)."""
+    if cmd.user_id is None or cmd.user_id <= 0:
+        raise RuleError(
+            "Anonym oder als Kanal ist unter dir nichts gespeichert.",
+            hint="Schreib /ich vergessen als du selbst.",
+        )
+    from skatbot.storage import chats
+    from skatbot.storage import own_data as store_own
+
+    names = store_own.account_names(session, cmd.user_id)
+    if cmd.user_name:
+        names.add(cmd.user_name)
+    changed = store_own.forget(session, cmd.user_id, names)
+    chats.after_delete(session)
+    return Reply(
+        "🧹 Vergessen: deine Verknüpfungen mit Namen "
+        f"({changed['links']}) und dein Telegram-Name an {_count(changed['rows'], 'Zeile', 'Zeilen')}, "
+        f"{_count(changed['signatures'], 'Unterschrift', 'Unterschriften')} und allen anderen "
+        "Stellen.\n"
+        "Listen und Turniere, die du angelegt hast, kennen nur noch die Nummer deines Kontos "
+        "(damit du sie weiter löschen oder verwalten kannst), keinen Namen.\n"
+        "Ein Name, der in den Listen eines Chats steht, bleibt – die Liste ist das Protokoll "
+        "des Tisches. Ändern lässt er sich dort mit /umbenennen ALT NEU – bitte die Admins "
+        "des Chats darum."
+    )
+
+
+def me_buttons(list_id: int) -> Buttons:
+    """The row under a new list (sheet_ops.neu)."""
+    return (((ME_LABEL, f"{ME_PREFIX}{list_id}"),),)
+
+
+def me_tap(session: Session, cmd: Command) -> Answer:
+    """``v1:me:<list>`` shows one button per player in place of "Das bin ich";
+    ``v1:me:<list>:<seat>`` links the tapper to that seat's name (as it is now)."""
+    parts = cmd.text.removeprefix(ME_PREFIX).split(":")
+    if not all(is_number(p) and len(p) <= 12 for p in parts):
+        return Answer(notice="Dieser Knopf gilt nicht mehr.")
+    numbers = [int(p) for p in parts]
+    lst = repo.get_list(session, numbers[0]) if numbers else None
+    if lst is None or lst.chat_id != cmd.chat_id or len(numbers) > 2:
+        return Answer(notice="Diese Liste gibt es hier nicht mehr.")
+    loaded = repo.load(session, lst)
+    if len(numbers) == 1:
+        names = tuple(
+            (f"🙋 {name[:20]}", f"{ME_PREFIX}{lst.id}:{seat}")
+            for seat, name in enumerate(loaded.names)
+        )
+        rows: Buttons = (names,)
+        if lst.status == "open":
+            rows = (keyboards.new_game_row(), names)
+        return Answer(notice="Tipp auf deinen Namen.", buttons=rows)
+    seat = numbers[1]
+    if not 0 <= seat < len(loaded.names):
+        return Answer(notice="Dieser Knopf gilt nicht mehr.")
+    text = _link(session, cmd, loaded.names[seat])
+    return Answer(notice=text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"))
+
+
+# --- /spieler --------------------------------------------------------------------------------------
+
+
+def _series(n: int) -> str:
+    return "1 Liste" if n == 1 else f"{n} Listen"
+
+
+def spieler(session: Session, cmd: Command) -> Reply:
+    """/spieler: the place's people; /spieler zusammen A B; /spieler trennen A B."""
+    words = list(cmd.args)
+    verb = words[0].casefold() if words else ""
+    if verb in ("zusammen", "zusammenlegen", "gleich"):
+        return _merge(session, cmd, words[1:])
+    if verb in ("trennen", "auseinander"):
+        return _split(session, cmd, words[1:])
+    if words:
+        raise RuleError(
+            f"„{words[0][:20]}“ kenne ich bei /spieler nicht.",
+            hint="/spieler · /spieler zusammen A B · /spieler trennen A B",
+        )
+    d, seen = directory(session, cmd.chat_id)
+    people: dict[str, Person] = {}
+    for s in seen:
+        p = d(s.name)
+        people.setdefault(p.key, p)
+    for pid in d.book.people:
+        root = d.root(pid)
+        people.setdefault(f"p:{root}", Person(f"p:{root}", d.book.people[root].name))
+    if not people:
+        return Reply(
+            f"In {cmd.here} gibt es noch keine Spieler. Starte eine Liste mit /neu Anna Bernd Carla."
+        )
+    lines = [f"👥 <b>Spieler in {cmd.here}</b> ({len(people)})"]
+    written: dict[str, dict[str, str]] = {}  # person key -> folded spelling -> as written
+    for s in seen:
+        written.setdefault(d(s.name).key, {}).setdefault(folded(s.name), s.name)
+    for p in sorted(people.values(), key=lambda p: (p.name.casefold(), p.key)):
+        line = f"• <b>{escape(p.name)}</b>"
+        spelled = dict(written.get(p.key, {}))
+        if p.key.startswith("p:"):
+            root = int(p.key[2:])
+            holder = d.account(root)
+            if holder is not None:
+                line += f" ✓ {escape(holder.user_name or 'verknüpft')}"
+            for n in d.spellings_of(root):
+                spelled.setdefault(folded(n), n)
+        spelled.pop(folded(p.name), None)
+        if spelled:
+            also = sorted(spelled.values(), key=str.casefold)
+            line += " · auch: " + ", ".join(escape(n) for n in also)
+        line += f" · {_series(d.counts.get(p.key, 0))}"
+        lines.append(line)
+    lines.append(
+        "✓ = mit Telegram verknüpft (/ich NAME). Gleiche Person, zwei Schreibweisen: "
+        "/spieler zusammen A B · rückgängig: /spieler trennen A B"
+    )
+    return Reply("\n".join(lines))
+
+
+def _two_names(words: list[str], verb: str) -> list[str]:
+    names = [clean_name(w) for w in words]
+    if len(names) < 2 and verb == "zusammen":
+        raise RuleError("Welche Namen gehören zusammen?", hint="Z. B. /spieler zusammen Anna Anni")
+    if not names:
+        raise RuleError("Welchen Namen trennen?", hint="Z. B. /spieler trennen Anna Anni")
+    return names
+
+
+def _merge(session: Session, cmd: Command, words: list[str]) -> Reply:
+    names = _two_names(words, "zusammen")
+    lock_chat(session, cmd.chat_id)
+    place = cmd.chat_id
+    d, seen = directory(session, place)
+    for n in names:
+        _known_or_refuse(d, seen, n)
+    people = [d(n) for n in names]
+    if len({p.key for p in people}) == 1:
+        raise RuleError(
+            f"{' und '.join(names)} sind schon eine Person ({people[0].name}).",
+            hint="Alle Spieler: /spieler",
+        )
+    keys = {p.key for p in people}
+    lists: dict[int, list[str]] = {}
+    for s in seen:
+        if s.order and d(s.name).key in keys:
+            lists.setdefault(s.order, []).append(s.name)
+    both = next((n for n in lists.values() if len(n) > 1), None)
+    if both is not None:
+        raise RuleError(
+            f"{' und '.join(both)} stehen zusammen auf einer Liste – das sind zwei Personen.",
+            hint="Nur Schreibweisen zusammenlegen, die nie am selben Tisch saßen.",
+        )
+    accounts = {
+        h.user_id
+        for n in names
+        if (pid := d.stored(n)) is not None and (h := d.account(pid)) is not None
+    }
+    if len(accounts) > 1:
+        raise RuleError(
+            "Diese Namen sind mit verschiedenen Telegram-Konten verknüpft.",
+            hint="Erst bei einem /ich nicht schreiben lassen.",
+        )
+    ids = [_ensure_stored(session, place, d, n) for n in names]
+    d = _refresh(session, place)
+    target = d.root(ids[0])
+    for pid in ids[1:]:
+        root = d.root(pid)
+        if root != target:
+            store.set_merged(session, root, target)
+    d = _refresh(session, place)
+    joined = ", ".join(escape(n) for n in d.spellings_of(target))
+    return Reply(
+        f"🤝 Eine Person: <b>{_who(d, target)}</b> ({joined}). Saison und Skatzahl zählen "
+        f"jetzt zusammen. Rückgängig: /spieler trennen {escape(names[0])} {escape(names[1])}"
+    )
+
+
+def _split(session: Session, cmd: Command, words: list[str]) -> Reply:
+    names = _two_names(words, "trennen")
+    if len(names) > 2:
+        raise RuleError("Bitte zwei Namen.", hint="Z. B. /spieler trennen Anna Anni")
+    lock_chat(session, cmd.chat_id)
+    place = cmd.chat_id
+    d = _refresh(session, place)
+    leaving = names[-1]
+    pid = d.stored(leaving)
+    if pid is None:
+        raise RuleError(
+            f"„{leaving}“ ist mit niemandem zusammengelegt.", hint="Alle Spieler: /spieler"
+        )
+    if len(names) == 2 and d.stored(names[0]) != pid:
+        raise RuleError(
+            f"{names[0]} und {leaving} sind nicht als eine Person zusammengelegt.",
+            hint="Alle Spieler: /spieler",
+        )
+    key = folded(leaving)
+    owner = d.exact.get(key)
+    if owner is not None and d.book.people[owner].merged_into is not None:
+        store.set_merged(session, owner, None)  # undoes the merge exactly
+        left = owner
+    else:
+        if len(d.members(pid)) == 1 and len(d.spellings_of(pid)) <= 1:
+            raise RuleError(
+                f"„{leaving}“ ist mit niemandem zusammengelegt.", hint="Alle Spieler: /spieler"
+            )
+        if owner is not None:  # one spelling of the person leaves it, as a person of its own
+            left = store.add_person(session, place, leaving, None)
+            store.move_name(session, place, key, left)
+        else:  # matched only without diacritics: it gets a person of its own
+            left = store.add_person(session, place, leaving, key)
+        if folded(d.book.people[pid].name) == key:
+            rest = [n for n in d.spellings_of(pid) if folded(n) != key]
+            store.set_display_name(session, pid, names[0] if len(names) == 2 else rest[0])
+    d = _refresh(session, place)
+    return Reply(
+        f"✂️ Getrennt: <b>{_who(d, d.root(left))}</b> und <b>{_who(d, d.root(pid))}</b> "
+        "zählen wieder einzeln."
+    )
+
+
+# --- the rename hook (/umbenennen) -------------------------------------------------------------
+
+
+def after_rename(session: Session, place: int, old: str, new: str) -> None:
+    """A rename of a stored person's name on a list adds the new spelling to that person (and
+    makes it the display name), so the link survives; an unlinked name stays matched by
+    spelling. Call it before or after the players row changes - the old spelling stays on the
+    person either way."""
+    d = _refresh(session, place)
+    pid = d.stored(old)
+    if pid is None:
+        return
+    key = folded(new)
+    taken = d.exact.get(key)
+    if taken is None:
+        store.add_name(session, place, d.exact.get(folded(old), pid), new, key)
+    elif d.root(taken) != pid:
+        return  # the new name is someone else's: the list now names that person
+    store.set_display_name(session, pid, new)

@@ -1,0 +1,399 @@
+"""Deleting a chat's data (``/loeschen``), who may change a list as a whole
+(``check_manager``, also for ``/oeffnen``) and confirmation nonces.
+
+What one may delete follows what is at stake:
+
+- ``/loeschen`` – everything of the place (every list, a tournament, people, stakes): the
+  chat's admins only (an anonymous admin is one). Creating the newest list grants nothing
+  over older data.
+- ``/loeschen liste`` – the place's latest list alone: its creator (a person; a chat
+  identity owns nothing) or an admin. The reply names the list and what stays.
+- At a tournament desk (:func:`desk_loeschen` below): ``/loeschen`` or ``/loeschen turnier [N]``
+  asks to delete one tournament (the newest, or number N), for its creator or an admin;
+  ``/loeschen turnier [N] ja`` deletes it at once; ``/loeschen alles`` is everything, for
+  the admins only.
+
+Each first answers with a warning and asks for ``… ja`` or a press on the button
+``v1:del:[scope:]<nonce>``; the nonce is random per request, stored with the chat and used
+up, so a stale or forged button changes nothing. The admin check needs the Bot API
+(``getChatMember``): the route asks before the transaction (``admin=True``) and passes
+``Command.is_admin``.
+
+Forum topics are places of their own (``storage.places``): ``/loeschen`` in a topic deletes
+that topic's data and nothing else; in General (or a chat without topics) the chat's own data
+and no topic's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hmac
+import re
+from collections.abc import Sequence
+from html import escape
+
+from skatbot.rules.errors import RuleError
+from skatbot.storage import chats, places, repo
+from skatbot.storage import tournament_repo as trepo
+from skatbot.storage.database import lock_chat
+from skatbot.storage.models import ListStatus
+from skatbot.storage.tournament_models import Tournament
+from skatbot.storage.tournament_repo import (
+    table_by_list,
+    tournament_of,
+    tournaments_of,
+)
+from skatbot.storage.unit import Session
+from skatbot.usecases.common.places import issue_nonce, owns, take_nonce
+from skatbot.usecases.common.reply import Command, Reply
+from skatbot.usecases.tournament import tournament_season as ts
+
+DELETE_PREFIX = "v1:del:"
+SCOPE_LIST = "liste"
+SCOPE_TOURNAMENT = "turnier"
+SCOPES = {"liste": SCOPE_LIST, "list": SCOPE_LIST, "turnier": SCOPE_TOURNAMENT}
+DELETE_DATA = re.compile(r"v1:del:(?:(liste|turnier):)?([0-9a-f]{16})")
+NONCE_KEY = "delete_nonce"
+CONFIRM_WORDS = {"ja", "yes", "bestätigen", "bestaetigen"}
+
+
+# --- who may manage -----------------------------------------------------------------------------
+
+
+def check_manager(
+    session: Session, cmd: Command, is_admin: bool, action: str, command: str
+) -> None:
+    """Who may change the chat's latest list as a whole (``/oeffnen``, ``/loeschen liste``):
+    the chat's admins (``is_admin``, asked from Telegram before the transaction; an
+    anonymous admin is one) and the person who created that list. Anyone else gets a
+    RuleError naming who may."""
+    if is_admin:
+        return
+    latest = repo.latest_list(session, cmd.chat_id)
+    creator = latest.created_by if latest is not None else None
+    if owns(cmd.user_id, creator):
+        return
+    who = "wer die Liste angelegt hat"
+    if latest is not None and creator is not None and owns(creator, creator):
+        name = chats.name_on_rows(session, latest.id, creator)
+        who = f"„{name}“ (hat die Liste angelegt)" if name else who
+    elif latest is not None:
+        who = ""  # a chat identity started it: that is the admins
+    raise RuleError(
+        f"{action} dürfen nur die Admins dieses Chats" + (f" oder {who}." if who else "."),
+        hint=f"Bitte einen Admin, {command} zu schicken.",
+    )
+
+
+# --- /loeschen --------------------------------------------------------------------------------
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def _summary(session: Session, chat_id: int) -> str:
+    lists, games = chats.count_lists_and_games(session, chat_id)
+    parts = [f"{_plural(lists, 'Liste', 'Listen')} mit {_plural(games, 'Spiel', 'Spielen')}"]
+    every = tournaments_of(session, chat_id)
+    if len(every) == 1:
+        parts.append(f"das Turnier „{escape(every[0].name)}“")
+    elif every:
+        parts.append(f"{len(every)} Turniere (" + ", ".join(escape(t.name) for t in every) + ")")
+    return " und ".join(parts)
+
+
+def _others_stay(session: Session, cmd: Command) -> str:
+    """The line saying which lists /loeschen leaves alone: the other topics (asked in a
+    topic), or the topics (asked in General of a forum whose topics have data)."""
+    if cmd.thread_id:
+        return "Die anderen Themen dieser Gruppe bleiben, wie sie sind.\n"
+    topics = places.chat_topic_places(session, cmd.telegram_chat_id or cmd.chat_id)
+    if any(chats.has_data(session, place) for place in topics):
+        return "Die Listen in den Themen dieser Gruppe bleiben, wie sie sind.\n"
+    return ""
+
+
+def _check_whole(session: Session, cmd: Command, is_admin: bool) -> None:
+    """Everything of a place (every list, a tournament, the people, the stakes) is for
+    the chat's admins alone; the refusal names what the sender may delete instead."""
+    if is_admin:
+        return
+    hint = "Bitte einen Admin, /loeschen zu schicken."
+    latest = repo.latest_list(session, cmd.chat_id)
+    t = tournament_of(session, cmd.chat_id)
+    if t is not None and owns(cmd.user_id, t.created_by):
+        hint = "Dein Turnier allein löschen: /loeschen turnier – alles andere nur ein Admin."
+    elif latest is not None and owns(cmd.user_id, latest.created_by):
+        hint = "Deine Liste allein löschen: /loeschen liste – alles andere nur ein Admin."
+    raise RuleError(
+        f"Löschen dürfen nur die Admins dieses Chats – alle Daten "
+        f"{'dieses Themas' if cmd.thread_id else 'dieses Chats'} auf einmal.",
+        hint=hint,
+    )
+
+
+def ask(session: Session, cmd: Command, is_admin: bool, scope: str = "") -> Reply:
+    """``/loeschen``: warn, and hand out a fresh confirmation nonce (``scope``: what a
+    tournament desk's question asked, see desk_loeschen below)."""
+    if not chats.has_data(session, cmd.chat_id):
+        return Reply(f"ℹ️ In {cmd.here} ist nichts gespeichert.")
+    _check_whole(session, cmd, is_admin)
+    nonce = issue_nonce(session, cmd.chat_id, NONCE_KEY, scope)
+    this = "dieses Themas" if cmd.thread_id else "dieses Chats"
+    text = (
+        f"⚠️ <b>Alle Daten {this} löschen?</b>\n"
+        f"Gespeichert sind {_summary(session, cmd.chat_id)}.\n"
+        + _others_stay(session, cmd)
+        + "Das lässt sich nicht rückgängig machen – vorher evtl. /export oder /pdf.\n"
+        "👉 Zum Bestätigen: /loeschen ja (oder den Knopf drücken)."
+    )
+    return Reply(text, buttons=((("🗑 Ja, alles löschen", DELETE_PREFIX + nonce),),))
+
+
+def _check_nonce(session: Session, cmd: Command, nonce: str | None, scope: str) -> None:
+    if nonce is None:
+        return
+    if not take_nonce(session, cmd.chat_id, NONCE_KEY, nonce, scope):
+        again = f"/loeschen {scope}".strip()
+        raise RuleError("Dieser Knopf gilt nicht mehr.", hint=f"Neu anfordern mit {again}.")
+
+
+def confirm(
+    session: Session,
+    cmd: Command,
+    is_admin: bool,
+    nonce: str | None,
+    scope: str = "",
+    *,
+    whole: bool = False,
+) -> Reply:
+    """``/loeschen ja`` (``nonce`` None) or the button (``nonce`` from its data): delete;
+    ``scope`` "liste" or "turnier" deletes only the latest list or the tournament. At a
+    tournament desk the question named what goes (``whole``: everything, asked and its
+    nonce already checked there)."""
+    if scope == SCOPE_LIST:
+        return confirm_list(session, cmd, is_admin, nonce)
+    if not whole and _is_desk(session, cmd):
+        cmd = dataclasses.replace(cmd, is_admin=is_admin)
+        return desk_loeschen(session, cmd, ["ja"] if nonce is None else [], nonce)
+    if scope == SCOPE_TOURNAMENT:
+        raise RuleError(f"In {cmd.here} gibt es kein Turnier.", hint="Alles löschen: /loeschen")
+    if not chats.has_data(session, cmd.chat_id):
+        return Reply(f"ℹ️ In {cmd.here} ist nichts gespeichert – nichts gelöscht.")
+    _check_whole(session, cmd, is_admin)
+    if not whole:
+        _check_nonce(session, cmd, nonce, "")
+    what = _summary(session, cmd.chat_id)
+    others = _others_stay(session, cmd)
+    chats.delete_chat_data(session, cmd.chat_id)
+    chats.after_delete(session)
+    return Reply(
+        f"🗑 Gelöscht: {what}. In {cmd.here} ist jetzt nichts mehr gespeichert.\n"
+        + others
+        + "Neu anfangen: /neu Anna Bernd Carla"
+    )
+
+
+# --- /loeschen liste: the latest list alone -----------------------------------------------------
+
+
+def _latest_for_delete(session: Session, cmd: Command, is_admin: bool) -> repo.ListInfo:
+    latest = repo.latest_list(session, cmd.chat_id)
+    if latest is None:
+        raise RuleError(f"In {cmd.here} gibt es keine Liste.", hint="Neu: /neu Anna Bernd Carla")
+    check_manager(session, cmd, is_admin, "Diese Liste löschen", "/loeschen liste")
+    if table_by_list(session, latest.id) is not None:
+        raise RuleError(
+            "Das ist die Liste eines Tisches im Turnier – ihr Ergebnis gehört zum Turnier.",
+            hint="Die Turnierleitung löst den Tisch mit /tisch freigeben N (in ihrem Chat).",
+        )
+    return latest
+
+
+def _list_line(session: Session, lst: repo.ListInfo) -> str:
+    loaded = repo.load(session, lst)
+    names = ", ".join(escape(n) for n in loaded.names)
+    games = loaded.sheet.games_played
+    state = "laufend" if lst.status is ListStatus.OPEN else "abgeschlossen"
+    return (
+        f"Liste Nr. {repo.list_number(session, lst)} ({names}; {state}) mit "
+        f"{_plural(games, 'Spiel', 'Spielen')}"
+    )
+
+
+def _rest_line(session: Session, cmd: Command) -> str:
+    lists, games = chats.count_lists_and_games(session, cmd.chat_id)
+    if lists == 0:
+        return f"In {cmd.here} ist keine Liste mehr gespeichert."
+    verb = "bleibt" if lists == 1 else "bleiben"
+    return (
+        f"Es {verb} {_plural(lists, 'Liste', 'Listen')} mit {_plural(games, 'Spiel', 'Spielen')} "
+        f"und alles andere in {cmd.here}."
+    )
+
+
+def ask_list(session: Session, cmd: Command, is_admin: bool) -> Reply:
+    latest = _latest_for_delete(session, cmd, is_admin)
+    lists, _ = chats.count_lists_and_games(session, cmd.chat_id)
+    nonce = issue_nonce(session, cmd.chat_id, NONCE_KEY, SCOPE_LIST)
+    others = lists - 1
+    stays = (
+        ("Die andere Liste" if others == 1 else f"Die {others} anderen Listen")
+        + f" und alles andere in {cmd.here} bleiben."
+        if others
+        else f"Alles andere in {cmd.here} bleibt."
+    )
+    text = (
+        f"⚠️ <b>Nur diese Liste löschen?</b>\n{_list_line(session, latest)}.\n{stays}\n"
+        "Das lässt sich nicht rückgängig machen – vorher evtl. /export oder /pdf.\n"
+        "👉 Zum Bestätigen: /loeschen liste ja (oder den Knopf drücken)."
+    )
+    data = f"{DELETE_PREFIX}{SCOPE_LIST}:{nonce}"
+    return Reply(text, buttons=((("🗑 Ja, diese Liste löschen", data),),))
+
+
+def confirm_list(session: Session, cmd: Command, is_admin: bool, nonce: str | None) -> Reply:
+    latest = _latest_for_delete(session, cmd, is_admin)
+    _check_nonce(session, cmd, nonce, SCOPE_LIST)
+    what = _list_line(session, latest)
+    chats.delete_list(session, latest.id)
+    chats.after_delete(session)
+    return Reply(f"🗑 Gelöscht: {what}.\n{_rest_line(session, cmd)}")
+
+
+# --- /loeschen turnier: one tournament (desk_loeschen below asks and deletes) -----------
+
+
+def check_tournament_deleter(cmd: Command, is_admin: bool, t: Tournament) -> None:
+    """A tournament is deleted by its creator (a person) or the chat's admins."""
+    if not is_admin and not owns(cmd.user_id, t.created_by):
+        who = f"{t.created_by_name} (hat es angelegt)" if owns(t.created_by, t.created_by) else ""
+        raise RuleError(
+            f"Das Turnier „{t.name}“ löschen dürfen nur die Admins dieses Chats"
+            + (f" oder {who}." if who and t.created_by_name else "."),
+            hint="Bitte einen Admin, /loeschen turnier zu schicken.",
+        )
+
+
+def loeschen(session: Session, cmd: Command) -> Reply:
+    """``/loeschen [liste|turnier] [ja]``: ask, then delete; the route asks whether the
+    sender is a chat admin (``cmd.is_admin``)."""
+    words = [w.casefold() for w in cmd.args]
+    scope = ""
+    if words and words[0] in SCOPES:
+        scope = SCOPES[words[0]]
+        words = words[1:]
+    if scope != SCOPE_LIST and _is_desk(session, cmd):
+        # a desk may hold several tournaments: the question names which one goes
+        return desk_loeschen(session, cmd, list(cmd.args), None)
+    if not words:
+        if scope == SCOPE_LIST:
+            return ask_list(session, cmd, cmd.is_admin)
+        if scope == SCOPE_TOURNAMENT:
+            raise RuleError(
+                f"In {cmd.here} gibt es kein Turnier.", hint="Alles löschen: /loeschen"
+            )
+        return ask(session, cmd, cmd.is_admin)
+    if len(words) == 1 and words[0] in CONFIRM_WORDS:
+        return confirm(session, cmd, cmd.is_admin, None, scope)
+    raise RuleError(
+        "Das verstehe ich nicht.",
+        hint="/loeschen (alles, Admins), /loeschen liste (die letzte Liste) oder "
+        "/loeschen turnier – danach mit „ja“ bestätigen.",
+    )
+
+
+def _is_desk(session: Session, cmd: Command) -> bool:
+    return bool(tournaments_of(session, cmd.chat_id))
+
+
+# --- at a tournament desk: one tournament or everything ----------------------------------------
+
+
+def desk_loeschen(session: Session, cmd: Command, words: Sequence[str], nonce: str | None) -> Reply:
+    """``/loeschen`` at a tournament desk: the latest tournament; ``/loeschen turnier N`` an earlier one;
+    ``/loeschen alles`` everything of the place (the chat's own deletion); ``/loeschen ja``
+    or the button what the question named. A tournament goes for its creator or the chat's
+    admins, everything for the admins only (py)."""
+    lock_chat(session, cmd.chat_id)
+    folded = [w.casefold() for w in words]
+    if len(folded) >= 2 and folded[0] == "turnier" and folded[-1] in CONFIRM_WORDS:
+        # "/loeschen turnier [N] ja" names what goes and says yes in one message
+        named = list(words[:-1]) if len(words) > 2 else []
+        t, rest = ts.pick(session, cmd, named)
+        if rest:
+            raise RuleError(
+                "Das verstehe ich bei /loeschen nicht.",
+                hint="/loeschen turnier N ja – oder erst /loeschen turnier N fragen lassen.",
+            )
+        check_tournament_deleter(cmd, cmd.is_admin, t)
+        chats.update_settings(session, cmd.chat_id, lambda s: s.with_nonce(NONCE_KEY, None))
+        return _delete_tournament(session, cmd, t)
+    if folded == ["turnier"]:
+        words, folded = [], []  # "/loeschen turnier": the newest
+    if nonce is not None or (len(folded) == 1 and folded[0] in CONFIRM_WORDS):
+        return _delete_confirmed(session, cmd, nonce)
+    if folded == ["alles"]:
+        return ask(session, cmd, cmd.is_admin, scope="alles")
+    t, rest = ts.pick(session, cmd, words)
+    check_tournament_deleter(cmd, cmd.is_admin, t)
+    if rest:
+        raise RuleError(
+            "Das verstehe ich bei /loeschen nicht.",
+            hint="/loeschen (das neueste Turnier), /loeschen turnier N oder /loeschen alles.",
+        )
+    nonce = issue_nonce(session, cmd.chat_id, NONCE_KEY, f"t{t.id}")
+    others = [o for o in trepo.tournaments_of(session, cmd.chat_id) if o.id != t.id]
+    lines = [
+        f"⚠️ <b>{ts.label(t)} löschen?</b>",
+        f"Gelöscht werden: {ts.contents(session, t)}. Die Listen an seinen Tischen bleiben in "
+        "ihren Chats und Themen.",
+    ]
+    if others:
+        lines.append("Es bleiben: " + ", ".join(ts.label(o) for o in others) + ".")
+    lines.append(
+        "Das lässt sich nicht rückgängig machen – vorher evtl. "
+        f"/export turnier {t.number}. Alles hier löschen: /loeschen alles"
+    )
+    lines.append("👉 Zum Bestätigen: /loeschen ja (oder den Knopf drücken).")
+    return Reply(
+        "\n".join(lines),
+        buttons=(((f"🗑 Ja, Turnier {t.number} löschen", DELETE_PREFIX + nonce),),),
+    )
+
+
+def _delete_confirmed(session: Session, cmd: Command, nonce: str | None) -> Reply:
+    stored = chats.settings_of(session, cmd.chat_id).nonce(NONCE_KEY)
+    scope, _, stored_nonce = (stored or "").rpartition(":")
+    if not stored or (nonce is not None and not hmac.compare_digest(stored_nonce, nonce)):
+        if nonce is not None:
+            raise RuleError("Dieser Knopf gilt nicht mehr.", hint="Neu anfordern mit /loeschen.")
+        raise RuleError(
+            "Was soll gelöscht werden? Es wurde noch nicht gefragt.",
+            hint="Erst /loeschen (oder /loeschen turnier N), dann /loeschen ja.",
+        )
+    if scope == "alles":
+        return confirm(session, cmd, cmd.is_admin, None, whole=True)
+    chats.update_settings(session, cmd.chat_id, lambda s: s.with_nonce(NONCE_KEY, None))
+    found = [t for t in trepo.tournaments_of(session, cmd.chat_id) if f"t{t.id}" == scope]
+    if not found:
+        raise RuleError("Dieses Turnier gibt es nicht mehr.", hint="Die Turniere zeigt /turniere.")
+    t = found[0]
+    check_tournament_deleter(cmd, cmd.is_admin, t)
+    return _delete_tournament(session, cmd, t)
+
+
+def _delete_tournament(session: Session, cmd: Command, t: Tournament) -> Reply:
+    what = ts.contents(session, t)
+    if trepo.tournament_of(session, cmd.chat_id) is t:
+        ts.forget_pinned(session, t)
+    trepo.delete_tournament(session, t)
+    chats.after_delete(session)
+    left = trepo.tournaments_of(session, cmd.chat_id)
+    tail = (
+        "Es bleiben: " + ", ".join(ts.label(o) for o in left) + "."
+        if left
+        else "Hier ist jetzt kein Turnier mehr; ein neues: /turnier NAME"
+    )
+    return Reply(f"🗑 Gelöscht: {what}.\n{tail}")

@@ -1,0 +1,329 @@
+"""/pdf, /vordruck and /abschluss (with the PDF): the list on paper (/weiter: evening/commands.py).
+
+Maps the replayed sheet onto the PDF model (the PDF package knows nothing of rules or storage).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import re
+from html import escape
+
+# fpdf2 and fontTools (~30 MB) are imported when the first PDF is made, not at start.
+from skatbot.pdf.model import PlayerTotal, SeriesDocument, SheetRow
+from skatbot.rules.errors import RuleError
+from skatbot.rules.ranking import lot_note, rank_standings
+from skatbot.rules.sheet import Entry, RowKind, Sheet, Status
+from skatbot.rules.statistics import running_scores
+from skatbot.storage import repo
+from skatbot.storage.database import lock_chat
+from skatbot.storage.models import ListStatus
+from skatbot.storage.unit import Session
+from skatbot.usecases.common import texts
+from skatbot.usecases.common.names import neu_line
+from skatbot.usecases.common.places import guard_ended, issue_nonce, take_nonce
+from skatbot.usecases.common.reply import Answer, Command, Document, Reply
+from skatbot.usecases.money import stakes as money
+from skatbot.usecases.place import admin
+from skatbot.usecases.sheet.booking import user_fields
+from skatbot.usecases.sheet.commands import picked_list
+from skatbot.usecases.sheet.lists import require_list
+from skatbot.usecases.sheet.pictures import CURVE_LABEL, with_series_photo
+from skatbot.usecases.tournament.tables import after_close, after_reopen
+
+RULES_LABEL = {"isko": "ISkO / Seeger-Fabian", "haus": "Hausregeln (3B3R)"}
+
+
+# What the running scores count: the chat's picture and the PDF chart say the same.
+
+
+def _value(sheet: Sheet, e: Entry) -> int | None:
+    """The Wert column: the game's value; under Bock what was booked (the doubled value),
+    so that the column and the booking agree."""
+    r = e.result
+    if r is None:
+        return None
+    declarer = e.row.declarer
+    if e.house is not None and e.house.bock and declarer is not None and declarer in e.points:
+        return abs(e.points[declarer])
+    return r.value
+
+
+def series_document(loaded: repo.LoadedList, chat_title: str) -> SeriesDocument:
+    sheet = loaded.sheet
+    house = sheet.house is not None
+    # house rules: the running sums start at the start points, as the chat's /stand does
+    start = dict(zip(sheet.players, sheet.start, strict=True)) if house and sheet.start else {}
+    running = {name: start.get(name, 0) for name in sheet.players}
+    rows: list[SheetRow] = []
+    for e in sheet.entries:
+        r = e.result
+        bookings = {sheet.players[seat]: pts for seat, pts in e.points.items()}
+        if e.status is Status.VALID:
+            for name, points in bookings.items():
+                running[name] += points
+        rows.append(
+            SheetRow(
+                nr=e.nr,
+                dealer=sheet.players[e.row.dealer or 0],
+                text=_row_text(sheet, e),
+                bid=r.announcement.bid if r else None,
+                value=_value(sheet, e),
+                bookings=bookings,
+                running=dict(running),
+                struck=e.status is not Status.VALID,
+                note=_note(sheet, e),
+                overbid=bool(r and r.overbid),
+                won=r.won if r else None,
+            )
+        )
+    ranked = rank_standings(sheet.standings(), loaded.lst.seed)
+    created = loaded.lst.created_at
+    return SeriesDocument(
+        title=f"Skatliste – {chat_title}" if chat_title else "Skatliste",
+        date=created.date() if created else dt.date.today(),
+        rules=RULES_LABEL["isko" if sheet.house is None else "haus"],
+        players=list(sheet.players),
+        table_size=sheet.table_size,
+        rows=rows,
+        totals=_totals(sheet),
+        ranking=[(r.place, r.standing.name, r.standing.score) for r in ranked],
+        ranking_note=lot_note(ranked, loaded.lst.seed) if sheet.games_played else "",
+        closed=loaded.lst.status is ListStatus.CLOSED,
+        house=house,
+        start=start,
+        closed_on=loaded.lst.closed_at.date() if loaded.lst.closed_at else None,
+        curve=running_scores(sheet),
+        curve_label=CURVE_LABEL[house],
+    )
+
+
+def _note(sheet: Sheet, e: Entry) -> str:
+    if e.status is Status.CANCELLED:
+        return "storniert"
+    if e.status is Status.STRUCK:
+        return "korrigiert"
+    if e.house is None:
+        return ""
+    marks = ["Bock"] if e.house.bock else []
+    if e.house.sick_game:
+        marks.append(f"krank: {sheet.players[e.row.declarer or 0]}")
+    if e.house.trigger:
+        marks.append("3B3R")
+    return " · ".join(marks)
+
+
+def _row_text(sheet: Sheet, e: Entry) -> str:
+    if e.ramsch is not None:
+        return e.ramsch.text(sheet.players)
+    return texts.game_label(e.result) if e.result else "eingepasst"
+
+
+def _totals(sheet: Sheet) -> list[PlayerTotal]:
+    if sheet.house is None:
+        return [
+            PlayerTotal(t.name, t.game_points, t.won, t.lost, t.opponents_lost, t.score, t.steps)
+            for t in sheet.totals()
+        ]
+    return [
+        PlayerTotal(t.name, t.points, t.won, t.lost, 0, t.score, f"Start {t.steps}")
+        for t in sheet.house_totals()
+    ]
+
+
+def pdf_filename(session: Session, lst: repo.ListInfo) -> str:
+    """E.g. ``skatliste-3-zwischenstand-2026-11-30.pdf`` or ``skatliste-3-abschluss-…``:
+    the list's number in this chat (or topic), its state and the day (ASCII only)."""
+    number = repo.list_number(session, lst)
+    day = dt.datetime.now(dt.UTC).date()  # dates in UTC, like the list's Datum
+    if lst.status is ListStatus.CLOSED:
+        day = lst.closed_at.date() if lst.closed_at else day
+        return f"skatliste-{number}-abschluss-{day.isoformat()}.pdf"
+    return f"skatliste-{number}-zwischenstand-{day.isoformat()}.pdf"
+
+
+def pdf_reply(session: Session, loaded: repo.LoadedList, cmd: Command, text: str) -> Reply:
+    from skatbot.pdf.series import render_series
+
+    doc = series_document(loaded, cmd.chat_title)
+    doc = dataclasses.replace(doc, money=money.series_money_lines(session, loaded))
+    data, lossy = render_series(doc)
+    if lossy:
+        text += "\n" + texts.lossy_names_note(lossy)
+    filename = pdf_filename(session, loaded.lst)
+    return Reply(text, documents=(Document(filename, data, "Skatliste als PDF"),))
+
+
+def pdf(session: Session, cmd: Command) -> Reply:
+    lst, _words, head = picked_list(session, cmd)
+    loaded = repo.load(session, lst)
+    games = texts.games(loaded.sheet.games_played)
+    if lst.status is ListStatus.OPEN:
+        state = f"Zwischenstand, {games}"
+    else:
+        state = f"Serienabschluss, {games}" + (
+            f", abgeschlossen am {texts.day(lst.closed_at)}" if lst.closed_at else ""
+        )
+    said = f"📄 Skatliste als PDF ({state})."
+    return pdf_reply(session, loaded, cmd, f"{head}\n{said}" if head else said)
+
+
+# --- /abschluss (asks first while the series is not full) and /oeffnen -----------------------
+
+CLOSE_NONCE_KEY = "close_nonce"
+# v1:close:<list id>:<nonce> closes, v1:keep:<list id>:<nonce> keeps playing (≤ 64 bytes).
+CLOSE_DATA = re.compile(r"v1:(close|keep):([0-9]{1,12}):([0-9a-f]{16})")
+CONFIRM_WORDS = {"ja", "yes", "bestätigen", "bestaetigen", "jetzt"}
+
+
+def abschluss(session: Session, cmd: Command) -> Reply:
+    """Close the series with the PDF. Before the series is full it asks first (buttons, or
+    ``/abschluss ja``): ``/abschluss`` is a tappable link in the bot's own messages."""
+    lock_chat(session, cmd.chat_id)
+    loaded = require_list(session, cmd)
+    words = [w.casefold() for w in cmd.args]
+    if words and (len(words) != 1 or words[0] not in CONFIRM_WORDS):
+        raise RuleError(
+            "Das verstehe ich nicht.", hint="/abschluss – oder ohne Rückfrage: /abschluss ja"
+        )
+    sheet = loaded.sheet
+    refuse_empty(loaded)
+    if words or sheet.games_played >= sheet.series_length:
+        return close_now(session, cmd, loaded)
+    list_id = loaded.lst.id
+    nonce = issue_nonce(session, cmd.chat_id, CLOSE_NONCE_KEY, str(list_id))
+    text = (
+        "❓ <b>Serie jetzt abschließen?</b>\n"
+        f"Gespielt: {sheet.games_played} von {sheet.series_length} Spielen.\n"
+        "Danach kommen keine Spiele mehr dazu (wieder öffnen: /oeffnen, Admins).\n"
+        "👉 Zum Bestätigen den Knopf drücken oder /abschluss ja schicken."
+    )
+    buttons = (
+        (
+            ("🏁 Ja, abschließen", f"v1:close:{list_id}:{nonce}"),
+            ("Nein, weiterspielen", f"v1:keep:{list_id}:{nonce}"),
+        ),
+    )
+    return Reply(text, buttons=buttons)
+
+
+def refuse_empty(loaded: repo.LoadedList) -> None:
+    """A list without a game is no series: it is not closed (a new list replaces it)."""
+    if loaded.sheet.games_played == 0:
+        raise RuleError(
+            "Die Liste hat noch kein Spiel – eine leere Liste wird nicht abgeschlossen.",
+            hint=f"Erst spielen: /spiel {texts.command_name(loaded.names, loaded.sheet.vorhand)} "
+            f"grand mit 1 gewonnen – oder neu anfangen: {neu_line(loaded.names)} "
+            "(ersetzt die leere Liste).",
+        )
+
+
+def close_now(session: Session, cmd: Command, loaded: repo.LoadedList) -> Reply:
+    """Close the open list ``loaded`` (recorded in its log) and post the Serienabschluss."""
+    closed = repo.close_list(session, loaded.lst)
+    repo.append_row(session, loaded.lst, kind=RowKind.CLOSE, **user_fields(cmd))
+    loaded = dataclasses.replace(loaded, lst=closed)
+    text = (
+        "🏁 <b>Liste abgeschlossen.</b>\n"
+        + texts.totals_block(loaded.sheet, loaded.lst.seed)
+        + "\nWeiter mit denselben Spielern: /weiter · Neue Runde: /neu …"
+        + "\nVersehentlich abgeschlossen? Wieder öffnen: /oeffnen (wer die Liste angelegt hat, oder ein Admin)"
+    )
+    # the PDF, and beside it the running scores as a picture
+    reply = with_series_photo(session, loaded, pdf_reply(session, loaded, cmd, text))
+    from skatbot.usecases.league.tables import after_close as league_after_close
+
+    signing = after_close(session, cmd, loaded)  # a tournament table's list: the signatures
+    signing += league_after_close(session, cmd, loaded)  # a league table's: its results
+    return dataclasses.replace(reply, posts=reply.posts + signing) if signing else reply
+
+
+def close_tap(session: Session, cmd: Command) -> Answer:
+    """A tap on the buttons under ``/abschluss``'s question (``runtime.execute_callback``
+    has checked that the data is on the tapped message)."""
+    m = CLOSE_DATA.fullmatch(cmd.text)
+    if m is None:
+        return Answer(notice="Unbekannter Knopf – nichts geändert.")
+    action, list_id, nonce = m[1], int(m[2]), m[3]
+    lock_chat(session, cmd.chat_id)
+    loaded = repo.open_list_loaded(session, cmd.chat_id)
+    if loaded is None or loaded.lst.id != list_id:
+        return Answer(notice="Diese Liste ist schon abgeschlossen.", buttons=())
+    if not take_nonce(session, cmd.chat_id, CLOSE_NONCE_KEY, nonce, str(list_id)):
+        return Answer(
+            notice="Dieser Knopf gilt nicht mehr. Neu fragen mit /abschluss.",
+            alert=True,
+            buttons=(),
+        )
+    if action == "keep":
+        progress = texts.progress(loaded.sheet)
+        return Answer(
+            notice="Die Serie läuft weiter.",
+            text=f"▶️ Nicht abgeschlossen – die Serie läuft weiter.\n{progress}",
+            buttons=(),
+        )
+    reply = close_now(session, cmd, loaded)
+    who = escape(cmd.user_name) if cmd.user_name else "jemandem"
+    return Answer(
+        notice="Liste abgeschlossen.",
+        text=f"🏁 Serie abgeschlossen (bestätigt von {who}).",
+        buttons=(),
+        send=reply,
+    )
+
+
+def oeffnen(session: Session, cmd: Command) -> Reply:
+    """Open the chat's latest list again, if it is closed (admins and the list's creator)."""
+    lock_chat(session, cmd.chat_id)
+    running = repo.open_list(session, cmd.chat_id)
+    latest = repo.latest_list(session, cmd.chat_id)
+    if latest is None:
+        raise RuleError(
+            f"In {cmd.here} gibt es noch keine Liste.",
+            hint="Starte eine mit /neu Anna Bernd Carla.",
+        )
+    if running is not None:
+        games = texts.games(repo.load(session, running).sheet.games_played)
+        if running.id == latest.id and repo.list_number(session, latest) == 1:  # no other
+            raise RuleError(
+                f"Die Liste ist gar nicht abgeschlossen – sie läuft ({games}).",
+                hint="Weiter eintragen mit /spiel.",
+            )
+        raise RuleError(
+            f"Es läuft schon eine neuere Liste ({games}); nur die neueste lässt sich "
+            "wieder öffnen.",
+            hint="In der laufenden Liste weiterspielen – die abgeschlossene bleibt gespeichert.",
+        )
+    admin.check_manager(session, cmd, cmd.is_admin, "Wieder öffnen", "/oeffnen")
+    guard_ended(session, latest.id)  # a table of an ended tournament stays closed
+    opened = repo.reopen_list(session, latest)
+    repo.append_row(session, latest, kind=RowKind.REOPEN, **user_fields(cmd))
+    loaded = repo.load(session, opened)
+    when = f" (abgeschlossen am {texts.day(latest.closed_at)})" if latest.closed_at else ""
+    withdrawn = after_reopen(session, cmd, latest)  # a reported tournament table: withdrawn
+    return Reply(
+        f"🔓 <b>Liste wieder geöffnet</b>{when}.\n"
+        + f"Stand: {texts.standings_line(loaded.sheet, opened.seed)}\n"
+        + texts.progress(loaded.sheet)
+        + ("\n↩️ Das gemeldete Turnierergebnis ist zurückgezogen." if withdrawn else ""),
+        posts=withdrawn,
+    )
+
+
+def vordruck(_session: Session, cmd: Command) -> Reply:
+    size = cmd.args[0] if cmd.args else ""
+    if size not in ("3", "4"):
+        raise RuleError(
+            "Für welchen Tisch?", hint="/vordruck 3 (36 Spiele) oder /vordruck 4 (48 Spiele)"
+        )
+    from skatbot.pdf.forms import render_blank_form
+
+    data = render_blank_form(int(size))
+    games = 36 if size == "3" else 48
+    name = f"vordruck-{size}er-tisch.pdf"
+    caption = f"Leere Skatliste für den {'Dreier' if size == '3' else 'Vierer'}tisch"
+    return Reply(
+        f"📄 Vordruck für {size} Spieler: {games} Zeilen und der Serienabschluss zum Ausfüllen.",
+        documents=(Document(name, data, caption),),
+    )

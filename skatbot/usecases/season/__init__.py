@@ -1,0 +1,1 @@
+"""The season table across evenings, and the statistics."""

@@ -1,0 +1,1 @@
+"""The score sheet: /neu, /spiel and the other list commands, booking, the pinned standings, edits, buttons, the calculator, pictures; the game builder in builder/."""

@@ -1,0 +1,116 @@
+"""One path for every change of a list's sheet: ``book``.
+
+A booking, a correction, a cancellation, a Ramsch, a rename, start points, the dealer, the
+series length or a 3B3R event: each writes (a log row, or the players, or the list), gets the
+sheet after the change, and answers with one reply that carries the same things - the text the
+use case words, the buttons its kind of change gets (with "Alle gesund?" before a Ramsch) and
+the refresh of the pinned standings. No Telegram types here.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Callable
+
+from skatbot.rules.errors import RuleError
+from skatbot.rules.house import rules_from_code
+from skatbot.rules.sheet import PLAYS, LogRow, RowKind, Sheet, replay
+from skatbot.storage import repo
+from skatbot.storage.unit import Session
+from skatbot.usecases.common import keyboards
+from skatbot.usecases.common.reply import Buttons, Command, Reply
+from skatbot.usecases.sheet import standings
+
+
+class Keys(enum.Enum):
+    """The buttons under the reply of a change."""
+
+    BOOKING = "booking"  # Neues Spiel · Korrigieren · Stornieren · Stand (+ Alle gesund?)
+    CANCEL = "cancel"  # Neues Spiel · Stand (+ Alle gesund?)
+    HEALTH = "health"  # only "Alle gesund?" (if a Ramsch is next)
+    NONE = "none"
+
+
+def user_fields(cmd: Command) -> dict[str, object]:
+    return {"user_id": cmd.user_id, "user_name": cmd.user_name[:128], "update_id": cmd.update_id}
+
+
+def _replay_with(loaded: repo.LoadedList, new: LogRow) -> Sheet:
+    """The sheet with one more row, without another database read."""
+    if new.kind in PLAYS and new.target is None and new.dealer is not None:
+        return loaded.sheet.extended(new)  # the common case: no full replay needed
+    lst = loaded.lst
+    return replay(
+        loaded.names,
+        [*loaded.rows, new],
+        first_dealer=lst.first_dealer,
+        series_length=loaded.sheet.series_length,
+        house=rules_from_code(lst.rules),
+        start=[p.start_points for p in loaded.players],
+    )
+
+
+def after_row(session: Session, loaded: repo.LoadedList, new: LogRow, command: str = "") -> Sheet:
+    """The sheet with one more row; refuses a row that breaks the 3B3R sequence (the hint
+    names the later game to strike first, then ``command`` again, when it is a command)."""
+    after = _replay_with(loaded, new)
+    if after.house is not None:
+        broken = after.violations()
+        if len(broken) > len(loaded.sheet.violations()):
+            hint = "Erst die späteren Spiele korrigieren oder stornieren."
+            later = re.match(r"Spiel ([0-9]+)", broken[-1])
+            if later is not None:
+                hint = f"Erst Spiel {later[1]} streichen: /storno {later[1]}"
+                if command.split(maxsplit=1)[:1] == ["/korrigieren"]:  # not an edit's text
+                    hint += f" – dann noch einmal: {' '.join(command.split())}"
+            raise RuleError(f"Das passt nicht zum Bock-/Ramsch-Ablauf: {broken[-1]}.", hint=hint)
+    repo.remember(session, loaded, new, after)
+    return after
+
+
+def book(
+    session: Session,
+    cmd: Command,
+    loaded: repo.LoadedList,
+    say: Callable[[Sheet, LogRow | None], str],
+    *,
+    row: dict[str, object] | None = None,
+    after: Sheet | None = None,
+    keys: Keys = Keys.BOOKING,
+) -> Reply:
+    """Change ``loaded`` and answer: the one reply path of every change of a list.
+
+    ``row``: the fields of the log row to append, its ``kind`` a ``RowKind`` (the user's
+    fields are added); else the
+    change was written already - ``after`` is the sheet it gives, or (not given) the players
+    changed (names, start points) and the sheet is replayed from the database. ``say`` words
+    the reply from the sheet after the change and the new row.
+    """
+    new: LogRow | None = None
+    rows = len(loaded.rows)
+    if row is not None:
+        fields = dict(row)
+        kind = fields.pop("kind")
+        assert isinstance(kind, RowKind), kind
+        new = repo.append_row(session, loaded.lst, kind=kind, **fields, **user_fields(cmd))
+        after = after_row(session, loaded, new, cmd.text)
+        rows += 1
+    elif after is None:
+        after = repo.load(session, loaded.lst).sheet
+    return Reply(
+        say(after, new),
+        buttons=_buttons(keys, new, after, loaded.lst.id, rows),
+        edits=standings.refresh(session, loaded, after),
+    )
+
+
+def _buttons(keys: Keys, new: LogRow | None, after: Sheet, list_id: int, rows: int) -> Buttons:
+    if keys is Keys.NONE:
+        return ()
+    first: Buttons = ()
+    if keys is Keys.BOOKING and new is not None:
+        first = keyboards.booking_buttons(new.id)
+    elif keys is Keys.CANCEL:
+        first = keyboards.after_cancel_buttons()
+    return keyboards.with_health(first, after, list_id, rows)

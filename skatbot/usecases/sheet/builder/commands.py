@@ -1,0 +1,293 @@
+"""The game builder: enter a game with buttons in one message that is edited in place.
+
+``/spiel`` without words (or "Neues Spiel" under a booking) opens it; "Korrigieren" under a
+booking opens it prefilled. Each tap is one transaction (``runtime.execute_callback``) and is
+checked three times before it changes anything:
+
+1. the data must be on a button of the tapped message right now (runtime, from Telegram);
+2. the builder must belong to this chat and this message, be open, be tapped by whoever
+   opened it, and its list must be unchanged since it was opened (same list, same number of
+   log rows) - otherwise the tap books nothing and is answered politely;
+3. the operation must be on the keyboard that the builder's current state renders.
+
+This module holds the use cases (no Telegram types; the PTB glue is ``handlers/builder.py``);
+the state, its keyboard and what a tap does (a pure state machine that asks ``rules`` for the
+implied levels) are ``builder_state``. The state lives in the ``builders`` table
+(``storage.builders``: a tap works after a restart and on any instance). "Eintragen" writes
+the canonical text (``format_announcement``) through the same use case as ``/spiel`` text
+(``sheet.book_game`` / ``sheet.correct_game``).
+
+Callback data: ``v1:b:<builder id>:<op>`` with the ops of ``builder_state``. The buttons under
+bookings are in common/keyboards.py, their use cases in sheet/buttons.py.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from html import escape
+
+from skatbot.rules.errors import RuleError
+from skatbot.rules.grammar import format_announcement
+from skatbot.rules.numbers import is_number
+from skatbot.rules.sheet import Entry, Status
+from skatbot.storage import builders, repo
+from skatbot.storage.builder_models import BuilderStatus, GameBuilder
+from skatbot.storage.database import lock_chat
+from skatbot.storage.unit import Session
+from skatbot.usecases.common import keyboards
+from skatbot.usecases.common.reply import Answer, Buttons, Call, Command, Edit, Reply
+from skatbot.usecases.sheet.builder import state as bs
+from skatbot.usecases.sheet.commands import book_game, correct_game
+from skatbot.usecases.sheet.commands import spiel as spiel_text
+from skatbot.usecases.sheet.lists import require_list
+
+# The pure state machine (state + tap -> new state / refusal) lives in builder_state.
+State = bs.State
+
+# --- the context a builder works in -------------------------------------------------------------
+
+
+@dataclass
+class Context:
+    loaded: repo.LoadedList
+    target: Entry | None  # the game being corrected
+
+    @property
+    def house(self) -> bool:
+        return self.loaded.sheet.house is not None
+
+    @property
+    def dealer(self) -> int:
+        if self.target is not None and self.target.row.dealer is not None:
+            return self.target.row.dealer
+        return self.loaded.sheet.next_dealer
+
+    @property
+    def declarers(self) -> list[int]:
+        sheet = self.loaded.sheet
+        return [
+            s for s in range(sheet.table_size) if not (sheet.table_size == 4 and s == self.dealer)
+        ]
+
+    @property
+    def table(self) -> bs.Table:
+        return bs.Table(tuple(self.loaded.names), tuple(self.declarers), self.house)
+
+
+# --- rendering --------------------------------------------------------------------------------
+
+
+def render(b: GameBuilder, st: State, ctx: Context) -> tuple[str, Buttons]:
+    sheet = ctx.loaded.sheet
+    dealer = escape(ctx.loaded.names[ctx.dealer])
+    if ctx.target is not None:
+        head = f"✏️ <b>Spiel {ctx.target.nr} korrigieren</b> · Geber {dealer}"
+    else:
+        head = (
+            f"🃏 <b>Neues Spiel {sheet.games_played + 1}/{sheet.series_length}</b> · Geber {dealer}"
+        )
+    if sheet.table_size == 4:
+        head += " (setzt aus)"
+    table = ctx.table
+    line, breakdown = bs.summary(st, table)
+    lines = [head] + ([f"<b>{line}</b>"] if line else [])
+    if breakdown:
+        lines.append(escape(breakdown))
+    lines.append(f"👉 {bs.prompt(st)}")
+    if b.owner_name:
+        lines.append(f"<i>Eingabe von {escape(b.owner_name)}</i>")
+    return "\n".join(lines), keyboard(b.id, st, table)
+
+
+def keyboard(builder_id: int, st: State, table: bs.Table) -> Buttons:
+    """The state's keyboard with each op as callback data ``v1:b:<builder id>:<op>``."""
+    return tuple(
+        tuple((label, f"v1:b:{builder_id}:{op}") for label, op in row)
+        for row in bs.layout(st, table)
+    )
+
+
+# --- use cases --------------------------------------------------------------------------------
+
+DATA_BUILDER = re.compile(r"v1:b:([0-9]{1,10}):([a-z0-9:+?\-]{1,8})")
+UNKNOWN = "Unbekannter Knopf – nichts geändert."
+NOT_HERE = "Dieser Knopf gehört nicht zu dieser Nachricht."
+FINISHED = "Diese Eingabe ist schon abgeschlossen."
+STALE = bs.STALE
+CHANGED = "Die Liste hat sich inzwischen geändert – bitte neu öffnen."
+
+
+def spiel(session: Session, cmd: Command) -> Reply:
+    """/spiel: without words the builder, else the text grammar (``sheet.spiel``)."""
+    if not cmd.args:
+        return open_builder(session, cmd)
+    return spiel_text(session, cmd)
+
+
+def open_builder(
+    session: Session,
+    cmd: Command,
+    *,
+    target: Entry | None = None,
+    state: State | None = None,
+    source_message_id: int | None = None,
+) -> Reply:
+    lock_chat(session, cmd.chat_id)
+    loaded = require_list(session, cmd)
+    if target is None:
+        loaded.sheet.check_can_add()
+    edits = _retire_open_builders(session, cmd)
+    b = builders.create(
+        session,
+        chat_id=cmd.chat_id,
+        list_id=loaded.lst.id,
+        owner_id=cmd.user_id,
+        owner_name=cmd.user_name[:128],
+        target_row=target.row.id if target is not None else None,
+        source_message_id=source_message_id,
+        rows_seen=len(loaded.rows),
+        state=(state or State()).dump(),
+    )
+    builder_id = b.id
+    text, buttons = render(b, State.load(b.state), Context(loaded, target))
+
+    bind = Call("skatbot.storage.builders:bind_message", (builder_id,))
+    return Reply(text, buttons=buttons, edits=edits, on_sent=bind)
+
+
+def _retire_open_builders(session: Session, cmd: Command) -> tuple[Edit, ...]:
+    """A user has one open builder per chat: opening a new one closes the older ones."""
+    return tuple(
+        Edit(message_id, "↪️ Abgelöst durch eine neue Eingabe.")
+        for message_id in builders.retire_open(session, cmd.chat_id, cmd.user_id)
+    )
+
+
+def chat_owned(owner_id: int | None) -> bool:
+    """Opened on behalf of a chat (an anonymous admin as the group, or a channel)? Chat ids
+    are negative, user ids positive."""
+    return owner_id is not None and owner_id < 0
+
+
+def may_use(b: GameBuilder, cmd: Command) -> bool:
+    """Whoever opened a builder works it. One opened on behalf of a chat is tapped by real
+    people (a callback names the user, never the chat): the chat's admins may work it
+    (``cmd.is_admin``, asked from Telegram before the transaction)."""
+    if b.owner_id is None or b.owner_id == cmd.user_id:
+        return True
+    return chat_owned(b.owner_id) and cmd.is_admin
+
+
+def _load_builder(
+    session: Session, cmd: Command, builder_id: int
+) -> tuple[GameBuilder, Context] | Answer:
+    b = builders.get(session, builder_id)
+    if b is None or b.chat_id != cmd.chat_id or b.message_id != cmd.message_id:
+        return Answer(notice=NOT_HERE)
+    if b.status is not BuilderStatus.OPEN:
+        return Answer(notice=FINISHED)
+    if not may_use(b, cmd):
+        return Answer(
+            notice=f"Diese Eingabe gehört {b.owner_name or 'jemand anderem'}. Eigene: /spiel"
+        )
+    lst = repo.open_list(session, cmd.chat_id)
+    loaded = repo.load(session, lst) if lst is not None else None
+    target: Entry | None = None
+    if loaded is not None and b.target_row is not None:
+        target = valid_entry(loaded, b.target_row)
+    if (
+        loaded is None
+        or loaded.lst.id != b.list_id
+        or len(loaded.rows) != b.rows_seen
+        or (b.target_row is not None and target is None)
+    ):
+        builders.finish(b, BuilderStatus.CANCELLED)
+        return Answer(
+            notice=CHANGED,
+            text="⌛ Diese Eingabe ist veraltet: inzwischen wurde die Liste geändert.",
+            buttons=(keyboards.new_game_row(),) if loaded is not None else (),
+        )
+    return b, Context(loaded, target)
+
+
+def builder_tap(session: Session, cmd: Command) -> Answer:
+    """A tap on one of the builder's own buttons (``v1:b:<builder id>:<op>``)."""
+    m = DATA_BUILDER.fullmatch(cmd.args[0] if cmd.args else "")
+    if m is None:
+        return Answer(notice=UNKNOWN)
+    return _builder_tap(session, cmd, int(m.group(1)), m.group(2))
+
+
+def _builder_tap(session: Session, cmd: Command, builder_id: int, op: str) -> Answer:
+    found = _load_builder(session, cmd, builder_id)
+    if isinstance(found, Answer):
+        return found
+    b, ctx = found
+    outcome = bs.tap(State.load(b.state), op, ctx.table)
+    if isinstance(outcome, bs.Refusal):
+        if outcome.error is not None:
+            raise outcome.error  # rolls back: the builder stays as it was
+        return Answer(notice=outcome.notice)
+    if isinstance(outcome, bs.Cancel):
+        builders.finish(b, BuilderStatus.CANCELLED)
+        return Answer(
+            notice="Abgebrochen.",
+            text="✖ Eingabe abgebrochen – nichts eingetragen.",
+            buttons=(keyboards.new_game_row(),),
+        )
+    if isinstance(outcome, bs.Book):
+        return _book(session, cmd, b, outcome, ctx)
+    builders.save_state(b, outcome.dump())
+    text, buttons = render(b, outcome, ctx)
+    return Answer(text=text, buttons=buttons)
+
+
+def _book(session: Session, cmd: Command, b: GameBuilder, book: bs.Book, ctx: Context) -> Answer:
+    text = format_announcement(book.announcement)
+    if ctx.target is None:
+        reply = book_game(session, cmd, ctx.loaded, book.declarer, text, book.notes)
+    else:
+        assert ctx.target.nr is not None
+        reply = correct_game(
+            session, cmd, ctx.loaded, ctx.target.nr, book.declarer, text, book.notes
+        )
+    builders.finish(b, BuilderStatus.DONE)
+    edits = reply.edits
+    if b.source_message_id is not None:
+        edits = (Edit(b.source_message_id, None, ()), *edits)
+    return Answer(notice="Eingetragen.", text=reply.text, buttons=reply.buttons, edits=edits)
+
+
+def valid_entry(loaded: repo.LoadedList, row_id: int) -> Entry | None:
+    for e in loaded.sheet.entries:
+        if e.row.id == row_id and e.status is Status.VALID:
+            return e
+    return None
+
+
+def bid_text(session: Session, cmd: Command, reply_to: int) -> Reply:
+    """A text answer to a builder that asked for another bid ("anderer …")."""
+    lock_chat(session, cmd.chat_id)
+    b = builders.open_at_message(session, cmd.chat_id, reply_to)
+    if b is None or not may_use(b, cmd):
+        return Reply("")  # not for us: ignore
+    st = State.load(b.state)
+    if st.view != "r?":
+        return Reply("")
+    word = cmd.text.strip().removeprefix("reiz").strip()
+    if not is_number(word) or len(word) > 4:
+        raise RuleError("Das ist kein Reizwert.", hint="Antworte mit einer Zahl, z. B. 27.")
+    found = _load_builder(session, dataclasses.replace(cmd, message_id=reply_to), b.id)
+    if isinstance(found, Answer):
+        return Reply("")
+    _, ctx = found
+    new = bs.typed_bid(st, int(word))
+    if isinstance(new, bs.Refusal):
+        if new.error is not None:
+            raise new.error
+        return Reply("")
+    builders.save_state(b, new.dump())
+    text, buttons = render(b, new, ctx)
+    return Reply("", edits=(Edit(reply_to, text, buttons),))

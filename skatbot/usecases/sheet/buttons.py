@@ -1,0 +1,118 @@
+"""The buttons under the bot's replies (common/keyboards.py makes them): one use case per button,
+``fn(session, cmd) -> Answer``, each a line of the route table (``handlers/routes.py``) with
+the pattern of its callback data. ``cmd.args == (data,)``; ``runtime.execute_callback`` has
+checked that the data is on a button of the tapped message.
+
+The game builder's own buttons (``v1:b:…``) are ``builder.builder_tap``; /abschluss's
+question is ``documents.close_tap``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from skatbot.rules.grammar import parse_announcement
+from skatbot.rules.sheet import Entry
+from skatbot.storage import repo
+from skatbot.storage.database import lock_chat
+from skatbot.storage.unit import Session
+from skatbot.usecases.common import keyboards
+from skatbot.usecases.common.reply import Answer, Command
+from skatbot.usecases.sheet.builder import state as bs
+from skatbot.usecases.sheet.builder.commands import UNKNOWN, open_builder, valid_entry
+from skatbot.usecases.sheet.commands import stand, storno
+
+DATA_ROW = re.compile(r"v1:(k|s|sj|sn):([0-9]{1,10})")
+
+
+def _data(cmd: Command) -> str:
+    return cmd.args[0] if cmd.args else ""
+
+
+# --- under a booking: Korrigieren, Stornieren (ask, yes, no) -----------------------------------
+
+
+def _booked_entry(
+    session: Session, cmd: Command, kind: str
+) -> tuple[repo.LoadedList, Entry, int] | Answer:
+    """The still valid game a row button (``v1:<kind>:<row id>``) is about, or the answer
+    that it is gone."""
+    m = DATA_ROW.fullmatch(_data(cmd))
+    if m is None or m.group(1) != kind:
+        return Answer(notice=UNKNOWN)
+    row_id = int(m.group(2))
+    lock_chat(session, cmd.chat_id)
+    lst = repo.open_list(session, cmd.chat_id)
+    if lst is None:
+        return Answer(notice="Hier läuft keine Liste mehr.", buttons=())
+    loaded = repo.load(session, lst)
+    entry = valid_entry(loaded, row_id)
+    if entry is None or entry.nr is None:
+        return Answer(
+            notice="Dieses Spiel wurde inzwischen korrigiert oder storniert – /liste zeigt es.",
+            buttons=(keyboards.new_game_row(),),
+        )
+    return loaded, entry, row_id
+
+
+def korrigieren(session: Session, cmd: Command) -> Answer:
+    """ "Korrigieren" (``v1:k:<row id>``): a builder prefilled with that game."""
+    found = _booked_entry(session, cmd, "k")
+    if isinstance(found, Answer):
+        return found
+    loaded, entry, _ = found
+    state = bs.State(view="p")
+    if entry.result is not None and entry.row.announcement is not None:
+        a = parse_announcement(entry.row.announcement, house=loaded.sheet.house is not None)
+        state = bs.from_announcement(a, entry.row.declarer)
+    return Answer(
+        send=open_builder(session, cmd, target=entry, state=state, source_message_id=cmd.message_id)
+    )
+
+
+def storno_ask(session: Session, cmd: Command) -> Answer:
+    """ "Stornieren" (``v1:s:<row id>``): asks, with Ja/Nein in place of the buttons."""
+    found = _booked_entry(session, cmd, "s")
+    if isinstance(found, Answer):
+        return found
+    _, entry, row_id = found
+    assert entry.nr is not None
+    return Answer(buttons=keyboards.confirm_cancel_buttons(row_id, entry.nr))
+
+
+def storno_yes(session: Session, cmd: Command) -> Answer:
+    """ "Ja, stornieren" (``v1:sj:<row id>``)."""
+    found = _booked_entry(session, cmd, "sj")
+    if isinstance(found, Answer):
+        return found
+    _, entry, _ = found
+    reply = storno(session, dataclasses.replace(cmd, args=(str(entry.nr),)))
+    return Answer(notice="Storniert.", buttons=(), send=reply)
+
+
+def storno_no(session: Session, cmd: Command) -> Answer:
+    """ "Nein" (``v1:sn:<row id>``): the booking's buttons again."""
+    found = _booked_entry(session, cmd, "sn")
+    if isinstance(found, Answer):
+        return found
+    _, _, row_id = found
+    return Answer(notice="Nicht storniert.", buttons=keyboards.booking_buttons(row_id))
+
+
+# --- Neues Spiel, Stand, and anything else ------------------------------------------------------
+
+
+def new_game(session: Session, cmd: Command) -> Answer:
+    """ "Neues Spiel" (``v1:n``): opens the builder."""
+    return Answer(send=open_builder(session, cmd))
+
+
+def show_stand(session: Session, cmd: Command) -> Answer:
+    """ "Stand" (``v1:st``): what /stand answers."""
+    return Answer(send=stand(session, cmd))
+
+
+def unknown(_session: Session, _cmd: Command) -> Answer:
+    """Data no route knows (an older version's button): nothing changes."""
+    return Answer(notice=UNKNOWN)

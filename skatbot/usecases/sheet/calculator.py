@@ -1,0 +1,85 @@
+"""The inline calculator's answer (``@bot grand ohne 1 hand``): pure, no database, no
+Telegram types (``handlers/inline.py`` turns it into an inline result).
+
+What the result sends is what ``/wert`` answers (``sheet.wert_text``). Without a result word
+("gewonnen", "verloren", "augen N") the game counts as won, so the title shows the plain
+value. A refusal (unknown word, impossible game) and an empty query are answered with one
+result too, carrying the German hint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+
+from skatbot.rules.errors import RuleError
+from skatbot.rules.grammar import POINT_WORDS, WON_WORDS, parse_with_notes, tokenize
+from skatbot.rules.value import evaluate
+from skatbot.usecases.common import texts
+from skatbot.usecases.common.reply import error_text
+from skatbot.usecases.sheet.commands import wert_text
+
+EXAMPLE = "grand ohne 1 hand"
+MAX_QUERY_WORDS = 40  # Telegram sends at most 256 characters; a game needs a dozen words
+
+
+@dataclass(frozen=True)
+class Calculation:
+    """One inline result: ``title``/``description`` are plain text, ``message`` is HTML."""
+
+    title: str
+    description: str
+    message: str
+
+
+def usage(bot_username: str) -> Calculation:
+    at = f"@{bot_username} " if bot_username else ""
+    return Calculation(
+        title="🧮 Skat-Rechner: Spiel eingeben",
+        description=f"Z. B. {EXAMPLE} · kreuz mit 2 schneider · null ouvert",
+        message=(
+            "🧮 <b>Skat-Rechner</b>\n"
+            f"In jedem Chat: <code>{escape(at)}{EXAMPLE}</code> tippen, der Wert erscheint "
+            "sofort. Mit „verloren“ oder „augen N“ auch die Buchung.\n"
+            "Es wird nichts eingetragen."
+        ),
+    )
+
+
+def refusal(err: RuleError, bot_username: str) -> Calculation:
+    at = f"@{bot_username} " if bot_username else ""
+    hint = err.hint or f"Z. B. {EXAMPLE}"
+    return Calculation(
+        title=f"⚠️ {err.message}",
+        description=hint,
+        message=(
+            f"🧮 <b>Skat-Rechner</b>\n{error_text(err)}\n"
+            f"Beispiel: <code>{escape(at)}{EXAMPLE}</code>"
+        ),
+    )
+
+
+def calculate(query: str, bot_username: str = "") -> Calculation:
+    """The inline result for ``query`` (pure: no database, no Telegram)."""
+    words = query.split()
+    if words and words[0].casefold().lstrip("/") == "wert":
+        words = words[1:]  # "@bot wert grand …" reads like the command
+    if not words:
+        return usage(bot_username)
+    if len(words) > MAX_QUERY_WORDS:
+        err = RuleError("Das sind zu viele Wörter.", hint=f"Nur das Spiel, z. B. {EXAMPLE}")
+        return refusal(err, bot_username)
+    try:
+        tokens = tokenize(words)
+        assumed = not any(t in WON_WORDS or t in POINT_WORDS for t in tokens)
+        announcement, notes = parse_with_notes([*words, "gewonnen"] if assumed else words)
+        r = evaluate(announcement)
+    except RuleError as err:
+        return refusal(err, bot_username)
+    label = texts.game_label(r)
+    if assumed:
+        title = f"{label} → {r.value}"
+    else:
+        outcome = "gewonnen" if r.won else ("verloren, überreizt" if r.overbid else "verloren")
+        title = f"{label}, {outcome} → {texts.signed(r.score)}"
+    return Calculation(title=title, description=r.breakdown, message=wert_text(r, notes))

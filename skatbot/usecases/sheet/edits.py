@@ -1,0 +1,160 @@
+"""Edited messages as use cases: an edit of a message that booked a game corrects that
+booking (``handlers/edits.py`` has the rules of what an edit does and the PTB glue).
+
+``remembering`` links the message of a ``/spiel``, ``/korrigieren`` or ``/eingepasst`` to the
+row it booked (``storage.message_links``) and the bot's reply to it once sent; ``apply_edit``
+corrects the booking of an edited message like ``/korrigieren N …`` would.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Callable
+
+from skatbot.rules.errors import RuleError
+from skatbot.rules.sheet import Entry, Sheet, Status
+from skatbot.storage import message_links, repo
+from skatbot.storage.unit import Session
+from skatbot.usecases.common.reply import Call, Command, Edit, Reply
+from skatbot.usecases.sheet.commands import correction_fields, unchanged, write_correction
+
+UseCase = Callable[[Session, Command], Reply]
+
+# Commands whose messages may be edited to correct what they booked.
+SET_REPLY = "skatbot.storage.message_links:set_reply"
+NOT_APPLIED = "Bearbeitung nicht übernommen:"
+
+
+# --- booking: remember which message booked what ------------------------------------------------
+
+
+def remembering(name: str, use_case: UseCase) -> UseCase:
+    """``use_case`` that also links the user's message to its booking (same transaction) and
+    the bot's reply to it once sent (``Reply.on_sent``)."""
+
+    @functools.wraps(use_case)
+    def run(session: Session, cmd: Command) -> Reply:
+        reply = use_case(session, cmd)
+        message_id = cmd.source_message_id
+        if message_id is None or (name == "spiel" and not cmd.args):  # the builder: no booking
+            return reply
+        place, update_id = cmd.chat_id, cmd.update_id
+        message_links.remember(session, place, message_id, update_id)
+        earlier = reply.on_sent
+        link = Call(SET_REPLY, (place, message_id, update_id))
+        if earlier is None:
+            return dataclasses.replace(reply, on_sent=link)
+        if isinstance(earlier, Call):
+            return dataclasses.replace(reply, on_sent=earlier.then(link))
+
+        def on_sent(s: Session, reply_id: int) -> None:
+            earlier(s, reply_id)
+            link(s, reply_id)
+
+        return dataclasses.replace(reply, on_sent=on_sent)
+
+    return run
+
+
+def apply_edit(session: Session, cmd: Command, name: str) -> tuple[Reply, str]:
+    """Correct what the edited message booked; (what to send, the text to record)."""
+    assert cmd.source_message_id is not None
+    words = list(cmd.args)
+    typed = f"/{name} {' '.join(words)}".rstrip()
+    link = message_links.find(session, cmd.chat_id, cmd.source_message_id)
+    booked = message_links.booked_row(session, link) if link is not None else None
+    if link is None or booked is None:
+        raise RuleError(
+            f"{NOT_APPLIED} Zu dieser Nachricht ist kein Spiel eingetragen.",
+            hint=f"Als neue Nachricht schicken: {typed}",
+        )
+    row_id, list_id = booked
+    loaded = repo.open_list_loaded(session, cmd.chat_id)
+    if loaded is None or loaded.lst.id != list_id:
+        _refuse_closed(session, list_id, row_id, name, words)
+    assert loaded is not None
+    entry = current_entry(loaded.sheet, row_id)
+    if entry is None:
+        raise RuleError(
+            f"{NOT_APPLIED} Zu dieser Nachricht ist kein Spiel eingetragen.",
+            hint=f"Als neue Nachricht schicken: {typed}",
+        )
+    example = f"{loaded.names[0]} grand ohne 1 hand gewonnen"
+    if entry.status is Status.CANCELLED or entry.nr is None:
+        again = " ".join(_game_words(name, words)) or example
+        raise RuleError(
+            f"{NOT_APPLIED} Dieses Spiel ist storniert.", hint=f"Neu eintragen: /spiel {again}"
+        )
+    nr = entry.nr
+    rest = _game_words(name, words)
+    line = f"/korrigieren {nr} {' '.join(rest) or example}"
+    if name == "korrigieren" and (not words or words[0] != str(nr)):
+        raise RuleError(
+            f"{NOT_APPLIED} Diese Nachricht hat Spiel {nr} korrigiert; die Nummer lässt sich "
+            "durch Bearbeiten nicht ändern.",
+            hint=f"Spiel {nr} ändern: {line}\n👉 Ein anderes Spiel: als neue Nachricht "
+            "/korrigieren mit seiner Nummer (siehe /liste).",
+        )
+    try:
+        if name == "spiel" and not rest:
+            raise RuleError("Wer hat gespielt und was?", hint=f"Z. B. /spiel {example}")
+        fields, notes = correction_fields(loaded, nr, rest)
+        if _same(entry, fields):
+            return Reply(""), ""
+        corrected = write_correction(session, cmd, loaded, nr, fields, notes)
+    except RuleError as err:
+        hints = [h for h in (err.hint, f"Zum Korrigieren: {line}") if h]
+        raise RuleError(
+            f"{NOT_APPLIED} {err.message} Spiel {nr} bleibt, wie es war.",
+            hint="\n👉 ".join(hints),
+        ) from err
+    return _show(cmd, link, corrected), corrected.text
+
+
+def current_entry(sheet: Sheet, row_id: int) -> Entry | None:
+    """The entry that row ``row_id`` is now: itself, or the last of its corrections."""
+    by_row = {e.row.id: e for e in sheet.entries}
+    entry = by_row.get(row_id)
+    while entry is not None and entry.corrected_by is not None:
+        entry = by_row.get(entry.corrected_by)
+    return entry
+
+
+def _game_words(name: str, words: list[str]) -> list[str]:
+    """The words that name the game (``/korrigieren``'s without its number)."""
+    if name == "eingepasst":
+        return ["passe"]
+    if name == "korrigieren":
+        return words[1:]
+    return words
+
+
+def _same(entry: Entry, fields: dict[str, object]) -> bool:
+    return unchanged(entry, fields)
+
+
+def _refuse_closed(
+    session: Session, list_id: int, row_id: int, name: str, words: list[str]
+) -> None:
+    lst = repo.get_list(session, list_id)
+    entry = current_entry(repo.load(session, lst).sheet, row_id) if lst is not None else None
+    nr = entry.nr if entry is not None and entry.nr is not None else None
+    game = f"Spiel {nr}" if nr is not None else "Das Spiel"
+    line = f"/korrigieren {nr if nr is not None else 'N'} {' '.join(_game_words(name, words))}"
+    raise RuleError(
+        f"{NOT_APPLIED} Die Liste ist abgeschlossen; {game} bleibt, wie es war.",
+        hint=f"Korrigieren geht nur, solange die Liste läuft – dort mit: {line.rstrip()}",
+    )
+
+
+def _show(cmd: Command, link: message_links.Link, corrected: Reply) -> Reply:
+    """Edit the bot's reply to the message; a new message if that reply is unknown."""
+    note = "✏️ <i>Nachricht bearbeitet</i> · "
+    text = note + corrected.text
+    if link.reply_message_id is not None:
+        edit = Edit(link.reply_message_id, text, corrected.buttons)
+        return Reply("", edits=(edit, *corrected.edits))
+    # later edits edit this message
+    on_sent = Call(SET_REPLY, (cmd.chat_id, link.message_id, link.update_id))
+    return dataclasses.replace(corrected, text=text, on_sent=on_sent)

@@ -1,0 +1,30 @@
+"""Who manages a tournament: its creator and the chat's admins (everyone may read)."""
+
+from __future__ import annotations
+
+from skatbot.rules.errors import RuleError
+from skatbot.storage.tournament_models import Tournament
+from skatbot.usecases.common.places import owns
+from skatbot.usecases.common.reply import Command
+
+
+def require_manager(
+    t: Tournament,
+    cmd: Command,
+    readable: str = "/teilnehmer, /fehlend, /rangliste, /urkunden, /export",
+) -> None:
+    """Managing commands: the tournament's creator and the chat's admins; the refusal names
+    what everyone may read (``readable``)."""
+    if cmd.is_admin or owns(cmd.user_id, t.created_by):
+        return
+    if not owns(t.created_by, t.created_by):
+        # started by a chat identity (an anonymous admin, a channel): it owns nothing
+        raise RuleError(
+            f"Das Turnier „{t.name}“ verwalten die Admins des Chats.",
+            hint=f"Bitte einen Admin darum. Lesen geht für alle: {readable}.",
+        )
+    who = t.created_by_name or "die Person, die es angelegt hat"
+    raise RuleError(
+        f"Das Turnier „{t.name}“ verwalten {who} (hat /turnier aufgerufen) und die Admins des Chats.",
+        hint=f"Lesen geht für alle: {readable}.",
+    )

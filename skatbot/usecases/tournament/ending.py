@@ -1,0 +1,64 @@
+"""``/turnier ende``: the tournament ends (asked first): its open table lists close, the
+pinned standings stay as they were, and the answer names the winners."""
+
+from __future__ import annotations
+
+from skatbot.rules.errors import RuleError
+from skatbot.storage import tournament_repo as trepo
+from skatbot.storage.database import lock_chat
+from skatbot.storage.unit import Session
+from skatbot.usecases.common.reply import Command, Reply
+from skatbot.usecases.tournament import tables as table_lists
+from skatbot.usecases.tournament import tournament_season as ts
+from skatbot.usecases.tournament.access import require_manager
+from skatbot.usecases.tournament.results import ranking_of, series_span
+
+
+def ende(session: Session, cmd: Command) -> Reply:
+    lock_chat(session, cmd.chat_id)
+    t = ts.running(session, cmd)
+    require_manager(t, cmd, readable=ts.READABLE)
+    what = f"ende{t.id}"
+    done = trepo.load_series(session, t)
+    ranked, complete, incomplete = ranking_of(t, done)
+    if len(cmd.args) == 1:
+        ts.ask(session, cmd, what)
+        lines = [f"❓ <b>{ts.label(t)} beenden?</b>"]
+        if complete:
+            lines.append(f"Gewertet: {series_span(complete)}.")
+        else:
+            lines.append("Noch keine Serie ist vollständig – die Rangliste bleibt leer.")
+        if incomplete:
+            lines.append(
+                f"⚠️ {series_span(incomplete)} unvollständig: fehlende Ergebnisse "
+                "werden nicht mehr nachgetragen (/fehlend)."
+            )
+        lines.append(
+            "Danach nimmt das Turnier nichts mehr an (keine Ergebnisse, keine Spiele an seinen "
+            f"Tischen); lesbar bleiben {ts.READABLE}. Das nächste Turnier: /turnier NAME."
+        )
+        lines.append("👉 Zum Bestätigen: /turnier ende ja")
+        return Reply("\n".join(lines))
+    if not ts.asked(session, cmd, what):
+        raise RuleError(
+            "Das Beenden wurde noch nicht gefragt.",
+            hint="Erst /turnier ende, dann /turnier ende ja.",
+        )
+    trepo.close_tournament(t, cmd.user_id)
+    ts.forget_pinned(session, t)
+    closed, posts = table_lists.close_tables(session, t)
+    lines = [f"🏁 <b>{ts.label(t)} ist beendet</b> ({ts.dates(t)})."]
+    if closed:
+        lines.append(
+            f"{closed} noch offene Tischliste{'n' if closed != 1 else ''} geschlossen – "
+            "dort wird nichts mehr gebucht."
+        )
+    if ranked:
+        lines.append(f"Gewertet: {series_span(complete)}. Sieg: {ts.winners(ranked)}")
+    n = t.number
+    lines.append(
+        f"Lesen: /rangliste turnier {n} · /urkunden turnier {n} · /kasse turnier {n} · "
+        f"/export turnier {n} · alle Turniere: /turniere"
+    )
+    lines.append("Das nächste Turnier hier: /turnier NAME")
+    return Reply("\n".join(lines), posts=posts)
