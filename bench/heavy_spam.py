@@ -65,7 +65,9 @@ async def main(seconds: float, spammers: int) -> None:
         stop = time.monotonic() + seconds
         asked = [0]
         async with app:
-            await app.process_update(message_update(next(ids), QUIET, "/neu Anna Bernd Carla", app.bot))
+            await app.process_update(
+                message_update(next(ids), QUIET, "/neu Anna Bernd Carla", app.bot)
+            )
             await outbox.wait_idle(QUIET)
 
             async def spam(chat: int) -> None:

@@ -42,7 +42,8 @@ async def main() -> None:
                 await api.wait_confirmed(uid, 15)
                 await app.bot_data["outbox"].wait_idle(CHAT, 15)
                 sent = [
-                    c for c in api.calls[before:]
+                    c
+                    for c in api.calls[before:]
                     if c.ok and c.method in ("sendMessage", "sendDocument")
                 ]
                 key = line.split()[0]

@@ -43,7 +43,12 @@ from skatbot.standin.server import ApiError, BotApiServer, JSONDict
 from skatbot.storage.database import Database
 
 SENDS = frozenset({"sendmessage", "senddocument", "sendphoto", "sendrichmessage"})
-GAMES = ("grand ohne 1 hand gewonnen", "kreuz mit 2 verloren", "herz ohne 1 gewonnen", "null gewonnen")
+GAMES = (
+    "grand ohne 1 hand gewonnen",
+    "kreuz mit 2 verloren",
+    "herz ohne 1 gewonnen",
+    "null gewonnen",
+)
 PLAYERS = ("Anna", "Bernd", "Carla")
 OVERTAKE = 5.0  # seconds
 
@@ -129,8 +134,10 @@ async def run(args: argparse.Namespace) -> None:
                     last = api.push_message("/anheften", chat_id=chat)
             await api.wait_confirmed(last, 600)
         await outbox.wait_idle(None, 600)
-        print(f"set-up: {len(groups)} groups with a list, {len(pinned)} with pinned standings "
-              f"in {time.monotonic() - began:.1f} s")
+        print(
+            f"set-up: {len(groups)} groups with a list, {len(pinned)} with pinned standings "
+            f"in {time.monotonic() - began:.1f} s"
+        )
         pacer.group_limit, pacer.per_second = limits
         api.capped = True
         print(
@@ -189,7 +196,9 @@ async def play(
         if not call.ok:
             continue
         chat = int(call.params.get("chat_id") or 0)
-        if call.method == "sendMessage" and str(call.params.get("text", "")).startswith("✅ <b>Spiel"):
+        if call.method == "sendMessage" and str(call.params.get("text", "")).startswith(
+            "✅ <b>Spiel"
+        ):
             answered[chat].append(call.time)
         elif call.method == "editMessageText" and chat in pinned:
             edits_sent += 1

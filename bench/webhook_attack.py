@@ -168,8 +168,10 @@ async def main(args: argparse.Namespace) -> None:
     counts: dict[str, int] = {}
     for a in answers:
         counts[a] = counts.get(a, 0) + 1
-    print(f"code: {args.code or 'this tree'}; {args.conns} connections, {args.sent} KiB of a "
-          f"1 MiB body each over {args.seconds} s, then {args.idle} s idle")
+    print(
+        f"code: {args.code or 'this tree'}; {args.conns} connections, {args.sent} KiB of a "
+        f"1 MiB body each over {args.seconds} s, then {args.idle} s idle"
+    )
     print(f"bot RSS: {before:.0f} MB before, {peak[0]:.0f} MB peak, {after:.0f} MB after")
     print(f"real update during the attack: {real!r} after {real_ms:.0f} ms")
     print(f"attack connections: {counts}")

@@ -92,9 +92,7 @@ def build_application(
     app = builder.build()
     app.bot_data["db"] = db
     pacer = (
-        Pacer(group_limit, group_window)
-        if rate_limit
-        else Pacer(group_limit=None, per_second=None)
+        Pacer(group_limit, group_window) if rate_limit else Pacer(group_limit=None, per_second=None)
     )
     app.bot_data["outbox"] = Outbox(pacer)
     if routes is None:
@@ -136,7 +134,10 @@ def setup_telegram_logging(token: str) -> None:
     install_token_filter(token)  # and mask it wherever else it might show up
 
 
-def run_until_signal(token: str, serve: Callable[[Application, asyncio.Event], Awaitable[None]]) -> int:  # type: ignore[type-arg]
+def run_until_signal(
+    token: str,
+    serve: Callable[[Application, asyncio.Event], Awaitable[None]],  # type: ignore[type-arg]
+) -> int:
     """Build the Telegram-facing app from the environment and run ``serve`` until SIGINT/TERM.
 
     Shared by long polling and the webhook server, so both set up logging (token masked),

@@ -222,7 +222,12 @@ def render_png(chart: Chart) -> bytes:
 def _heading(c: _Canvas, chart: Chart) -> float:
     """The title and the subtitle; returns the y below them."""
     room = WIDTH - 2 * MARGIN
-    c.text((MARGIN, 36), c.fitted(clean(chart.title), TITLE_SIZE, room, bold=True), TITLE_SIZE, bold=True)
+    c.text(
+        (MARGIN, 36),
+        c.fitted(clean(chart.title), TITLE_SIZE, room, bold=True),
+        TITLE_SIZE,
+        bold=True,
+    )
     y = 36 + TITLE_SIZE + 14
     if chart.subtitle:
         c.text((MARGIN, y), c.fitted(clean(chart.subtitle), TICK_SIZE, room), TICK_SIZE, MUTED)

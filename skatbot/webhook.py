@@ -248,7 +248,6 @@ class WebhookServer:
             with contextlib.suppress(Exception):
                 await writer.wait_closed()
 
-
     async def _respond(
         self, writer: asyncio.StreamWriter, status: int, *, keep_alive: bool
     ) -> None:

@@ -19,9 +19,7 @@ if TYPE_CHECKING:
     from skatbot.handlers.delivery import Outbox
 
 # outbox -> (chat id, message id) -> the newest edit queued for that message
-_NEWEST: weakref.WeakKeyDictionary[Outbox, dict[tuple[int, int], int]] = (
-    weakref.WeakKeyDictionary()
-)
+_NEWEST: weakref.WeakKeyDictionary[Outbox, dict[tuple[int, int], int]] = weakref.WeakKeyDictionary()
 _SKIPPED: weakref.WeakKeyDictionary[Outbox, list[int]] = weakref.WeakKeyDictionary()
 
 

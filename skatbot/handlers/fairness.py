@@ -92,7 +92,11 @@ class Fairness:
         now = self._clock()
         chat = self._chat(chat_id)
         asked = " ".join(text.split()).lower()
-        if chat.last is not None and chat.last[0] == asked and now - chat.last[1] < self.repeat_seconds:
+        if (
+            chat.last is not None
+            and chat.last[0] == asked
+            and now - chat.last[1] < self.repeat_seconds
+        ):
             raise Repeated
         if pending >= self.pending:
             raise RuleError(

@@ -91,7 +91,9 @@ class _LeaguePDF(SkatPDF):
     def grid(self, columns: list[Column], rows: list[list[str]], bold: int = -1) -> None:
         self.begin_table(lambda: self.header_row(columns, HEAD_H, size=8), ROW_H)
         for values in rows:
-            cells = [self.fit(self.clean(v), c.width - 2) for v, c in zip(values, columns, strict=True)]
+            cells = [
+                self.fit(self.clean(v), c.width - 2) for v, c in zip(values, columns, strict=True)
+            ]
             self.font(8.5)
             self.table_row(columns, cells, ROW_H, bold_columns=frozenset({bold}))
         self.end_table()
@@ -99,7 +101,9 @@ class _LeaguePDF(SkatPDF):
 
 def render_match_report(doc: MatchReport) -> tuple[bytes, set[str]]:
     """The match report of one day; the PDF bytes and the names that lost characters."""
-    pdf = _LeaguePDF(doc.title, subject="Spielbericht", footer_label=f"{doc.title} · {doc.subtitle}")
+    pdf = _LeaguePDF(
+        doc.title, subject="Spielbericht", footer_label=f"{doc.title} · {doc.subtitle}"
+    )
     pdf.title_block(doc.title, doc.subtitle, doc.notes)
     players = pdf.columns(PLAYER_COLUMNS)
     teams = pdf.columns((("Mannschaft", 0, "L"), ("Summe", 28, "R"), ("Matchpunkte", 50, "L")))
@@ -110,14 +114,22 @@ def render_match_report(doc: MatchReport) -> tuple[bytes, set[str]]:
         pdf.heading(block.title, size=11, gap_before=3)
         pdf.grid(
             players,
-            [[r.table, r.name, r.team, r.game_points, r.won, r.lost, r.score] for r in block.players],
+            [
+                [r.table, r.name, r.team, r.game_points, r.won, r.lost, r.score]
+                for r in block.players
+            ],
             bold=6,
         )
         pdf.set_y(pdf.get_y() + 2)
         pdf.grid(teams, [[t.team, t.points, t.reason] for t in block.teams], bold=1)
     pdf.heading("Tabelle des Spieltags", size=11, gap_before=5)
     table = pdf.columns(
-        (("Platz", 14, "R"), ("Mannschaft", 0, "L"), ("Matchpunkte", 30, "R"), ("Spielpunkte", 30, "R"))
+        (
+            ("Platz", 14, "R"),
+            ("Mannschaft", 0, "L"),
+            ("Matchpunkte", 30, "R"),
+            ("Spielpunkte", 30, "R"),
+        )
     )
     pdf.grid(table, [[r.place, r.team, r.match_points, r.game_points] for r in doc.table], bold=2)
     if doc.footnotes:

@@ -61,9 +61,7 @@ class TeamRow:
     not_counted: str = ""  # best-K mode: the others, same form
 
 
-TEAM_TIE_RULE = (
-    "Bei gleicher Teamwertung entscheidet der bessere Einzelplatz des besten Mitglieds."
-)
+TEAM_TIE_RULE = "Bei gleicher Teamwertung entscheidet der bessere Einzelplatz des besten Mitglieds."
 
 
 def _series_text(numbers: Sequence[int]) -> str:

@@ -125,7 +125,9 @@ class _SeasonPDF(SkatPDF):
             lines.append("Serien 10/12 = die besten 10 von 12 Serien zählen.")
         if doc.house_lists:
             n = doc.house_lists
-            lists = "1 Liste mit Hausregeln zählt" if n == 1 else f"{n} Listen mit Hausregeln zählen"
+            lists = (
+                "1 Liste mit Hausregeln zählt" if n == 1 else f"{n} Listen mit Hausregeln zählen"
+            )
             lines.append(f"{lists} nicht (keine Seeger-Fabian-Wertung).")
         lines += [TIE_RULE, RATING_NOTE]
         self.note_lines(lines)

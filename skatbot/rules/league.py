@@ -343,8 +343,8 @@ def table_scores(table: Sequence[Sequence[Played]]) -> list[PersonScore]:
         games = sum(p.games for p in seat)
         given = 0
         for i, p in enumerate(seat):
-            share = bonus - given if i == len(seat) - 1 else (
-                bonus * p.games // games if games else 0
+            share = (
+                bonus - given if i == len(seat) - 1 else (bonus * p.games // games if games else 0)
             )
             given += share
             own = p.game_points + 50 * (p.won - p.lost)
@@ -403,7 +403,9 @@ def match_points(sums: Mapping[str, int | None], per_team: int = 1) -> list[Team
             plus = (Fraction(lower) + Fraction(same, 2)) * per_team
             place = 1 + sum(1 for o in there.values() if o > s)
         lines.append(
-            TeamSeries(team, place, s or 0, plus, Fraction((teams - 1) * per_team) - plus, s is not None)
+            TeamSeries(
+                team, place, s or 0, plus, Fraction((teams - 1) * per_team) - plus, s is not None
+            )
         )
     lines.sort(key=lambda line: (line.place, tr.name_sort_key(line.team)))
     return lines
@@ -447,9 +449,7 @@ def _ranked(
     return out
 
 
-def day_table(
-    series: Sequence[Sequence[TeamSeries]], order: str = "matchpunkte"
-) -> list[DayLine]:
+def day_table(series: Sequence[Sequence[TeamSeries]], order: str = "matchpunkte") -> list[DayLine]:
     """The day's table: match points summed over the series, then game points (``order``
     "spielpunkte": the other way round)."""
     acc: dict[str, tuple[Fraction, Fraction, int]] = {}

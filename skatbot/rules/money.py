@@ -716,11 +716,7 @@ def cash_report(
         for place, (name, cents) in enumerate(zip(order, prizes.series, strict=False), 1)
     ]
     entry = sum(d.entry for d in base)
-    income = (
-        entry
-        + sum(lost_by_series.values())
-        + sum(table_by_series.values())
-    )
+    income = entry + sum(lost_by_series.values()) + sum(table_by_series.values())
     pot = income - sum(p.cents for p in series_payouts)
     amounts = list(prizes.amounts) if prizes.amounts else split_shares(pot, prizes.shares)
     place_payouts = [

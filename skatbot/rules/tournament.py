@@ -242,9 +242,7 @@ def _cost(tables: Sequence[Sequence[str]], met: _Met) -> int:
     return total
 
 
-def _improve(
-    tables: list[list[str]], met: _Met, team_of: Mapping[str, str] | None = None
-) -> None:
+def _improve(tables: list[list[str]], met: _Met, team_of: Mapping[str, str] | None = None) -> None:
     """Swap descent of the module docstring (step 5), in place. With ``team_of`` (the draw
     with teams, ``rules/teams.py``) a swap that adds a same-team pair at a table is never
     taken; without it the descent is exactly the one of a draw without teams.
@@ -658,9 +656,7 @@ def seeding_order(ranked: Sequence[str], present: Iterable[str], seed: str) -> l
     return order + rest
 
 
-def seeded_tables(
-    order: Sequence[str], teams: Mapping[str, str] | None = None
-) -> list[list[str]]:
+def seeded_tables(order: Sequence[str], teams: Mapping[str, str] | None = None) -> list[list[str]]:
     """Block seating: places 1-4 at table 1, 5-8 at table 2, ... (4-tables first, then the
     3-tables, as :func:`table_sizes` plans them). With ``teams`` (name -> team) two members
     of one team at a table are parted by :func:`_part_teams`. Each table seats by ranking."""
@@ -671,9 +667,7 @@ def seeded_tables(
     return [sorted(table, key=rank.__getitem__) for table in tables]
 
 
-def _part_teams(
-    tables: list[list[str]], teams: Mapping[str, str], rank: Mapping[str, int]
-) -> None:
+def _part_teams(tables: list[list[str]], teams: Mapping[str, str], rank: Mapping[str, int]) -> None:
     """Swap until no table has two members of one team, or no swap helps. A swap moves the
     lower-ranked member of a pair to the nearest seat that fits (the tables after it first,
     then the ones before it, nearest first): no one of the mover's team at the seat's table,

@@ -79,9 +79,7 @@ def table_lines(rows: list[list[RCell]]) -> list[str]:
         return []
     columns = max(len(r) for r in rows)
     shown = [[_strike(c.text) if c.struck else c.text for c in r] for r in rows]
-    widths = [
-        max((_width(r[i]) for r in shown if i < len(r)), default=0) for i in range(columns)
-    ]
+    widths = [max((_width(r[i]) for r in shown if i < len(r)), default=0) for i in range(columns)]
     lines = []
     for row, texts in zip(rows, shown, strict=True):
         cells = []

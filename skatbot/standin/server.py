@@ -710,9 +710,7 @@ class BotApiServer:
         else:
             self._next_message_id[chat_id] = max(self._next_message_id.get(chat_id, 0), thread_id)
         creator = (
-            dict(self.bot_user)
-            if by_bot
-            else {"id": 1, "is_bot": False, "first_name": "Spieler"}
+            dict(self.bot_user) if by_bot else {"id": 1, "is_bot": False, "first_name": "Spieler"}
         )
         self._messages.setdefault(chat_id, {})[thread_id] = {
             "message_id": thread_id,

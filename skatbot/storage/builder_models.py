@@ -22,7 +22,6 @@ class BuilderStatus(enum.StrEnum):
     CANCELLED = "cancelled"  # cancelled, replaced by a newer one, or its list changed
 
 
-
 class GameBuilder(Base):
     __tablename__ = "builders"
 
@@ -35,7 +34,9 @@ class GameBuilder(Base):
     target_row: Mapped[int | None] = mapped_column(Integer, nullable=True)  # correction of
     source_message_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     rows_seen: Mapped[int] = mapped_column(Integer)
-    state: Mapped[str] = mapped_column(Text, default="{}")  # JSON, see usecases/sheet/builder/state.py
+    state: Mapped[str] = mapped_column(
+        Text, default="{}"
+    )  # JSON, see usecases/sheet/builder/state.py
     status: Mapped[BuilderStatus] = mapped_column(
         str_enum(BuilderStatus), default=BuilderStatus.OPEN
     )

@@ -153,9 +153,7 @@ def delete_list(session: Session, list_id: int) -> None:
     session.execute(delete(GameBuilder).where(GameBuilder.list_id == list_id))
     session.execute(delete(Row).where(Row.list_id == list_id))
     session.execute(delete(Player).where(Player.list_id == list_id))
-    session.execute(
-        update(SheetList).where(SheetList.continues == list_id).values(continues=None)
-    )
+    session.execute(update(SheetList).where(SheetList.continues == list_id).values(continues=None))
     session.execute(delete(SheetList).where(SheetList.id == list_id))
     session.execute(
         update(ProcessedUpdate)

@@ -61,9 +61,7 @@ class LeagueTeam(Base):
     __table_args__ = (UniqueConstraint("league_id", "position"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    league_id: Mapped[int] = mapped_column(
-        ForeignKey("leagues.id", ondelete="CASCADE"), index=True
-    )
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), index=True)
     position: Mapped[int] = mapped_column(Integer)  # order of registration
     name: Mapped[str] = mapped_column(String(64))
     # The captain: the Telegram user who sent /kapitaen CODE; the code is void once used.
@@ -91,9 +89,7 @@ class MatchDay(Base):
     __table_args__ = (UniqueConstraint("league_id", "number"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    league_id: Mapped[int] = mapped_column(
-        ForeignKey("leagues.id", ondelete="CASCADE"), index=True
-    )
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), index=True)
     number: Mapped[int] = mapped_column(Integer)
     venue: Mapped[str | None] = mapped_column(String(64), nullable=True)
     seed: Mapped[str] = mapped_column(String(64))
@@ -121,7 +117,9 @@ class DayTeam(Base):
     __table_args__ = (UniqueConstraint("day_id", "team_id"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    day_id: Mapped[int] = mapped_column(ForeignKey("league_days.id", ondelete="CASCADE"), index=True)
+    day_id: Mapped[int] = mapped_column(
+        ForeignKey("league_days.id", ondelete="CASCADE"), index=True
+    )
     team_id: Mapped[int] = mapped_column(ForeignKey("league_teams.id", ondelete="CASCADE"))
     appeared: Mapped[bool] = mapped_column(Boolean, default=True)
 
@@ -135,7 +133,9 @@ class LineupEntry(Base):
     __tablename__ = "league_lineups"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    day_id: Mapped[int] = mapped_column(ForeignKey("league_days.id", ondelete="CASCADE"), index=True)
+    day_id: Mapped[int] = mapped_column(
+        ForeignKey("league_days.id", ondelete="CASCADE"), index=True
+    )
     team_id: Mapped[int] = mapped_column(ForeignKey("league_teams.id", ondelete="CASCADE"))
     slot: Mapped[int] = mapped_column(Integer)  # 1-based
     name: Mapped[str] = mapped_column(String(64))
@@ -151,7 +151,9 @@ class DayResult(Base):
     __tablename__ = "league_results"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    day_id: Mapped[int] = mapped_column(ForeignKey("league_days.id", ondelete="CASCADE"), index=True)
+    day_id: Mapped[int] = mapped_column(
+        ForeignKey("league_days.id", ondelete="CASCADE"), index=True
+    )
     series: Mapped[int] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(64))
     game_points: Mapped[int] = mapped_column(Integer)
@@ -170,7 +172,9 @@ class LeagueTable(Base):
     __table_args__ = (UniqueConstraint("day_id", "series", "table_no"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    day_id: Mapped[int] = mapped_column(ForeignKey("league_days.id", ondelete="CASCADE"), index=True)
+    day_id: Mapped[int] = mapped_column(
+        ForeignKey("league_days.id", ondelete="CASCADE"), index=True
+    )
     series: Mapped[int] = mapped_column(Integer)
     table_no: Mapped[int] = mapped_column(Integer)  # 1-based, as the seating names it
     code: Mapped[str] = mapped_column(String(16), unique=True)

@@ -54,7 +54,9 @@ def add_league(session: Session, **values: object) -> League:
 def teams(session: Session, league: League) -> list[LeagueTeam]:
     return list(
         session.scalars(
-            select(LeagueTeam).where(LeagueTeam.league_id == league.id).order_by(LeagueTeam.position)
+            select(LeagueTeam)
+            .where(LeagueTeam.league_id == league.id)
+            .order_by(LeagueTeam.position)
         )
     )
 

@@ -23,7 +23,6 @@ FEES = "fees"
 PRIZES = "prizes"
 
 
-
 class MoneySetting(Base):
     __tablename__ = "money_settings"
 

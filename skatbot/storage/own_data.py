@@ -47,9 +47,7 @@ def collect(session: Session, user_id: int) -> dict[str, Any]:
     ).all()
     lists = session.scalars(select(SheetList.id).where(SheetList.created_by == user_id)).all()
     tournaments = session.execute(
-        select(Tournament.name, Tournament.created_by_name).where(
-            Tournament.created_by == user_id
-        )
+        select(Tournament.name, Tournament.created_by_name).where(Tournament.created_by == user_id)
     ).all()
     signatures = []
     for link_id, signed in session.execute(select(TableLink.id, TableLink.signed)):
@@ -121,9 +119,7 @@ def forget(session: Session, user_id: int, account_names: set[str]) -> dict[str,
     replies = 0
     for name in sorted(n for n in account_names if len(n) >= 3):
         result = session.execute(
-            update(ProcessedUpdate)
-            .where(ProcessedUpdate.reply.contains(name))
-            .values(reply=None)
+            update(ProcessedUpdate).where(ProcessedUpdate.reply.contains(name)).values(reply=None)
         )
         replies += max(result.rowcount or 0, 0)  # type: ignore[attr-defined]
     out["replies"] = replies

@@ -25,7 +25,6 @@ from skatbot.storage.models import Base, SheetList, utc_now
 TOPIC_PLACE_BASE = 2**53
 
 
-
 class Topic(Base):
     """A forum topic that has a list (or settings) of its own."""
 

@@ -148,9 +148,7 @@ def log_roster(
 def roster_log(session: Session, t: Tournament) -> list[RosterChange]:
     return list(
         session.scalars(
-            select(RosterChange)
-            .where(RosterChange.tournament_id == t.id)
-            .order_by(RosterChange.id)
+            select(RosterChange).where(RosterChange.tournament_id == t.id).order_by(RosterChange.id)
         )
     )
 

@@ -101,7 +101,10 @@ async def _record(bot: Bot, script: list[str], chat_id: int) -> dict[str, object
         replies = await bot.say(line, chat_id=chat_id, user_id=1, name="Olga")
         shown = []
         for reply in replies:
-            entry: dict[str, object] = {"method": reply.method, "html": _mask(reply.html or reply.text)}
+            entry: dict[str, object] = {
+                "method": reply.method,
+                "html": _mask(reply.html or reply.text),
+            }
             if reply.document is not None:
                 entry["document"] = reply.document[0]
             shown.append(entry)
@@ -109,7 +112,10 @@ async def _record(bot: Bot, script: list[str], chat_id: int) -> dict[str, object
     exported = await bot.say("/export", chat_id=chat_id)
     docs = [r.document for r in exported if r.document]
     data = json.loads(docs[0][1]) if docs else None
-    return {"transcript": transcript, "export": json.loads(_mask(json.dumps(data, ensure_ascii=False)))}
+    return {
+        "transcript": transcript,
+        "export": json.loads(_mask(json.dumps(data, ensure_ascii=False))),
+    }
 
 
 @pytest.mark.parametrize(

@@ -46,7 +46,9 @@ def corrections(draw: st.DrawFn, table: bs.Table) -> bs.State:
     words = [game.label]
     if not game.is_null:
         words.append(f"{draw(st.sampled_from(('mit', 'ohne')))} {draw(st.integers(1, 4))}")
-    words += draw(st.lists(st.sampled_from(("hand", "ouvert", "schneider", "schwarz")), unique=True))
+    words += draw(
+        st.lists(st.sampled_from(("hand", "ouvert", "schneider", "schwarz")), unique=True)
+    )
     if table.house:
         words += draw(st.sampled_from(([], ["kontra"], ["kontra", "re"])))
     if not game.is_null and draw(st.booleans()):
@@ -129,9 +131,10 @@ def test_any_tap_sequence_gives_a_legal_state_or_a_refusal(data: st.DataObject) 
             assert format_announcement(typed) == text
             assert evaluate(typed) == evaluate(out.announcement) or typed.game.is_null
             assert evaluate(typed).score == evaluate(out.announcement).score
-            assert evaluate(out.announcement).score == evaluate(
-                bs.announcement(state, assume_won=False)
-            ).score
+            assert (
+                evaluate(out.announcement).score
+                == evaluate(bs.announcement(state, assume_won=False)).score
+            )
             return
         state = out
         check_invariants(state, table)

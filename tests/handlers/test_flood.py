@@ -107,7 +107,11 @@ async def test_only_the_handled_update_types_are_asked_for(db: Database) -> None
     asked = [c.params.get("allowed_updates") for c in api.calls if c.method == "getUpdates"]
     assert asked[:-1] and all(a == ALLOWED_UPDATES for a in asked[:-1])
     assert set(ALLOWED_UPDATES) == {
-        "message", "edited_message", "callback_query", "inline_query", "my_chat_member"
+        "message",
+        "edited_message",
+        "callback_query",
+        "inline_query",
+        "my_chat_member",
     }
 
 

@@ -194,6 +194,4 @@ async def test_correction_without_name_names_the_command_and_the_player(bot: Bot
         "⚠️ Wer hat gespielt? Vor „grand ohne 1 hand gewonnen“ fehlt der Name.\n"
         "👉 /korrigieren 1 NAME …, z. B. /korrigieren 1 Carla grand ohne 1 hand gewonnen"
     )
-    assert "Spiel 1 korrigiert" in await bot.text(
-        "/korrigieren 1 Carla grand ohne 1 hand gewonnen"
-    )
+    assert "Spiel 1 korrigiert" in await bot.text("/korrigieren 1 Carla grand ohne 1 hand gewonnen")

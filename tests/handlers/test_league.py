@@ -161,7 +161,9 @@ def result_lines(results: dict[str, tuple[int, int, int]]) -> str:
 async def setup_league(bot: Bot) -> dict[str, str]:
     await ok(bot, "/liga Landesliga Nord Gruppe 2", "Liga „Landesliga Nord Gruppe 2“ angelegt",
              "3 Serien je Spieltag", **LEADER)  # fmt: skip
-    await ok(bot, "/liga verlustspiel 0,50 €", "Verlustspielgeld 0,50 € an den Ausrichter", **LEADER)
+    await ok(
+        bot, "/liga verlustspiel 0,50 €", "Verlustspielgeld 0,50 € an den Ausrichter", **LEADER
+    )
     reply = await ok(bot, TEAMS, "Nord: Anna, Bernd, Carla, Dora, Ersatz Erik", **LEADER)
     codes = dict(re.findall(r"(\w+): .*?/kapitaen (K\w+)", reply))
     assert set(codes) == {"Nord", "Süd", "Ost", "West"}, reply
@@ -244,7 +246,9 @@ async def test_a_league_season_of_two_match_days(bot: Bot) -> None:
     day1 = await bot.text("/tabelle 1")
     assert all(line in day1 for line in DAY1_TABLE), day1
     # lost games: 6 + 5 + 3 = 14, at 0,50 € each to the host
-    assert "Verlustspielgeld an den Ausrichter (Reken): 14 verlorene Spiele × 0,50 € = 7,00 €" in day1
+    assert (
+        "Verlustspielgeld an den Ausrichter (Reken): 14 verlorene Spiele × 0,50 € = 7,00 €" in day1
+    )
     assert "(3 von 3 Serien, freigegeben)" in day1
     played = dt.datetime.strptime(played_on, "%d.%m.%Y").date()
     binding = (played + dt.timedelta(days=14)).strftime("%d.%m.%Y")
@@ -300,10 +304,16 @@ async def test_a_league_season_of_two_match_days(bot: Bot) -> None:
 
     # the documents: the match report of day 1 and the season table as PDFs
     report = await pdf_of(bot, "/tabelle 1 pdf", "spielbericht-landesliga-nord-gruppe-2-1.pdf")
-    for part in ("Spieltag 1 · Reken · freigegeben", "Serie 2 · 4 Tische", "Jens ab Spiel 17",
-                 "Ost 1.400 1. Platz: 3:0", "West – nicht angetreten: 0:3",
-                 "Bestätigung der Mannschaftsführer", "Nord – Anna – bestätigt",
-                 "Startwert " + seed1):
+    for part in (
+        "Spieltag 1 · Reken · freigegeben",
+        "Serie 2 · 4 Tische",
+        "Jens ab Spiel 17",
+        "Ost 1.400 1. Platz: 3:0",
+        "West – nicht angetreten: 0:3",
+        "Bestätigung der Mannschaftsführer",
+        "Nord – Anna – bestätigt",
+        "Startwert " + seed1,
+    ):
         assert part in report, (part, report)  # fmt: skip
     table = await pdf_of(bot, "/tabelle pdf", "tabelle-landesliga-nord-gruppe-2.pdf")
     assert "1. Ost 2 13:5 7.950" in table and "4. West 2 3½:14½ 2.800" in table, table
@@ -495,7 +505,9 @@ async def test_in_a_forum_every_table_gets_its_topic(bot: Bot) -> None:
         assert all(name in opening for name, _ in table), (table, opening)
     thread = topics["Kreisliga · Tag 1 S1 Tisch 1"]
     names = [name for name, _ in tables[0]]
-    await forum_ok(bot, f"/spiel {names[1]} grand ohne 1 hand gewonnen", forum, thread, user_id=leader)
+    await forum_ok(
+        bot, f"/spiel {names[1]} grand ohne 1 hand gewonnen", forum, thread, user_id=leader
+    )
     closed = await forum_ok(bot, "/abschluss ja", forum, thread, user_id=leader)
     assert "an die Ligaleitung gemeldet" in closed, closed
     await bot.delivered()

@@ -30,7 +30,9 @@ def sent_ok(bot: Bot, before: int) -> None:
     refused = [
         (c.method, c.error)
         for c in calls
-        if not c.ok and c.method != "getUpdates" and not (c.method == "sendRichMessage" and c.status == 404)
+        if not c.ok
+        and c.method != "getUpdates"
+        and not (c.method == "sendRichMessage" and c.status == 404)
     ]
     assert refused == []
 

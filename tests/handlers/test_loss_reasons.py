@@ -191,9 +191,13 @@ async def test_the_dealer_of_a_past_game_can_be_corrected(bot: Bot, table: str) 
     liste = await ok(bot, "/liste")
     assert "1. Anna: Grand mit 1 – gewonnen 48 · Geber Dora" in liste
     # only the dealer of the last game: the dealing order continues from it
-    await ok(bot, "/korrigieren 2 geber Dora", "Geber in Spiel 2: Dora (vorher Bernd)", "Geber Anna")
+    await ok(
+        bot, "/korrigieren 2 geber Dora", "Geber in Spiel 2: Dora (vorher Bernd)", "Geber Anna"
+    )
     await refused(bot, "/korrigieren 2 geber Carla", "zugleich Geber und Alleinspieler")
-    await refused(bot, "/korrigieren 2 geber", "Nach „geber“ fehlt der Name", "/korrigieren 2 geber")
+    await refused(
+        bot, "/korrigieren 2 geber", "Nach „geber“ fehlt der Name", "/korrigieren 2 geber"
+    )
 
 
 async def test_tournament_texts_use_the_typographic_minus(bot: Bot) -> None:

@@ -110,7 +110,10 @@ async def test_tournament_commands_read_names_as_people_write_them(bot: Bot) -> 
     await ok(bot, "/turnier Herbstskat", **OLGA)  # type: ignore[arg-type]
     # quotes group a name, an initial belongs to the name before it: one entry each
     text = await ok(
-        bot, '/teilnehmer "Otto Z." Hans P. Carla', "3 Teilnehmer eingetragen", **OLGA  # type: ignore[arg-type]
+        bot,
+        '/teilnehmer "Otto Z." Hans P. Carla',
+        "3 Teilnehmer eingetragen",
+        **OLGA,  # type: ignore[arg-type]
     )
     assert "eingetragen: Otto Z., Hans P., Carla.\n" in text, text
     await ok(bot, "/teilnehmer Anna Maria, Peter M. [Nord], Bernd", "Peter M. [Nord]", **OLGA)  # type: ignore[arg-type]
@@ -129,7 +132,9 @@ async def test_a_name_ending_in_a_dot_ends_a_sentence_once(bot: Bot) -> None:
     await ok(bot, "/neu Anna Maria, Peter M., Peter K.")
     text = await ok(bot, "/geber peter k", "Nächster Geber: Peter K.")
     assert "K.." not in text, text
-    text = await refused(bot, "/spiel Otto grand mit 1 g", "Am Tisch: Anna Maria, Peter M., Peter K.")
+    text = await refused(
+        bot, "/spiel Otto grand mit 1 g", "Am Tisch: Anna Maria, Peter M., Peter K."
+    )
     assert "K.." not in text, text
     await ok(bot, "/spiel peter k null g")
     await ok(bot, "/abschluss ja")

@@ -30,7 +30,9 @@ async def private(bot: Bot, text: str) -> list[Reply]:
 async def setup(bot: Bot) -> None:
     await ok(bot, "/neu Anna Bernd Carla", chat_id=GROUP_A, user_id=ME, name=ACCOUNT)
     await ok(bot, "/ich Anna", chat_id=GROUP_A, user_id=ME, name=ACCOUNT)
-    await ok(bot, "/spiel Anna grand ohne 1 hand gewonnen", chat_id=GROUP_A, user_id=ME, name=ACCOUNT)
+    await ok(
+        bot, "/spiel Anna grand ohne 1 hand gewonnen", chat_id=GROUP_A, user_id=ME, name=ACCOUNT
+    )
     await ok(bot, "/neu Dora Emil Fritz", chat_id=GROUP_B, user_id=OTHER, name="Otto")
     await ok(bot, "/ich Dora", chat_id=GROUP_B, user_id=ME, name=ACCOUNT)
 
@@ -104,7 +106,9 @@ async def test_anonymous_senders_have_no_own_data(bot: Bot) -> None:
 
 async def test_forgetting_one_row_says_one_row(bot: Bot) -> None:
     await ok(bot, "/neu Anna Bernd Carla", chat_id=GROUP_A, user_id=OTHER, name="Otto")
-    await ok(bot, "/spiel Anna grand ohne 1 hand gewonnen", chat_id=GROUP_A, user_id=ME, name=ACCOUNT)
+    await ok(
+        bot, "/spiel Anna grand ohne 1 hand gewonnen", chat_id=GROUP_A, user_id=ME, name=ACCOUNT
+    )
     assert stored(bot)[1] == 1
     text = "\n".join(r.text for r in await private(bot, "/ich vergessen"))
     assert "dein Telegram-Name an 1 Zeile, 0 Unterschriften" in text, text

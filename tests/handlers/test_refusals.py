@@ -124,7 +124,9 @@ async def test_refusal_leaves_the_list_unchanged(
 async def test_invalid_bid_names_both_neighbours(table: Bot, message: str) -> None:
     # docs/rules.md §3: "19 ist kein Reizwert – nächste gültige: 18 oder 20", then the list as hint.
     text = await refused(table, message)
-    assert text.startswith("⚠️ 19 ist kein Reizwert – nächste gültige: 18 oder 20.\n👉 Reizwerte: 18, 20")
+    assert text.startswith(
+        "⚠️ 19 ist kein Reizwert – nächste gültige: 18 oder 20.\n👉 Reizwerte: 18, 20"
+    )
 
 
 async def test_very_long_message(table: Bot) -> None:

@@ -118,7 +118,9 @@ async def test_pinned_standings_are_edited_in_place_as_a_table(rich_bot: Bot) ->
     [pinned] = [m for m in bot.api.messages(CHAT) if m.pinned]
     assert pinned.rich is not None
     await bot.say(f"/spiel {NAMES[0]} grand ohne 1 hand gewonnen")
-    edits = [c for c in calls(bot, "editMessageText") if c.params.get("message_id") == pinned.message_id]
+    edits = [
+        c for c in calls(bot, "editMessageText") if c.params.get("message_id") == pinned.message_id
+    ]
     assert edits and all("rich_message" in c.params and c.ok for c in edits)
     now = bot.api.message(CHAT, pinned.message_id)
     assert now.rich is not None and now.edits == len(edits)
@@ -135,7 +137,11 @@ async def test_an_identical_rich_edit_is_not_modified(rich_bot: Bot) -> None:
     html = pinned.rich_html
     status = await bot.app.bot.do_api_request(
         "editMessageText",
-        {"chat_id": CHAT, "message_id": pinned.message_id, "rich_message": {"html": html + "<p>x</p>"}},
+        {
+            "chat_id": CHAT,
+            "message_id": pinned.message_id,
+            "rich_message": {"html": html + "<p>x</p>"},
+        },
     )
     assert status
     from telegram.error import BadRequest
@@ -143,7 +149,11 @@ async def test_an_identical_rich_edit_is_not_modified(rich_bot: Bot) -> None:
     with pytest.raises(BadRequest, match="not modified"):
         await bot.app.bot.do_api_request(
             "editMessageText",
-            {"chat_id": CHAT, "message_id": pinned.message_id, "rich_message": {"html": html + "<p>x</p>"}},
+            {
+                "chat_id": CHAT,
+                "message_id": pinned.message_id,
+                "rich_message": {"html": html + "<p>x</p>"},
+            },
         )
 
 
@@ -233,7 +243,9 @@ async def test_a_chat_that_refuses_the_format_gets_text_from_then_on(rich_bot: B
     other = -1002
     for chat in (CHAT, other):
         await bot.say("/neu Anna Bernd Carla", chat_id=chat)
-    bot.api.fail_next("sendRichMessage", status=400, description="Bad Request: RICH_MESSAGE_INVALID")
+    bot.api.fail_next(
+        "sendRichMessage", status=400, description="Bad Request: RICH_MESSAGE_INVALID"
+    )
     out = await bot.say("/stand", chat_id=CHAT)
     assert [r.method for r in out] == ["sendMessage"] and "Serienabschluss" in out[0].text
     before = len(bot.api.calls)
@@ -249,7 +261,7 @@ async def test_a_chat_that_refuses_the_format_gets_text_from_then_on(rich_bot: B
         # The documentation names no error texts for rich messages: whatever Telegram says
         # when it will not take one, the list must still arrive.
         "Bad Request: TABLE_CELL_INVALID",
-        "Bad Request: can't parse entities: unsupported start tag \"td\" at byte offset 40",
+        'Bad Request: can\'t parse entities: unsupported start tag "td" at byte offset 40',
         "Bad Request: BLOCKS_TOO_MUCH",
     ],
 )

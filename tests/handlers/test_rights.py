@@ -158,9 +158,7 @@ async def setup(bot: Bot, kind: str, by: Sender) -> None:
         assert "Serie 1 · Tisch 1" in (bot.api.messages(TABLE)[-1].text or "")
 
 
-CELLS = [
-    pytest.param(cmd, who, id=f"{cmd} · {who}") for cmd in MATRIX for who in IDENTITIES
-]
+CELLS = [pytest.param(cmd, who, id=f"{cmd} · {who}") for cmd in MATRIX for who in IDENTITIES]
 
 
 @pytest.mark.parametrize(("command", "identity"), CELLS)

@@ -77,7 +77,9 @@ def test_a_command_route_names_its_menu_text_or_hidden() -> None:
 
 
 async def test_hilfe_names_every_command_of_the_menu(bot: Bot) -> None:
-    pages = [await bot.text(f"/hilfe {topic}") for topic in ("", "spiel", "haus", "turnier", "liga")]
+    pages = [
+        await bot.text(f"/hilfe {topic}") for topic in ("", "spiel", "haus", "turnier", "liga")
+    ]
     text = "\n".join(pages)
     missing = [name for name, _ in menu() if not re.search(rf"/{name}\b", text)]
     assert not missing, f"in the menu but not in /hilfe: {missing}"

@@ -25,13 +25,24 @@ async def test_export_is_a_json_document(bot: Bot) -> None:
     data = json.loads(docs[0][1])
     assert data["format"] == "skatbot-liste/1"
     expected = {
-        "nr": 1, "dealer": "Anna", "declarer": "Anna", "announcement": "Grand ohne 1 Hand",
-        "bid": None, "value": 72, "won": True, "overbid": False, "status": "valid",
+        "nr": 1,
+        "dealer": "Anna",
+        "declarer": "Anna",
+        "announcement": "Grand ohne 1 Hand",
+        "bid": None,
+        "value": 72,
+        "won": True,
+        "overbid": False,
+        "status": "valid",
         "points": {"Anna": 72},
     }
     assert {k: data["games"][0][k] for k in expected} == expected
     assert data["totals"]["Anna"] == {
-        "game_points": 72, "won": 1, "lost": 0, "opponents_lost": 0, "score": 122,
+        "game_points": 72,
+        "won": 1,
+        "lost": 0,
+        "opponents_lost": 0,
+        "score": 122,
     }
 
 

@@ -182,7 +182,9 @@ async def test_statistics_refusals(bot: Bot, db: Database) -> None:
     await ok(bot, "/neu Bea Bernd Carla")
     await ok(bot, "/eingepasst")  # a list without a game would not be a series
     await ok(bot, "/abschluss ja")
-    await refused(bot, "/statistik b", "nicht eindeutig: Bea oder Bernd", "/statistik Bea · /statistik Bernd")
+    await refused(
+        bot, "/statistik b", "nicht eindeutig: Bea oder Bernd", "/statistik Bea · /statistik Bernd"
+    )
     text = await ok(bot, "/statistik", "(nur abgeschlossene Listen zählen)")
     assert "Bea: 1 · Ø 0 · 0/0 (–)" in text
 

@@ -83,7 +83,12 @@ async def test_an_outsider_cannot_take_a_table_over_with_its_code(bot: Bot) -> N
     before = dump(bot.db)
     for code in (codes["1"], codes["1"].lower()):
         text = await refused(
-            bot, f"/tisch {code}", EVIL, None, "verknüpfen nur die Turnierleitung", "👉",
+            bot,
+            f"/tisch {code}",
+            EVIL,
+            None,
+            "verknüpfen nur die Turnierleitung",
+            "👉",
             user_id=OUTSIDER,
         )
         assert "Gruppe wählen" in text and f"/tisch {codes['1']}" in text, text
@@ -290,9 +295,7 @@ def test_two_chats_linking_one_table_at_once_get_it_once(tmp_path: Any) -> None:
             assert count == 1, (outcome, count)
             wins += 1
             no = codes.index(code) + 1
-            db.run_write(
-                lambda s, no=no: table_lists.tisch(s, cmd(desk, f"/tisch freigeben {no}"))
-            )
+            db.run_write(lambda s, no=no: table_lists.tisch(s, cmd(desk, f"/tisch freigeben {no}")))
         assert wins == 12
     finally:
         db.dispose()

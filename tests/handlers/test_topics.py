@@ -185,7 +185,11 @@ async def test_two_lists_in_two_topics_at_once_every_reply_in_its_topic(bot: Bot
     assert "Anna" not in liste2 and "Xaver" not in liste2
 
     one, two = await export(bot, t1), await export(bot, t2)
-    assert announcements(one) == ["Anna: Grand ohne 1 Hand +", "Bernd: Kreuz mit 1 +", "Carla: Pik mit 1 -"]
+    assert announcements(one) == [
+        "Anna: Grand ohne 1 Hand +",
+        "Bernd: Kreuz mit 1 +",
+        "Carla: Pik mit 1 -",
+    ]
     assert announcements(two) == ["Emil: Herz mit 2 -", "Frieda: Null +", "Gustav: Grand ohne 1 +"]
     assert one["players"] == ["Anna", "Bernd", "Carla"]
 

@@ -37,7 +37,11 @@ async def play(bot: Bot, name: str, series: list[dict[str, tuple[int, int, int]]
 
 async def end(bot: Bot, **who: object) -> str:
     asked = await ok(
-        bot, "/turnier ende", "beenden?", "/turnier ende ja", **who  # type: ignore[arg-type]
+        bot,
+        "/turnier ende",
+        "beenden?",
+        "/turnier ende ja",
+        **who,  # type: ignore[arg-type]
     )
     assert asked.startswith("❓ "), asked  # a question, not a warning (as /abschluss asks)
     return await ok(bot, "/turnier ende ja", "ist beendet", **who)  # type: ignore[arg-type]
@@ -486,7 +490,11 @@ async def test_a_setzliste_seats_the_top_4_of_series_1_at_table_1(bot: Bot) -> N
     await ok(bot, results_message(dict(list(s1.items())[:12])), **ORGANISER)
     before = await export_raw(bot)
     await refused(
-        bot, "/auslosen setzliste", "fehlen noch Ergebnisse von Moritz.", "dann /auslosen setzliste", **ORGANISER
+        bot,
+        "/auslosen setzliste",
+        "fehlen noch Ergebnisse von Moritz.",
+        "dann /auslosen setzliste",
+        **ORGANISER,
     )
     assert await export_raw(bot) == before
     await ok(bot, results_message({"Moritz": s1["Moritz"]}), "komplett", **ORGANISER)

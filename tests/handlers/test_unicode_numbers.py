@@ -102,7 +102,12 @@ async def test_non_ascii_digits_are_refused_in_a_list_chat(bot: Bot) -> None:
 
 async def test_non_ascii_digits_are_refused_at_a_desk(bot: Bot) -> None:
     await ok(bot, "/turnier Pokal", chat_id=DESK, user_id=ADMIN)
-    await ok(bot, "/teilnehmer Anna [A], Bernd [A], Carla, Dora, Emil, Frieda", chat_id=DESK, user_id=ADMIN)
+    await ok(
+        bot,
+        "/teilnehmer Anna [A], Bernd [A], Carla, Dora, Emil, Frieda",
+        chat_id=DESK,
+        user_id=ADMIN,
+    )
     await ok(bot, "/auslosen 5", chat_id=DESK, user_id=ADMIN)
     for message in DESK_INPUTS:
         await refused_unchanged(bot, message, DESK)

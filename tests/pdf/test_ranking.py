@@ -103,7 +103,9 @@ def test_team_ranking_below_the_individual_one() -> None:
 
     members = " · ".join(f"Marie-Luise Mustermann-{i} 1.{i}00" for i in range(6))
     teams = [
-        TeamRow(i, f"Skatfreunde {i} 🃏" if i == 1 else f"Skatfreunde {i}", 5000 - i, members, "Olaf 12")
+        TeamRow(
+            i, f"Skatfreunde {i} 🃏" if i == 1 else f"Skatfreunde {i}", 5000 - i, members, "Olaf 12"
+        )
         for i in range(1, 41)
     ]
     data, lost = render_ranking(
@@ -113,7 +115,9 @@ def test_team_ranking_below_the_individual_one() -> None:
     pages = page_texts(data)
     text = "\n".join(pages)
     assert len(pages) >= 2  # 40 teams with wrapped member lists run onto a second page
-    assert "Teamwertung: die besten 6 je Team" in text and "Einzelplatz des besten Mitglieds" in text
+    assert (
+        "Teamwertung: die besten 6 je Team" in text and "Einzelplatz des besten Mitglieds" in text
+    )
     assert "Gewertet (nicht gewertet)" in pages[-1]  # the header repeated on the next page
     for i in range(1, 41):
         assert f"Skatfreunde {i}" in text

@@ -77,7 +77,11 @@ async def post(
 
 
 async def test_webhook_checks_secret_and_answers_after_commit(db: Database) -> None:
-    async with FakeBotApi(group_window=GROUP_WINDOW) as api, instance(api, db) as server, httpx.AsyncClient() as client:
+    async with (
+        FakeBotApi(group_window=GROUP_WINDOW) as api,
+        instance(api, db) as server,
+        httpx.AsyncClient() as client,
+    ):
         assert api.webhook is not None and api.webhook["secret_token"] == SECRET
         api.add_chat(CHAT)
         assert await post(client, server, message(1, "/neu Anna Bernd Carla"), "wrong") == 403
@@ -98,7 +102,10 @@ async def test_webhook_checks_secret_and_answers_after_commit(db: Database) -> N
 
 
 async def test_webhook_answers_500_when_processing_failed(db: Database) -> None:
-    async with FakeBotApi(group_window=GROUP_WINDOW) as api, instance(api, db, set_webhook=False) as server:
+    async with (
+        FakeBotApi(group_window=GROUP_WINDOW) as api,
+        instance(api, db, set_webhook=False) as server,
+    ):
         assert api.webhook is None  # --no-set-webhook
         api.add_chat(CHAT)
         async with httpx.AsyncClient() as client:
@@ -208,7 +215,10 @@ def test_secret_rule(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixt
 
 async def test_a_deterministic_failure_is_not_redelivered(db: Database) -> None:
     """A bug fails the same way on every retry: answered 200, the chat told once."""
-    async with FakeBotApi(group_window=GROUP_WINDOW) as api, instance(api, db, set_webhook=False) as server:
+    async with (
+        FakeBotApi(group_window=GROUP_WINDOW) as api,
+        instance(api, db, set_webhook=False) as server,
+    ):
         api.add_chat(CHAT)
 
         async def broken(update: object, context: object) -> None:
@@ -218,14 +228,22 @@ async def test_a_deterministic_failure_is_not_redelivered(db: Database) -> None:
         async with httpx.AsyncClient() as client:
             assert await post(client, server, message(1, "/kaputt")) == 200
             await server.app.bot_data["outbox"].wait_idle(CHAT)
-        notices = [c for c in api.sent("sendMessage", chat_id=CHAT) if "schiefgegangen" in str(c.params["text"])]
+        notices = [
+            c
+            for c in api.sent("sendMessage", chat_id=CHAT)
+            if "schiefgegangen" in str(c.params["text"])
+        ]
         assert len(notices) == 1
 
 
 async def test_webhook_confirms_an_unreadable_update_and_tells_the_chat(db: Database) -> None:
     """PTB cannot read it (a tap without chat_instance): 200, so Telegram does not deliver it
     again forever; the chat hears once; the next update is processed."""
-    async with FakeBotApi(group_window=GROUP_WINDOW) as api, instance(api, db) as server, httpx.AsyncClient() as client:
+    async with (
+        FakeBotApi(group_window=GROUP_WINDOW) as api,
+        instance(api, db) as server,
+        httpx.AsyncClient() as client,
+    ):
         api.add_chat(CHAT)
         chat = {"id": CHAT, "type": "group", "title": "Skatrunde"}
         tap = {

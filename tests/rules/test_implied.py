@@ -24,7 +24,11 @@ level_sets = st.frozensets(st.sampled_from(LEVELS))
 
 
 def test_examples() -> None:
-    assert implied(GameType.GRAND, {"ouvert"}) == {"hand", "schneider_announced", "schwarz_announced"}
+    assert implied(GameType.GRAND, {"ouvert"}) == {
+        "hand",
+        "schneider_announced",
+        "schwarz_announced",
+    }
     assert implied(GameType.NULL, {"ouvert"}) == frozenset()  # Null ouvert is no Hand game
     assert implied(GameType.KREUZ, {"schwarz_announced"}) == {"schneider_announced"}
     assert implied(GameType.KREUZ, {"schwarz"}) == {"schneider"}
@@ -68,7 +72,9 @@ def _legal(game: GameType, closed: frozenset[Level]) -> bool:
 
 
 @given(games, level_sets)
-def test_normalize_sets_exactly_the_implied_levels(game: GameType, levels: frozenset[Level]) -> None:
+def test_normalize_sets_exactly_the_implied_levels(
+    game: GameType, levels: frozenset[Level]
+) -> None:
     """normalize = the given levels plus ``implied``, or a refusal exactly when the closed
     levels are illegal; never anything else."""
     a = Announcement(

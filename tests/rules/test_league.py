@@ -71,7 +71,9 @@ def test_three_series_of_four_teams_no_pair_meets_twice() -> None:
 
 
 def test_the_seating_is_recomputable_and_depends_on_the_seed() -> None:
-    assert lg.day_seating(FOUR, "4711", 3) == lg.day_seating(dict(reversed(FOUR.items())), "4711", 3)
+    assert lg.day_seating(FOUR, "4711", 3) == lg.day_seating(
+        dict(reversed(FOUR.items())), "4711", 3
+    )
     assert lg.day_seating(FOUR, "4711", 3) != lg.day_seating(FOUR, "4712", 3)
     first = lg.series_seating(FOUR, "4711", 1)
     assert lg.series_seating(FOUR, "4711", 2, [first]) == lg.day_seating(FOUR, "4711", 2)[1]
@@ -156,7 +158,9 @@ def test_substitution_during_a_series_shares_the_bonus_by_games() -> None:
 @given(
     st.lists(
         st.lists(
-            st.tuples(st.integers(-300, 600), st.integers(0, 12), st.integers(0, 6), st.integers(0, 48)),
+            st.tuples(
+                st.integers(-300, 600), st.integers(0, 12), st.integers(0, 6), st.integers(0, 48)
+            ),
             min_size=1,
             max_size=2,
         ),
@@ -217,8 +221,10 @@ def test_property_match_points_sum_to_the_pairs(sums: dict[str, int | None]) -> 
                 assert a.plus > b.plus and a.place < b.place
 
 
-@given(st.dictionaries(st.sampled_from("ABCDEF"), st.none() | st.integers(-500, 5000), min_size=3),
-       st.integers(1, 10))
+@given(
+    st.dictionaries(st.sampled_from("ABCDEF"), st.none() | st.integers(-500, 5000), min_size=3),
+    st.integers(1, 10),
+)
 def test_property_more_points_per_team_scale_every_line(
     sums: dict[str, int | None], per_team: int
 ) -> None:
@@ -230,8 +236,15 @@ def test_property_more_points_per_team_scale_every_line(
 
 
 def test_two_points_per_team_beaten() -> None:
-    lines = {line.team: line.reason for line in lg.match_points({"A": 9, "B": 7, "C": 7, "D": None}, 2)}
-    assert lines == {"A": "1. Platz: 6:0", "B": "2. Platz: 3:3", "C": "2. Platz: 3:3", "D": "nicht angetreten: 0:6"}
+    lines = {
+        line.team: line.reason for line in lg.match_points({"A": 9, "B": 7, "C": 7, "D": None}, 2)
+    }
+    assert lines == {
+        "A": "1. Platz: 6:0",
+        "B": "2. Platz: 3:3",
+        "C": "2. Platz: 3:3",
+        "D": "nicht angetreten: 0:6",
+    }
 
 
 def test_season_table_ranks_by_match_points_then_game_points() -> None:

@@ -84,9 +84,16 @@ async def test_the_console_shows_tables_as_aligned_columns(tmp_path: Path) -> No
     table = lines[lines.index("> /liste") :]
     header = next(line for line in table if line.startswith("Nr "))
     assert [c.strip() for c in header.split("│")] == [
-        "Nr", "Geber", "Spiel", "Wert", "Anna", "Bernd", "Carla"
+        "Nr",
+        "Geber",
+        "Spiel",
+        "Wert",
+        "Anna",
+        "Bernd",
+        "Carla",
     ]
     rows = table[table.index(header) + 2 : table.index(header) + 5]
+
     def bars(row: str) -> list[int]:  # display columns of the separators (strokes take none)
         shown = row.replace("\u0336", "")
         return [i for i, ch in enumerate(shown) if ch == "│"]

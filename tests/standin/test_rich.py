@@ -82,9 +82,13 @@ async def test_up_to_16_levels_of_nesting(api: BotApiServer, client: httpx.Async
     def nested(levels: int) -> str:  # <p> is one level, each <b>/<i> one more
         inner = ["b", "i"] * levels
         tags = inner[: levels - 1]
-        return "<p>" + "".join(f"<{t}>" for t in tags) + "x" + "".join(
-            f"</{t}>" for t in reversed(tags)
-        ) + "</p>"
+        return (
+            "<p>"
+            + "".join(f"<{t}>" for t in tags)
+            + "x"
+            + "".join(f"</{t}>" for t in reversed(tags))
+            + "</p>"
+        )
 
     assert await send(client, api, {"html": nested(MAX_DEPTH)}) == 200
     assert await send(client, api, {"html": nested(MAX_DEPTH + 1)}) == 400

@@ -369,7 +369,9 @@ async def test_closed_topics_refuse_posts(api: FakeBotApi, client: httpx.AsyncCl
     assert (forum, table) in api.closed_topics
 
 
-async def test_a_lone_surrogate_is_a_bad_request(api: FakeBotApi, client: httpx.AsyncClient) -> None:
+async def test_a_lone_surrogate_is_a_bad_request(
+    api: FakeBotApi, client: httpx.AsyncClient
+) -> None:
     body = b'{"chat_id": -1001, "text": "a\\ud800b"}'  # JSON allows it; UTF-8 cannot hold it
     res = await client.post(
         f"{api.url}/bot{api.token}/sendMessage",

@@ -35,7 +35,9 @@ async def test_loeschen_leaves_no_deleted_name_in_the_database_files(bot: Bot) -
     await ok(bot, f"/neu {' '.join(NAMES)}", user_id=PLAYER, name=ACCOUNT)
     await ok(bot, f"/ich {NAMES[0]}", user_id=PLAYER, name=ACCOUNT)
     for n in range(6):
-        await ok(bot, f"/spiel {NAMES[n % 3]} grand ohne 1 hand gewonnen", user_id=PLAYER, name=ACCOUNT)
+        await ok(
+            bot, f"/spiel {NAMES[n % 3]} grand ohne 1 hand gewonnen", user_id=PLAYER, name=ACCOUNT
+        )
     await ok(bot, f"/umbenennen {NAMES[2]} {NAMES[2]}a", user_id=PLAYER, name=ACCOUNT)
     await ok(bot, "/abschluss ja", user_id=PLAYER, name=ACCOUNT)
     # before: the names are on disk (else the search below could not fail)

@@ -23,9 +23,7 @@ def _empty_database(tmp_path: Path) -> Database:
     return Database(f"sqlite+aiosqlite:///{tmp_path / 'migrate.db'}")
 
 
-def _seed_list(
-    conn: Connection, settings: str, games: list[str], *, rules: str = "isko"
-) -> None:
+def _seed_list(conn: Connection, settings: str, games: list[str], *, rules: str = "isko") -> None:
     """Chat -1001 (with ``rules`` and ``settings``) and its open list 1 of Anna, Bernd and
     Carla with ``games`` (update ids from 100), written as the old schema had them."""
     conn.execute(

@@ -21,9 +21,7 @@ def darstellung(session: Session, cmd: Command) -> Reply:
     if len(words) != 1 or words[0] not in DISPLAYS:
         raise RuleError(f"Die Darstellung „{' '.join(cmd.args)}“ kenne ich nicht.", hint=USAGE)
     choice = words[0]
-    chats.update_settings(
-        session, cmd.chat_id, lambda s: dataclasses.replace(s, display=choice)
-    )
+    chats.update_settings(session, cmd.chat_id, lambda s: dataclasses.replace(s, display=choice))
     if choice == TABLE:
         return Reply(
             "✅ Liste und Stand kommen hier als Tabelle (wo Telegram das kann, sonst als Text)."

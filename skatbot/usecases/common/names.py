@@ -281,7 +281,8 @@ def take_name(words: Sequence[str], names: Sequence[str], *, before: str = "") -
         if before:
             hint += f"{_line(before, name, words[1:])} · "
     raise RuleError(
-        f"„{_shown(word)}“ spielt in dieser Liste nicht mit.", hint=f"{hint}Am Tisch: {full_stop(listed)}"
+        f"„{_shown(word)}“ spielt in dieser Liste nicht mit.",
+        hint=f"{hint}Am Tisch: {full_stop(listed)}",
     )
 
 

@@ -17,7 +17,7 @@ from skatbot.rules.value import WIN_MIN, GameResult, LossReason, evaluate
 
 
 def series_count(n: int) -> str:
-    """"1 Serie", "3 Serien"."""
+    """ "1 Serie", "3 Serien"."""
     return "1 Serie" if n == 1 else f"{n} Serien"
 
 

@@ -290,9 +290,7 @@ class DayState:
 
     def person_scores(self, series: int) -> list[lg.PersonScore]:
         return [
-            p
-            for table in self.tables(series)
-            for p in lg.table_scores(self.played(series, table))
+            p for table in self.tables(series) for p in lg.table_scores(self.played(series, table))
         ]
 
     def match_points(self, series: int) -> list[lg.TeamSeries]:
@@ -310,9 +308,7 @@ class DayState:
         )
 
     def lost_games(self) -> int:
-        return sum(
-            r.lost for s in self.complete_series() for r in self.results.get(s, {}).values()
-        )
+        return sum(r.lost for s in self.complete_series() for r in self.results.get(s, {}).values())
 
 
 def load_day(session: Session, league: League, day: MatchDay) -> DayState:
@@ -349,7 +345,6 @@ def open_day(session: Session, league: League | Desk) -> MatchDay:
     return day
 
 
-
 def new_code(prefix: str = "K") -> str:
     alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
     return prefix + "".join(secrets.choice(alphabet) for _ in range(7))
@@ -366,5 +361,3 @@ def parse_date(word: str) -> dt.date:
         raise RuleError(
             f"„{escape(word)}“ ist kein Datum.", hint="Z. B. /spieltag 2 Reken 14.03.2027"
         ) from None
-
-

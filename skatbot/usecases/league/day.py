@@ -220,8 +220,7 @@ def setzen(session: Session, cmd: Command) -> Reply:
         )
         return Reply(text + how, topics=topics)
     return Reply(
-        text
-        + f"\n👉 Jeder Tisch in seinem Chat: /tisch CODE – die Liste meldet nach /abschluss "
+        text + f"\n👉 Jeder Tisch in seinem Chat: /tisch CODE – die Liste meldet nach /abschluss "
         f"selbst. Oder die Leitung: {RESULT_EXAMPLE}"
     )
 
@@ -276,7 +275,8 @@ def sitzplan(session: Session, cmd: Command) -> Reply:
     day = current_day(session, desk)
     if not day.seated:
         raise RuleError(
-            f"{day_label(day)}: noch keine Serie gesetzt.", hint="Die Ligaleitung setzt mit /setzen."
+            f"{day_label(day)}: noch keine Serie gesetzt.",
+            hint="Die Ligaleitung setzt mit /setzen.",
         )
     series = day.seated
     if cmd.args:
@@ -286,7 +286,9 @@ def sitzplan(session: Session, cmd: Command) -> Reply:
                 hint=f"Gesetzt: Serie 1 bis {day.seated}, z. B. /sitzplan 1.",
             )
         series = int(cmd.args[0])
-    return Reply(_seating_text(load_day(session, league, day), series, table_codes_of(session, day, series)))
+    return Reply(
+        _seating_text(load_day(session, league, day), series, table_codes_of(session, day, series))
+    )
 
 
 # --- /wechsel ---------------------------------------------------------------------------------
@@ -295,7 +297,9 @@ _SUBSTITUTION = re.compile(
     r"^(?P<new>.+?)\s+f(?:ü|ue)r\s+(?P<old>.+?)(?:\s+(?:ab\s+)?spiel\s+(?P<game>\S+))?$",
     re.IGNORECASE,
 )
-WECHSEL_EXAMPLE = "/wechsel Nord Erik für Anna – während einer Serie: /wechsel Nord Erik für Anna spiel 17"
+WECHSEL_EXAMPLE = (
+    "/wechsel Nord Erik für Anna – während einer Serie: /wechsel Nord Erik für Anna spiel 17"
+)
 
 
 def wechsel(session: Session, cmd: Command) -> Reply:
@@ -326,7 +330,9 @@ def wechsel(session: Session, cmd: Command) -> Reply:
         if name is None:
             raise RuleError(
                 f"„{escape(word[:32])}“ spielt nicht für „{escape(team.name)}“.",
-                hint="Spieler: " + ", ".join(escape(p.name) for p in squad) + ". Nichts wurde geändert.",
+                hint="Spieler: "
+                + ", ".join(escape(p.name) for p in squad)
+                + ". Nichts wurde geändert.",
             )
     assert new is not None and old is not None
     game_word = found.group("game")
@@ -355,13 +361,9 @@ def wechsel(session: Session, cmd: Command) -> Reply:
                 f"für {escape(old)}",
             )
         game = int(game_word) if game_word and is_number(game_word) else None
-    seats = [
-        lg.Seat(team.name, slot) for slot in range(1, state.sizes.get(team.name, 0) + 1)
-    ]
+    seats = [lg.Seat(team.name, slot) for slot in range(1, state.sizes.get(team.name, 0) + 1)]
     # who sits there now: during a series its last player, between series the first of the next
-    current = {
-        seat: state.occupants(series, seat)[-1 if during else 0][0] for seat in seats
-    }
+    current = {seat: state.occupants(series, seat)[-1 if during else 0][0] for seat in seats}
     seat = next((s for s, name in current.items() if name == old), None)
     if seat is None:
         raise RuleError(
@@ -397,5 +399,3 @@ def wechsel(session: Session, cmd: Command) -> Reply:
         f"{escape(old)} – vermerkt. Beide tragen ihre Ergebnisse ein; die Spielpunkte der "
         "Mannschaft zählen zusammen."
     )
-
-

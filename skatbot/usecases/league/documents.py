@@ -119,7 +119,11 @@ def _match_report(state: DayState, caption_text: str) -> Reply:
     subtitle = " · ".join(
         part for part in (f"Spieltag {day.number}", day.venue or "", status) if part
     )
-    host = f"Ausrichter: {day.host_name} (dezentral, am {date_text(day.play_date)}). " if day.host_name else ""
+    host = (
+        f"Ausrichter: {day.host_name} (dezentral, am {date_text(day.play_date)}). "
+        if day.host_name
+        else ""
+    )
     footnotes = [
         f"{host}Startwert {day.seed}; der Sitzplan ist damit nachrechenbar (/hilfe liga).",
         f"Matchpunkte je Serie: {_per_team_text(state.league.match_points_per_team)} für jede "
@@ -188,8 +192,8 @@ def einzelwertung(session: Session, cmd: Command) -> Reply:
             scores.extend(state.person_scores(s))
     if not scores:
         raise RuleError(
-            "Noch keine fertige Serie.", hint="Die Einzelwertung beginnt mit der ersten "
-            "vollständig eingetragenen Serie."
+            "Noch keine fertige Serie.",
+            hint="Die Einzelwertung beginnt mit der ersten vollständig eingetragenen Serie.",
         )
     lines, minimum = lg.individual_ranking(scores, league.min_share)
     out = [

@@ -64,7 +64,9 @@ def _league_results(session: Session, cmd: Command, desk: Desk) -> Reply:
     ]
     lines = [line for line in lines if line]
     if not lines:
-        raise RuleError("Welches Ergebnis?", hint="Z. B. " + RESULT_EXAMPLE + " – eine Zeile pro Person.")
+        raise RuleError(
+            "Welches Ergebnis?", hint="Z. B. " + RESULT_EXAMPLE + " – eine Zeile pro Person."
+        )
     lock_chat(session, cmd.chat_id)
     league = desk.league
     lock_chat(session, league.chat_id)  # a host's chat and the tables write the same day
@@ -95,7 +97,9 @@ def _league_results(session: Session, cmd: Command, desk: Desk) -> Reply:
                 hint="Pro Person nur eine Zeile. Nichts wurde gespeichert.",
             )
         entered[r.name] = r
-    return Reply("\n".join(store_results(session, state, series, entered, cmd.user_id, cmd.update_id)))
+    return Reply(
+        "\n".join(store_results(session, state, series, entered, cmd.user_id, cmd.update_id))
+    )
 
 
 def store_results(
@@ -197,7 +201,9 @@ def day_table_text(state: DayState) -> str:
     lines = [head, *table_lines(state.day_table())]
     if state.day.approved_at is not None and state.day.play_date is not None:
         binding = state.day.play_date + dt.timedelta(days=BINDING_DAYS)
-        lines.append(f"Verbindlich ab {date_text(binding)} ({BINDING_DAYS} Tage nach dem Spieltag).")
+        lines.append(
+            f"Verbindlich ab {date_text(binding)} ({BINDING_DAYS} Tage nach dem Spieltag)."
+        )
     if state.league.lost_fee_cents:
         lost = state.lost_games()
         fee = lost * state.league.lost_fee_cents
@@ -246,8 +252,10 @@ def bestaetigen(session: Session, cmd: Command) -> Reply:
         confirmed[team.id] = team.captain_name or cmd.user_name
     day.confirmed = json.dumps({str(k): v for k, v in confirmed.items()}, ensure_ascii=False)
     open_teams = [t.name for t in teams if t.id not in confirmed and state.appeared.get(t.id)]
-    rest = ("Noch offen: " + ", ".join(escape(n) for n in open_teams)) if open_teams else (
-        "Alle Kapitäne haben bestätigt."
+    rest = (
+        ("Noch offen: " + ", ".join(escape(n) for n in open_teams))
+        if open_teams
+        else ("Alle Kapitäne haben bestätigt.")
     )
     names = ", ".join(escape(t.name) for t in mine)
     return Reply(
@@ -267,7 +275,9 @@ def freigeben(session: Session, cmd: Command) -> Reply:
         if day is None:
             raise RuleError(
                 f"Spieltag „{escape(word[:8])}“ gibt es nicht.",
-                hint="Spieltage: " + (", ".join(str(d.number) for d in days) or "noch keiner") + ".",
+                hint="Spieltage: "
+                + (", ".join(str(d.number) for d in days) or "noch keiner")
+                + ".",
             )
     else:
         day = current_day(session, league)
@@ -286,7 +296,9 @@ def freigeben(session: Session, cmd: Command) -> Reply:
         )
     repo.approve(day, cmd.user_id)
     confirmed = confirmed_by(day)
-    who = [f"{escape(t.name)} ({escape(confirmed[t.id])})" for t in state.teams if t.id in confirmed]
+    who = [
+        f"{escape(t.name)} ({escape(confirmed[t.id])})" for t in state.teams if t.id in confirmed
+    ]
     line = ("Bestätigt von: " + ", ".join(who)) if who else "Kein Kapitän hat bestätigt."
     return Reply(
         f"🔒 {day_label(day)} freigegeben – die Ergebnisse sind jetzt fest.\n{line}\n"

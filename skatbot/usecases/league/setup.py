@@ -305,7 +305,8 @@ def ausrichter(session: Session, cmd: Command) -> Reply:
     code = cmd.args[0].upper() if cmd.args else ""
     if not code:
         raise RuleError(
-            "Welcher Ausrichter-Code?", hint="Z. B. /ausrichter A7F3Q2X9 – den Code nennt /spieltag."
+            "Welcher Ausrichter-Code?",
+            hint="Z. B. /ausrichter A7F3Q2X9 – den Code nennt /spieltag.",
         )
     lock_chat(session, cmd.chat_id)
     day = repo.day_by_code(session, code)
@@ -375,5 +376,3 @@ def kapitaen(session: Session, cmd: Command) -> Reply:
         "👉 Aufstellung ändern: /aufstellung "
         f"{escape(team.name)}: A, B, C, D · Wechsel: /wechsel {escape(team.name)} NEU für ALT"
     )
-
-

@@ -158,7 +158,8 @@ def _report_table(
     label = f"Serie {series} · Tisch {table_no}"
     if day.approved_at is not None:
         raise RuleError(
-            f"{day_label(day)} ist schon freigegeben.", hint="Fragen zur Wertung an die Ligaleitung."
+            f"{day_label(day)} ist schon freigegeben.",
+            hint="Fragen zur Wertung an die Ligaleitung.",
         )
     if loaded.sheet.house is not None:
         raise RuleError(
@@ -175,8 +176,7 @@ def _report_table(
             "Personen einzeln).",
         )
     entered = {
-        x.name: tr.SeriesResult(x.name, x.game_points, x.won, x.lost)
-        for x in loaded.sheet.totals()
+        x.name: tr.SeriesResult(x.name, x.game_points, x.won, x.lost) for x in loaded.sheet.totals()
     }
     lines = store_results(session, state, series, entered, cmd.user_id, cmd.update_id)
     chat, thread = places.telegram_of(session, league.chat_id)

@@ -207,8 +207,7 @@ def einsatz(session: Session, cmd: Command) -> Reply:
     )  # fmt: skip
     if stake is None:
         return Reply(
-            notice
-            + f"💶 Ohne Einsatz – {scope} in {cmd.here}. Wieder mit Geld: /einsatz 1 ct"
+            notice + f"💶 Ohne Einsatz – {scope} in {cmd.here}. Wieder mit Geld: /einsatz 1 ct"
         )
     start = "Startpunkte zählen beim Geld mit.\n" if carry else ""
     return Reply(

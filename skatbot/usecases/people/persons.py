@@ -193,7 +193,9 @@ def _known_or_refuse(d: Directory, seen: list[store.SeenName], spelling: str) ->
     shown = ", ".join(names[:30]) + (" …" if len(names) > 30 else "")
     raise RuleError(
         f"„{spelling[:32]}“ steht auf keiner Liste in diesem Chat.",
-        hint=f"Bekannte Namen: {full_stop(shown)}" if names else "Erst eine Liste mit /neu anlegen.",
+        hint=f"Bekannte Namen: {full_stop(shown)}"
+        if names
+        else "Erst eine Liste mit /neu anlegen.",
     )
 
 
@@ -323,6 +325,7 @@ def own_data(session: Session, cmd: Command) -> Reply:
             f"{escape(where)} und schreib dort /ich daten."
         )
     from skatbot.storage import own_data as store_own
+
     data = store_own.collect(session, cmd.user_id)
     links = data["linked_names"]
     rows = sum(r["rows"] for r in data["rows_entered"])

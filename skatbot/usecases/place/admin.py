@@ -291,9 +291,7 @@ def loeschen(session: Session, cmd: Command) -> Reply:
         if scope == SCOPE_LIST:
             return ask_list(session, cmd, cmd.is_admin)
         if scope == SCOPE_TOURNAMENT:
-            raise RuleError(
-                f"In {cmd.here} gibt es kein Turnier.", hint="Alles löschen: /loeschen"
-            )
+            raise RuleError(f"In {cmd.here} gibt es kein Turnier.", hint="Alles löschen: /loeschen")
         return ask(session, cmd, cmd.is_admin)
     if len(words) == 1 and words[0] in CONFIRM_WORDS:
         return confirm(session, cmd, cmd.is_admin, None, scope)

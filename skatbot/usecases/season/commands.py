@@ -306,6 +306,7 @@ def _tournament_series(session: Session, place: int, person: Any) -> list[Series
 def _series_of(t: Any, done: Any, person: Any) -> list[Series]:
     from skatbot.rules.errors import RuleError as Refusal
     from skatbot.rules.tournament import missing_results, series_scores
+
     lengths = {3: t.games_3, 4: t.games_4}
     out = []
     for s in done:
@@ -458,6 +459,7 @@ def saison(session: Session, cmd: Command) -> Reply:
         settings = rich.settings_of(session, cmd.chat_id, None)
         return Reply(rich.maybe(season_text(season), season_doc(season), settings))
     from skatbot.pdf.season import render_season
+
     data, lossy = render_season(season_document(season, cmd.chat_title))
     text = season_text(season, pdf_hint=False)
     if lossy:

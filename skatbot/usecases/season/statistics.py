@@ -57,6 +57,7 @@ def rating_line(session: Session, place_id: int, person: Person) -> str | None:
     """The "Skatzahl" of ``person`` as one line of ``/statistik NAME`` (replayed from the
     place's series like /saison's, as of today); ``None`` for someone without a series."""
     from skatbot.rules import rating as rt
+
     r = rt.replay(history(session, place_id).series, until=berlin_today()).get(person.key)
     if r is None:
         return None

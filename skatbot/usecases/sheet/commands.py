@@ -713,7 +713,8 @@ def listen(session: Session, cmd: Command) -> Reply:
     found = repo.place_lists(session, cmd.chat_id, last=LISTS_SHOWN)
     if not found:
         raise RuleError(
-            f"In {cmd.here} gibt es noch keine Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
+            f"In {cmd.here} gibt es noch keine Liste.",
+            hint="Starte eine mit /neu Anna Bernd Carla.",
         )
     total = found[-1][0]
     lines = [f"📋 <b>Listen in {cmd.here}</b> ({total})"]

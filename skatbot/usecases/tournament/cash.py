@@ -293,9 +293,7 @@ def cash_report(session: Session, t: Tournament) -> m.CashReport:
                         m.SeriesPlay(s.number, len(table), result.lost)
                     )
         if not tr.missing_results(s.tables, s.results):  # the ranking of /rangliste serie N
-            series_rankings[s.number] = [
-                r.standing.name for r in series_ranking(t, s)
-            ]
+            series_rankings[s.number] = [r.standing.name for r in series_ranking(t, s)]
     ranking = full_ranking(t, done)  # under the tournament's counting rule
     people = trepo.participants(session, t)
     return m.cash_report(
@@ -403,6 +401,7 @@ def _totals_line(report: m.CashReport) -> str:
 
 def cash_document(session: Session, t: Tournament, report: m.CashReport) -> CashDocument:
     from skatbot.pdf.cash import CashDocument, CashLine
+
     fees = fees_of(session, t)
     done = trepo.load_series(session, t)
     incomplete = [s.number for s in done if tr.missing_results(s.tables, s.results)]
@@ -468,6 +467,7 @@ def kasse(session: Session, cmd: Command) -> Reply:
         )
     report = cash_report(session, t)
     from skatbot.pdf.cash import render_cash
+
     data, lossy = render_cash(cash_document(session, t, report))
     lines = [f"🧾 <b>Kassenbericht – {escape(t.name)}</b>"]
     if shown:

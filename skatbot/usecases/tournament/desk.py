@@ -255,7 +255,8 @@ def teilnehmer(session: Session, cmd: Command) -> Reply:
     added = "1 Teilnehmer" if len(new) == 1 else f"{len(new)} Teilnehmer"
     if not drawn:
         return Reply(
-            f"✅ {added} eingetragen: {full_stop(_names_line(new))}\n" + _participant_list(session, t)
+            f"✅ {added} eingetragen: {full_stop(_names_line(new))}\n"
+            + _participant_list(session, t)
         )
     lines = [
         f"✅ Nachgemeldet: {_names_line(new)} – ab Serie {drawn + 1} dabei. Die ausgeloste "
@@ -505,9 +506,7 @@ def auslosen(session: Session, cmd: Command) -> Reply:
         if unplaced:
             lines.append(f"Ohne Platz, nach dem Los dahinter: {_names_line(unplaced)}")
     else:
-        lines.append(
-            f"Startwert {escape(seed)} · Serie {number} – nachrechenbar: /hilfe auslosung"
-        )
+        lines.append(f"Startwert {escape(seed)} · Serie {number} – nachrechenbar: /hilfe auslosung")
     lines.extend(table_lines)
     lines.append("Ergebnisse von Hand: " + RESULT_EXAMPLE + ", mehrere Zeilen pro Nachricht.")
     return Reply("\n".join(lines), topics=topics, posts=posts, buttons=buttons)
@@ -530,7 +529,9 @@ def _take_back(session: Session, cmd: Command, t: Tournament, rest: list[str]) -
     reason = table_lists.booked_reason(session, last.row)
     if last.results:
         count = len(last.results)
-        reason = f"für sie {'ist 1 Ergebnis' if count == 1 else f'sind {count} Ergebnisse'} eingetragen"
+        reason = (
+            f"für sie {'ist 1 Ergebnis' if count == 1 else f'sind {count} Ergebnisse'} eingetragen"
+        )
     if reason:
         raise RuleError(
             f"Die Auslosung von Serie {last.number} lässt sich nicht mehr zurücknehmen: {reason}.",
@@ -577,7 +578,9 @@ def _take_back(session: Session, cmd: Command, t: Tournament, rest: list[str]) -
     ]
     if moved:
         lines.append("Gilt jetzt für die neue Auslosung: " + "; ".join(moved) + ".")
-    lines.append(f"Neu auslosen: /auslosen (oder /auslosen STARTWERT) – wieder Serie {last.number}.")
+    lines.append(
+        f"Neu auslosen: /auslosen (oder /auslosen STARTWERT) – wieder Serie {last.number}."
+    )
     buttons: tuple[tuple[tuple[str, str], ...], ...] = ()
     if last.number > 1:  # the one-tap draw of the series again (the series before is complete)
         data = f"{table_lists.DRAW_PREFIX}{t.id}:{last.number - 1}"
@@ -938,8 +941,10 @@ def turnierregeln(session: Session, cmd: Command) -> Reply:
     require_manager(t, cmd)
     if words == ["summe"]:
         counting = tr.Counting()
-    elif words[0] == "schnitt" and len(words) in (1, 3) and (
-        len(words) == 1 or (words[1] in ("mindestens", "min", "ab") and is_number(words[2]))
+    elif (
+        words[0] == "schnitt"
+        and len(words) in (1, 3)
+        and (len(words) == 1 or (words[1] in ("mindestens", "min", "ab") and is_number(words[2])))
     ):
         minimum = int(words[2]) if len(words) == 3 and len(words[2]) <= 4 else 1
         if len(words) == 3 and not 1 <= minimum <= MAX_SERIES_GAMES:

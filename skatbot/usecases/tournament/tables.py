@@ -269,7 +269,8 @@ def tisch(session: Session, cmd: Command) -> Reply:
         return release(session, cmd)
     if len(cmd.args) != 1:
         raise RuleError(
-            "Welcher Tisch?", hint="/tisch CODE – den Code nennt die Auslosung bei der Turnierleitung."
+            "Welcher Tisch?",
+            hint="/tisch CODE – den Code nennt die Auslosung bei der Turnierleitung.",
         )
     code = cmd.args[0].upper()
     lock_chat(session, cmd.chat_id)
@@ -410,7 +411,9 @@ def release(session: Session, cmd: Command) -> Reply:
     posts: tuple[Post, ...] = ()
     if lst is not None:
         chat, thread = places.telegram_of(session, lst.chat_id)
-        note = f"ℹ️ Diese Liste gehört nicht mehr zu {label} – die Turnierleitung hat ihn freigegeben."
+        note = (
+            f"ℹ️ Diese Liste gehört nicht mehr zu {label} – die Turnierleitung hat ihn freigegeben."
+        )
         posts = (Post(chat, thread, Reply(note)),)
     return Reply(
         f"🔓 {label} ist frei. Verknüpfen: mit dem Knopf unten oder /tisch {link.code} "
@@ -556,7 +559,9 @@ def _not_signable(
     if link.reported:
         return Answer(notice="Dieser Tisch ist schon gemeldet.", buttons=())
     if _context(session, link)[0].closed_at is not None:
-        return Answer(notice="Das Turnier ist beendet – hier wird nichts mehr gemeldet.", buttons=())
+        return Answer(
+            notice="Das Turnier ist beendet – hier wird nichts mehr gemeldet.", buttons=()
+        )
     if lst.status is not ListStatus.CLOSED:
         raise RuleError(
             "Die Liste ist wieder offen – unterschrieben wird die abgeschlossene Liste.",
@@ -645,9 +650,7 @@ def _signed(
     note = " (von der Turnierleitung)" if by == MANAGEMENT_SIGNED else ""
     if len(signed) < len(loaded.names):
         text, buttons = _sign_message(session, link, loaded, signed)
-        return Answer(
-            notice=f"Danke, {name} – unterschrieben{note}.", text=text, buttons=buttons
-        )
+        return Answer(notice=f"Danke, {name} – unterschrieben{note}.", text=text, buttons=buttons)
     return _report(session, cmd, t, series, link, loaded, signed)
 
 
@@ -681,9 +684,7 @@ def _report(
     if edit is not None:
         posts.append(_desk_post(session, t, Reply("", edits=(edit,))))
     text, _ = _sign_message(session, link, loaded, signed)
-    text += (
-        "\n✅ Gemeldet an die Turnierleitung. Korrektur: /oeffnen (das Ergebnis wird zurückgezogen)."
-    )
+    text += "\n✅ Gemeldet an die Turnierleitung. Korrektur: /oeffnen (das Ergebnis wird zurückgezogen)."
     return Answer(
         notice="Alle haben unterschrieben – gemeldet.", text=text, buttons=(), posts=tuple(posts)
     )
@@ -834,7 +835,9 @@ def standings_text(session: Session, t: Tournament) -> str:
     if not ranked:
         return "\n".join(lines)
     doc = rich.ranking_doc(
-        lines[0], ranked[:STANDINGS_PLACES], lines[head + min(len(ranked), STANDINGS_PLACES) :],
+        lines[0],
+        ranked[:STANDINGS_PLACES],
+        lines[head + min(len(ranked), STANDINGS_PLACES) :],
         notes=lines[1:head],
     )
     return rich.maybe("\n".join(lines), doc, rich.settings_of(session, t.chat_id, None))

@@ -16,9 +16,7 @@ depends_on = None
 def upgrade() -> None:
     with op.batch_alter_table("tournament_tables", schema=None) as batch_op:
         batch_op.add_column(sa.Column("invite", sa.String(length=32), nullable=True))
-    op.create_index(
-        "ix_tournament_tables_invite", "tournament_tables", ["invite"], unique=True
-    )
+    op.create_index("ix_tournament_tables_invite", "tournament_tables", ["invite"], unique=True)
 
 
 def downgrade() -> None:

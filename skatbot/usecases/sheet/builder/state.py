@@ -379,7 +379,13 @@ def _bid_rows(st: State, table: Table) -> Rows:
     return [*_chunks(items, 4), (("anderer …", "r:?"), (_mark("ohne Reiz", st.bid is None), "r:0"))]
 
 
-_VIEW_ROWS = {"p": _declarer_rows, "g": _game_rows, "m": _matador_rows, "m2": _matador_rows, "r": _bid_rows}
+_VIEW_ROWS = {
+    "p": _declarer_rows,
+    "g": _game_rows,
+    "m": _matador_rows,
+    "m2": _matador_rows,
+    "r": _bid_rows,
+}
 
 
 def _overview_keyboard(st: State, table: Table) -> Layout:
