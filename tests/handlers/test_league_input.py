@@ -98,3 +98,14 @@ async def test_odd_input_to_the_league_commands_gets_an_answer(bot: Bot) -> None
         for r in out:
             if r.refusal:
                 assert "👉" in r.text, (text, r.text)
+
+
+async def test_a_name_twice_in_one_result_message_is_refused_with_both_lines(bot: Bot) -> None:
+    await t.setup_league(bot)
+    await bot.say("/spieltag 1 Reken", **t.LEADER)
+    await bot.say("/setzen", **t.LEADER)
+    before = [r.text for r in await bot.say("/tabelle 1", **t.LEADER)]
+    out = await bot.say("/ergebnis Anna 100 2 1\nAnna 120 2 0", **t.LEADER)
+    assert any(r.refusal for r in out), [r.text for r in out]
+    assert "Zeile 2: Anna steht in dieser Nachricht schon in Zeile 1" in out[0].text, out[0].text
+    assert [r.text for r in await bot.say("/tabelle 1", **t.LEADER)] == before

@@ -41,7 +41,7 @@ from skatbot.usecases.league.common import (
     rest_of,
 )
 from skatbot.usecases.tournament import desk as tournament_desk
-from skatbot.usecases.tournament.desk import RESULT_COMMAND, RESULT_SERIES_LINE, parse_result_line
+from skatbot.usecases.tournament.desk import RESULT_COMMAND, RESULT_SERIES_LINE, parse_result_lines
 
 # --- /ergebnis at a league desk ---------------------------------------------------------------
 
@@ -88,15 +88,8 @@ def _league_results(session: Session, cmd: Command, desk: Desk) -> Reply:
             raise RuleError("Nach „serie N“ fehlen die Ergebnisse.", hint=RESULT_EXAMPLE)
     state = load_day(session, league, day)
     names = state.names(series)
-    entered: dict[str, tr.SeriesResult] = {}
-    for i, line in enumerate(lines, 1 + offset):
-        r = parse_result_line(i, line, names)
-        if r.name in entered:
-            raise RuleError(
-                f"Zeile {i}: {escape(r.name)} steht in dieser Nachricht schon.",
-                hint="Pro Person nur eine Zeile. Nichts wurde gespeichert.",
-            )
-        entered[r.name] = r
+    results, _line_of = parse_result_lines(lines, 1 + offset, names)
+    entered = {r.name: r for r in results}
     return Reply(
         "\n".join(store_results(session, state, series, entered, cmd.user_id, cmd.update_id))
     )

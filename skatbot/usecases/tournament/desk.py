@@ -648,6 +648,25 @@ def parse_result_line(nr: int, line: str, names: Sequence[str]) -> tr.SeriesResu
     return tr.SeriesResult(name, points, won, lost)
 
 
+def parse_result_lines(
+    lines: Sequence[str], first: int, names: Sequence[str]
+) -> tuple[list[tr.SeriesResult], dict[str, int]]:
+    """The result lines of one message (numbered from ``first``) for the players ``names``,
+    and the line each name stood in; a name twice is refused, nothing is stored."""
+    entered: list[tr.SeriesResult] = []
+    line_of: dict[str, int] = {}
+    for i, line in enumerate(lines, first):
+        r = parse_result_line(i, line, names)
+        if r.name in line_of:
+            raise RuleError(
+                f"Zeile {i}: {escape(r.name)} steht in dieser Nachricht schon in Zeile {line_of[r.name]}.",
+                hint="Pro Person nur eine Zeile. Nichts wurde gespeichert.",
+            )
+        line_of[r.name] = i
+        entered.append(r)
+    return entered, line_of
+
+
 def ergebnis(session: Session, cmd: Command) -> Reply:
     lines = [_collapse(line) for line in _rest(cmd).splitlines()]
     lines = [
@@ -681,17 +700,7 @@ def ergebnis(session: Session, cmd: Command) -> Reply:
         if not lines:
             raise RuleError("Nach „serie N“ fehlen die Ergebnisse.", hint=RESULT_EXAMPLE)
     seated = [n for table in target.tables for n in table]
-    entered: list[tr.SeriesResult] = []
-    line_of: dict[str, int] = {}
-    for i, line in enumerate(lines, 1 + offset):
-        r = parse_result_line(i, line, seated)
-        if r.name in line_of:
-            raise RuleError(
-                f"Zeile {i}: {r.name} steht in dieser Nachricht schon in Zeile {line_of[r.name]}.",
-                hint="Pro Person nur eine Zeile. Nichts wurde gespeichert.",
-            )
-        line_of[r.name] = i
-        entered.append(r)
+    entered, line_of = parse_result_lines(lines, 1 + offset, seated)
     out = record_results(
         session, t, target, entered, user_id=cmd.user_id, update_id=cmd.update_id, line_of=line_of
     )
