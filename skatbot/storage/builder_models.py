@@ -13,7 +13,7 @@ import enum
 from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from skatbot.storage.models import Base, str_enum, utc_now
+from skatbot.storage.lists_models import Base, str_enum, utc_now
 
 
 class BuilderStatus(enum.StrEnum):

@@ -13,9 +13,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
 from skatbot.rules.sheet import PLAYS
-from skatbot.storage import repo
+from skatbot.storage import lists as repo
 from skatbot.storage.database import ensure_chat
-from skatbot.storage.models import Chat, Player, ProcessedUpdate, Row, SheetList
+from skatbot.storage.lists_models import Chat, Player, ProcessedUpdate, Row, SheetList
 from skatbot.storage.places import Topic
 from skatbot.storage.settings import ChatSettings
 

@@ -17,6 +17,6 @@ def metadata() -> MetaData:
     import skatbot.storage.people
     import skatbot.storage.places
     import skatbot.storage.tournament_models  # noqa: F401
-    from skatbot.storage.models import Base
+    from skatbot.storage.lists_models import Base
 
     return Base.metadata

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from skatbot.storage.repo import _LIST_COLUMNS, LISTS, ListInfo
+from skatbot.storage.lists import _LIST_COLUMNS, LISTS, ListInfo
 
 
 def closed_lists(session: Session, place: int) -> list[ListInfo]:

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 if TYPE_CHECKING:
     from skatbot.rules.sheet import LogRow, Sheet
-    from skatbot.storage.repo import ListInfo, PlayerInfo
+    from skatbot.storage.lists import ListInfo, PlayerInfo
 
 MAX_LISTS = 2048  # ~1,000 active tables with room to spare; a replayed list is a few kB
 INFO_KEY = "sheet_cache"

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from skatbot.rules.house import rules_from_code
 from skatbot.rules.sheet import LogRow, RowKind, Sheet, replay
-from skatbot.storage.models import Chat, ListStatus, Player, ProcessedUpdate, Row, SheetList
+from skatbot.storage.lists_models import Chat, ListStatus, Player, ProcessedUpdate, Row, SheetList
 from skatbot.storage.prepared import Prepared
 from skatbot.storage.settings import ChatSettings
 from skatbot.storage.sheet_cache import SheetKey, after_commit, sheet_cache

@@ -341,7 +341,7 @@ def table_by_id(session: Session, link_id: int) -> TableLink | None:
 
 def take_back_series(session: Session, series: Series) -> None:
     """A draw taken back: the series with its table links and (empty) table lists."""
-    from skatbot.storage.models import SheetList
+    from skatbot.storage.lists_models import SheetList
 
     lists = [link.list_id for link in table_links(session, series) if link.list_id is not None]
     if lists:
