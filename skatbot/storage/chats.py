@@ -144,7 +144,7 @@ def delete_chat_data(session: Session, chat_id: int) -> int:
 def delete_list(session: Session, list_id: int) -> None:
     """Delete one list: its rows, players and builder; the stored replies of the updates
     since it began (they quote its names) are blanked, the update ids stay."""
-    from skatbot.storage.builder_models import GameBuilder
+    from skatbot.storage.builders import GameBuilder
 
     lst = session.get(SheetList, list_id)
     if lst is None:

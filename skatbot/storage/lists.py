@@ -1,4 +1,5 @@
-"""Repository functions for lists; each takes the unit of work's Session.
+"""The queries of lists (their tables are in lists_models.py); each takes the unit of
+work's Session.
 
 The hot path (/spiel: read the list, append a row, store the update id) uses Core statements
 into small value types instead of ORM objects: the ORM's identity map and unit of work cost

@@ -1,5 +1,5 @@
 """What a season is computed from: the place's closed lists (the tournament's series are read
-with tournament_repo)."""
+with tournament.py)."""
 
 from __future__ import annotations
 

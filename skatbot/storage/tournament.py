@@ -1,4 +1,5 @@
-"""Repository functions for tournaments; each takes the unit of work's Session."""
+"""The queries of tournaments (their tables are in tournament_models.py); each takes the
+unit of work's Session."""
 
 from __future__ import annotations
 

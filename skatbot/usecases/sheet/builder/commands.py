@@ -34,7 +34,7 @@ from skatbot.rules.numbers import is_number
 from skatbot.rules.sheet import Entry, Status
 from skatbot.storage import builders
 from skatbot.storage import lists as repo
-from skatbot.storage.builder_models import BuilderStatus, GameBuilder
+from skatbot.storage.builders import BuilderStatus, GameBuilder
 from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import keyboards
