@@ -353,7 +353,7 @@ def bench_tournament(n: int, series_count: int) -> None:
 SEED_SCRIPT = r"""
 from sqlalchemy import insert
 from skatbot.storage.database import Database
-from skatbot.storage.models import Chat, Player, Row, SheetList
+from skatbot.storage.lists_models import Chat, Player, Row, SheetList
 
 db = Database({url!r}); db.migrate()
 with db.write_engine.begin() as c:

@@ -22,7 +22,7 @@ from skatbot.handlers.registry import ERROR_NOTICE
 from skatbot.runner import run_polling
 from skatbot.standin.rich import parse_rich
 from skatbot.storage.database import Database
-from skatbot.storage.models import Row, SheetList
+from skatbot.storage.lists_models import Row, SheetList
 from skatbot.storage.schema import metadata
 from tests.standin.fake_telegram import ApiCall, FakeBotApi, html_to_text
 

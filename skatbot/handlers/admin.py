@@ -31,7 +31,8 @@ from telegram.ext import (
 )
 
 from skatbot.handlers.runtime import database, execute
-from skatbot.storage import chats, repo
+from skatbot.storage import chats
+from skatbot.storage import lists as repo
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import PLACEHOLDER_IDS
 from skatbot.usecases.place.admin import DELETE_DATA, confirm

@@ -40,7 +40,7 @@ from skatbot.handlers.durable import Stored
 from skatbot.handlers.routes import editable
 from skatbot.handlers.runtime import command_of, database, in_place, send, stage
 from skatbot.rules.errors import RuleError
-from skatbot.storage import repo
+from skatbot.storage import lists as repo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import Reply, error_text

@@ -15,7 +15,7 @@ from telegram.ext import ContextTypes
 from skatbot.handlers.delivery import Delivery, enqueue, target_of
 from skatbot.handlers.runtime import command_of, database, in_place, send
 from skatbot.rules.errors import RuleError
-from skatbot.storage import repo
+from skatbot.storage import lists as repo
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import Reply, error_text
 from skatbot.usecases.sheet.standings import pinned_text, store

@@ -112,8 +112,8 @@ PRUNE_EVERY = 3600.0  # seconds between prunings of the remembered update ids
 
 
 async def prune_forever(db: Any) -> None:
-    """Forget old update ids now and then (``repo.prune_processed``); runs until cancelled."""
-    from skatbot.storage import repo
+    """Forget old update ids now and then (``storage.lists.prune_processed``); runs until cancelled."""
+    from skatbot.storage import lists as repo
 
     while True:
         try:

@@ -21,7 +21,8 @@ from skatbot import faults
 from skatbot.handlers import coalesce, delivery, durable, fairness
 from skatbot.handlers.html_split import MAX_TEXT
 from skatbot.rules.errors import RuleError
-from skatbot.storage import places, repo
+from skatbot.storage import lists as repo
+from skatbot.storage import places
 from skatbot.storage.database import Database, lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import (

@@ -13,9 +13,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
 from skatbot.rules.sheet import PLAYS
-from skatbot.storage import repo
+from skatbot.storage import lists as repo
 from skatbot.storage.database import ensure_chat
-from skatbot.storage.models import Chat, Player, ProcessedUpdate, Row, SheetList
+from skatbot.storage.lists_models import Chat, Player, ProcessedUpdate, Row, SheetList
 from skatbot.storage.places import Topic
 from skatbot.storage.settings import ChatSettings
 
@@ -144,7 +144,7 @@ def delete_chat_data(session: Session, chat_id: int) -> int:
 def delete_list(session: Session, list_id: int) -> None:
     """Delete one list: its rows, players and builder; the stored replies of the updates
     since it began (they quote its names) are blanked, the update ids stay."""
-    from skatbot.storage.builder_models import GameBuilder
+    from skatbot.storage.builders import GameBuilder
 
     lst = session.get(SheetList, list_id)
     if lst is None:

@@ -25,7 +25,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 from sqlalchemy.orm import Session, sessionmaker
 
-from skatbot.storage.models import Chat
+from skatbot.storage.lists_models import Chat
 from skatbot.storage.prepared import Prepared, bind_connection
 from skatbot.storage.sheet_cache import INFO_KEY, SheetCache, run_after_commit
 

@@ -25,7 +25,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from skatbot.storage.models import Base, utc_now
+from skatbot.storage.base import Base, utc_now
 
 
 class League(Base):

@@ -35,7 +35,8 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from skatbot.rules.sheet import PLAYS
-from skatbot.storage.models import Base, Row, SheetList, utc_now
+from skatbot.storage.base import Base, utc_now
+from skatbot.storage.lists_models import Row, SheetList
 from skatbot.storage.prepared import Prepared
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, String, Text, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from skatbot.storage.models import Base, utc_now
+from skatbot.storage.base import Base, utc_now
 
 STAKE = "stake"
 FEES = "fees"

@@ -34,7 +34,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from skatbot.storage.models import Base, utc_now
+from skatbot.storage.base import Base, utc_now
 from skatbot.storage.prepared import Prepared
 
 

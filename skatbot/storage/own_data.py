@@ -18,8 +18,8 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from skatbot.storage.builder_models import GameBuilder
-from skatbot.storage.models import ProcessedUpdate, Row, SheetList
+from skatbot.storage.builders import GameBuilder
+from skatbot.storage.lists_models import ProcessedUpdate, Row, SheetList
 from skatbot.storage.money import MoneySetting
 from skatbot.storage.people import PersonName, PersonRow
 from skatbot.storage.tournament_models import Result, Series, TableLink, Tournament

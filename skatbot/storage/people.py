@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, String, select, update
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from skatbot.storage.models import Base, Player, SheetList, utc_now
+from skatbot.storage.base import Base, utc_now
+from skatbot.storage.lists_models import Player, SheetList
 
 
 class PersonRow(Base):

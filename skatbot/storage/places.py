@@ -20,7 +20,8 @@ from sqlalchemy import BigInteger, DateTime, Integer, UniqueConstraint, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from skatbot.storage.models import Base, SheetList, utc_now
+from skatbot.storage.base import Base, utc_now
+from skatbot.storage.lists_models import SheetList
 
 TOPIC_PLACE_BASE = 2**53
 

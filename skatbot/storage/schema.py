@@ -9,14 +9,15 @@ from sqlalchemy import MetaData
 
 
 def metadata() -> MetaData:
-    import skatbot.storage.builder_models
+    import skatbot.storage.builders
     import skatbot.storage.league_models
+    import skatbot.storage.lists_models
     import skatbot.storage.message_links
     import skatbot.storage.money
     import skatbot.storage.outbox
     import skatbot.storage.people
     import skatbot.storage.places
     import skatbot.storage.tournament_models  # noqa: F401
-    from skatbot.storage.models import Base
+    from skatbot.storage.base import Base
 
     return Base.metadata

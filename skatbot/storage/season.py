@@ -1,5 +1,5 @@
 """What a season is computed from: the place's closed lists (the tournament's series are read
-with tournament_repo)."""
+with tournament.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from skatbot.storage.repo import _LIST_COLUMNS, LISTS, ListInfo
+from skatbot.storage.lists import _LIST_COLUMNS, LISTS, ListInfo
 
 
 def closed_lists(session: Session, place: int) -> list[ListInfo]:

@@ -1,7 +1,7 @@
 """A bounded cache of replayed lists, looked up by everything the replay was computed from.
 
 Replaying a list re-reads its whole log on every booking, although the log only grows. The
-cache keeps the last replay per list; ``repo.load`` reads the key (list row, players, row
+cache keeps the last replay per list; ``lists.load`` reads the key (list row, players, row
 count and last row id) in its own transaction and takes a cached sheet only when the key is
 equal, so the cache can be missing something but never serve a stale list. Entries are offered
 after the unit of work commits (``after_commit``), never for a transaction that rolled back.
@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 if TYPE_CHECKING:
     from skatbot.rules.sheet import LogRow, Sheet
-    from skatbot.storage.repo import ListInfo, PlayerInfo
+    from skatbot.storage.lists import ListInfo, PlayerInfo
 
 MAX_LISTS = 2048  # ~1,000 active tables with room to spare; a replayed list is a few kB
 INFO_KEY = "sheet_cache"

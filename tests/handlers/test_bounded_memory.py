@@ -8,7 +8,7 @@ import asyncio
 import datetime as dt
 
 from skatbot.handlers import delivery, fairness, runtime
-from skatbot.storage import repo
+from skatbot.storage import lists as repo
 from skatbot.storage.database import Database
 from tests.helpers import Bot
 

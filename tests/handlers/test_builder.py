@@ -8,7 +8,7 @@ from pathlib import Path
 from skatbot.handlers import registry
 from skatbot.handlers.routes import ROUTES, Kind
 from skatbot.standin.server import BotMessage
-from skatbot.storage import repo
+from skatbot.storage import lists as repo
 from skatbot.storage.database import Database
 from skatbot.usecases.common.reply import Command
 from skatbot.usecases.sheet.builder import commands as builder

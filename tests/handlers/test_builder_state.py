@@ -13,7 +13,7 @@ from skatbot.rules.errors import RuleError
 from skatbot.rules.game import Announcement, GameType
 from skatbot.rules.grammar import format_announcement, parse_announcement
 from skatbot.rules.value import allowed_levels, evaluate, implied, normalize, required
-from skatbot.storage.builder_models import GameBuilder
+from skatbot.storage.builders import GameBuilder
 from skatbot.usecases.sheet.builder import state as bs
 from tests.handlers.test_builder import games, labels, open_builder
 from tests.helpers import Bot

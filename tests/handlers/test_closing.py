@@ -15,7 +15,7 @@ from pypdf import PdfReader
 from sqlalchemy import select
 from telegram import Update
 
-from skatbot.storage.models import Row, SheetList
+from skatbot.storage.lists_models import Row, SheetList
 from tests import helpers
 from tests.helpers import Bot, refused, replies
 

@@ -4,7 +4,7 @@ rating counts one (not even one closed empty before)."""
 
 from __future__ import annotations
 
-from skatbot.storage import repo
+from skatbot.storage import lists as repo
 from tests.helpers import Bot, ok, refused
 
 

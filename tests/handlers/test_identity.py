@@ -12,8 +12,8 @@ from telegram import Chat, Message, MessageEntity, Update
 from telegram.ext import MessageHandler, filters
 
 from skatbot.handlers import admin
-from skatbot.storage.builder_models import GameBuilder
-from skatbot.storage.models import Row, SheetList
+from skatbot.storage.builders import GameBuilder
+from skatbot.storage.lists_models import Row, SheetList
 from skatbot.storage.tournament_models import Tournament
 from tests.handlers.test_builder import Phone, buttons, games, last_answer
 from tests.helpers import Bot, Reply, export_raw, game_rows, replies

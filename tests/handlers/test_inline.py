@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from skatbot.storage.models import Chat, ProcessedUpdate, Row
+from skatbot.storage.lists_models import Chat, ProcessedUpdate, Row
 from skatbot.usecases.sheet.calculator import calculate
 from tests.helpers import Bot
 from tests.standin.fake_telegram import BOT_USERNAME

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from skatbot.storage.models import Row
+from skatbot.storage.lists_models import Row
 from skatbot.storage.people import PersonRow
 from tests.helpers import PG_URL, Bot, Reply, ok, replies
 

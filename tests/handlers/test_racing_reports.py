@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from skatbot.storage import tournament_repo as trepo
+from skatbot.storage import tournament as trepo
 from skatbot.usecases.tournament import tables as table_lists
 from tests.handlers.test_table_lists import (
     ELSEWHERE,

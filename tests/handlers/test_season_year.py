@@ -21,8 +21,8 @@ from sqlalchemy import update
 
 from skatbot.rules import rating as rt
 from skatbot.rules.season import Result, Series
-from skatbot.storage import repo
-from skatbot.storage.models import SheetList
+from skatbot.storage import lists as repo
+from skatbot.storage.lists_models import SheetList
 from skatbot.usecases.season import commands as season_uc
 from tests.helpers import Bot, ok
 

@@ -18,7 +18,7 @@ from PIL import Image
 from sqlalchemy import select, update
 
 from skatbot.storage.database import Database
-from skatbot.storage.models import SheetList
+from skatbot.storage.lists_models import SheetList
 from tests.helpers import Bot, ok, refused
 
 # Evening 1 (5 March): Anna, Bernd, Carla.

@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from skatbot.rules.errors import RuleError
 from skatbot.storage.database import Database, lock_chat
-from skatbot.storage.models import SheetList
+from skatbot.storage.lists_models import SheetList
 from skatbot.storage.schema import metadata
 from skatbot.storage.tournament_models import TableLink
 from skatbot.usecases.common.reply import Command

@@ -23,7 +23,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import sessionmaker
 
 from skatbot.standin.server import ApiCall, html_to_text
-from skatbot.storage import places, repo
+from skatbot.storage import lists as repo
+from skatbot.storage import places
 from skatbot.storage.database import Database
 from skatbot.storage.places import Topic, is_topic_place
 from tests.handlers.test_builder import Phone, buttons

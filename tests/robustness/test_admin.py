@@ -7,9 +7,9 @@ import time
 from sqlalchemy import func, select
 
 from skatbot.storage.database import ensure_chat
-from skatbot.storage.models import Chat, ProcessedUpdate, SheetList
+from skatbot.storage.lists_models import Chat, ProcessedUpdate, SheetList
+from skatbot.storage.tournament import create_tournament
 from skatbot.storage.tournament_models import Tournament
-from skatbot.storage.tournament_repo import create_tournament
 from tests.helpers import Bot, export_raw, game_rows, ok
 
 CHAT = -1001

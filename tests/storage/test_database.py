@@ -91,7 +91,7 @@ async def test_a_database_locked_by_another_process_is_waited_for_in_a_thread(
 async def test_orm_and_prepared_statements_of_a_loop_unit_commit_and_roll_back_together(
     db: Database,
 ) -> None:
-    from skatbot.storage import repo
+    from skatbot.storage import lists as repo
     from skatbot.storage.database import ensure_chat
 
     def both(chat_id: int, fail: bool) -> Callable[[Session], None]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sqlalchemy import text
 
-from skatbot.storage import tournament_repo as trepo
+from skatbot.storage import tournament as trepo
 from skatbot.storage.migrate import upgrade
 from tests.storage.test_migrations import _empty_database
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from sqlalchemy import text
 
-from skatbot.storage import team_repo
-from skatbot.storage import tournament_repo as trepo
+from skatbot.storage import tournament as trepo
+from skatbot.storage import tournament_teams
 from skatbot.storage.migrate import current_revision, upgrade
 from tests.storage.test_migrations import _empty_database
 
@@ -56,7 +56,12 @@ def test_upgrade_to_teams_keeps_a_tournament(tmp_path: Path) -> None:
             assert t is not None and t.team_best is None
             names = [p.name for p in trepo.participants(session, t)]
             series = trepo.load_series(session, t)
-            return names, team_repo.teams_of(session, t), series[0].tables, series[0].row.teams
+            return (
+                names,
+                tournament_teams.teams_of(session, t),
+                series[0].tables,
+                series[0].row.teams,
+            )
 
         assert db.run_write(read) == (
             ["Anna", "Bernd", "Carla"],
@@ -67,8 +72,8 @@ def test_upgrade_to_teams_keeps_a_tournament(tmp_path: Path) -> None:
 
         def set_team(session):  # type: ignore[no-untyped-def]
             t = trepo.tournament_of(session, -1001)
-            team_repo.set_teams(session, t, {"Anna": "Nord", "Carla": "Nord"})
-            return team_repo.teams_of(session, t)
+            tournament_teams.set_teams(session, t, {"Anna": "Nord", "Carla": "Nord"})
+            return tournament_teams.teams_of(session, t)
 
         assert db.run_write(set_team) == {"Anna": "Nord", "Carla": "Nord"}
     finally:

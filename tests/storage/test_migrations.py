@@ -138,7 +138,8 @@ def test_upgrade_to_topics_keeps_the_chats_list_in_topic_0(tmp_path: Path) -> No
     """0005 (forum topics), from the revision before it with data: the chat's list, settings
     and pinned standings stay the chat's (topic 0); a topic of the same chat gets a place of
     its own with nothing in it."""
-    from skatbot.storage import places, repo
+    from skatbot.storage import lists as repo
+    from skatbot.storage import places
     from skatbot.storage.migrate import current_revision
     from skatbot.storage.settings import ChatSettings
 

@@ -15,9 +15,9 @@ from sqlalchemy.orm import Session
 
 from skatbot.rules.errors import RuleError
 from skatbot.rules.sheet import LogRow, replay
-from skatbot.storage import repo
+from skatbot.storage import lists as repo
 from skatbot.storage.database import Database, ensure_chat
-from skatbot.storage.models import Player, Row, SheetList
+from skatbot.storage.lists_models import Player, Row, SheetList
 from skatbot.usecases.sheet.booking import after_row
 
 CHAT = -4711

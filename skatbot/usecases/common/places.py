@@ -8,8 +8,8 @@ import secrets
 
 from skatbot.rules.errors import RuleError
 from skatbot.storage import chats
-from skatbot.storage import tournament_repo as trepo
-from skatbot.storage.repo import ListInfo
+from skatbot.storage import tournament as trepo
+from skatbot.storage.lists import ListInfo
 from skatbot.storage.tournament_models import Series, TableLink, Tournament
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import PLACEHOLDER_IDS

@@ -19,9 +19,9 @@ from skatbot.rules.calendar import berlin_date
 from skatbot.rules.errors import RuleError
 from skatbot.rules.ranking import Ranked, Standing, lot_note, rank_standings
 from skatbot.rules.scoring import minus_sign
-from skatbot.storage import repo
+from skatbot.storage import lists as repo
 from skatbot.storage.database import lock_chat
-from skatbot.storage.models import ListStatus
+from skatbot.storage.lists_models import ListStatus
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import rich, texts
 from skatbot.usecases.common.reply import Command, Document, Reply

@@ -13,7 +13,8 @@ from skatbot.rules.errors import RuleError
 from skatbot.rules.numbers import is_number
 from skatbot.rules.scoring import minus_sign
 from skatbot.rules.sheet import LogRow, RowKind, Sheet
-from skatbot.storage import chats, repo
+from skatbot.storage import chats
+from skatbot.storage import lists as repo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import texts

@@ -15,7 +15,7 @@ from html import escape
 from skatbot.rules import league as lg
 from skatbot.rules.calendar import berlin_date
 from skatbot.rules.errors import RuleError
-from skatbot.storage import league_repo as repo
+from skatbot.storage import league as repo
 from skatbot.storage.league_models import (
     DayResult,
     League,

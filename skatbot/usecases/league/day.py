@@ -13,7 +13,7 @@ from skatbot.rules import league as lg
 from skatbot.rules.calendar import berlin_date
 from skatbot.rules.errors import RuleError, TournamentError
 from skatbot.rules.numbers import is_number, refuse_foreign_digits
-from skatbot.storage import league_repo as repo
+from skatbot.storage import league as repo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.league_models import (
     League,

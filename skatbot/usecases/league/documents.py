@@ -15,7 +15,7 @@ from skatbot.rules.errors import RuleError
 from skatbot.rules.money import format_money
 from skatbot.rules.numbers import is_number
 from skatbot.rules.scoring import minus_sign
-from skatbot.storage import league_repo as repo
+from skatbot.storage import league as repo
 from skatbot.storage.league_models import League
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import Command, Document, Reply

@@ -16,8 +16,8 @@ from skatbot.rules.errors import RuleError
 from skatbot.rules.money import format_money
 from skatbot.rules.numbers import is_number
 from skatbot.rules.scoring import minus_sign
-from skatbot.storage import league_repo as repo
-from skatbot.storage import tournament_repo as trepo
+from skatbot.storage import league as repo
+from skatbot.storage import tournament as trepo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.league_models import (
     MatchDay,

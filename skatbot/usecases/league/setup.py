@@ -13,7 +13,7 @@ from skatbot.rules.calendar import berlin_date
 from skatbot.rules.errors import RuleError
 from skatbot.rules.money import format_money, parse_amount, whole_cents
 from skatbot.rules.numbers import is_number
-from skatbot.storage import league_repo as repo
+from skatbot.storage import league as repo
 from skatbot.storage.database import ensure_chat, lock_chat
 from skatbot.storage.league_models import (
     League,

@@ -14,9 +14,9 @@ from html import escape
 from skatbot.rules import tournament as tr
 from skatbot.rules.calendar import berlin_date
 from skatbot.rules.errors import RuleError
-from skatbot.storage import league_repo as repo
+from skatbot.storage import league as repo
+from skatbot.storage import lists as repo_lists
 from skatbot.storage import places
-from skatbot.storage import repo as repo_lists
 from skatbot.storage.database import lock_chat
 from skatbot.storage.league_models import LeagueTable
 from skatbot.storage.unit import Session

@@ -21,9 +21,9 @@ from skatbot.rules import money as m
 from skatbot.rules.errors import RuleError
 from skatbot.rules.numbers import is_number
 from skatbot.rules.scoring import minus_sign
+from skatbot.storage import lists as repo
 from skatbot.storage import money as store
-from skatbot.storage import repo
-from skatbot.storage import tournament_repo as trepo
+from skatbot.storage import tournament as trepo
 from skatbot.storage.database import ensure_chat, lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import rich, texts

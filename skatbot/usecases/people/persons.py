@@ -29,8 +29,8 @@ from html import escape
 
 from skatbot.rules.errors import RuleError
 from skatbot.rules.numbers import is_number
+from skatbot.storage import lists as repo
 from skatbot.storage import people as store
-from skatbot.storage import repo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import keyboards
@@ -289,7 +289,7 @@ def ich(session: Session, cmd: Command) -> Reply:
 def _participant(session: Session, place: int, spelling: str) -> str | None:
     """At a tournament desk, the participant named ``spelling`` (case-insensitively): a
     player links their account there once, and their table then knows them."""
-    from skatbot.storage import tournament_repo as trepo
+    from skatbot.storage import tournament as trepo
 
     t = trepo.tournament_of(session, place)
     if t is None:

@@ -3,7 +3,7 @@ at a table who pays whom for a list or (``/abrechnung abend``) for the evening (
 
 from __future__ import annotations
 
-from skatbot.storage import tournament_repo as trepo
+from skatbot.storage import tournament as trepo
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import Command, Reply
 from skatbot.usecases.money import stakes

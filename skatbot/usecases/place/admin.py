@@ -33,16 +33,17 @@ from collections.abc import Sequence
 from html import escape
 
 from skatbot.rules.errors import RuleError
-from skatbot.storage import chats, places, repo
-from skatbot.storage import tournament_repo as trepo
+from skatbot.storage import chats, places
+from skatbot.storage import lists as repo
+from skatbot.storage import tournament as trepo
 from skatbot.storage.database import lock_chat
-from skatbot.storage.models import ListStatus
-from skatbot.storage.tournament_models import Tournament
-from skatbot.storage.tournament_repo import (
+from skatbot.storage.lists_models import ListStatus
+from skatbot.storage.tournament import (
     table_by_list,
     tournament_of,
     tournaments_of,
 )
+from skatbot.storage.tournament_models import Tournament
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.places import issue_nonce, owns, take_nonce
 from skatbot.usecases.common.reply import Command, Reply

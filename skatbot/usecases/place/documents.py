@@ -16,9 +16,9 @@ from skatbot.rules.errors import RuleError
 from skatbot.rules.ranking import lot_note, rank_standings
 from skatbot.rules.sheet import Entry, RowKind, Sheet, Status
 from skatbot.rules.statistics import running_scores
-from skatbot.storage import repo
+from skatbot.storage import lists as repo
 from skatbot.storage.database import lock_chat
-from skatbot.storage.models import ListStatus
+from skatbot.storage.lists_models import ListStatus
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import texts
 from skatbot.usecases.common.names import neu_line

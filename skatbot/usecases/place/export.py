@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from skatbot.storage import repo
-from skatbot.storage.tournament_repo import tournament_of
+from skatbot.storage import lists as repo
+from skatbot.storage.tournament import tournament_of
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import texts
 from skatbot.usecases.common.reply import Command, Document, Reply

@@ -31,7 +31,8 @@ from skatbot.rules.errors import RuleError
 from skatbot.rules.numbers import is_number, refuse_foreign_digits
 from skatbot.rules.scoring import minus_sign
 from skatbot.rules.season import Counting, Line, Result, SeasonRules, Series, Table, season_table
-from skatbot.storage import chats, repo
+from skatbot.storage import chats
+from skatbot.storage import lists as repo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.season import closed_lists
 from skatbot.storage.unit import Session
@@ -295,11 +296,11 @@ def history(session: Session, place: int) -> History:
 
 
 def _tournament_series(session: Session, place: int, person: Any) -> list[Series]:
-    from skatbot.storage import tournament_repo
+    from skatbot.storage import tournament as trepo
 
     out = []
-    for t in tournament_repo.tournaments_of(session, place):  # every tournament of the desk
-        out.extend(_series_of(t, tournament_repo.load_series(session, t), person))
+    for t in trepo.tournaments_of(session, place):  # every tournament of the desk
+        out.extend(_series_of(t, trepo.load_series(session, t), person))
     return out
 
 

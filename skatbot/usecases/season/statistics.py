@@ -31,7 +31,8 @@ from skatbot.rules.statistics import (
     SeriesRef,
     compute,
 )
-from skatbot.storage import repo, stats_repo
+from skatbot.storage import lists as repo
+from skatbot.storage import stats as stored_stats
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import texts
 from skatbot.usecases.common.names import full_stop, match_words
@@ -72,7 +73,7 @@ def load_stats(
     resolve = resolve_people(session, place_id)
     names: dict[str, str] = {}
     series: list[Series] = []
-    for loaded in stats_repo.place_lists(session, place_id):
+    for loaded in stored_stats.place_lists(session, place_id):
         if not loaded.sheet.games_played:
             continue  # a list without a game is no series
         people = [resolve(name) for name in loaded.names]

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from skatbot.rules.errors import RuleError
 from skatbot.rules.house import rules_from_code
 from skatbot.rules.sheet import PLAYS, LogRow, RowKind, Sheet, replay
-from skatbot.storage import repo
+from skatbot.storage import lists as repo
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import keyboards
 from skatbot.usecases.common.reply import Buttons, Command, Reply

@@ -14,7 +14,7 @@ import re
 
 from skatbot.rules.grammar import parse_announcement
 from skatbot.rules.sheet import Entry
-from skatbot.storage import repo
+from skatbot.storage import lists as repo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import keyboards

@@ -24,10 +24,11 @@ from skatbot.rules.sheet import (
     replay,
 )
 from skatbot.rules.value import GameResult
-from skatbot.storage import chats, repo
+from skatbot.storage import chats
+from skatbot.storage import lists as repo
 from skatbot.storage.database import lock_chat
-from skatbot.storage.models import ListStatus
-from skatbot.storage.tournament_repo import tournament_of
+from skatbot.storage.lists_models import ListStatus
+from skatbot.storage.tournament import tournament_of
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import keyboards, rich, texts
 from skatbot.usecases.common.names import (

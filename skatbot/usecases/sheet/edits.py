@@ -14,7 +14,8 @@ from collections.abc import Callable
 
 from skatbot.rules.errors import RuleError
 from skatbot.rules.sheet import Entry, Sheet, Status
-from skatbot.storage import message_links, repo
+from skatbot.storage import lists as repo
+from skatbot.storage import message_links
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import Call, Command, Edit, Reply
 from skatbot.usecases.sheet.commands import correction_fields, unchanged, write_correction

@@ -4,8 +4,8 @@ keeps none, an ended tournament closed its table's, the last one is closed)."""
 from __future__ import annotations
 
 from skatbot.rules.errors import RuleError
-from skatbot.storage import repo
-from skatbot.storage.tournament_repo import tournament_of
+from skatbot.storage import lists as repo
+from skatbot.storage.tournament import tournament_of
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.places import guard_ended
 from skatbot.usecases.common.reply import Command

@@ -11,7 +11,7 @@ import dataclasses
 import datetime as dt
 
 from skatbot.rules.statistics import SeriesRef, running_scores
-from skatbot.storage import repo
+from skatbot.storage import lists as repo
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import texts
 from skatbot.usecases.common.names import ascii_spelling

@@ -11,7 +11,8 @@ from __future__ import annotations
 import dataclasses
 
 from skatbot.rules.sheet import Sheet
-from skatbot.storage import chats, repo
+from skatbot.storage import chats
+from skatbot.storage import lists as repo
 from skatbot.storage.settings import ChatSettings
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import rich, texts

@@ -12,7 +12,7 @@ from skatbot.rules import money as m
 from skatbot.rules import tournament as tr
 from skatbot.rules.errors import RuleError
 from skatbot.storage import money as store
-from skatbot.storage import tournament_repo as trepo
+from skatbot.storage import tournament as trepo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.tournament_models import Tournament
 from skatbot.storage.unit import Session

@@ -43,8 +43,8 @@ from skatbot.rules.money import format_money
 from skatbot.rules.numbers import is_number, refuse_foreign_digits
 from skatbot.rules.ranking import Ranked, lot_note
 from skatbot.rules.scoring import minus_sign
-from skatbot.storage import repo
-from skatbot.storage import tournament_repo as trepo
+from skatbot.storage import lists as repo
+from skatbot.storage import tournament as trepo
 from skatbot.storage.database import ensure_chat, lock_chat
 from skatbot.storage.tournament_models import Participant, Tournament
 from skatbot.storage.unit import Session

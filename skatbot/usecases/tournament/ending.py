@@ -4,7 +4,7 @@ pinned standings stay as they were, and the answer names the winners."""
 from __future__ import annotations
 
 from skatbot.rules.errors import RuleError
-from skatbot.storage import tournament_repo as trepo
+from skatbot.storage import tournament as trepo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import Command, Reply

@@ -11,7 +11,7 @@ from skatbot.rules import tournament as tr
 from skatbot.rules.errors import RuleError
 from skatbot.rules.ranking import Ranked
 from skatbot.rules.scoring import minus_sign
-from skatbot.storage import tournament_repo as trepo
+from skatbot.storage import tournament as trepo
 from skatbot.storage.tournament_models import Tournament
 from skatbot.storage.unit import Session
 

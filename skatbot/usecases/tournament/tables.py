@@ -32,10 +32,11 @@ from skatbot.rules.errors import RuleError
 from skatbot.rules.numbers import is_number, parse_count
 from skatbot.rules.ranking import Ranked, Standing, lot_note
 from skatbot.rules.scoring import minus_sign
-from skatbot.storage import places, repo
-from skatbot.storage import tournament_repo as trepo
+from skatbot.storage import lists as repo
+from skatbot.storage import places
+from skatbot.storage import tournament as trepo
 from skatbot.storage.database import lock_chat
-from skatbot.storage.models import ListStatus
+from skatbot.storage.lists_models import ListStatus
 from skatbot.storage.tournament_models import Series, TableLink, Tournament
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import rich, texts

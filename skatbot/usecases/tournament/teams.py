@@ -36,8 +36,8 @@ from skatbot.rules.errors import RuleError
 from skatbot.rules.numbers import is_number, refuse_foreign_digits
 from skatbot.rules.ranking import Ranked
 from skatbot.rules.scoring import minus_sign
-from skatbot.storage import team_repo
-from skatbot.storage import tournament_repo as trepo
+from skatbot.storage import tournament as trepo
+from skatbot.storage import tournament_teams
 from skatbot.storage.tournament_models import Series, Tournament
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.names import hide_quoted, join_initials, match_words, unquote
@@ -138,14 +138,14 @@ def unify(teams: Sequence[str | None], known: Sequence[str]) -> list[str | None]
 
 def known_teams(session: Session, t: Tournament) -> list[str]:
     """The tournament's team names, in the order of their first member."""
-    return list(dict.fromkeys(team_repo.teams_of(session, t).values()))
+    return list(dict.fromkeys(tournament_teams.teams_of(session, t).values()))
 
 
 def assign_new(session: Session, t: Tournament, entries: Mapping[str, str | None]) -> None:
     """Give the participants just added by ``/teilnehmer`` their teams (spellings unified)."""
     names = [n for n, team in entries.items() if team is not None]
     teams = unify([entries[n] for n in names], known_teams(session, t))
-    team_repo.set_teams(session, t, dict(zip(names, teams, strict=True)))
+    tournament_teams.set_teams(session, t, dict(zip(names, teams, strict=True)))
 
 
 # --- /team ------------------------------------------------------------------------------------
@@ -193,25 +193,25 @@ def team(session: Session, cmd: Command, t: Tournament) -> Reply:
         words = rest.split()
         name, left = _resolve(words, names)
         if not left:
-            current = team_repo.teams_of(session, t).get(name)
+            current = tournament_teams.teams_of(session, t).get(name)
             where = f"im Team „{escape(current)}“" if current else "in keinem Team"
             return Reply(
                 f"{escape(name)} ist {where}.\nÄndern: /team {escape(name)} TEAM · "
                 f"entfernen: /team {escape(name)} -"
             )
         raw_team = " ".join(left)
-    before = team_repo.teams_of(session, t).get(name)
+    before = tournament_teams.teams_of(session, t).get(name)
     if raw_team.strip() == NO_TEAM:
         if before is None:
             return Reply(f"{escape(name)} ist in keinem Team – nichts geändert.")
-        team_repo.set_teams(session, t, {name: None})
+        tournament_teams.set_teams(session, t, {name: None})
         out = f"👥 {escape(name)} ist nicht mehr im Team „{escape(before)}“."
     else:
         new = unify([tm.clean_team(raw_team)], known_teams(session, t))[0]
         assert new is not None
         if new == before:
             return Reply(f"{escape(name)} ist schon im Team „{escape(new)}“ – nichts geändert.")
-        team_repo.set_teams(session, t, {name: new})
+        tournament_teams.set_teams(session, t, {name: new})
         was = f" (vorher „{escape(before)}“)" if before else ""
         out = f"👥 {escape(name)} ist jetzt im Team „{escape(new)}“{was}."
     if trepo.series_count(session, t):
@@ -223,7 +223,7 @@ def team(session: Session, cmd: Command, t: Tournament) -> Reply:
 
 
 def team_listing(session: Session, t: Tournament) -> str:
-    teams = team_repo.teams_of(session, t)
+    teams = tournament_teams.teams_of(session, t)
     if not teams:
         return (
             f"Noch keine Teams in „{escape(t.name)}“. Eintragen: {ENTRY_EXAMPLE} "
@@ -291,18 +291,18 @@ def draw(
     previous: Sequence[Sequence[Sequence[str]]],
 ) -> tuple[list[list[str]], dict[str, str]]:
     """The tables of series ``number`` with the current teams; (tables, teams kept apart)."""
-    apart = tm.real_teams(names, team_repo.teams_of(session, t))
+    apart = tm.real_teams(names, tournament_teams.teams_of(session, t))
     return tm.draw(names, seed, number, previous, apart), apart
 
 
 def apart(session: Session, t: Tournament, names: Sequence[str]) -> dict[str, str]:
     """The teams a draw keeps apart among ``names`` (empty without teams)."""
-    return tm.real_teams(names, team_repo.teams_of(session, t))
+    return tm.real_teams(names, tournament_teams.teams_of(session, t))
 
 
 def after_draw(series: Series, tables: Sequence[Sequence[str]], apart: Mapping[str, str]) -> str:
     """Record the teams the draw used; the reply's line about them ("" without teams)."""
-    team_repo.record_series_teams(series, apart)
+    tournament_teams.record_series_teams(series, apart)
     if not apart:
         return ""
     pairs = tm.team_pairs(tables, apart)
@@ -322,7 +322,7 @@ def after_draw(series: Series, tables: Sequence[Sequence[str]], apart: Mapping[s
 
 
 def ranking(session: Session, t: Tournament, ranked: Sequence[Ranked]) -> list[tm.TeamRanked]:
-    return tm.rank_teams(ranked, team_repo.teams_of(session, t), t.team_best)
+    return tm.rank_teams(ranked, tournament_teams.teams_of(session, t), t.team_best)
 
 
 def _member(r: Ranked) -> str:
@@ -391,8 +391,8 @@ def add_export_fields(
     format stays version 1), only if the tournament has or had teams: a tournament without
     exports exactly what it did before.  ``entries`` are ``data["series"]``, ``series``
     their rows."""
-    current = team_repo.teams_of(session, t)
-    drawn = [team_repo.series_teams(s) for s in series]
+    current = tournament_teams.teams_of(session, t)
+    drawn = [tournament_teams.series_teams(s) for s in series]
     if not current and not any(drawn):
         return
     for entry, apart in zip(entries, drawn, strict=True):

@@ -21,7 +21,7 @@ from skatbot.rules.numbers import is_number
 from skatbot.rules.ranking import Ranked
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import chats
-from skatbot.storage import tournament_repo as trepo
+from skatbot.storage import tournament as trepo
 from skatbot.storage.tournament_models import Tournament
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import texts

@@ -32,8 +32,9 @@ from skatbot.rules.errors import RuleError
 from skatbot.rules.grammar import format_announcement
 from skatbot.rules.numbers import is_number
 from skatbot.rules.sheet import Entry, Status
-from skatbot.storage import builders, repo
-from skatbot.storage.builder_models import BuilderStatus, GameBuilder
+from skatbot.storage import builders
+from skatbot.storage import lists as repo
+from skatbot.storage.builders import BuilderStatus, GameBuilder
 from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import keyboards

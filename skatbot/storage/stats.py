@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from skatbot.storage.repo import _LIST_COLUMNS, LISTS, LoadedList, _list_info, load
+from skatbot.storage.lists import _LIST_COLUMNS, LISTS, LoadedList, _list_info, load
 
 
 def place_lists(session: Session, place_id: int, *, closed_only: bool = True) -> list[LoadedList]:

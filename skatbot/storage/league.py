@@ -1,4 +1,5 @@
-"""Repository functions of league play; each takes the unit of work's Session."""
+"""The queries of league play (its tables are in league_models.py); each takes the unit of
+work's Session."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Repository functions for the teams of a tournament; each takes the unit of
+"""The queries of the teams of a tournament; each takes the unit of
 work's Session. The columns live in tournament_models.py (migration 0010)."""
 
 from __future__ import annotations

@@ -1,41 +1,21 @@
-"""SQLAlchemy 2 models. A list's rows are an append-only log; nothing derived is stored."""
+"""SQLAlchemy 2 models of lists: a chat, its lists, their players and rows, and the updates
+already processed. A list's rows are an append-only log; nothing derived is stored."""
 
 from __future__ import annotations
 
 import datetime as dt
 import enum
 
-from sqlalchemy import BigInteger, DateTime, Enum, ForeignKey, Integer, String, Text, func
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, String, Text, func
+from sqlalchemy.orm import Mapped, mapped_column
 
 from skatbot.rules.sheet import RowKind
-
-
-def str_enum(kind: type[enum.StrEnum], length: int = 16) -> Enum:
-    """A column of a string enum, stored as its values in a VARCHAR(``length``) (no native
-    enum type, no check constraint): the same strings as a plain string column, so no data
-    migration, and portable between SQLite and PostgreSQL."""
-    return Enum(
-        kind,
-        native_enum=False,
-        create_constraint=False,
-        length=length,
-        values_callable=lambda members: [m.value for m in members],
-    )
+from skatbot.storage.base import Base, str_enum, utc_now
 
 
 class ListStatus(enum.StrEnum):
     OPEN = "open"
     CLOSED = "closed"
-
-
-class Base(DeclarativeBase):
-    pass
-
-
-def utc_now() -> dt.datetime:
-    """Now, in UTC: the default of every stored time."""
-    return dt.datetime.now(dt.UTC)
 
 
 class Chat(Base):

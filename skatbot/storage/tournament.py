@@ -1,4 +1,5 @@
-"""Repository functions for tournaments; each takes the unit of work's Session."""
+"""The queries of tournaments (their tables are in tournament_models.py); each takes the
+unit of work's Session."""
 
 from __future__ import annotations
 
@@ -341,7 +342,7 @@ def table_by_id(session: Session, link_id: int) -> TableLink | None:
 
 def take_back_series(session: Session, series: Series) -> None:
     """A draw taken back: the series with its table links and (empty) table lists."""
-    from skatbot.storage.models import SheetList
+    from skatbot.storage.lists_models import SheetList
 
     lists = [link.list_id for link in table_links(session, series) if link.list_id is not None]
     if lists:

@@ -1,4 +1,5 @@
-"""Repository functions for lists; each takes the unit of work's Session.
+"""The queries of lists (their tables are in lists_models.py); each takes the unit of
+work's Session.
 
 The hot path (/spiel: read the list, append a row, store the update id) uses Core statements
 into small value types instead of ORM objects: the ORM's identity map and unit of work cost
@@ -17,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from skatbot.rules.house import rules_from_code
 from skatbot.rules.sheet import LogRow, RowKind, Sheet, replay
-from skatbot.storage.models import Chat, ListStatus, Player, ProcessedUpdate, Row, SheetList
+from skatbot.storage.lists_models import Chat, ListStatus, Player, ProcessedUpdate, Row, SheetList
 from skatbot.storage.prepared import Prepared
 from skatbot.storage.settings import ChatSettings
 from skatbot.storage.sheet_cache import SheetKey, after_commit, sheet_cache

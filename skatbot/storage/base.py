@@ -1,0 +1,31 @@
+"""The declarative base of every model module, and the column helpers they share."""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+
+from sqlalchemy import Enum
+from sqlalchemy.orm import DeclarativeBase
+
+
+def str_enum(kind: type[enum.StrEnum], length: int = 16) -> Enum:
+    """A column of a string enum, stored as its values in a VARCHAR(``length``) (no native
+    enum type, no check constraint): the same strings as a plain string column, so no data
+    migration, and portable between SQLite and PostgreSQL."""
+    return Enum(
+        kind,
+        native_enum=False,
+        create_constraint=False,
+        length=length,
+        values_callable=lambda members: [m.value for m in members],
+    )
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+def utc_now() -> dt.datetime:
+    """Now, in UTC: the default of every stored time."""
+    return dt.datetime.now(dt.UTC)
