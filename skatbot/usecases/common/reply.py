@@ -234,6 +234,12 @@ class Command:
     bot_username: str = ""  # the bot's own @username (deep links), "" where unknown
 
     @property
+    def rest(self) -> str:
+        """The message text after the command word, as typed (it may span several lines)."""
+        parts = self.text.split(None, 1)
+        return parts[1] if len(parts) > 1 else ""
+
+    @property
     def here(self) -> str:
         """Where the command was asked, for the German texts: "diesem Thema" in a forum topic
         (a place of its own), else "diesem Chat"."""

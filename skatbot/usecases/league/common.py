@@ -41,11 +41,6 @@ RESULT_EXAMPLE = "/ergebnis Anna 345 12 3 (Name, Spielpunkte, gewonnen, verloren
 # --- helpers ----------------------------------------------------------------------------------
 
 
-def rest_of(cmd: Command) -> str:
-    parts = cmd.text.split(None, 1)
-    return parts[1] if len(parts) > 1 else ""
-
-
 def visible_text(text: str, what: str, limit: int) -> str:
     name = " ".join(unicodedata.normalize("NFC", text).split())
     if not name:

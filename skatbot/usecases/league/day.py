@@ -40,7 +40,6 @@ from skatbot.usecases.league.common import (
     require_league,
     require_manager,
     require_runner,
-    rest_of,
     team_prefix,
     visible_text,
 )
@@ -49,7 +48,7 @@ from skatbot.usecases.league.common import (
 
 
 def spieltag(session: Session, cmd: Command) -> Reply:
-    words = rest_of(cmd).split()
+    words = cmd.rest.split()
     if not words or not is_number(words[0]) or not 1 <= int(words[0]) <= 99:
         raise RuleError("Welcher Spieltag?", hint="Z. B. /spieltag 1 Vereinsheim Reken")
     number = int(words[0])
@@ -117,7 +116,7 @@ def _lineups_text(state: DayState) -> str:
 
 
 def aufstellung(session: Session, cmd: Command) -> Reply:
-    text = " ".join(rest_of(cmd).split())
+    text = " ".join(cmd.rest.split())
     lock_chat(session, cmd.chat_id)
     desk = desk_of(session, cmd, reading=not text)
     league = desk.league
@@ -303,7 +302,7 @@ WECHSEL_EXAMPLE = (
 
 
 def wechsel(session: Session, cmd: Command) -> Reply:
-    text = " ".join(rest_of(cmd).split())
+    text = " ".join(cmd.rest.split())
     lock_chat(session, cmd.chat_id)
     desk = desk_of(session, cmd)
     league = desk.league

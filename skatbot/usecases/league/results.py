@@ -38,10 +38,9 @@ from skatbot.usecases.league.common import (
     require_league,
     require_manager,
     require_runner,
-    rest_of,
 )
 from skatbot.usecases.tournament import desk as tournament_desk
-from skatbot.usecases.tournament.desk import RESULT_COMMAND, RESULT_SERIES_LINE, parse_result_lines
+from skatbot.usecases.tournament.desk import RESULT_SERIES_LINE, parse_result_lines, result_lines
 
 # --- /ergebnis at a league desk ---------------------------------------------------------------
 
@@ -57,12 +56,7 @@ def ergebnis(session: Session, cmd: Command) -> Reply:
 
 
 def _league_results(session: Session, cmd: Command, desk: Desk) -> Reply:
-    lines = [" ".join(line.split()) for line in rest_of(cmd).splitlines()]
-    lines = [
-        " ".join(line.split()[1:]) if line and RESULT_COMMAND.match(line.split()[0]) else line
-        for line in lines
-    ]
-    lines = [line for line in lines if line]
+    lines = result_lines(cmd.rest)
     if not lines:
         raise RuleError(
             "Welches Ergebnis?", hint="Z. B. " + RESULT_EXAMPLE + " – eine Zeile pro Person."

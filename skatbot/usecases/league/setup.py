@@ -35,7 +35,6 @@ from skatbot.usecases.league.common import (
     new_code,
     require_league,
     require_manager,
-    rest_of,
     visible_text,
 )
 
@@ -46,7 +45,7 @@ _SUBSTITUTIONS = ("immer", "zwischen")
 
 
 def liga(session: Session, cmd: Command) -> Reply:
-    rest = " ".join(rest_of(cmd).split())
+    rest = " ".join(cmd.rest.split())
     league = repo.league_of(session, cmd.chat_id)
     if not rest:
         if league is None:
@@ -242,7 +241,7 @@ def _parse_team_line(line: str) -> tuple[str, list[str], list[str]]:
 
 
 def mannschaft(session: Session, cmd: Command) -> Reply:
-    lines = [" ".join(line.split()) for line in rest_of(cmd).splitlines()]
+    lines = [" ".join(line.split()) for line in cmd.rest.splitlines()]
     lines = [line for line in lines if line]
     lock_chat(session, cmd.chat_id)
     league = require_league(session, cmd)

@@ -28,11 +28,6 @@ if TYPE_CHECKING:
 PDF_SUMMARY_LINES = 12
 
 
-def _rest(cmd: Command) -> str:
-    parts = cmd.text.split(None, 1)
-    return parts[1] if len(parts) > 1 else ""
-
-
 # --- fees and prizes -----------------------------------------------------------------------
 
 
@@ -191,7 +186,7 @@ def _apply_fee_line(fees: m.Fees, line: str) -> m.Fees:
 
 
 def gebuehren(session: Session, cmd: Command) -> Reply:
-    lines = [" ".join(line.split()) for line in _rest(cmd).splitlines()]
+    lines = [" ".join(line.split()) for line in cmd.rest.splitlines()]
     lines = [line for line in lines if line]
     t = _require_tournament(session, cmd)
     if not lines:
@@ -247,7 +242,7 @@ def prizes_lines(prizes: m.Prizes, report: m.CashReport | None = None) -> list[s
 
 
 def preise(session: Session, cmd: Command) -> Reply:
-    lines = [" ".join(line.split()) for line in _rest(cmd).splitlines()]
+    lines = [" ".join(line.split()) for line in cmd.rest.splitlines()]
     lines = [line for line in lines if line]
     t = _require_tournament(session, cmd)
     if not lines:

@@ -83,12 +83,6 @@ RESULT_EXAMPLE = "/ergebnis Anna 345 12 3 (Name, Spielpunkte, gewonnen, verloren
 # --- helpers ----------------------------------------------------------------------------------
 
 
-def _rest(cmd: Command) -> str:
-    """The message text after the command word (may span several lines)."""
-    parts = cmd.text.split(None, 1)
-    return parts[1] if len(parts) > 1 else ""
-
-
 def is_tournament_chat(session: Session, chat_id: int) -> bool:
     return trepo.tournament_of(session, chat_id) is not None
 
@@ -165,7 +159,7 @@ def _tables_lines(tables: Sequence[Sequence[str]]) -> list[str]:
 def turnier(session: Session, cmd: Command) -> Reply:
     if season.is_end(cmd.args):
         return ending.ende(session, cmd)
-    name = _collapse(_rest(cmd))
+    name = _collapse(cmd.rest)
     if not name:
         raise RuleError("Wie heißt das Turnier?", hint="Z. B. /turnier Preisskat Vereinsheim")
     if len(name) > MAX_TOURNAMENT_NAME:
@@ -218,7 +212,7 @@ REFUND_WORDS = {"erstatten", "erstattet", "erstattung"}
 
 
 def teilnehmer(session: Session, cmd: Command) -> Reply:
-    rest = _rest(cmd)
+    rest = cmd.rest
     if not rest.strip():
         t = _require(session, cmd)
         return Reply(_participant_list(session, t))
@@ -324,7 +318,7 @@ def _log_lines(session: Session, t: Tournament) -> list[str]:
 
 
 def entfernen(session: Session, cmd: Command) -> Reply:
-    word = _collapse(_rest(cmd))
+    word = _collapse(cmd.rest)
     if not word:
         raise RuleError("Wen soll ich entfernen?", hint="Z. B. /entfernen Anna")
     refund = False
@@ -667,13 +661,19 @@ def parse_result_lines(
     return entered, line_of
 
 
-def ergebnis(session: Session, cmd: Command) -> Reply:
-    lines = [_collapse(line) for line in _rest(cmd).splitlines()]
+def result_lines(text: str) -> list[str]:
+    """The result lines of an /ergebnis message: spaces collapsed, a repeated "/ergebnis" at
+    the start of a line dropped, empty lines left out."""
+    lines = [_collapse(line) for line in text.splitlines()]
     lines = [
         " ".join(line.split()[1:]) if line and RESULT_COMMAND.match(line.split()[0]) else line
         for line in lines
     ]
-    lines = [line for line in lines if line]
+    return [line for line in lines if line]
+
+
+def ergebnis(session: Session, cmd: Command) -> Reply:
+    lines = result_lines(cmd.rest)
     if not lines:
         raise RuleError(
             "Welches Ergebnis?",

@@ -172,7 +172,7 @@ def _resolve(words: Sequence[str], names: Sequence[str]) -> tuple[str, list[str]
 
 def team(session: Session, cmd: Command, t: Tournament) -> Reply:
     """``/team`` (list), ``/team NAME TEAM``, ``/team NAME [TEAM]``, ``/team NAME -``."""
-    rest = cmd.text.split(None, 1)[1] if len(cmd.text.split(None, 1)) > 1 else ""
+    rest = cmd.rest
     if not rest.strip():
         return Reply(team_listing(session, t))
     names = [p.name for p in trepo.participants(session, t)]
