@@ -55,6 +55,7 @@ from skatbot import faults
 from skatbot.handlers import coalesce, durable, rich
 from skatbot.handlers.html_split import MAX_CAPTION, fits, split_html
 from skatbot.handlers.resilience import file_failed_text, is_topic_closed, topic_closed_note
+from skatbot.storage import message_links
 from skatbot.storage import outbox as stored
 from skatbot.usecases.common.reply import (
     Buttons,
@@ -538,6 +539,7 @@ class Delivery:
         steps: Steps | None = None,
         *,
         heavy: bool = False,
+        link: durable.Link | None = None,
     ) -> None:
         self.bot = bot
         self.outbox = outbox
@@ -545,6 +547,7 @@ class Delivery:
         self.target = target
         self.steps = steps  # the outbox row being delivered (None: a reply not stored)
         self.heavy = heavy  # in the documents' lane: paced to leave slots to the rest
+        self.link = link  # the booking message the row's reply answers (recorded once sent)
 
     async def _step(self, send: Callable[[], Awaitable[int | None]]) -> int | None:
         """One send of the row (made once over restarts, see ``Steps``)."""
@@ -700,14 +703,17 @@ class Delivery:
         return sent
 
     async def _after_sent(self, reply: Reply, sent: int | None, *, finish: bool) -> None:
-        """``on_sent`` with the sent message's id; for a stored row in the write that
-        records the sends (once over restarts)."""
+        """``on_sent`` with the sent message's id, and the row's ``link`` recorded; for a
+        stored row in the write that records the sends (once over restarts)."""
         on_sent = reply.on_sent if sent is not None else None
+        link, self.link = self.link, None  # the row's first reply only (not its posts)
         message_id = sent or 0
 
         def unit(session: Session) -> None:
             if on_sent is not None:
                 on_sent(session, message_id)
+            if link is not None and sent is not None:
+                record_link(session, link, sent)
 
         if self.steps is not None:
             try:
@@ -716,7 +722,7 @@ class Delivery:
                 log.exception("on_sent for chat %s failed", self.target.chat_id)
                 await self.steps.flush()
             return
-        if on_sent is not None and self.db is not None:
+        if (on_sent is not None or link is not None) and self.db is not None:
             try:
                 await self.db.write(unit)
             except Exception:  # the reply is out; remembering its id is a convenience
@@ -937,6 +943,12 @@ class Delivery:
         self.outbox.remember(chat_id, edit.message_id, content)
 
 
+def record_link(session: Session, link: durable.Link, sent: int) -> None:
+    """The reply to a booking message went out as message ``sent`` (edits of the booking
+    message edit it then)."""
+    message_links.set_reply(session, link.place, link.message_id, link.update_id, sent)
+
+
 def _caption(text: str, own: str) -> str | None:
     """The reply text (and the document's own plain caption, if both fit) as one HTML
     caption, or ``None`` if the text is too long for a caption."""
@@ -958,7 +970,8 @@ async def deliver_stored(
     Cancelled (shutdown), the row stays for the next start."""
     steps = Steps(db, row.row_id, done, row.update_id)
     heavy = bool(row.reply.documents)
-    d = Delivery(bot, outbox, db, Target(row.chat_id, row.thread_id), steps, heavy=heavy)
+    target = Target(row.chat_id, row.thread_id)
+    d = Delivery(bot, outbox, db, target, steps, heavy=heavy, link=row.link)
     try:
         sent = await d.reply(row.reply, finish=not row.pin)
         if row.pin and sent is not None:
@@ -1006,12 +1019,12 @@ async def resume(bot: Bot, bot_data: dict[str, Any]) -> int:
     pending = await db.read(stored.pending)
     for row in pending:
         try:
-            reply, pin = durable.decode(row.payload, row.blob)
+            reply, pin, link = durable.decode(row.payload, row.blob)
         except (ValueError, KeyError, TypeError):
             log.exception("outbox row %s cannot be read; dropped", row.id)
             await db.write(lambda session, row_id=row.id: stored.done(session, row_id))
             continue
-        item = durable.Stored(row.id, row.chat_id, row.thread_id, reply, pin, row.update_id)
+        item = durable.Stored(row.id, row.chat_id, row.thread_id, reply, pin, row.update_id, link)
         submit_stored(bot, outbox, db, item, done=row.steps)
     if pending:
         log.info("outbox: %d replies from the previous run queued", len(pending))

@@ -40,6 +40,18 @@ POST = "post"  # a message to another place; pinned after sending if the payload
 
 
 @dataclass(frozen=True)
+class Link:
+    """The user's message that booked something, answered by a row's reply: once the reply
+    is sent, its id is recorded for that message (``storage.message_links``), so that an
+    edit of the user's message can edit the answer too. ``place`` is the command's place,
+    ``update_id`` the booking's update."""
+
+    place: int
+    message_id: int
+    update_id: int
+
+
+@dataclass(frozen=True)
 class Stored:
     """A row just stored, with what the live delivery sends for it (closures included)."""
 
@@ -49,14 +61,21 @@ class Stored:
     reply: Reply
     pin: bool = False
     update_id: int | None = None
+    link: Link | None = None
 
 
 def store(
-    session: Session, chat_id: int, thread_id: int | None, update_id: int | None, reply: Reply
+    session: Session,
+    chat_id: int,
+    thread_id: int | None,
+    update_id: int | None,
+    reply: Reply,
+    link: Link | None = None,
 ) -> list[Stored]:
-    """Rows for ``reply`` to ``chat_id``/``thread_id`` and for its posts (recursively)."""
+    """Rows for ``reply`` to ``chat_id``/``thread_id`` and for its posts (recursively);
+    ``link`` belongs to the reply's own row."""
     out: list[Stored] = []
-    _store(session, out, chat_id, thread_id, update_id, reply, REPLY, pin=False)
+    _store(session, out, chat_id, thread_id, update_id, reply, REPLY, pin=False, link=link)
     return out
 
 
@@ -70,10 +89,11 @@ def _store(
     kind: str,
     *,
     pin: bool,
+    link: Link | None = None,
 ) -> None:
     own = _without_posts(reply)
     if _has_content(own) or pin:
-        payload, blob = encode(own, pin=pin)
+        payload, blob = encode(own, pin=pin, link=link)
         row_id = outbox.add(
             session,
             chat_id=chat_id,
@@ -83,7 +103,7 @@ def _store(
             payload=payload,
             blob=blob,
         )
-        out.append(Stored(row_id, chat_id, thread_id or None, own, pin, update_id))
+        out.append(Stored(row_id, chat_id, thread_id or None, own, pin, update_id, link))
     for post in reply.posts:
         _store(
             session,
@@ -135,7 +155,9 @@ def _unbuttons(rows: Any) -> Buttons:
     return tuple(tuple((str(label), str(data)) for label, data in row) for row in rows or ())
 
 
-def encode(reply: Reply, *, pin: bool = False) -> tuple[str, bytes | None]:
+def encode(
+    reply: Reply, *, pin: bool = False, link: Link | None = None
+) -> tuple[str, bytes | None]:
     """The reply as (JSON text, documents' bytes)."""
     docs = []
     blob = bytearray()
@@ -191,11 +213,13 @@ def encode(reply: Reply, *, pin: bool = False) -> tuple[str, bytes | None]:
         payload["refusal"] = True
     if pin:
         payload["pin"] = True
+    if link is not None:
+        payload["link"] = [link.place, link.message_id, link.update_id]
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":")), bytes(blob) or None
 
 
-def decode(payload: str, blob: bytes | None) -> tuple[Reply, bool]:
-    """The reply of a stored row, and whether to pin it after sending."""
+def decode(payload: str, blob: bytes | None) -> tuple[Reply, bool, Link | None]:
+    """The reply of a stored row, whether to pin it after sending, and its ``Link``."""
     data = json.loads(payload)
     documents: list[Document] = []
     at = 0
@@ -237,4 +261,6 @@ def decode(payload: str, blob: bytes | None) -> tuple[Reply, bool]:
             CloseTopic(int(chat), int(thread)) for chat, thread in data.get("gone_topics", ())
         ),
     )
-    return reply, bool(data.get("pin", False))
+    linked = data.get("link")
+    link = Link(*(int(n) for n in linked)) if linked else None
+    return reply, bool(data.get("pin", False)), link

@@ -8,7 +8,7 @@ second game), so the route table (routes.py) puts one handler in front of all ot
 What an edit does:
 
 * The message of a ``/spiel``, ``/korrigieren`` or ``/eingepasst`` that booked a row (see
-  storage/message_links.py; ``remembering`` links them when they are booked): the game is
+  storage/message_links.py; the runtime links them when they are booked): the game is
   corrected exactly as ``/korrigieren N …`` would do it - the current row struck, the new one
   in its place with the same dealer and number - and the bot edits its reply to that message
   to show the new result (a new message if that reply's id is unknown). The new text is read
@@ -36,7 +36,7 @@ from telegram import MessageEntity, Update
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
 from skatbot.handlers.delivery import enqueue_stored, target_of
-from skatbot.handlers.durable import Stored
+from skatbot.handlers.durable import Link, Stored
 from skatbot.handlers.routes import editable
 from skatbot.handlers.runtime import command_of, database, in_place, send, stage
 from skatbot.rules.errors import RuleError
@@ -102,9 +102,10 @@ async def handle_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         lock_chat(session, cmd.chat_id)
         if repo.processed(session, cmd.update_id) is not None:
             return []  # redelivered: the effect is committed already
-        reply, record = apply_edit(session, cmd, name)
+        reply, record, link = apply_edit(session, cmd, name)
         repo.mark_processed(session, cmd.update_id, cmd.chat_id, record)
-        return stage(session, target, cmd.update_id, reply)
+        answers = None if link is None else Link(link.chat_id, link.message_id, link.update_id)
+        return stage(session, target, cmd.update_id, reply, answers)
 
     try:
         rows = await database(context).write(unit)

@@ -27,35 +27,40 @@ from telegram.ext import (
 
 from skatbot.handlers import admin
 from skatbot.handlers.resilience import remember_topic_name
-from skatbot.handlers.routes import ROUTES, Kind, Route, allowed_updates, menu
-from skatbot.handlers.runtime import CallbackUseCase, UseCase, execute, execute_callback, send
+from skatbot.handlers.routes import ROUTES, Callback, Kind, Route, allowed_updates, menu
+from skatbot.handlers.runtime import execute, execute_callback, send
 from skatbot.storage.database import transient_database_error
-from skatbot.storage.unit import Session
-from skatbot.usecases.common.reply import Command, Reply
+from skatbot.usecases.common.reply import Reply
 
 log = logging.getLogger(__name__)
 
 
-def _handler(  # type: ignore[no-untyped-def]
-    use_case: UseCase, write: bool, ask_admin: bool = False, heavy: bool = False
-):
+def _command_handler(route: Route) -> Callback:
+    """The one wrapper of a command route: what its flags ask for around its use case."""
+
     async def handle(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         # A use case is sync code inside a transaction and cannot ask Telegram; commands whose
         # permission depends on chat admins ask first (one getChatMember call).
-        is_admin = await admin.is_chat_admin(update, context) if ask_admin else False
-        await execute(update, context, use_case, write=write, is_admin=is_admin, offload=heavy)
+        is_admin = await admin.is_chat_admin(update, context) if route.admin else False
+        await execute(
+            update,
+            context,
+            route.use_case,
+            write=route.write,
+            is_admin=is_admin,
+            offload=route.heavy,
+            link=route.editable,  # remember which message booked what (edits)
+        )
 
-    handle.__name__ = f"cmd_{use_case.__name__}"
+    handle.__name__ = f"cmd_{route.name}"
     return handle
 
 
-def _tap_handler(  # type: ignore[no-untyped-def]
-    use_case: CallbackUseCase, heavy: bool
-):
+def _tap_handler(route: Route) -> Callback:
     async def handle(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        await execute_callback(update, context, use_case, offload=heavy)
+        await execute_callback(update, context, route.use_case, offload=route.heavy)
 
-    handle.__name__ = f"tap_{use_case.__name__}"
+    handle.__name__ = f"tap_{route.name}"
     return handle
 
 
@@ -129,35 +134,13 @@ async def prune_forever(db: Any) -> None:
 ALLOWED_UPDATES = allowed_updates(ROUTES)
 
 
-def _remembering(name: str, use_case: UseCase) -> UseCase:
-    """``usecases.sheet.edits.remembering`` around ``use_case``, built at the first call (the edit
-    machinery imports the booking use cases, which a start does not need)."""
-    built: list[UseCase] = []
-
-    def run(session: Session, cmd: Command) -> Reply:
-        if not built:
-            from skatbot.usecases.sheet.edits import remembering
-
-            built.append(remembering(name, use_case))
-        return built[0](session, cmd)
-
-    return run
-
-
 def handler_of(route: Route) -> BaseHandler:  # type: ignore[type-arg]
     """The PTB handler of one route."""
     if route.kind is Kind.COMMAND:
-        callback = route.run
-        if route.is_use_case:
-            use_case: UseCase = route.run  # type: ignore[assignment]
-            if route.editable:  # remember which message booked what (edits)
-                use_case = _remembering(route.name, use_case)
-            callback = _handler(use_case, route.write, route.admin, route.heavy)
+        callback = _command_handler(route) if route.is_use_case else route.run
         return CommandHandler(route.name, callback)  # type: ignore[arg-type]
     if route.kind is Kind.CALLBACK:
-        callback = route.run
-        if route.is_use_case:
-            callback = _tap_handler(route.run, route.heavy)  # type: ignore[arg-type]
+        callback = _tap_handler(route) if route.is_use_case else route.run
         return CallbackQueryHandler(callback, pattern=route.pattern)  # type: ignore[arg-type]
     if route.kind is Kind.MESSAGE:
         assert route.filter is not None

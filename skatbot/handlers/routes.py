@@ -55,7 +55,8 @@ HIDDEN: Final = None
 class Route:
     kind: Kind
     name: str  # the command; for other kinds a label (logs, tests)
-    run: UseCase | CallbackUseCase | Callback  # a use case (commands, buttons) or a PTB callback
+    # a use case (commands, buttons), named (``Lazy``) or itself, or a PTB callback
+    run: Lazy | UseCase | CallbackUseCase | Callback
     menu: str | None = HIDDEN  # the menu text of a command
     write: bool = False  # commands; a button's use case always runs in a write transaction
     admin: bool = False
@@ -70,25 +71,41 @@ class Route:
     def is_use_case(self) -> bool:
         """A sync use case run by ``runtime.execute`` (commands) or ``runtime.execute_callback``
         (buttons); else ``run`` is a PTB callback."""
-        return not inspect.iscoroutinefunction(self.run)
+        return isinstance(self.run, Lazy) or not inspect.iscoroutinefunction(self.run)
+
+    @property
+    def use_case(self) -> Any:
+        """The use case function of a command or button route (imported at the first call)."""
+        return self.run.resolve() if isinstance(self.run, Lazy) else self.run
 
 
-def lazy(target: str) -> Callable[[Session, Command], Any]:
-    """The use case ``"module:function"`` of ``skatbot.usecases``, imported at its first call,
+@dataclass(frozen=True)
+class Lazy:
+    """The use case ``"module:function"`` of ``skatbot.usecases``, imported at its first use,
     so that a bot start imports no use case at all (it polls sooner; the first update pays
-    the import once). tests/handlers/test_routes.py resolves every one."""
-    module, _, name = target.partition(":")
-    path = f"skatbot.usecases.{module}"
-    found: list[Callable[[Session, Command], Any]] = []
+    the import once). The runtime calls the function itself: nothing wraps it.
+    tests/handlers/test_routes.py resolves every one."""
 
-    def run(session: Session, cmd: Command) -> Any:
-        if not found:
-            found.append(getattr(importlib.import_module(path), name))
-        return found[0](session, cmd)
+    target: str
 
-    run.__name__ = name
-    run.__qualname__ = run.lazy_target = f"{path}:{name}"  # type: ignore[attr-defined]
-    return run
+    @property
+    def path(self) -> str:
+        """``"skatbot.usecases.module:function"``."""
+        return f"skatbot.usecases.{self.target}"
+
+    def resolve(self) -> Callable[[Session, Command], Any]:
+        found = _RESOLVED.get(self.target)
+        if found is None:
+            module, _, name = self.path.partition(":")
+            found = _RESOLVED[self.target] = getattr(importlib.import_module(module), name)
+        return found
+
+
+_RESOLVED: dict[str, Callable[[Session, Command], Any]] = {}
+
+
+def lazy(target: str) -> Lazy:
+    return Lazy(target)
 
 
 def glue(target: str) -> Callback:
@@ -110,7 +127,7 @@ def glue(target: str) -> Callback:
 
 def command(
     name: str,
-    run: UseCase | Callback,
+    run: Lazy | UseCase | Callback,
     menu: str | None,
     *,
     write: bool = False,
@@ -127,7 +144,7 @@ def command(
 
 
 def button(
-    name: str, pattern: str, run: CallbackUseCase | Callback, *, heavy: bool = False
+    name: str, pattern: str, run: Lazy | CallbackUseCase | Callback, *, heavy: bool = False
 ) -> Route:
     """A button: callback data matching ``pattern`` (PTB takes the first route that matches)."""
     if inspect.iscoroutinefunction(run) and heavy:

@@ -12,6 +12,7 @@ import dataclasses
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import TypeVar
 
 from telegram import Message, Update
 from telegram.error import TelegramError
@@ -22,7 +23,7 @@ from skatbot.handlers import coalesce, delivery, durable, fairness
 from skatbot.handlers.html_split import MAX_TEXT
 from skatbot.rules.errors import RuleError
 from skatbot.storage import lists as repo
-from skatbot.storage import places
+from skatbot.storage import message_links, places
 from skatbot.storage.database import Database, lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import (
@@ -35,6 +36,7 @@ from skatbot.usecases.common.reply import (
 )
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 UseCase = Callable[[Session, Command], Reply]
 CallbackUseCase = Callable[[Session, Command], Answer]
@@ -105,6 +107,37 @@ def database(context: ContextTypes.DEFAULT_TYPE) -> Database:
     return db
 
 
+def effect(
+    session: Session, use_case: UseCase, cmd: Command, *, link: bool = False
+) -> tuple[Reply, durable.Link | None] | None:
+    """What one command does, in the caller's write transaction: the chat locked, the use
+    case run once per update id (``None``: a redelivered update, its replies are out or
+    pending in the outbox already), and with ``link`` the user's message linked to what it
+    booked (an edit of that message corrects the booking, see ``usecases.sheet.edits``)."""
+
+    def run() -> tuple[Reply, durable.Link | None]:
+        reply = use_case(session, cmd)
+        if not link or cmd.source_message_id is None or reply.refusal:
+            return reply, None
+        message_links.remember(session, cmd.chat_id, cmd.source_message_id, cmd.update_id)
+        return reply, durable.Link(cmd.chat_id, cmd.source_message_id, cmd.update_id)
+
+    return once(session, cmd, run)
+
+
+def once(session: Session, cmd: Command, run: Callable[[], T]) -> T | None:
+    """``run()`` unless ``cmd``'s update was processed already (``None``), its update id
+    stored in the same transaction."""
+    # Lock the chat before the redelivery check: a second instance handling the same
+    # update waits here and then finds it processed (PostgreSQL; no-op on SQLite).
+    lock_chat(session, cmd.chat_id)
+    if repo.processed(session, cmd.update_id) is not None:
+        return None
+    result = run()
+    repo.mark_processed(session, cmd.update_id, cmd.chat_id, "")
+    return result
+
+
 async def execute(
     update: Update,
     context: ContextTypes.DEFAULT_TYPE,
@@ -113,11 +146,13 @@ async def execute(
     write: bool = True,
     is_admin: bool = False,
     offload: bool = False,
+    link: bool = False,
 ) -> None:
     """Parse, run ``use_case`` in one transaction, then send its reply.
 
     ``offload`` runs a long unit (a PDF, a tournament-sized computation) in a worker thread
-    so that the event loop keeps serving other chats meanwhile.
+    so that the event loop keeps serving other chats meanwhile. ``link``: the command books
+    what an edit of its message may correct (``effect``).
     """
     try:
         cmd = command_of(update)
@@ -146,18 +181,13 @@ async def execute(
         return
 
     def unit(session: Session) -> Reply:
-        reply = use_case(session, cmd)
-        return reply
+        return use_case(session, cmd)
 
     def write_unit(session: Session) -> list[durable.Stored]:
-        # Lock the chat before the redelivery check: a second instance handling the same
-        # update waits here and then finds it processed (PostgreSQL; no-op on SQLite).
-        lock_chat(session, cmd.chat_id)
-        if repo.processed(session, cmd.update_id) is not None:
-            return []  # redelivered: its replies are out or pending in the outbox
-        reply = use_case(session, cmd)
-        repo.mark_processed(session, cmd.update_id, cmd.chat_id, "")
-        rows = stage(session, target, cmd.update_id, reply)
+        done = effect(session, use_case, cmd, link=link)
+        if done is None:
+            return []  # redelivered
+        rows = stage(session, target, cmd.update_id, *done)
         faults.at("before_commit", cmd.update_id)
         return rows
 
@@ -195,13 +225,17 @@ async def _read_and_send(
 
 
 def stage(
-    session: Session, target: delivery.Target | None, update_id: int, reply: Reply
+    session: Session,
+    target: delivery.Target | None,
+    update_id: int,
+    reply: Reply,
+    link: durable.Link | None = None,
 ) -> list[durable.Stored]:
     """Store ``reply`` (to the update's chat and topic) in the outbox, in the caller's
     transaction: the rows to hand to ``delivery.enqueue_stored`` after the commit."""
     if target is None or not reply.goes_out:
         return []
-    return durable.store(session, target.chat_id, target.thread_id, update_id, reply)
+    return durable.store(session, target.chat_id, target.thread_id, update_id, reply, link)
 
 
 async def send(update: Update, context: ContextTypes.DEFAULT_TYPE, reply: Reply) -> None:
@@ -345,11 +379,9 @@ async def execute_callback(
     target = delivery.target_of(update)
 
     def unit(session: Session) -> tuple[Answer, list[durable.Stored]]:
-        lock_chat(session, cmd.chat_id)
-        if repo.processed(session, cmd.update_id) is not None:
+        answer = once(session, cmd, lambda: use_case(session, cmd))
+        if answer is None:
             return Answer(), []  # redelivered: the effect is committed already
-        answer = use_case(session, cmd)
-        repo.mark_processed(session, cmd.update_id, cmd.chat_id, "")
         rows = [
             row
             for reply in replies_of(cmd, answer)

@@ -7,7 +7,7 @@ remembers, per place (``Command.chat_id``: the chat or forum topic) and user mes
 * the update id of the booking: the booked row is the play row of this place's lists stored
   with that update id (rows already keep their update id, so booking writes one small row
   more and nothing else);
-* the id of the bot's reply, learned after sending (``Reply.on_sent``); None until then, or
+* the id of the bot's reply, recorded by the delivery after sending; None until then, or
   if sending failed.
 
 A link is written in the booking's own transaction, so a refused command (rolled back) leaves

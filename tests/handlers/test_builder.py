@@ -163,7 +163,7 @@ async def test_forged_data_is_refused_and_changes_nothing(bot: Bot, tmp_path: Pa
         route = next(
             r for r in ROUTES if r.kind is Kind.CALLBACK and re.match(r.pattern or "", data)
         )
-        run = builder.builder_tap if route.name == "builder" else route.run
+        run = builder.builder_tap if route.name == "builder" else route.use_case
         return bot.db.run_write(lambda s: run(s, cmd)).notice  # type: ignore[operator, arg-type, union-attr]
 
     assert forge(f"v1:b:{other_id}:p:0", phone.message_id) == builder.NOT_HERE

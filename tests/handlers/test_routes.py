@@ -214,14 +214,25 @@ def test_every_lazy_route_names_a_use_case_that_exists() -> None:
     import importlib
     import inspect
 
-    lazy = [r for r in ROUTES if hasattr(r.run, "lazy_target")]
-    assert len(lazy) >= 60  # every use case and every PTB callback but admin's
-    for route in lazy:
+    from skatbot.handlers.routes import Lazy
+
+    named = [r for r in ROUTES if isinstance(r.run, Lazy)]
+    assert len(named) >= 60  # every use case
+    for route in named:
+        assert isinstance(route.run, Lazy)
+        module, _, name = route.run.path.partition(":")
+        target = getattr(importlib.import_module(module), name, None)
+        assert callable(target), f"{route.name}: {route.run.path}"
+        assert not inspect.iscoroutinefunction(target)  # run by the runtime, not by PTB
+        assert route.use_case is target  # the route runs the function itself, unwrapped
+    glued = [r for r in ROUTES if hasattr(r.run, "lazy_target")]
+    assert len(glued) >= 5  # the PTB callbacks but admin's
+    for route in glued:
         module, _, name = route.run.lazy_target.partition(":")  # type: ignore[union-attr]
         target = getattr(importlib.import_module(module), name, None)
         assert callable(target), f"{route.name}: {route.run.lazy_target}"  # type: ignore[union-attr]
-        # a PTB callback stays one (run by PTB), a use case stays one (run by the runtime)
-        assert inspect.iscoroutinefunction(target) == inspect.iscoroutinefunction(route.run)
+        # a PTB callback stays one (run by PTB)
+        assert inspect.iscoroutinefunction(target) and inspect.iscoroutinefunction(route.run)
 
 
 def test_a_start_does_not_import_the_features_it_does_not_need() -> None:

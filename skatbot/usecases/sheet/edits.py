@@ -1,65 +1,31 @@
 """Edited messages as use cases: an edit of a message that booked a game corrects that
 booking (``handlers/edits.py`` has the rules of what an edit does and the PTB glue).
 
-``remembering`` links the message of a ``/spiel``, ``/korrigieren`` or ``/eingepasst`` to the
-row it booked (``storage.message_links``) and the bot's reply to it once sent; ``apply_edit``
-corrects the booking of an edited message like ``/korrigieren N …`` would.
+The runtime links the message of a ``/spiel``, ``/korrigieren`` or ``/eingepasst`` to the
+row it booked (``storage.message_links``), and the delivery the bot's reply to it once sent;
+``apply_edit`` corrects the booking of an edited message like ``/korrigieren N …`` would.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
-from collections.abc import Callable
 
 from skatbot.rules.errors import RuleError
 from skatbot.rules.sheet import Entry, Sheet, Status
 from skatbot.storage import lists as repo
 from skatbot.storage import message_links
 from skatbot.storage.unit import Session
-from skatbot.usecases.common.reply import Call, Command, Edit, Reply
+from skatbot.usecases.common.reply import Command, Edit, Reply
 from skatbot.usecases.sheet.commands import correction_fields, unchanged, write_correction
 
-UseCase = Callable[[Session, Command], Reply]
-
-# Commands whose messages may be edited to correct what they booked.
-SET_REPLY = "skatbot.storage.message_links:set_reply"
 NOT_APPLIED = "Bearbeitung nicht übernommen:"
 
 
-# --- booking: remember which message booked what ------------------------------------------------
-
-
-def remembering(name: str, use_case: UseCase) -> UseCase:
-    """``use_case`` that also links the user's message to its booking (same transaction) and
-    the bot's reply to it once sent (``Reply.on_sent``)."""
-
-    @functools.wraps(use_case)
-    def run(session: Session, cmd: Command) -> Reply:
-        reply = use_case(session, cmd)
-        message_id = cmd.source_message_id
-        if message_id is None or (name == "spiel" and not cmd.args):  # the builder: no booking
-            return reply
-        place, update_id = cmd.chat_id, cmd.update_id
-        message_links.remember(session, place, message_id, update_id)
-        earlier = reply.on_sent
-        link = Call(SET_REPLY, (place, message_id, update_id))
-        if earlier is None:
-            return dataclasses.replace(reply, on_sent=link)
-        if isinstance(earlier, Call):
-            return dataclasses.replace(reply, on_sent=earlier.then(link))
-
-        def on_sent(s: Session, reply_id: int) -> None:
-            earlier(s, reply_id)
-            link(s, reply_id)
-
-        return dataclasses.replace(reply, on_sent=on_sent)
-
-    return run
-
-
-def apply_edit(session: Session, cmd: Command, name: str) -> tuple[Reply, str]:
-    """Correct what the edited message booked; (what to send, the text to record)."""
+def apply_edit(
+    session: Session, cmd: Command, name: str
+) -> tuple[Reply, str, message_links.Link | None]:
+    """Correct what the edited message booked: what to send, the text to record, and the
+    message's link when the reply is a new message answering it (to be recorded once sent)."""
     assert cmd.source_message_id is not None
     words = list(cmd.args)
     typed = f"/{name} {' '.join(words)}".rstrip()
@@ -102,7 +68,7 @@ def apply_edit(session: Session, cmd: Command, name: str) -> tuple[Reply, str]:
             raise RuleError("Wer hat gespielt und was?", hint=f"Z. B. /spiel {example}")
         fields, notes = correction_fields(loaded, nr, rest)
         if _same(entry, fields):
-            return Reply(""), ""
+            return Reply(""), "", None
         corrected = write_correction(session, cmd, loaded, nr, fields, notes)
     except RuleError as err:
         hints = [h for h in (err.hint, f"Zum Korrigieren: {line}") if h]
@@ -110,7 +76,8 @@ def apply_edit(session: Session, cmd: Command, name: str) -> tuple[Reply, str]:
             f"{NOT_APPLIED} {err.message} Spiel {nr} bleibt, wie es war.",
             hint="\n👉 ".join(hints),
         ) from err
-    return _show(cmd, link, corrected), corrected.text
+    shown = _show(link, corrected)
+    return shown, corrected.text, (link if shown.text else None)
 
 
 def current_entry(sheet: Sheet, row_id: int) -> Entry | None:
@@ -149,13 +116,12 @@ def _refuse_closed(
     )
 
 
-def _show(cmd: Command, link: message_links.Link, corrected: Reply) -> Reply:
-    """Edit the bot's reply to the message; a new message if that reply is unknown."""
+def _show(link: message_links.Link, corrected: Reply) -> Reply:
+    """Edit the bot's reply to the message; a new message if that reply is unknown (the
+    caller links it: later edits edit that one)."""
     note = "✏️ <i>Nachricht bearbeitet</i> · "
     text = note + corrected.text
     if link.reply_message_id is not None:
         edit = Edit(link.reply_message_id, text, corrected.buttons)
         return Reply("", edits=(edit, *corrected.edits))
-    # later edits edit this message
-    on_sent = Call(SET_REPLY, (cmd.chat_id, link.message_id, link.update_id))
-    return dataclasses.replace(corrected, text=text, on_sent=on_sent)
+    return dataclasses.replace(corrected, text=text)
