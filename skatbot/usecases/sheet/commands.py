@@ -16,7 +16,6 @@ from skatbot.rules.numbers import is_number, refuse_foreign_digits
 from skatbot.rules.scoring import minus_sign
 from skatbot.rules.sheet import (
     Entry,
-    LogRow,
     RowKind,
     Sheet,
     default_series_length,
@@ -367,13 +366,14 @@ def book_game(
     dealer = sheet.next_dealer
     sheet.check_declarer(declarer, dealer)
     sheet.check_game_allowed(declarer, evaluate_text(text, sheet.house is not None))
-    return book(
+    booked = book(
         session,
         cmd,
         loaded,
-        lambda after, _row: _booked(after, after.entries[-1], loaded.lst.seed, "✅", notes),
         row={"kind": RowKind.GAME, "dealer": dealer, "declarer": declarer, "announcement": text},
     )
+    after = booked.after
+    return booked.reply(_booked(after, after.entries[-1], loaded.lst.seed, "✅", notes))
 
 
 def _booked(sheet: Sheet, entry: Entry, seed: str, icon: str, notes: tuple[str, ...] = ()) -> str:
@@ -393,17 +393,15 @@ def eingepasst(session: Session, cmd: Command) -> Reply:
     sheet = loaded.sheet
     sheet.check_can_add()
     sheet.check_pass_allowed()
-
-    def say(after: Sheet, _row: LogRow | None) -> str:
-        entry = after.entries[-1]
-        lines = [
-            f"🤝 <b>Spiel {entry.nr}/{after.series_length}</b> · eingepasst – keine Wertung.",
-            f"Stand: {texts.standings_line(after, loaded.lst.seed)}",
-            texts.progress(after),
-        ]
-        return "\n".join(lines)
-
-    return book(session, cmd, loaded, say, row={"kind": RowKind.PASS, "dealer": sheet.next_dealer})
+    booked = book(session, cmd, loaded, row={"kind": RowKind.PASS, "dealer": sheet.next_dealer})
+    after = booked.after
+    entry = after.entries[-1]
+    lines = [
+        f"🤝 <b>Spiel {entry.nr}/{after.series_length}</b> · eingepasst – keine Wertung.",
+        f"Stand: {texts.standings_line(after, loaded.lst.seed)}",
+        texts.progress(after),
+    ]
+    return booked.reply("\n".join(lines))
 
 
 def _game_number(word: str | None, command: str, sheet: Sheet) -> int:
@@ -546,22 +544,18 @@ def write_correction(
             sheet.table_size,
             sheet.sitting_out(dealer),
         )
-
-    def say(after: Sheet, row: LogRow | None) -> str:
-        entry = next(e for e in after.entries if row is not None and e.row.id == row.id)
-        old = texts.entry_title(sheet, target)
-        text = _booked(after, entry, loaded.lst.seed, "✏️", notes)
-        head = f"Spiel {nr} korrigiert (gestrichen: <s>{old}</s>)."
-        if dealer != old_dealer:
-            head += (
-                f"\n🔄 Geber in Spiel {nr}: {escape(loaded.names[dealer])}"
-                f" (vorher {escape(loaded.names[old_dealer])})."
-            )
-        return f"{head}\n{text}"
-
-    return book(
-        session, cmd, loaded, say, row={"dealer": dealer, "target": target.row.id, **fields}
-    )
+    booked = book(session, cmd, loaded, row={"dealer": dealer, "target": target.row.id, **fields})
+    after, row = booked.after, booked.row
+    entry = next(e for e in after.entries if row is not None and e.row.id == row.id)
+    old = texts.entry_title(sheet, target)
+    text = _booked(after, entry, loaded.lst.seed, "✏️", notes)
+    head = f"Spiel {nr} korrigiert (gestrichen: <s>{old}</s>)."
+    if dealer != old_dealer:
+        head += (
+            f"\n🔄 Geber in Spiel {nr}: {escape(loaded.names[dealer])}"
+            f" (vorher {escape(loaded.names[old_dealer])})."
+        )
+    return booked.reply(f"{head}\n{text}")
 
 
 def _check_corrected_declarer(
@@ -596,24 +590,21 @@ def storno(session: Session, cmd: Command) -> Reply:
     loaded = require_list(session, cmd)
     nr = _game_number(words[0] if words else None, "storno", loaded.sheet)
     target = loaded.sheet.entry(nr)
-
-    def say(after: Sheet, _row: LogRow | None) -> str:
-        lines = [
-            f"🗑 Spiel {nr} storniert: <s>{texts.entry_title(loaded.sheet, target)}</s>",
-            "Die folgenden Spiele rücken eine Nummer auf.",
-            f"Stand: {texts.standings_line(after, loaded.lst.seed)}",
-            texts.progress(after),
-        ]
-        return "\n".join(lines)
-
-    return book(
+    booked = book(
         session,
         cmd,
         loaded,
-        say,
         row={"kind": RowKind.CANCEL, "target": target.row.id},
         keys=Keys.CANCEL,
     )
+    after = booked.after
+    lines = [
+        f"🗑 Spiel {nr} storniert: <s>{texts.entry_title(loaded.sheet, target)}</s>",
+        "Die folgenden Spiele rücken eine Nummer auf.",
+        f"Stand: {texts.standings_line(after, loaded.lst.seed)}",
+        texts.progress(after),
+    ]
+    return booked.reply("\n".join(lines))
 
 
 # --- /umbenennen, /geber, /serie ------------------------------------------------------------
@@ -633,7 +624,7 @@ def umbenennen(session: Session, cmd: Command) -> Reply:
     after_rename(session, cmd.chat_id, old, new)  # a linked person keeps the new spelling
     repo.rename_player(session, loaded.players[seat], new)
     text = f"✏️ {escape(old)} heißt jetzt {escape(new)}. Die Zahlen bleiben, wie sie sind."
-    return book(session, cmd, loaded, lambda _after, _row: text, keys=Keys.NONE)
+    return book(session, cmd, loaded, keys=Keys.NONE).reply(text)
 
 
 def geber(session: Session, cmd: Command) -> Reply:
@@ -643,15 +634,10 @@ def geber(session: Session, cmd: Command) -> Reply:
     if not words:
         raise RuleError("Wer gibt als Nächstes?", hint="Z. B. /geber Bernd")
     seat = resolve(" ".join(words), loaded.names)
-    return book(
-        session,
-        cmd,
-        loaded,
-        lambda after, _row: (
-            f"🔄 Nächster Geber: {full_stop(escape(loaded.names[seat]))}\n" + texts.progress(after)
-        ),
-        row={"kind": RowKind.DEALER, "seat": seat},
-        keys=Keys.NONE,
+    booked = book(session, cmd, loaded, row={"kind": RowKind.DEALER, "seat": seat}, keys=Keys.NONE)
+    return booked.reply(
+        f"🔄 Nächster Geber: {full_stop(escape(loaded.names[seat]))}\n"
+        + texts.progress(booked.after)
     )
 
 
@@ -675,14 +661,8 @@ def serie(session: Session, cmd: Command) -> Reply:
         )
     repo.set_series_length(session, loaded.lst, n)
     # A new sheet: the loaded one may be the sheet cache's, shared beyond this unit of work.
-    return book(
-        session,
-        cmd,
-        loaded,
-        lambda after, _row: f"📏 Die Serie hat jetzt {texts.games(n)}.\n{texts.progress(after)}",
-        after=loaded.sheet.with_series_length(n),
-        keys=Keys.NONE,
-    )
+    booked = book(session, cmd, loaded, after=loaded.sheet.with_series_length(n), keys=Keys.NONE)
+    return booked.reply(f"📏 Die Serie hat jetzt {texts.games(n)}.\n{texts.progress(booked.after)}")
 
 
 # --- read-only views --------------------------------------------------------------------------
