@@ -6,7 +6,10 @@ back a ``Booked``: the sheet after the change, the new row, and what every reply
 carries - the buttons its kind of change gets (with "Alle gesund?" before a Ramsch) and the
 refresh of the pinned standings. The use case then words its text from ``Booked.after`` and
 ``Booked.row`` and builds its reply once with ``Booked.reply(text)``: the call goes one way,
-no callback back into the use case. No Telegram types here.
+no callback back into the use case.
+
+``book_game`` books one game given as canonical text and words its reply: ``/spiel`` and the
+button builder (sheet/builder/commands.py) both book through it. No Telegram types here.
 """
 
 from __future__ import annotations
@@ -14,13 +17,14 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass
+from html import escape
 
 from skatbot.rules.errors import RuleError
 from skatbot.rules.house import rules_from_code
-from skatbot.rules.sheet import PLAYS, LogRow, RowKind, Sheet, replay
+from skatbot.rules.sheet import PLAYS, Entry, LogRow, RowKind, Sheet, evaluate_text, replay
 from skatbot.storage import lists as repo
 from skatbot.storage.unit import Session
-from skatbot.usecases.common import keyboards
+from skatbot.usecases.common import keyboards, texts
 from skatbot.usecases.common.reply import Buttons, Command, Edit, Reply
 from skatbot.usecases.sheet import standings
 
@@ -120,6 +124,43 @@ def book(
         buttons=_buttons(keys, new, after, loaded.lst.id, rows),
         edits=standings.refresh(session, loaded, after),
     )
+
+
+def book_game(
+    session: Session,
+    cmd: Command,
+    loaded: repo.LoadedList,
+    declarer: int,
+    text: str,
+    notes: tuple[str, ...] = (),
+) -> Reply:
+    """Book one game given as canonical text (``/spiel`` and the button builder)."""
+    sheet = loaded.sheet
+    sheet.check_can_add()
+    dealer = sheet.next_dealer
+    sheet.check_declarer(declarer, dealer)
+    sheet.check_game_allowed(declarer, evaluate_text(text, sheet.house is not None))
+    booked = book(
+        session,
+        cmd,
+        loaded,
+        row={"kind": RowKind.GAME, "dealer": dealer, "declarer": declarer, "announcement": text},
+    )
+    after = booked.after
+    return booked.reply(game_text(after, after.entries[-1], loaded.lst.seed, "✅", notes))
+
+
+def game_text(sheet: Sheet, entry: Entry, seed: str, icon: str, notes: tuple[str, ...] = ()) -> str:
+    """The reply to a booked game (``icon`` ✅) or a corrected one (✏️): its title, the
+    parser's notes, the breakdown and booking, the standings and the next deal."""
+    lines = [
+        f"{icon} <b>Spiel {entry.nr}/{sheet.series_length}</b> · {texts.entry_title(sheet, entry)}"
+    ]
+    lines.extend(f"ℹ️ {escape(n)}" for n in notes)
+    lines.extend(texts.booking_lines(sheet, entry))
+    lines.append(f"Stand: {texts.standings_line(sheet, seed)}")
+    lines.append(texts.progress(sheet))
+    return "\n".join(lines)
 
 
 def _buttons(keys: Keys, new: LogRow | None, after: Sheet, list_id: int, rows: int) -> Buttons:

@@ -19,7 +19,6 @@ from skatbot.rules.sheet import (
     RowKind,
     Sheet,
     default_series_length,
-    evaluate_text,
     replay,
 )
 from skatbot.rules.value import GameResult
@@ -43,7 +42,7 @@ from skatbot.usecases.common.names import (
 from skatbot.usecases.common.places import guard_replace
 from skatbot.usecases.common.reply import Answer, Command, Reply, error_text
 from skatbot.usecases.people.persons import after_rename, me_buttons
-from skatbot.usecases.sheet.booking import Keys, after_row, book, user_fields
+from skatbot.usecases.sheet.booking import Keys, after_row, book, book_game, game_text, user_fields
 from skatbot.usecases.sheet.lists import DESK_HINT, require_list
 from skatbot.usecases.sheet.lists import refuse_at_desk as _refuse_at_desk
 
@@ -289,9 +288,11 @@ def opening_reply(lst: repo.ListInfo, sheet: Sheet, names: list[str], head: str 
 # --- /spiel, /eingepasst, /korrigieren, /storno -------------------------------------------------
 
 
-def _parse_game(
+def parse_game(
     loaded: repo.LoadedList, words: list[str], command: str = "/spiel", example: str = ""
 ) -> tuple[int, str, tuple[str, ...]]:
+    """The declarer's seat, the game as canonical text and the parser's notes, from the words
+    of ``/spiel`` (or of a correction: ``command`` and ``example`` for its refusals)."""
     if not words:
         raise RuleError(
             "Wer hat gespielt und was?", hint="Z. B. /spiel Anna grand ohne 1 hand gewonnen"
@@ -343,48 +344,13 @@ def spiel(session: Session, cmd: Command) -> Reply:
     sheet = loaded.sheet
     sheet.check_can_add()
     try:
-        declarer, text, notes = _parse_game(loaded, words)
+        declarer, text, notes = parse_game(loaded, words)
     except MissingName as err:
         # Nothing was written: the refusal comes with the builder's button.
         return Reply(
             error_text(err), buttons=(((BUILDER_LABEL, keyboards.NEW_GAME),),), refusal=True
         )
     return book_game(session, cmd, loaded, declarer, text, notes)
-
-
-def book_game(
-    session: Session,
-    cmd: Command,
-    loaded: repo.LoadedList,
-    declarer: int,
-    text: str,
-    notes: tuple[str, ...] = (),
-) -> Reply:
-    """Book one game given as canonical text (``/spiel`` and the button builder)."""
-    sheet = loaded.sheet
-    sheet.check_can_add()
-    dealer = sheet.next_dealer
-    sheet.check_declarer(declarer, dealer)
-    sheet.check_game_allowed(declarer, evaluate_text(text, sheet.house is not None))
-    booked = book(
-        session,
-        cmd,
-        loaded,
-        row={"kind": RowKind.GAME, "dealer": dealer, "declarer": declarer, "announcement": text},
-    )
-    after = booked.after
-    return booked.reply(_booked(after, after.entries[-1], loaded.lst.seed, "✅", notes))
-
-
-def _booked(sheet: Sheet, entry: Entry, seed: str, icon: str, notes: tuple[str, ...] = ()) -> str:
-    lines = [
-        f"{icon} <b>Spiel {entry.nr}/{sheet.series_length}</b> · {texts.entry_title(sheet, entry)}"
-    ]
-    lines.extend(f"ℹ️ {escape(n)}" for n in notes)
-    lines.extend(texts.booking_lines(sheet, entry))
-    lines.append(f"Stand: {texts.standings_line(sheet, seed)}")
-    lines.append(texts.progress(sheet))
-    return "\n".join(lines)
 
 
 def eingepasst(session: Session, cmd: Command) -> Reply:
@@ -450,7 +416,7 @@ def correction_fields(
         )
     old = loaded.sheet.entry(nr).row.declarer
     example = texts.command_name(loaded.names, old) if old is not None else ""
-    declarer, text, notes = _parse_game(loaded, rest, f"/korrigieren {nr}", example)
+    declarer, text, notes = parse_game(loaded, rest, f"/korrigieren {nr}", example)
     return {"kind": RowKind.GAME, "declarer": declarer, "announcement": text, **extra}, notes
 
 
@@ -548,7 +514,7 @@ def write_correction(
     after, row = booked.after, booked.row
     entry = next(e for e in after.entries if row is not None and e.row.id == row.id)
     old = texts.entry_title(sheet, target)
-    text = _booked(after, entry, loaded.lst.seed, "✏️", notes)
+    text = game_text(after, entry, loaded.lst.seed, "✏️", notes)
     head = f"Spiel {nr} korrigiert (gestrichen: <s>{old}</s>)."
     if dealer != old_dealer:
         head += (

@@ -15,7 +15,7 @@ the state, its keyboard and what a tap does (a pure state machine that asks ``ru
 implied levels) are ``builder_state``. The state lives in the ``builders`` table
 (``storage.builders``: a tap works after a restart and on any instance). "Eintragen" writes
 the canonical text (``format_announcement``) through the same use case as ``/spiel`` text
-(``sheet.book_game`` / ``sheet.correct_game``).
+(``booking.book_game`` / ``commands.correct_game``).
 
 Callback data: ``v1:b:<builder id>:<op>`` with the ops of ``builder_state``. The buttons under
 bookings are in common/keyboards.py, their use cases in sheet/buttons.py.
@@ -39,8 +39,9 @@ from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import keyboards
 from skatbot.usecases.common.reply import Answer, Buttons, Call, Command, Edit, Reply
+from skatbot.usecases.sheet.booking import book_game
 from skatbot.usecases.sheet.builder import state as bs
-from skatbot.usecases.sheet.commands import book_game, correct_game
+from skatbot.usecases.sheet.commands import correct_game
 from skatbot.usecases.sheet.commands import spiel as spiel_text
 from skatbot.usecases.sheet.lists import require_list
 
