@@ -8,8 +8,9 @@ refresh of the pinned standings. The use case then words its text from ``Booked.
 ``Booked.row`` and builds its reply once with ``Booked.reply(text)``: the call goes one way,
 no callback back into the use case.
 
-``book_game`` books one game given as canonical text and words its reply: ``/spiel`` and the
-button builder (sheet/builder/commands.py) both book through it. No Telegram types here.
+``book_game`` books one game given as canonical text and words its reply: ``/spiel``
+(sheet/spiel.py) and the button builder (sheet/builder/commands.py) both book through it, so
+the builder does not import the ``/spiel`` use case that opens it. No Telegram types here.
 """
 
 from __future__ import annotations

@@ -40,9 +40,9 @@ from skatbot.usecases.common.names import (
     take_name,
 )
 from skatbot.usecases.common.places import guard_replace
-from skatbot.usecases.common.reply import Answer, Command, Reply, error_text
+from skatbot.usecases.common.reply import Answer, Command, Reply
 from skatbot.usecases.people.persons import after_rename, me_buttons
-from skatbot.usecases.sheet.booking import Keys, after_row, book, book_game, game_text, user_fields
+from skatbot.usecases.sheet.booking import Keys, after_row, book, game_text, user_fields
 from skatbot.usecases.sheet.lists import DESK_HINT, require_list
 from skatbot.usecases.sheet.lists import refuse_at_desk as _refuse_at_desk
 
@@ -285,7 +285,7 @@ def opening_reply(lst: repo.ListInfo, sheet: Sheet, names: list[str], head: str 
     return Reply("\n".join(lines), buttons=(keyboards.new_game_row(), *me_buttons(lst.id)))
 
 
-# --- /spiel, /eingepasst, /korrigieren, /storno -------------------------------------------------
+# --- parsing a game; /eingepasst, /korrigieren, /storno (/spiel itself: spiel.py) ---------------
 
 
 def parse_game(
@@ -330,27 +330,6 @@ def missing_name(
         f"Wer hat gespielt? Vor „{typed}“ fehlt der Name.",
         hint=f"{command} NAME …, z. B. {command} {name} {typed}{tail}",
     )
-
-
-BUILDER_LABEL = "Mit Knöpfen eintragen"
-
-
-def spiel(session: Session, cmd: Command) -> Reply:
-    words = list(cmd.args)
-    if len(words) == 1 and words[0].casefold() in PASS_WORDS:
-        return eingepasst(session, cmd)
-    lock_chat(session, cmd.chat_id)
-    loaded = require_list(session, cmd)
-    sheet = loaded.sheet
-    sheet.check_can_add()
-    try:
-        declarer, text, notes = parse_game(loaded, words)
-    except MissingName as err:
-        # Nothing was written: the refusal comes with the builder's button.
-        return Reply(
-            error_text(err), buttons=(((BUILDER_LABEL, keyboards.NEW_GAME),),), refusal=True
-        )
-    return book_game(session, cmd, loaded, declarer, text, notes)
 
 
 def eingepasst(session: Session, cmd: Command) -> Reply:

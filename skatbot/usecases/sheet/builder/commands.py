@@ -1,8 +1,8 @@
 """The game builder: enter a game with buttons in one message that is edited in place.
 
-``/spiel`` without words (or "Neues Spiel" under a booking) opens it; "Korrigieren" under a
-booking opens it prefilled. Each tap is one transaction (``runtime.execute_callback``) and is
-checked three times before it changes anything:
+``/spiel`` without words (sheet/spiel.py) or "Neues Spiel" under a booking opens it;
+"Korrigieren" under a booking opens it prefilled. Each tap is one transaction
+(``runtime.execute_callback``) and is checked three times before it changes anything:
 
 1. the data must be on a button of the tapped message right now (runtime, from Telegram);
 2. the builder must belong to this chat and this message, be open, be tapped by whoever
@@ -42,7 +42,6 @@ from skatbot.usecases.common.reply import Answer, Buttons, Call, Command, Edit, 
 from skatbot.usecases.sheet.booking import book_game
 from skatbot.usecases.sheet.builder import state as bs
 from skatbot.usecases.sheet.commands import correct_game
-from skatbot.usecases.sheet.commands import spiel as spiel_text
 from skatbot.usecases.sheet.lists import require_list
 
 # The pure state machine (state + tap -> new state / refusal) lives in builder_state.
@@ -119,13 +118,6 @@ NOT_HERE = "Dieser Knopf gehört nicht zu dieser Nachricht."
 FINISHED = "Diese Eingabe ist schon abgeschlossen."
 STALE = bs.STALE
 CHANGED = "Die Liste hat sich inzwischen geändert – bitte neu öffnen."
-
-
-def spiel(session: Session, cmd: Command) -> Reply:
-    """/spiel: without words the builder, else the text grammar (``sheet.spiel``)."""
-    if not cmd.args:
-        return open_builder(session, cmd)
-    return spiel_text(session, cmd)
 
 
 def open_builder(
