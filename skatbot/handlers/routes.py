@@ -184,7 +184,7 @@ ROUTES: list[Route] = [
         updates=("edited_message",),
     ),
     # Commands. PTB tries them in this order; the commands of every deal come first.
-    command("spiel", lazy("sheet.builder.commands:spiel"), "Spiel eintragen – ohne Worte mit Knöpfen, oder: /spiel Anna grand ohne 1 hand g", write=True, editable=True),
+    command("spiel", lazy("sheet.spiel:spiel"), "Spiel eintragen – ohne Worte mit Knöpfen, oder: /spiel Anna grand ohne 1 hand g", write=True, editable=True),
     command("eingepasst", lazy("sheet.commands:eingepasst"), "Alle haben gepasst", write=True, editable=True),
     command("neu", lazy("sheet.commands:neu"), "Neue Liste: /neu Anna Bernd Carla [Dora]", write=True),
     # heavy: /stand bild renders a picture, in a worker thread like the PDFs

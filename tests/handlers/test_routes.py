@@ -255,6 +255,8 @@ def test_a_start_does_not_import_the_features_it_does_not_need() -> None:
     assert "skatbot.handlers.routes" in loaded  # the script did load the routes
     for module in (
         "skatbot.usecases.sheet.commands",
+        "skatbot.usecases.sheet.spiel",
+        "skatbot.usecases.sheet.booking",
         "skatbot.usecases.sheet.builder.commands",
         "skatbot.handlers.builder",
         "skatbot.usecases.money.stakes",

@@ -12,7 +12,7 @@ from skatbot.rules import house as h
 from skatbot.rules.errors import RuleError
 from skatbot.rules.numbers import is_number
 from skatbot.rules.scoring import minus_sign
-from skatbot.rules.sheet import LogRow, RowKind, Sheet
+from skatbot.rules.sheet import RowKind, Sheet
 from skatbot.storage import chats
 from skatbot.storage import lists as repo
 from skatbot.storage.database import lock_chat
@@ -124,21 +124,15 @@ def startpunkte(session: Session, cmd: Command) -> Reply:
         f"{escape(p.name)} {minus_sign(pts)}" for p, pts in zip(loaded.players, points, strict=True)
     )
     text = f"🏁 Startpunkte: {shown}\n{texts.progress(loaded.sheet)}"
-    return book(session, cmd, loaded, lambda _after, _row: text, keys=Keys.NONE)
+    return book(session, cmd, loaded, keys=Keys.NONE).reply(text)
 
 
 def bock(session: Session, cmd: Command) -> Reply:
     lock_chat(session, cmd.chat_id)
     loaded = require_list(session, cmd)
     _require_house(loaded.sheet, "Bock")
-    return book(
-        session,
-        cmd,
-        loaded,
-        lambda after, _row: f"🎲 3B3R von Hand ausgelöst.\n{texts.progress(after)}",
-        row={"kind": RowKind.BOCK},
-        keys=Keys.HEALTH,
-    )
+    booked = book(session, cmd, loaded, row={"kind": RowKind.BOCK}, keys=Keys.HEALTH)
+    return booked.reply(f"🎲 3B3R von Hand ausgelöst.\n{texts.progress(booked.after)}")
 
 
 def krank(session: Session, cmd: Command) -> Reply:
@@ -176,17 +170,11 @@ def krank(session: Session, cmd: Command) -> Reply:
         raise RuleError(
             f"{loaded.names[seat]} gibt und setzt aus.", hint="Der Geber spielt nicht mit."
         )
-    return book(
-        session,
-        cmd,
-        loaded,
-        lambda after, _row: (
-            f"🤒 {name} ist krank und muss Grand Hand spielen (ohne Schneider, Kontra, Re). "
-            "Der Ramsch-Zähler bleibt stehen.\n"
-            f"Eintragen: /spiel {name} grand mit 1 hand gewonnen\n{texts.progress(after)}"
-        ),
-        row={"kind": RowKind.SICK, "seat": seat},
-        keys=Keys.NONE,
+    booked = book(session, cmd, loaded, row={"kind": RowKind.SICK, "seat": seat}, keys=Keys.NONE)
+    return booked.reply(
+        f"🤒 {name} ist krank und muss Grand Hand spielen (ohne Schneider, Kontra, Re). "
+        "Der Ramsch-Zähler bleibt stehen.\n"
+        f"Eintragen: /spiel {name} grand mit 1 hand gewonnen\n{texts.progress(booked.after)}"
     )
 
 
@@ -203,14 +191,8 @@ def gesund(session: Session, cmd: Command) -> Reply:
             "Eintragen: /ramsch VERLIERER AUGEN [geschoben N] [jungfrau N]\n"
             + texts.house_line(sheet)
         )
-    return book(
-        session,
-        cmd,
-        loaded,
-        lambda after, _row: f"💪 Doch alle gesund – es wird geramscht.\n{texts.progress(after)}",
-        row={"kind": RowKind.HEALTHY},
-        keys=Keys.NONE,
-    )
+    booked = book(session, cmd, loaded, row={"kind": RowKind.HEALTHY}, keys=Keys.NONE)
+    return booked.reply(f"💪 Doch alle gesund – es wird geramscht.\n{texts.progress(booked.after)}")
 
 
 def _count(words: list[str], key: str) -> int:
@@ -282,24 +264,21 @@ def ramsch(session: Session, cmd: Command) -> Reply:
     game = parse_ramsch(cmd.args, loaded.names)
     dealer = sheet.next_dealer
     h.validate_ramsch(game, sheet.table_size, sheet.sitting_out(dealer))
-
-    def say(after: Sheet, _row: LogRow | None) -> str:
-        entry = after.entries[-1]
-        lines = [
-            f"🐷 <b>Spiel {entry.nr}/{after.series_length}</b> · {texts.entry_title(after, entry)}"
-        ]
-        lines.extend(texts.ramsch_lines(after, entry))
-        lines.append(f"Stand: {texts.standings_line(after, loaded.lst.seed)}")
-        lines.append(texts.progress(after))
-        return "\n".join(lines)
-
-    return book(
+    booked = book(
         session,
         cmd,
         loaded,
-        say,
         row={"kind": RowKind.RAMSCH, "dealer": dealer, "announcement": game.text()},
     )
+    after = booked.after
+    entry = after.entries[-1]
+    lines = [
+        f"🐷 <b>Spiel {entry.nr}/{after.series_length}</b> · {texts.entry_title(after, entry)}"
+    ]
+    lines.extend(texts.ramsch_lines(after, entry))
+    lines.append(f"Stand: {texts.standings_line(after, loaded.lst.seed)}")
+    lines.append(texts.progress(after))
+    return booked.reply("\n".join(lines))
 
 
 def health_tap(session: Session, cmd: Command, list_id: int, rows: int, seat: int | None) -> Reply:

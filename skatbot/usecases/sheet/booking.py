@@ -1,25 +1,32 @@
 """One path for every change of a list's sheet: ``book``.
 
 A booking, a correction, a cancellation, a Ramsch, a rename, start points, the dealer, the
-series length or a 3B3R event: each writes (a log row, or the players, or the list), gets the
-sheet after the change, and answers with one reply that carries the same things - the text the
-use case words, the buttons its kind of change gets (with "Alle gesund?" before a Ramsch) and
-the refresh of the pinned standings. No Telegram types here.
+series length or a 3B3R event: each writes (a log row, or the players, or the list) and gets
+back a ``Booked``: the sheet after the change, the new row, and what every reply to a change
+carries - the buttons its kind of change gets (with "Alle gesund?" before a Ramsch) and the
+refresh of the pinned standings. The use case then words its text from ``Booked.after`` and
+``Booked.row`` and builds its reply once with ``Booked.reply(text)``: the call goes one way,
+no callback back into the use case.
+
+``book_game`` books one game given as canonical text and words its reply: ``/spiel``
+(sheet/spiel.py) and the button builder (sheet/builder/commands.py) both book through it, so
+the builder does not import the ``/spiel`` use case that opens it. No Telegram types here.
 """
 
 from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Callable
+from dataclasses import dataclass
+from html import escape
 
 from skatbot.rules.errors import RuleError
 from skatbot.rules.house import rules_from_code
-from skatbot.rules.sheet import PLAYS, LogRow, RowKind, Sheet, replay
+from skatbot.rules.sheet import PLAYS, Entry, LogRow, RowKind, Sheet, evaluate_text, replay
 from skatbot.storage import lists as repo
 from skatbot.storage.unit import Session
-from skatbot.usecases.common import keyboards
-from skatbot.usecases.common.reply import Buttons, Command, Reply
+from skatbot.usecases.common import keyboards, texts
+from skatbot.usecases.common.reply import Buttons, Command, Edit, Reply
 from skatbot.usecases.sheet import standings
 
 
@@ -69,23 +76,37 @@ def after_row(session: Session, loaded: repo.LoadedList, new: LogRow, command: s
     return after
 
 
+@dataclass(frozen=True)
+class Booked:
+    """A change of a list, written: the sheet after it, the row it appended (None when the
+    players or the list changed), and the buttons and pinned-standings edits its reply gets."""
+
+    after: Sheet
+    row: LogRow | None
+    buttons: Buttons
+    edits: tuple[Edit, ...]
+
+    def reply(self, text: str) -> Reply:
+        """The reply to the change: ``text`` (worded by the use case) with its buttons and the
+        refresh of the pinned standings."""
+        return Reply(text, buttons=self.buttons, edits=self.edits)
+
+
 def book(
     session: Session,
     cmd: Command,
     loaded: repo.LoadedList,
-    say: Callable[[Sheet, LogRow | None], str],
     *,
     row: dict[str, object] | None = None,
     after: Sheet | None = None,
     keys: Keys = Keys.BOOKING,
-) -> Reply:
-    """Change ``loaded`` and answer: the one reply path of every change of a list.
+) -> Booked:
+    """Change ``loaded``: the one path of every change of a list.
 
     ``row``: the fields of the log row to append, its ``kind`` a ``RowKind`` (the user's
-    fields are added); else the
-    change was written already - ``after`` is the sheet it gives, or (not given) the players
-    changed (names, start points) and the sheet is replayed from the database. ``say`` words
-    the reply from the sheet after the change and the new row.
+    fields are added); else the change was written already - ``after`` is the sheet it gives,
+    or (not given) the players changed (names, start points) and the sheet is replayed from
+    the database. ``keys``: the buttons the reply gets.
     """
     new: LogRow | None = None
     rows = len(loaded.rows)
@@ -98,11 +119,49 @@ def book(
         rows += 1
     elif after is None:
         after = repo.load(session, loaded.lst).sheet
-    return Reply(
-        say(after, new),
+    return Booked(
+        after,
+        new,
         buttons=_buttons(keys, new, after, loaded.lst.id, rows),
         edits=standings.refresh(session, loaded, after),
     )
+
+
+def book_game(
+    session: Session,
+    cmd: Command,
+    loaded: repo.LoadedList,
+    declarer: int,
+    text: str,
+    notes: tuple[str, ...] = (),
+) -> Reply:
+    """Book one game given as canonical text (``/spiel`` and the button builder)."""
+    sheet = loaded.sheet
+    sheet.check_can_add()
+    dealer = sheet.next_dealer
+    sheet.check_declarer(declarer, dealer)
+    sheet.check_game_allowed(declarer, evaluate_text(text, sheet.house is not None))
+    booked = book(
+        session,
+        cmd,
+        loaded,
+        row={"kind": RowKind.GAME, "dealer": dealer, "declarer": declarer, "announcement": text},
+    )
+    after = booked.after
+    return booked.reply(game_text(after, after.entries[-1], loaded.lst.seed, "✅", notes))
+
+
+def game_text(sheet: Sheet, entry: Entry, seed: str, icon: str, notes: tuple[str, ...] = ()) -> str:
+    """The reply to a booked game (``icon`` ✅) or a corrected one (✏️): its title, the
+    parser's notes, the breakdown and booking, the standings and the next deal."""
+    lines = [
+        f"{icon} <b>Spiel {entry.nr}/{sheet.series_length}</b> · {texts.entry_title(sheet, entry)}"
+    ]
+    lines.extend(f"ℹ️ {escape(n)}" for n in notes)
+    lines.extend(texts.booking_lines(sheet, entry))
+    lines.append(f"Stand: {texts.standings_line(sheet, seed)}")
+    lines.append(texts.progress(sheet))
+    return "\n".join(lines)
 
 
 def _buttons(keys: Keys, new: LogRow | None, after: Sheet, list_id: int, rows: int) -> Buttons:

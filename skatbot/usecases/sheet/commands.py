@@ -16,11 +16,9 @@ from skatbot.rules.numbers import is_number, refuse_foreign_digits
 from skatbot.rules.scoring import minus_sign
 from skatbot.rules.sheet import (
     Entry,
-    LogRow,
     RowKind,
     Sheet,
     default_series_length,
-    evaluate_text,
     replay,
 )
 from skatbot.rules.value import GameResult
@@ -42,9 +40,9 @@ from skatbot.usecases.common.names import (
     take_name,
 )
 from skatbot.usecases.common.places import guard_replace
-from skatbot.usecases.common.reply import Answer, Command, Reply, error_text
+from skatbot.usecases.common.reply import Answer, Command, Reply
 from skatbot.usecases.people.persons import after_rename, me_buttons
-from skatbot.usecases.sheet.booking import Keys, after_row, book, user_fields
+from skatbot.usecases.sheet.booking import Keys, after_row, book, game_text, user_fields
 from skatbot.usecases.sheet.lists import DESK_HINT, require_list
 from skatbot.usecases.sheet.lists import refuse_at_desk as _refuse_at_desk
 
@@ -287,12 +285,14 @@ def opening_reply(lst: repo.ListInfo, sheet: Sheet, names: list[str], head: str 
     return Reply("\n".join(lines), buttons=(keyboards.new_game_row(), *me_buttons(lst.id)))
 
 
-# --- /spiel, /eingepasst, /korrigieren, /storno -------------------------------------------------
+# --- parsing a game; /eingepasst, /korrigieren, /storno (/spiel itself: spiel.py) ---------------
 
 
-def _parse_game(
+def parse_game(
     loaded: repo.LoadedList, words: list[str], command: str = "/spiel", example: str = ""
 ) -> tuple[int, str, tuple[str, ...]]:
+    """The declarer's seat, the game as canonical text and the parser's notes, from the words
+    of ``/spiel`` (or of a correction: ``command`` and ``example`` for its refusals)."""
     if not words:
         raise RuleError(
             "Wer hat gespielt und was?", hint="Z. B. /spiel Anna grand ohne 1 hand gewonnen"
@@ -332,78 +332,21 @@ def missing_name(
     )
 
 
-BUILDER_LABEL = "Mit Knöpfen eintragen"
-
-
-def spiel(session: Session, cmd: Command) -> Reply:
-    words = list(cmd.args)
-    if len(words) == 1 and words[0].casefold() in PASS_WORDS:
-        return eingepasst(session, cmd)
-    lock_chat(session, cmd.chat_id)
-    loaded = require_list(session, cmd)
-    sheet = loaded.sheet
-    sheet.check_can_add()
-    try:
-        declarer, text, notes = _parse_game(loaded, words)
-    except MissingName as err:
-        # Nothing was written: the refusal comes with the builder's button.
-        return Reply(
-            error_text(err), buttons=(((BUILDER_LABEL, keyboards.NEW_GAME),),), refusal=True
-        )
-    return book_game(session, cmd, loaded, declarer, text, notes)
-
-
-def book_game(
-    session: Session,
-    cmd: Command,
-    loaded: repo.LoadedList,
-    declarer: int,
-    text: str,
-    notes: tuple[str, ...] = (),
-) -> Reply:
-    """Book one game given as canonical text (``/spiel`` and the button builder)."""
-    sheet = loaded.sheet
-    sheet.check_can_add()
-    dealer = sheet.next_dealer
-    sheet.check_declarer(declarer, dealer)
-    sheet.check_game_allowed(declarer, evaluate_text(text, sheet.house is not None))
-    return book(
-        session,
-        cmd,
-        loaded,
-        lambda after, _row: _booked(after, after.entries[-1], loaded.lst.seed, "✅", notes),
-        row={"kind": RowKind.GAME, "dealer": dealer, "declarer": declarer, "announcement": text},
-    )
-
-
-def _booked(sheet: Sheet, entry: Entry, seed: str, icon: str, notes: tuple[str, ...] = ()) -> str:
-    lines = [
-        f"{icon} <b>Spiel {entry.nr}/{sheet.series_length}</b> · {texts.entry_title(sheet, entry)}"
-    ]
-    lines.extend(f"ℹ️ {escape(n)}" for n in notes)
-    lines.extend(texts.booking_lines(sheet, entry))
-    lines.append(f"Stand: {texts.standings_line(sheet, seed)}")
-    lines.append(texts.progress(sheet))
-    return "\n".join(lines)
-
-
 def eingepasst(session: Session, cmd: Command) -> Reply:
     lock_chat(session, cmd.chat_id)
     loaded = require_list(session, cmd)
     sheet = loaded.sheet
     sheet.check_can_add()
     sheet.check_pass_allowed()
-
-    def say(after: Sheet, _row: LogRow | None) -> str:
-        entry = after.entries[-1]
-        lines = [
-            f"🤝 <b>Spiel {entry.nr}/{after.series_length}</b> · eingepasst – keine Wertung.",
-            f"Stand: {texts.standings_line(after, loaded.lst.seed)}",
-            texts.progress(after),
-        ]
-        return "\n".join(lines)
-
-    return book(session, cmd, loaded, say, row={"kind": RowKind.PASS, "dealer": sheet.next_dealer})
+    booked = book(session, cmd, loaded, row={"kind": RowKind.PASS, "dealer": sheet.next_dealer})
+    after = booked.after
+    entry = after.entries[-1]
+    lines = [
+        f"🤝 <b>Spiel {entry.nr}/{after.series_length}</b> · eingepasst – keine Wertung.",
+        f"Stand: {texts.standings_line(after, loaded.lst.seed)}",
+        texts.progress(after),
+    ]
+    return booked.reply("\n".join(lines))
 
 
 def _game_number(word: str | None, command: str, sheet: Sheet) -> int:
@@ -452,7 +395,7 @@ def correction_fields(
         )
     old = loaded.sheet.entry(nr).row.declarer
     example = texts.command_name(loaded.names, old) if old is not None else ""
-    declarer, text, notes = _parse_game(loaded, rest, f"/korrigieren {nr}", example)
+    declarer, text, notes = parse_game(loaded, rest, f"/korrigieren {nr}", example)
     return {"kind": RowKind.GAME, "declarer": declarer, "announcement": text, **extra}, notes
 
 
@@ -546,22 +489,18 @@ def write_correction(
             sheet.table_size,
             sheet.sitting_out(dealer),
         )
-
-    def say(after: Sheet, row: LogRow | None) -> str:
-        entry = next(e for e in after.entries if row is not None and e.row.id == row.id)
-        old = texts.entry_title(sheet, target)
-        text = _booked(after, entry, loaded.lst.seed, "✏️", notes)
-        head = f"Spiel {nr} korrigiert (gestrichen: <s>{old}</s>)."
-        if dealer != old_dealer:
-            head += (
-                f"\n🔄 Geber in Spiel {nr}: {escape(loaded.names[dealer])}"
-                f" (vorher {escape(loaded.names[old_dealer])})."
-            )
-        return f"{head}\n{text}"
-
-    return book(
-        session, cmd, loaded, say, row={"dealer": dealer, "target": target.row.id, **fields}
-    )
+    booked = book(session, cmd, loaded, row={"dealer": dealer, "target": target.row.id, **fields})
+    after, row = booked.after, booked.row
+    entry = next(e for e in after.entries if row is not None and e.row.id == row.id)
+    old = texts.entry_title(sheet, target)
+    text = game_text(after, entry, loaded.lst.seed, "✏️", notes)
+    head = f"Spiel {nr} korrigiert (gestrichen: <s>{old}</s>)."
+    if dealer != old_dealer:
+        head += (
+            f"\n🔄 Geber in Spiel {nr}: {escape(loaded.names[dealer])}"
+            f" (vorher {escape(loaded.names[old_dealer])})."
+        )
+    return booked.reply(f"{head}\n{text}")
 
 
 def _check_corrected_declarer(
@@ -596,24 +535,21 @@ def storno(session: Session, cmd: Command) -> Reply:
     loaded = require_list(session, cmd)
     nr = _game_number(words[0] if words else None, "storno", loaded.sheet)
     target = loaded.sheet.entry(nr)
-
-    def say(after: Sheet, _row: LogRow | None) -> str:
-        lines = [
-            f"🗑 Spiel {nr} storniert: <s>{texts.entry_title(loaded.sheet, target)}</s>",
-            "Die folgenden Spiele rücken eine Nummer auf.",
-            f"Stand: {texts.standings_line(after, loaded.lst.seed)}",
-            texts.progress(after),
-        ]
-        return "\n".join(lines)
-
-    return book(
+    booked = book(
         session,
         cmd,
         loaded,
-        say,
         row={"kind": RowKind.CANCEL, "target": target.row.id},
         keys=Keys.CANCEL,
     )
+    after = booked.after
+    lines = [
+        f"🗑 Spiel {nr} storniert: <s>{texts.entry_title(loaded.sheet, target)}</s>",
+        "Die folgenden Spiele rücken eine Nummer auf.",
+        f"Stand: {texts.standings_line(after, loaded.lst.seed)}",
+        texts.progress(after),
+    ]
+    return booked.reply("\n".join(lines))
 
 
 # --- /umbenennen, /geber, /serie ------------------------------------------------------------
@@ -633,7 +569,7 @@ def umbenennen(session: Session, cmd: Command) -> Reply:
     after_rename(session, cmd.chat_id, old, new)  # a linked person keeps the new spelling
     repo.rename_player(session, loaded.players[seat], new)
     text = f"✏️ {escape(old)} heißt jetzt {escape(new)}. Die Zahlen bleiben, wie sie sind."
-    return book(session, cmd, loaded, lambda _after, _row: text, keys=Keys.NONE)
+    return book(session, cmd, loaded, keys=Keys.NONE).reply(text)
 
 
 def geber(session: Session, cmd: Command) -> Reply:
@@ -643,15 +579,10 @@ def geber(session: Session, cmd: Command) -> Reply:
     if not words:
         raise RuleError("Wer gibt als Nächstes?", hint="Z. B. /geber Bernd")
     seat = resolve(" ".join(words), loaded.names)
-    return book(
-        session,
-        cmd,
-        loaded,
-        lambda after, _row: (
-            f"🔄 Nächster Geber: {full_stop(escape(loaded.names[seat]))}\n" + texts.progress(after)
-        ),
-        row={"kind": RowKind.DEALER, "seat": seat},
-        keys=Keys.NONE,
+    booked = book(session, cmd, loaded, row={"kind": RowKind.DEALER, "seat": seat}, keys=Keys.NONE)
+    return booked.reply(
+        f"🔄 Nächster Geber: {full_stop(escape(loaded.names[seat]))}\n"
+        + texts.progress(booked.after)
     )
 
 
@@ -675,14 +606,8 @@ def serie(session: Session, cmd: Command) -> Reply:
         )
     repo.set_series_length(session, loaded.lst, n)
     # A new sheet: the loaded one may be the sheet cache's, shared beyond this unit of work.
-    return book(
-        session,
-        cmd,
-        loaded,
-        lambda after, _row: f"📏 Die Serie hat jetzt {texts.games(n)}.\n{texts.progress(after)}",
-        after=loaded.sheet.with_series_length(n),
-        keys=Keys.NONE,
-    )
+    booked = book(session, cmd, loaded, after=loaded.sheet.with_series_length(n), keys=Keys.NONE)
+    return booked.reply(f"📏 Die Serie hat jetzt {texts.games(n)}.\n{texts.progress(booked.after)}")
 
 
 # --- read-only views --------------------------------------------------------------------------

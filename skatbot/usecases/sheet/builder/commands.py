@@ -1,8 +1,8 @@
 """The game builder: enter a game with buttons in one message that is edited in place.
 
-``/spiel`` without words (or "Neues Spiel" under a booking) opens it; "Korrigieren" under a
-booking opens it prefilled. Each tap is one transaction (``runtime.execute_callback``) and is
-checked three times before it changes anything:
+``/spiel`` without words (sheet/spiel.py) or "Neues Spiel" under a booking opens it;
+"Korrigieren" under a booking opens it prefilled. Each tap is one transaction
+(``runtime.execute_callback``) and is checked three times before it changes anything:
 
 1. the data must be on a button of the tapped message right now (runtime, from Telegram);
 2. the builder must belong to this chat and this message, be open, be tapped by whoever
@@ -15,7 +15,7 @@ the state, its keyboard and what a tap does (a pure state machine that asks ``ru
 implied levels) are ``builder_state``. The state lives in the ``builders`` table
 (``storage.builders``: a tap works after a restart and on any instance). "Eintragen" writes
 the canonical text (``format_announcement``) through the same use case as ``/spiel`` text
-(``sheet.book_game`` / ``sheet.correct_game``).
+(``booking.book_game`` / ``commands.correct_game``).
 
 Callback data: ``v1:b:<builder id>:<op>`` with the ops of ``builder_state``. The buttons under
 bookings are in common/keyboards.py, their use cases in sheet/buttons.py.
@@ -39,9 +39,9 @@ from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import keyboards
 from skatbot.usecases.common.reply import Answer, Buttons, Call, Command, Edit, Reply
+from skatbot.usecases.sheet.booking import book_game
 from skatbot.usecases.sheet.builder import state as bs
-from skatbot.usecases.sheet.commands import book_game, correct_game
-from skatbot.usecases.sheet.commands import spiel as spiel_text
+from skatbot.usecases.sheet.commands import correct_game
 from skatbot.usecases.sheet.lists import require_list
 
 # The pure state machine (state + tap -> new state / refusal) lives in builder_state.
@@ -118,13 +118,6 @@ NOT_HERE = "Dieser Knopf gehört nicht zu dieser Nachricht."
 FINISHED = "Diese Eingabe ist schon abgeschlossen."
 STALE = bs.STALE
 CHANGED = "Die Liste hat sich inzwischen geändert – bitte neu öffnen."
-
-
-def spiel(session: Session, cmd: Command) -> Reply:
-    """/spiel: without words the builder, else the text grammar (``sheet.spiel``)."""
-    if not cmd.args:
-        return open_builder(session, cmd)
-    return spiel_text(session, cmd)
 
 
 def open_builder(
