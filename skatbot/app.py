@@ -125,6 +125,13 @@ def rate_limit_from_env() -> bool:
     return os.environ.get("SKATBOT_RATE_LIMIT", "1").strip().lower() not in ("0", "off", "no")
 
 
+def poll_timeout_from_env() -> int:
+    """``SKATBOT_POLL_TIMEOUT``: seconds a long poll (getUpdates) may wait for updates
+    (default 30; tests that restart the bot use 1, so a quiet poll ends soon)."""
+    raw = os.environ.get("SKATBOT_POLL_TIMEOUT", "").strip()
+    return int(raw) if raw.isascii() and raw.isdigit() else 30
+
+
 def setup_telegram_logging(token: str) -> None:
     from skatbot.logging_filter import install_token_filter
 
@@ -195,6 +202,6 @@ def run_telegram_mode(token: str) -> int:
 
     async def serve(app: Application, stop: asyncio.Event) -> None:  # type: ignore[type-arg]
         log.info("skatbot polling started")
-        await run_polling(app, stop=stop)
+        await run_polling(app, stop=stop, timeout=poll_timeout_from_env())
 
     return run_until_signal(token, serve)

@@ -240,6 +240,9 @@ async def start_bot(
         TELEGRAM_API_BASE_URL=api.url,
         SKATBOT_DATABASE_URL=db_url,
         SKATBOT_RATE_LIMIT="0",
+        # The "confirmed" fault point fires when a long poll that carried the offset
+        # returns: with Telegram's 30 s that is half a minute of nothing per case.
+        SKATBOT_POLL_TIMEOUT="1",
     )
     if fault:
         env["SKATBOT_FAULT"] = fault
@@ -334,9 +337,10 @@ async def play(
             shown = _shown(api, scenario.chats)
             if phase == "confirmed":
                 # The first send of the reply meets flood control: the update is confirmed
-                # while its reply still waits in the outbox.
+                # (the long poll of SKATBOT_POLL_TIMEOUT=1 s returns) while its reply still
+                # waits in the outbox (3 s).
                 for method in ("sendMessage", "sendRichMessage", "sendDocument", "sendPhoto"):
-                    api.fail_next(method, status=429, retry_after=1)
+                    api.fail_next(method, status=429, retry_after=3)
             uid = scenario.target(d, ctx)
             assert phase is None or uid == target, (uid, target)
             exit_code = None
