@@ -1,5 +1,7 @@
-"""Shared fixtures: a real database file (or PostgreSQL) and the real bot on the strict
-Bot API stand-in (tests/standin/fake_telegram.py). The helpers live in tests/helpers.py.
+"""Shared fixtures: a real database file (or PostgreSQL); the use cases on it without
+Telegram (``chat``, tests/harness.py: what a command does) and the real bot on the strict
+Bot API stand-in (``bot``, tests/standin/fake_telegram.py: what is about Telegram). The
+helpers live in tests/helpers.py.
 
 Set ``SKATBOT_TEST_DATABASE_URL`` (e.g. ``postgresql+asyncpg://postgres@127.0.0.1:5432/test``)
 to run the whole suite against PostgreSQL instead of SQLite files.
@@ -15,6 +17,7 @@ import pytest
 from skatbot.storage.database import Database
 
 # Re-exported: many tests import these from here.
+from tests.harness import Harness
 from tests.helpers import GROUP_WINDOW, PG_URL, Bot, Reply, fresh_database, replies
 from tests.standin.fake_telegram import FakeBotApi
 
@@ -26,6 +29,12 @@ def db(tmp_path: Path) -> Iterator[Database]:
     database = fresh_database(tmp_path)
     yield database
     database.dispose()
+
+
+@pytest.fixture
+def chat(db: Database) -> Harness:
+    """The use cases without Telegram (tests/harness.py): for what a command does."""
+    return Harness(db)
 
 
 @pytest.fixture

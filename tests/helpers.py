@@ -13,6 +13,7 @@ import os
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from sqlalchemy import select, text
 
@@ -121,6 +122,15 @@ class Bot:
         return "\n".join(r.text for r in await self.say(message, **kw))  # type: ignore[arg-type]
 
 
+class Talker(Protocol):
+    """What ``ok``/``refused``/``export_raw`` need: ``Bot`` (through Telegram) or
+    ``tests.harness.Harness`` (the use cases alone)."""
+
+    async def say(
+        self, text: str, *, chat_id: int = ..., user_id: int = ..., name: str = ...
+    ) -> list[Reply]: ...
+
+
 def replies(
     calls: list[ApiCall], chat_id: int, refusals: Collection[tuple[int, int]] = ()
 ) -> list[Reply]:
@@ -149,7 +159,7 @@ def replies(
     return out
 
 
-async def ok(bot: Bot, message: str, *expected: str, **kw: int | str) -> str:
+async def ok(bot: Talker, message: str, *expected: str, **kw: int | str) -> str:
     """Send ``message``: no reply may be a refusal (or the internal-error notice), and the
     replies' text must contain each of ``expected``. Returns that text."""
     out = await bot.say(message, **kw)  # type: ignore[arg-type]
@@ -161,7 +171,7 @@ async def ok(bot: Bot, message: str, *expected: str, **kw: int | str) -> str:
     return reply
 
 
-async def refused(bot: Bot, message: str, *expected: str, **kw: int | str) -> str:
+async def refused(bot: Talker, message: str, *expected: str, **kw: int | str) -> str:
     """Send ``message``: a reply must be a refusal whose text contains each of ``expected``.
     Returns the replies' text."""
     out = await bot.say(message, **kw)  # type: ignore[arg-type]
@@ -172,7 +182,7 @@ async def refused(bot: Bot, message: str, *expected: str, **kw: int | str) -> st
     return reply
 
 
-async def export_raw(bot: Bot, chat_id: int = -1001) -> bytes:
+async def export_raw(bot: Talker, chat_id: int = -1001) -> bytes:
     """The /export document of the chat (or the refusal text when there is no list)."""
     out = await bot.say("/export", chat_id=chat_id)
     docs = [r.document for r in out if r.document]

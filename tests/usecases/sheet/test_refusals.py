@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import Bot, export_raw, ok
+from tests.harness import Harness
+from tests.helpers import export_raw, ok
 
 
-async def refused(bot: Bot, message: str, *expected: str, hint: bool = True) -> str:
+async def refused(chat: Harness, message: str, *expected: str, hint: bool = True) -> str:
     """``message`` is refused with a German ⚠️ line (and 👉 hint); the list stays byte-equal."""
-    before = await export_raw(bot)
-    reply = await bot.say(message)
+    before = await export_raw(chat)
+    reply = await chat.say(message)
     assert len(reply) == 1, reply
     assert reply[0].refusal, reply
     text = reply[0].text
@@ -23,18 +24,18 @@ async def refused(bot: Bot, message: str, *expected: str, hint: bool = True) -> 
     for part in expected:
         assert part in text, (message, part, text)
     assert reply[0].document is None
-    after = await export_raw(bot)
+    after = await export_raw(chat)
     assert after == before, message
     return text
 
 
 @pytest.fixture
-async def table(bot: Bot) -> Bot:
+async def table(chat: Harness) -> Bot:
     """A running 3-table list (Anna, Andreas, Bernd) with two games."""
-    await ok(bot, "/neu Anna Andreas Bernd")
-    await ok(bot, "/spiel Anna grand ohne 1 hand gewonnen")
-    await ok(bot, "/spiel Bernd herz mit 2 verloren")
-    return bot
+    await ok(chat, "/neu Anna Andreas Bernd")
+    await ok(chat, "/spiel Anna grand ohne 1 hand gewonnen")
+    await ok(chat, "/spiel Bernd herz mit 2 verloren")
+    return chat
 
 
 @pytest.mark.parametrize(
@@ -139,48 +140,48 @@ async def test_too_many_words(table: Bot) -> None:
     await refused(table, "/spiel Anna " + "hand " * 500, "Zu viele Wörter")
 
 
-async def test_sitting_out_dealer_is_refused_naming_the_dealer(bot: Bot) -> None:
-    await ok(bot, "/neu Anna Bernd Carla Dora")
-    await refused(bot, "/spiel Anna grand mit 1 gewonnen", "Anna gibt und setzt aus", "/geber")
-    await ok(bot, "/spiel Bernd grand mit 1 gewonnen")
-    await refused(bot, "/spiel be grand mit 1 gewonnen", "Bernd gibt und setzt aus")
+async def test_sitting_out_dealer_is_refused_naming_the_dealer(chat: Harness) -> None:
+    await ok(chat, "/neu Anna Bernd Carla Dora")
+    await refused(chat, "/spiel Anna grand mit 1 gewonnen", "Anna gibt und setzt aus", "/geber")
+    await ok(chat, "/spiel Bernd grand mit 1 gewonnen")
+    await refused(chat, "/spiel be grand mit 1 gewonnen", "Bernd gibt und setzt aus")
 
 
-async def test_game_past_the_series_length(bot: Bot) -> None:
-    await ok(bot, "/neu Anna Bernd Carla")
-    assert "2 Spiele" in await ok(bot, "/serie 2")
-    await ok(bot, "/spiel Anna grand mit 1 gewonnen")
-    await ok(bot, "/eingepasst")  # passed games count as games
+async def test_game_past_the_series_length(chat: Harness) -> None:
+    await ok(chat, "/neu Anna Bernd Carla")
+    assert "2 Spiele" in await ok(chat, "/serie 2")
+    await ok(chat, "/spiel Anna grand mit 1 gewonnen")
+    await ok(chat, "/eingepasst")  # passed games count as games
     await refused(
-        bot, "/spiel Carla grand mit 1 gewonnen", "mit 2 Spielen voll", "/serie", "/abschluss"
+        chat, "/spiel Carla grand mit 1 gewonnen", "mit 2 Spielen voll", "/serie", "/abschluss"
     )
-    await refused(bot, "/eingepasst", "voll", "/serie")
-    await refused(bot, "/spiel passe", "voll", "/serie")
-    await refused(bot, "/serie 1", "1 Spiel geht nicht", "2 bis")
+    await refused(chat, "/eingepasst", "voll", "/serie")
+    await refused(chat, "/spiel passe", "voll", "/serie")
+    await refused(chat, "/serie 1", "1 Spiel geht nicht", "2 bis")
     # after /serie 3 the game fits
-    await ok(bot, "/serie 3")
-    await ok(bot, "/spiel Carla grand mit 1 gewonnen")
+    await ok(chat, "/serie 3")
+    await ok(chat, "/spiel Carla grand mit 1 gewonnen")
 
 
-async def test_spiel_before_any_list(bot: Bot) -> None:
+async def test_spiel_before_any_list(chat: Harness) -> None:
     for message in ("/spiel Anna grand mit 1 gewonnen", "/eingepasst", "/storno 1", "/stand"):
-        text = await refused(bot, message, "keine Liste", "/neu")
+        text = await refused(chat, message, "keine Liste", "/neu")
         assert "👉 Starte eine mit /neu" in text
-    text = await bot.text("/export")
+    text = await chat.text("/export")
     assert text.startswith("⚠️ In diesem Chat gibt es noch keine Liste")
 
 
-async def test_refusals_before_the_first_game_keep_the_empty_list(bot: Bot) -> None:
-    await ok(bot, "/neu Anna Bernd Carla")
-    await refused(bot, "/korrigieren 1 Anna grand mit 1 gewonnen", "Spiel 1 gibt es nicht")
-    await refused(bot, "/neu Anna Bernd Carla Dora Emil", "nicht 5")
-    await refused(bot, "/neu Anna Anna Bernd", "doppelt")
+async def test_refusals_before_the_first_game_keep_the_empty_list(chat: Harness) -> None:
+    await ok(chat, "/neu Anna Bernd Carla")
+    await refused(chat, "/korrigieren 1 Anna grand mit 1 gewonnen", "Spiel 1 gibt es nicht")
+    await refused(chat, "/neu Anna Bernd Carla Dora Emil", "nicht 5")
+    await refused(chat, "/neu Anna Anna Bernd", "doppelt")
 
 
-async def test_a_refusal_in_one_chat_does_not_touch_another(bot: Bot) -> None:
-    await ok(bot, "/neu Anna Bernd Carla")
-    await ok(bot, "/spiel Anna grand mit 1 gewonnen")
-    before = await export_raw(bot)
-    text = await bot.text("/spiel Anna grnad mit 1 gewonnen", chat_id=-2002)
+async def test_a_refusal_in_one_chat_does_not_touch_another(chat: Harness) -> None:
+    await ok(chat, "/neu Anna Bernd Carla")
+    await ok(chat, "/spiel Anna grand mit 1 gewonnen")
+    before = await export_raw(chat)
+    text = await chat.text("/spiel Anna grnad mit 1 gewonnen", chat_id=-2002)
     assert text.startswith("⚠️ In diesem Chat läuft keine Liste")
-    assert await export_raw(bot) == before
+    assert await export_raw(chat) == before

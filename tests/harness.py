@@ -1,0 +1,470 @@
+"""Use cases without Telegram: the harness most behaviour tests run on (``chat`` fixture).
+
+A message becomes the ``Command`` its route's use case gets (as ``runtime.command_of`` makes
+it), the use case runs in a real database transaction exactly as the runtime runs it
+(``runtime.effect``: the chat locked, the update id stored, a booking's message linked), and
+its ``Reply`` is what the test sees. No PTB, no HTTP, no pacing: a command costs what its use
+case costs.
+
+What a reply asks for after sending is carried out here too, in-process, so a conversation of
+many commands goes on as in a chat: every message gets an id (one counter per chat, shared
+with the users' messages), ``on_sent`` runs with it, edits are rendered and applied, posts go
+to their place, forum topics are opened (``forum``) and their ``on_created`` runs.
+
+How a reply looks on the wire (HTML split at 4,096 characters, captions, rich messages,
+flood control, retries, a failed upload) is the delivery's business and is tested through
+PTB and the strict stand-in (``tests/helpers.py:Bot``, the ``bot`` fixture), as is everything
+else about Telegram: identities, edited messages, topics' thread ids, buttons' limits.
+
+``say`` returns the same ``helpers.Reply`` list as ``Bot.say`` (text as a user reads it: the
+text form, also of a table), so ``ok``/``refused``/``export_raw`` work on both; ``run``
+returns the product's ``Reply`` objects themselves.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from skatbot.handlers import durable, rich
+from skatbot.handlers.delivery import _caption, record_link
+from skatbot.handlers.routes import ROUTES, Kind, Route
+from skatbot.handlers.runtime import MAX_ARGS, STALE_BUTTON, effect, once, replies_of
+from skatbot.rules.errors import RuleError
+from skatbot.standin.rich import parse_rich
+from skatbot.storage import places
+from skatbot.storage.database import Database
+from skatbot.storage.unit import Session
+from skatbot.usecases.common.reply import (
+    PLACEHOLDER_IDS,
+    Answer,
+    Command,
+    Edit,
+    Photo,
+    Reply,
+    error_text,
+)
+from skatbot.usecases.common.rich import RichText
+from skatbot.usecases.place.typos import unknown_command_text
+from tests.helpers import Reply as Seen
+from tests.standin.fake_telegram import BOT_USERNAME, html_to_text
+
+# Telegram marks a command only for these characters (an entity of type bot_command).
+COMMAND = re.compile(r"^/([A-Za-z0-9_]{1,32})(?:@(\w+))?$")
+MAX_TEXT = 4096
+CHAT_TITLE = "Skatrunde"
+
+
+class NotInHarness(Exception):
+    """A message whose route is Telegram glue (a PTB callback): use the ``bot`` fixture."""
+
+
+@dataclass
+class Message:
+    """A bot message as the chat shows it now."""
+
+    chat_id: int
+    thread_id: int
+    message_id: int
+    html: str
+    buttons: tuple[tuple[tuple[str, str], ...], ...] = ()
+    document: tuple[str, bytes] | None = None
+    pinned: bool = False
+    edits: int = 0
+
+    @property
+    def text(self) -> str:
+        return html_to_text(self.html)
+
+    def data(self, label: str) -> str:
+        """The callback data of the button labelled ``label`` (the first that contains it)."""
+        for row in self.buttons:
+            for text, data in row:
+                if label in text:
+                    return data
+        raise LookupError(f"no button {label!r} on message {self.message_id}: {self.buttons}")
+
+
+@dataclass
+class Tapped:
+    """What a tap answered: the notice (callback answer) and the messages it sent or edited."""
+
+    notice: str
+    alert: bool
+    replies: list[Seen] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(r.text for r in self.replies)
+
+
+class Harness:
+    """The route table's use cases on a real database, driven like a chat (see the module)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.admins: dict[int, set[int]] = {}  # Telegram chat -> its admins' user ids
+        self.forums: set[int] = set()  # chats with topics where the bot may open topics
+        self.messages: dict[tuple[int, int], Message] = {}  # the bot's messages, now
+        self.closed_topics: set[tuple[int, int]] = set()
+        self._ids: dict[int, itertools.count[int]] = {}
+        self._updates = itertools.count(1)
+        self._topics = itertools.count(2)  # General is thread 1
+        self._places: dict[tuple[int, int], int] = {}
+        self._seen: list[tuple[int, Seen]] = []  # (chat, reply) in the order they happened
+
+    # --- the chat's side -------------------------------------------------------------------
+
+    def set_admins(self, chat_id: int, *user_ids: int) -> None:
+        self.admins[chat_id] = set(user_ids)
+
+    def add_forum(self, chat_id: int) -> None:
+        self.forums.add(chat_id)
+
+    def _next_id(self, chat_id: int) -> int:
+        return next(self._ids.setdefault(chat_id, itertools.count(1)))
+
+    def is_admin(self, chat_id: int, user_id: int | None) -> bool:
+        if chat_id > 0:  # a private chat: its user
+            return user_id == chat_id
+        return user_id is not None and user_id in self.admins.get(chat_id, set())
+
+    async def _place(self, chat_id: int, thread_id: int) -> int:
+        if not thread_id:
+            return chat_id
+        key = (chat_id, thread_id)
+        if key not in self._places:
+            self._places[key] = await self.db.write(
+                lambda s: places.place_id(s, chat_id, thread_id)
+            )
+        return self._places[key]
+
+    # --- messages ---------------------------------------------------------------------------
+
+    async def run(
+        self,
+        text: str,
+        *,
+        chat_id: int = -1001,
+        user_id: int = 1,
+        name: str = "Spieler",
+        thread_id: int = 0,
+        sender_chat: tuple[int, str] | None = None,
+    ) -> list[Reply]:
+        """Send ``text`` and return the use case's reply (and the replies that follow from
+        it: a new topic's first message, posts): the product's ``Reply`` objects.
+        ``sender_chat`` (id, title) sends on behalf of a chat: the group itself (an
+        anonymous admin) or a channel."""
+        replies, _ = await self._message(text, chat_id, user_id, name, thread_id, sender_chat)
+        return replies
+
+    async def say(
+        self,
+        text: str,
+        *,
+        chat_id: int = -1001,
+        user_id: int = 1,
+        name: str = "Spieler",
+        thread_id: int = 0,
+        sender_chat: tuple[int, str] | None = None,
+    ) -> list[Seen]:
+        """Send ``text``; what the chat ``chat_id`` got, as ``Bot.say`` returns it."""
+        _, seen = await self._message(text, chat_id, user_id, name, thread_id, sender_chat)
+        return [r for chat, r in seen if chat == chat_id]
+
+    async def text(self, message: str, **kw: Any) -> str:
+        return "\n".join(r.text for r in await self.say(message, **kw))
+
+    async def _message(
+        self,
+        text: str,
+        chat_id: int,
+        user_id: int,
+        name: str,
+        thread_id: int,
+        sender_chat: tuple[int, str] | None = None,
+    ) -> tuple[list[Reply], list[tuple[int, Seen]]]:
+        start = len(self._seen)
+        source = self._next_id(chat_id)
+        update_id = next(self._updates)
+        user: int | None = None if user_id in PLACEHOLDER_IDS else user_id
+        admin = self.is_admin(chat_id, user)
+        if sender_chat is not None:  # as runtime.sender_of and admin.is_chat_admin see it
+            user, name = sender_chat
+            admin = user == chat_id
+        words = text.split()
+        head = COMMAND.match(words[0]) if words else None
+        if head is None or (head[2] and head[2].casefold() != BOT_USERNAME.casefold()):
+            out = self._unknown(text, head is not None and bool(head[2]), chat_id)
+            return await self._finish(out, chat_id, thread_id, start)
+        route = _command_route(head[1].casefold())
+        if route is None:
+            out = self._unknown(text, bool(head[2]), chat_id)
+            return await self._finish(out, chat_id, thread_id, start)
+        if not route.is_use_case:
+            raise NotInHarness(f"/{route.name} is Telegram glue: test it with the bot fixture")
+        if len(text) > MAX_TEXT or len(words) - 1 > MAX_ARGS:
+            err = RuleError("Die Nachricht ist zu lang.", hint=f"Höchstens {MAX_TEXT} Zeichen.")
+            if len(text) <= MAX_TEXT:
+                err = RuleError("Zu viele Wörter.", hint=f"Höchstens {MAX_ARGS}.")
+            return await self._finish(
+                [Reply(error_text(err), refusal=True)], chat_id, thread_id, start
+            )
+        cmd = Command(
+            chat_id=await self._place(chat_id, thread_id),
+            chat_title=CHAT_TITLE if chat_id < 0 else name,
+            user_id=user,
+            user_name=name,
+            update_id=update_id,
+            args=tuple(words[1:]),
+            text=text,
+            is_admin=route.admin and admin,
+            source_message_id=source,
+            thread_id=thread_id,
+            telegram_chat_id=chat_id,
+            is_forum=chat_id in self.forums,
+            bot_username=BOT_USERNAME,
+        )
+        use_case = route.use_case
+        link: durable.Link | None = None
+        try:
+            if route.write:
+                done = await self.db.write(
+                    lambda s: effect(s, use_case, cmd, link=route.editable),
+                    offload=route.heavy,
+                )
+                assert done is not None  # every update id is new here
+                reply, link = done
+            else:
+                reply = await self.db.read(lambda s: use_case(s, cmd), offload=route.heavy)
+        except RuleError as err:
+            reply = Reply(error_text(err), refusal=True)
+        replies = [reply]
+        await self._deliver(reply, chat_id, thread_id, replies, link=link)
+        return replies, self._seen[start:]
+
+    def _unknown(self, text: str, addressed: bool, chat_id: int) -> list[Reply]:
+        ours = [r.name for r in ROUTES if r.kind is Kind.COMMAND and r.menu]
+        answer = unknown_command_text(text, ours, addressed=addressed or chat_id > 0)
+        return [] if answer is None else [Reply(answer, refusal=True)]
+
+    async def _finish(
+        self, replies: list[Reply], chat_id: int, thread_id: int, start: int
+    ) -> tuple[list[Reply], list[tuple[int, Seen]]]:
+        for reply in list(replies):
+            await self._deliver(reply, chat_id, thread_id, replies)
+        return replies, self._seen[start:]
+
+    # --- buttons ----------------------------------------------------------------------------
+
+    async def tap(
+        self,
+        message: Message | int,
+        label_or_data: str,
+        *,
+        chat_id: int | None = None,
+        user_id: int = 1,
+        name: str = "Spieler",
+    ) -> Tapped:
+        """Tap a button of a bot message: by its callback data, or by (part of) its label."""
+        msg = message if isinstance(message, Message) else None
+        if msg is None:
+            assert chat_id is not None, "a message id needs its chat_id"
+            msg = self.messages[(chat_id, int(message))]
+        offered = {d: t for row in msg.buttons for t, d in row}
+        data = label_or_data if label_or_data in offered else ""
+        if not data:
+            data = next((d for d, t in offered.items() if label_or_data in t), "")
+        if not data or len(data.encode()) > 64:
+            return Tapped(STALE_BUTTON, False)
+        route = next(
+            r for r in ROUTES if r.kind is Kind.CALLBACK and re.match(r.pattern or "", data)
+        )
+        use_case: Callable[[Session, Command], Answer]
+        admin = self.is_admin(msg.chat_id, user_id)
+        if route.name == "builder":  # its glue only asks whether the tapper is an admin
+            from skatbot.usecases.sheet.builder.commands import builder_tap
+
+            use_case = builder_tap
+        elif route.is_use_case:
+            use_case = route.use_case
+        else:
+            raise NotInHarness(f"the button {route.name} is Telegram glue: use the bot fixture")
+        cmd = Command(
+            chat_id=await self._place(msg.chat_id, msg.thread_id),
+            chat_title=CHAT_TITLE,
+            user_id=None if user_id in PLACEHOLDER_IDS else user_id,
+            user_name=name,
+            update_id=next(self._updates),
+            args=(data,),
+            text=data,
+            message_id=msg.message_id,
+            is_admin=admin and route.name == "builder",
+            thread_id=msg.thread_id,
+            telegram_chat_id=msg.chat_id,
+            is_forum=msg.chat_id in self.forums,
+            bot_username=BOT_USERNAME,
+        )
+        start = len(self._seen)
+        try:
+            answer = await self.db.write(
+                lambda s: once(s, cmd, lambda: use_case(s, cmd)), offload=route.heavy
+            )
+        except RuleError as err:
+            notice = err.message + (f" {err.hint}" if err.hint else "")
+            return Tapped(notice, True)
+        assert answer is not None
+        for reply in replies_of(cmd, answer):
+            await self._deliver(reply, msg.chat_id, msg.thread_id, [])
+        seen = [r for chat, r in self._seen[start:] if chat == msg.chat_id]
+        return Tapped(answer.notice, answer.alert, seen)
+
+    # --- what a reply asks for after sending ------------------------------------------------
+
+    def last(self, chat_id: int = -1001, *, with_buttons: bool = False) -> Message:
+        """The chat's latest bot message (with buttons, if asked)."""
+        found = [
+            m
+            for (chat, _), m in self.messages.items()
+            if chat == chat_id and (m.buttons or not with_buttons)
+        ]
+        if not found:
+            raise LookupError(f"no bot message in chat {chat_id}")
+        return max(found, key=lambda m: m.message_id)
+
+    def _show(self, chat_id: int, seen: Seen) -> None:
+        self._seen.append((chat_id, seen))
+
+    def _send(
+        self,
+        chat_id: int,
+        thread_id: int,
+        html: str,
+        buttons: Any = (),
+        *,
+        document: tuple[str, bytes] | None = None,
+        method: str = "sendMessage",
+        refusal: bool = False,
+        seen: Seen | None = None,
+    ) -> int:
+        message_id = self._next_id(chat_id)
+        self.messages[(chat_id, message_id)] = Message(
+            chat_id, thread_id, message_id, html, tuple(buttons), document
+        )
+        self._show(chat_id, seen or Seen(method, html_to_text(html), html, document, refusal))
+        return message_id
+
+    async def _deliver(
+        self,
+        reply: Reply,
+        chat_id: int,
+        thread_id: int,
+        out: list[Reply],
+        *,
+        link: durable.Link | None = None,
+    ) -> int | None:
+        sent = self._messages_of(reply, chat_id, thread_id)
+        if sent is not None and (reply.on_sent is not None or link is not None):
+            on_sent = reply.on_sent
+
+            def after(session: Session) -> None:
+                if on_sent is not None:
+                    on_sent(session, sent)
+                if link is not None:
+                    record_link(session, link, sent)
+
+            await self.db.write(after)
+        for gone in reply.gone_topics:
+            self.closed_topics.add((gone.chat_id, gone.thread_id))
+        for edit in reply.edits:
+            await self._edit(chat_id, edit)
+        for topic in reply.topics:
+            if topic.chat_id in self.forums:
+                thread = next(self._topics)
+                made = await self.db.write(
+                    lambda s, created=topic.on_created, thread=thread: created(s, thread)
+                )
+                out.append(made)
+                await self._deliver(made, topic.chat_id, thread, out)
+            elif topic.on_refused is not None:
+                made = await self.db.write(lambda s, refused=topic.on_refused: refused(s))
+                out.append(made)
+                await self._deliver(made, chat_id, thread_id, out)
+        for post in reply.posts:
+            out.append(post.reply)
+            posted = await self._deliver(post.reply, post.chat_id, post.thread_id, out)
+            if post.pin and posted is not None:
+                self.messages[(post.chat_id, posted)].pinned = True
+        return sent
+
+    def _messages_of(self, reply: Reply, chat_id: int, thread_id: int) -> int | None:
+        """The reply's text and documents as messages (the delivery's caption rule: a short
+        text rides on the first document); the id of the first message."""
+        docs = list(reply.documents)
+        caption = _caption(reply.text, docs[0].caption) if docs and reply.on_sent is None else None
+        sent: int | None = None
+        if caption is not None:
+            first = docs.pop(0)
+            method = "sendPhoto" if isinstance(first, Photo) else "sendDocument"
+            sent = self._send(
+                chat_id,
+                thread_id,
+                caption,
+                reply.buttons,
+                document=(first.filename, first.data),
+                method=method,
+                refusal=reply.refusal,
+            )
+        elif isinstance(reply.text, RichText) and rich.parts_of(reply.text):
+            for part in rich.parts_of(reply.text) or ():  # a table: as the stand-in shows it
+                message = rich.input_rich_message(part)
+                seen = Seen("sendRichMessage", parse_rich(message).plain(), message["html"])
+                sent = sent or self._send(
+                    chat_id, thread_id, str(reply.text), reply.buttons, seen=seen
+                )
+        elif reply.text:
+            sent = self._send(
+                chat_id, thread_id, str(reply.text), reply.buttons, refusal=reply.refusal
+            )
+        for doc in docs:
+            method = "sendPhoto" if isinstance(doc, Photo) else "sendDocument"
+            self._send(
+                chat_id,
+                thread_id,
+                _escape(doc.caption),
+                document=(doc.filename, doc.data),
+                method=method,
+            )
+        return sent
+
+    async def _edit(self, chat_id: int, edit: Edit) -> None:
+        msg = self.messages.get((chat_id, edit.message_id))
+        if msg is None:  # gone (or never ours): as Telegram, "message to edit not found"
+            if edit.on_gone is not None:
+                await self.db.write(edit.on_gone)
+            return
+        text = edit.text
+        if edit.render is not None:
+            render = edit.render
+            text = await self.db.read(lambda s: render(s))
+            if text is None:
+                return
+        new_html = msg.html if text is None else str(text)
+        if (new_html, tuple(edit.buttons)) == (msg.html, msg.buttons):
+            return  # Telegram: "message is not modified"
+        msg.html, msg.buttons = new_html, tuple(edit.buttons)
+        msg.edits += 1
+        self._show(chat_id, Seen("editMessageText", html_to_text(new_html), new_html))
+
+
+def _escape(text: str) -> str:
+    from html import escape
+
+    return escape(text)
+
+
+def _command_route(name: str) -> Route | None:
+    return next((r for r in ROUTES if r.kind is Kind.COMMAND and r.name == name), None)
