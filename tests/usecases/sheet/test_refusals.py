@@ -30,7 +30,7 @@ async def refused(chat: Harness, message: str, *expected: str, hint: bool = True
 
 
 @pytest.fixture
-async def table(chat: Harness) -> Bot:
+async def table(chat: Harness) -> Harness:
     """A running 3-table list (Anna, Andreas, Bernd) with two games."""
     await ok(chat, "/neu Anna Andreas Bernd")
     await ok(chat, "/spiel Anna grand ohne 1 hand gewonnen")
@@ -113,7 +113,7 @@ async def table(chat: Harness) -> Bot:
     ],
 )
 async def test_refusal_leaves_the_list_unchanged(
-    table: Bot, message: str, expected: list[str]
+    table: Harness, message: str, expected: list[str]
 ) -> None:
     await refused(table, message, *expected)
 
@@ -122,7 +122,7 @@ async def test_refusal_leaves_the_list_unchanged(
     "message",
     ["/spiel Anna grand mit 1 reiz 19 gewonnen", "/korrigieren 1 Anna grand mit 1 r19 gewonnen"],
 )
-async def test_invalid_bid_names_both_neighbours(table: Bot, message: str) -> None:
+async def test_invalid_bid_names_both_neighbours(table: Harness, message: str) -> None:
     # docs/rules.md §3: "19 ist kein Reizwert – nächste gültige: 18 oder 20", then the list as hint.
     text = await refused(table, message)
     assert text.startswith(
@@ -130,13 +130,13 @@ async def test_invalid_bid_names_both_neighbours(table: Bot, message: str) -> No
     )
 
 
-async def test_very_long_message(table: Bot) -> None:
+async def test_very_long_message(table: Harness) -> None:
     message = "/spiel Anna grand mit 1 gewonnen " + "x" * 5000
     assert len(message) > 5000
     await refused(table, message, "zu lang")
 
 
-async def test_too_many_words(table: Bot) -> None:
+async def test_too_many_words(table: Harness) -> None:
     await refused(table, "/spiel Anna " + "hand " * 500, "Zu viele Wörter")
 
 
