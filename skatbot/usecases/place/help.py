@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import Command, Reply
-from skatbot.usecases.tournament import tables as table_lists
+from skatbot.usecases.tournament import tables
 
 HELP = """<b>skatbot – die Skatliste im Gruppenchat</b>
 /neu Anna Bernd Carla [Dora] [geber Bernd] – neue Liste in Sitzreihenfolge
@@ -231,9 +231,9 @@ unter der Buchung (Korrigieren, Stornieren, Stand). Falscher Geber in Spiel 7:
 
 def start(session: Session, cmd: Command) -> Reply:
     if len(cmd.args) == 1 and (cmd.telegram_chat_id or cmd.chat_id) < 0:
-        invite = table_lists.INVITE_DATA.fullmatch(cmd.args[0])
+        invite = tables.INVITE_DATA.fullmatch(cmd.args[0])
         if invite is not None:  # the draw's deep link: "add to group" sent /start tisch_…
-            return table_lists.join(session, cmd, invite.group(1))
+            return tables.join(session, cmd, invite.group(1))
     if (cmd.telegram_chat_id or cmd.chat_id) > 0:  # a private chat (a topic's place is no chat)
         return Reply(
             "Hallo! Ich führe eure Skatliste im Gruppenchat.\n"

@@ -51,9 +51,8 @@ from skatbot.storage.unit import Session
 from skatbot.usecases.common import rich, texts
 from skatbot.usecases.common.names import check_unique, clean_name, full_stop, match_words
 from skatbot.usecases.common.reply import Answer, Command, Document, Reply
-from skatbot.usecases.tournament import cash as money
-from skatbot.usecases.tournament import ending
-from skatbot.usecases.tournament import tables as table_lists
+from skatbot.usecases.tournament import cash, ending
+from skatbot.usecases.tournament import tables as tournament_tables
 from skatbot.usecases.tournament import teams as teams_uc
 from skatbot.usecases.tournament import tournament_season as season
 from skatbot.usecases.tournament.access import require_manager
@@ -256,7 +255,7 @@ def teilnehmer(session: Session, cmd: Command) -> Reply:
         f"✅ Nachgemeldet: {_names_line(new)} – ab Serie {drawn + 1} dabei. Die ausgeloste "
         f"Serie {drawn} bleibt, wie sie ist."
     ]
-    entry = money.fees_of(session, t).entry
+    entry = cash.fees_of(session, t).entry
     if entry:
         lines.append(f"Startgeld {format_money(entry)} je Nachmeldung (/abrechnung).")
     return Reply("\n".join([*lines, _participant_list(session, t)]))
@@ -466,7 +465,7 @@ def auslosen(session: Session, cmd: Command) -> Reply:
         session, t, number, seed, tables, user_id=cmd.user_id, update_id=cmd.update_id
     )
     team_line = teams_uc.after_draw(row, tables, apart)
-    table_lines, topics, posts, buttons = table_lists.after_draw(session, cmd, t, row, tables)
+    table_lines, topics, posts, buttons = tournament_tables.after_draw(session, cmd, t, row, tables)
     lines = [f"🎲 <b>Serie {number}</b> ausgelost – {escape(t.name)}"]
     lines.extend(_tables_lines(tables))
     games = _games(t)
@@ -520,7 +519,7 @@ def _take_back(session: Session, cmd: Command, t: Tournament, rest: list[str]) -
             "Es ist noch keine Serie ausgelost – nichts zurückzunehmen.", hint="/auslosen"
         )
     last = done[-1]
-    reason = table_lists.booked_reason(session, last.row)
+    reason = tournament_tables.booked_reason(session, last.row)
     if last.results:
         count = len(last.results)
         reason = (
@@ -553,7 +552,7 @@ def _take_back(session: Session, cmd: Command, t: Tournament, rest: list[str]) -
             "Das Zurücknehmen wurde noch nicht gefragt.",
             hint="Erst /auslosen zurück, dann /auslosen zurück ja.",
         )
-    gone, posts = table_lists.take_back(session, t, last.row)
+    gone, posts = tournament_tables.take_back(session, t, last.row)
     moved = []
     for p in trepo.participants(session, t):  # a change for "the next series" stays so
         if p.from_series == last.number + 1:
@@ -577,8 +576,8 @@ def _take_back(session: Session, cmd: Command, t: Tournament, rest: list[str]) -
     )
     buttons: tuple[tuple[tuple[str, str], ...], ...] = ()
     if last.number > 1:  # the one-tap draw of the series again (the series before is complete)
-        data = f"{table_lists.DRAW_PREFIX}{t.id}:{last.number - 1}"
-        buttons = (((table_lists.DRAW_LABEL, data),),)
+        data = f"{tournament_tables.DRAW_PREFIX}{t.id}:{last.number - 1}"
+        buttons = (((tournament_tables.DRAW_LABEL, data),),)
     return Reply("\n".join(lines), buttons=buttons, gone_topics=gone, posts=posts)
 
 
@@ -716,7 +715,7 @@ def fehlend(session: Session, cmd: Command) -> Reply:
     for s in done:
         if tr.missing_results(s.tables, s.results):
             out.append(_missing_text(s.number, s.tables, s.results))
-            out.extend(table_lists.progress_lines(session, t, s.row, s.results))
+            out.extend(tournament_tables.progress_lines(session, t, s.row, s.results))
     if not out:
         return Reply(_missing_text(done[-1].number, done[-1].tables, done[-1].results))
     return Reply("\n".join(out))
@@ -846,7 +845,7 @@ def urkunden(session: Session, cmd: Command) -> Reply:
         )
     top = ranked[:n]
     places = [(r.place, r.standing.name, r.standing.score) for r in top]
-    prizes = money.certificate_prizes(session, t)  # the prize on each certificate
+    prizes = cash.certificate_prizes(session, t)  # the prize on each certificate
     pdf, lost = render_certificates(t.name, season.day_of(t), places, prizes)  # its day
     span = "Platz 1" if n == 1 else f"Platz 1–{n}"
     lines = [f"📜 Urkunden für {span} – {escape(t.name)} ({series_span(complete)})."]
@@ -1062,7 +1061,7 @@ def export(session: Session, cmd: Command) -> Reply:
             hint="/export oder /export turnier 1 (die Nummern zeigt /turniere)",
         )
     data = export_document(session, t)
-    money.add_tournament_export_money(session, t, data)
+    cash.add_tournament_export_money(session, t, data)
     raw = json.dumps(data, ensure_ascii=False, indent=2).encode()
     doc = Document(EXPORT_FILENAME, raw, f"Turnier als JSON ({EXPORT_FORMAT})")
     n = len(data["series"])  # type: ignore[arg-type]
@@ -1098,7 +1097,7 @@ def _require_for_teams(session: Session, cmd: Command, change: bool) -> Tourname
 
 def draw_tap(session: Session, cmd: Command) -> Answer:
     """One tap = /auslosen with a fresh seed (managers only)."""
-    parts = cmd.text.removeprefix(table_lists.DRAW_PREFIX).split(":")
+    parts = cmd.text.removeprefix(tournament_tables.DRAW_PREFIX).split(":")
     if len(parts) != 2 or not all(is_number(p) for p in parts):
         return Answer(notice="Dieser Knopf gilt nicht mehr.")
     lock_chat(session, cmd.chat_id)

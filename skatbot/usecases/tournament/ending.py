@@ -8,7 +8,7 @@ from skatbot.storage import tournament as trepo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import Command, Reply
-from skatbot.usecases.tournament import tables as table_lists
+from skatbot.usecases.tournament import tables
 from skatbot.usecases.tournament import tournament_season as ts
 from skatbot.usecases.tournament.access import require_manager
 from skatbot.usecases.tournament.results import ranking_of, series_span
@@ -46,7 +46,7 @@ def ende(session: Session, cmd: Command) -> Reply:
         )
     trepo.close_tournament(t, cmd.user_id)
     ts.forget_pinned(session, t)
-    closed, posts = table_lists.close_tables(session, t)
+    closed, posts = tables.close_tables(session, t)
     lines = [f"🏁 <b>{ts.label(t)} ist beendet</b> ({ts.dates(t)})."]
     if closed:
         lines.append(
