@@ -9,13 +9,16 @@ the outbox), not by the "⚠️" in its text.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import os
+import shutil
+import tempfile
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from sqlalchemy import select, text
+from sqlalchemy import inspect, select, text
 
 from skatbot.app import build_application
 from skatbot.handlers.fairness import Fairness
@@ -24,6 +27,7 @@ from skatbot.runner import run_polling
 from skatbot.standin.rich import parse_rich
 from skatbot.storage.database import Database
 from skatbot.storage.lists_models import Row, SheetList
+from skatbot.storage.migrate import HEAD, current_revision
 from skatbot.storage.schema import metadata
 from tests.standin.fake_telegram import ApiCall, FakeBotApi, html_to_text
 
@@ -37,15 +41,48 @@ GROUP_WINDOW = 0.5
 
 
 def fresh_database(tmp_path: Path) -> Database:
+    """An empty database at the head revision: on SQLite a copy of one migrated file (made
+    once per test process), on PostgreSQL the test database emptied (its tables truncated
+    if it is at the head already, else dropped and migrated)."""
     if PG_URL:
         db = Database(PG_URL)
-        with db.write_engine.begin() as conn:
-            metadata().drop_all(conn)
-            conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
-    else:
-        db = Database(f"sqlite+aiosqlite:///{tmp_path / 'skatbot.db'}")
-    db.migrate()
+        _empty_postgres(db)
+        return db
+    path = tmp_path / "skatbot.db"
+    shutil.copyfile(_sqlite_template(), path)
+    path.chmod(0o600)  # as the bot creates its file
+    db = Database(f"sqlite+aiosqlite:///{path}")
+    db.migrate()  # at the head already: one read of its revision
     return db
+
+
+_TEMPLATE: list[Path] = []
+
+
+def _sqlite_template() -> Path:
+    if not _TEMPLATE:
+        folder = Path(tempfile.mkdtemp(prefix="skatbot-template-"))
+        atexit.register(shutil.rmtree, folder, True)
+        db = Database(f"sqlite+aiosqlite:///{folder / 'template.db'}")
+        db.migrate()
+        db.dispose()  # checkpointed: the file alone holds the schema
+        _TEMPLATE.append(folder / "template.db")
+    return _TEMPLATE[0]
+
+
+def _empty_postgres(db: Database) -> None:
+    tables = metadata().sorted_tables
+    with db.write_engine.begin() as conn:
+        at_head = current_revision(conn.engine) == HEAD and set(
+            inspect(conn).get_table_names()
+        ) == {t.name for t in tables} | {"alembic_version"}
+        if at_head:
+            names = ", ".join(f'"{t.name}"' for t in tables)
+            conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+            return
+        metadata().drop_all(conn)
+        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+    db.migrate()
 
 
 @dataclass
