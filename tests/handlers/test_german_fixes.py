@@ -6,8 +6,8 @@ chart are labelled the same."""
 from __future__ import annotations
 
 from skatbot.rules.scoring import minus_sign
-from tests.handlers.test_house_pdf import pdf_text
 from tests.helpers import Bot, ok
+from tests.usecases.house.test_house_pdf import pdf_text
 
 
 def test_one_number_format() -> None:

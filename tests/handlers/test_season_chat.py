@@ -1,100 +1,45 @@
-"""/saison and /saisonregeln in the chat: periods, bad input, tournament series, long tables."""
+"""/saison through Telegram: a long table is split into messages within Telegram's limit
+(what /saison says is tested on the use cases: tests/usecases/season/test_season_chat.py)."""
 
 from __future__ import annotations
 
-import datetime as dt
+from skatbot.storage import lists as repo
+from skatbot.storage.database import ensure_chat
+from skatbot.storage.unit import Session
+from tests.helpers import Bot
 
-import pytest
-
-from skatbot.rules.errors import RuleError
-from skatbot.usecases.season.commands import parse_period
-from tests.helpers import Bot, ok, refused
-
-TODAY = dt.date(2026, 5, 17)
+CHAT = -1001
 
 
-@pytest.mark.parametrize(
-    ("words", "start", "end", "label"),
-    [
-        ([], dt.date(2026, 1, 1), dt.date(2026, 12, 31), "2026"),
-        (["2025"], dt.date(2025, 1, 1), dt.date(2025, 12, 31), "2025"),
-        (["märz", "2026"], dt.date(2026, 3, 1), dt.date(2026, 3, 31), "März 2026"),
-        (["Maerz", "2026"], dt.date(2026, 3, 1), dt.date(2026, 3, 31), "März 2026"),
-        (["2", "2024"], dt.date(2024, 2, 1), dt.date(2024, 2, 29), "Februar 2024"),
-        (["12/2025"], dt.date(2025, 12, 1), dt.date(2025, 12, 31), "Dezember 2025"),
-        (
-            ["von", "01.03.2026", "bis", "31.05.2026"],
-            dt.date(2026, 3, 1),
-            dt.date(2026, 5, 31),
-            "01.03.2026 – 31.05.2026",
-        ),
-    ],
-)
-def test_periods(words: list[str], start: dt.date, end: dt.date, label: str) -> None:
-    p = parse_period(words, TODAY)
-    assert (p.start, p.end, p.label) == (start, end, label)
-
-
-@pytest.mark.parametrize(
-    "words",
-    [["13", "2026"], ["1999"], ["von", "31.05.2026", "bis", "01.03.2026"], ["von", "x", "bis", "y"],
-     ["gestern"], ["a", "b", "c"], ["30.02.2026"]],
-)  # fmt: skip
-def test_bad_periods_are_refused_with_a_hint(words: list[str]) -> None:
-    with pytest.raises(RuleError) as err:
-        parse_period(words, TODAY)
-    assert err.value.hint
-
-
-async def test_refusals_and_an_empty_season(bot: Bot) -> None:
-    await refused(bot, "/saison 13 2026", "kein Monat", "/saison märz 2026")
-    await refused(bot, "/saison von 01.01.2026", "Von wann bis wann")
-    await refused(bot, "/saisonregeln beste", "fehlt die Zahl")
-    await refused(bot, "/saisonregeln beste 0", "Eine Zahl von 1 bis")
-    await refused(bot, "/saisonregeln quatsch", "kenne ich bei /saisonregeln nicht")
-    await ok(bot, "/saisonregeln", "Summe der Seeger-Fabian-Punkte · alle Serien zählen")
-    text = await ok(bot, "/saison 2025", "Keine abgeschlossene Serie")
-    assert "1." not in text
-    # An open list does not count; a closed one under house rules is named, not counted.
-    await ok(bot, "/regeln haus")
-    await ok(bot, "/neu Anna Bernd Carla")
-    await ok(bot, "/spiel Anna grand ohne 1 hand gewonnen")
-    await ok(bot, "/saison", "Keine abgeschlossene Serie")
-    await ok(bot, "/abschluss ja")
-    await ok(bot, "/saison", "1 Liste mit Hausregeln zählt nicht")
-
-
-async def test_tournament_series_count_for_the_season(bot: Bot) -> None:
-    desk = -3003
-    for line in [
-        "/turnier Preisskat Vereinsheim",
-        "/teilnehmer Anna, Bernd, Carla, Dora, Emil, Frieda, Gustav",
-        "/serienlaenge 36 48",
-        "/auslosen 482913",
-    ]:
-        await ok(bot, line, chat_id=desk)
-    await ok(
-        bot,
-        "/ergebnis Anna 100 2 1\nBernd 50 1 1\nCarla 0 0 2\nDora 30 1 0\nEmil 10 1 1\n"
-        "Frieda 70 2 0\nGustav -20 0 1",
-        chat_id=desk,
-    )
-    ranking = await ok(bot, "/rangliste", chat_id=desk)
-    text = await ok(bot, "/saison", "2 Serien", chat_id=desk)  # the two tables of series 1
-    ranked = [x for x in text.splitlines() if x[:1].isdigit()]
-    assert len(ranked) == 7
-    # Same scores as the tournament's own ranking (one series: the sum is that series).
-    first = next(x for x in ranking.splitlines() if x.startswith("1."))
-    name = first.split()[1]
-    assert ranked[0].startswith(f"1. {name} ")
+def closed_lists(session: Session, names: list[str]) -> None:
+    """30 closed 3-player lists of ``names`` in seat order, each with one Grand the first
+    player won (written through storage: only the delivery of /saison is tested here)."""
+    ensure_chat(session, CHAT)
+    for i in range(0, len(names), 3):
+        lst = repo.create_list(
+            session,
+            CHAT,
+            names[i : i + 3],
+            first_dealer=0,
+            series_length=36,
+            rules="isko",
+            seed="1234",
+            user_id=1,
+        )
+        repo.append_row(
+            session,
+            lst,
+            kind="game",
+            dealer=0,
+            declarer=0,
+            announcement="Grand ohne 1 Hand gewonnen",
+        )
+        repo.close_list(session, lst)
 
 
 async def test_a_long_table_is_split_within_telegrams_limit(bot: Bot) -> None:
     names = [f"Spielerin{i:02d}" for i in range(90)]
-    for i in range(0, 90, 3):
-        await ok(bot, f"/neu {' '.join(names[i : i + 3])}")
-        await ok(bot, f"/spiel {names[i]} grand ohne 1 hand gewonnen")
-        await ok(bot, "/abschluss ja")
+    await bot.db.write(lambda s: closed_lists(s, names))
     out = await bot.say("/saison")
     assert len(out) >= 2 and all(len(r.text) <= 4096 for r in out)
     lines = [x for r in out for x in r.text.splitlines() if x[:1].isdigit()]

@@ -2,7 +2,7 @@
 written "Juergen" (matched by spelling), "Fritz" and "Fritzi" merged with /spieler zusammen.
 
 The lists are written through storage (fast, with the days set); /saison, /saisonregeln,
-/spieler and /export saison go through the bot. Every table is checked against a hand
+/spieler and /export saison go through the use cases. Every table is checked against a hand
 computation here: Seeger-Fabian per series from the games (an independent formula), then
 the season under three counting rules.
 """
@@ -16,6 +16,7 @@ import os
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
 from pypdf import PdfReader
 from sqlalchemy import update
 
@@ -24,7 +25,17 @@ from skatbot.rules.season import Result, Series
 from skatbot.storage import lists as repo
 from skatbot.storage.lists_models import SheetList
 from skatbot.usecases.season import commands as season_uc
-from tests.helpers import Bot, ok
+from tests.harness import Harness
+from tests.helpers import ok
+
+
+@pytest.fixture
+def chat(chat: Harness) -> Harness:
+    """Tables in their text form: these tests read /stand, /liste and the like as a server
+    before rich messages shows them (as the ``bot`` fixture's stand-in does)."""
+    chat.rich_messages = False
+    return chat
+
 
 CHAT = -1001
 YEAR = 2025
@@ -84,7 +95,7 @@ def day_of(evening: int) -> dt.datetime:
     return dt.datetime(YEAR, evening, 10, 19, 0, tzinfo=dt.UTC)
 
 
-def build_year(bot: Bot) -> list[tuple[dt.date, dict[str, tuple[int, int, int]], int]]:
+def build_year(chat: Harness) -> list[tuple[dt.date, dict[str, tuple[int, int, int]], int]]:
     """Write the 24 closed lists; return per series (day, {name: (score, won, lost)}, games)
     computed by hand."""
     hand = []
@@ -124,8 +135,8 @@ def build_year(bot: Bot) -> list[tuple[dt.date, dict[str, tuple[int, int, int]],
 
             from skatbot.storage.database import ensure_chat
 
-            bot.db.run_write(lambda s: ensure_chat(s, CHAT))
-            bot.db.run_write(write)
+            chat.db.run_write(lambda s: ensure_chat(s, CHAT))
+            chat.db.run_write(write)
             hand.append((day_of(evening).date(), seeger_fabian_by_hand(names, plays), len(plays)))
     return hand
 
@@ -212,12 +223,14 @@ def check_table(text: str, expected: list[tuple[int, str, Fraction, int, int]], 
         assert f"{won} gew., {lost} verl." in line, (line, won, lost)
 
 
-async def test_a_year_under_three_counting_rules(bot: Bot) -> None:
-    hand = build_year(bot)
+async def test_a_year_under_three_counting_rules(chat: Harness) -> None:
+    hand = build_year(chat)
     assert len(hand) == 24
 
     # 1. Default: the sum of the Seeger-Fabian scores, every series counts.
-    text = await ok(bot, f"/saison {YEAR}", f"Saison {YEAR} – 24 Serien", "Summe der Seeger-Fabian")
+    text = await ok(
+        chat, f"/saison {YEAR}", f"Saison {YEAR} – 24 Serien", "Summe der Seeger-Fabian"
+    )
     expected, unranked = season_by_hand(hand, average=False, best=None, minimum=1, merged=False)
     assert not unranked
     check_table(text, expected, average=False)
@@ -230,18 +243,18 @@ async def test_a_year_under_three_counting_rules(bot: Bot) -> None:
     assert expected[0][1] == "Anna"
     assert text.splitlines()[2].startswith("1. Anna ") and "24 Serien" in text.splitlines()[2]
 
-    # Two spellings of one person: merged through the bot.
-    await ok(bot, "/spieler zusammen Fritzi Fritz", "Eine Person: Fritzi")
-    people = await ok(bot, "/spieler")
+    # Two spellings of one person: merged with /spieler zusammen.
+    await ok(chat, "/spieler zusammen Fritzi Fritz", "Eine Person: Fritzi")
+    people = await ok(chat, "/spieler")
     assert "Fritzi · auch: Fritz · 10 Listen" in people
     assert "Juergen · auch: Jürgen · 8 Listen" in people
-    text = await ok(bot, f"/saison {YEAR}")
+    text = await ok(chat, f"/saison {YEAR}")
     expected, _ = season_by_hand(hand, average=False, best=None, minimum=1, merged=True)
     check_table(text, expected, average=False)
 
     # 2. The average per series normalised to 48 games, best 10, ranked from 8 series, lantern.
-    await ok(bot, "/saisonregeln schnitt beste 10 mindestens 8 laterne an", "die besten 10 Serien")
-    text = await ok(bot, f"/saison {YEAR}", "Schnitt je Serie, auf 48 Spiele umgerechnet")
+    await ok(chat, "/saisonregeln schnitt beste 10 mindestens 8 laterne an", "die besten 10 Serien")
+    text = await ok(chat, f"/saison {YEAR}", "Schnitt je Serie, auf 48 Spiele umgerechnet")
     expected, unranked = season_by_hand(hand, average=True, best=10, minimum=8, merged=True)
     check_table(text, expected, average=True)
     assert unranked == ["Emil"]  # 6 series: below the minimum of 8
@@ -252,8 +265,8 @@ async def test_a_year_under_three_counting_rules(bot: Bot) -> None:
     assert "24 Serien, beste 10" in text  # Anna: 24 played, 10 count
 
     # 3. The sum again, only the best 8 count, ranked from 10 series, no lantern.
-    await ok(bot, "/saisonregeln summe beste 8 mindestens 10 laterne aus")
-    text = await ok(bot, f"/saison {YEAR}", "Summe der Seeger-Fabian-Punkte · die besten 8")
+    await ok(chat, "/saisonregeln summe beste 8 mindestens 10 laterne aus")
+    text = await ok(chat, f"/saison {YEAR}", "Summe der Seeger-Fabian-Punkte · die besten 8")
     if os.environ.get("SKATBOT_SEASON_PDF"):
         print(text)
     expected, unranked = season_by_hand(hand, average=False, best=8, minimum=10, merged=True)
@@ -263,20 +276,20 @@ async def test_a_year_under_three_counting_rules(bot: Bot) -> None:
     assert "Rote Laterne" not in text
 
     # A month and a range: only the series of those days.
-    text = await ok(bot, f"/saison märz {YEAR}", f"Saison März {YEAR} – 2 Serien")
-    text = await ok(bot, f"/saison von 01.10.{YEAR} bis 31.12.{YEAR}", "6 Serien")
+    text = await ok(chat, f"/saison märz {YEAR}", f"Saison März {YEAR} – 2 Serien")
+    text = await ok(chat, f"/saison von 01.10.{YEAR} bis 31.12.{YEAR}", "6 Serien")
     # Merging is reversible: split again, and the table is the one before the merge.
-    await ok(bot, "/spieler trennen Fritzi Fritz", "Getrennt")
-    await ok(bot, "/saisonregeln standard")
-    text = await ok(bot, f"/saison {YEAR}")
+    await ok(chat, "/spieler trennen Fritzi Fritz", "Getrennt")
+    await ok(chat, "/saisonregeln standard")
+    text = await ok(chat, f"/saison {YEAR}")
     expected, _ = season_by_hand(hand, average=False, best=None, minimum=1, merged=False)
     check_table(text, expected, average=False)
 
 
-async def test_the_skatzahl_of_the_year(bot: Bot) -> None:
-    build_year(bot)
-    await ok(bot, "/spieler zusammen Fritzi Fritz")
-    history = bot.db.run_read(lambda s: season_uc.history(s, CHAT))
+async def test_the_skatzahl_of_the_year(chat: Harness) -> None:
+    build_year(chat)
+    await ok(chat, "/spieler zusammen Fritzi Fritz")
+    history = chat.db.run_read(lambda s: season_uc.history(s, CHAT))
     assert len(history.series) == 24
     # Anna wins every series: her Skatzahl rises after every evening, and is the highest.
     anna = []
@@ -294,10 +307,10 @@ async def test_the_skatzahl_of_the_year(bot: Bot) -> None:
     assert rt.skatzahl(end["n:emil"]) < rt.skatzahl(march["n:emil"])
 
     # /saison shows it; /export saison carries it and the series it is computed from.
-    text = await ok(bot, f"/saison {YEAR}")
+    text = await ok(chat, f"/saison {YEAR}")
     first = text.splitlines()[2]
     assert first.startswith("1. Anna") and f"Skatzahl {rt.skatzahl(end['n:anna'])}" in first
-    out = await bot.say(f"/export saison {YEAR}")
+    out = await chat.say(f"/export saison {YEAR}")
     docs = {r.document[0]: r.document[1] for r in out if r.document}
     data = json.loads(docs[f"skatbot-saison-{YEAR}.json"])
     assert data["format"] == "skatbot-saison/1"
@@ -333,7 +346,7 @@ async def test_the_skatzahl_of_the_year(bot: Bot) -> None:
     assert csv_text.splitlines()[1].startswith("1;Anna;24;24;")
 
     # The PDF.
-    out = await bot.say(f"/saison {YEAR} pdf")
+    out = await chat.say(f"/saison {YEAR} pdf")
     pdf = next(r.document for r in out if r.document)
     assert pdf[0] == f"saison-{YEAR}.pdf" and pdf[1].startswith(b"%PDF")
     if os.environ.get("SKATBOT_SEASON_PDF"):  # to look at it: the path to write it to

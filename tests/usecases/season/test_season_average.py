@@ -6,8 +6,19 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from skatbot.rules.season import Counting, Result, SeasonRules, Series, season_table
-from tests.helpers import Bot, ok
+from tests.harness import Harness
+from tests.helpers import ok
+
+
+@pytest.fixture
+def chat(chat: Harness) -> Harness:
+    """Tables in their text form: these tests read /stand, /liste and the like as a server
+    before rich messages shows them (as the ``bot`` fixture's stand-in does)."""
+    chat.rich_messages = False
+    return chat
 
 
 def _series(id: str, games: int, length: int | None, score: int) -> Series:
@@ -30,17 +41,17 @@ def test_a_broken_off_series_is_not_scaled_up() -> None:
     assert summed.unscaled == ()
 
 
-async def test_the_season_table_names_the_unscaled_series(bot: Bot) -> None:
-    await ok(bot, "/saisonregeln schnitt", "abgebrochene Serien zählen wie gespielt")
-    await ok(bot, "/neu Anna Bernd Carla")
-    await ok(bot, "/serie 3")
+async def test_the_season_table_names_the_unscaled_series(chat: Harness) -> None:
+    await ok(chat, "/saisonregeln schnitt", "abgebrochene Serien zählen wie gespielt")
+    await ok(chat, "/neu Anna Bernd Carla")
+    await ok(chat, "/serie 3")
     for line in ("/spiel Anna grand mit 1 g", "/spiel Bernd null g", "/spiel Carla null g"):
-        await ok(bot, line)
-    await ok(bot, "/abschluss ja")
-    await ok(bot, "/weiter")
-    await ok(bot, "/spiel Anna grand mit 1 g")  # 98 after one game of 3
-    await ok(bot, "/abschluss ja")
-    text = await ok(bot, "/saison", "Nicht hochgerechnet (abgebrochen, zählen wie gespielt)")
+        await ok(chat, line)
+    await ok(chat, "/abschluss ja")
+    await ok(chat, "/weiter")
+    await ok(chat, "/spiel Anna grand mit 1 g")  # 98 after one game of 3
+    await ok(chat, "/abschluss ja")
+    text = await ok(chat, "/saison", "Nicht hochgerechnet (abgebrochen, zählen wie gespielt)")
     assert "(1 von 3 Spielen)" in text  # /weiter keeps the length
     # Anna: 98 × 48 / 3 = 1568 and 98 unscaled: 833,0 – not (1568 + 1568) / 2
     assert "Anna 833,0" in text, text

@@ -9,20 +9,31 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tests.helpers import Bot, ok
+import pytest
+
+from tests.harness import Harness
+from tests.helpers import ok
 
 
-async def export(bot: Bot) -> dict[str, Any]:
-    out = await bot.say("/export")
+@pytest.fixture
+def chat(chat: Harness) -> Harness:
+    """Tables in their text form: these tests read /stand, /liste and the like as a server
+    before rich messages shows them (as the ``bot`` fixture's stand-in does)."""
+    chat.rich_messages = False
+    return chat
+
+
+async def export(chat: Harness) -> dict[str, Any]:
+    out = await chat.say("/export")
     docs = [r.document for r in out if r.document]
     assert len(docs) == 1, out
     assert docs[0][0] == "skatbot-liste-v1.json"
     return json.loads(docs[0][1])  # type: ignore[no-any-return]
 
 
-async def play(bot: Bot, message: str, progress: str, *expected: str) -> str:
+async def play(chat: Harness, message: str, progress: str, *expected: str) -> str:
     """Send ``message``; the reply must not be a refusal and must show ``progress``."""
-    return await ok(bot, message, progress, *expected)
+    return await ok(chat, message, progress, *expected)
 
 
 def totals(
@@ -44,12 +55,12 @@ def row_summary(game: dict[str, Any]) -> tuple[Any, ...]:
 # --- 3-table ------------------------------------------------------------------------------------
 
 
-async def test_evening_at_a_three_table(bot: Bot) -> None:
-    await play(bot, "/neu Anna Bernd Carla", "Spiel 1/36 · Geber Anna · Vorhand Bernd")
+async def test_evening_at_a_three_table(chat: Harness) -> None:
+    await play(chat, "/neu Anna Bernd Carla", "Spiel 1/36 · Geber Anna · Vorhand Bernd")
 
     # G1 (dealer Anna): Kreuz mit 2 → (2 + 1) × 12 = 36, won → Anna +36
     await play(
-        bot,
+        chat,
         "/spiel Anna kreuz mit 2 gewonnen",
         "Spiel 2/36 · Geber Bernd · Vorhand Carla",
         "Kreuz mit 2, Spiel 3 → 3 × 12 = 36",
@@ -57,7 +68,7 @@ async def test_evening_at_a_three_table(bot: Bot) -> None:
     )
     # G2 (Bernd): Herz ohne 1 → (1 + 1) × 10 = 20, lost → −2 × 20 = −40
     await play(
-        bot,
+        chat,
         "/spiel Bernd herz ohne 1 verloren",
         "Spiel 3/36 · Geber Carla · Vorhand Anna",
         "Bernd −2 × 20 = −40",
@@ -65,36 +76,36 @@ async def test_evening_at_a_three_table(bot: Bot) -> None:
     )
     # G3 (Carla): Grand mit 1 Hand → (1 + 1 + 1) × 24 = 72 → Carla +72
     await play(
-        bot, "/spiel Carla grand mit 1 hand gewonnen", "Spiel 4/36 · Geber Anna · Vorhand Bernd"
+        chat, "/spiel Carla grand mit 1 hand gewonnen", "Spiel 4/36 · Geber Anna · Vorhand Bernd"
     )
     # G4 (Anna): Null → 23 → Anna +23
-    await play(bot, "/spiel an null g", "Spiel 5/36 · Geber Bernd · Vorhand Carla", "Null = 23")
+    await play(chat, "/spiel an null g", "Spiel 5/36 · Geber Bernd · Vorhand Carla", "Null = 23")
     # G5 (Bernd): Karo mit 1, bid 30: played (1 + 1) × 9 = 18 < 30 → overbid,
     # value = smallest multiple of 9 reaching 30 = 36, lost although "gewonnen" → −72
     await play(
-        bot,
+        chat,
         "/spiel Bernd karo mit 1 reiz 30 gewonnen",
         "Spiel 6/36 · Geber Carla · Vorhand Anna",
         "überreizt",
         "Bernd −2 × 36 = −72",
     )
     # G6 (Carla): all passed, no score, the dealer moves on
-    await play(bot, "/eingepasst", "Spiel 7/36 · Geber Anna · Vorhand Bernd", "eingepasst")
+    await play(chat, "/eingepasst", "Spiel 7/36 · Geber Anna · Vorhand Bernd", "eingepasst")
     # G7 (Anna): Pik mit 3, 95 card points → won, Schneider: (3 + 1 + 1) × 11 = 55 → Carla +55
-    await play(bot, "/spiel Carla pik mit 3 augen 95", "Spiel 8/36 · Geber Bernd · Vorhand Carla")
+    await play(chat, "/spiel Carla pik mit 3 augen 95", "Spiel 8/36 · Geber Bernd · Vorhand Carla")
     # G8 (Bernd): Grand ohne 2 lost: (2 + 1) × 24 = 72 → −144 (corrected below to won, +72)
-    await play(bot, "/spiel Anna grand ohne 2 verloren", "Spiel 9/36 · Geber Carla · Vorhand Anna")
+    await play(chat, "/spiel Anna grand ohne 2 verloren", "Spiel 9/36 · Geber Carla · Vorhand Anna")
     # G9 (Carla): passed via "/spiel passe"
-    await play(bot, "/spiel passe", "Spiel 10/36 · Geber Anna · Vorhand Bernd", "eingepasst")
+    await play(chat, "/spiel passe", "Spiel 10/36 · Geber Anna · Vorhand Bernd", "eingepasst")
     # G10 (Anna): Null ouvert lost: 46 → −92
     await play(
-        bot, "/spiel Bernd null ouvert verloren", "Spiel 11/36 · Geber Bernd · Vorhand Carla"
+        chat, "/spiel Bernd null ouvert verloren", "Spiel 11/36 · Geber Bernd · Vorhand Carla"
     )
 
     # Correction in the middle: game 8 becomes won (+72). Same number, same dealer (Bernd), and
     # the next dealer is still Bernd (corrections never shift later rows).
     await play(
-        bot,
+        chat,
         "/korrigieren 8 Anna grand ohne 2 gewonnen",
         "Spiel 11/36 · Geber Bernd · Vorhand Carla",
         "Spiel 8 korrigiert",
@@ -102,64 +113,66 @@ async def test_evening_at_a_three_table(bot: Bot) -> None:
     )
 
     # G11 (Bernd): Herz mit 1 → (1 + 1) × 10 = 20 → Carla +20 (cancelled below)
-    await play(bot, "/spiel Carla herz mit 1 gewonnen", "Spiel 12/36 · Geber Carla · Vorhand Anna")
+    await play(chat, "/spiel Carla herz mit 1 gewonnen", "Spiel 12/36 · Geber Carla · Vorhand Anna")
     # G12 (Carla): Kreuz ohne 3 Hand → (3 + 1 + 1) × 12 = 60 → Anna +60
     await play(
-        bot, "/spiel Anna kreuz ohne 3 hand gewonnen", "Spiel 13/36 · Geber Anna · Vorhand Bernd"
+        chat, "/spiel Anna kreuz ohne 3 hand gewonnen", "Spiel 13/36 · Geber Anna · Vorhand Bernd"
     )
-    before = await export(bot)
+    before = await export(chat)
     assert [g["nr"] for g in before["games"] if g["declarer"] == "Anna"][-1] == 12
 
     # Cancellation in the middle: game 11 goes, game 12 moves up to 11; 11 valid games remain
     # and the next deal is unchanged (the last valid row is still G12, dealt by Carla).
     await play(
-        bot,
+        chat,
         "/storno 11",
         "Spiel 12/36 · Geber Anna · Vorhand Bernd",
         "Spiel 11 storniert",
         "rücken eine Nummer auf",
     )
-    after = await export(bot)
+    after = await export(chat)
     moved = [g for g in after["games"] if g["declarer"] == "Anna" and g["points"] == {"Anna": 60}]
     assert [g["nr"] for g in moved] == [11]
 
     # G13 (Anna): Pik mit 1, 70 card points → won, (1 + 1) × 11 = 22 → Bernd +22
-    await play(bot, "/spiel Bernd pik mit 1 augen 70", "Spiel 13/36 · Geber Bernd · Vorhand Carla")
+    await play(chat, "/spiel Bernd pik mit 1 augen 70", "Spiel 13/36 · Geber Bernd · Vorhand Carla")
 
     # Rename: display name only, every number stays.
-    stand_before = await bot.text("/stand")
-    export_before = await export(bot)
-    reply = await bot.text("/umbenennen Bernd Bernhard")
+    stand_before = await chat.text("/stand")
+    export_before = await export(chat)
+    reply = await chat.text("/umbenennen Bernd Bernhard")
     assert "Bernd heißt jetzt Bernhard" in reply
-    stand_after = await bot.text("/stand")
-    export_after = await export(bot)
+    stand_after = await chat.text("/stand")
+    export_after = await export(chat)
     assert stand_after == stand_before.replace("Bernd", "Bernhard")
     assert json.dumps(export_after) == json.dumps(export_before).replace("Bernd", "Bernhard")
 
     # G14 (Bernhard): Grand mit 2 lost: (2 + 1) × 24 = 72 → −144
-    await play(bot, "/spiel Carla grand mit 2 verloren", "Spiel 14/36 · Geber Carla · Vorhand Anna")
+    await play(
+        chat, "/spiel Carla grand mit 2 verloren", "Spiel 14/36 · Geber Carla · Vorhand Anna"
+    )
     # G15 (Carla): Herz mit 2 Hand Schneider angesagt, won → Schneider reached:
     # (2 + 1 + hand 1 + Schneider 1 + angesagt 1) = 6 × 10 = 60 → Anna +60
     await play(
-        bot,
+        chat,
         "/spiel Anna herz mit 2 hand schneider angesagt gewonnen",
         "Spiel 15/36 · Geber Anna · Vorhand Bernhard",
         "6 × 10 = 60",
     )
     # G16 (Anna): Karo ohne 1 → (1 + 1) × 9 = 18, entered as won, corrected to lost → −36
     await play(
-        bot, "/spiel Bernhard karo ohne 1 gewonnen", "Spiel 16/36 · Geber Bernhard · Vorhand Carla"
+        chat, "/spiel Bernhard karo ohne 1 gewonnen", "Spiel 16/36 · Geber Bernhard · Vorhand Carla"
     )
     # Correction of the last game: same dealer (Anna), so the next dealer stays Bernhard.
     await play(
-        bot,
+        chat,
         "/korrigieren 15 bern karo ohne 1 verloren",
         "Spiel 16/36 · Geber Bernhard · Vorhand Carla",
         "Spiel 15 korrigiert",
         "Bernhard −2 × 18 = −36",
     )
 
-    data = await export(bot)
+    data = await export(chat)
     assert data["format"] == "skatbot-liste/1"
     assert data["rules"] == "isko"
     assert data["players"] == ["Anna", "Bernhard", "Carla"]
@@ -210,7 +223,7 @@ async def test_evening_at_a_three_table(bot: Bot) -> None:
         "Carla": totals(-17, 2, 1, 4, 193),
     }
 
-    stand = await bot.text("/stand")
+    stand = await chat.text("/stand")
     assert "251 + 50 × (5 − 0) + 40 × 5 = 701" in stand
     assert "−218 + 50 × (1 − 4) + 40 × 1 = −328" in stand
     assert "−17 + 50 × (2 − 1) + 40 × 4 = 193" in stand
@@ -221,73 +234,81 @@ async def test_evening_at_a_three_table(bot: Bot) -> None:
 # --- 4-table ------------------------------------------------------------------------------------
 
 
-async def test_evening_at_a_four_table(bot: Bot) -> None:
-    await play(bot, "/neu Anna Bernd Carla Dora", "Spiel 1/48 · Geber Anna · Vorhand Bernd")
+async def test_evening_at_a_four_table(chat: Harness) -> None:
+    await play(chat, "/neu Anna Bernd Carla Dora", "Spiel 1/48 · Geber Anna · Vorhand Bernd")
 
     # H1 (dealer Anna sits out): Kreuz mit 1 → (1 + 1) × 12 = 24 → Bernd +24
-    await play(bot, "/spiel Bernd kreuz mit 1 gewonnen", "Spiel 2/48 · Geber Bernd · Vorhand Carla")
+    await play(
+        chat, "/spiel Bernd kreuz mit 1 gewonnen", "Spiel 2/48 · Geber Bernd · Vorhand Carla"
+    )
     # H2 (Bernd deals): Bernd cannot declare; the refusal names him
-    refusal = await bot.text("/spiel Bernd grand mit 1 gewonnen")
+    refusal = await chat.text("/spiel Bernd grand mit 1 gewonnen")
     assert "⚠️ Bernd gibt und setzt aus" in refusal
     # Grand ohne 1 lost: (1 + 1) × 24 = 48 → −96; all three others get 30, the dealer too
     await play(
-        bot,
+        chat,
         "/spiel Carla grand ohne 1 verloren",
         "Spiel 3/48 · Geber Carla · Vorhand Dora",
         "Carla −2 × 48 = −96",
         "Anna, Bernd, Dora je +30",
     )
     # H3 (Carla): Null Hand → 35 → Dora +35
-    await play(bot, "/spiel Dora null hand gewonnen", "Spiel 4/48 · Geber Dora · Vorhand Anna")
+    await play(chat, "/spiel Dora null hand gewonnen", "Spiel 4/48 · Geber Dora · Vorhand Anna")
     # H4 (Dora): Herz mit 1 Hand lost: (1 + 1 + 1) × 10 = 30 → −60 (corrected below to won, +30)
     await play(
-        bot, "/spiel Anna herz mit 1 hand verloren", "Spiel 5/48 · Geber Anna · Vorhand Bernd"
+        chat, "/spiel Anna herz mit 1 hand verloren", "Spiel 5/48 · Geber Anna · Vorhand Bernd"
     )
     # H5 (Anna): passed
-    await play(bot, "/eingepasst", "Spiel 6/48 · Geber Bernd · Vorhand Carla")
+    await play(chat, "/eingepasst", "Spiel 6/48 · Geber Bernd · Vorhand Carla")
     # H6 (Bernd): Pik ohne 2, 61 card points → won: (2 + 1) × 11 = 33 → Anna +33
     await play(
-        bot, "/spiel Anna pik ohne 2 augen 61 gewonnen", "Spiel 7/48 · Geber Carla · Vorhand Dora"
+        chat, "/spiel Anna pik ohne 2 augen 61 gewonnen", "Spiel 7/48 · Geber Carla · Vorhand Dora"
     )
     # Correction of game 4 keeps its dealer Dora: Dora as declarer is refused, Anna is fine.
-    refusal = await bot.text("/korrigieren 4 Dora herz mit 1 hand gewonnen")
+    refusal = await chat.text("/korrigieren 4 Dora herz mit 1 hand gewonnen")
     assert "⚠️ Dora gibt in Spiel 4 und setzt aus" in refusal
     await play(
-        bot,
+        chat,
         "/korrigieren 4 Anna herz mit 1 hand gewonnen",
         "Spiel 7/48 · Geber Carla · Vorhand Dora",
         "Anna +30",
     )
 
     # Override: Dora deals next instead of Carla.
-    await play(bot, "/geber Dora", "Spiel 7/48 · Geber Dora · Vorhand Anna", "Nächster Geber: Dora")
-    refusal = await bot.text("/spiel Dora grand mit 1 gewonnen")
+    await play(
+        chat, "/geber Dora", "Spiel 7/48 · Geber Dora · Vorhand Anna", "Nächster Geber: Dora"
+    )
+    refusal = await chat.text("/spiel Dora grand mit 1 gewonnen")
     assert "⚠️ Dora gibt und setzt aus" in refusal
     # H7 (Dora): Karo mit 4 → (4 + 1) × 9 = 45 → Carla +45
-    await play(bot, "/spiel Carla karo mit 4 gewonnen", "Spiel 8/48 · Geber Anna · Vorhand Bernd")
+    await play(chat, "/spiel Carla karo mit 4 gewonnen", "Spiel 8/48 · Geber Anna · Vorhand Bernd")
     # H8 (Anna): Grand mit 1, 25 card points → lost, declarer Schneider:
     # (1 + 1 + Schneider 1) × 24 = 72 → −144
-    await play(bot, "/spiel Bernd grand mit 1 augen 25", "Spiel 9/48 · Geber Bernd · Vorhand Carla")
+    await play(
+        chat, "/spiel Bernd grand mit 1 augen 25", "Spiel 9/48 · Geber Bernd · Vorhand Carla"
+    )
     # H9 (Bernd): Kreuz mit 1, bid 48: played (1 + 1) × 12 = 24 < 48 → overbid, value 48 → −96
     await play(
-        bot,
+        chat,
         "/spiel Dora kreuz mit 1 reiz 48 gewonnen",
         "Spiel 10/48 · Geber Carla · Vorhand Dora",
         "überreizt",
     )
     # H10 (Carla): Grand mit 3 → (3 + 1) × 24 = 96 → Anna +96
-    await play(bot, "/spiel Anna grand mit 3 gewonnen", "Spiel 11/48 · Geber Dora · Vorhand Anna")
+    await play(chat, "/spiel Anna grand mit 3 gewonnen", "Spiel 11/48 · Geber Dora · Vorhand Anna")
     # H11 (Dora): Herz ohne 4 → (4 + 1) × 10 = 50 → Bernd +50
-    await play(bot, "/spiel Bernd herz ohne 4 gewonnen", "Spiel 12/48 · Geber Anna · Vorhand Bernd")
+    await play(
+        chat, "/spiel Bernd herz ohne 4 gewonnen", "Spiel 12/48 · Geber Anna · Vorhand Bernd"
+    )
     # H12 (Anna): Null ouvert Hand → 59 → Carla +59, then cancelled: Anna deals again
     await play(
-        bot, "/spiel Carla null ouvert hand gewonnen", "Spiel 13/48 · Geber Bernd · Vorhand Carla"
+        chat, "/spiel Carla null ouvert hand gewonnen", "Spiel 13/48 · Geber Bernd · Vorhand Carla"
     )
-    await play(bot, "/storno 12", "Spiel 12/48 · Geber Anna · Vorhand Bernd", "Spiel 12 storniert")
+    await play(chat, "/storno 12", "Spiel 12/48 · Geber Anna · Vorhand Bernd", "Spiel 12 storniert")
     # H13 (Anna again): Null lost: 23 → −46
-    await play(bot, "/spiel Carla null verloren", "Spiel 13/48 · Geber Bernd · Vorhand Carla")
+    await play(chat, "/spiel Carla null verloren", "Spiel 13/48 · Geber Bernd · Vorhand Carla")
 
-    data = await export(bot)
+    data = await export(chat)
     assert data["players"] == ["Anna", "Bernd", "Carla", "Dora"]
     rows = [row_summary(g) for g in data["games"]]
     assert rows == [
@@ -326,19 +347,19 @@ async def test_evening_at_a_four_table(bot: Bot) -> None:
         "Carla": totals(-97, 1, 2, 2, -87),
         "Dora": totals(-61, 1, 1, 3, 29),
     }
-    stand = await bot.text("/stand")
+    stand = await chat.text("/stand")
     assert "159 + 50 × (3 − 0) + 30 × 4 = 429" in stand
     assert "−97 + 50 × (1 − 2) + 30 × 2 = −87" in stand
 
 
-async def test_cancelling_the_last_game_gives_its_dealer_back(bot: Bot) -> None:
-    await play(bot, "/neu Anna Bernd Carla geber Carla", "Spiel 1/36 · Geber Carla · Vorhand Anna")
-    await play(bot, "/spiel Anna grand mit 1 g", "Spiel 2/36 · Geber Anna · Vorhand Bernd")
-    await play(bot, "/spiel Bernd grand mit 1 g", "Spiel 3/36 · Geber Bernd · Vorhand Carla")
-    await play(bot, "/storno 2", "Spiel 2/36 · Geber Anna · Vorhand Bernd")
-    await play(bot, "/storno 1", "Spiel 1/36 · Geber Carla · Vorhand Anna")
-    await play(bot, "/eingepasst", "Spiel 2/36 · Geber Anna · Vorhand Bernd")
-    data = await export(bot)
+async def test_cancelling_the_last_game_gives_its_dealer_back(chat: Harness) -> None:
+    await play(chat, "/neu Anna Bernd Carla geber Carla", "Spiel 1/36 · Geber Carla · Vorhand Anna")
+    await play(chat, "/spiel Anna grand mit 1 g", "Spiel 2/36 · Geber Anna · Vorhand Bernd")
+    await play(chat, "/spiel Bernd grand mit 1 g", "Spiel 3/36 · Geber Bernd · Vorhand Carla")
+    await play(chat, "/storno 2", "Spiel 2/36 · Geber Anna · Vorhand Bernd")
+    await play(chat, "/storno 1", "Spiel 1/36 · Geber Carla · Vorhand Anna")
+    await play(chat, "/eingepasst", "Spiel 2/36 · Geber Anna · Vorhand Bernd")
+    data = await export(chat)
     assert [(g["nr"], g["status"], g["dealer"]) for g in data["games"]] == [
         (None, "cancelled", "Carla"),
         (None, "cancelled", "Anna"),
@@ -346,9 +367,9 @@ async def test_cancelling_the_last_game_gives_its_dealer_back(bot: Bot) -> None:
     ]
 
 
-async def test_dealer_sequence_follows_seat_order_at_a_four_table(bot: Bot) -> None:
+async def test_dealer_sequence_follows_seat_order_at_a_four_table(chat: Harness) -> None:
     await play(
-        bot, "/neu Anna Bernd Carla Dora geber Carla", "Spiel 1/48 · Geber Carla · Vorhand Dora"
+        chat, "/neu Anna Bernd Carla Dora geber Carla", "Spiel 1/48 · Geber Carla · Vorhand Dora"
     )
     seats = ["Anna", "Bernd", "Carla", "Dora"]
     for n in range(1, 10):
@@ -356,37 +377,39 @@ async def test_dealer_sequence_follows_seat_order_at_a_four_table(bot: Bot) -> N
         declarer = seats[(n + 2) % 4]  # Vorhand declares
         nxt, vorhand = seats[(n + 2) % 4], seats[(n + 3) % 4]
         await play(
-            bot, f"/spiel {declarer} null g", f"Spiel {n + 1}/48 · Geber {nxt} · Vorhand {vorhand}"
+            chat, f"/spiel {declarer} null g", f"Spiel {n + 1}/48 · Geber {nxt} · Vorhand {vorhand}"
         )
         assert dealer != declarer
-    data = await export(bot)
+    data = await export(chat)
     assert [g["dealer"] for g in data["games"]] == [seats[(n + 1) % 4] for n in range(1, 10)]
     # 9 × Null won = 9 × 23 = 207 points in all, no lost games
     assert sum(t["game_points"] for t in data["totals"].values()) == 207
 
 
-async def test_a_correction_keeps_the_dealer_override(bot: Bot) -> None:
+async def test_a_correction_keeps_the_dealer_override(chat: Harness) -> None:
     # regression: fixed in fbf6cc8 ("/geber after corrections")
-    await play(bot, "/neu Anna Bernd Carla", "Spiel 1/36 · Geber Anna · Vorhand Bernd")
-    await play(bot, "/spiel Anna grand mit 1 g", "Spiel 2/36 · Geber Bernd · Vorhand Carla")
-    await play(bot, "/geber Carla", "Spiel 2/36 · Geber Carla · Vorhand Anna")
+    await play(chat, "/neu Anna Bernd Carla", "Spiel 1/36 · Geber Anna · Vorhand Bernd")
+    await play(chat, "/spiel Anna grand mit 1 g", "Spiel 2/36 · Geber Bernd · Vorhand Carla")
+    await play(chat, "/geber Carla", "Spiel 2/36 · Geber Carla · Vorhand Anna")
     # docs/rules.md §2: corrections never shift later rows; /geber sets the next dealer
-    await play(bot, "/korrigieren 1 Anna grand mit 2 g", "Spiel 2/36 · Geber Carla · Vorhand Anna")
+    await play(chat, "/korrigieren 1 Anna grand mit 2 g", "Spiel 2/36 · Geber Carla · Vorhand Anna")
 
 
-async def test_cancelling_a_game_dealt_after_an_override_gives_its_dealer_back(bot: Bot) -> None:
-    await play(bot, "/neu Anna Bernd Carla", "Spiel 1/36 · Geber Anna · Vorhand Bernd")
-    await play(bot, "/spiel Anna grand mit 1 g", "Spiel 2/36 · Geber Bernd · Vorhand Carla")
-    await play(bot, "/geber Anna", "Spiel 2/36 · Geber Anna · Vorhand Bernd")
-    await play(bot, "/spiel Bernd grand mit 1 g", "Spiel 3/36 · Geber Bernd · Vorhand Carla")
-    data = await export(bot)
+async def test_cancelling_a_game_dealt_after_an_override_gives_its_dealer_back(
+    chat: Harness,
+) -> None:
+    await play(chat, "/neu Anna Bernd Carla", "Spiel 1/36 · Geber Anna · Vorhand Bernd")
+    await play(chat, "/spiel Anna grand mit 1 g", "Spiel 2/36 · Geber Bernd · Vorhand Carla")
+    await play(chat, "/geber Anna", "Spiel 2/36 · Geber Anna · Vorhand Bernd")
+    await play(chat, "/spiel Bernd grand mit 1 g", "Spiel 3/36 · Geber Bernd · Vorhand Carla")
+    data = await export(chat)
     assert [g["dealer"] for g in data["games"]] == ["Anna", "Anna"]
     # docs/rules.md §2: cancelling the last game gives its dealer (Anna) back
-    await play(bot, "/storno 2", "Spiel 2/36 · Geber Anna · Vorhand Bernd")
+    await play(chat, "/storno 2", "Spiel 2/36 · Geber Anna · Vorhand Bernd")
 
 
-async def test_cancelling_the_first_game_after_an_override_at_a_four_table(bot: Bot) -> None:
-    await play(bot, "/neu Anna Bernd Carla Dora", "Spiel 1/48 · Geber Anna · Vorhand Bernd")
-    await play(bot, "/geber Bernd", "Spiel 1/48 · Geber Bernd · Vorhand Carla")
-    await play(bot, "/spiel Anna null g", "Spiel 2/48 · Geber Carla · Vorhand Dora")
-    await play(bot, "/storno 1", "Spiel 1/48 · Geber Bernd · Vorhand Carla")
+async def test_cancelling_the_first_game_after_an_override_at_a_four_table(chat: Harness) -> None:
+    await play(chat, "/neu Anna Bernd Carla Dora", "Spiel 1/48 · Geber Anna · Vorhand Bernd")
+    await play(chat, "/geber Bernd", "Spiel 1/48 · Geber Bernd · Vorhand Carla")
+    await play(chat, "/spiel Anna null g", "Spiel 2/48 · Geber Carla · Vorhand Dora")
+    await play(chat, "/storno 1", "Spiel 1/48 · Geber Bernd · Vorhand Carla")

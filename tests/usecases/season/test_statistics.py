@@ -14,12 +14,23 @@ from __future__ import annotations
 import datetime as dt
 import io
 
+import pytest
 from PIL import Image
 from sqlalchemy import select, update
 
 from skatbot.storage.database import Database
 from skatbot.storage.lists_models import SheetList
-from tests.helpers import Bot, ok, refused
+from tests.harness import Harness
+from tests.helpers import ok, refused
+
+
+@pytest.fixture
+def chat(chat: Harness) -> Harness:
+    """Tables in their text form: these tests read /stand, /liste and the like as a server
+    before rich messages shows them (as the ``bot`` fixture's stand-in does)."""
+    chat.rich_messages = False
+    return chat
+
 
 # Evening 1 (5 March): Anna, Bernd, Carla.
 LIST_1 = [
@@ -79,9 +90,9 @@ async def set_days(db: Database) -> None:
     await db.write(write)
 
 
-async def play_year(bot: Bot, db: Database) -> None:
+async def play_year(chat: Harness, db: Database) -> None:
     for message in [*LIST_1, *LIST_2, *LIST_3, *LIST_4, *RUNNING]:
-        await ok(bot, message)
+        await ok(chat, message)
     await set_days(db)
 
 
@@ -89,9 +100,11 @@ def lines(text: str) -> list[str]:
     return text.splitlines()
 
 
-async def test_statistics_of_the_chat_match_the_hand_computation(bot: Bot, db: Database) -> None:
-    await play_year(bot, db)
-    text = await ok(bot, "/statistik")
+async def test_statistics_of_the_chat_match_the_hand_computation(
+    chat: Harness, db: Database
+) -> None:
+    await play_year(chat, db)
+    text = await ok(chat, "/statistik")
     assert lines(text) == [
         "📊 Statistik dieses Chats",
         # the running list (list 5) does not count, and the reply says so
@@ -128,9 +141,11 @@ async def test_statistics_of_the_chat_match_the_hand_computation(bot: Bot, db: D
     ]
 
 
-async def test_statistics_of_a_player_match_the_hand_computation(bot: Bot, db: Database) -> None:
-    await play_year(bot, db)
-    out = await bot.say("/statistik anna")
+async def test_statistics_of_a_player_match_the_hand_computation(
+    chat: Harness, db: Database
+) -> None:
+    await play_year(chat, db)
+    out = await chat.say("/statistik anna")
     assert [r.method for r in out] == ["sendPhoto"]  # the text rides on the picture
     assert lines(out[0].text) == [
         "📊 Statistik: Anna",
@@ -158,62 +173,62 @@ async def test_statistics_of_a_player_match_the_hand_computation(bot: Bot, db: D
     image = Image.open(io.BytesIO(png))
     assert image.format == "PNG" and image.size == (1200, 1000)
 
-    dora = await ok(bot, "/statistik do")  # a unique prefix
+    dora = await ok(chat, "/statistik do")  # a unique prefix
     assert "Gespielt: 3 – gewonnen 2 (67 %), verloren 1 (33 %), überreizt 0" in dora
     assert "Farbe 1 (1 gew.) · Null 2 (1 gew.) · Ouvert 1 (0 gew.)" in dora
     assert "Seeger-Fabian: Ø 15 je Serie (2 Serien, Summe 29)" in dora
     # ahead of Dora: Anna and Carla in L3 (of 2 each), Bernd in L4 (of 1): the larger share
     assert "Angstgegner: Bernd – in 1 von 1 gemeinsamen Serien vor Dora" in dora
 
-    bernd = await ok(bot, "/statistik BERND")
+    bernd = await ok(chat, "/statistik BERND")
     assert "Serien: 3 · 11 Spiele am Tisch" in bernd
     assert "Bestes Spiel: Grand mit 1 +48 (Spiel 1, 20.05.2026)" in bernd
     assert "Schwächstes Spiel: Kreuz mit 1 −48 (Spiel 2, 05.03.2026)" in bernd
     assert "zuletzt 2 gewonnen in Folge" in bernd
 
 
-async def test_statistics_refusals(bot: Bot, db: Database) -> None:
-    await refused(bot, "/statistik", "noch keine abgeschlossene Liste", "/abschluss")
-    await ok(bot, "/neu Anna Bernd Carla")
-    await refused(bot, "/statistik", "noch keine abgeschlossene Liste")
-    await ok(bot, "/spiel Anna grand mit 1 gewonnen")
-    await ok(bot, "/abschluss ja")
-    await refused(bot, "/statistik Xaver", "„Xaver“ hat in keiner", "Anna, Bernd, Carla")
-    await ok(bot, "/neu Bea Bernd Carla")
-    await ok(bot, "/eingepasst")  # a list without a game would not be a series
-    await ok(bot, "/abschluss ja")
+async def test_statistics_refusals(chat: Harness, db: Database) -> None:
+    await refused(chat, "/statistik", "noch keine abgeschlossene Liste", "/abschluss")
+    await ok(chat, "/neu Anna Bernd Carla")
+    await refused(chat, "/statistik", "noch keine abgeschlossene Liste")
+    await ok(chat, "/spiel Anna grand mit 1 gewonnen")
+    await ok(chat, "/abschluss ja")
+    await refused(chat, "/statistik Xaver", "„Xaver“ hat in keiner", "Anna, Bernd, Carla")
+    await ok(chat, "/neu Bea Bernd Carla")
+    await ok(chat, "/eingepasst")  # a list without a game would not be a series
+    await ok(chat, "/abschluss ja")
     await refused(
-        bot, "/statistik b", "nicht eindeutig: Bea oder Bernd", "/statistik Bea · /statistik Bernd"
+        chat, "/statistik b", "nicht eindeutig: Bea oder Bernd", "/statistik Bea · /statistik Bernd"
     )
-    text = await ok(bot, "/statistik", "(nur abgeschlossene Listen zählen)")
+    text = await ok(chat, "/statistik", "(nur abgeschlossene Listen zählen)")
     assert "Bea: 1 · Ø 0 · 0/0 (–)" in text
 
 
-async def test_stand_bild_and_abschluss_post_the_running_scores(bot: Bot) -> None:
-    await ok(bot, "/neu Anna Bernd Carla")
-    await ok(bot, "/spiel Anna grand mit 1 gewonnen")
-    plain = await bot.say("/stand")
+async def test_stand_bild_and_abschluss_post_the_running_scores(chat: Harness) -> None:
+    await ok(chat, "/neu Anna Bernd Carla")
+    await ok(chat, "/spiel Anna grand mit 1 gewonnen")
+    plain = await chat.say("/stand")
     assert [r.method for r in plain] == ["sendMessage"]  # /stand alone: no picture
-    out = await bot.say("/stand bild")
+    out = await chat.say("/stand bild")
     assert [r.method for r in out] == ["sendPhoto"]
     assert "Serienabschluss" in out[0].text  # the text as its caption
     name, png = out[0].document or ("", b"")
     assert name.startswith("skatliste-1-stand-") and name.endswith(".png")
     assert Image.open(io.BytesIO(png)).size == (1200, 1000)
 
-    out = await bot.say("/abschluss ja")
+    out = await chat.say("/abschluss ja")
     assert [r.method for r in out] == ["sendDocument", "sendPhoto"]
     assert "Liste abgeschlossen" in out[0].text
     assert out[1].text == "Verlauf des Stands, Liste 1 (1 Spiel)"
     assert out[1].document is not None and out[1].document[0].startswith("skatliste-1-abschluss-")
-    assert bot.api.photos()[-1] == out[1].document
+    assert chat.last(-1001).document == out[1].document  # the picture is the newest message
 
 
-async def test_a_player_without_games_of_their_own_gets_no_empty_lines(bot: Bot) -> None:
-    await ok(bot, "/neu Anna Bernd Carla")
-    await ok(bot, "/spiel Anna grand mit 1 gewonnen")
-    await ok(bot, "/abschluss ja")
-    bernd = lines(await ok(bot, "/statistik Bernd"))
+async def test_a_player_without_games_of_their_own_gets_no_empty_lines(chat: Harness) -> None:
+    await ok(chat, "/neu Anna Bernd Carla")
+    await ok(chat, "/spiel Anna grand mit 1 gewonnen")
+    await ok(chat, "/abschluss ja")
+    bernd = lines(await ok(chat, "/statistik Bernd"))
     # Bernd declared nothing: no line of game kinds (it was a lone "–"), no percentages of 0
     assert "–" not in bernd, bernd
     assert "Gespielt: 0 (kein Spiel selbst angesagt)" in bernd, bernd
