@@ -10,8 +10,8 @@ import re
 from pypdf import PdfReader
 
 from skatbot.handlers.html_split import MAX_CAPTION, MAX_TEXT, plain_length, split_html
-from tests.handlers.test_tournament_chat import ORGANISER, parse_tables, results_message
 from tests.helpers import Bot
+from tests.usecases.tournament.test_tournament_chat import ORGANISER, parse_tables, results_message
 
 # 32 characters each, as long as a name may be
 NAMES = [

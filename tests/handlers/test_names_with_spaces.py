@@ -105,7 +105,7 @@ async def test_statistik_reads_a_name_as_the_list_commands_do(bot: Bot) -> None:
 
 
 async def test_tournament_commands_read_names_as_people_write_them(bot: Bot) -> None:
-    from tests.handlers.test_tournament_chat import ORGANISER as OLGA
+    from tests.usecases.tournament.test_tournament_chat import ORGANISER as OLGA
 
     await ok(bot, "/turnier Herbstskat", **OLGA)  # type: ignore[arg-type]
     # quotes group a name, an initial belongs to the name before it: one entry each

@@ -299,7 +299,7 @@ async def test_the_evening_and_the_season_as_tables(rich_bot: Bot) -> None:
 
 
 async def test_a_tournament_ranking_as_a_table(rich_bot: Bot) -> None:
-    from tests.handlers.test_tournament_chat import (
+    from tests.usecases.tournament.test_tournament_chat import (
         ORGANISER,
         SEED,
         SERIES_1,

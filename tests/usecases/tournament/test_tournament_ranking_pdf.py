@@ -1,4 +1,4 @@
-"""/rangliste pdf through the real bot."""
+"""/rangliste pdf: a document with every participant."""
 
 from __future__ import annotations
 
@@ -7,29 +7,29 @@ import re
 
 from pypdf import PdfReader
 
-from tests.handlers.test_tournament_chat import (
+from tests.harness import Harness
+from tests.usecases.tournament.test_tournament_chat import (
     ORGANISER,
     draw,
     results_message,
     setup_tournament,
 )
-from tests.helpers import Bot
 
 NAMES = ["Anna", "Bernd", "Carla", "Łukasz", "Σοφία", "Frieda", "Gustav"]
 
 
-async def test_rangliste_pdf_contains_every_participant(bot: Bot) -> None:
-    await setup_tournament(bot, names=NAMES)
-    await draw(bot)
+async def test_rangliste_pdf_contains_every_participant(chat: Harness) -> None:
+    await setup_tournament(chat, names=NAMES)
+    await draw(chat)
     results = {n: (100 * i + 1000, 2 + i % 3, i % 2) for i, n in enumerate(NAMES)}
-    reply = await bot.text(results_message(results), **ORGANISER)
+    reply = await chat.text(results_message(results), **ORGANISER)
     assert "Serie 1 ist komplett" in reply
 
-    plain = await bot.say("/rangliste")
+    plain = await chat.say("/rangliste")
     assert not any(r.document for r in plain)
     assert "Als PDF: /rangliste pdf" in "\n".join(r.text for r in plain)
 
-    out = await bot.say("/rangliste PDF")
+    out = await chat.say("/rangliste PDF")
     docs = [r.document for r in out if r.document]
     assert len(docs) == 1
     filename, data = docs[0]
@@ -40,4 +40,4 @@ async def test_rangliste_pdf_contains_every_participant(bot: Bot) -> None:
         assert name in text
     assert "1. Gustav" in "\n".join(r.text for r in out)
 
-    assert "/rangliste pdf" in await bot.text("/rangliste xyz")
+    assert "/rangliste pdf" in await chat.text("/rangliste xyz")

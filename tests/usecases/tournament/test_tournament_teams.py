@@ -1,4 +1,4 @@
-"""Teams in a Preisskat tournament through the real bot: /teilnehmer with
+"""Teams in a Preisskat tournament: /teilnehmer with
 [TEAM], /team, /teamwertung, the team-aware /auslosen, the team ranking in /rangliste, its
 PDF and /export."""
 
@@ -13,7 +13,9 @@ from pypdf import PdfReader
 
 from skatbot.rules import teams as tm
 from skatbot.rules import tournament as tr
-from tests.handlers.test_tournament_chat import (
+from tests.harness import Harness
+from tests.helpers import ok, refused
+from tests.usecases.tournament.test_tournament_chat import (
     NAMES,
     ORGANISER,
     SEED,
@@ -21,7 +23,6 @@ from tests.handlers.test_tournament_chat import (
     parse_tables,
     results_message,
 )
-from tests.helpers import Bot, ok, refused
 
 # 13 people at 4 tables: two teams of 4 (as many as tables), one of 3, Lena and Moritz alone.
 TEAMS = {
@@ -58,11 +59,11 @@ def assert_teams_apart(tables: list[list[str]], teams: dict[str, str]) -> None:
         assert len(here) == len(set(here)), tables
 
 
-async def setup_teams(bot: Bot) -> None:
-    await ok(bot, "/turnier Preisskat Vereinsheim", **ORGANISER)
+async def setup_teams(chat: Harness) -> None:
+    await ok(chat, "/turnier Preisskat Vereinsheim", **ORGANISER)
     # commas, a team spelled in other case joins the first spelling
     reply = await ok(
-        bot,
+        chat,
         "/teilnehmer Anna [Skatfreunde Nord], Bernd [skatfreunde nord], Carla [Skatfreunde Nord],"
         " Dora",
         "4 Teilnehmer eingetragen",
@@ -72,7 +73,7 @@ async def setup_teams(bot: Bot) -> None:
     assert "4. Dora\n" in reply
     # words without commas: a [..] belongs to the word before it
     await ok(
-        bot,
+        chat,
         "/teilnehmer Emil [Kreuz Bube] Frieda [Kreuz Bube] Gustav [Kreuz Bube] Hanna [Kreuz Bube]",
         "4 Teilnehmer eingetragen",
         "8. Hanna [Kreuz Bube]",
@@ -80,7 +81,7 @@ async def setup_teams(bot: Bot) -> None:
     )
     # new lines
     await ok(
-        bot,
+        chat,
         "/teilnehmer Ida [Herz Dame]\nJonas [Herz Dame]\nKarl [Herz Dame]\nLena\nMoritz",
         "5 Teilnehmer eingetragen",
         "Teilnehmer (13)",
@@ -88,51 +89,56 @@ async def setup_teams(bot: Bot) -> None:
     )
     # set afterwards, change, remove
     await ok(
-        bot, "/team Dora Skatfreunde Nord", "Dora ist jetzt im Team „Skatfreunde Nord“", **ORGANISER
+        chat,
+        "/team Dora Skatfreunde Nord",
+        "Dora ist jetzt im Team „Skatfreunde Nord“",
+        **ORGANISER,
     )
-    await ok(bot, "/team Moritz [Herz Dame]", "Moritz ist jetzt im Team „Herz Dame“", **ORGANISER)
+    await ok(chat, "/team Moritz [Herz Dame]", "Moritz ist jetzt im Team „Herz Dame“", **ORGANISER)
     await ok(
-        bot, "/team mor kreuz bube", "jetzt im Team „Kreuz Bube“ (vorher „Herz Dame“)", **ORGANISER
+        chat, "/team mor kreuz bube", "jetzt im Team „Kreuz Bube“ (vorher „Herz Dame“)", **ORGANISER
     )
-    await ok(bot, "/team Moritz -", "Moritz ist nicht mehr im Team „Kreuz Bube“", **ORGANISER)
-    listing = await ok(bot, "/team")
+    await ok(chat, "/team Moritz -", "Moritz ist nicht mehr im Team „Kreuz Bube“", **ORGANISER)
+    listing = await ok(chat, "/team")
     assert "Skatfreunde Nord: Anna, Bernd, Carla, Dora" in listing
     assert "Kreuz Bube: Emil, Frieda, Gustav, Hanna" in listing
     assert "Herz Dame: Ida, Jonas, Karl" in listing
     assert "Ohne Team: 2" in listing
     assert "Teamwertung: Summe aller Mitglieder" in listing
-    assert "Anna ist im Team „Skatfreunde Nord“" in await ok(bot, "/team Anna")
+    assert "Anna ist im Team „Skatfreunde Nord“" in await ok(chat, "/team Anna")
 
 
-async def test_13_people_with_teams_two_series_and_team_ranking(bot: Bot, tmp_path: Path) -> None:
-    await setup_teams(bot)
+async def test_13_people_with_teams_two_series_and_team_ranking(
+    chat: Harness, tmp_path: Path
+) -> None:
+    await setup_teams(chat)
 
     reply = await ok(
-        bot, f"/auslosen {SEED}", "Teams: kein Tisch mit zwei Mitgliedern", **ORGANISER
+        chat, f"/auslosen {SEED}", "Teams: kein Tisch mit zwei Mitgliedern", **ORGANISER
     )
     tables = parse_tables(reply)
     assert tables == tm.draw(NAMES, SEED, 1, (), TEAMS)
     assert tables != tr.draw(NAMES, SEED, 1)  # the plain draw seats two of a team together
     assert_teams_apart(tables, TEAMS)
-    await ok(bot, results_message(SERIES_1), "Serie 1 ist komplett", **ORGANISER)
+    await ok(chat, results_message(SERIES_1), "Serie 1 ist komplett", **ORGANISER)
 
-    reply = await ok(bot, "/auslosen", "Teams: kein Tisch", **ORGANISER)
+    reply = await ok(chat, "/auslosen", "Teams: kein Tisch", **ORGANISER)
     seed2 = re.search(r"Startwert (\d{6}) · Serie 2", reply)
     assert seed2, reply
     tables2 = parse_tables(reply)
     assert tables2 == tm.draw(NAMES, seed2.group(1), 2, [tables], TEAMS)
     assert_teams_apart(tables2, TEAMS)
-    await ok(bot, results_message(SERIES_2), "Serie 2 ist komplett", **ORGANISER)
+    await ok(chat, results_message(SERIES_2), "Serie 2 ist komplett", **ORGANISER)
 
-    ranking = await ok(bot, "/rangliste", "1. Moritz – 480 Punkte", "13. Anna – 300 Punkte")
+    ranking = await ok(chat, "/rangliste", "1. Moritz – 480 Punkte", "13. Anna – 300 Punkte")
     assert "👥 Teamwertung (Summe aller Mitglieder)\n" + "\n".join(SUM_LINES) in ranking
     assert "Gleichstand in der Teamwertung" not in ranking
 
-    await ok(bot, "/teamwertung beste 3", "Teamwertung: die besten 3 je Team", **ORGANISER)
-    ranking = await ok(bot, "/rangliste")
+    await ok(chat, "/teamwertung beste 3", "Teamwertung: die besten 3 je Team", **ORGANISER)
+    ranking = await ok(chat, "/rangliste")
     assert "👥 Teamwertung (die besten 3 je Team)\n" + "\n".join(BEST_3_LINES) in ranking
 
-    out = await bot.say("/rangliste pdf")
+    out = await chat.say("/rangliste pdf")
     docs = [r.document for r in out if r.document]
     assert len(docs) == 1
     assert "Bestes Team: Herz Dame – 1.305 Punkte" in "\n".join(r.text for r in out)
@@ -149,7 +155,7 @@ async def test_13_people_with_teams_two_series_and_team_ranking(bot: Bot, tmp_pa
         assert team in text and score in text
     assert "Emil 360" in text  # not counted, in parentheses
 
-    data = await export(bot)
+    data = await export(chat)
     assert data["format"] == "skatbot-turnier/1"
     assert data["participants"] == NAMES  # unchanged: still a list of names
     assert data["teams"] == TEAMS
@@ -165,50 +171,50 @@ async def test_13_people_with_teams_two_series_and_team_ranking(bot: Bot, tmp_pa
 
     # back to the sum; a change of team after the draws counts for the ranking at once, the
     # drawn series keep the teams their draw used
-    await ok(bot, "/teamwertung summe", "Summe aller Mitglieder", **ORGANISER)
-    await ok(bot, "/team Lena Skatfreunde Nord", "Gilt ab sofort für die Teamwertung", **ORGANISER)
-    ranking = await ok(bot, "/rangliste")
+    await ok(chat, "/teamwertung summe", "Summe aller Mitglieder", **ORGANISER)
+    await ok(chat, "/team Lena Skatfreunde Nord", "Gilt ab sofort für die Teamwertung", **ORGANISER)
+    ranking = await ok(chat, "/rangliste")
     # Nord 1290 + Lena 465 = 1755 now leads
     assert "1. Skatfreunde Nord – 1.755 Punkte (Lena 465, Dora 345" in ranking
-    data = await export(bot)
+    data = await export(chat)
     assert data["series"][0]["teams"] == TEAMS
     assert data["teams"]["Lena"] == "Skatfreunde Nord"
     assert data["team_scoring"] == {"mode": "sum"}
 
 
-async def test_team_refusals(bot: Bot) -> None:
-    await ok(bot, "/turnier Preisskat", **ORGANISER)
-    await refused(bot, "/teilnehmer Anna [Nord, Bernd", "Klammern passen nicht", **ORGANISER)
-    await refused(bot, "/teilnehmer Anna [Nord] x, Bernd", "gehört ans Ende", **ORGANISER)
-    await refused(bot, "/teilnehmer Anna [], Bernd", "Teamname fehlt", **ORGANISER)
-    await refused(bot, "/teilnehmer Anna [-], Bernd", "kein Team", **ORGANISER)
-    await refused(bot, "/teilnehmer Anna [" + "x" * 60 + "]", "zu lang", **ORGANISER)
-    assert "Noch keine Teilnehmer" in await ok(bot, "/teilnehmer")
-    await ok(bot, "/teilnehmer Anna [Nord], Bernd, Carla", **ORGANISER)
-    await refused(bot, "/team Xaver Nord", "kein Teilnehmer", **ORGANISER)
-    await refused(bot, "/team Anna [Nord", "Klammern", **ORGANISER)
-    await refused(bot, "/teamwertung beste 0", "beste 1 bis", **ORGANISER)
-    await refused(bot, "/teamwertung viele", "/teamwertung summe", **ORGANISER)
+async def test_team_refusals(chat: Harness) -> None:
+    await ok(chat, "/turnier Preisskat", **ORGANISER)
+    await refused(chat, "/teilnehmer Anna [Nord, Bernd", "Klammern passen nicht", **ORGANISER)
+    await refused(chat, "/teilnehmer Anna [Nord] x, Bernd", "gehört ans Ende", **ORGANISER)
+    await refused(chat, "/teilnehmer Anna [], Bernd", "Teamname fehlt", **ORGANISER)
+    await refused(chat, "/teilnehmer Anna [-], Bernd", "kein Team", **ORGANISER)
+    await refused(chat, "/teilnehmer Anna [" + "x" * 60 + "]", "zu lang", **ORGANISER)
+    assert "Noch keine Teilnehmer" in await ok(chat, "/teilnehmer")
+    await ok(chat, "/teilnehmer Anna [Nord], Bernd, Carla", **ORGANISER)
+    await refused(chat, "/team Xaver Nord", "kein Teilnehmer", **ORGANISER)
+    await refused(chat, "/team Anna [Nord", "Klammern", **ORGANISER)
+    await refused(chat, "/teamwertung beste 0", "beste 1 bis", **ORGANISER)
+    await refused(chat, "/teamwertung viele", "/teamwertung summe", **ORGANISER)
     # only the organiser and the chat's admins change teams; everyone may read them
     stranger = {"user_id": 77, "name": "Xaver"}
-    await refused(bot, "/team Bernd Nord", "verwalten Olga", **stranger)  # type: ignore[arg-type]
-    await refused(bot, "/teamwertung summe", "verwalten Olga", **stranger)  # type: ignore[arg-type]
-    assert "Nord: Anna" in await ok(bot, "/team", **stranger)  # type: ignore[arg-type]
-    assert "Summe aller Mitglieder" in await ok(bot, "/teamwertung", **stranger)  # type: ignore[arg-type]
+    await refused(chat, "/team Bernd Nord", "verwalten Olga", **stranger)  # type: ignore[arg-type]
+    await refused(chat, "/teamwertung summe", "verwalten Olga", **stranger)  # type: ignore[arg-type]
+    assert "Nord: Anna" in await ok(chat, "/team", **stranger)  # type: ignore[arg-type]
+    assert "Summe aller Mitglieder" in await ok(chat, "/teamwertung", **stranger)  # type: ignore[arg-type]
     # nothing changed by the refusals
-    listing = await ok(bot, "/teilnehmer")
+    listing = await ok(chat, "/teilnehmer")
     assert "1. Anna [Nord]\n2. Bernd\n3. Carla" in listing
 
 
-async def test_without_teams_nothing_changes(bot: Bot) -> None:
-    await ok(bot, "/turnier Preisskat", **ORGANISER)
-    await ok(bot, "/teilnehmer " + ", ".join(NAMES), **ORGANISER)
-    reply = await ok(bot, f"/auslosen {SEED}", **ORGANISER)
+async def test_without_teams_nothing_changes(chat: Harness) -> None:
+    await ok(chat, "/turnier Preisskat", **ORGANISER)
+    await ok(chat, "/teilnehmer " + ", ".join(NAMES), **ORGANISER)
+    reply = await ok(chat, f"/auslosen {SEED}", **ORGANISER)
     assert "Teams" not in reply
     assert parse_tables(reply) == tr.draw(NAMES, SEED, 1)
-    await ok(bot, results_message(SERIES_1), **ORGANISER)
-    assert "Teamwertung" not in await ok(bot, "/rangliste")
-    data = await export(bot)  # exactly the fields of before
+    await ok(chat, results_message(SERIES_1), **ORGANISER)
+    assert "Teamwertung" not in await ok(chat, "/rangliste")
+    data = await export(chat)  # exactly the fields of before
     assert not {"teams", "team_scoring", "team_ranking"} & set(data)
     assert "teams" not in data["series"][0]
-    assert "Noch keine Teams" in await ok(bot, "/team")
+    assert "Noch keine Teams" in await ok(chat, "/team")

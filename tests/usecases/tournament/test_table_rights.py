@@ -21,18 +21,20 @@ from skatbot.storage.tournament_models import TableLink
 from skatbot.usecases.common.reply import Command
 from skatbot.usecases.tournament import desk as tournament
 from skatbot.usecases.tournament import tables as table_lists
-from tests.handlers.test_table_lists import (
+from tests.harness import Harness
+from tests.helpers import PG_URL, fresh_database
+from tests.standin.fake_telegram import BOT_USERNAME
+from tests.usecases.tournament.test_table_lists import (
     SIGN_LABEL,
     WON,
     data_of,
+    messages,
     ok,
     opening_players,
     refused,
     sign_message,
     tap,
 )
-from tests.helpers import PG_URL, Bot, fresh_database
-from tests.standin.fake_telegram import BOT_USERNAME
 
 DESK = -1009201
 TABLE_CHAT = -1009202
@@ -54,36 +56,36 @@ def dump(db: Database) -> dict[str, list[tuple[Any, ...]]]:
     return db.run_read(read)  # type: ignore[no-any-return]
 
 
-async def draw(bot: Bot) -> tuple[dict[str, str], dict[str, str]]:
+async def draw(chat: Harness) -> tuple[dict[str, str], dict[str, str]]:
     """A desk with six participants, series 1 drawn: table -> /tisch code, and table ->
     the deep link's /start payload (from the link buttons under the draw)."""
-    await ok(bot, "/turnier Stadtpokal", DESK)
-    await ok(bot, "/teilnehmer " + ", ".join(SIX), DESK)
-    await ok(bot, "/serienlaenge 3 3", DESK)
-    text = await ok(bot, "/auslosen 7", DESK)
+    await ok(chat, "/turnier Stadtpokal", DESK)
+    await ok(chat, "/teilnehmer " + ", ".join(SIX), DESK)
+    await ok(chat, "/serienlaenge 3 3", DESK)
+    text = await ok(chat, "/auslosen 7", DESK)
     codes = dict(re.findall(r"Tisch (\d) → /tisch (\w+)", text))
-    return codes, invites(bot)
+    return codes, invites(chat)
 
 
-def invites(bot: Bot) -> dict[str, str]:
-    msg = [m for m in bot.api.messages(DESK) if m.buttons][-1]
+def invites(chat: Harness) -> dict[str, str]:
+    msg = [m for m in messages(chat, DESK) if m.buttons][-1]
     out = {}
     for row in msg.buttons:
-        for button in row:
-            url = urlsplit(button["url"])
+        for text, link in row:
+            url = urlsplit(link)
             assert url.netloc == "t.me" and url.path == f"/{BOT_USERNAME}", url
-            table = re.search(r"Tisch (\d)", button["text"])
+            table = re.search(r"Tisch (\d)", text)
             assert table
             out[table.group(1)] = parse_qs(url.query)["startgroup"][0]
     return out
 
 
-async def test_an_outsider_cannot_take_a_table_over_with_its_code(bot: Bot) -> None:
-    codes, _ = await draw(bot)
-    before = dump(bot.db)
+async def test_an_outsider_cannot_take_a_table_over_with_its_code(chat: Harness) -> None:
+    codes, _ = await draw(chat)
+    before = dump(chat.db)
     for code in (codes["1"], codes["1"].lower()):
         text = await refused(
-            bot,
+            chat,
             f"/tisch {code}",
             EVIL,
             None,
@@ -92,147 +94,139 @@ async def test_an_outsider_cannot_take_a_table_over_with_its_code(bot: Bot) -> N
             user_id=OUTSIDER,
         )
         assert "Gruppe wählen" in text and f"/tisch {codes['1']}" in text, text
-    assert dump(bot.db) == before  # nothing linked, nothing opened
+    assert dump(chat.db) == before  # nothing linked, nothing opened
     # the real table is not refused afterwards
-    opened = await ok(bot, f"/tisch {codes['1']}", TABLE_CHAT, user_id=MANAGER)
+    opened = await ok(chat, f"/tisch {codes['1']}", TABLE_CHAT, user_id=MANAGER)
     assert "Serie 1 · Tisch 1" in opened
 
 
-async def test_a_known_player_may_link_their_own_table_in_series_two(bot: Bot) -> None:
-    codes, _ = await draw(bot)
-    await ok(bot, f"/tisch {codes['1']}", TABLE_CHAT, user_id=MANAGER)
-    players = opening_players(bot, TABLE_CHAT)
-    await ok(bot, f"/ich {players[0]}", TABLE_CHAT, user_id=USER[players[0]])
+async def test_a_known_player_may_link_their_own_table_in_series_two(chat: Harness) -> None:
+    codes, _ = await draw(chat)
+    await ok(chat, f"/tisch {codes['1']}", TABLE_CHAT, user_id=MANAGER)
+    players = opening_players(chat, TABLE_CHAT)
+    await ok(chat, f"/ich {players[0]}", TABLE_CHAT, user_id=USER[players[0]])
     # linked in the table's place; the code of the *other* table is still not theirs
     await refused(
-        bot, f"/tisch {codes['2']}", ELSE, None, "verknüpfen nur", user_id=USER[players[0]]
+        chat, f"/tisch {codes['2']}", ELSE, None, "verknüpfen nur", user_id=USER[players[0]]
     )
 
 
-async def test_a_player_linked_at_the_desk_may_link_their_table(bot: Bot) -> None:
-    codes, _ = await draw(bot)
-    await bot.delivered()
-    drawn = next(m.text or "" for m in bot.api.messages(DESK) if "ausgelost" in (m.text or ""))
+async def test_a_player_linked_at_the_desk_may_link_their_table(chat: Harness) -> None:
+    codes, _ = await draw(chat)
+    drawn = next(m.text for m in messages(chat, DESK) if "ausgelost" in m.text)
     tables = re.findall(r"Tisch (\d): (.+)", drawn)
     table_one = dict(tables)["1"].split(", ")
     player = table_one[0]
-    await ok(bot, f"/ich {player}", DESK, user_id=USER[player])
-    await refused(bot, f"/tisch {codes['2']}", ELSE, None, "verknüpfen nur", user_id=USER[player])
-    opened = await ok(bot, f"/tisch {codes['1']}", ELSE, user_id=USER[player])
+    await ok(chat, f"/ich {player}", DESK, user_id=USER[player])
+    await refused(chat, f"/tisch {codes['2']}", ELSE, None, "verknüpfen nur", user_id=USER[player])
+    opened = await ok(chat, f"/tisch {codes['1']}", ELSE, user_id=USER[player])
     assert "Serie 1 · Tisch 1" in opened
     # and signs there without another /ich
     for i in range(3):
         declarer = table_one[(i + 1) % 3]
-        await ok(bot, f"/spiel {declarer} {WON}", ELSE, user_id=USER[declarer])
-    await ok(bot, "/abschluss", ELSE, user_id=USER[player])
-    await bot.delivered()
-    msg = sign_message(bot, ELSE, None)
-    notice = await tap(bot, msg, data_of(msg, SIGN_LABEL), USER[player])
+        await ok(chat, f"/spiel {declarer} {WON}", ELSE, user_id=USER[declarer])
+    await ok(chat, "/abschluss", ELSE, user_id=USER[player])
+    msg = sign_message(chat, ELSE, None)
+    notice = await tap(chat, msg, data_of(msg, SIGN_LABEL), USER[player])
     assert notice == f"Danke, {player} – unterschrieben.", notice
 
 
-async def test_the_deep_link_is_long_single_use_and_void_after_the_next_draw(bot: Bot) -> None:
-    codes, links = await draw(bot)
+async def test_the_deep_link_is_long_single_use_and_void_after_the_next_draw(chat: Harness) -> None:
+    codes, links = await draw(chat)
     assert sorted(links) == ["1", "2"]
     for payload in links.values():
         code = payload.removeprefix(table_lists.INVITE_PREFIX)
         assert len(code) * 6 >= 96, code  # URL-safe base64: 6 bits a character
     # "add to group" sends /start <payload> there; whoever tapped it
-    opened = await ok(bot, f"/start@{BOT_USERNAME} {links['1']}", EVIL, user_id=OUTSIDER)
+    opened = await ok(chat, f"/start@{BOT_USERNAME} {links['1']}", EVIL, user_id=OUTSIDER)
     assert "Serie 1 · Tisch 1" in opened and "Neue Liste" in opened, opened
     # used up: a second group gets a clear refusal
     await refused(
-        bot, f"/start {links['1']}", ELSE, None, "gilt nicht mehr", "👉", user_id=OUTSIDER
+        chat, f"/start {links['1']}", ELSE, None, "gilt nicht mehr", "👉", user_id=OUTSIDER
     )
     # a guessed one neither
-    await refused(bot, "/start tisch_AAAAAAAAAAAAAAAA", ELSE, None, "gilt nicht mehr")
+    await refused(chat, "/start tisch_AAAAAAAAAAAAAAAA", ELSE, None, "gilt nicht mehr")
     # the management releases the wrong link: the list there is an ordinary list again
-    released = await ok(bot, "/tisch freigeben 1", DESK, user_id=MANAGER)
+    released = await ok(chat, "/tisch freigeben 1", DESK, user_id=MANAGER)
     assert "Serie 1 · Tisch 1 ist frei" in released, released
-    await bot.delivered()
-    assert any(
-        "gehört nicht mehr zu Serie 1 · Tisch 1" in (m.text or "") for m in bot.api.messages(EVIL)
-    )
-    fresh = invites(bot)
+    assert any("gehört nicht mehr zu Serie 1 · Tisch 1" in m.text for m in messages(chat, EVIL))
+    fresh = invites(chat)
     assert fresh["1"] != links["1"]
-    await ok(bot, f"/start {fresh['1']}", TABLE_CHAT, user_id=USER["Anna"])
+    await ok(chat, f"/start {fresh['1']}", TABLE_CHAT, user_id=USER["Anna"])
     # the next draw voids the links of series 1 that were not used
     unused = links["2"].removeprefix(table_lists.INVITE_PREFIX)
 
     def invite_of(code: str) -> Any:
-        return bot.db.run_read(
+        return chat.db.run_read(
             lambda s: s.scalar(select(TableLink.invite).where(TableLink.code == code))
         )
 
     assert invite_of(codes["2"]) == unused
     results = "\n".join(f"{n} 10 1 0" for n in SIX)
-    await ok(bot, f"/ergebnis {results}", DESK, user_id=MANAGER)
-    await ok(bot, "/auslosen 8", DESK, user_id=MANAGER)
+    await ok(chat, f"/ergebnis {results}", DESK, user_id=MANAGER)
+    await ok(chat, "/auslosen 8", DESK, user_id=MANAGER)
     assert invite_of(codes["2"]) is None
-    await refused(bot, f"/start {links['2']}", ELSE, None, "gilt nicht mehr")
+    await refused(chat, f"/start {links['2']}", ELSE, None, "gilt nicht mehr")
 
 
-async def test_releasing_is_for_the_management(bot: Bot) -> None:
-    codes, _ = await draw(bot)
-    await ok(bot, f"/tisch {codes['2']}", TABLE_CHAT, user_id=MANAGER)
-    before = dump(bot.db)
-    await refused(bot, "/tisch freigeben 2", DESK, None, "verwalten", "👉", user_id=OUTSIDER)
-    await refused(bot, "/tisch freigeben ²", DESK, None, "keine Zahl", "👉", user_id=MANAGER)
-    await refused(bot, "/tisch freigeben 9", DESK, None, "Welcher Tisch?", user_id=MANAGER)
-    await refused(bot, "/tisch freigeben 1", DESK, None, "mit keiner Liste", user_id=MANAGER)
-    assert dump(bot.db) == before
-    await ok(bot, "/tisch freigeben 2", DESK, user_id=MANAGER)
+async def test_releasing_is_for_the_management(chat: Harness) -> None:
+    codes, _ = await draw(chat)
+    await ok(chat, f"/tisch {codes['2']}", TABLE_CHAT, user_id=MANAGER)
+    before = dump(chat.db)
+    await refused(chat, "/tisch freigeben 2", DESK, None, "verwalten", "👉", user_id=OUTSIDER)
+    await refused(chat, "/tisch freigeben ²", DESK, None, "keine Zahl", "👉", user_id=MANAGER)
+    await refused(chat, "/tisch freigeben 9", DESK, None, "Welcher Tisch?", user_id=MANAGER)
+    await refused(chat, "/tisch freigeben 1", DESK, None, "mit keiner Liste", user_id=MANAGER)
+    assert dump(chat.db) == before
+    await ok(chat, "/tisch freigeben 2", DESK, user_id=MANAGER)
 
 
-async def closed_table(bot: Bot) -> list[str]:
-    codes, _ = await draw(bot)
-    await ok(bot, f"/tisch {codes['1']}", TABLE_CHAT, user_id=MANAGER)
-    players = opening_players(bot, TABLE_CHAT)
+async def closed_table(chat: Harness) -> list[str]:
+    codes, _ = await draw(chat)
+    await ok(chat, f"/tisch {codes['1']}", TABLE_CHAT, user_id=MANAGER)
+    players = opening_players(chat, TABLE_CHAT)
     for i in range(3):
         declarer = players[(i + 1) % 3]
-        await ok(bot, f"/spiel {declarer} {WON}", TABLE_CHAT, user_id=USER[declarer])
-    await ok(bot, "/abschluss", TABLE_CHAT, user_id=MANAGER)
-    await bot.delivered()
+        await ok(chat, f"/spiel {declarer} {WON}", TABLE_CHAT, user_id=USER[declarer])
+    await ok(chat, "/abschluss", TABLE_CHAT, user_id=MANAGER)
     return players
 
 
-async def test_three_strangers_cannot_sign_for_a_table(bot: Bot) -> None:
-    players = await closed_table(bot)
-    before = dump(bot.db)
-    msg = sign_message(bot, TABLE_CHAT, None)
+async def test_three_strangers_cannot_sign_for_a_table(chat: Harness) -> None:
+    players = await closed_table(chat)
+    before = dump(chat.db)
+    msg = sign_message(chat, TABLE_CHAT, None)
     first = data_of(msg, SIGN_LABEL)
     for seat, stranger in enumerate(STRANGERS):
         for data in (first, f"{first}:{seat}"):
-            notice = await tap(bot, msg, data, stranger)
+            notice = await tap(chat, msg, data, stranger)
             assert "Unterschreiben kann nur, wer hier mit seinem Namen verknüpft ist" in notice
             assert "/ich" in notice, notice
-    assert dump(bot.db) == before
-    await bot.delivered()
-    assert not any("Tisch 1 gemeldet" in (m.text or "") for m in bot.api.messages(DESK))
+    assert dump(chat.db) == before
+    assert not any("Tisch 1 gemeldet" in m.text for m in messages(chat, DESK))
     # a linked player who taps someone else's name is refused clearly
-    await ok(bot, f"/ich {players[0]}", TABLE_CHAT, user_id=USER[players[0]])
-    msg = sign_message(bot, TABLE_CHAT, None)
-    notice = await tap(bot, msg, f"{first}:1", USER[players[0]])
+    await ok(chat, f"/ich {players[0]}", TABLE_CHAT, user_id=USER[players[0]])
+    msg = sign_message(chat, TABLE_CHAT, None)
+    notice = await tap(chat, msg, f"{first}:1", USER[players[0]])
     assert f"Du bist {players[0]} – für {players[1]} unterschreibt {players[1]} selbst" in notice
 
 
-async def test_the_management_signs_for_a_player_without_a_phone(bot: Bot) -> None:
-    players = await closed_table(bot)
-    first = data_of(sign_message(bot, TABLE_CHAT, None), SIGN_LABEL)
+async def test_the_management_signs_for_a_player_without_a_phone(chat: Harness) -> None:
+    players = await closed_table(chat)
+    first = data_of(sign_message(chat, TABLE_CHAT, None), SIGN_LABEL)
     for name in players[:2]:
-        await ok(bot, f"/ich {name}", TABLE_CHAT, user_id=USER[name])
-        notice = await tap(bot, sign_message(bot, TABLE_CHAT, None), first, USER[name])
+        await ok(chat, f"/ich {name}", TABLE_CHAT, user_id=USER[name])
+        notice = await tap(chat, sign_message(chat, TABLE_CHAT, None), first, USER[name])
         assert notice == f"Danke, {name} – unterschrieben.", notice
     # the management may not sign for someone linked to an account ...
-    await ok(bot, f"/ich {players[2]}", TABLE_CHAT, user_id=USER[players[2]])
-    notice = await tap(bot, sign_message(bot, TABLE_CHAT, None), f"{first}:2", MANAGER)
+    await ok(chat, f"/ich {players[2]}", TABLE_CHAT, user_id=USER[players[2]])
+    notice = await tap(chat, sign_message(chat, TABLE_CHAT, None), f"{first}:2", MANAGER)
     assert "unterschreibt selbst" in notice, notice
-    await ok(bot, "/ich nicht", TABLE_CHAT, user_id=USER[players[2]])
+    await ok(chat, "/ich nicht", TABLE_CHAT, user_id=USER[players[2]])
     # ... but for the one without a phone
-    notice = await tap(bot, sign_message(bot, TABLE_CHAT, None), f"{first}:2", MANAGER)
+    notice = await tap(chat, sign_message(chat, TABLE_CHAT, None), f"{first}:2", MANAGER)
     assert "gemeldet" in notice, notice
-    await bot.delivered()
-    assert any("Serie 1 · Tisch 1 gemeldet" in (m.text or "") for m in bot.api.messages(DESK))
+    assert any("Serie 1 · Tisch 1 gemeldet" in m.text for m in messages(chat, DESK))
 
 
 # --- the race: two chats link one table at the same moment (PostgreSQL) -------------------------
