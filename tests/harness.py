@@ -425,12 +425,16 @@ class Harness:
                 refusal=reply.refusal,
             )
         elif self.rich_messages and isinstance(reply.text, RichText) and rich.parts_of(reply.text):
-            for part in rich.parts_of(reply.text) or ():  # a table: as the stand-in shows it
+            parts = rich.parts_of(reply.text) or []
+            for i, part in enumerate(parts):  # a table: as the stand-in shows it
                 message = rich.input_rich_message(part)
-                seen = Seen("sendRichMessage", parse_rich(message).plain(), message["html"])
-                sent = sent or self._send(
-                    chat_id, thread_id, str(reply.text), reply.buttons, seen=seen
-                )
+                plain = parse_rich(message).plain()
+                seen = Seen("sendRichMessage", plain, message["html"], refusal=reply.refusal)
+                last = i == len(parts) - 1  # the buttons go under the last part, as delivered
+                buttons = reply.buttons if last else ()
+                # the message keeps the text form (what an edit compares), a part its own text
+                html = str(reply.text) if len(parts) == 1 else _escape(plain)
+                sent = self._send(chat_id, thread_id, html, buttons, seen=seen)
         elif reply.text:
             sent = self._send(
                 chat_id, thread_id, str(reply.text), reply.buttons, refusal=reply.refusal
