@@ -119,6 +119,7 @@ class Harness:
         # the stand-in of the ``bot`` fixture), a table goes out in its text form, as the
         # delivery sends it when the server refuses sendRichMessage.
         self.rich_messages = True
+        self.topics: dict[int, dict[int, str]] = {}  # forum -> thread id -> name, as opened
 
     # --- the chat's side -------------------------------------------------------------------
 
@@ -388,6 +389,7 @@ class Harness:
         for topic in reply.topics:
             if topic.chat_id in self.forums:
                 thread = next(self._topics)
+                self.topics.setdefault(topic.chat_id, {})[thread] = topic.name
                 made = await self.db.write(
                     lambda s, created=topic.on_created, thread=thread: created(s, thread)
                 )
