@@ -1,4 +1,6 @@
-"""The game builder: buttons under one message, driven by callback queries on the fake Bot API."""
+"""The game builder through Telegram: forged and over-long callback data, a bid typed as a
+reply to the builder, /anheften, the command menu. The button flow itself runs on the use
+cases: tests/usecases/sheet/test_builder.py (its ``games`` is re-exported here)."""
 
 from __future__ import annotations
 
@@ -8,11 +10,10 @@ from pathlib import Path
 from skatbot.handlers import registry
 from skatbot.handlers.routes import ROUTES, Kind
 from skatbot.standin.server import BotMessage
-from skatbot.storage import lists as repo
-from skatbot.storage.database import Database
 from skatbot.usecases.common.reply import Command
 from skatbot.usecases.sheet.builder import commands as builder
 from tests.helpers import Bot
+from tests.usecases.sheet.test_builder import games
 
 CHAT = -1001
 
@@ -65,70 +66,6 @@ async def open_builder(bot: Bot, *, user_id: int = 1, chat_id: int = CHAT) -> Ph
     return Phone(bot, msg.message_id, user_id=user_id, chat_id=chat_id)
 
 
-def games(db: Database, chat_id: int = CHAT) -> list[str]:
-    def read(session):  # type: ignore[no-untyped-def]
-        lst = repo.open_list(session, chat_id)
-        assert lst is not None
-        loaded = repo.load(session, lst)
-        return [r.announcement or r.kind for r in loaded.rows]
-
-    return db.run_read(read)
-
-
-async def test_six_taps_book_grand_ohne_1_hand_72(bot: Bot) -> None:
-    await bot.say("/neu Anna Bernd Carla")
-    phone = await open_builder(bot)
-    await phone.tap("Anna")
-    assert "Welches Spiel?" in (phone.msg.text or "")
-    await phone.tap("Grand")
-    assert "mit 5" not in labels(phone.msg) and "mehr …" not in labels(phone.msg)
-    await phone.tap("ohne 1")
-    assert "Anna: Grand ohne 1 → 48" in (phone.msg.text or "")
-    await phone.tap("Hand")
-    # the live value, before anything is booked
-    assert "Anna: Grand ohne 1 Hand → 72" in (phone.msg.text or "")
-    assert "✅ Eintragen" not in labels(phone.msg)
-    await phone.tap("gewonnen")
-    assert "Anna: Grand ohne 1 Hand gewonnen → +72" in (phone.msg.text or "")
-    assert games(bot.db) == []
-    await phone.tap("✅ Eintragen")
-    assert phone.taps == 6
-    text = phone.msg.text or ""
-    assert "Grand ohne 1, Spiel 2, Hand 3 → 3 × 24 = 72" in text
-    assert "Seeger-Fabian +122" in text
-    assert games(bot.db) == ["Grand ohne 1 Hand gewonnen"]
-    assert labels(phone.msg) == ["Neues Spiel", "Korrigieren", "Stornieren", "Stand"]
-    # the same words as the grammar: the text path gives the same booking
-    await bot.say("/spiel Bernd grand ohne 1 hand gewonnen")
-    assert games(bot.db)[-1] == "Grand ohne 1 Hand gewonnen"
-
-
-async def test_finished_builder_books_nothing_again(bot: Bot) -> None:
-    await bot.say("/neu Anna Bernd Carla")
-    phone = await open_builder(bot)
-    for label in ("Anna", "♣ Kreuz", "mit 1", "gewonnen"):
-        await phone.tap(label)
-    ok = buttons(phone.msg)["✅ Eintragen"]
-    await phone.tap("✅ Eintragen")
-    before = len(bot.api.sent("sendMessage"))
-    await phone.data(ok)
-    await phone.data(ok, user_id=2)
-    assert games(bot.db) == ["Kreuz mit 1 gewonnen"]
-    assert len(bot.api.sent("sendMessage")) == before
-    assert last_answer(bot)  # answered politely
-
-
-async def test_other_users_taps_are_refused(bot: Bot) -> None:
-    await bot.say("/neu Anna Bernd Carla")
-    phone = await open_builder(bot, user_id=1)
-    text = phone.msg.text
-    await phone.tap("Bernd", user_id=2)
-    assert "gehört Spieler" in last_answer(bot)
-    assert phone.msg.text == text
-    await phone.tap("Bernd")
-    assert "Bernd:" in (phone.msg.text or "")
-
-
 async def test_forged_data_is_refused_and_changes_nothing(bot: Bot, tmp_path: Path) -> None:
     await bot.say("/neu Anna Bernd Carla")
     await bot.say("/neu Xaver Yvonne Zora", chat_id=-2002)
@@ -175,59 +112,12 @@ async def test_forged_data_is_refused_and_changes_nothing(bot: Bot, tmp_path: Pa
     assert games(bot.db) == []
 
 
-async def test_illegal_combinations_are_unreachable(bot: Bot) -> None:
+async def test_typed_bid(bot: Bot) -> None:
+    """A bid typed as a reply to the builder (the bid buttons: the use-case tests)."""
     await bot.say("/neu Anna Bernd Carla")
     phone = await open_builder(bot)
-    await phone.tap("Anna")
-    await phone.tap("♥ Herz")
-    assert "mehr …" in labels(phone.msg)
-    await phone.tap("mehr …")
-    assert "mit 11" in labels(phone.msg) and "mit 12" not in labels(phone.msg)
-    await phone.tap("↩ zurück")
-    await phone.tap("mit 2")
-    # no Schneider angesagt without Hand
-    assert "Schneider angesagt" not in labels(phone.msg)
-    assert "Schwarz angesagt" not in labels(phone.msg)
-    await phone.tap("Hand")
-    assert "Schneider angesagt" in labels(phone.msg)
-    await phone.tap("Schwarz angesagt")  # implies Schneider angesagt
-    assert "✓ Schneider angesagt" in labels(phone.msg)
-    await phone.tap("✓ Hand")  # Hand off takes the announcements with it
-    assert "Schneider angesagt" not in labels(phone.msg)
-    assert "✓ Schwarz angesagt" not in labels(phone.msg)
-    await phone.tap("Ouvert")  # ouvert sets Hand, Schneider and Schwarz angesagt
-    assert {"✓ Hand", "✓ Ouvert", "✓ Schneider angesagt", "✓ Schwarz angesagt"} <= set(
-        labels(phone.msg)
-    )
-    assert "Herz ouvert mit 2 → 90" in (phone.msg.text or "")
-    # Null: no matadors, no Schneider/Schwarz, bids only up to 59
-    await phone.tap("✎ Herz")
-    await phone.tap("Null")
-    assert not any(
-        label.startswith(("mit", "ohne", "Schneider", "Schwarz")) for label in labels(phone.msg)
-    )
-    assert "Anna: Null ouvert Hand → 59" in (phone.msg.text or "")
-    await phone.tap("Reiz …")
-    assert "59" in labels(phone.msg) and "60" not in labels(phone.msg)
-
-
-async def test_sitting_out_dealer_is_not_offered(bot: Bot) -> None:
-    await bot.say("/neu Anna Bernd Carla Dora geber Carla")
-    phone = await open_builder(bot)
-    assert labels(phone.msg)[:3] == ["Anna", "Bernd", "Dora"]
-    assert "Carla" not in labels(phone.msg)
-    assert "Geber Carla (setzt aus)" in (phone.msg.text or "")
-
-
-async def test_bid_buttons_and_typed_bid(bot: Bot) -> None:
-    await bot.say("/neu Anna Bernd Carla")
-    phone = await open_builder(bot)
-    for label in ("Bernd", "♦ Karo", "mit 1", "Reiz …", "30", "gewonnen"):
+    for label in ("Bernd", "♦ Karo", "mit 1", "Reiz …", "30", "gewonnen", "Reiz 30", "anderer …"):
         await phone.tap(label)
-    assert "Reiz 30" in labels(phone.msg)
-    assert "Karo mit 1 Reiz 30 verloren, überreizt → −72" in (phone.msg.text or "")
-    await phone.tap("Reiz 30")
-    await phone.tap("anderer …")
     assert "Antworte auf diese Nachricht" in (phone.msg.text or "")
     update_id = bot.api.push_message("19", chat_id=CHAT, user_id=1, reply_to=phone.message_id)
     await bot.api.wait_confirmed(update_id)
@@ -237,52 +127,6 @@ async def test_bid_buttons_and_typed_bid(bot: Bot) -> None:
     assert "Karo mit 1 Reiz 18 gewonnen → +18" in (phone.msg.text or "")
     await phone.tap("✅ Eintragen")
     assert games(bot.db) == ["Karo mit 1 Reiz 18 gewonnen"]
-
-
-async def test_stale_builder_cannot_book_onto_a_changed_list(bot: Bot) -> None:
-    await bot.say("/neu Anna Bernd Carla")
-    phone = await open_builder(bot)
-    for label in ("Anna", "Grand", "mit 1", "gewonnen"):
-        await phone.tap(label)
-    await bot.say("/spiel Bernd karo mit 1 gewonnen")
-    await phone.tap("✅ Eintragen")
-    assert "geändert" in last_answer(bot)
-    assert "veraltet" in (phone.msg.text or "")
-    assert games(bot.db) == ["Karo mit 1 gewonnen"]
-
-
-async def test_korrigieren_and_stornieren_buttons(bot: Bot) -> None:
-    await bot.say("/neu Anna Bernd Carla")
-    await bot.say("/spiel Anna grand ohne 1 hand gewonnen")
-    booking = Phone(bot, bot.api.messages(CHAT)[-1].message_id)
-    assert labels(booking.msg) == ["Neues Spiel", "Korrigieren", "Stornieren", "Stand"]
-    await booking.tap("Korrigieren")
-    fix = Phone(bot, bot.api.messages(CHAT)[-1].message_id)
-    assert "Spiel 1 korrigieren" in (fix.msg.text or "")
-    assert "Anna: Grand ohne 1 Hand gewonnen → +72" in (fix.msg.text or "")
-    await fix.tap("✓ gewonnen" if "✓ gewonnen" in labels(fix.msg) else "gewonnen")
-    await fix.tap("verloren")
-    await fix.tap("✅ Eintragen")
-    assert "Spiel 1 korrigiert" in (fix.msg.text or "")
-    assert games(bot.db) == ["Grand ohne 1 Hand gewonnen", "Grand ohne 1 Hand verloren"]
-    assert labels(booking.msg) == []  # the struck booking lost its buttons
-
-    fixed = Phone(bot, fix.message_id)
-    await fixed.tap("Stornieren")
-    assert labels(fixed.msg) == ["Ja, Spiel 1 stornieren", "Nein"]
-    await fixed.tap("Nein")
-    assert games(bot.db)[-1] == "Grand ohne 1 Hand verloren"
-    assert "Stornieren" in labels(fixed.msg)
-    await fixed.tap("Stornieren")
-    await fixed.tap("Ja, Spiel 1 stornieren")
-    assert games(bot.db)[-1] == "cancel"
-    assert "Spiel 1 storniert" in (bot.api.messages(CHAT)[-1].text or "")
-    await fixed.tap("Neues Spiel") if "Neues Spiel" in labels(fixed.msg) else None
-    # Stand
-    await bot.say("/spiel Bernd pik mit 1 gewonnen")
-    last = Phone(bot, bot.api.messages(CHAT)[-1].message_id)
-    await last.tap("Stand")
-    assert "Serienabschluss" in (bot.api.messages(CHAT)[-1].text or "")
 
 
 async def test_anheften_keeps_the_standings_up_to_date(bot: Bot) -> None:
@@ -307,88 +151,10 @@ async def test_anheften_keeps_the_standings_up_to_date(bot: Bot) -> None:
     assert edit_calls() == edits
 
 
-async def test_help_menu_and_forgiving_input(bot: Bot) -> None:
-    text = await bot.text("/hilfe spiel")
-    assert "schellen = karo" in text and "/spiel anna grand ohne 1 hand gewonnen → 72" in text
-    assert "anheften" in await bot.text("/hilfe")
+async def test_command_menu_is_registered(bot: Bot) -> None:
+    """The menu Telegram shows (the help texts and forgiving input: the use-case tests)."""
     # runner.run_polling does not call post_init (reported); call it as Application.run_* would
     await registry.post_init(bot.app)
     assert len(bot.api.commands) == 2  # group and private scopes
     commands = {c["command"] for cmds in bot.api.commands.values() for c in cmds}
     assert {"spiel", "anheften", "hilfe"} <= commands
-    await bot.say("/neu Anna Bernd Carla")
-    assert "Meintest du „grand“?" in await bot.text("/spiel Anna grnad ohne 1 g")
-    assert "Meintest du Anna?" in await bot.text("/spiel Anan grand ohne 1 g")
-    reply = await bot.text("/spiel@skatbot_test_bot an GRAND ohne 1 HAND g")
-    assert "Anna +72" in reply
-    await bot.say("/spiel@skatbot_test_bot")
-    assert "Wer spielt?" in (bot.api.messages(CHAT)[-1].text or "")
-
-
-def snapshot(step: str, msg: BotMessage) -> str:
-    rows = [" ".join(f"[{b['text']}]" for b in row) for row in msg.buttons]
-    body = "\n".join(f"    {line}" for line in (msg.text or "").splitlines())
-    keys = "\n".join(f"    {r}" for r in rows) or "    (keine Knöpfe)"
-    return f"### {step}\n\n{body}\n\n{keys}\n"
-
-
-async def test_transcript_fits_a_phone(bot: Bot) -> None:
-    """≤ 4 buttons per row, short labels; SKATBOT_WRITE_TRANSCRIPT=1 writes the transcript."""
-    import os
-
-    await bot.say("/neu Anna Bernd Carla Dora")
-    phone = await open_builder(bot)
-    shots = [snapshot("/spiel", phone.msg)]
-    path = [
-        "Bernd",
-        "Grand",
-        "ohne 1",
-        "Hand",
-        "gewonnen",
-        "✅ Eintragen",
-    ]
-    for label in path:
-        await phone.tap(label)
-        shots.append(snapshot(f"Tipp {phone.taps}: {label}", phone.msg))
-    await phone.tap("Neues Spiel")
-    second = Phone(bot, bot.api.messages(CHAT)[-1].message_id)
-    shots.append(snapshot("Tipp: Neues Spiel (neue Nachricht)", second.msg))
-    for label in (
-        "Carla",
-        "♥ Herz",
-        "mehr …",
-        "mit 5",
-        "Hand",
-        "Schneider angesagt",
-        "Reiz …",
-        "anderer …",
-        "↩ zurück",
-        "60",
-        "verloren",
-        "✅ Eintragen",
-    ):
-        await second.tap(label)
-        shots.append(snapshot(f"Tipp: {label}", second.msg))
-    await second.tap("Stornieren")
-    shots.append(snapshot("Tipp: Stornieren", second.msg))
-    for text in shots:
-        for line in text.splitlines():
-            if line.startswith("    ["):
-                assert line.count("[") <= 4, line
-    for msg in bot.api.messages(CHAT):
-        for row in msg.buttons:
-            assert len(row) <= 4
-            for b in row:
-                assert len(b["text"]) <= 24, b["text"]
-                assert len(b["callback_data"].encode()) <= 64
-    if os.environ.get("SKATBOT_WRITE_TRANSCRIPT"):
-        out = Path(__file__).resolve().parents[2] / "docs" / "builder-transcript.md"
-        head = (
-            "# Game builder – transcript of a session\n\n"
-            "Generated by `SKATBOT_WRITE_TRANSCRIPT=1 pytest "
-            "tests/handlers/test_builder.py -k transcript` (the real bot on the fake Bot API). "
-            "Each step shows the builder message as a player sees it after the tap, then its "
-            "button rows. Vierertisch Anna, Bernd, Carla, Dora; Anna deals and sits out, so she "
-            "is not offered as declarer.\n\n"
-        )
-        out.write_text(head + "\n".join(shots))

@@ -1,6 +1,6 @@
 """The builder's pure state machine (``usecases/sheet/builder/state.py``), driven without a bot, and a
 builder stored in the old state format (before the state spoke Announcement's field names)
-that keeps working through the real bot."""
+that keeps working when tapped."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from skatbot.rules.grammar import format_announcement, parse_announcement
 from skatbot.rules.value import allowed_levels, evaluate, implied, normalize, required
 from skatbot.storage.builders import GameBuilder
 from skatbot.usecases.sheet.builder import state as bs
-from tests.handlers.test_builder import games, labels, open_builder
-from tests.helpers import Bot
+from tests.harness import Harness
+from tests.usecases.sheet.test_builder import games, labels, open_builder
 
 NAMES = ("Anna", "Bernd", "Carla", "Dora")
 # every op the callback data can carry (offered or not): what a forged tap may send
@@ -220,9 +220,9 @@ def test_old_state_format_loads() -> None:
     assert bs.State.load("[1]") == bs.State() == bs.State.load("{") == bs.State.load("")
 
 
-async def test_a_builder_stored_in_the_old_format_keeps_working(bot: Bot) -> None:
-    await bot.say("/neu Anna Bernd Carla")
-    phone = await open_builder(bot)
+async def test_a_builder_stored_in_the_old_format_keeps_working(chat: Harness) -> None:
+    await chat.say("/neu Anna Bernd Carla")
+    phone = await open_builder(chat)
     for label in ("Anna", "♣ Kreuz", "ohne 2", "Hand"):
         await phone.tap(label)
 
@@ -231,10 +231,10 @@ async def test_a_builder_stored_in_the_old_format_keeps_working(bot: Bot) -> Non
         b = session.query(GameBuilder).one()
         b.state = OLD_STATE.replace('"augen":95', '"augen":null')
 
-    bot.db.run_write(set_old)
+    chat.db.run_write(set_old)
     await phone.tap("Schwarz angesagt")
     assert "✓ Schneider angesagt" in labels(phone.msg)
-    assert "Anna: Kreuz ohne 2 Hand Schwarz angesagt → 96" in (phone.msg.text or "")
+    assert "Anna: Kreuz ohne 2 Hand Schwarz angesagt → 96" in phone.msg.text
     await phone.tap("gewonnen")
     await phone.tap("✅ Eintragen")
-    assert games(bot.db) == ["Kreuz ohne 2 Hand Schwarz angesagt gewonnen"]
+    assert games(chat.db) == ["Kreuz ohne 2 Hand Schwarz angesagt gewonnen"]

@@ -8,8 +8,9 @@ import pytest
 
 from skatbot.rules.errors import RuleError
 from skatbot.usecases.common.names import resolve, split_names
-from tests.handlers.test_builder import Phone, buttons, games
-from tests.helpers import Bot, export_raw
+from tests.harness import Harness
+from tests.helpers import export_raw
+from tests.usecases.sheet.test_builder import Phone, buttons, games
 
 TABLE = ["Jürgen", "Özlem", "Łukasz", "Strauß"]
 
@@ -98,50 +99,50 @@ def test_split_names(raw: str, names: list[str]) -> None:
     assert [n.strip() for n in split_names(raw)] == names
 
 
-# --- through the bot --------------------------------------------------------------------------
+# --- as commands ------------------------------------------------------------------------------
 
 
-async def test_neu_with_und_and_ampersand(bot: Bot) -> None:
-    text = await bot.text("/neu Anna Bernd und Carla")
+async def test_neu_with_und_and_ampersand(chat: Harness) -> None:
+    text = await chat.text("/neu Anna Bernd und Carla")
     assert "Neue Liste: Anna, Bernd, Carla – Dreiertisch" in text
     assert "und" not in text.splitlines()[0].split("–")[0]
-    text = await bot.text("/neu Anna, Bernd & Carla, Dora")
+    text = await chat.text("/neu Anna, Bernd & Carla, Dora")
     assert "Neue Liste: Anna, Bernd, Carla, Dora – Vierertisch" in text
 
 
-async def test_neu_refuses_und_as_a_name(bot: Bot) -> None:
-    await bot.text("/neu Anna Bernd Carla")
-    text = await bot.text("/umbenennen Carla und")
+async def test_neu_refuses_und_as_a_name(chat: Harness) -> None:
+    await chat.text("/neu Anna Bernd Carla")
+    text = await chat.text("/umbenennen Carla und")
     assert "„und“ geht nicht als Name" in text
 
 
-async def test_a_game_typed_on_a_phone_is_booked(bot: Bot) -> None:
-    await bot.text("/neu Jürgen, Özlem und Łukasz")
-    text = await bot.text("/spiel juergen: grand, ohne eins, hand, gew.")
+async def test_a_game_typed_on_a_phone_is_booked(chat: Harness) -> None:
+    await chat.text("/neu Jürgen, Özlem und Łukasz")
+    text = await chat.text("/spiel juergen: grand, ohne eins, hand, gew.")
     assert "Spiel 1/36 · Jürgen: Grand ohne 1 Hand – gewonnen" in text
     assert "Grand ohne 1, Spiel 2, Hand 3 → 3 × 24 = 72" in text
-    text = await bot.text("/spiel ozlem kreuz mit zwei verl.")
+    text = await chat.text("/spiel ozlem kreuz mit zwei verl.")
     assert "Spiel 2/36 · Özlem: Kreuz mit 2 – verloren" in text
-    text = await bot.text("/spiel Lukasz, null g!")
+    text = await chat.text("/spiel Lukasz, null g!")
     assert "Spiel 3/36 · Łukasz: Null – gewonnen" in text
-    text = await bot.text("/spiel luk pik ohne elf gewonnen!")
+    text = await chat.text("/spiel luk pik ohne elf gewonnen!")
     assert "Spiel 4/36 · Łukasz: Pik ohne 11 – gewonnen" in text
-    assert games(bot.db) == [
+    assert games(chat.db) == [
         "Grand ohne 1 Hand gewonnen",
         "Kreuz mit 2 verloren",
         "Null gewonnen",
         "Pik ohne 11 gewonnen",
     ]
     # the other commands that take a name forgive the same way
-    assert "Nächster Geber: Özlem" in await bot.text("/geber oezlem.")
-    text = await bot.text("/korrigieren 2 Ozlem: kreuz mit zwei gew.")
+    assert "Nächster Geber: Özlem" in await chat.text("/geber oezlem.")
+    text = await chat.text("/korrigieren 2 Ozlem: kreuz mit zwei gew.")
     assert "Spiel 2 korrigiert" in text and "Özlem: Kreuz mit 2 – gewonnen" in text
 
 
-async def test_game_without_name_says_the_name_is_missing(bot: Bot) -> None:
-    await bot.text("/neu Anna Bernd Carla")
-    before = await export_raw(bot)
-    replies = await bot.say("/spiel grand ohne 1 hand gewonnen")
+async def test_game_without_name_says_the_name_is_missing(chat: Harness) -> None:
+    await chat.text("/neu Anna Bernd Carla")
+    before = await export_raw(chat)
+    replies = await chat.say("/spiel grand ohne 1 hand gewonnen")
     assert len(replies) == 1
     text = replies[0].text
     assert text == (
@@ -150,48 +151,50 @@ async def test_game_without_name_says_the_name_is_missing(bot: Bot) -> None:
         "/spiel ohne Worte öffnet die Knöpfe."
     )
     assert "spielt in dieser Liste nicht mit" not in text and "Meintest" not in text
-    assert await export_raw(bot) == before
+    assert await export_raw(chat) == before
     # the hint works as written
-    assert "Bernd: Grand ohne 1 Hand – gewonnen" in await bot.text(
+    assert "Bernd: Grand ohne 1 Hand – gewonnen" in await chat.text(
         "/spiel Bernd grand ohne 1 hand gewonnen"
     )
     # ... and so does the button under the refusal: it opens the builder
-    await bot.say("/spiel Grand o1 hand +")
-    refusal = bot.api.messages(-1001)[-1]
-    assert "fehlt der Name" in (refusal.text or "")
+    await chat.say("/spiel Grand o1 hand +")
+    refusal = chat.last(-1001)
+    assert "fehlt der Name" in refusal.text
     assert buttons(refusal) == {"Mit Knöpfen eintragen": "v1:n"}
-    await Phone(bot, refusal.message_id).tap("Mit Knöpfen eintragen")
-    builder = bot.api.messages(-1001)[-1]
-    assert "Wer spielt?" in (builder.text or "")
-    phone = Phone(bot, builder.message_id)
+    await Phone(chat, refusal.message_id).tap("Mit Knöpfen eintragen")
+    builder = chat.last(-1001)
+    assert "Wer spielt?" in builder.text
+    phone = Phone(chat, builder.message_id)
     for label in ("Carla", "Grand", "ohne 1", "Hand", "gewonnen", "✅ Eintragen"):
         await phone.tap(label)
-    assert games(bot.db)[-1] == "Grand ohne 1 Hand gewonnen"
+    assert games(chat.db)[-1] == "Grand ohne 1 Hand gewonnen"
 
 
 @pytest.mark.parametrize(
     "message",
     ["/spiel null gewonnen", "/spiel kreuz mit 2 verloren", "/spiel o1 grand +", "/spiel gew."],
 )
-async def test_every_game_word_first_means_a_missing_name(bot: Bot, message: str) -> None:
-    await bot.text("/neu Anna Bernd Carla")
-    text = await bot.text(message)
+async def test_every_game_word_first_means_a_missing_name(chat: Harness, message: str) -> None:
+    await chat.text("/neu Anna Bernd Carla")
+    text = await chat.text(message)
     assert "fehlt der Name" in text, text
 
 
-async def test_a_misspelt_name_is_still_a_misspelt_name(bot: Bot) -> None:
-    await bot.text("/neu Anna Bernd Carla")
-    text = await bot.text("/spiel Berndt grand ohne 1 hand gewonnen")
+async def test_a_misspelt_name_is_still_a_misspelt_name(chat: Harness) -> None:
+    await chat.text("/neu Anna Bernd Carla")
+    text = await chat.text("/spiel Berndt grand ohne 1 hand gewonnen")
     assert "„Berndt“ spielt in dieser Liste nicht mit" in text
     assert "Meintest du Bernd?" in text
 
 
-async def test_correction_without_name_names_the_command_and_the_player(bot: Bot) -> None:
-    await bot.text("/neu Anna Bernd Carla")
-    await bot.text("/spiel Carla grand ohne 1 gewonnen")
-    text = await bot.text("/korrigieren 1 grand ohne 1 hand gewonnen")
+async def test_correction_without_name_names_the_command_and_the_player(chat: Harness) -> None:
+    await chat.text("/neu Anna Bernd Carla")
+    await chat.text("/spiel Carla grand ohne 1 gewonnen")
+    text = await chat.text("/korrigieren 1 grand ohne 1 hand gewonnen")
     assert text == (
         "⚠️ Wer hat gespielt? Vor „grand ohne 1 hand gewonnen“ fehlt der Name.\n"
         "👉 /korrigieren 1 NAME …, z. B. /korrigieren 1 Carla grand ohne 1 hand gewonnen"
     )
-    assert "Spiel 1 korrigiert" in await bot.text("/korrigieren 1 Carla grand ohne 1 hand gewonnen")
+    assert "Spiel 1 korrigiert" in await chat.text(
+        "/korrigieren 1 Carla grand ohne 1 hand gewonnen"
+    )

@@ -4,8 +4,9 @@ error notice, and every refusal names a fix (👉)."""
 from __future__ import annotations
 
 from skatbot.standin.server import html_to_text
-from tests.handlers import test_league as t
-from tests.helpers import ERROR_NOTICE, Bot
+from tests.harness import Harness
+from tests.helpers import ERROR_NOTICE
+from tests.usecases.league import test_league as t
 
 INPUTS = [
     "/liga",
@@ -76,22 +77,22 @@ INPUTS = [
 ]
 
 
-async def test_a_date_in_other_digits_is_refused_not_taken_for_the_place(bot: Bot) -> None:
-    await t.setup_league(bot)
-    before = await bot.say("/tabelle", **t.LEADER)
-    out = await bot.say("/spieltag 2 Reken ١٤.٠٣.٢٠٢٧", **t.LEADER)
+async def test_a_date_in_other_digits_is_refused_not_taken_for_the_place(chat: Harness) -> None:
+    await t.setup_league(chat)
+    before = await chat.say("/tabelle", **t.LEADER)
+    out = await chat.say("/spieltag 2 Reken ١٤.٠٣.٢٠٢٧", **t.LEADER)
     assert any(r.refusal for r in out), [r.text for r in out]
     assert "Ziffern 0–9" in out[0].text and "14.03.2027" in out[0].text, out[0].text
-    assert [r.text for r in await bot.say("/tabelle", **t.LEADER)] == [r.text for r in before]
+    assert [r.text for r in await chat.say("/tabelle", **t.LEADER)] == [r.text for r in before]
 
 
-async def test_odd_input_to_the_league_commands_gets_an_answer(bot: Bot) -> None:
-    await t.setup_league(bot)
-    await bot.say("/spieltag 1 Reken", **t.LEADER)
+async def test_odd_input_to_the_league_commands_gets_an_answer(chat: Harness) -> None:
+    await t.setup_league(chat)
+    await chat.say("/spieltag 1 Reken", **t.LEADER)
     for n, text in enumerate(INPUTS):
         if n == INPUTS.index("/setzen"):  # the rest with a series seated
-            await bot.say("/setzen", **t.LEADER)
-        out = await bot.say(text, **t.LEADER)
+            await chat.say("/setzen", **t.LEADER)
+        out = await chat.say(text, **t.LEADER)
         joined = "\n".join(r.text for r in out)
         assert html_to_text(ERROR_NOTICE) not in joined, (text, joined)
         assert out, text
@@ -100,12 +101,12 @@ async def test_odd_input_to_the_league_commands_gets_an_answer(bot: Bot) -> None
                 assert "👉" in r.text, (text, r.text)
 
 
-async def test_a_name_twice_in_one_result_message_is_refused_with_both_lines(bot: Bot) -> None:
-    await t.setup_league(bot)
-    await bot.say("/spieltag 1 Reken", **t.LEADER)
-    await bot.say("/setzen", **t.LEADER)
-    before = [r.text for r in await bot.say("/tabelle 1", **t.LEADER)]
-    out = await bot.say("/ergebnis Anna 100 2 1\nAnna 120 2 0", **t.LEADER)
+async def test_a_name_twice_in_one_result_message_is_refused_with_both_lines(chat: Harness) -> None:
+    await t.setup_league(chat)
+    await chat.say("/spieltag 1 Reken", **t.LEADER)
+    await chat.say("/setzen", **t.LEADER)
+    before = [r.text for r in await chat.say("/tabelle 1", **t.LEADER)]
+    out = await chat.say("/ergebnis Anna 100 2 1\nAnna 120 2 0", **t.LEADER)
     assert any(r.refusal for r in out), [r.text for r in out]
     assert "Zeile 2: Anna steht in dieser Nachricht schon in Zeile 1" in out[0].text, out[0].text
-    assert [r.text for r in await bot.say("/tabelle 1", **t.LEADER)] == before
+    assert [r.text for r in await chat.say("/tabelle 1", **t.LEADER)] == before

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from skatbot.usecases.common.names import read_names
-from tests.handlers.test_builder import Phone, buttons
-from tests.helpers import Bot, ok, refused
+from tests.harness import Harness
+from tests.helpers import ok, refused
+from tests.usecases.sheet.test_builder import Phone, buttons
 
 
 @pytest.mark.parametrize(
@@ -51,15 +52,15 @@ def test_an_open_quote_is_a_doubt() -> None:
     assert read_names('"Anna Maria Bernd Carla').doubts
 
 
-async def test_quotes_make_one_player(bot: Bot) -> None:
+async def test_quotes_make_one_player(chat: Harness) -> None:
     await ok(
-        bot, '/neu "Anna Maria" Bernd Carla', "Neue Liste: Anna Maria, Bernd, Carla – Dreiertisch"
+        chat, '/neu "Anna Maria" Bernd Carla', "Neue Liste: Anna Maria, Bernd, Carla – Dreiertisch"
     )
-    await ok(bot, "/spiel anna maria grand mit 1 g", "Anna Maria: Grand mit 1 – gewonnen")
+    await ok(chat, "/spiel anna maria grand mit 1 g", "Anna Maria: Grand mit 1 – gewonnen")
 
 
-async def test_ampersand_inside_a_word_asks_with_buttons(bot: Bot) -> None:
-    replies = await bot.say("/neu Tom&Jerry Bernd Carla")
+async def test_ampersand_inside_a_word_asks_with_buttons(chat: Harness) -> None:
+    replies = await chat.say("/neu Tom&Jerry Bernd Carla")
     assert len(replies) == 1 and not replies[0].refusal
     text = replies[0].text
     assert "Wie ist die Liste gemeint?" in text
@@ -67,30 +68,30 @@ async def test_ampersand_inside_a_word_asks_with_buttons(bot: Bot) -> None:
     assert "2) Tom, Jerry, Bernd, Carla – Vierertisch" in text
     assert "Neue Liste" not in text
     # nothing was started: no list yet
-    await refused(bot, "/stand", "gibt es noch keine Liste")
-    question = next(m for m in bot.api.messages(-1001) if "gemeint" in (m.text or ""))
+    await refused(chat, "/stand", "gibt es noch keine Liste")
+    question = next(m for (c, _), m in chat.messages.items() if c == -1001 and "gemeint" in m.text)
     labels = list(buttons(question))
     assert labels[0].startswith("1) Tom&Jerry") and labels[1].startswith("2) Tom, Jerry")
-    await Phone(bot, question.message_id).tap(labels[1])
-    opening = bot.api.messages(-1001)[-1]
-    assert "Neue Liste: Tom, Jerry, Bernd, Carla – Vierertisch" in (opening.text or "")
-    assert buttons(bot.api.message(-1001, question.message_id)) == {}
+    await Phone(chat, question.message_id).tap(labels[1])
+    opening = chat.last(-1001)
+    assert "Neue Liste: Tom, Jerry, Bernd, Carla – Vierertisch" in opening.text
+    assert buttons(chat.messages[(-1001, question.message_id)]) == {}
 
 
-async def test_the_written_out_lines_of_the_question_work(bot: Bot) -> None:
+async def test_the_written_out_lines_of_the_question_work(chat: Harness) -> None:
     text = await ok(
-        bot, "/neu Tom&amp;Jerry Bernd Carla", "„Tom&Jerry“: ein Name oder zwei Spieler?"
+        chat, "/neu Tom&amp;Jerry Bernd Carla", "„Tom&Jerry“: ein Name oder zwei Spieler?"
     )
     assert "amp;" not in text
     line = text[text.index("schreib sie so: ") + 16 :].split(" · ")[0]
     assert line == "/neu „Tom&Jerry“ Bernd Carla"
-    await ok(bot, line, "Neue Liste: Tom&Jerry, Bernd, Carla – Dreiertisch")
+    await ok(chat, line, "Neue Liste: Tom&Jerry, Bernd, Carla – Dreiertisch")
 
 
-async def test_five_words_point_to_quotes(bot: Bot) -> None:
-    await refused(bot, "/neu Anna Maria Anna Lena Bernd", "nicht 5", '"Anna Maria"')
+async def test_five_words_point_to_quotes(chat: Harness) -> None:
+    await refused(chat, "/neu Anna Maria Anna Lena Bernd", "nicht 5", '"Anna Maria"')
 
 
-async def test_help_names_the_name_rules(bot: Bot) -> None:
-    await ok(bot, "/hilfe", '/neu "Anna Maria" Bernd Carla', "/neu Peter M. Peter K. Carla")
-    await ok(bot, "/neu Peter M. Peter K. Carla", "Neue Liste: Peter M., Peter K., Carla")
+async def test_help_names_the_name_rules(chat: Harness) -> None:
+    await ok(chat, "/hilfe", '/neu "Anna Maria" Bernd Carla', "/neu Peter M. Peter K. Carla")
+    await ok(chat, "/neu Peter M. Peter K. Carla", "Neue Liste: Peter M., Peter K., Carla")

@@ -1,10 +1,10 @@
-"""League play through the real bot and the strict stand-in: a league of 4 teams × 4 players
-(+1 substitute each) over 2 match days of 3 series. Day 1: West does not appear (4-4-4-0 →
-four 3-tables), Nord's captain changes the line-up, a substitution between series 1 and 2
-(Dora for Erik) and one during series 2 (Jens for Inge from game 17). Day 2: Ost starts with
-3 players (4-4-4-3 → three 4-tables and a 3-table). Seating checked against the rule (one
-player of each team per table) and recomputed from the seed; match points, the day's and the
-season's table against the hand computation below. Then refusals: nothing changes."""
+"""League play: a league of 4 teams × 4 players (+1 substitute each) over 2 match days of 3
+series. Day 1: West does not appear (4-4-4-0 → four 3-tables), Nord's captain changes the
+line-up, a substitution between series 1 and 2 (Dora for Erik) and one during series 2 (Jens
+for Inge from game 17). Day 2: Ost starts with 3 players (4-4-4-3 → three 4-tables and a
+3-table). Seating checked against the rule (one player of each team per table) and
+recomputed from the seed; match points, the day's and the season's table against the hand
+computation below. Then refusals: nothing changes."""
 
 from __future__ import annotations
 
@@ -21,7 +21,9 @@ from sqlalchemy import select
 from skatbot.rules import league as lg
 from skatbot.storage.league_models import MatchDay
 from skatbot.storage.schema import metadata
-from tests.helpers import Bot, ok, refused
+from tests.harness import Harness
+from tests.helpers import Reply as Seen
+from tests.helpers import ok, refused
 
 LEADER = {"user_id": 1, "name": "Gerd"}
 NORD_CAPTAIN = {"user_id": 11, "name": "Anna"}
@@ -158,41 +160,41 @@ def result_lines(results: dict[str, tuple[int, int, int]]) -> str:
     return "\n".join(f"{n} {gp} {w} {lo}" for n, (gp, w, lo) in results.items())
 
 
-async def setup_league(bot: Bot) -> dict[str, str]:
-    await ok(bot, "/liga Landesliga Nord Gruppe 2", "Liga „Landesliga Nord Gruppe 2“ angelegt",
+async def setup_league(chat: Harness) -> dict[str, str]:
+    await ok(chat, "/liga Landesliga Nord Gruppe 2", "Liga „Landesliga Nord Gruppe 2“ angelegt",
              "3 Serien je Spieltag", **LEADER)  # fmt: skip
     await ok(
-        bot, "/liga verlustspiel 0,50 €", "Verlustspielgeld 0,50 € an den Ausrichter", **LEADER
+        chat, "/liga verlustspiel 0,50 €", "Verlustspielgeld 0,50 € an den Ausrichter", **LEADER
     )
-    reply = await ok(bot, TEAMS, "Nord: Anna, Bernd, Carla, Dora, Ersatz Erik", **LEADER)
+    reply = await ok(chat, TEAMS, "Nord: Anna, Bernd, Carla, Dora, Ersatz Erik", **LEADER)
     codes = dict(re.findall(r"(\w+): .*?/kapitaen (K\w+)", reply))
     assert set(codes) == {"Nord", "Süd", "Ost", "West"}, reply
-    await ok(bot, f"/kapitaen {codes['Nord']}", "Anna ist Kapitän von „Nord“", **NORD_CAPTAIN)
+    await ok(chat, f"/kapitaen {codes['Nord']}", "Anna ist Kapitän von „Nord“", **NORD_CAPTAIN)
     # the code is used up; only the management renews one
-    await refused(bot, f"/kapitaen {codes['Nord']}", "kenne ich nicht", **STRANGER)
-    await refused(bot, "/kapitaen Süd", "verwalten Gerd", **STRANGER)
-    reply = await ok(bot, "/kapitaen Süd", "Neuer Kapitäns-Code für „Süd“", **LEADER)
+    await refused(chat, f"/kapitaen {codes['Nord']}", "kenne ich nicht", **STRANGER)
+    await refused(chat, "/kapitaen Süd", "verwalten Gerd", **STRANGER)
+    reply = await ok(chat, "/kapitaen Süd", "Neuer Kapitäns-Code für „Süd“", **LEADER)
     codes["Süd"] = re.search(r"/kapitaen (K\w+)", reply).group(1)  # type: ignore[union-attr]
     return codes
 
 
 async def play_series(
-    bot: Bot, series: int, results: dict[str, tuple[int, int, int]], **by: int | str
+    chat: Harness, series: int, results: dict[str, tuple[int, int, int]], **by: int | str
 ) -> str:
-    return await ok(bot, f"/ergebnis serie {series}\n" + result_lines(results), **(by or LEADER))
+    return await ok(chat, f"/ergebnis serie {series}\n" + result_lines(results), **(by or LEADER))
 
 
-async def test_a_league_season_of_two_match_days(bot: Bot) -> None:
-    await setup_league(bot)
+async def test_a_league_season_of_two_match_days(chat: Harness) -> None:
+    await setup_league(chat)
 
     # --- day 1 -----------------------------------------------------------------------------
-    reply = await ok(bot, "/spieltag 1 Reken", "Spieltag 1 in Reken am", **LEADER)
+    reply = await ok(chat, "/spieltag 1 Reken", "Spieltag 1 in Reken am", **LEADER)
     seed1 = re.search(r"Startwert (\d+)", reply).group(1)  # type: ignore[union-attr]
     played_on = re.search(r"am (\d\d\.\d\d\.\d{4})", reply).group(1)  # type: ignore[union-attr]
     # the captain changes his team's line-up before series 1; the leader reports West absent
-    await ok(bot, "/aufstellung Nord: Anna, Bernd, Carla, Erik", "Nord: Anna, Bernd, Carla, Erik",
+    await ok(chat, "/aufstellung Nord: Anna, Bernd, Carla, Erik", "Nord: Anna, Bernd, Carla, Erik",
              **NORD_CAPTAIN)  # fmt: skip
-    await ok(bot, "/aufstellung West fehlt", "keine Matchpunkte", **LEADER)
+    await ok(chat, "/aufstellung West fehlt", "keine Matchpunkte", **LEADER)
     sizes1 = {"Nord": 4, "Süd": 4, "Ost": 4, "West": 0}
     lineup = {
         "Nord": ["Anna", "Bernd", "Carla", "Erik"],
@@ -203,10 +205,10 @@ async def test_a_league_season_of_two_match_days(bot: Bot) -> None:
     for series in (1, 2, 3):
         if series == 2:
             # between series 1 and 2: Dora takes Erik's seat (the captain may do it)
-            await ok(bot, "/wechsel Nord Dora für Erik", "Dora spielt ab Serie 2 für Erik",
+            await ok(chat, "/wechsel Nord Dora für Erik", "Dora spielt ab Serie 2 für Erik",
                      **NORD_CAPTAIN)  # fmt: skip
             lineup["Nord"] = ["Anna", "Bernd", "Carla", "Dora"]
-        reply = await ok(bot, "/setzen", f"Serie {series}", **LEADER)
+        reply = await ok(chat, "/setzen", f"Serie {series}", **LEADER)
         tables = parse_seating(reply)
         # four 3-tables (4-4-4-0), one player of each team at each, as the seed says
         assert [len(t) for t in tables] == [3, 3, 3, 3]
@@ -222,28 +224,28 @@ async def test_a_league_season_of_two_match_days(bot: Bot) -> None:
                         seen_pairs.add(pair)
         if series == 2:
             # during series 2: Jens for Inge from game 17, recorded with the game number
-            await ok(bot, "/wechsel Süd Jens für Inge spiel 17", "ab Spiel 17 für Inge", **LEADER)
-            shown = await ok(bot, "/sitzplan 2", "Inge → Jens ab Spiel 17 (Süd)")
+            await ok(chat, "/wechsel Süd Jens für Inge spiel 17", "ab Spiel 17 für Inge", **LEADER)
+            shown = await ok(chat, "/sitzplan 2", "Inge → Jens ab Spiel 17 (Süd)")
             assert parse_seating(shown) == tables
             lineup["Süd"] = ["Fritz", "Gabi", "Hans", "Jens"]
-        reply = await play_series(bot, series, DAY1[series])
+        reply = await play_series(chat, series, DAY1[series])
         for line in DAY1_SERIES[series]:
             assert line in reply, (line, reply)
     assert all(line in reply for line in DAY1_TABLE), reply
     assert "👉 Freigabe durch die Ligaleitung: /freigeben" in reply
     # the captains confirm (Nord's here), the match report shows it
-    await ok(bot, "/bestaetigen", "Nord bestätigt die Ergebnisse von Spieltag 1",
+    await ok(chat, "/bestaetigen", "Nord bestätigt die Ergebnisse von Spieltag 1",
              "Noch offen: Süd, Ost", **NORD_CAPTAIN)  # fmt: skip
-    await refused(bot, "/bestaetigen", "Kapitäne", **STRANGER)
+    await refused(chat, "/bestaetigen", "Kapitäne", **STRANGER)
     # provisional until approved
-    await ok(bot, "/tabelle", "vorläufig: Spieltag 1")
-    await ok(bot, "/freigeben", "Spieltag 1 in Reken freigegeben", "Bestätigt von: Nord (Anna)",
+    await ok(chat, "/tabelle", "vorläufig: Spieltag 1")
+    await ok(chat, "/freigeben", "Spieltag 1 in Reken freigegeben", "Bestätigt von: Nord (Anna)",
              **LEADER)  # fmt: skip
     # locked: no result, substitution or second approval changes it
-    await refused(bot, "/ergebnis serie 3\nAnna 999 3 0", "freigegeben", **LEADER)
-    await refused(bot, "/wechsel Nord Erik für Dora spiel 20", "freigegeben", **NORD_CAPTAIN)
-    await refused(bot, "/freigeben 1", "schon freigegeben", **LEADER)
-    day1 = await bot.text("/tabelle 1")
+    await refused(chat, "/ergebnis serie 3\nAnna 999 3 0", "freigegeben", **LEADER)
+    await refused(chat, "/wechsel Nord Erik für Dora spiel 20", "freigegeben", **NORD_CAPTAIN)
+    await refused(chat, "/freigeben 1", "schon freigegeben", **LEADER)
+    day1 = await chat.text("/tabelle 1")
     assert all(line in day1 for line in DAY1_TABLE), day1
     # lost games: 6 + 5 + 3 = 14, at 0,50 € each to the host
     assert (
@@ -255,7 +257,7 @@ async def test_a_league_season_of_two_match_days(bot: Bot) -> None:
     assert f"Verbindlich ab {binding} (14 Tage nach dem Spieltag)." in day1, day1
 
     # the individual ranking: Jens played 20 games of series 2 and 36 of series 3
-    ranking = await ok(bot, "/einzelwertung", "Einzelwertung")
+    ranking = await ok(chat, "/einzelwertung", "Einzelwertung")
     # the minimum: 50 % of the most games (3 × 36 = 108) = 54; Inge played 36 + 16 = 52
     lines = ranking.splitlines()
     jens = next(i for i, line in enumerate(lines) if "Jens (Süd)" in line)
@@ -266,17 +268,17 @@ async def test_a_league_season_of_two_match_days(bot: Bot) -> None:
 
     # --- day 2 -----------------------------------------------------------------------------
     # a decentral day: the leader opens it, the host runs it from his own chat, today only
-    reply = await ok(bot, "/spieltag 2 Münster", "Spieltag 2 in Münster am", **LEADER)
+    reply = await ok(chat, "/spieltag 2 Münster", "Spieltag 2 in Münster am", **LEADER)
     seed2 = re.search(r"Startwert (\d+)", reply).group(1)  # type: ignore[union-attr]
     code = re.search(r"/ausrichter (A\w+)", reply).group(1)  # type: ignore[union-attr]
     at_host = {"chat_id": HOST_CHAT, **HOST}
-    await ok(bot, f"/ausrichter {code}", "Hugo richtet hier Spieltag 2 in Münster aus", **at_host)
-    await refused(bot, "/setzen", "richtet hier Hugo", chat_id=HOST_CHAT, **STRANGER)
-    await refused(bot, "/freigeben", "Ligaleitung in ihrem Chat", **at_host)
-    await ok(bot, "/aufstellung Ost: Karl, Lena, Max", "Ost: Karl, Lena, Max", **at_host)
+    await ok(chat, f"/ausrichter {code}", "Hugo richtet hier Spieltag 2 in Münster aus", **at_host)
+    await refused(chat, "/setzen", "richtet hier Hugo", chat_id=HOST_CHAT, **STRANGER)
+    await refused(chat, "/freigeben", "Ligaleitung in ihrem Chat", **at_host)
+    await ok(chat, "/aufstellung Ost: Karl, Lena, Max", "Ost: Karl, Lena, Max", **at_host)
     sizes2 = {"Nord": 4, "Süd": 4, "Ost": 3, "West": 4}
     for series in (1, 2, 3):
-        reply = await ok(bot, "/setzen", f"Serie {series}", **at_host)
+        reply = await ok(chat, "/setzen", f"Serie {series}", **at_host)
         tables = parse_seating(reply)
         # Anlage 10, 4-4-4-3: three 4-tables and one 3-table without Ost
         assert [len(t) for t in tables] == [4, 4, 4, 3]
@@ -288,22 +290,22 @@ async def test_a_league_season_of_two_match_days(bot: Bot) -> None:
             for team, names in D2_PLAYERS.items()
             for name in names
         }
-        reply = await play_series(bot, series, results, **at_host)
+        reply = await play_series(chat, series, results, **at_host)
         if series == 2:
             assert all(line in reply for line in DAY2_SERIES_2), reply
     assert all(line in reply for line in DAY2_TABLE), reply
-    season = await ok(bot, "/tabelle", "vorläufig: Spieltag 2")
+    season = await ok(chat, "/tabelle", "vorläufig: Spieltag 2")
     assert [line for line in season.splitlines() if line[:1].isdigit()] == SEASON
     # a league may rank by game points first: day 2 then has Ost (3,750) before Nord (3,600)
-    await ok(bot, "/liga reihenfolge spielpunkte", "Tabelle nach Spielpunkten", **LEADER)
-    day2 = await bot.text("/tabelle 2")
+    await ok(chat, "/liga reihenfolge spielpunkte", "Tabelle nach Spielpunkten", **LEADER)
+    day2 = await chat.text("/tabelle 2")
     assert "1. Ost – 5:4 Matchpunkte · 3.750 Spielpunkte" in day2, day2
     assert "2. Nord – 5½:3½ Matchpunkte · 3.600 Spielpunkte" in day2, day2
-    await refused(bot, "/liga reihenfolge zufall", "matchpunkte", **LEADER)
-    await ok(bot, "/liga reihenfolge matchpunkte", **LEADER)
+    await refused(chat, "/liga reihenfolge zufall", "matchpunkte", **LEADER)
+    await ok(chat, "/liga reihenfolge matchpunkte", **LEADER)
 
     # the documents: the match report of day 1 and the season table as PDFs
-    report = await pdf_of(bot, "/tabelle 1 pdf", "spielbericht-landesliga-nord-gruppe-2-1.pdf")
+    report = await pdf_of(chat, "/tabelle 1 pdf", "spielbericht-landesliga-nord-gruppe-2-1.pdf")
     for part in (
         "Spieltag 1 · Reken · freigegeben",
         "Serie 2 · 4 Tische",
@@ -315,13 +317,13 @@ async def test_a_league_season_of_two_match_days(bot: Bot) -> None:
         "Startwert " + seed1,
     ):
         assert part in report, (part, report)  # fmt: skip
-    table = await pdf_of(bot, "/tabelle pdf", "tabelle-landesliga-nord-gruppe-2.pdf")
+    table = await pdf_of(chat, "/tabelle pdf", "tabelle-landesliga-nord-gruppe-2.pdf")
     assert "1. Ost 2 13:5 7.950" in table and "4. West 2 3½:14½ 2.800" in table, table
 
 
-async def pdf_of(bot: Bot, message: str, filename: str) -> str:
+async def pdf_of(chat: Harness, message: str, filename: str) -> str:
     """The text of the PDF the bot sends for ``message`` (kept in $LEAGUE_PDF_DIR if set)."""
-    out = await bot.say(message)
+    out = await chat.say(message)
     docs = [r.document for r in out if r.document]
     assert docs and docs[0][0] == filename, [r.text for r in out]
     data = docs[0][1]
@@ -330,97 +332,97 @@ async def pdf_of(bot: Bot, message: str, filename: str) -> str:
     return "\n".join(page.extract_text() or "" for page in PdfReader(io.BytesIO(data)).pages)
 
 
-async def test_refusals_change_nothing(bot: Bot) -> None:
-    await refused(bot, "/tabelle", "keine Liga", "/liga")
-    codes = await setup_league(bot)
+async def test_refusals_change_nothing(chat: Harness) -> None:
+    await refused(chat, "/tabelle", "keine Liga", "/liga")
+    codes = await setup_league(chat)
     # wrong person: a stranger may not manage, a captain only his own team
-    await refused(bot, "/spieltag 1", "verwalten Gerd", **STRANGER)
-    await ok(bot, "/spieltag 1 Reken", **LEADER)
-    await refused(bot, "/setzen", "verwalten Gerd", "👉", **STRANGER)
-    await refused(bot, "/freigeben", "verwalten Gerd", "👉", **STRANGER)
-    await refused(bot, "/liga mindestens 10", "verwalten Gerd", **STRANGER)
-    await refused(bot, "/aufstellung Süd: Fritz, Gabi, Hans, Jens", "Kapitän", **NORD_CAPTAIN)
-    await refused(bot, f"/kapitaen {codes['Nord']}", "kenne ich nicht", **STRANGER)
+    await refused(chat, "/spieltag 1", "verwalten Gerd", **STRANGER)
+    await ok(chat, "/spieltag 1 Reken", **LEADER)
+    await refused(chat, "/setzen", "verwalten Gerd", "👉", **STRANGER)
+    await refused(chat, "/freigeben", "verwalten Gerd", "👉", **STRANGER)
+    await refused(chat, "/liga mindestens 10", "verwalten Gerd", **STRANGER)
+    await refused(chat, "/aufstellung Süd: Fritz, Gabi, Hans, Jens", "Kapitän", **NORD_CAPTAIN)
+    await refused(chat, f"/kapitaen {codes['Nord']}", "kenne ich nicht", **STRANGER)
     # bad input: a player of another team, too few, a number that is no series count
-    await refused(bot, "/aufstellung Nord: Anna, Bernd, Fritz, Dora", "spielt nicht für „Nord“",
+    await refused(chat, "/aufstellung Nord: Anna, Bernd, Fritz, Dora", "spielt nicht für „Nord“",
                   **NORD_CAPTAIN)  # fmt: skip
-    await refused(bot, "/aufstellung Nord: Anna, Bernd", "2 Spieler", **NORD_CAPTAIN)
-    await refused(bot, "/liga serien 9", "1 bis 6", **LEADER)
-    await refused(bot, "/spieltag eins", "Welcher Spieltag", **LEADER)
-    await refused(bot, "/spieltag 1", "gibt es schon", **LEADER)
+    await refused(chat, "/aufstellung Nord: Anna, Bernd", "2 Spieler", **NORD_CAPTAIN)
+    await refused(chat, "/liga serien 9", "1 bis 6", **LEADER)
+    await refused(chat, "/spieltag eins", "Welcher Spieltag", **LEADER)
+    await refused(chat, "/spieltag 1", "gibt es schon", **LEADER)
     # wrong moment: a substitution before series 1, results before seating
-    await refused(bot, "/wechsel Nord Erik für Anna", "Aufstellung", **LEADER)
-    await refused(bot, "/ergebnis Anna 100 1 0", "noch keine Serie", **LEADER)
+    await refused(chat, "/wechsel Nord Erik für Anna", "Aufstellung", **LEADER)
+    await refused(chat, "/ergebnis Anna 100 1 0", "noch keine Serie", **LEADER)
     # a layout Anlage 10 cannot seat (4-4-3-0: a table would get two teams) is refused
-    await ok(bot, "/aufstellung West fehlt", **LEADER)
-    await ok(bot, "/aufstellung Ost: Karl, Lena, Max", **LEADER)
-    await refused(bot, "/setzen", "4-4-3 lassen sich nicht", "👉", **LEADER)
-    assert "noch keine Serie gesetzt" in await bot.text("/sitzplan")
-    await ok(bot, "/aufstellung West: Paul, Quirin, Rosa, Susi", **LEADER)
-    await ok(bot, "/aufstellung Ost: Karl, Lena, Max, Nina", **LEADER)
+    await ok(chat, "/aufstellung West fehlt", **LEADER)
+    await ok(chat, "/aufstellung Ost: Karl, Lena, Max", **LEADER)
+    await refused(chat, "/setzen", "4-4-3 lassen sich nicht", "👉", **LEADER)
+    assert "noch keine Serie gesetzt" in await chat.text("/sitzplan")
+    await ok(chat, "/aufstellung West: Paul, Quirin, Rosa, Susi", **LEADER)
+    await ok(chat, "/aufstellung Ost: Karl, Lena, Max, Nina", **LEADER)
     # a team entered after the day was opened is absent on it until it is lined up
-    await ok(bot, "/mannschaft Mitte: Ulla, Veit, Wanda", **LEADER)
-    assert "Mitte: nicht angetreten" in await bot.text("/aufstellung")
-    await ok(bot, "/aufstellung Mitte: Ulla, Veit, Wanda", "Mitte: Ulla, Veit, Wanda", **LEADER)
-    await ok(bot, "/aufstellung Mitte fehlt", "„Mitte“ tritt an Spieltag 1", **LEADER)
-    text = await bot.text("/aufstellung")
+    await ok(chat, "/mannschaft Mitte: Ulla, Veit, Wanda", **LEADER)
+    assert "Mitte: nicht angetreten" in await chat.text("/aufstellung")
+    await ok(chat, "/aufstellung Mitte: Ulla, Veit, Wanda", "Mitte: Ulla, Veit, Wanda", **LEADER)
+    await ok(chat, "/aufstellung Mitte fehlt", "„Mitte“ tritt an Spieltag 1", **LEADER)
+    text = await chat.text("/aufstellung")
     assert "Nord: Anna, Bernd, Carla, Dora" in text and "Süd: Fritz, Gabi, Hans, Inge" in text
-    reply = await ok(bot, "/setzen", "Serie 1", "48 Spiele", **LEADER)
+    reply = await ok(chat, "/setzen", "Serie 1", "48 Spiele", **LEADER)
     before = parse_seating(reply)
     # after seating, the line-up of series 1 is fixed
-    await refused(bot, "/aufstellung Nord: Anna, Bernd, Carla, Erik", "/wechsel", **NORD_CAPTAIN)
+    await refused(chat, "/aufstellung Nord: Anna, Bernd, Carla, Erik", "/wechsel", **NORD_CAPTAIN)
     # more games than the series has; a game number past its end; a name not at a table
-    await refused(bot, "/ergebnis Anna 300 40 10", "nur 48", "Nichts wurde gespeichert", **LEADER)
-    await refused(bot, "/wechsel Nord Erik für Anna spiel 99", "2 bis 48", **LEADER)
-    await refused(bot, "/wechsel Nord Dora für Anna spiel 5", "spielt schon", **LEADER)
+    await refused(chat, "/ergebnis Anna 300 40 10", "nur 48", "Nichts wurde gespeichert", **LEADER)
+    await refused(chat, "/wechsel Nord Erik für Anna spiel 99", "2 bis 48", **LEADER)
+    await refused(chat, "/wechsel Nord Dora für Anna spiel 5", "spielt schon", **LEADER)
     # a league that allows substitutions only between series
-    await ok(bot, "/liga wechsel zwischen", "Wechsel nur zwischen den Serien", **LEADER)
-    await refused(bot, "/wechsel Nord Erik für Anna spiel 5", "nur zwischen den Serien", **LEADER)
-    await refused(bot, "/liga wechsel manchmal", "/liga wechsel zwischen", **LEADER)
-    await ok(bot, "/liga wechsel immer", **LEADER)
-    await refused(bot, "/ergebnis Erik 100 1 0", "Erik", **LEADER)
-    await refused(bot, "/setzen", "fehlen noch Ergebnisse", **LEADER)
-    await refused(bot, "/freigeben", "noch nicht fertig", **LEADER)
+    await ok(chat, "/liga wechsel zwischen", "Wechsel nur zwischen den Serien", **LEADER)
+    await refused(chat, "/wechsel Nord Erik für Anna spiel 5", "nur zwischen den Serien", **LEADER)
+    await refused(chat, "/liga wechsel manchmal", "/liga wechsel zwischen", **LEADER)
+    await ok(chat, "/liga wechsel immer", **LEADER)
+    await refused(chat, "/ergebnis Erik 100 1 0", "Erik", **LEADER)
+    await refused(chat, "/setzen", "fehlen noch Ergebnisse", **LEADER)
+    await refused(chat, "/freigeben", "noch nicht fertig", **LEADER)
     # nothing of it changed the seating or entered a result
-    assert parse_seating(await bot.text("/sitzplan")) == before
-    await refused(bot, "/einzelwertung", "Noch keine fertige Serie")
+    assert parse_seating(await chat.text("/sitzplan")) == before
+    await refused(chat, "/einzelwertung", "Noch keine fertige Serie")
 
 
-async def test_a_host_runs_a_decentral_day_on_its_date_only(bot: Bot) -> None:
-    await setup_league(bot)
+async def test_a_host_runs_a_decentral_day_on_its_date_only(chat: Harness) -> None:
+    await setup_league(chat)
     at_host = {"chat_id": HOST_CHAT, **HOST}
-    await refused(bot, "/spieltag 1 Reken 31.02.2027", "kein Datum", **LEADER)
-    reply = await ok(bot, "/spieltag 1 Reken 01.01.2020", "am 01.01.2020", **LEADER)
+    await refused(chat, "/spieltag 1 Reken 31.02.2027", "kein Datum", **LEADER)
+    reply = await ok(chat, "/spieltag 1 Reken 01.01.2020", "am 01.01.2020", **LEADER)
     code = re.search(r"/ausrichter (A\w+)", reply).group(1)  # type: ignore[union-attr]
     # the code is for that date only: refused today, the host's chat stays unlinked
-    await refused(bot, f"/ausrichter {code}", "gilt nur am 01.01.2020", **at_host)
-    await refused(bot, "/setzen", "keine Liga", "/ausrichter CODE", **at_host)
-    await refused(bot, "/ausrichter AFALSCH1", "kenne ich nicht", **at_host)
+    await refused(chat, f"/ausrichter {code}", "gilt nur am 01.01.2020", **at_host)
+    await refused(chat, "/setzen", "keine Liga", "/ausrichter CODE", **at_host)
+    await refused(chat, "/ausrichter AFALSCH1", "kenne ich nicht", **at_host)
     # a day played today: linked; the next day (its date moved back a day) it is refused
-    reply = await ok(bot, "/spieltag 2 Münster", **LEADER)
+    reply = await ok(chat, "/spieltag 2 Münster", **LEADER)
     code = re.search(r"/ausrichter (A\w+)", reply).group(1)  # type: ignore[union-attr]
-    await ok(bot, f"/ausrichter {code}", "richtet hier Spieltag 2", **at_host)
-    await refused(bot, f"/ausrichter {code}", "kenne ich nicht", chat_id=-2003, **HOST)  # used up
-    seating = await ok(bot, "/setzen", "Spieltag 2 in Münster · Serie 1", **at_host)
+    await ok(chat, f"/ausrichter {code}", "richtet hier Spieltag 2", **at_host)
+    await refused(chat, f"/ausrichter {code}", "kenne ich nicht", chat_id=-2003, **HOST)  # used up
+    seating = await ok(chat, "/setzen", "Spieltag 2 in Münster · Serie 1", **at_host)
     table_code = re.search(r"/tisch (L\w{6})", seating).group(1)  # type: ignore[union-attr]
 
     def yesterday(session: Any) -> None:
         day = session.scalars(select(MatchDay).where(MatchDay.number == 2)).one()
         day.play_date = day.play_date - dt.timedelta(days=1)
 
-    bot.db.run_write(yesterday)
-    await refused(bot, "/setzen", "nur an diesem Tag", **at_host)
-    await refused(bot, "/ergebnis Anna 100 1 0", "nur an diesem Tag", **at_host)
-    await ok(bot, "/sitzplan", "Serie 1", **at_host)  # reading goes on
-    await refused(bot, f"/tisch {table_code}", "gelten nur am", chat_id=-3005, **LEADER)
+    chat.db.run_write(yesterday)
+    await refused(chat, "/setzen", "nur an diesem Tag", **at_host)
+    await refused(chat, "/ergebnis Anna 100 1 0", "nur an diesem Tag", **at_host)
+    await ok(chat, "/sitzplan", "Serie 1", **at_host)  # reading goes on
+    await refused(chat, f"/tisch {table_code}", "gelten nur am", chat_id=-3005, **LEADER)
 
 
-async def test_loeschen_at_the_desk_takes_the_league_along(bot: Bot) -> None:
-    bot.api.set_admins(-1001, [LEADER["user_id"]])
-    await setup_league(bot)
-    await ok(bot, "/spieltag 1 Reken", **LEADER)
-    await ok(bot, "/setzen", **LEADER)
-    await ok(bot, "/ergebnis Anna 100 1 0", **LEADER)
+async def test_loeschen_at_the_desk_takes_the_league_along(chat: Harness) -> None:
+    chat.set_admins(-1001, LEADER["user_id"])
+    await setup_league(chat)
+    await ok(chat, "/spieltag 1 Reken", **LEADER)
+    await ok(chat, "/setzen", **LEADER)
+    await ok(chat, "/ergebnis Anna 100 1 0", **LEADER)
 
     def league_rows(session: Any) -> int:
         return sum(
@@ -429,109 +431,116 @@ async def test_loeschen_at_the_desk_takes_the_league_along(bot: Bot) -> None:
             if table.name.startswith("league")
         )
 
-    assert bot.db.run_read(league_rows) > 0
-    await ok(bot, "/loeschen", **LEADER)
-    await ok(bot, "/loeschen ja", "Gelöscht", **LEADER)
-    assert bot.db.run_read(league_rows) == 0
-    await refused(bot, "/tabelle", "keine Liga")
+    assert chat.db.run_read(league_rows) > 0
+    await ok(chat, "/loeschen", **LEADER)
+    await ok(chat, "/loeschen ja", "Gelöscht", **LEADER)
+    assert chat.db.run_read(league_rows) == 0
+    await refused(chat, "/tabelle", "keine Liga")
 
 
-async def test_a_table_reports_itself_from_its_own_list(bot: Bot) -> None:
+async def test_a_table_reports_itself_from_its_own_list(chat: Harness) -> None:
     """/tisch CODE of the seating opens the table's list in its own chat; /abschluss there
     enters its totals as the table's results (provisional) and tells the desk."""
-    await setup_league(bot)
-    await ok(bot, "/spieltag 1 Reken", **LEADER)
-    reply = await ok(bot, "/setzen", "/tisch L", **LEADER)
+    await setup_league(chat)
+    await ok(chat, "/spieltag 1 Reken", **LEADER)
+    reply = await ok(chat, "/setzen", "/tisch L", **LEADER)
     tables = parse_seating(reply)
     code = re.search(r"Tisch 1 \(4er, 48 Spiele, /tisch (L\w{6})\)", reply).group(1)  # type: ignore[union-attr]
     names = [name for name, _ in tables[0]]
     table_chat = {"chat_id": -3001, **NORD_CAPTAIN}
-    await refused(bot, f"/tisch {code}", "Kapitäne", chat_id=-3001, **STRANGER)
-    await ok(bot, f"/tisch {code}", "Serie 1 · Tisch 1", *names, **table_chat)
-    await refused(bot, f"/tisch {code}", "schon auf einer Liste", chat_id=-3002, **NORD_CAPTAIN)
+    await refused(chat, f"/tisch {code}", "Kapitäne", chat_id=-3001, **STRANGER)
+    await ok(chat, f"/tisch {code}", "Serie 1 · Tisch 1", *names, **table_chat)
+    await refused(chat, f"/tisch {code}", "schon auf einer Liste", chat_id=-3002, **NORD_CAPTAIN)
     # seat 1 deals the first game, seat 2 the second
-    await ok(bot, f"/spiel {names[1]} grand ohne 1 hand gewonnen", **table_chat)  # 72
-    await ok(bot, f"/spiel {names[2]} herz mit 2 verloren", **table_chat)  # −2 × 30
-    await ok(bot, "/abschluss ja", "an die Ligaleitung gemeldet (vorläufig", **table_chat)
-    await bot.delivered()
-    desk = [m.text or "" for m in bot.api.messages(-1001)][-1]
+    await ok(chat, f"/spiel {names[1]} grand ohne 1 hand gewonnen", **table_chat)  # 72
+    await ok(chat, f"/spiel {names[2]} herz mit 2 verloren", **table_chat)  # −2 × 30
+    await ok(chat, "/abschluss ja", "an die Ligaleitung gemeldet (vorläufig", **table_chat)
+    desk = chat.last(-1001).text
     assert "Spieltag 1 in Reken · Serie 1 · Tisch 1" in desk and "meldet (vorläufig)" in desk
     assert f"{names[1]}: 72 Spielpunkte, 1 gewonnen, 0 verloren – eingetragen" in desk, desk
     assert f"{names[2]}: −60 Spielpunkte, 0 gewonnen, 1 verloren – eingetragen" in desk, desk
     assert f"{names[0]}: 0 Spielpunkte, 0 gewonnen, 0 verloren – eingetragen" in desk, desk
     assert "Es fehlen noch 12" in desk, desk
     # the desk's own view agrees: the table's four are in, the others missing
-    await refused(bot, "/setzen", "fehlen noch Ergebnisse", **LEADER)
-    missing = await bot.text("/freigeben", **LEADER)
+    await refused(chat, "/setzen", "fehlen noch Ergebnisse", **LEADER)
+    missing = await chat.text("/freigeben", **LEADER)
     assert all(name not in missing for name in names), missing
     # a table with a substitution during the series: its list closes, the results are not
     # taken over (one name per seat) and the table is told to use /ergebnis
     code2 = re.search(r"Tisch 2 \(4er, 48 Spiele, /tisch (L\w{6})\)", reply).group(1)  # type: ignore[union-attr]
     second = {"chat_id": -3003, **NORD_CAPTAIN}
-    await ok(bot, f"/tisch {code2}", "Serie 1 · Tisch 2", **second)
+    await ok(chat, f"/tisch {code2}", "Serie 1 · Tisch 2", **second)
     out_name, team = tables[1][0]
     sub = {"Nord": "Erik", "Süd": "Jens", "Ost": "Otto", "West": "Tom"}[team]
-    await ok(bot, f"/wechsel {team} {sub} für {out_name} spiel 2", "ab Spiel 2", **LEADER)
-    await ok(bot, f"/spiel {tables[1][1][0]} grand ohne 1 hand gewonnen", **second)
-    closed = await ok(bot, "/abschluss ja", "Liste abgeschlossen", **second)
+    await ok(chat, f"/wechsel {team} {sub} für {out_name} spiel 2", "ab Spiel 2", **LEADER)
+    await ok(chat, f"/spiel {tables[1][1][0]} grand ohne 1 hand gewonnen", **second)
+    closed = await ok(chat, "/abschluss ja", "Liste abgeschlossen", **second)
     assert "Tisch 2: nicht an die Ligaleitung übernommen" in closed, closed
     assert "Wechsel während der Serie" in closed and "/ergebnis" in closed, closed
-    await ok(bot, "/neu Ute Vera Wim", **second)  # the chat is free again
-    assert tables[1][1][0] in await bot.text("/freigeben", **LEADER)  # still missing
+    await ok(chat, "/neu Ute Vera Wim", **second)  # the chat is free again
+    assert tables[1][1][0] in await chat.text("/freigeben", **LEADER)  # still missing
 
 
-async def test_in_a_forum_every_table_gets_its_topic(bot: Bot) -> None:
+async def forum_ok(chat: Harness, text: str, **kw: Any) -> list[Seen]:
+    """Send ``text``: answered, and not refused; the replies."""
+    out = await chat.say(text, **kw)
+    assert out and not any(r.refusal for r in out), (text, [r.text for r in out])
+    return out
+
+
+async def test_in_a_forum_every_table_gets_its_topic(chat: Harness) -> None:
     """At a desk in a forum, /setzen creates a topic per table with its list open; closing a
     list there reports to the desk (General)."""
-    from skatbot.standin.server import BOT_ID
-    from tests.handlers.test_table_lists import ok as forum_ok
-
     forum, leader = -1009301, LEADER["user_id"]
-    bot.api.add_forum(forum, title="Liga")
-    bot.api.set_admins(forum, [BOT_ID, leader])
-    await forum_ok(bot, "/liga Kreisliga", forum, user_id=leader)
-    await forum_ok(bot, TEAMS, forum, user_id=leader)
-    await forum_ok(bot, "/spieltag 1 Reken", forum, user_id=leader)
-    seating = await forum_ok(bot, "/setzen", forum, user_id=leader)
+    chat.add_forum(forum)
+    chat.set_admins(forum, leader)
+    desk_kw = {"chat_id": forum, "user_id": leader}
+    await forum_ok(chat, "/liga Kreisliga", **desk_kw)
+    await forum_ok(chat, TEAMS, **desk_kw)
+    await forum_ok(chat, "/spieltag 1 Reken", **desk_kw)
+    seating = (await forum_ok(chat, "/setzen", **desk_kw))[0].text  # then the topics' openings
     assert "eigenes Thema" in seating, seating
-    await bot.delivered()
-    topics = {name: thread for thread, name in bot.api.topics[forum].items()}
+    topics = {name: thread for (f, thread), name in chat.topic_names.items() if f == forum}
     assert sorted(topics) == [f"Kreisliga · Tag 1 S1 Tisch {i}" for i in (1, 2, 3, 4)], topics
     tables = parse_seating(seating)
+    assert len(tables) == 4, seating
+
+    def in_thread(thread: int) -> list[str]:
+        found = [m for (c, _), m in chat.messages.items() if c == forum and m.thread_id == thread]
+        return [m.text for m in sorted(found, key=lambda m: m.message_id)]
+
     for number, table in enumerate(tables, 1):
         thread = topics[f"Kreisliga · Tag 1 S1 Tisch {number}"]
-        opening = bot.api.messages(forum, thread_id=thread)[0].text or ""
+        opening = in_thread(thread)[0]
         assert f"Serie 1 · Tisch {number}" in opening, opening
         assert all(name in opening for name, _ in table), (table, opening)
     thread = topics["Kreisliga · Tag 1 S1 Tisch 1"]
     names = [name for name, _ in tables[0]]
-    await forum_ok(
-        bot, f"/spiel {names[1]} grand ohne 1 hand gewonnen", forum, thread, user_id=leader
-    )
-    closed = await forum_ok(bot, "/abschluss ja", forum, thread, user_id=leader)
+    at_table = {"chat_id": forum, "thread_id": thread, "user_id": leader}
+    await forum_ok(chat, f"/spiel {names[1]} grand ohne 1 hand gewonnen", **at_table)
+    closed = "\n".join(r.text for r in await forum_ok(chat, "/abschluss ja", **at_table))
     assert "an die Ligaleitung gemeldet" in closed, closed
-    await bot.delivered()
-    desk = [m.text or "" for m in bot.api.messages(forum, thread_id=0)]
+    desk = in_thread(0)
     report = next(t for t in reversed(desk) if "meldet (vorläufig)" in t)
     assert "Serie 1 · Tisch 1" in report and f"{names[1]}: 72 Spielpunkte, 1 gewonnen" in report
 
 
-async def test_an_association_counting_two_match_points_per_team_beaten(bot: Bot) -> None:
-    await setup_league(bot)
-    before = await bot.say("/liga", **LEADER)
-    await refused(bot, "/liga matchpunkte 2", "verwalten Gerd", **STRANGER)
-    await refused(bot, "/liga matchpunkte 0", "Matchpunkte je geschlagener Mannschaft", **LEADER)
-    await refused(bot, "/liga matchpunkte ²", "/liga matchpunkte 2", **LEADER)
-    assert [r.text for r in await bot.say("/liga", **LEADER)] == [r.text for r in before]
-    await ok(bot, "/liga matchpunkte 2", "2 Matchpunkte je geschlagener Mannschaft", **LEADER)
-    await ok(bot, "/spieltag 1 Reken", **LEADER)
-    await ok(bot, "/aufstellung West fehlt", **LEADER)
-    await ok(bot, "/setzen", **LEADER)
+async def test_an_association_counting_two_match_points_per_team_beaten(chat: Harness) -> None:
+    await setup_league(chat)
+    before = await chat.say("/liga", **LEADER)
+    await refused(chat, "/liga matchpunkte 2", "verwalten Gerd", **STRANGER)
+    await refused(chat, "/liga matchpunkte 0", "Matchpunkte je geschlagener Mannschaft", **LEADER)
+    await refused(chat, "/liga matchpunkte ²", "/liga matchpunkte 2", **LEADER)
+    assert [r.text for r in await chat.say("/liga", **LEADER)] == [r.text for r in before]
+    await ok(chat, "/liga matchpunkte 2", "2 Matchpunkte je geschlagener Mannschaft", **LEADER)
+    await ok(chat, "/spieltag 1 Reken", **LEADER)
+    await ok(chat, "/aufstellung West fehlt", **LEADER)
+    await ok(chat, "/setzen", **LEADER)
     # Series 1 of day 1 with Dora in Erik's place (by hand, as in DAY1's comment; 6 games lost
     # in all): Ost 1,200 + 40 × (6 − 1) = 1,400; Nord 1,200 + 40 × 4 = 1,360; Süd 1,200 + 40 × 3
     # = 1,320; absent West last. Two points per team beaten: 6:0, 4:2, 2:4, 0:6.
     results = dict(DAY1[1])
     results["Dora"] = results.pop("Erik")  # the line-up for series 1 is the first four here
-    reply = await play_series(bot, 1, results)
+    reply = await play_series(chat, 1, results)
     assert "Ost: 1.400 – 1. Platz: 6:0" in reply and "Nord: 1.360 – 2. Platz: 4:2" in reply, reply
     assert "Süd: 1.320 – 3. Platz: 2:4" in reply and "nicht angetreten: 0:6" in reply, reply
