@@ -232,9 +232,15 @@ def list_doc(
 
 
 def ranking_doc(
-    title: str, ranked: Sequence[Ranked], tail: Sequence[str], *, notes: Sequence[str] = ()
+    title: str,
+    ranked: Sequence[Ranked],
+    tail: Sequence[str],
+    *,
+    notes: Sequence[str] = (),
+    columns: Sequence[tuple[str, Sequence[str]]] = (),
 ) -> RichDoc:
-    """A tournament's ranking (or the desk's live standings) as a table."""
+    """A tournament's ranking (or the desk's live standings) as a table; ``columns``: more
+    columns after "verl.", each a header and one plain text per row."""
     rows = tuple(
         (
             Cell(f"{r.place}.", right=True),
@@ -242,13 +248,15 @@ def ranking_doc(
             _num(r.standing.score, bold=True),
             Cell(str(r.standing.won), right=True),
             Cell(str(r.standing.lost), right=True),
+            *(Cell(escape(cells[i]), right=True) for _, cells in columns),
         )
-        for r in ranked
+        for i, r in enumerate(ranked)
     )
+    header = ("Platz", "Spieler", "Punkte", "gew.", "verl.", *(h for h, _ in columns))
     blocks: list[Block] = [Heading(title)]
     if notes:
         blocks.append(Paragraph("\n".join(notes)))
-    blocks.append(Table(("Platz", "Spieler", "Punkte", "gew.", "verl."), rows))
+    blocks.append(Table(header, rows))
     if tail:
         blocks.append(Paragraph("\n".join(tail)))
     return RichDoc(tuple(blocks))
