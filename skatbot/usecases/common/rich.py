@@ -98,7 +98,8 @@ def _num(n: int, *, bold: bool = False, struck: bool = False) -> Cell:
 def list_table(sheet: Sheet, entries: tuple[Entry, ...] | list[Entry]) -> Table:
     """The paper list: Nr, Geber, Spiel, Wert and one column per player with the running
     sum (written where it changes, bold); struck and cancelled rows are struck through and
-    change no sum; an overbid game is marked."""
+    change no sum; an overbid game is marked, under house rules a Bock game and the sick
+    player's game too."""
     players = sheet.players
     running = [0] * len(players)
     if sheet.house is not None and sheet.start:
@@ -115,19 +116,16 @@ def list_table(sheet: Sheet, entries: tuple[Entry, ...] | list[Entry]) -> Table:
         struck = not valid
         nr = str(entry.nr) if valid and entry.nr is not None else "✗"
         dealer = escape(players[entry.row.dealer or 0])
-        game = _game_cell(sheet, entry)
+        game = _game_cell(sheet, entry) + _house_marks(sheet, entry)
         if entry.status is Status.STRUCK:
             game += " <i>(korrigiert)</i>"
         elif entry.status is Status.CANCELLED:
             game += " <i>(storniert)</i>"
-        value = ""
-        if entry.result is not None and entry.ramsch is None:
-            value = escape(minus_sign(entry.result.score))
         cells = [
             Cell(nr, struck=struck, right=True),
             Cell(dealer, struck=struck),
             Cell(game, struck=struck),
-            Cell(value, struck=struck, right=True),
+            Cell(_value(sheet, entry), struck=struck, right=True),
         ]
         for seat in range(len(players)):
             if seat in entry.points:
@@ -151,8 +149,29 @@ def _game_cell(sheet: Sheet, entry: Entry) -> str:
     # the declarer is the player whose column gets the sum: not named again here
     label = escape(texts.game_label(r))
     if r.overbid:
-        return f"{label} – <b>überreizt</b>"
+        return f"{label} – verloren (<b>überreizt</b>)"
     return f"{label} – {'gewonnen' if r.won else 'verloren'}"
+
+
+def _house_marks(sheet: Sheet, entry: Entry) -> str:
+    """What the text form's row says besides the game under house rules: a Bock game, and
+    the sick player's Grand Hand (named: on the row it is the declarer's column only)."""
+    mark = entry.house
+    if mark is None:
+        return ""
+    marks = " <i>(Bock)</i>" if mark.bock else ""
+    if mark.sick_game:
+        marks += f" <i>(krank: {escape(sheet.players[entry.row.declarer or 0])})</i>"
+    return marks
+
+
+def _value(sheet: Sheet, entry: Entry) -> str:
+    """The Wert column: the game's score; under house rules what the row booked, as the text
+    form writes it (Kontra, Re and Bock doubled, a lost hand game not), a Ramsch's per loser."""
+    if sheet.house is None:
+        return escape(minus_sign(entry.result.score)) if entry.result is not None else ""
+    booked = set(entry.points.values())
+    return escape(minus_sign(booked.pop())) if len(booked) == 1 else ""
 
 
 def standings_table(sheet: Sheet, seed: str) -> Table:
@@ -213,9 +232,15 @@ def list_doc(
 
 
 def ranking_doc(
-    title: str, ranked: Sequence[Ranked], tail: Sequence[str], *, notes: Sequence[str] = ()
+    title: str,
+    ranked: Sequence[Ranked],
+    tail: Sequence[str],
+    *,
+    notes: Sequence[str] = (),
+    columns: Sequence[tuple[str, Sequence[str]]] = (),
 ) -> RichDoc:
-    """A tournament's ranking (or the desk's live standings) as a table."""
+    """A tournament's ranking (or the desk's live standings) as a table; ``columns``: more
+    columns after "verl.", each a header and one plain text per row."""
     rows = tuple(
         (
             Cell(f"{r.place}.", right=True),
@@ -223,13 +248,15 @@ def ranking_doc(
             _num(r.standing.score, bold=True),
             Cell(str(r.standing.won), right=True),
             Cell(str(r.standing.lost), right=True),
+            *(Cell(escape(cells[i]), right=True) for _, cells in columns),
         )
-        for r in ranked
+        for i, r in enumerate(ranked)
     )
+    header = ("Platz", "Spieler", "Punkte", "gew.", "verl.", *(h for h, _ in columns))
     blocks: list[Block] = [Heading(title)]
     if notes:
         blocks.append(Paragraph("\n".join(notes)))
-    blocks.append(Table(("Platz", "Spieler", "Punkte", "gew.", "verl."), rows))
+    blocks.append(Table(header, rows))
     if tail:
         blocks.append(Paragraph("\n".join(tail)))
     return RichDoc(tuple(blocks))

@@ -114,11 +114,14 @@ def settlement_lines(
     if not settlement.transfers:
         lines.append("Niemand muss zahlen.")
         return lines
-    count = len(settlement.transfers)
-    lines.append("Zahlungen: " + ("1 Überweisung" if count == 1 else f"{count} Überweisungen"))
+    lines.append(transfers_line(len(settlement.transfers)))
     for t in settlement.transfers:
         lines.append(f"{names[t.payer]} → {names[t.payee]}: {m.format_money(t.cents)}")
     return lines
+
+
+def transfers_line(count: int) -> str:
+    return "Zahlungen: " + ("1 Überweisung" if count == 1 else f"{count} Überweisungen")
 
 
 def series_money_lines(session: Session, loaded: repo.LoadedList) -> list[str]:
@@ -316,8 +319,9 @@ def list_settlement_reply(session: Session, cmd: Command) -> Reply:
     scores, lost = money_scores(session, loaded), [s.lost for s in standings]
     body = [escape(line) for line in settlement_lines(settlement, scores, lost)]
     start = start_points_line(session, loaded, settlement.stake)
-    if start:
-        body.append("🏁 " + escape(start))
+    start_line = "🏁 " + escape(start) if start else ""
+    if start_line:
+        body.append(start_line)
     if settlement.is_pot:
         note = "Wertung: " + texts.rules_label(loaded.sheet)
     else:
@@ -326,15 +330,22 @@ def list_settlement_reply(session: Session, cmd: Command) -> Reply:
             f"({texts.rules_label(loaded.sheet)})."
         )
     body.append(note)
-    doc = settlement_doc(head, settlement, scores, lost, note)
+    doc = settlement_doc(head, settlement, scores, lost, note, start=start_line)
     settings = rich.settings_of(session, cmd.chat_id, None)
     return Reply(rich.maybe("\n".join([head, *body]), doc, settings))
 
 
 def settlement_doc(
-    head: str, settlement: m.Settlement, scores: Sequence[int], lost: Sequence[int], note: str
+    head: str,
+    settlement: m.Settlement,
+    scores: Sequence[int],
+    lost: Sequence[int],
+    note: str,
+    *,
+    start: str = "",
 ) -> RichDoc:
-    """``settlement_lines`` as tables: each player's balance, then the transfers."""
+    """``settlement_lines`` as tables: each player's balance, then the transfers; ``start``
+    (HTML) how start points were treated, after the amounts as in the text form."""
     names = settlement.names
     blocks: list[Block] = [
         Paragraph(head),
@@ -364,6 +375,7 @@ def settlement_doc(
         )
         blocks.append(Table(("Spieler", "Punkte", "Saldo"), rows))
         if settlement.transfers:
+            blocks.append(Paragraph(transfers_line(len(settlement.transfers))))
             pays = tuple(
                 (
                     Cell(escape(names[t.payer])),
@@ -375,6 +387,8 @@ def settlement_doc(
             blocks.append(Table(("zahlt", "an", "Betrag"), pays))
         else:
             blocks.append(Paragraph("Niemand muss zahlen."))
+    if start:
+        blocks.append(Paragraph(start))
     blocks.append(Paragraph(escape(note)))
     return RichDoc(tuple(blocks))
 
@@ -437,8 +451,7 @@ def evening_settlement(session: Session, cmd: Command) -> Reply:
     elif not total.transfers:
         lines.append("Niemand muss zahlen.")
     else:
-        n = len(total.transfers)
-        lines.append("Zahlungen: " + ("1 Überweisung" if n == 1 else f"{n} Überweisungen"))
+        lines.append(transfers_line(len(total.transfers)))
         for t in total.transfers:
             payer, payee = escape(names[keys[t.payer]]), escape(names[keys[t.payee]])
             lines.append(f"{payer} → {payee}: {m.format_money(t.cents)}")

@@ -618,7 +618,7 @@ def stand(session: Session, cmd: Command) -> Reply:
     loaded = repo.load(session, lst)
     state = state_line(loaded)
     text = texts.totals_block(loaded.sheet, loaded.lst.seed) + "\n" + state
-    doc = rich.standings_doc(loaded.sheet, loaded.lst.seed, tail=state)
+    doc = rich.standings_doc(loaded.sheet, loaded.lst.seed, title=head, tail=state)
     settings = rich.settings_of(session, cmd.chat_id, loaded.chat_settings)
     reply = Reply(rich.maybe(f"{head}\n{text}" if head else text, doc, settings))
     if [w.casefold() for w in words] == ["bild"]:  # the running scores as a picture

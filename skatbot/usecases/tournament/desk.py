@@ -758,24 +758,15 @@ def rangliste(session: Session, cmd: Command) -> Reply:
     shown = season.shown_line(session, t)
     if shown:
         lines.append(shown)
-    for r in ranked:
-        s = r.standing
-        line = (
-            f"{r.place}. {escape(s.name)} – {minus_sign(s.score)} Punkte · {s.won} gewonnen, "
-            f"{s.lost} verloren"
-        )
-        played = full.played.get(s.name, 0)
-        if counting.average:
-            line += f" · Schnitt {_average(s.score, played)} aus {texts.series_count(played)}"
-        elif played < len(complete):
-            line += f" · {played} von {len(complete)} Serien"
-        lines.append(line)
+    first = len(lines)
+    ranking_lines, columns = _ranking_lines(full, counting)
+    lines.extend(ranking_lines)
     if full.unranked:
         lines.append(
             f"Nicht gewertet (weniger als {texts.series_count(counting.minimum)}): "
             + _names_line(full.unranked)
         )
-    if counting.average or any(full.played.get(r.standing.name, 0) < len(complete) for r in ranked):
+    if columns:
         lines.append(_counting_line(counting))  # only where absences matter
     if incomplete:
         verb = "ist" if len(incomplete) == 1 else "sind"
@@ -791,7 +782,13 @@ def rangliste(session: Session, cmd: Command) -> Reply:
     if not as_pdf:
         which = f" turnier {t.number}" if shown else ""
         lines.append(f"Als PDF: /rangliste{which} pdf")
-        table = rich.ranking_doc(lines[0], ranked, lines[1 + len(ranked) :])
+        table = rich.ranking_doc(
+            lines[0],
+            ranked,
+            lines[first + len(ranked) :],
+            notes=lines[1:first],
+            columns=columns,
+        )
         settings = rich.settings_of(session, cmd.chat_id, None)
         return Reply(rich.maybe("\n".join(lines), table, settings))
 
@@ -872,6 +869,34 @@ def _average_tie(full: tr.SeriesRanking) -> Callable[[Ranked], object]:
         return (Fraction(s.score, n), Fraction(s.won, n), Fraction(s.lost, n))
 
     return tie
+
+
+def _ranking_lines(
+    full: tr.SeriesRanking, counting: tr.Counting
+) -> tuple[list[str], list[tuple[str, list[str]]]]:
+    """A line per ranked player, and what the lines add to score and games as the table's
+    columns: the average and the series played under "Schnitt", the series played where
+    someone missed one (none: everyone played every series, counted as a sum)."""
+    complete = len(full.complete)
+    lines, averages, series = [], [], []
+    for r in full.ranked:
+        s = r.standing
+        line = (
+            f"{r.place}. {escape(s.name)} – {minus_sign(s.score)} Punkte · {s.won} gewonnen, "
+            f"{s.lost} verloren"
+        )
+        played = full.played.get(s.name, 0)
+        if counting.average:
+            line += f" · Schnitt {_average(s.score, played)} aus {texts.series_count(played)}"
+        elif played < complete:
+            line += f" · {played} von {complete} Serien"
+        lines.append(line)
+        averages.append(_average(s.score, played))
+        series.append(str(played) if played == complete else f"{played} von {complete}")
+    columns = [("Schnitt", averages)] if counting.average else []
+    if counting.average or any(full.played.get(r.standing.name, 0) < complete for r in full.ranked):
+        columns.append(("Serien", series))
+    return lines, columns
 
 
 def _average(score: int, played: int) -> str:
