@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import json
 import os
 import shutil
 import tempfile
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from sqlalchemy import inspect, select, text
 
@@ -226,6 +227,20 @@ async def export_raw(bot: Talker, chat_id: int = -1001) -> bytes:
     if docs:
         return docs[0][1]
     return "\n".join(r.text for r in out).encode()
+
+
+async def export_json(
+    bot: Talker, chat_id: int = -1001, filename: str | None = None
+) -> dict[str, Any]:
+    """The /export document of the chat as JSON (exactly one document; named ``filename``
+    if given)."""
+    out = await bot.say("/export", chat_id=chat_id)
+    docs = [r.document for r in out if r.document]
+    assert len(docs) == 1, out
+    assert filename is None or docs[0][0] == filename, docs[0][0]
+    data = json.loads(docs[0][1])
+    assert isinstance(data, dict)
+    return data
 
 
 def game_rows(db: Database, chat_id: int | None = None) -> list[tuple[int, str, int | None]]:

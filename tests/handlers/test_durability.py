@@ -3,22 +3,18 @@ stays exportable but takes no more games."""
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
 from telegram import Update
 
-from tests.helpers import Bot, refused, replies
+from tests.helpers import Bot, export_json, refused, replies
 
 CHAT = -1001
 
 
 async def export(bot: Bot, chat_id: int = CHAT) -> dict[str, Any]:
-    out = await bot.say("/export", chat_id=chat_id)
-    docs = [r.document for r in out if r.document]
-    assert len(docs) == 1, out
-    return json.loads(docs[0][1])  # type: ignore[no-any-return]
+    return await export_json(bot, chat_id)
 
 
 def message_update(

@@ -8,14 +8,13 @@ Kreuz mit 1 = 2 × 12 = 24, Kreuz mit 2 = 3 × 12 = 36, Herz mit 1 = 2 × 10 = 2
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from telegram import Update
 
 from skatbot.standin.server import JSONDict
 from tests.handlers.test_builder import open_builder
-from tests.helpers import Bot, Reply, replies
+from tests.helpers import Bot, Reply, export_json, replies
 
 CHAT = -1001
 GAME_72 = "/spiel Anna grand ohne 1 hand gewonnen"
@@ -47,10 +46,7 @@ def calls_since(bot: Bot, before: int, chat_id: int = CHAT) -> list[str]:
 
 
 async def export(bot: Bot) -> dict[str, Any]:
-    out = await bot.say("/export")
-    docs = [r.document for r in out if r.document]
-    assert len(docs) == 1, out
-    return json.loads(docs[0][1])  # type: ignore[no-any-return]
+    return await export_json(bot)
 
 
 def rows(data: dict[str, Any]) -> list[tuple[Any, ...]]:

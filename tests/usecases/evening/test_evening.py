@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.harness import Harness
-from tests.helpers import ok
+from tests.helpers import export_json, ok
 
 
 @pytest.fixture
@@ -24,11 +24,7 @@ def chat(chat: Harness) -> Harness:
 
 
 async def export(chat: Harness) -> dict[str, Any]:
-    out = await chat.say("/export")
-    docs = [r.document for r in out if r.document]
-    assert len(docs) == 1, out
-    assert docs[0][0] == "skatbot-liste-v1.json"
-    return json.loads(docs[0][1])  # type: ignore[no-any-return]
+    return await export_json(chat, filename="skatbot-liste-v1.json")
 
 
 async def play(chat: Harness, message: str, progress: str, *expected: str) -> str:

@@ -4,17 +4,16 @@ the series up per player (text and PDF), /weiter follows /regeln and the tournam
 from __future__ import annotations
 
 import datetime as dt
-import io
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pypdf import PdfReader
 from sqlalchemy import text
 
 from skatbot.rules import calendar
 from tests.harness import Harness
 from tests.helpers import ok
+from tests.pdf.helpers import all_text
 
 
 @pytest.fixture
@@ -23,10 +22,6 @@ def chat(chat: Harness) -> Harness:
     before rich messages shows them (as the ``bot`` fixture's stand-in does)."""
     chat.rich_messages = False
     return chat
-
-
-def pdf_text(data: bytes) -> str:
-    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
 
 
 def set_created(chat: Harness, list_id: int, when: dt.datetime) -> None:
@@ -108,7 +103,7 @@ async def test_abend_pdf_has_the_table_of_the_evening(chat: Harness, tmp_path) -
     caption = "\n".join(r.text for r in out)
     assert "Skatabend vom" in caption and "1. Bernd 321" in caption
     (tmp_path / "abend.pdf").write_bytes(data)  # looked at as PNG while writing this
-    content = pdf_text(data)
+    content = all_text(data)
     assert "Summe der Seeger-Fabian-Wertungen" in content
     for header in ("Platz", "Name", "Serie 1", "Serie 2", "Serie 3", "Summe"):
         assert header in content

@@ -7,22 +7,18 @@ Herz mit 10 = 11 × 10 = 110. Lost with skat pickup ×2, Kontra ×2, Re ×2, Boc
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
 from tests.harness import Harness, Message
-from tests.helpers import ok, refused
+from tests.helpers import export_json, ok, refused
 
 TRIGGER = "/spiel Anna kreuz mit 1 kontra re gewonnen"  # Re played → 3B3R; +24 × 4 = +96
 
 
 async def export(chat: Harness) -> dict[str, Any]:
-    out = await chat.say("/export")
-    docs = [r.document for r in out if r.document]
-    assert len(docs) == 1, out
-    return json.loads(docs[0][1])  # type: ignore[no-any-return]
+    return await export_json(chat)
 
 
 async def house_list(chat: Harness, rules: str = "/regeln haus") -> None:

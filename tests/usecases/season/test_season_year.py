@@ -10,14 +10,12 @@ the season under three counting rules.
 from __future__ import annotations
 
 import datetime as dt
-import io
 import json
 import os
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from pypdf import PdfReader
 from sqlalchemy import update
 
 from skatbot.rules import rating as rt
@@ -27,6 +25,7 @@ from skatbot.storage.lists_models import SheetList
 from skatbot.usecases.season import commands as season_uc
 from tests.harness import Harness
 from tests.helpers import ok
+from tests.pdf.helpers import all_text
 
 
 @pytest.fixture
@@ -46,10 +45,6 @@ GAMES = {
     "Null gewonnen": (23, True),
     "Kreuz mit 2 verloren": (36, False),
 }
-
-
-def pdf_text(data: bytes) -> str:
-    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
 
 
 def table_of(evening: int) -> list[str]:
@@ -351,5 +346,5 @@ async def test_the_skatzahl_of_the_year(chat: Harness) -> None:
     assert pdf[0] == f"saison-{YEAR}.pdf" and pdf[1].startswith(b"%PDF")
     if os.environ.get("SKATBOT_SEASON_PDF"):  # to look at it: the path to write it to
         Path(os.environ["SKATBOT_SEASON_PDF"]).write_bytes(pdf[1])
-    words = pdf_text(pdf[1])
+    words = all_text(pdf[1])
     assert f"Saison {YEAR}" in words and "Skatzahl" in words and "Anna" in words

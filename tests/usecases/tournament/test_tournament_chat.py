@@ -5,15 +5,15 @@ The helpers take the harness or the real bot (tests/handlers use them on Telegra
 from __future__ import annotations
 
 import io
-import json
 import re
 from pathlib import Path
+from typing import Any
 
 from pypdf import PdfReader
 
 from skatbot.rules import tournament as tr
 from tests.harness import Harness
-from tests.helpers import Bot
+from tests.helpers import Bot, export_json
 
 Talker = Bot | Harness
 
@@ -47,13 +47,8 @@ async def draw(bot: Talker, seed: str = SEED, chat_id: int = -1001) -> list[list
     return tables
 
 
-async def export(bot: Talker, chat_id: int = -1001) -> dict:  # type: ignore[type-arg]
-    out = await bot.say("/export", chat_id=chat_id)
-    docs = [r.document for r in out if r.document]
-    assert docs and docs[0][0] == "skatbot-turnier-v1.json"
-    data = json.loads(docs[0][1])
-    assert isinstance(data, dict)
-    return data
+async def export(bot: Talker, chat_id: int = -1001) -> dict[str, Any]:
+    return await export_json(bot, chat_id, "skatbot-turnier-v1.json")
 
 
 def results_message(rows: dict[str, tuple[int, int, int]]) -> str:
