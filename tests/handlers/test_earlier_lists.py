@@ -1,7 +1,11 @@
 """Earlier lists by number: /liste N, /stand N, /pdf N, /export N, /abrechnung N and
 /stand bild N take the list's number in the chat (as in the file name skatliste-N-…) and say
 which list they show; /listen shows the chat's lists; /einsatz BETRAG liste N sets the stake
-of an earlier series of the evening."""
+of an earlier series of the evening.
+
+The read-only commands by number run through the real bot (whose stand-in is a server without
+tables: the text form of a reply): on the use cases /stand N's table form does not name its
+list (a product bug, marked there). The rest: tests/usecases/sheet/test_earlier_lists.py."""
 
 from __future__ import annotations
 
@@ -38,35 +42,3 @@ async def test_read_only_commands_take_the_list_number(bot: Bot) -> None:
     assert [r.method for r in out] == ["sendPhoto"] and "Liste 1 vom" in out[0].text
     assert out[0].document is not None and out[0].document[0].startswith("skatliste-1-abschluss-")
     await refused(bot, "/stand 7", "keine Liste 7", "/listen")
-
-
-async def test_listen_shows_every_list(bot: Bot) -> None:
-    await _two_lists(bot)
-    text = await ok(bot, "/listen", "Listen in diesem Chat (2)")
-    assert "1 · " in text and "Anna, Bernd, Carla · abgeschlossen, 1 Spiel · 🏆 Anna" in text
-    assert "2 · " in text and "läuft, 1 Spiel · vorn: Bernd" in text
-
-
-async def test_a_stake_for_an_earlier_series(bot: Bot) -> None:
-    await _two_lists(bot)
-    await ok(bot, "/einsatz 1 ct")  # the running list 2 and later ones
-    text = await ok(bot, "/abrechnung abend")
-    assert "zählt nicht" in text  # list 1 has no stake yet
-    # list 1 is a series of this evening (/weiter): its evening settlement is suggested
-    await ok(bot, "/einsatz 2 ct liste 1", "Liste 1: 2 ct", "nur diese Liste", "/abrechnung abend")
-    text = await ok(bot, "/abrechnung abend")
-    assert "zählt nicht" not in text
-    await ok(bot, "/abrechnung 1", "Liste 1", "2 ct")
-    await ok(bot, "/abrechnung 2", "Liste 2", "1 ct")
-    await ok(bot, "/einsatz", "1 ct")  # the chat's stake is still 1 ct
-
-
-async def test_a_stake_for_a_list_of_another_evening_suggests_that_list_only(bot: Bot) -> None:
-    await _two_lists(bot)
-    await ok(bot, "/abschluss ja")
-    await ok(bot, "/neu Dora Emil Fritz")  # a new evening: no /weiter back to lists 1 and 2
-    await ok(bot, "/spiel Dora null g")
-    text = await ok(bot, "/einsatz 2 ct liste 1", "Liste 1: 2 ct", "Abrechnen: /abrechnung 1")
-    assert "/abrechnung abend" not in text  # the latest evening is list 3 alone
-    text = await ok(bot, "/einsatz 1 ct liste 3", "Liste 3: 1 ct", "Abrechnen: /abrechnung 3")
-    assert "/abrechnung abend" not in text  # an evening of one list: /abrechnung 3 is all
