@@ -3,16 +3,18 @@
 which list they show; /listen shows the chat's lists; /einsatz BETRAG liste N sets the stake
 of an earlier series of the evening.
 
-On the use cases (the ``chat`` harness). The read-only commands by number stay on the real
-bot (tests/handlers/test_earlier_lists.py, whose stand-in shows the text form) while /stand N
-as a table does not name its list: a product bug, marked below."""
+On the use cases (the ``chat`` harness). /stand N as a table does not name its list (a product
+bug, marked below): the read-only commands are checked in the text form, as a server without
+tables shows them."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 
 from tests.harness import Harness
-from tests.helpers import ok
+from tests.helpers import ok, refused
 
 
 async def _two_lists(chat: Harness) -> None:
@@ -23,6 +25,29 @@ async def _two_lists(chat: Harness) -> None:
     await ok(chat, "/spiel Bernd kreuz mit 2 g")
 
 
+async def test_read_only_commands_take_the_list_number(chat: Harness) -> None:
+    chat.rich_messages = False  # the text form (the table form: the product bug below)
+    await _two_lists(chat)
+    text = await ok(chat, "/stand 1", "Liste 1 vom", "(abgeschlossen)", "Anna")
+    assert "Bernd +" not in text.split("\n")[1]
+    await ok(chat, "/liste 1", "Liste 1 vom", "Anna: Grand mit 1 – gewonnen")
+    text = await ok(chat, "/liste 2", "Liste 2 vom", "(läuft)", "Bernd: Kreuz mit 2")
+    assert "Grand mit 1" not in text
+    text = await ok(chat, "/liste")  # no number: the running list, as before
+    assert "Liste 2 vom" not in text and "Bernd: Kreuz mit 2" in text
+    out = await chat.say("/pdf 1")
+    assert "Liste 1 vom" in out[0].text
+    assert out[0].document is not None and out[0].document[0].startswith("skatliste-1-abschluss-")
+    out = await chat.say("/export 1")
+    assert out[0].document is not None
+    data = json.loads(out[0].document[1])
+    assert [g["declarer"] for g in data["games"]] == ["Anna"]
+    out = await chat.say("/stand bild 1")
+    assert [r.method for r in out] == ["sendPhoto"] and "Liste 1 vom" in out[0].text
+    assert out[0].document is not None and out[0].document[0].startswith("skatliste-1-abschluss-")
+    await refused(chat, "/stand 7", "keine Liste 7", "/listen")
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="product bug: /stand N as a table leaves out which list it shows "
@@ -30,7 +55,7 @@ async def _two_lists(chat: Harness) -> None:
 )
 async def test_stand_of_an_earlier_list_names_it_in_the_table(chat: Harness) -> None:
     """What users of a server with tables see: the same "Liste 1 vom" line as /liste 1 shows
-    (and as the text form of /stand 1 has, tested through the bot)."""
+    (and as the text form of /stand 1 has, tested above)."""
     await _two_lists(chat)
     await ok(chat, "/liste 1", "Liste 1 vom")
     await ok(chat, "/stand 1", "Liste 1 vom", "(abgeschlossen)")
