@@ -3,15 +3,12 @@
 which list they show; /listen shows the chat's lists; /einsatz BETRAG liste N sets the stake
 of an earlier series of the evening.
 
-On the use cases (the ``chat`` harness). /stand N as a table does not name its list (a product
-bug, marked below): the read-only commands are checked in the text form, as a server without
-tables shows them."""
+On the use cases (the ``chat`` harness). The read-only commands are checked in the text form,
+as a server without tables shows them, and /stand N also as a table."""
 
 from __future__ import annotations
 
 import json
-
-import pytest
 
 from tests.harness import Harness
 from tests.helpers import ok, refused
@@ -26,7 +23,7 @@ async def _two_lists(chat: Harness) -> None:
 
 
 async def test_read_only_commands_take_the_list_number(chat: Harness) -> None:
-    chat.rich_messages = False  # the text form (the table form: the product bug below)
+    chat.rich_messages = False  # the text form (the table form: the next test)
     await _two_lists(chat)
     text = await ok(chat, "/stand 1", "Liste 1 vom", "(abgeschlossen)", "Anna")
     assert "Bernd +" not in text.split("\n")[1]
@@ -48,11 +45,6 @@ async def test_read_only_commands_take_the_list_number(chat: Harness) -> None:
     await refused(chat, "/stand 7", "keine Liste 7", "/listen")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="product bug: /stand N as a table leaves out which list it shows "
-    "(sheet/commands.py: stand gives its head to the text form only)",
-)
 async def test_stand_of_an_earlier_list_names_it_in_the_table(chat: Harness) -> None:
     """What users of a server with tables see: the same "Liste 1 vom" line as /liste 1 shows
     (and as the text form of /stand 1 has, tested above)."""
