@@ -11,7 +11,7 @@ and what following its ``👉`` hint means:
 - ``retry``: after the commands, the refused input itself is accepted.
 
 Every command a hint mentions must exist. The property "follow the hint → accepted" is checked
-for each entry through the real bot.
+for each entry on the use cases (the ``chat`` harness).
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from dataclasses import dataclass
 import pytest
 
 from skatbot.handlers.routes import commands
-from tests.helpers import Bot, ok, refused
+from tests.harness import Harness
+from tests.helpers import ok, refused
 
 KNOWN = {route.name for route in commands()}
 
@@ -480,14 +481,13 @@ def filled(command: str, fill: tuple[tuple[str, str], ...]) -> str:
     return command
 
 
-async def accepted(bot: Bot, message: str) -> str:
-    reply = await ok(bot, message)
+async def accepted(chat: Harness, message: str) -> str:
+    reply = await ok(chat, message)
     assert reply, message
     if "Serie jetzt abschließen?" in reply:  # /abschluss before the end asks: a user taps "Ja"
-        ask = bot.api.messages(-1001)[-1]
-        uid = bot.api.push_callback(ask.buttons[0][0]["callback_data"], message_id=ask.message_id)
-        await bot.api.wait_confirmed(uid, timeout=15)
-        done = bot.api.message(-1001, ask.message_id).text or ""
+        ask = chat.last(-1001)
+        await chat.tap(ask, ask.buttons[0][0][1])
+        done = chat.messages[(-1001, ask.message_id)].text
         assert done.startswith("🏁 Serie abgeschlossen"), (message, done)
     return reply
 
@@ -497,10 +497,10 @@ def test_catalogue_ids_are_unique() -> None:
 
 
 @pytest.mark.parametrize("case", CATALOGUE, ids=[c.id for c in CATALOGUE])
-async def test_following_the_hint_is_accepted(bot: Bot, case: Case) -> None:
+async def test_following_the_hint_is_accepted(chat: Harness, case: Case) -> None:
     for message in case.setup:
-        await accepted(bot, message)
-    text = await refused(bot, case.refused)
+        await accepted(chat, message)
+    text = await refused(chat, case.refused)
     assert text.startswith("⚠️ ") and "\n👉 " in text, (case.refused, text)
     hint = text.split("\n👉 ", 1)[1]
     mentioned = set(re.findall(r"(?<![\w/])/([a-z]+)", hint))
@@ -513,4 +513,4 @@ async def test_following_the_hint_is_accepted(bot: Bot, case: Case) -> None:
     follow += [*case.then, *([case.refused] if case.retry else [])]
     assert follow, "a hint must lead somewhere"
     for message in follow:
-        await accepted(bot, message)
+        await accepted(chat, message)
