@@ -115,9 +115,10 @@ class Harness:
         self._topics = itertools.count(2)  # General is thread 1
         self._places: dict[tuple[int, int], int] = {}
         self._seen: list[tuple[int, Seen]] = []  # (chat, reply) in the order they happened
-        # Whether the server takes rich messages. Without (a Bot API server before 10.1, as
-        # the stand-in of the ``bot`` fixture), a table goes out in its text form, as the
-        # delivery sends it when the server refuses sendRichMessage.
+        # Whether the server takes rich messages: yes by default, as Telegram does since Bot
+        # API 10.1 (a table reads as the rich stand-in shows it). Without (a server before
+        # 10.1, like the ``bot`` fixture's stand-in by default), a table goes out in its text
+        # form, as the delivery sends it when the server refuses sendRichMessage.
         self.rich_messages = True
         self.topic_names: dict[tuple[int, int], str] = {}  # (chat, thread): the bot's topics
 

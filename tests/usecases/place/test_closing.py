@@ -9,17 +9,16 @@ command menu."""
 from __future__ import annotations
 
 import datetime as dt
-import io
 import re
 from typing import Any
 
-from pypdf import PdfReader
 from sqlalchemy import select
 
 from skatbot.storage.lists_models import Row, SheetList
 from tests import helpers
 from tests.harness import Harness, Message
 from tests.helpers import Bot, refused
+from tests.pdf.helpers import all_text
 
 CHAT = -1001
 CREATOR, MEMBER = 1, 9
@@ -34,8 +33,7 @@ def german_today() -> str:
     return f"{d.day:02d}.{d.month:02d}.{d.year}"
 
 
-def pdf_text(data: bytes) -> str:
-    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+pdf_text = all_text  # the text of every page
 
 
 async def say(chat: Harness, text: str, **kw: Any) -> tuple[str, list[tuple[str, bytes]]]:

@@ -8,10 +8,9 @@ import io
 from pypdf import PdfReader
 
 from tests.harness import Harness
+from tests.pdf.helpers import all_text
 
-
-def pdf_text(data: bytes) -> str:
-    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+pdf_text = all_text  # the text of every page
 
 
 def fonts_of(data: bytes) -> set[str]:
