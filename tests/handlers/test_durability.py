@@ -166,3 +166,28 @@ async def test_a_closed_list_takes_no_games_but_is_exported(bot: Bot) -> None:
         assert fresh["players"] == ["Dora", "Emil", "Fritz"] and fresh["games"] == []
     finally:
         await b2.shutdown()
+
+
+def test_a_stored_reply_keeps_the_booking_message_it_answers(db: Any) -> None:
+    """The link of a booking's message (an edit of it edits the answer) is part of the outbox
+    row: a reply resumed after a restart still records its id for that message."""
+    from skatbot.handlers import durable
+    from skatbot.storage import outbox
+    from skatbot.usecases.common.reply import Reply
+
+    link = durable.Link(place=-1001, message_id=17, update_id=4242)
+
+    def store(session: Any) -> list[durable.Stored]:
+        return durable.store(session, -1001, None, 4242, Reply("✅ Spiel 1"), link)
+
+    stored = db.run_write(store)
+    assert [row.link for row in stored] == [link]
+    (row,) = db.run_read(outbox.pending)
+    reply, pin, resumed = durable.decode(row.payload, row.blob)
+    assert (reply.text, pin, resumed) == ("✅ Spiel 1", False, link)
+    # a reply that answers no booking carries none
+    db.run_write(lambda s: durable.store(s, -1001, None, 4243, Reply("Stand")))
+    assert [durable.decode(r.payload, r.blob)[2] for r in db.run_read(outbox.pending)] == [
+        link,
+        None,
+    ]
