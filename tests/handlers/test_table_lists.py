@@ -5,7 +5,7 @@ not open topics gets the /tisch codes.
 
 The tournament itself (topics, signatures, reports, codes, refusals) is tested on the use
 cases: tests/usecases/tournament/test_table_lists.py. The helpers here drive the real bot
-on the strict stand-in (tests/handlers/test_league.py and others use them too).
+on the strict stand-in (tests/handlers/test_rich_tables.py and test_racing_reports.py use them too).
 """
 
 from __future__ import annotations
