@@ -77,7 +77,7 @@ async def test_at_most_three_documents_wait_per_chat(bot: Bot) -> None:
     queue up to ``PENDING`` in the chat's outbox; the next ask is refused until they are out,
     and every accepted one arrives."""
     await ok(bot, "/neu Anna Bernd Carla")
-    bot.api.fail_next("sendDocument", status=200, delay=2.0, times=6)
+    bot.api.fail_next("sendDocument", status=200, delay=1.0, times=6)
     asks = ["/vordruck 3", "/vordruck 4", "/pdf", "/export", "/stand bild", "/pdf liste 1"]
     before = len(bot.api.calls)
     pushed = [bot.api.push_message(c, chat_id=CHAT, user_id=10 + i) for i, c in enumerate(asks)]
