@@ -950,11 +950,12 @@ def record_link(session: Session, link: durable.Link, sent: int) -> None:
 
 
 def _caption(text: str, own: str) -> str | None:
-    """The reply text (and the document's own plain caption, if both fit) as one HTML
-    caption, or ``None`` if the text is too long for a caption."""
+    """The reply text (and the document's own plain caption, if both fit and the text does
+    not say it already) as one HTML caption, or ``None`` if the text is too long for a
+    caption."""
     if not text or not fits(text, MAX_CAPTION):
         return None
-    both = f"{text}\n{escape(own)}" if own else text
+    both = f"{text}\n{escape(own)}" if own and escape(own) not in text else text
     return both if fits(both, MAX_CAPTION) else text
 
 

@@ -89,3 +89,13 @@ async def test_blank_forms_have_every_row(chat: Harness) -> None:
         assert str(games + 1) not in content.split("Serienabschluss")[0].split()
     refused = await chat.text("/vordruck 5")
     assert "/vordruck 3" in refused
+
+
+async def test_a_pdf_caption_says_what_it_is_once(chat: Harness) -> None:
+    """The reply's text rides on the document as its caption; the document's own caption
+    is added only when the text does not say it already."""
+    await chat.say("/neu Anna Bernd Carla")
+    await chat.say("/spiel Anna grand ohne 1 hand gewonnen")
+    (pdf,) = await chat.say("/pdf")
+    assert pdf.document is not None and pdf.method == "sendDocument"
+    assert pdf.text.count("Skatliste als PDF") == 1, pdf.text
