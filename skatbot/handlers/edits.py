@@ -38,10 +38,8 @@ from telegram.ext import ApplicationHandlerStop, ContextTypes
 from skatbot.handlers.delivery import enqueue_stored, target_of
 from skatbot.handlers.durable import Link, Stored
 from skatbot.handlers.routes import editable
-from skatbot.handlers.runtime import command_of, database, in_place, send, stage
+from skatbot.handlers.runtime import command_of, database, in_place, once, send, stage
 from skatbot.rules.errors import RuleError
-from skatbot.storage import lists as repo
-from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import Reply, error_text
 from skatbot.usecases.sheet.edits import apply_edit
@@ -99,11 +97,10 @@ async def handle_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     target = target_of(update)
 
     def unit(session: Session) -> list[Stored]:
-        lock_chat(session, cmd.chat_id)
-        if repo.processed(session, cmd.update_id) is not None:
+        done = once(session, cmd, lambda: apply_edit(session, cmd, name), lambda r: r[1])
+        if done is None:
             return []  # redelivered: the effect is committed already
-        reply, record, link = apply_edit(session, cmd, name)
-        repo.mark_processed(session, cmd.update_id, cmd.chat_id, record)
+        reply, _, link = done
         answers = None if link is None else Link(link.chat_id, link.message_id, link.update_id)
         return stage(session, target, cmd.update_id, reply, answers)
 

@@ -125,16 +125,22 @@ def effect(
     return once(session, cmd, run)
 
 
-def once(session: Session, cmd: Command, run: Callable[[], T]) -> T | None:
+def once(
+    session: Session,
+    cmd: Command,
+    run: Callable[[], T],
+    record: Callable[[T], str] | None = None,
+) -> T | None:
     """``run()`` unless ``cmd``'s update was processed already (``None``), its update id
-    stored in the same transaction."""
+    stored in the same transaction (with the text ``record`` gives for the result)."""
     # Lock the chat before the redelivery check: a second instance handling the same
     # update waits here and then finds it processed (PostgreSQL; no-op on SQLite).
     lock_chat(session, cmd.chat_id)
     if repo.processed(session, cmd.update_id) is not None:
         return None
     result = run()
-    repo.mark_processed(session, cmd.update_id, cmd.chat_id, "")
+    text = record(result) if record is not None else ""
+    repo.mark_processed(session, cmd.update_id, cmd.chat_id, text)
     return result
 
 

@@ -69,15 +69,11 @@ class Call:
         module = MOVED_MODULES.get(module, module)
         return getattr(importlib.import_module(module), name)(session, *self.args, *more)
 
-    def then(self, other: Call) -> Call:
-        """Both, this one first (one Call again)."""
-        return Call(
-            "skatbot.usecases.common.reply:run_both",
-            ([self.fn, list(self.args)], [other.fn, list(other.args)]),
-        )
-
 
 def run_both(session: Session, first: list[Any], second: list[Any], *more: Any) -> Any:
+    """Two Calls as one, the first first: nothing makes such a Call any more, but an earlier
+    version stored them with a booking's reply (its own ``on_sent`` and the message link),
+    and such a reply may still wait in the outbox after an upgrade."""
     Call(first[0], tuple(first[1]))(session, *more)
     return Call(second[0], tuple(second[1]))(session, *more)
 
