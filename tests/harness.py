@@ -27,12 +27,14 @@ import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from html import escape
 from typing import Any
 
 from skatbot.handlers import durable, rich
 from skatbot.handlers.delivery import _caption, record_link
 from skatbot.handlers.routes import ROUTES, Kind, Route
-from skatbot.handlers.runtime import MAX_ARGS, STALE_BUTTON, effect, once, replies_of
+from skatbot.handlers.runtime import STALE_BUTTON, effect, once, replies_of, words_of
+from skatbot.handlers.typos import LOOKS_LIKE_COMMAND, unknown_answer
 from skatbot.rules.errors import RuleError
 from skatbot.standin.rich import parse_rich
 from skatbot.storage import places
@@ -48,13 +50,11 @@ from skatbot.usecases.common.reply import (
     error_text,
 )
 from skatbot.usecases.common.rich import RichText
-from skatbot.usecases.place.typos import unknown_command_text
 from tests.helpers import Reply as Seen
 from tests.standin.fake_telegram import BOT_USERNAME, html_to_text
 
 # Telegram marks a command only for these characters (an entity of type bot_command).
 COMMAND = re.compile(r"^/([A-Za-z0-9_]{1,32})(?:@(\w+))?$")
-MAX_TEXT = 4096
 CHAT_TITLE = "Skatrunde"
 
 
@@ -203,19 +203,23 @@ class Harness:
             admin = user == chat_id
         words = text.split()
         head = COMMAND.match(words[0]) if words else None
-        if head is None or (head[2] and head[2].casefold() != BOT_USERNAME.casefold()):
-            out = self._unknown(text, head is not None and bool(head[2]), chat_id)
-            return await self._finish(out, chat_id, thread_id, start)
-        route = _command_route(head[1].casefold())
-        if route is None:
-            out = self._unknown(text, bool(head[2]), chat_id)
+        route = _command_route(head[1].casefold()) if head is not None else None
+        if (
+            head is None
+            or route is None
+            or (head[2] and head[2].casefold() != BOT_USERNAME.casefold())
+        ):
+            # no route of ours takes it: the answer of handlers/typos.py, if any
+            answer = None
+            if LOOKS_LIKE_COMMAND.match(text):
+                answer = unknown_answer(text, ROUTES, BOT_USERNAME, private=chat_id > 0)
+            out = [] if answer is None else [Reply(answer, refusal=True)]
             return await self._finish(out, chat_id, thread_id, start)
         if not route.is_use_case:
             raise NotInHarness(f"/{route.name} is Telegram glue: test it with the bot fixture")
-        if len(text) > MAX_TEXT or len(words) - 1 > MAX_ARGS:
-            err = RuleError("Die Nachricht ist zu lang.", hint=f"Höchstens {MAX_TEXT} Zeichen.")
-            if len(text) <= MAX_TEXT:
-                err = RuleError("Zu viele Wörter.", hint=f"Höchstens {MAX_ARGS}.")
+        try:
+            args = words_of(text)
+        except RuleError as err:
             return await self._finish(
                 [Reply(error_text(err), refusal=True)], chat_id, thread_id, start
             )
@@ -225,7 +229,7 @@ class Harness:
             user_id=user,
             user_name=name,
             update_id=update_id,
-            args=tuple(words[1:]),
+            args=args,
             text=text,
             is_admin=route.admin and admin,
             source_message_id=source,
@@ -251,11 +255,6 @@ class Harness:
         replies = [reply]
         await self._deliver(reply, chat_id, thread_id, replies, link=link)
         return replies, self._seen[start:]
-
-    def _unknown(self, text: str, addressed: bool, chat_id: int) -> list[Reply]:
-        ours = [r.name for r in ROUTES if r.kind is Kind.COMMAND and r.menu]
-        answer = unknown_command_text(text, ours, addressed=addressed or chat_id > 0)
-        return [] if answer is None else [Reply(answer, refusal=True)]
 
     async def _finish(
         self, replies: list[Reply], chat_id: int, thread_id: int, start: int
@@ -434,7 +433,7 @@ class Harness:
                 last = i == len(parts) - 1  # the buttons go under the last part, as delivered
                 buttons = reply.buttons if last else ()
                 # the message keeps the text form (what an edit compares), a part its own text
-                html = str(reply.text) if len(parts) == 1 else _escape(plain)
+                html = str(reply.text) if len(parts) == 1 else escape(plain)
                 sent = self._send(chat_id, thread_id, html, buttons, seen=seen)
         elif reply.text:
             sent = self._send(
@@ -445,7 +444,7 @@ class Harness:
             self._send(
                 chat_id,
                 thread_id,
-                _escape(doc.caption),
+                escape(doc.caption),
                 document=(doc.filename, doc.data),
                 method=method,
             )
@@ -469,12 +468,6 @@ class Harness:
         msg.html, msg.buttons = new_html, tuple(edit.buttons)
         msg.edits += 1
         self._show(chat_id, Seen("editMessageText", html_to_text(new_html), new_html))
-
-
-def _escape(text: str) -> str:
-    from html import escape
-
-    return escape(text)
 
 
 def _command_route(name: str) -> Route | None:

@@ -75,15 +75,22 @@ def _bot_username(update: Update) -> str:
         return ""
 
 
+def words_of(text: str) -> tuple[str, ...]:
+    """The words after the command word (with any @botname suffix); a message too long to
+    read is refused."""
+    if len(text) > MAX_TEXT:
+        raise TooLong("Die Nachricht ist zu lang.", hint=f"Höchstens {MAX_TEXT} Zeichen.")
+    words = text.split()[1:]
+    if len(words) > MAX_ARGS:
+        raise TooLong("Zu viele Wörter.", hint=f"Höchstens {MAX_ARGS}.")
+    return tuple(words)
+
+
 def command_of(update: Update) -> Command:
     msg = update.effective_message
     chat = update.effective_chat
     text = (msg.text or msg.caption or "") if msg else ""
-    if len(text) > MAX_TEXT:
-        raise TooLong("Die Nachricht ist zu lang.", hint=f"Höchstens {MAX_TEXT} Zeichen.")
-    words = text.split()[1:]  # drop the /command (with any @botname suffix)
-    if len(words) > MAX_ARGS:
-        raise TooLong("Zu viele Wörter.", hint=f"Höchstens {MAX_ARGS}.")
+    words = words_of(text)
     user_id, name = sender_of(update)
     return Command(
         chat_id=chat.id if chat else 0,
@@ -91,7 +98,7 @@ def command_of(update: Update) -> Command:
         user_id=user_id,
         user_name=name,
         update_id=update.update_id,
-        args=tuple(words),
+        args=words,
         text=text,
         source_message_id=msg.message_id if msg else None,
         thread_id=delivery.topic_of(msg) or 0,
