@@ -202,6 +202,12 @@ async def _one_list(d: Driver) -> dict[str, Any]:
     return {}
 
 
+async def _list_with_a_game_by_another(d: Driver) -> dict[str, Any]:
+    await d.say("/neu Anna Bernd Carla")  # user 1 creates the list
+    await d.say("/spiel Bernd grand ohne 1 hand gewonnen", user_id=2)  # another books a game
+    return {}
+
+
 def _message(
     text: str, chat_id: int = GROUP, user_id: int = 1
 ) -> Callable[[Driver, dict[str, Any]], int]:
@@ -228,6 +234,10 @@ SCENARIOS = {
         Scenario("signature", _signed_but_one, _last_signature, (DESK, TABLE)),
         Scenario("zusammen", _two_spellings, _message("/spieler zusammen Fritzi Fritz"), (GROUP,)),
         Scenario("einsatz", _one_list, _message("/einsatz 1 ct"), (GROUP,)),
+        # the list's creator deletes it, with the game another member played on it
+        Scenario(
+            "loeschen", _list_with_a_game_by_another, _message("/loeschen liste ja"), (GROUP,)
+        ),
     )
 }
 
