@@ -7,10 +7,11 @@ rich message (``usecases.common.rich.RichText``) is stored as its text form: a r
 a restart goes out as text, which Telegram always takes.
 
 What runs after sending (``on_sent``, an edit's ``on_gone``/``render``, a topic's
-``on_created``/``on_refused``) is stored when it is a ``Call`` (a named function with JSON
-arguments). A plain closure cannot be stored: the live delivery still runs it, but a restart
-before the reply is out delivers the reply without it (an edit that only a closure could
-render is left out; logged).
+``on_created``/``on_refused``) is stored when it is a ``Call``: a function by its stable key
+(``usecases.common.continuations``), with JSON arguments. A plain closure cannot be stored:
+the live delivery still runs it, but a restart before the reply is out delivers the reply
+without it (an edit that only a closure could render is left out; logged). A stored key this
+version does not know is left out the same way.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 
 from skatbot.storage import outbox
 from skatbot.storage.unit import Session
+from skatbot.usecases.common import continuations
 from skatbot.usecases.common.reply import (
     Buttons,
     Call,
@@ -136,7 +138,7 @@ def _call(fn: object) -> list[Any] | None:
     if fn is None:
         return None
     if isinstance(fn, Call):
-        return [fn.fn, list(fn.args)]
+        return [fn.key, list(fn.args)]
     log.debug("a closure cannot be stored in the outbox: %r", fn)
     return None
 
@@ -144,7 +146,13 @@ def _call(fn: object) -> list[Any] | None:
 def _uncall(data: Any) -> Call | None:
     if not data:
         return None
-    return Call(str(data[0]), tuple(data[1]))
+    key = str(data[0])
+    if not continuations.known(key):
+        # stored by a version that had this key: the reply goes out without it, as one
+        # stored with a closure does
+        log.warning("outbox: continuation %r is unknown; left out", key)
+        return None
+    return Call(key, tuple(data[1]))
 
 
 def _buttons(rows: Buttons | None) -> list[Any]:
@@ -229,34 +237,37 @@ def decode(payload: str, blob: bytes | None) -> tuple[Reply, bool, Link | None]:
         at += size
         kind = Photo if doc.get("photo") else Document
         documents.append(kind(str(doc["filename"]), content, str(doc.get("caption", ""))))
-    edits = tuple(
-        Edit(
-            int(e["message_id"]),
-            e.get("text"),
-            _unbuttons(e.get("buttons")),
-            on_gone=_uncall(e.get("on_gone")),
-            render=_uncall(e.get("render")),
-            every=float(e.get("every", 0.0)),
+    edits = []
+    for e in data.get("edits", ()):
+        render = _uncall(e.get("render"))
+        if e.get("render") and render is None:
+            continue  # its text was to come from what is unknown now
+        edits.append(
+            Edit(
+                int(e["message_id"]),
+                e.get("text"),
+                _unbuttons(e.get("buttons")),
+                on_gone=_uncall(e.get("on_gone")),
+                render=render,
+                every=float(e.get("every", 0.0)),
+            )
         )
-        for e in data.get("edits", ())
-    )
-    topics = tuple(
-        NewTopic(
-            int(t["chat_id"]),
-            str(t["name"]),
-            _uncall(t["on_created"]),  # type: ignore[arg-type]
-            _uncall(t.get("on_refused")),
+    topics = []
+    for t in data.get("topics", ()):
+        created = _uncall(t["on_created"])
+        if created is None:
+            continue  # a topic is created for what opens it
+        topics.append(
+            NewTopic(int(t["chat_id"]), str(t["name"]), created, _uncall(t.get("on_refused")))
         )
-        for t in data.get("topics", ())
-    )
     reply = Reply(
         str(data.get("text", "")),
         documents=tuple(documents),
         buttons=_unbuttons(data.get("buttons")),
-        edits=edits,
+        edits=tuple(edits),
         on_sent=_uncall(data.get("on_sent")),
         refusal=bool(data.get("refusal", False)),
-        topics=topics,
+        topics=tuple(topics),
         gone_topics=tuple(
             CloseTopic(int(chat), int(thread)) for chat, thread in data.get("gone_topics", ())
         ),

@@ -14,5 +14,4 @@
   settings JSON), migrate and migrations/ (Alembic; the scripts are never renamed or edited).
 
 Modules are imported as modules (``from skatbot.storage import lists as repo``) or by name
-(``from skatbot.storage.lists_models import SheetList``); ``Call`` strings in use cases name
-``skatbot.storage.<module>:<function>`` and follow a rename."""
+(``from skatbot.storage.lists_models import SheetList``)."""

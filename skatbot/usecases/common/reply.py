@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
 from typing import TYPE_CHECKING, Any
 
 from skatbot.rules.errors import RuleError
+from skatbot.usecases.common import continuations
 
 if TYPE_CHECKING:
     from skatbot.storage.unit import Session
@@ -17,65 +17,23 @@ if TYPE_CHECKING:
 Buttons = tuple[tuple[tuple[str, str], ...], ...]
 
 
-# Where a ``Call``'s module lives now, for the modules of the flat ``usecases`` folder before it
-# became feature packages: the durable outbox stores ``Call.fn`` with a pending reply, and a
-# reply written by the earlier version may still wait there after an upgrade.
-MOVED_MODULES = {
-    "skatbot.usecases.reply": "skatbot.usecases.common.reply",
-    "skatbot.usecases.texts": "skatbot.usecases.common.texts",
-    "skatbot.usecases.keyboards": "skatbot.usecases.common.keyboards",
-    "skatbot.usecases.names": "skatbot.usecases.common.names",
-    "skatbot.usecases.display": "skatbot.usecases.common.display",
-    "skatbot.usecases.rich": "skatbot.usecases.common.rich",
-    "skatbot.usecases.people": "skatbot.usecases.people.persons",
-    "skatbot.usecases.sheet": "skatbot.usecases.sheet.commands",
-    "skatbot.usecases.booking": "skatbot.usecases.sheet.booking",
-    "skatbot.usecases.standings": "skatbot.usecases.sheet.standings",
-    "skatbot.usecases.edits": "skatbot.usecases.sheet.edits",
-    "skatbot.usecases.buttons": "skatbot.usecases.sheet.buttons",
-    "skatbot.usecases.calculator": "skatbot.usecases.sheet.calculator",
-    "skatbot.usecases.pictures": "skatbot.usecases.sheet.pictures",
-    "skatbot.usecases.builder": "skatbot.usecases.sheet.builder.commands",
-    "skatbot.usecases.builder_state": "skatbot.usecases.sheet.builder.state",
-    "skatbot.usecases.house": "skatbot.usecases.house.commands",
-    "skatbot.usecases.evening": "skatbot.usecases.evening.commands",
-    "skatbot.usecases.season": "skatbot.usecases.season.commands",
-    "skatbot.usecases.statistics": "skatbot.usecases.season.statistics",
-    "skatbot.usecases.tournament": "skatbot.usecases.tournament.desk",
-    "skatbot.usecases.table_lists": "skatbot.usecases.tournament.tables",
-    "skatbot.usecases.teams": "skatbot.usecases.tournament.teams",
-    "skatbot.usecases.tournament_season": "skatbot.usecases.tournament.tournament_season",
-    "skatbot.usecases.money": "skatbot.usecases.money.stakes",
-    "skatbot.usecases.documents": "skatbot.usecases.place.documents",
-    "skatbot.usecases.admin": "skatbot.usecases.place.admin",
-    "skatbot.usecases.help": "skatbot.usecases.place.help",
-    "skatbot.usecases.typos": "skatbot.usecases.place.typos",
-}
-
-
 @dataclass(frozen=True)
 class Call:
     """What to run after sending (``on_sent``, ``on_gone``, ``render``, a topic's
-    ``on_created``) in a form that survives a restart: ``fn`` names a module-level function
-    as ``"module:function"``, called as ``fn(session, *args, *more)``; ``args`` are JSON
-    values. The durable outbox stores it with the reply; a plain closure works too but is
-    lost if the bot stops before the reply is out."""
+    ``on_created``) in a form that survives a restart: ``key`` names a function registered
+    with ``@continuation(key)`` (``continuations``), called as ``fn(session, *args, *more)``;
+    ``args`` are JSON values. The durable outbox stores it with the reply; a plain closure
+    works too but is lost if the bot stops before the reply is out. An undeclared key is
+    refused when the Call is made."""
 
-    fn: str
+    key: str
     args: tuple[Any, ...] = ()
 
+    def __post_init__(self) -> None:
+        continuations.check(self.key)
+
     def __call__(self, session: Session, *more: Any) -> Any:
-        module, name = self.fn.split(":")
-        module = MOVED_MODULES.get(module, module)
-        return getattr(importlib.import_module(module), name)(session, *self.args, *more)
-
-
-def run_both(session: Session, first: list[Any], second: list[Any], *more: Any) -> Any:
-    """Two Calls as one, the first first: nothing makes such a Call any more, but an earlier
-    version stored them with a booking's reply (its own ``on_sent`` and the message link),
-    and such a reply may still wait in the outbox after an upgrade."""
-    Call(first[0], tuple(first[1]))(session, *more)
-    return Call(second[0], tuple(second[1]))(session, *more)
+        return continuations.resolve(self.key)(session, *self.args, *more)
 
 
 @dataclass(frozen=True)

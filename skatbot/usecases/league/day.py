@@ -227,10 +227,10 @@ def setzen(session: Session, cmd: Command) -> Reply:
 def _topic(cmd: Command, league: League, day: MatchDay, link: LeagueTable) -> NewTopic:
     name = f"{league.name[:80]} · Tag {day.number} S{link.series} Tisch {link.table_no}"
     created = Call(
-        "skatbot.usecases.league.tables:topic_created",
+        "league.topic_created",
         (link.id, cmd.user_id, cmd.user_name, cmd.telegram_chat_id, name),
     )
-    refused = Call("skatbot.usecases.league.tables:topic_refused", (link.id,))
+    refused = Call("league.topic_refused", (link.id,))
     return NewTopic(cmd.telegram_chat_id, name, created, refused)
 
 

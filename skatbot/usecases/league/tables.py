@@ -20,6 +20,7 @@ from skatbot.storage import places
 from skatbot.storage.database import lock_chat
 from skatbot.storage.league_models import LeagueTable
 from skatbot.storage.unit import Session
+from skatbot.usecases.common.continuations import continuation
 from skatbot.usecases.common.reply import Command, Post, Reply
 from skatbot.usecases.league.common import date_text, day_label, load_day
 from skatbot.usecases.league.results import store_results
@@ -96,6 +97,7 @@ def tisch(session: Session, cmd: Command) -> Reply:
     return tournament_tables.tisch(session, cmd)
 
 
+@continuation("league.topic_created")
 def topic_created(
     session: Session,
     table_id: int,
@@ -113,6 +115,7 @@ def topic_created(
     return _open_list(session, opener, link)
 
 
+@continuation("league.topic_refused")
 def topic_refused(session: Session, table_id: int) -> Reply:
     """Telegram refused the table's topic: the desk is told once to use the codes."""
     link = repo.table_by_id(session, table_id)

@@ -16,6 +16,7 @@ from skatbot.storage import lists as repo
 from skatbot.storage.settings import ChatSettings
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import rich, texts
+from skatbot.usecases.common.continuations import continuation
 from skatbot.usecases.common.reply import Call, Command, Edit
 from skatbot.usecases.sheet.lists import require_list
 
@@ -27,6 +28,7 @@ def pinned_id(session: Session, chat_id: int, settings: ChatSettings | None = No
     return settings.pinned_standings
 
 
+@continuation("standings.store")
 def store(session: Session, chat_id: int, message_id: int) -> None:
     chats.update_settings(
         session, chat_id, lambda s: dataclasses.replace(s, pinned_standings=message_id)
@@ -66,11 +68,12 @@ def refresh(session: Session, loaded: repo.LoadedList, sheet: Sheet) -> tuple[Ed
             standings_text(
                 sheet, loaded.lst.seed, rich.settings_of(session, chat_id, loaded.chat_settings)
             ),
-            on_gone=Call("skatbot.usecases.sheet.standings:forget", (chat_id, mid)),
+            on_gone=Call("standings.forget", (chat_id, mid)),
         ),
     )
 
 
+@continuation("standings.forget")
 def forget(session: Session, chat_id: int, message_id: int) -> None:
     """The pinned message was deleted: stop editing it (unless another one was pinned since)."""
 

@@ -40,6 +40,7 @@ from skatbot.storage.lists_models import ListStatus
 from skatbot.storage.tournament_models import Series, TableLink, Tournament
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import rich, texts
+from skatbot.usecases.common.continuations import continuation
 from skatbot.usecases.common.places import owns
 from skatbot.usecases.common.places import table_context as _context
 from skatbot.usecases.common.places import table_label as _label
@@ -129,7 +130,7 @@ def after_draw(
         link.invite = new_invite()
     posts: tuple[Post, ...] = ()
     if standings.pinned_id(session, t.chat_id) is None:
-        remember = Call("skatbot.usecases.sheet.standings:store", (t.chat_id,))
+        remember = Call("standings.store", (t.chat_id,))
         posts = (
             _desk_post(session, t, Reply(standings_text(session, t), on_sent=remember), pin=True),
         )
@@ -177,10 +178,10 @@ def _topic(cmd: Command, t: Tournament, series: Series, link: TableLink) -> NewT
     telegram_chat = cmd.telegram_chat_id
     name = f"{t.name[:90]} · S{series.number} Tisch {link.table_no}"
     created = Call(
-        "skatbot.usecases.tournament.tables:topic_created",
+        "tournament.topic_created",
         (link.id, cmd.user_id, cmd.user_name, telegram_chat, name),
     )
-    refused = Call("skatbot.usecases.tournament.tables:topic_refused", (link.id, cmd.bot_username))
+    refused = Call("tournament.topic_refused", (link.id, cmd.bot_username))
     return NewTopic(telegram_chat, name, created, refused)
 
 
@@ -208,6 +209,7 @@ def topic_opener(
     )
 
 
+@continuation("tournament.topic_created")
 def topic_created(
     session: Session,
     link_id: int,
@@ -226,6 +228,7 @@ def topic_created(
     return open_table(session, opener, found)
 
 
+@continuation("tournament.topic_refused")
 def topic_refused(session: Session, link_id: int, bot_username: str = "") -> Reply:
     """Telegram refused the table's topic: the desk gets the /tisch codes instead."""
     found = trepo.table_by_id(session, link_id)
@@ -853,12 +856,13 @@ def standings_edit(session: Session, t: Tournament) -> Edit | None:
     return Edit(
         mid,
         None,
-        render=Call("skatbot.usecases.tournament.tables:render_standings", (t.id,)),
+        render=Call("tournament.render_standings", (t.id,)),
         every=STANDINGS_EDIT_SECONDS,
-        on_gone=Call("skatbot.usecases.sheet.standings:forget", (desk, mid)),
+        on_gone=Call("standings.forget", (desk, mid)),
     )
 
 
+@continuation("tournament.render_standings")
 def render_standings(session: Session, tournament_id: int) -> str | None:
     """The desk's standings text as committed now (None: the tournament is gone)."""
     found = trepo.tournament_by_id(session, tournament_id)

@@ -38,6 +38,7 @@ from skatbot.storage.builders import BuilderStatus, GameBuilder
 from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import keyboards
+from skatbot.usecases.common.continuations import continuation
 from skatbot.usecases.common.reply import Answer, Buttons, Call, Command, Edit, Reply
 from skatbot.usecases.sheet.booking import book_game
 from skatbot.usecases.sheet.builder import state as bs
@@ -147,8 +148,14 @@ def open_builder(
     builder_id = b.id
     text, buttons = render(b, State.load(b.state), Context(loaded, target))
 
-    bind = Call("skatbot.storage.builders:bind_message", (builder_id,))
+    bind = Call("builder.bind_message", (builder_id,))
     return Reply(text, buttons=buttons, edits=edits, on_sent=bind)
+
+
+@continuation("builder.bind_message")
+def bind_message(session: Session, builder_id: int, message_id: int) -> None:
+    """The builder's message was sent: it is edited from now on."""
+    builders.bind_message(session, builder_id, message_id)
 
 
 def _retire_open_builders(session: Session, cmd: Command) -> tuple[Edit, ...]:
