@@ -76,10 +76,6 @@ def test_every_call_in_the_code_names_a_declared_key() -> None:
     assert sorted(seen) == sorted(DECLARED), set(DECLARED) ^ set(seen)
 
 
-def test_the_keys_are_no_module_paths() -> None:
-    assert all(":" not in key and not key.startswith("skatbot.") for key in DECLARED)
-
-
 def test_an_unknown_key_is_refused_when_named_and_when_resolved() -> None:
     with pytest.raises(UnknownContinuation, match=r"unknown continuation 'standings\.forgot'"):
         Call("standings.forgot", (1, 2))
