@@ -326,3 +326,20 @@ def test_a_stored_key_this_version_does_not_know_is_left_out(
     assert (reply.text, reply.on_sent, reply.topics) == ("✅ Spiel 1", None, ())
     assert [(e.message_id, e.text, e.on_gone) for e in reply.edits] == [(6, "Stand", None)]
     assert sum("tables.gone" in r.getMessage() for r in caplog.records) == 4  # one per call
+
+
+def test_a_row_no_version_wrote_stops_no_upgrade(db: Database) -> None:
+    """Whatever the outbox holds, the upgrade goes through (a row it cannot read is kept)."""
+
+    def odd(session: Session) -> None:
+        _add(session, -1001, {"text": "x", "on_sent": ["skatbot.usecases.reply:run_both", 5]})
+        _add(session, -1001, {"text": "y", "edits": [{"message_id": 1, "render": [7]}]})
+
+    db.run_write(odd)
+    before = [row.payload for row in db.run_read(outbox.pending)]
+    _stamp_before_keys(db)
+    db.migrate()
+    assert [row.payload for row in db.run_read(outbox.pending)] == [
+        before[0],
+        '{"text":"y","edits":[]}',
+    ]

@@ -155,7 +155,11 @@ def _rewrite_all(rename: Rename) -> None:
     outbox = sa.table("outbox", sa.column("id", sa.Integer), sa.column("payload", sa.Text))
     conn = op.get_bind()
     for row_id, payload in conn.execute(sa.select(outbox.c.id, outbox.c.payload)).all():
-        new = rewrite(payload, row_id, rename)
+        try:
+            new = rewrite(payload, row_id, rename)
+        except (TypeError, KeyError, IndexError, ValueError):  # not as any version wrote it
+            log.warning("outbox row %s cannot be read; left as it is", row_id)
+            continue
         if new != payload:
             conn.execute(sa.update(outbox).where(outbox.c.id == row_id).values(payload=new))
 
