@@ -76,6 +76,10 @@ async def test_a_league_desk_keeps_no_list_and_no_table(chat: Harness) -> None:
     code = re.search(r"/tisch (L\w{6})", seating).group(1)  # type: ignore[union-attr]
     before = row_counts(chat)
     await refused(chat, "/neu Ute Vera Wim", "Ligaleitung", "👉", **STRANGER)
+    await refused(chat, "/weiter", "Ligaleitung", "👉", **STRANGER)
+    # what needs a list says where lists are kept, not "start one with /neu" here
+    text = await refused(chat, "/spiel Ute grand ohne 1 gewonnen", "Ligaleitung", **STRANGER)
+    assert "anderen Chat" in text, text
     await refused(chat, f"/tisch {code}", "Ligaleitung", "👉", **LEADER)
     assert row_counts(chat) == before
     # in the table's own chat the code works
