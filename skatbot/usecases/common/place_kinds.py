@@ -61,19 +61,16 @@ def refuse_other_kind(session: Session, cmd: Command, becoming: Becoming) -> Non
     already. A Preisskat desk's own refusal of lists stays with the sheet (its texts point
     to the desk's commands); a league desk's refusal of a host is ``/ausrichter``'s."""
     fix = _ELSEWHERE[becoming] + " Nichts wurde geändert."
-    if becoming is not Becoming.LEAGUE_DESK:
+    if becoming in (Becoming.TOURNAMENT_DESK, Becoming.LISTS):
         league = league_repo.league_of(session, cmd.chat_id)
-        if league is not None and becoming is not Becoming.HOST:
+        if league is not None:
+            what = "keine Liste" if becoming is Becoming.LISTS else "kein Turnier"
             raise RuleError(
                 f"{_this(cmd)} ist die Ligaleitung der Liga „{escape(league.name)}“ – "
-                + (
-                    "hier läuft keine Liste."
-                    if becoming is Becoming.LISTS
-                    else "hier läuft kein Turnier."
-                ),
+                f"hier läuft {what}.",
                 hint=fix,
             )
-    if becoming is not Becoming.TOURNAMENT_DESK and becoming is not Becoming.LISTS:
+    if becoming in (Becoming.LEAGUE_DESK, Becoming.HOST):
         t = trepo.tournament_of(session, cmd.chat_id)
         if t is not None:
             what = "keine Liga" if becoming is Becoming.LEAGUE_DESK else "kein Spieltag der Liga"
