@@ -138,7 +138,11 @@ def _mine(session: Session, held: Held, user_id: int, names: set[str]) -> int:
         if not quoted:
             return 0
         return sum(
-            session.scalar(select(func.count()).select_from(table).where(column.contains(name)))
+            session.scalar(
+                select(func.count())
+                .select_from(table)
+                .where(column.contains(name, autoescape=True))
+            )
             or 0
             for name in quoted
         )
@@ -270,7 +274,9 @@ def forget(session: Session, user_id: int, names: set[str]) -> dict[str, int]:
     replies = 0
     for name in sorted(n for n in names if len(n) >= MIN_QUOTED):
         result = session.execute(
-            update(ProcessedUpdate).where(ProcessedUpdate.reply.contains(name)).values(reply=None)
+            update(ProcessedUpdate)
+            .where(ProcessedUpdate.reply.contains(name, autoescape=True))
+            .values(reply=None)
         )
         replies += max(result.rowcount or 0, 0)  # type: ignore[attr-defined]
     out["replies"] = replies
