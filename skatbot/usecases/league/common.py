@@ -306,6 +306,50 @@ class DayState:
         return sum(r.lost for s in self.complete_series() for r in self.results.get(s, {}).values())
 
 
+def refuse_other_team(state: DayState, team: LeagueTeam, names: Sequence[str]) -> None:
+    """A name plays for one team on a match day: refused when one of ``names`` is on the
+    day's line-up (or substitutions) of another team."""
+    others = {r.name.casefold(): r.team_id for r in state.log if r.team_id != team.id}
+    teams = {t.id: t for t in state.teams}
+    for name in names:
+        other = others.get(name.casefold())
+        if other is not None:
+            raise RuleError(
+                f"„{escape(name)}“ spielt an {day_label(state.day)} schon für "
+                f"„{escape(teams[other].name)}“.",
+                hint="Jeder Name spielt an einem Spieltag für eine Mannschaft. Einen anderen "
+                f"Spieler von „{escape(team.name)}“ nehmen; Namensgleiche mit einem Buchstaben "
+                "unterscheiden (/mannschaft … Anna B.). Nichts wurde geändert.",
+            )
+
+
+def refuse_twice_in_squads(
+    squads: dict[int, list[str]], teams: Sequence[LeagueTeam], command: str = "/mannschaft"
+) -> None:
+    """Squads (or line-ups) an earlier version stored with a name twice are not seated: the
+    name and the team to correct with ``command``."""
+    owner: dict[str, LeagueTeam] = {}
+    for team in teams:
+        for name in squads.get(team.id, []):
+            first = owner.setdefault(name.casefold(), team)
+            if first is not team or name.casefold() in _twice(squads.get(team.id, [])):
+                where = (
+                    f"zweimal bei „{escape(team.name)}“"
+                    if first is team
+                    else f"bei „{escape(first.name)}“ und „{escape(team.name)}“"
+                )
+                raise RuleError(
+                    f"„{escape(name)}“ steht {where}.",
+                    hint=f"Bitte korrigieren: {command} {escape(team.name)}: … (jeden Namen "
+                    "einmal), dann noch einmal. Nichts wurde geändert.",
+                )
+
+
+def _twice(names: Sequence[str]) -> set[str]:
+    folded = [n.casefold() for n in names]
+    return {n for n in folded if folded.count(n) > 1}
+
+
 def load_day(session: Session, league: League, day: MatchDay) -> DayState:
     return DayState(
         league=league,

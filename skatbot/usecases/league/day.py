@@ -36,6 +36,8 @@ from skatbot.usecases.league.common import (
     new_code,
     open_day,
     parse_date,
+    refuse_other_team,
+    refuse_twice_in_squads,
     require_captain,
     require_league,
     require_manager,
@@ -73,6 +75,8 @@ def spieltag(session: Session, cmd: Command) -> Reply:
             f"Die Liga hat {len(teams)} Mannschaft(en) – ein Spieltag braucht mindestens 3.",
             hint=f"Mannschaften eintragen: {TEAM_EXAMPLE}",
         )
+    squads = repo.players(session, league)
+    refuse_twice_in_squads({t: [p.name for p in ps] for t, ps in squads.items()}, teams)
     low = 10 ** (SEED_DIGITS - 1)
     seed = str(low + secrets.randbelow(9 * low))
     day = repo.add_day(
@@ -87,7 +91,6 @@ def spieltag(session: Session, cmd: Command) -> Reply:
         host_code=new_code("A"),
         confirmed="{}",
     )
-    squads = repo.players(session, league)
     for team in teams:
         repo.add_day_team(session, day, team)
         regular = [p.name for p in squads.get(team.id, []) if not p.substitute][:4]
@@ -172,6 +175,7 @@ def aufstellung(session: Session, cmd: Command) -> Reply:
             hint=f"Z. B. /aufstellung {escape(team.name)}: Anna, Bernd, Carla, Dora. "
             "Nichts wurde geändert.",
         )
+    refuse_other_team(load_day(session, league, day), team, names)
     on_day.appeared = True
     repo.replace_lineup(session, day, team, names, cmd.user_id)
     state = load_day(session, league, day)
@@ -202,6 +206,8 @@ def setzen(session: Session, cmd: Command) -> Reply:
             hint="Erst alle eintragen: " + RESULT_EXAMPLE,
         )
     if not day.seated:
+        lineups = {t.id: state.first_lineup(t) for t in state.teams if state.appeared.get(t.id)}
+        refuse_twice_in_squads(lineups, state.teams, "/aufstellung")
         try:
             lg.plan_tables(state.sizes)  # refuses a layout Anlage 10 cannot seat
         except TournamentError as err:
@@ -334,6 +340,7 @@ def wechsel(session: Session, cmd: Command) -> Reply:
                 + ". Nichts wurde geändert.",
             )
     assert new is not None and old is not None
+    refuse_other_team(state, team, [new])
     game_word = found.group("game")
     during = game_word is not None
     game: int | None = None

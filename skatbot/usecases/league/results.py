@@ -50,7 +50,13 @@ def ergebnis(session: Session, cmd: Command) -> Reply:
     league = repo.league_of(session, cmd.chat_id)
     hosted = repo.hosted_day(session, cmd.chat_id)
     running = trepo.tournament_of(session, cmd.chat_id)
-    if (league is None and hosted is None) or (running is not None and running.closed_at is None):
+    if running is not None and running.closed_at is not None:
+        running = None
+    # A place is one kind (usecases.common.place_kinds); one that holds both from an earlier
+    # version gives its results to what it was first, so a later tournament blocks no league.
+    if running is not None and league is not None and league.created_at <= running.created_at:
+        running = None
+    if (league is None and hosted is None) or running is not None:
         return tournament_desk.ergebnis(session, cmd)
     return _league_results(session, cmd, desk_of(session, cmd))
 

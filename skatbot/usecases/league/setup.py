@@ -14,6 +14,7 @@ from skatbot.rules.errors import RuleError
 from skatbot.rules.money import format_money, parse_amount, whole_cents
 from skatbot.rules.numbers import is_number
 from skatbot.storage import league as repo
+from skatbot.storage import lists as lists_repo
 from skatbot.storage.database import ensure_chat, lock_chat
 from skatbot.storage.league_models import (
     League,
@@ -22,6 +23,7 @@ from skatbot.storage.league_models import (
 )
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.names import clean_name
+from skatbot.usecases.common.place_kinds import Becoming, refuse_other_kind
 from skatbot.usecases.common.reply import Command, Reply
 from skatbot.usecases.league.common import (
     MAX_LEAGUE_NAME,
@@ -66,6 +68,12 @@ def liga(session: Session, cmd: Command) -> Reply:
         )
     name = visible_text(rest, "Der Name der Liga", MAX_LEAGUE_NAME)
     ensure_chat(session, cmd.chat_id, lock=True)
+    refuse_other_kind(session, cmd, Becoming.LEAGUE_DESK)
+    if lists_repo.open_list(session, cmd.chat_id) is not None:
+        raise RuleError(
+            f"In {cmd.here} läuft noch eine Liste.",
+            hint="Schließ sie zuerst mit /abschluss ab, dann /liga NAME.",
+        )
     league = repo.add_league(
         session,
         chat_id=cmd.chat_id,
@@ -226,6 +234,15 @@ def _parse_team_line(line: str) -> tuple[str, list[str], list[str]]:
             continue
         name = clean_name(" ".join(words))
         (subs if in_subs else regular).append(name)
+    seen: set[str] = set()
+    for person in regular + subs:
+        if person.casefold() in seen:
+            raise RuleError(
+                f"„{escape(person)}“ steht zweimal bei „{escape(team)}“.",
+                hint="Jeden Namen nur einmal – bei Namensgleichheit einen Buchstaben anhängen "
+                f"(Anna B.). Z. B. {TEAM_EXAMPLE}. Nichts wurde gespeichert.",
+            )
+        seen.add(person.casefold())
     if len(regular) < 3:
         raise RuleError(
             f"„{escape(team)}“ hat {len(regular)} Stammspieler – eine Mannschaft braucht "
@@ -324,6 +341,7 @@ def ausrichter(session: Session, cmd: Command) -> Reply:
             "Hier ist die Ligaleitung selbst – hier braucht es keinen Ausrichter.",
             hint="Den Code im Chat des Ausrichters senden.",
         )
+    refuse_other_kind(session, cmd, Becoming.HOST)
     if cmd.user_id is None or cmd.user_id <= 0:
         raise RuleError(
             "Ausrichter kann nur eine Person sein, nicht ein Chat.",

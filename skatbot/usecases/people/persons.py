@@ -26,6 +26,7 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
+from typing import Any
 
 from skatbot.rules.errors import RuleError
 from skatbot.rules.numbers import is_number
@@ -326,7 +327,7 @@ def own_data(session: Session, cmd: Command) -> Reply:
         )
     from skatbot.storage import own_data as store_own
 
-    data = store_own.collect(session, cmd.user_id)
+    data = store_own.collect(session, cmd.user_id, [cmd.user_name])
     links = data["linked_names"]
     rows = sum(r["rows"] for r in data["rows_entered"])
     lines = ["🗂 <b>Das ist unter deinem Telegram-Konto gespeichert</b>"]
@@ -340,12 +341,26 @@ def own_data(session: Session, cmd: Command) -> Reply:
         f"{len(data['tournaments_created'])} Turniere · unterschrieben: "
         f"{len(data['signatures'])} Tische."
     )
+    roles = _roles_text(data)
+    if roles:
+        lines.append("Rollen: " + roles + ".")
     lines.append("Alles im Einzelnen: die Datei. Löschen: /ich vergessen")
     payload = json.dumps(data, ensure_ascii=False, indent=2).encode()
     return Reply(
         "\n".join(lines),
         documents=(Document(OWN_DATA_FILE, payload, "Deine gespeicherten Daten (JSON)"),),
     )
+
+
+def _roles_text(data: dict[str, Any]) -> str:
+    """The roles of ``/ich daten``'s document, in words."""
+    roles = [f"Ligaleitung „{escape(x)}“" for x in data["leagues_created"]]
+    roles += [
+        f"Kapitän von „{escape(x['team'])}“ ({escape(x['league'])})" for x in data["captain_of"]
+    ]
+    roles += [f"Ausrichter Spieltag {x['day']} ({escape(x['league'])})" for x in data["host_of"]]
+    roles += [f"Turnierleitung „{escape(x['name'])}“" for x in data["tournaments_created"]]
+    return " · ".join(roles)
 
 
 def _count(n: int, one: str, many: str) -> str:
@@ -373,8 +388,9 @@ def forget_me(session: Session, cmd: Command) -> Reply:
         f"({changed['links']}) und dein Telegram-Name an {_count(changed['rows'], 'Zeile', 'Zeilen')}, "
         f"{_count(changed['signatures'], 'Unterschrift', 'Unterschriften')} und allen anderen "
         "Stellen.\n"
-        "Listen und Turniere, die du angelegt hast, kennen nur noch die Nummer deines Kontos "
-        "(damit du sie weiter löschen oder verwalten kannst), keinen Namen.\n"
+        "Listen, Turniere und Ligen, die du angelegt hast, und deine Rollen als Kapitän oder "
+        "Ausrichter kennen nur noch die Nummer deines Kontos (damit du sie weiter löschen "
+        "oder verwalten kannst), keinen Namen.\n"
         "Ein Name, der in den Listen eines Chats steht, bleibt – die Liste ist das Protokoll "
         "des Tisches. Ändern lässt er sich dort mit /umbenennen ALT NEU – bitte die Admins "
         "des Chats darum."

@@ -39,6 +39,7 @@ from skatbot.usecases.common.names import (
     resolve,
     take_name,
 )
+from skatbot.usecases.common.place_kinds import Becoming, refuse_other_kind
 from skatbot.usecases.common.places import guard_replace
 from skatbot.usecases.common.reply import Answer, Command, Reply
 from skatbot.usecases.people.persons import after_rename, me_buttons
@@ -111,8 +112,8 @@ def state_line(loaded: repo.LoadedList) -> str:
 
 # --- /neu -----------------------------------------------------------------------------------
 def refuse_at_tournament_desk(session: Session, cmd: Command) -> str:
-    """The rules code of the place (its chat row locked); a tournament desk keeps no lists
-    of its own."""
+    """The rules code of the place (its chat row locked); a tournament desk and a league
+    desk keep no lists of their own."""
     rules = chats.chat_rules(session, cmd.chat_id)
     if tournament_of(session, cmd.chat_id) is not None:
         raise RuleError(
@@ -121,6 +122,7 @@ def refuse_at_tournament_desk(session: Session, cmd: Command) -> str:
             hint="Listen bitte in einem eigenen Chat oder Thema führen (je Tisch eins). "
             + DESK_HINT,
         )
+    refuse_other_kind(session, cmd, Becoming.LISTS)
     return rules
 
 

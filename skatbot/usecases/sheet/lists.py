@@ -7,6 +7,7 @@ from skatbot.rules.errors import RuleError
 from skatbot.storage import lists as repo
 from skatbot.storage.tournament import tournament_of
 from skatbot.storage.unit import Session
+from skatbot.usecases.common.place_kinds import Becoming, refuse_other_kind
 from skatbot.usecases.common.places import guard_ended
 from skatbot.usecases.common.reply import Command
 
@@ -17,13 +18,15 @@ DESK_HINT = (
 
 
 def refuse_at_desk(session: Session, cmd: Command) -> None:
-    """A tournament desk keeps no list: /spiel, /stand and the like point to what works."""
+    """A tournament desk and a league desk keep no list: /spiel, /stand and the like point
+    to what works."""
     if tournament_of(session, cmd.chat_id) is not None:
         raise RuleError(
             ("Dieses Thema" if cmd.thread_id else "Dieser Chat")
             + " ist die Turnierleitung – hier läuft keine Liste.",
             hint=DESK_HINT,
         )
+    refuse_other_kind(session, cmd, Becoming.LISTS)
 
 
 def require_list(session: Session, cmd: Command) -> repo.LoadedList:

@@ -50,6 +50,7 @@ from skatbot.storage.tournament_models import Participant, Tournament
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import rich, texts
 from skatbot.usecases.common.names import check_unique, clean_name, full_stop, match_words
+from skatbot.usecases.common.place_kinds import Becoming, refuse_other_kind
 from skatbot.usecases.common.reply import Answer, Command, Document, Reply
 from skatbot.usecases.tournament import cash, ending
 from skatbot.usecases.tournament import tables as tournament_tables
@@ -170,6 +171,7 @@ def turnier(session: Session, cmd: Command) -> Reply:
             "Der Turniername enthält Steuerzeichen.", hint="Nur sichtbare Zeichen verwenden."
         )
     ensure_chat(session, cmd.chat_id, lock=True)
+    refuse_other_kind(session, cmd, Becoming.TOURNAMENT_DESK)
     existing = trepo.tournament_of(session, cmd.chat_id)
     if existing is not None and existing.closed_at is None:
         raise RuleError(
