@@ -224,7 +224,9 @@ class WebhookServer:
         update = parsed
         chat = update.effective_chat
         key = chat.id if chat is not None else None
-        lock, users = self._chat_locks.get(key, (asyncio.Lock(), 0)) if key else (None, 0)
+        lock, users = (
+            self._chat_locks.get(key, (asyncio.Lock(), 0)) if key is not None else (None, 0)
+        )
         if key is not None and lock is not None:
             self._chat_locks[key] = (lock, users + 1)
         try:
