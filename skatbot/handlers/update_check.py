@@ -6,9 +6,9 @@ the Bot API (a traceback each, an error notice, a connection closed unanswered).
 finds such an update first, so that it is refused like any unreadable one: one logged line,
 confirmed, nothing processed (``resilience.parse_update``).
 
-Checked: every number of the update fits in 64 bits (Telegram's ids all do); every string
-can be written as UTF-8; and, for the parts the bot reads, the type of each field and the
-fields an object cannot lack (``SHAPES``). Fields not listed are left to PTB, kinds of update
+Checked: every number of the update fits in 64 bits (Telegram's ids all do; a topic's id in
+32); every string can be written as UTF-8; and, for the parts the bot reads, the type of each
+field and the fields an object cannot lack (the ``Shape`` of each). Fields not listed are left to PTB, kinds of update
 not listed are not looked at.
 """
 
@@ -27,7 +27,12 @@ class _Id:
     """A chat or user id: an integer, never 0."""
 
 
+class _Int32:
+    """A message or topic id: 32 bits in Telegram's own schema (its TL type ``int``)."""
+
+
 ID = _Id()
+INT32 = _Int32()
 
 
 @dataclass(eq=False)
@@ -61,7 +66,7 @@ TOPIC = Shape({"name": str})
 MESSAGE = Shape(
     {
         "message_id": int,
-        "message_thread_id": int,
+        "message_thread_id": INT32,  # stored as 32 bits (the outbox's topic)
         "date": int,
         "edit_date": int,
         "from": USER,
@@ -205,6 +210,9 @@ def _each(items: object, shape: Shape, path: str, depth: int) -> str | None:
 def _typed(item: object, expected: object, path: str) -> str | None:
     if expected is ID:
         return None if valid_id(item) else f"{path} is no id: {_short(item)}"
+    if expected is INT32:
+        fits = type(item) is int and -(1 << 31) <= item < 1 << 31
+        return None if fits else f"{path} is no 32-bit number: {_short(item)}"
     if expected is int:
         return None if type(item) is int else f"{path} is no whole number: {_short(item)}"
     if expected is bool:

@@ -170,6 +170,10 @@ ODD_UPDATES: dict[str, dict[str, Any]] = {
     "topic id beyond 64 bits": _odd(
         lambda m: m.update(message_thread_id=BEYOND_64_BITS, is_topic_message=True)
     ),
+    # a topic is a message: 32 bits in Telegram's schema, and stored so (PostgreSQL refuses more)
+    "topic id beyond 32 bits": _odd(
+        lambda m: m.update(message_thread_id=1 << 31, is_topic_message=True)
+    ),
     "numeric text": _odd(_set("text", 5)),
     "text a list": _odd(_set("text", ["/neu"])),
     "entities not a list": _odd(_set("entities", "x")),
