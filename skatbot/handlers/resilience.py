@@ -49,7 +49,6 @@ def _chat_and_thread(data: dict[str, Any]) -> tuple[int, int | None] | None:
             chat = holder.get("chat")
             chat_id = chat.get("id") if isinstance(chat, dict) else None
             if valid_id(chat_id):  # not 0, not beyond 64 bits: a chat Telegram can have
-                assert isinstance(chat_id, int)
                 thread = holder.get("message_thread_id")
                 topic = holder.get("is_topic_message") is True and valid_id(thread)
                 return chat_id, thread if topic else None

@@ -8,15 +8,15 @@ confirmed, nothing processed (``resilience.parse_update``).
 
 Checked: every number of the update fits in 64 bits (Telegram's ids all do; a topic's id in
 32); every string can be written as UTF-8; and, for the parts the bot reads, the type of each
-field and the fields an object cannot lack (the ``Shape`` of each). Fields not listed are left to PTB, kinds of update
-not listed are not looked at.
+field and the fields an object cannot lack (the ``Shape`` of each). Fields not listed are
+left to PTB, kinds of update not listed are not looked at.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 INT64 = range(-(1 << 63), 1 << 63)
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -129,7 +129,7 @@ UPDATE = Shape(
 SENT_BY_SOMEONE = ("message", "edited_message")
 
 
-def valid_id(value: object) -> bool:
+def valid_id(value: object) -> TypeGuard[int]:
     """A chat or user id as Telegram has them: a 64-bit integer other than 0."""
     return type(value) is int and value != 0 and value in INT64
 
