@@ -1,16 +1,26 @@
-"""The slow-body attack on ``skatbot webhook`` (a real process on loopback), and the cost of
+"""Two attacks on ``skatbot webhook`` (a real process on loopback), and the cost of
 aiohttp's server for comparison.
 
-``CONNS`` connections, none with the secret, each announce a 1 MiB body and send ``SENT`` KiB
+Slow bodies (``--attack slow-body``, the default): ``CONNS`` connections, none with the secret, each announce a 1 MiB body and send ``SENT`` KiB
 of it in slices over ``SECONDS`` seconds, then stay idle for ``IDLE`` seconds. Meanwhile one
 real update (with the secret) is posted. Printed: the bot's RSS before and at its peak, the
 real update's answer and time, how many attack connections the server still holds after the
 idle time, and what each got.
 
+Idle connections (``--attack idle``): ``CONNS`` connections from ``--attacker`` (another
+loopback address, 127.0.0.2) say nothing and connect again whenever the server drops them;
+after ``--warmup`` seconds one real update is posted from 127.0.0.1, again and again (a new
+connection each try, ``--pause`` apart) until it is answered 200. Printed: the tries and
+seconds it took, how many connections the attacker held then, how often it was dropped, and
+the bot's RSS.
+
 Usage: python bench/webhook_attack.py [--code DIR] [--conns 300] [--sent 960] [--seconds 8]
        [--idle 45]
+       python bench/webhook_attack.py --attack idle [--code DIR] [--conns 110] [--warmup 3]
+       [--env NAME=VALUE ...]
 ``--code DIR`` runs the bot from another source tree (e.g. the commit before the hardening,
-unpacked with ``git archive``) for the figure before.
+unpacked with ``git archive``) for the figure before; ``--env`` sets the bot's environment
+(e.g. ``SKATBOT_WEBHOOK_SOURCES=telegram``).
 """
 
 from __future__ import annotations
@@ -23,6 +33,9 @@ import socket
 import sys
 import tempfile
 import time
+from asyncio.subprocess import Process
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -90,8 +103,9 @@ async def attacker(port: int, sent_kib: int, seconds: float, idle: float, out: l
     writer.close()
 
 
-async def main(args: argparse.Namespace) -> None:
-    port = free_port()
+@asynccontextmanager
+async def bot_process(args: argparse.Namespace, port: int) -> AsyncIterator[Process]:
+    """``skatbot webhook`` on ``port`` (on the stand-in), started and answering."""
     with tempfile.TemporaryDirectory() as tmp:
         async with FakeBotApi(group_limit=None) as api:
             api.add_chat(CHAT)
@@ -103,6 +117,7 @@ async def main(args: argparse.Namespace) -> None:
                 SKATBOT_WEBHOOK_SECRET=SECRET,
                 SKATBOT_RATE_LIMIT="0",
             )
+            env.update(item.split("=", 1) for item in args.env)
             if args.code:
                 env["PYTHONPATH"] = args.code
             proc = await asyncio.create_subprocess_exec(
@@ -130,41 +145,66 @@ async def main(args: argparse.Namespace) -> None:
                     except OSError:
                         await asyncio.sleep(0.1)
                 await asyncio.sleep(0.5)
-                before = rss_mb(proc.pid)
-                answers: list[str] = []
-                peak = [before]
-
-                async def sample() -> None:
-                    while True:
-                        peak[0] = max(peak[0], rss_mb(proc.pid))
-                        await asyncio.sleep(0.2)
-
-                sampler = asyncio.create_task(sample())
-                attack = [
-                    asyncio.create_task(attacker(port, args.sent, args.seconds, args.idle, answers))
-                    for _ in range(args.conns)
-                ]
-                await asyncio.sleep(args.seconds / 2)
-                began = time.monotonic()
-                try:
-                    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-                    body = update(1)
-                    writer.write(
-                        f"POST /hook HTTP/1.1\r\nHost: x\r\nContent-Length: {len(body)}\r\n"
-                        f"X-Telegram-Bot-Api-Secret-Token: {SECRET}\r\n\r\n".encode()
-                        + body
-                    )
-                    real = (await asyncio.wait_for(reader.readline(), 60)).decode().strip()
-                    writer.close()
-                except (OSError, TimeoutError) as err:
-                    real = f"failed: {err.__class__.__name__}"
-                real_ms = (time.monotonic() - began) * 1000
-                await asyncio.gather(*attack)
-                sampler.cancel()
-                after = rss_mb(proc.pid)
+                yield proc
             finally:
                 proc.terminate()
                 await proc.wait()
+
+
+class Peak:
+    """The highest RSS of a process, sampled every 0.2 s while running."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.before = self.peak = rss_mb(pid)
+        self._task: asyncio.Task[None] | None = None
+
+    async def _sample(self) -> None:
+        while True:
+            self.peak = max(self.peak, rss_mb(self.pid))
+            await asyncio.sleep(0.2)
+
+    def __enter__(self) -> Peak:
+        self._task = asyncio.get_running_loop().create_task(self._sample())
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._task is not None:
+            self._task.cancel()
+        self.after = rss_mb(self.pid)
+
+    def line(self) -> str:
+        return f"bot RSS: {self.before:.0f} MB before, {self.peak:.0f} MB peak, {self.after:.0f} MB after"
+
+
+def request(body: bytes) -> bytes:
+    return (
+        f"POST /hook HTTP/1.1\r\nHost: x\r\nContent-Length: {len(body)}\r\n"
+        f"X-Telegram-Bot-Api-Secret-Token: {SECRET}\r\n\r\n".encode()
+        + body
+    )
+
+
+async def slow_body(args: argparse.Namespace) -> None:
+    port = free_port()
+    async with bot_process(args, port) as proc:
+        answers: list[str] = []
+        with Peak(proc.pid) as rss:
+            attack = [
+                asyncio.create_task(attacker(port, args.sent, args.seconds, args.idle, answers))
+                for _ in range(args.conns)
+            ]
+            await asyncio.sleep(args.seconds / 2)
+            began = time.monotonic()
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                writer.write(request(update(1)))
+                real = (await asyncio.wait_for(reader.readline(), 60)).decode().strip()
+                writer.close()
+            except (OSError, TimeoutError) as err:
+                real = f"failed: {err.__class__.__name__}"
+            real_ms = (time.monotonic() - began) * 1000
+            await asyncio.gather(*attack)
     counts: dict[str, int] = {}
     for a in answers:
         counts[a] = counts.get(a, 0) + 1
@@ -172,9 +212,104 @@ async def main(args: argparse.Namespace) -> None:
         f"code: {args.code or 'this tree'}; {args.conns} connections, {args.sent} KiB of a "
         f"1 MiB body each over {args.seconds} s, then {args.idle} s idle"
     )
-    print(f"bot RSS: {before:.0f} MB before, {peak[0]:.0f} MB peak, {after:.0f} MB after")
+    print(rss.line())
     print(f"real update during the attack: {real!r} after {real_ms:.0f} ms")
     print(f"attack connections: {counts}")
+
+
+class IdleAttacker:
+    """``conns`` connections from ``address`` that say nothing and come back when dropped."""
+
+    def __init__(self, port: int, address: str, conns: int) -> None:
+        self.port = port
+        self.address = address
+        self.conns = conns
+        self.held = 0
+        self.connects = 0
+        self.drops = 0
+        self.stop = asyncio.Event()
+
+    async def _one(self) -> None:
+        while not self.stop.is_set():
+            try:
+                reader, writer = await asyncio.open_connection(
+                    "127.0.0.1", self.port, local_addr=(self.address, 0)
+                )
+            except OSError:
+                await asyncio.sleep(0.05)
+                continue
+            self.connects += 1
+            self.held += 1
+            try:
+                stopped = asyncio.ensure_future(self.stop.wait())
+                closed = asyncio.ensure_future(reader.read())  # EOF (or an answer): dropped
+                await asyncio.wait({stopped, closed}, return_when=asyncio.FIRST_COMPLETED)
+                stopped.cancel()
+                closed.cancel()
+            except (ConnectionError, OSError):
+                pass
+            finally:
+                self.held -= 1
+                writer.close()
+            if not self.stop.is_set():
+                self.drops += 1
+
+    async def run(self) -> None:
+        await asyncio.gather(*(self._one() for _ in range(self.conns)))
+
+
+async def legitimate(port: int, pause: float, give_up: float) -> tuple[str, int, float]:
+    """Post one update until it is answered 200: (last answer, tries, seconds)."""
+    began = time.monotonic()
+    tries = 0
+    answer = "none"
+    while time.monotonic() - began < give_up:
+        tries += 1
+        try:
+            reader, writer = await asyncio.open_connection(
+                "127.0.0.1", port, local_addr=("127.0.0.1", 0)
+            )
+            try:
+                writer.write(request(update(1)))
+                await writer.drain()
+                line = await asyncio.wait_for(reader.readline(), 15)
+                answer = line.decode().strip() or "closed unanswered"
+            finally:
+                writer.close()
+        except (OSError, TimeoutError) as err:
+            answer = err.__class__.__name__
+        if answer.startswith("HTTP/1.1 200"):
+            break
+        await asyncio.sleep(pause)
+    return answer, tries, time.monotonic() - began
+
+
+async def idle_attack(args: argparse.Namespace) -> None:
+    port = free_port()
+    async with bot_process(args, port) as proc:
+        with Peak(proc.pid) as rss:
+            attack = IdleAttacker(port, args.attacker, args.conns)
+            running = asyncio.create_task(attack.run())
+            await asyncio.sleep(args.warmup)
+            held_before = attack.held
+            answer, tries, seconds = await legitimate(port, args.pause, 60)
+            held_after = attack.held
+            attack.stop.set()
+            await running
+    print(
+        f"code: {args.code or 'this tree'}; {args.conns} idle connections from "
+        f"{args.attacker}, reconnecting when dropped; env {args.env or '-'}"
+    )
+    print(rss.line())
+    print(
+        f"real update from 127.0.0.1: {answer!r} after {tries} tries, {seconds:.2f} s "
+        f"(pause {args.pause} s between tries)"
+    )
+    print(
+        f"attacker: {held_before} connections held when the update was first posted, "
+        f"{held_after} when it was answered; {attack.connects} connects, {attack.drops} drops "
+        f"in {args.warmup + seconds:.0f} s"
+    )
 
 
 def aiohttp_cost() -> None:
@@ -210,13 +345,22 @@ def aiohttp_cost() -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--code")
-    parser.add_argument("--conns", type=int, default=300)
+    parser.add_argument("--conns", type=int, help="300 slow bodies, 110 idle connections")
     parser.add_argument("--sent", type=int, default=960)
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--idle", type=float, default=45.0)
     parser.add_argument("--import-cost", action="store_true", help="only the aiohttp comparison")
+    parser.add_argument("--attack", choices=("slow-body", "idle"), default="slow-body")
+    parser.add_argument("--attacker", default="127.0.0.2", help="source address (idle)")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds before the update")
+    parser.add_argument("--pause", type=float, default=0.1, help="seconds between its tries")
+    parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE")
     args = parser.parse_args()
     if args.import_cost:
         aiohttp_cost()
+    elif args.attack == "idle":
+        args.conns = args.conns or 110  # a few more than the server's cap of 100
+        asyncio.run(idle_attack(args))
     else:
-        asyncio.run(main(args))
+        args.conns = args.conns or 300
+        asyncio.run(slow_body(args))

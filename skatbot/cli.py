@@ -156,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
         if not token:
             print("TELEGRAM_BOT_TOKEN fehlt.", file=sys.stderr)
             return 2
-        from skatbot.webhook import run_webhook_mode, valid_secret
+        from skatbot.webhook import parse_sources, run_webhook_mode, valid_secret
 
         if args.secret is not None:
             print(
@@ -173,6 +173,15 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
+        try:
+            sources = parse_sources(os.environ.get("SKATBOT_WEBHOOK_SOURCES", ""))
+        except ValueError as err:
+            print(
+                f"SKATBOT_WEBHOOK_SOURCES: „{err}“ ist weder eine Adresse noch ein Netz "
+                "(z. B. 149.154.160.0/20) noch „telegram“.",
+                file=sys.stderr,
+            )
+            return 2
         return run_webhook_mode(
             token,
             listen=args.listen,
@@ -180,6 +189,7 @@ def run(args: argparse.Namespace) -> int:
             url=args.url,
             secret=secret,
             set_webhook=not args.no_set_webhook,
+            sources=sources,
         )
     if args.command == "run" or token:
         if not token:

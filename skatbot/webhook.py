@@ -16,11 +16,17 @@ across instances, the database serialises a chat's writes (row lock on PostgreSQ
 
 The server holds against slow or hostile clients (it is reachable without the secret): the
 path, method, secret and declared length are checked from the headers, before a byte of the
-body is read (a refused request is answered and the connection closed); a request's head must
-arrive within ``head_timeout`` seconds (also the longest a kept-alive connection may idle) and
-its body within ``body_timeout``; at most ``max_connections`` connections are open (Telegram
-opens at most 100, 40 by default; more are answered 503 and closed); a body over
-``max_body`` is refused (413; updates are a few kilobytes). Chosen over aiohttp's server,
+body is read (a refused request is answered and the connection closed); a new connection's
+request head must arrive within ``head_timeout`` seconds, a kept-alive connection's next one
+within ``keepalive_timeout``, and a body within ``body_timeout``; a body over ``max_body`` is
+refused (413; updates are a few kilobytes). At most ``max_connections`` connections are open
+(Telegram opens at most 100, 40 by default). When all are taken, a connection from another
+address takes the place of the longest-waiting idle one (no request under way) of the
+address that holds the most, if that address holds more than its fair share
+(``fair_share``); otherwise it is answered 503 and closed. So one address (an attacker
+without the secret) cannot keep Telegram out, while a load balancer that alone connects may
+still use every connection. Optionally only ``sources`` (e.g. Telegram's published ranges)
+are served; other addresses are closed unanswered. Chosen over aiohttp's server,
 which would hold as well: importing it costs ~300 ms CPU and ~10 MB more peak RSS at every
 start (bench/webhook_attack.py), this server nothing measurable.
 """
@@ -33,7 +39,10 @@ import hmac
 import json
 import logging
 import re
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from ipaddress import IPv4Network, IPv6Network, ip_address, ip_network
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -51,8 +60,14 @@ AnyApplication = Application[Any, Any, Any, Any, Any, Any]
 SECRET_HEADER = "x-telegram-bot-api-secret-token"
 MAX_BODY = 256 << 10  # Telegram updates are a few kilobytes; refuse anything above 256 KiB
 MAX_CONNECTIONS = 100  # Telegram's setWebhook max_connections is 1-100 (40 by default)
-HEAD_TIMEOUT = 10.0  # seconds for a request's head (and a kept-alive connection's idling)
+# Telegram sends a request as soon as it has connected, and its next one on a kept-alive
+# connection whenever an update is due: a connection silent longer is not worth its slot.
+HEAD_TIMEOUT = 3.0  # seconds from connecting to a request's complete head
+KEEPALIVE_TIMEOUT = 5.0  # seconds a kept-alive connection may wait for its next request
 BODY_TIMEOUT = 10.0  # seconds for the whole body
+# Where Telegram's webhook requests come from ("Marvin's Marvellous Guide to All Things
+# Webhook", core.telegram.org/bots/webhooks; IPv4 only). The guide says they may change.
+TELEGRAM_SOURCES = (ip_network("149.154.160.0/20"), ip_network("91.108.4.0/22"))
 HEAD_LIMIT = 16 << 10  # bytes of a request's head
 _PHRASES = {
     200: "OK",
@@ -66,9 +81,42 @@ _PHRASES = {
 }
 
 
+Network = IPv4Network | IPv6Network
+
+
 def valid_secret(secret: str) -> bool:
     """Telegram's rule for ``secret_token``: 1-256 characters ``A-Z a-z 0-9 _ -``."""
     return re.fullmatch(r"[A-Za-z0-9_-]{1,256}", secret) is not None
+
+
+def parse_sources(text: str) -> tuple[Network, ...]:
+    """The networks of ``SKATBOT_WEBHOOK_SOURCES``: comma-separated addresses or networks,
+    ``telegram`` for Telegram's published ranges; empty: every address (``()``). Raises
+    ``ValueError`` naming the first item that is neither."""
+    if not text.strip():
+        return ()
+    found: list[Network] = []
+    for item in (part.strip() for part in text.split(",")):
+        if item.lower() == "telegram":
+            found.extend(TELEGRAM_SOURCES)
+            continue
+        try:
+            found.append(ip_network(item))
+        except ValueError:
+            raise ValueError(item) from None
+    return tuple(found)
+
+
+def fair_share(max_connections: int) -> int:
+    """The connections one address may keep when others need them."""
+    return max(4, max_connections // 8)
+
+
+@dataclass
+class _Connection:
+    address: str
+    writer: asyncio.StreamWriter
+    idle_since: float | None  # waiting for a request's head since (None: one under way)
 
 
 class WebhookServer:
@@ -83,7 +131,9 @@ class WebhookServer:
         max_connections: int = MAX_CONNECTIONS,
         max_body: int = MAX_BODY,
         head_timeout: float = HEAD_TIMEOUT,
+        keepalive_timeout: float = KEEPALIVE_TIMEOUT,
         body_timeout: float = BODY_TIMEOUT,
+        sources: Iterable[Network] = (),
     ) -> None:
         self.app = app
         self.secret = secret
@@ -91,14 +141,20 @@ class WebhookServer:
         self.max_connections = max_connections
         self.max_body = max_body
         self.head_timeout = head_timeout
+        self.keepalive_timeout = keepalive_timeout
         self.body_timeout = body_timeout
+        self.sources = tuple(sources)
         self.dropped = 0
         """Connections closed for being too slow or over the cap."""
+        self.evicted = 0
+        """Idle connections closed to make room for another address."""
+        self.refused = 0
+        """Connections from addresses outside ``sources``, closed unanswered."""
         self.port = 0
         self._server: asyncio.Server | None = None
         self._chat_locks: dict[int, tuple[asyncio.Lock, int]] = {}  # lock, users
         self._failed: set[int] = set()
-        self._connections: set[asyncio.Task[Any]] = set()
+        self._connections: dict[asyncio.Task[Any], _Connection] = {}
         app.add_error_handler(self._note_failure)
         app.bot_data["redelivered_on_failure"] = True
 
@@ -117,10 +173,14 @@ class WebhookServer:
         if server is None:
             return
         server.close()
-        # Let running requests finish: their updates are being committed right now.
+        # Idle connections go at once; running requests may finish: their updates are being
+        # committed right now.
+        for connection in list(self._connections.values()):
+            if connection.idle_since is not None:
+                connection.writer.close()
         if self._connections:
-            await asyncio.wait(self._connections, timeout=10)
-        for task in self._connections:
+            await asyncio.wait(list(self._connections), timeout=10)
+        for task in list(self._connections):
             task.cancel()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(server.wait_closed(), 1)
@@ -164,7 +224,9 @@ class WebhookServer:
         update = parsed
         chat = update.effective_chat
         key = chat.id if chat is not None else None
-        lock, users = self._chat_locks.get(key, (asyncio.Lock(), 0)) if key else (None, 0)
+        lock, users = (
+            self._chat_locks.get(key, (asyncio.Lock(), 0)) if key is not None else (None, 0)
+        )
         if key is not None and lock is not None:
             self._chat_locks[key] = (lock, users + 1)
         try:
@@ -187,20 +249,62 @@ class WebhookServer:
 
     # -- HTTP -----------------------------------------------------------------------------
 
+    def served(self, address: str) -> bool:
+        """Whether ``address`` is one of ``sources`` (always, without ``sources``)."""
+        if not self.sources:
+            return True
+        try:
+            ip = ip_address(address)
+        except ValueError:
+            return False
+        if ip.version == 6 and ip.ipv4_mapped is not None:  # a dual-stack socket's IPv4 peer
+            ip = ip.ipv4_mapped
+        return any(ip in network for network in self.sources)
+
+    def _make_room(self, address: str) -> bool:
+        """All connections are taken: close the longest-idle connection of the address that
+        holds the most, if that is another address holding more than its fair share."""
+        held: dict[str, int] = {}
+        for connection in self._connections.values():
+            held[connection.address] = held.get(connection.address, 0) + 1
+        idle = [
+            (held[c.address], -c.idle_since, task)
+            for task, c in self._connections.items()
+            if c.idle_since is not None and c.address != address
+        ]
+        if not idle:
+            return False
+        count, _, task = max(idle, key=lambda item: item[:2])
+        if count <= fair_share(self.max_connections):
+            return False
+        victim = self._connections.pop(task)
+        victim.writer.close()  # its read ends (EOF); the task cleans up
+        self.evicted += 1
+        return True
+
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
-        if len(self._connections) >= self.max_connections:
+        peer = writer.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) and peer else ""
+        if not self.served(address):
+            self.refused += 1
+            writer.close()
+            return
+        if len(self._connections) >= self.max_connections and not self._make_room(address):
             self.dropped += 1
             with contextlib.suppress(Exception):
                 await self._respond(writer, 503, keep_alive=False)
             writer.close()
             return
+        connection = _Connection(address, writer, time.monotonic())
         if task is not None:
-            self._connections.add(task)
+            self._connections[task] = connection
+        timeout = self.head_timeout
         try:
             while True:
+                connection.idle_since = time.monotonic()
                 try:
-                    head = await asyncio.wait_for(read_head(reader), self.head_timeout)
+                    head = await asyncio.wait_for(read_head(reader), timeout)
                 except TimeoutError:
                     self.dropped += 1  # too slow, or idle for too long
                     break
@@ -209,6 +313,8 @@ class WebhookServer:
                     break
                 if head is None:
                     break
+                connection.idle_since = None  # a request is under way: never evicted
+                timeout = self.keepalive_timeout
                 verb, target, headers = head
                 keep_alive = headers.get("connection", "").lower() != "close"
                 try:
@@ -243,7 +349,7 @@ class WebhookServer:
             self.dropped += 1
         finally:
             if task is not None:
-                self._connections.discard(task)
+                self._connections.pop(task, None)
             writer.close()
             with contextlib.suppress(Exception):
                 await writer.wait_closed()
@@ -308,7 +414,14 @@ async def serve_webhook(
 
 
 def run_webhook_mode(
-    token: str, *, listen: str, port: int, url: str, secret: str, set_webhook: bool = True
+    token: str,
+    *,
+    listen: str,
+    port: int,
+    url: str,
+    secret: str,
+    set_webhook: bool = True,
+    sources: tuple[Network, ...] = (),
 ) -> int:
     from skatbot.app import run_until_signal
 
@@ -321,6 +434,7 @@ def run_webhook_mode(
             secret=secret,
             set_webhook=set_webhook,
             stop=stop,
+            sources=sources,
         )
 
     return run_until_signal(token, serve)

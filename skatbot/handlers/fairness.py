@@ -11,6 +11,10 @@ minute. So, per chat:
 * at most ``PENDING`` documents wait in the chat's outbox; a further ask is refused until
   they are out (the documents' lane of the outbox, ``delivery.Outbox``, keeps them from
   holding up any other reply);
+* each of those notes and refusals is sent to a member once per ``WINDOW``: further asks
+  held back for the same reason within it get no answer (``quiet``). Notes are paced like
+  every reply, so one member asking forty times would otherwise put forty notes in front of
+  everyone else's answers. (The Bot API has no message only one member of a group sees.)
 
 and over all chats one heavy read renders at a time (``renders``), so bookings elsewhere keep
 the event loop. Per-chat state is kept for the ``CHATS_KEPT`` chats used last (LRU): a chat
@@ -41,10 +45,25 @@ CHATS_KEPT = 4096
 class _Chat:
     last: tuple[str, float] | None = None  # (command text, when)
     asked: dict[int | None, deque[float]] = field(default_factory=dict)  # member -> times
+    told: dict[tuple[int | None, str], float] = field(default_factory=dict)  # (member, why)
 
 
 class Repeated(Exception):
-    """The same heavy command again in a row: answered with a note instead."""
+    """The same heavy command again in a row: answered with a note instead (``quiet``:
+    with nothing, the member had the note within the window)."""
+
+    def __init__(self, quiet: bool = False) -> None:
+        super().__init__()
+        self.quiet = quiet
+
+
+class Throttled(RuleError):
+    """A heavy read refused for now (the member's rate, the chat's pending documents);
+    ``quiet``: the member was told so within the window, answer nothing."""
+
+    def __init__(self, message: str, *, hint: str, quiet: bool) -> None:
+        super().__init__(message, hint=hint)
+        self.quiet = quiet
 
 
 class Fairness:
@@ -87,35 +106,51 @@ class Fairness:
             chat.last = None
 
     def admit(self, chat_id: int, user_id: int | None, text: str, pending: int) -> None:
-        """Let a heavy read through, or raise ``Repeated`` / a ``RuleError`` saying why not.
+        """Let a heavy read through, or raise ``Repeated`` / ``Throttled`` saying why not.
         ``pending``: the documents waiting in the chat's outbox now."""
         now = self._clock()
         chat = self._chat(chat_id)
+        self._forget_old(chat, now)
         asked = " ".join(text.split()).lower()
         if (
             chat.last is not None
             and chat.last[0] == asked
             and now - chat.last[1] < self.repeat_seconds
         ):
-            raise Repeated
+            raise Repeated(quiet=self._told(chat, user_id, "repeat", now))
         if pending >= self.pending:
-            raise RuleError(
+            raise Throttled(
                 f"Für diesen Chat sind noch {pending} Dokumente unterwegs.",
                 hint="Sobald sie da sind, noch einmal fragen.",
+                quiet=self._told(chat, user_id, "pending", now),
             )
         times = chat.asked.setdefault(user_id, deque())
         while times and times[0] <= now - self.window:
             times.popleft()
         if len(times) >= self.per_member:
             wait = max(1, int(times[0] + self.window - now + 0.999))
-            raise RuleError(
+            raise Throttled(
                 f"Du hast gerade {self.per_member} Dokumente angefordert – das nächste in {wait} s.",
                 hint="So kommen auch die Einträge der anderen sofort an.",
+                quiet=self._told(chat, user_id, "rate", now),
             )
         times.append(now)
         chat.last = (asked, now)
-        for member in [m for m, t in chat.asked.items() if not t or t[-1] <= now - self.window]:
+
+    def _told(self, chat: _Chat, user_id: int | None, why: str, now: float) -> bool:
+        """Whether the member heard ``why`` within the window already; if not, they hear it
+        now (counted from now)."""
+        if (user_id, why) in chat.told:
+            return True
+        chat.told[(user_id, why)] = now
+        return False
+
+    def _forget_old(self, chat: _Chat, now: float) -> None:
+        old = now - self.window
+        for member in [m for m, t in chat.asked.items() if not t or t[-1] <= old]:
             del chat.asked[member]
+        for key in [k for k, when in chat.told.items() if when <= old]:
+            del chat.told[key]
 
 
 def makes_document(text: str) -> bool:

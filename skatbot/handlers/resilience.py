@@ -1,9 +1,10 @@
 """What the bot does when one update, one upload or one topic cannot be served as planned.
 
-* An update that cannot be read (PTB's parser raises on it: a field missing, a wrong type)
-  is logged with its id and confirmed like any other; the chat it came from, if it can be
-  found in the raw JSON, gets one short notice. Without this a single such update would stop
-  the poller, and Telegram would hand it out again after every restart.
+* An update that cannot be read (PTB's parser raises on it, or it is one Telegram cannot
+  have sent: an id beyond 64 bits, a field of the wrong type, see ``update_check``) is
+  logged with its id in one line and confirmed like any other; the chat it came from, if the
+  raw JSON names a real one, gets one short notice. Without this a single such update would
+  stop the poller, and Telegram would hand it out again after every restart.
 * A document or photo that cannot be sent after the last try does not take its caption
   with it: the text goes out as a message with a note that the file is missing.
 * A reply refused because its forum topic is closed goes to the chat's General topic,
@@ -19,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from telegram import Update
 from telegram.ext import ContextTypes
+
+from skatbot.handlers.update_check import oddity, valid_id
 
 if TYPE_CHECKING:
     from skatbot.handlers.delivery import Target
@@ -45,9 +48,9 @@ def _chat_and_thread(data: dict[str, Any]) -> tuple[int, int | None] | None:
                 continue
             chat = holder.get("chat")
             chat_id = chat.get("id") if isinstance(chat, dict) else None
-            if isinstance(chat_id, int) and not isinstance(chat_id, bool):
+            if valid_id(chat_id):  # not 0, not beyond 64 bits: a chat Telegram can have
                 thread = holder.get("message_thread_id")
-                topic = holder.get("is_topic_message") is True and isinstance(thread, int)
+                topic = holder.get("is_topic_message") is True and valid_id(thread)
                 return chat_id, thread if topic else None
     return None
 
@@ -72,13 +75,17 @@ def parse_update(data: object, bot: Any) -> Update | None:
     try:
         if not isinstance(data, dict) or update_id_of(data) is None:
             raise ValueError("not an update object")
+        odd = oddity(data)
+        if odd is not None:
+            raise ValueError(odd)
         update = Update.de_json(data, bot)
     except Exception as err:
+        reason = " ".join(str(err).split())  # one line, whatever the exception says
         log.warning(
             "update %s cannot be read (%s: %s); confirmed without processing",
             update_id_of(data),
             err.__class__.__name__,
-            err,
+            reason if len(reason) <= 200 else reason[:197] + "...",
         )
         return None
     return update

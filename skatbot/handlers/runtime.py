@@ -183,11 +183,13 @@ async def execute(
         try:
             pending = delivery.outbox_of(bot_data).pending(target.chat_id, heavy=True)
             gate.admit(target.chat_id, cmd.user_id, cmd.text, pending)
-        except fairness.Repeated:
-            await send(update, context, Reply(fairness.repeated_note(cmd.text)))
+        except fairness.Repeated as held:
+            if not held.quiet:  # told once per window: no paced spam in front of others
+                await send(update, context, Reply(fairness.repeated_note(cmd.text)))
             return
-        except RuleError as err:
-            await send(update, context, Reply(error_text(err), refusal=True))
+        except fairness.Throttled as held:
+            if not held.quiet:
+                await send(update, context, Reply(error_text(held), refusal=True))
             return
         async with gate.renders:  # one document rendered at a time, over all chats
             await _read_and_send(update, context, use_case, cmd, offload)

@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from skatbot.handlers.fairness import Fairness
+from skatbot.handlers.fairness import Fairness, Repeated, Throttled
 from tests.helpers import Bot, ok, refused, replies
 
 CHAT = -1001
@@ -91,3 +91,71 @@ async def test_at_most_three_documents_wait_per_chat(bot: Bot) -> None:
     sent = documents(bot) + len(bot.api.photos(CHAT))
     assert sent == len(asks) - len(refusals), (sent, refusals)
     await ok(bot, "/vordruck 3", user_id=30)  # the queue is empty again: asking works
+
+
+async def test_one_member_repeating_a_document_does_not_silence_the_group(bot: Bot) -> None:
+    """40 × the same document by one member: one document, one note, the rest unanswered;
+    another member's /wert then comes right after that note, not behind 39 of them."""
+    pushed = [bot.api.push_message("/vordruck 4", chat_id=CHAT, user_id=7) for _ in range(40)]
+    wert = bot.api.push_message("/wert grand ohne 1 hand gewonnen", chat_id=CHAT, user_id=8)
+    for update_id in (*pushed, wert):
+        await bot.api.wait_confirmed(update_id, timeout=60)
+    await bot.delivered(CHAT, timeout=120)
+    texts = [
+        str(c.params.get("text", ""))
+        for c in bot.api.calls
+        if c.method == "sendMessage" and c.ok  # a send refused (429) and retried counts once
+    ]
+    notes = [i for i, t in enumerate(texts) if "kommt schon" in t]
+    answer = next(i for i, t in enumerate(texts) if "Grand" in t)
+    assert len(notes) == 1, len(notes)
+    assert len([n for n in notes if n < answer]) <= 1
+    assert documents(bot) == 1
+
+
+async def test_a_member_over_the_limit_is_told_once(bot: Bot) -> None:
+    await ok(bot, "/neu Anna Bernd Carla")
+    asks = ["/vordruck 3", "/vordruck 4", "/pdf", "/export", "/stand bild", "/pdf liste 1"]
+    out = [await bot.say(command, user_id=5) for command in asks * 2]
+    refusals = [r.text for replies_ in out for r in replies_ if r.refusal]
+    assert len(refusals) == 1 and "3 Dokumente angefordert" in refusals[0], refusals
+    assert documents(bot) + len(bot.api.photos(CHAT)) == 3
+    await bot.say("/export", user_id=6)  # another member is not held back
+    assert documents(bot) == 4
+
+
+def test_notes_once_per_member_and_window() -> None:
+    """Fairness alone, on a fake clock: the first repeat and the first refusal of a member
+    are told (``quiet`` False), the next ones within the window are not, and after the
+    window the member is told again; another member is told on their own."""
+    now = [0.0]
+    gate = Fairness(clock=lambda: now[0])
+
+    def outcome(user: int, text: str) -> str:
+        try:
+            gate.admit(CHAT, user, text, pending=0)
+        except Repeated as held:
+            return "quiet repeat" if held.quiet else "repeat"
+        except Throttled as held:
+            return "quiet limit" if held.quiet else "limit"
+        return "sent"
+
+    assert [outcome(1, "/vordruck 4") for _ in range(4)] == [
+        "sent",
+        "repeat",
+        "quiet repeat",
+        "quiet repeat",
+    ]
+    assert outcome(2, "/vordruck 4") == "repeat"  # another member: told once too
+    assert [outcome(1, t) for t in ("/pdf", "/export", "/kasse", "/urkunden")] == [
+        "sent",
+        "sent",
+        "limit",
+        "quiet limit",
+    ]
+    now[0] = 61.0  # the window has passed
+    assert [outcome(1, "/export"), outcome(1, "/export"), outcome(1, "/export")] == [
+        "sent",
+        "repeat",
+        "quiet repeat",
+    ]

@@ -2,7 +2,9 @@
 length are checked from the headers before the body is read, a slow head or body is dropped
 after its timeout, connections over the cap are refused, and a real update is answered
 while 40 slow bodies without the secret hang on the server (bench/webhook_attack.py runs
-300 of them against the real process)."""
+300 of them against the real process). One address holding every connection cannot keep
+another's update out, an idle kept-alive connection is closed, and optionally only listed
+source addresses (Telegram's ranges) are served."""
 
 from __future__ import annotations
 
@@ -10,10 +12,13 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from ipaddress import ip_network
+
+import pytest
 
 from skatbot.app import build_application
 from skatbot.storage.database import Database
-from skatbot.webhook import WebhookServer, serve_webhook
+from skatbot.webhook import WebhookServer, parse_sources, serve_webhook
 from tests.helpers import GROUP_WINDOW
 from tests.robustness.test_webhook import CHAT, SECRET, message
 from tests.standin.fake_telegram import FakeBotApi
@@ -129,3 +134,151 @@ async def test_an_update_is_answered_during_a_slow_body_attack(db: Database) -> 
         assert await post_update(ws, message(1, "/neu Anna Bernd Carla")) == 200
         await ws.app.bot_data["outbox"].wait_idle(None, 10)
         assert any("Neue Liste" in (m.text or "") for m in api.messages(CHAT))
+
+
+# -- idle connections from one address ---------------------------------------------------------
+# All of loopback (127.0.0.0/8) is local: the attacker connects from 127.0.0.2, Telegram's
+# stand-in from 127.0.0.1, so the server sees two client addresses.
+ATTACKER = "127.0.0.2"
+
+
+async def connect_from(
+    address: str, port: int
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    return await asyncio.open_connection("127.0.0.1", port, local_addr=(address, 0))
+
+
+class IdleAttacker:
+    """``count`` connections from ``ATTACKER`` that say nothing and connect again whenever
+    the server drops them (bench/webhook_attack.py --attack idle on the real process)."""
+
+    def __init__(self, port: int, count: int) -> None:
+        self.port = port
+        self.count = count
+        self.connects = 0
+        self.dropped = 0
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def _one(self) -> None:
+        while True:
+            try:
+                reader, writer = await connect_from(ATTACKER, self.port)
+            except OSError:
+                await asyncio.sleep(0.01)
+                continue
+            self.connects += 1
+            try:
+                await reader.read()  # until the server answers (503) or closes
+            except ConnectionError:
+                pass
+            finally:
+                writer.close()
+            self.dropped += 1
+
+    async def __aenter__(self) -> IdleAttacker:
+        self._tasks = [asyncio.create_task(self._one()) for _ in range(self.count)]
+        for _ in range(500):  # until every connection was made once
+            if self.connects >= self.count:
+                break
+            await asyncio.sleep(0.01)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+
+async def post_from(address: str, ws: WebhookServer, update: dict[str, object]) -> int | None:
+    """Post ``update`` from ``address`` on a new connection: the status, or None when the
+    connection was closed without an answer."""
+    body = json.dumps(update).encode()
+    reader, writer = await connect_from(address, ws.port)
+    try:
+        writer.write(head(len(body)) + body)
+        await writer.drain()
+        line = await asyncio.wait_for(reader.readline(), 30)
+    except ConnectionError:
+        return None
+    finally:
+        writer.close()
+    return int(line.split()[1]) if line else None
+
+
+async def test_one_address_cannot_keep_an_update_out(db: Database) -> None:
+    """An address holding every connection (idle, and coming back when dropped) gives one up
+    for an update from another address: answered on the first try, not after the attacker's
+    connections time out (they never do here: 30 s)."""
+    async with (
+        server(db, max_connections=20, head_timeout=30) as (api, ws),
+        IdleAttacker(ws.port, 25) as attacker,
+    ):
+        statuses = []
+        for _ in range(5):
+            statuses.append(await post_from("127.0.0.1", ws, message(1, "/neu Anna Bernd Carla")))
+            if statuses[-1] == 200:
+                break
+            await asyncio.sleep(0.05)
+        assert statuses == [200]
+        assert attacker.dropped >= 5  # the 5 over the cap were refused and keep trying
+        await ws.app.bot_data["outbox"].wait_idle(None, 10)
+        assert any("Neue Liste" in (m.text or "") for m in api.messages(CHAT))
+
+
+async def test_the_attacker_does_not_take_back_the_updates_connections(db: Database) -> None:
+    """Several updates from another address, one after the other on kept-alive and new
+    connections, while the attacker keeps reconnecting: every one is answered at once."""
+    async with (
+        server(db, max_connections=20, head_timeout=30) as (_api, ws),
+        IdleAttacker(ws.port, 40),
+    ):
+        statuses = [
+            await post_from("127.0.0.1", ws, message(n, f"/neu Anna Bernd Carla{n}"))
+            for n in range(1, 6)
+        ]
+        assert statuses == [200] * 5
+
+
+async def test_a_kept_alive_connection_that_idles_is_closed(db: Database) -> None:
+    async with server(db, head_timeout=30, keepalive_timeout=0.3) as (_api, ws):
+        body = json.dumps(message(1, "/neu Anna Bernd Carla")).encode()
+        reader, writer = await asyncio.open_connection("127.0.0.1", ws.port)
+        writer.write(head(len(body)) + body)
+        assert await status_of(reader, 30) == 200
+        assert await closed(reader)  # no second request: closed after 0.3 s, not 30
+        assert ws.dropped == 1
+        writer.close()
+
+
+async def test_only_the_listed_sources_are_served(db: Database) -> None:
+    async with server(db, sources=parse_sources("127.0.0.1/32")) as (_api, ws):
+        assert await post_from(ATTACKER, ws, message(1, "/neu Anna Bernd Carla")) is None
+        assert await post_from("127.0.0.1", ws, message(2, "/neu Anna Bernd Carla")) == 200
+        assert ws.refused == 1
+
+
+def test_sources_name_telegrams_ranges_or_networks() -> None:
+    telegram = (ip_network("149.154.160.0/20"), ip_network("91.108.4.0/22"))
+    assert parse_sources("") == ()
+    assert parse_sources("telegram") == telegram
+    assert parse_sources(" Telegram , 10.0.0.0/8, 192.0.2.7") == (
+        *telegram,
+        ip_network("10.0.0.0/8"),
+        ip_network("192.0.2.7/32"),
+    )
+    for wrong in ("quatsch", "10.0.0.1/8", "telegram,,"):
+        with pytest.raises(ValueError):
+            parse_sources(wrong)
+
+
+def test_wrong_sources_stop_the_start(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from skatbot.cli import main
+
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", "4242:TEST")
+    monkeypatch.setenv("SKATBOT_WEBHOOK_SECRET", SECRET)
+    monkeypatch.setenv("SKATBOT_WEBHOOK_SOURCES", "telegram,quatsch")
+    assert main(["webhook", "--url", "https://x/y"]) == 2
+    err = capsys.readouterr().err
+    assert "SKATBOT_WEBHOOK_SOURCES" in err and "quatsch" in err
