@@ -26,6 +26,13 @@ class Base(DeclarativeBase):
     pass
 
 
+# The table arguments of every table with an integer surrogate key: SQLite's AUTOINCREMENT, so
+# the id of a deleted row is never handed out again (plain SQLite takes max(id) + 1, so the
+# newest row's id came back with the next insert, and whatever still named it - a button, a
+# link in another table - pointed at a stranger's row). PostgreSQL's sequences never reuse.
+NEVER_REUSE_IDS = {"sqlite_autoincrement": True}
+
+
 def utc_now() -> dt.datetime:
     """Now, in UTC: the default of every stored time."""
     return dt.datetime.now(dt.UTC)

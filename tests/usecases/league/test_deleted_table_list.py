@@ -53,3 +53,21 @@ async def test_a_deleted_table_list_takes_its_link_along(chat: Harness) -> None:
 
     # the table itself can be linked to a new list
     await ok(chat, f"/tisch {code}", "Serie 1 · Tisch 1", **table)
+
+
+async def test_an_empty_table_list_replaced_by_neu_frees_the_table(chat: Harness) -> None:
+    """/neu replaces an empty list without asking: a league table's too. The new list is the
+    group's own, not the table's, and the table can be linked again."""
+    await setup_league(chat)
+    await ok(chat, "/spieltag 1 Reken", **LEADER)
+    seating = await ok(chat, "/setzen", "/tisch L", **LEADER)
+    code = re.search(r"Tisch 1 \(4er, 48 Spiele, /tisch (L\w{6})\)", seating).group(1)  # type: ignore[union-attr]
+    table = {"chat_id": TABLE_CHAT, **NORD_CAPTAIN}
+    await ok(chat, f"/tisch {code}", "Serie 1 · Tisch 1", **table)
+    await ok(chat, "/neu Ute Vera Wim", **table)
+    assert league_state(chat) == (0, [None] * len(league_state(chat)[1]))
+    await ok(chat, "/spiel Vera grand mit 1 gewonnen", **table)
+    closed = await ok(chat, "/abschluss ja", **table)
+    assert "Ligaleitung" not in closed, closed
+    assert league_state(chat)[0] == 0
+    await ok(chat, f"/tisch {code}", "Serie 1 · Tisch 1", chat_id=-3002, **NORD_CAPTAIN)
