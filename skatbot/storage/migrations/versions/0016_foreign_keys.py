@@ -19,6 +19,7 @@ Revises: 0015
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import sqlalchemy as sa
 from alembic import op
@@ -83,15 +84,16 @@ ADDED = {
     ("tournament_tables", "list_id"),
     ("league_tables", "list_id"),
 }
-# (table, column) indexed from this revision on (a unique constraint indexes the list ids).
+# (table, column, partial index condition) indexed from this revision on (a unique
+# constraint indexes the list ids). Most rows name no target: those stay out of its index.
 INDEXES = (
-    ("lists", "continues"),
-    ("rows", "target"),
-    ("builders", "list_id"),
-    ("builders", "target_row"),
-    ("people", "merged_into"),
-    ("league_day_teams", "team_id"),
-    ("league_lineups", "team_id"),
+    ("lists", "continues", None),
+    ("rows", "target", "target IS NOT NULL"),
+    ("builders", "list_id", None),
+    ("builders", "target_row", None),
+    ("people", "merged_into", None),
+    ("league_day_teams", "team_id", None),
+    ("league_lineups", "team_id", None),
 )
 # Every table with an integer surrogate key (``id``): AUTOINCREMENT on SQLite.
 AUTOINCREMENT = (
@@ -116,6 +118,12 @@ def _fk_name(table: str, column: str, referred: str) -> str:
 
 def _ix_name(table: str, column: str) -> str:
     return f"ix_{table}_{column}"
+
+
+def _only(where: str | None) -> dict[str, Any]:
+    if where is None:
+        return {}
+    return {"sqlite_where": sa.text(where), "postgresql_where": sa.text(where)}
 
 
 def _referred(table: str, column: str) -> str:
@@ -209,9 +217,9 @@ def _rebuild_sqlite(*, up: bool) -> None:
                     batch_op.create_foreign_key(
                         name, referred, [column], ["id"], ondelete=on_delete
                     )
-            for t, column in INDEXES:
+            for t, column, where in INDEXES:
                 if t == table and up:
-                    batch_op.create_index(_ix_name(t, column), [column])
+                    batch_op.create_index(_ix_name(t, column), [column], **_only(where))
                 elif t == table:
                     batch_op.drop_index(_ix_name(t, column))
 
@@ -234,9 +242,9 @@ def _keys_postgresql(*, up: bool) -> None:
                 ["id"],
                 ondelete=on_delete,
             )
-    for table, column in INDEXES:
+    for table, column, where in INDEXES:
         if up:
-            op.create_index(_ix_name(table, column), table, [column])
+            op.create_index(_ix_name(table, column), table, [column], **_only(where))
         else:
             op.drop_index(_ix_name(table, column), table_name=table)
 
