@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+from typing import Any
 
-from sqlalchemy import Enum
+from sqlalchemy import Enum, text
 from sqlalchemy.orm import DeclarativeBase
 
 
@@ -24,6 +25,19 @@ def str_enum(kind: type[enum.StrEnum], length: int = 16) -> Enum:
 
 class Base(DeclarativeBase):
     pass
+
+
+# The table arguments of every table with an integer surrogate key: SQLite's AUTOINCREMENT, so
+# the id of a deleted row is never handed out again (plain SQLite takes max(id) + 1, so the
+# newest row's id came back with the next insert, and whatever still named it - a button, a
+# link in another table - pointed at a stranger's row). PostgreSQL's sequences never reuse.
+NEVER_REUSE_IDS = {"sqlite_autoincrement": True}
+
+
+def only_where(condition: str) -> dict[str, Any]:
+    """The keyword arguments of a partial index (``Index(..., **only_where("x IS NOT NULL"))``)
+    on both databases."""
+    return {"sqlite_where": text(condition), "postgresql_where": text(condition)}
 
 
 def utc_now() -> dt.datetime:

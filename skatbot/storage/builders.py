@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, String, Text, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from skatbot.storage.base import Base, str_enum, utc_now
+from skatbot.storage.base import NEVER_REUSE_IDS, Base, str_enum, utc_now
 
 
 class BuilderStatus(enum.StrEnum):
@@ -26,14 +26,19 @@ class BuilderStatus(enum.StrEnum):
 
 class GameBuilder(Base):
     __tablename__ = "builders"
+    __table_args__ = NEVER_REUSE_IDS
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    chat_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("chats.id"), index=True)
-    list_id: Mapped[int] = mapped_column(ForeignKey("lists.id", ondelete="CASCADE"))
+    chat_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("chats.id", ondelete="CASCADE"), index=True
+    )
+    list_id: Mapped[int] = mapped_column(ForeignKey("lists.id", ondelete="CASCADE"), index=True)
     message_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     owner_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     owner_name: Mapped[str] = mapped_column(String(128), default="")
-    target_row: Mapped[int | None] = mapped_column(Integer, nullable=True)  # correction of
+    target_row: Mapped[int | None] = mapped_column(  # the row it corrects
+        ForeignKey("rows.id", ondelete="CASCADE"), nullable=True, index=True
+    )
     source_message_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     rows_seen: Mapped[int] = mapped_column(Integer)
     state: Mapped[str] = mapped_column(

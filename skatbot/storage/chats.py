@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session, aliased
 from skatbot.rules.sheet import PLAYS
 from skatbot.storage import lists as repo
 from skatbot.storage.database import ensure_chat
-from skatbot.storage.lists_models import Chat, Player, ProcessedUpdate, Row, SheetList
+from skatbot.storage.lists_models import Chat, ProcessedUpdate, Row, SheetList
 from skatbot.storage.places import Topic
 from skatbot.storage.settings import ChatSettings
 
@@ -122,6 +122,7 @@ def name_on_rows(session: Session, list_id: int, user_id: int) -> str:
 
 def delete_chat_data(session: Session, chat_id: int) -> int:
     """Delete everything stored for the chat; returns the number of top-level rows deleted.
+    What hangs on those rows (a list's rows, a tournament's series) goes by ON DELETE.
 
     Processed update ids stay (a redelivered update must still book nothing), but their
     stored reply texts, which quote names and games, are blanked.
@@ -131,9 +132,6 @@ def delete_chat_data(session: Session, chat_id: int) -> int:
         if table.name == ProcessedUpdate.__tablename__:
             session.execute(update(table).where(table.c.chat_id == chat_id).values(reply=None))
             continue
-        if table.name == SheetList.__tablename__:
-            list_ids = select(SheetList.id).where(SheetList.chat_id == chat_id)
-            session.execute(delete(Row).where(Row.list_id.in_(list_ids)))
         result = session.execute(delete(table).where(table.c.chat_id == chat_id))
         deleted += max(result.rowcount or 0, 0)  # type: ignore[attr-defined]
     session.execute(delete(Chat).where(Chat.id == chat_id))
@@ -142,18 +140,14 @@ def delete_chat_data(session: Session, chat_id: int) -> int:
 
 
 def delete_list(session: Session, list_id: int) -> None:
-    """Delete one list: its rows, players and builder; the stored replies of the updates
-    since it began (they quote its names) are blanked, the update ids stay."""
-    from skatbot.storage.builders import GameBuilder
-
+    """Delete one list; the schema takes what points at it along (ON DELETE): its rows,
+    players and builders go, a table of a league or tournament playing on it is free again,
+    a list continuing it starts a chain of its own. The stored replies of the updates since
+    it began (they quote its names) are blanked, the update ids stay."""
     lst = session.get(SheetList, list_id)
     if lst is None:
         return
     chat_id, began = lst.chat_id, lst.created_at
-    session.execute(delete(GameBuilder).where(GameBuilder.list_id == list_id))
-    session.execute(delete(Row).where(Row.list_id == list_id))
-    session.execute(delete(Player).where(Player.list_id == list_id))
-    session.execute(update(SheetList).where(SheetList.continues == list_id).values(continues=None))
     session.execute(delete(SheetList).where(SheetList.id == list_id))
     session.execute(
         update(ProcessedUpdate)

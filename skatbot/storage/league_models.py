@@ -25,16 +25,19 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from skatbot.storage.base import Base, utc_now
+from skatbot.storage.base import NEVER_REUSE_IDS, Base, utc_now
 
 
 class League(Base):
     """A league's group, run from the group leader's place (``chat_id``)."""
 
     __tablename__ = "leagues"
+    __table_args__ = NEVER_REUSE_IDS
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    chat_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("chats.id"), index=True)
+    chat_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("chats.id", ondelete="CASCADE"), index=True
+    )
     name: Mapped[str] = mapped_column(String(64))
     created_by: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     created_by_name: Mapped[str | None] = mapped_column(String(128), nullable=True)
@@ -58,7 +61,7 @@ class League(Base):
 
 class LeagueTeam(Base):
     __tablename__ = "league_teams"
-    __table_args__ = (UniqueConstraint("league_id", "position"),)
+    __table_args__ = (UniqueConstraint("league_id", "position"), NEVER_REUSE_IDS)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), index=True)
@@ -72,6 +75,7 @@ class LeagueTeam(Base):
 
 class LeaguePlayer(Base):
     __tablename__ = "league_players"
+    __table_args__ = NEVER_REUSE_IDS
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     team_id: Mapped[int] = mapped_column(
@@ -86,7 +90,7 @@ class MatchDay(Base):
     """A match day; ``seated`` series have been started (their seating shown)."""
 
     __tablename__ = "league_days"
-    __table_args__ = (UniqueConstraint("league_id", "number"),)
+    __table_args__ = (UniqueConstraint("league_id", "number"), NEVER_REUSE_IDS)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), index=True)
@@ -114,13 +118,15 @@ class DayTeam(Base):
     """A team on a match day: whether it appeared."""
 
     __tablename__ = "league_day_teams"
-    __table_args__ = (UniqueConstraint("day_id", "team_id"),)
+    __table_args__ = (UniqueConstraint("day_id", "team_id"), NEVER_REUSE_IDS)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     day_id: Mapped[int] = mapped_column(
         ForeignKey("league_days.id", ondelete="CASCADE"), index=True
     )
-    team_id: Mapped[int] = mapped_column(ForeignKey("league_teams.id", ondelete="CASCADE"))
+    team_id: Mapped[int] = mapped_column(
+        ForeignKey("league_teams.id", ondelete="CASCADE"), index=True
+    )
     appeared: Mapped[bool] = mapped_column(Boolean, default=True)
 
 
@@ -131,12 +137,15 @@ class LineupEntry(Base):
     line-up may be replaced, then each row adds to the log."""
 
     __tablename__ = "league_lineups"
+    __table_args__ = NEVER_REUSE_IDS
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     day_id: Mapped[int] = mapped_column(
         ForeignKey("league_days.id", ondelete="CASCADE"), index=True
     )
-    team_id: Mapped[int] = mapped_column(ForeignKey("league_teams.id", ondelete="CASCADE"))
+    team_id: Mapped[int] = mapped_column(
+        ForeignKey("league_teams.id", ondelete="CASCADE"), index=True
+    )
     slot: Mapped[int] = mapped_column(Integer)  # 1-based
     name: Mapped[str] = mapped_column(String(64))
     from_series: Mapped[int] = mapped_column(Integer, default=1)
@@ -149,6 +158,7 @@ class DayResult(Base):
     """A player's list totals for one series of a day. Append-only; the latest row counts."""
 
     __tablename__ = "league_results"
+    __table_args__ = NEVER_REUSE_IDS
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     day_id: Mapped[int] = mapped_column(
@@ -169,7 +179,7 @@ class LeagueTable(Base):
     chat opens the list; closing it reports the table's results (``list_id`` finds it)."""
 
     __tablename__ = "league_tables"
-    __table_args__ = (UniqueConstraint("day_id", "series", "table_no"),)
+    __table_args__ = (UniqueConstraint("day_id", "series", "table_no"), NEVER_REUSE_IDS)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     day_id: Mapped[int] = mapped_column(
@@ -178,4 +188,7 @@ class LeagueTable(Base):
     series: Mapped[int] = mapped_column(Integer)
     table_no: Mapped[int] = mapped_column(Integer)  # 1-based, as the seating names it
     code: Mapped[str] = mapped_column(String(16), unique=True)
-    list_id: Mapped[int | None] = mapped_column(Integer, nullable=True, unique=True)
+    # A deleted list frees the table (SET NULL): /tisch CODE links a new one.
+    list_id: Mapped[int | None] = mapped_column(
+        ForeignKey("lists.id", ondelete="SET NULL"), nullable=True, unique=True
+    )

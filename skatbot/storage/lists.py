@@ -370,10 +370,9 @@ def close_list(session: Session, lst: ListInfo) -> ListInfo:
 
 
 def discard_list(session: Session, lst: ListInfo) -> None:
-    """Delete a list that has no game (its players, rows and builders go with it): an empty
-    list replaced by a new one is no series and leaves no trace in numbers or statistics."""
-    session.execute(delete(ROWS).where(ROWS.c.list_id == lst.id))
-    session.execute(delete(PLAYERS).where(PLAYERS.c.list_id == lst.id))
+    """Delete a list that has no game (the schema takes its players, rows and builders along
+    and frees a table linked to it): an empty list replaced by a new one is no series and
+    leaves no trace in numbers or statistics."""
     session.execute(delete(LISTS).where(LISTS.c.id == lst.id))
 
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 import datetime as dt
 import enum
 
-from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, String, Text, func
+from sqlalchemy import BigInteger, DateTime, ForeignKey, Index, Integer, String, Text, func
 from sqlalchemy.orm import Mapped, mapped_column
 
 from skatbot.rules.sheet import RowKind
-from skatbot.storage.base import Base, str_enum, utc_now
+from skatbot.storage.base import NEVER_REUSE_IDS, Base, only_where, str_enum, utc_now
 
 
 class ListStatus(enum.StrEnum):
@@ -31,9 +31,12 @@ class SheetList(Base):
     """One series ("Liste") in a chat. At most one is open per chat."""
 
     __tablename__ = "lists"
+    __table_args__ = NEVER_REUSE_IDS
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    chat_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("chats.id"), index=True)
+    chat_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("chats.id", ondelete="CASCADE"), index=True
+    )
     status: Mapped[ListStatus] = mapped_column(str_enum(ListStatus), default=ListStatus.OPEN)
     rules: Mapped[str] = mapped_column(String(16), default="isko")
     first_dealer: Mapped[int] = mapped_column(Integer, default=0)
@@ -43,12 +46,15 @@ class SheetList(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
     closed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     # The list this one continues (/weiter): the series of one evening are a chain of these.
-    # No foreign key: /loeschen deletes a place's lists in any order.
-    continues: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # A deleted list ends the chain there (SET NULL): /loeschen deletes in any order.
+    continues: Mapped[int | None] = mapped_column(
+        ForeignKey("lists.id", ondelete="SET NULL"), nullable=True, index=True
+    )
 
 
 class Player(Base):
     __tablename__ = "players"
+    __table_args__ = NEVER_REUSE_IDS
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     list_id: Mapped[int] = mapped_column(ForeignKey("lists.id", ondelete="CASCADE"), index=True)
@@ -62,6 +68,14 @@ class Row(Base):
     the list's closing/reopening (``rules.sheet.RowKind``). Never updated, never deleted."""
 
     __tablename__ = "rows"
+    __table_args__ = (
+        # Deleting a row looks up the rows naming it: without the index a scan of every
+        # list's rows per deleted row (measured: deleting a 49-row list among 200,000 rows
+        # took 1.7 s, with it 0.2 ms). Partial: most rows name none, and those cost a
+        # booking nothing (a full index: +8 µs per row).
+        Index("ix_rows_target", "target", **only_where("target IS NOT NULL")),
+        NEVER_REUSE_IDS,
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     list_id: Mapped[int] = mapped_column(ForeignKey("lists.id", ondelete="CASCADE"), index=True)
@@ -69,7 +83,10 @@ class Row(Base):
     dealer: Mapped[int | None] = mapped_column(Integer, nullable=True)
     declarer: Mapped[int | None] = mapped_column(Integer, nullable=True)
     announcement: Mapped[str | None] = mapped_column(String(200), nullable=True)
-    target: Mapped[int | None] = mapped_column(ForeignKey("rows.id"), nullable=True)
+    # The row a cancel or correction acts on (same list).
+    target: Mapped[int | None] = mapped_column(
+        ForeignKey("rows.id", ondelete="CASCADE"), nullable=True
+    )
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     user_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     user_name: Mapped[str | None] = mapped_column(String(128), nullable=True)

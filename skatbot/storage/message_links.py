@@ -35,14 +35,17 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from skatbot.rules.sheet import PLAYS
-from skatbot.storage.base import Base, utc_now
+from skatbot.storage.base import NEVER_REUSE_IDS, Base, utc_now
 from skatbot.storage.lists_models import Row, SheetList
 from skatbot.storage.prepared import Prepared
 
 
 class MessageLink(Base):
     __tablename__ = "message_links"
-    __table_args__ = (Index("ix_message_links_chat_message", "chat_id", "message_id"),)
+    __table_args__ = (
+        Index("ix_message_links_chat_message", "chat_id", "message_id"),
+        NEVER_REUSE_IDS,
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     # The place (Command.chat_id). Named chat_id so that /loeschen and group -> supergroup

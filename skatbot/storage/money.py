@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, String, Text, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from skatbot.storage.base import Base, utc_now
+from skatbot.storage.base import NEVER_REUSE_IDS, Base, utc_now
 
 STAKE = "stake"
 FEES = "fees"
@@ -25,9 +25,12 @@ PRIZES = "prizes"
 
 class MoneySetting(Base):
     __tablename__ = "money_settings"
+    __table_args__ = NEVER_REUSE_IDS
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    chat_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("chats.id"), index=True)
+    chat_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("chats.id", ondelete="CASCADE"), index=True
+    )
     kind: Mapped[str] = mapped_column(String(16))  # stake | fees | prizes
     from_list: Mapped[int] = mapped_column(Integer, default=0)  # stakes: first list it covers
     value: Mapped[str] = mapped_column(Text)  # JSON

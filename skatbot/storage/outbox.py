@@ -34,12 +34,13 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from skatbot.storage.base import Base, utc_now
+from skatbot.storage.base import NEVER_REUSE_IDS, Base, utc_now
 from skatbot.storage.prepared import Prepared
 
 
 class OutboxRow(Base):
     __tablename__ = "outbox"
+    __table_args__ = NEVER_REUSE_IDS
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)  # the order of delivery
     chat_id: Mapped[int] = mapped_column(BigInteger, index=True)  # the Telegram chat

@@ -24,25 +24,30 @@ from dataclasses import dataclass
 from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, String, select, update
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from skatbot.storage.base import Base, utc_now
+from skatbot.storage.base import NEVER_REUSE_IDS, Base, utc_now
 from skatbot.storage.lists_models import Player, SheetList
 
 
 class PersonRow(Base):
     __tablename__ = "people"
+    __table_args__ = NEVER_REUSE_IDS
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     chat_id: Mapped[int] = mapped_column(BigInteger, index=True)  # the place
     name: Mapped[str] = mapped_column(String(64))  # display name
     user_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     user_name: Mapped[str | None] = mapped_column(String(128), nullable=True)
-    # No foreign key: /loeschen deletes a place's rows in any order.
-    merged_into: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # A deleted person leaves the ones merged into it on their own (SET NULL), as clearing
+    # the merge would: /loeschen deletes a place's people in any order.
+    merged_into: Mapped[int | None] = mapped_column(
+        ForeignKey("people.id", ondelete="SET NULL"), nullable=True, index=True
+    )
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 
 
 class PersonName(Base):
     __tablename__ = "person_names"
+    __table_args__ = NEVER_REUSE_IDS
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     chat_id: Mapped[int] = mapped_column(BigInteger, index=True)

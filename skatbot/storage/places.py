@@ -20,7 +20,7 @@ from sqlalchemy import BigInteger, DateTime, Integer, UniqueConstraint, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from skatbot.storage.base import Base, utc_now
+from skatbot.storage.base import NEVER_REUSE_IDS, Base, utc_now
 from skatbot.storage.lists_models import SheetList
 
 TOPIC_PLACE_BASE = 2**53
@@ -30,7 +30,8 @@ class Topic(Base):
     """A forum topic that has a list (or settings) of its own."""
 
     __tablename__ = "topics"
-    __table_args__ = (UniqueConstraint("telegram_chat_id", "thread_id"),)
+    # Never reused: a topic's place id is made from its row id.
+    __table_args__ = (UniqueConstraint("telegram_chat_id", "thread_id"), NEVER_REUSE_IDS)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     # Not named chat_id: /loeschen and the group->supergroup move act on every table with a

@@ -56,13 +56,8 @@ def close_tournament(t: Tournament, user_id: int | None) -> None:
 
 
 def delete_tournament(session: Session, t: Tournament) -> None:
-    """A tournament with its participants, series, results and table links."""
-    for model in (TableLink, RosterChange):
-        session.execute(delete(model).where(model.tournament_id == t.id))
-    series_ids = select(Series.id).where(Series.tournament_id == t.id)
-    session.execute(delete(Result).where(Result.series_id.in_(series_ids)))
-    session.execute(delete(Series).where(Series.tournament_id == t.id))
-    session.execute(delete(Participant).where(Participant.tournament_id == t.id))
+    """A tournament; the schema takes its participants, roster, series, results and table
+    links along (ON DELETE CASCADE). The lists its tables played on stay where they are."""
     session.execute(delete(Tournament).where(Tournament.id == t.id))
     session.expire_all()
 

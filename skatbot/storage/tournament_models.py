@@ -24,15 +24,18 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from skatbot.storage.base import Base, utc_now
+from skatbot.storage.base import NEVER_REUSE_IDS, Base, utc_now
 
 
 class Tournament(Base):
     __tablename__ = "tournaments"
+    __table_args__ = NEVER_REUSE_IDS
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     # The place (chat or topic); its tournaments follow each other there.
-    chat_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("chats.id"), index=True)
+    chat_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("chats.id", ondelete="CASCADE"), index=True
+    )
     name: Mapped[str] = mapped_column(String(64))
     seed: Mapped[str] = mapped_column(String(64))  # the lot of the ranking (docs/rules.md §5)
     games_3: Mapped[int] = mapped_column(Integer, default=36)  # series length at a 3-table
@@ -54,7 +57,7 @@ class Tournament(Base):
 
 class Participant(Base):
     __tablename__ = "tournament_participants"
-    __table_args__ = (UniqueConstraint("tournament_id", "position"),)
+    __table_args__ = (UniqueConstraint("tournament_id", "position"), NEVER_REUSE_IDS)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     tournament_id: Mapped[int] = mapped_column(
@@ -78,6 +81,7 @@ class RosterChange(Base):
     """A row of the tournament's log: a participant arrived or left after the first draw."""
 
     __tablename__ = "tournament_roster"
+    __table_args__ = NEVER_REUSE_IDS
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     tournament_id: Mapped[int] = mapped_column(
@@ -96,7 +100,7 @@ class Series(Base):
     """One drawn series: its seed and tables (JSON list of lists of names, seat order)."""
 
     __tablename__ = "tournament_series"
-    __table_args__ = (UniqueConstraint("tournament_id", "number"),)
+    __table_args__ = (UniqueConstraint("tournament_id", "number"), NEVER_REUSE_IDS)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     tournament_id: Mapped[int] = mapped_column(
@@ -116,6 +120,7 @@ class Result(Base):
     """A player's table-list totals for one series. Append-only; the latest row counts."""
 
     __tablename__ = "tournament_results"
+    __table_args__ = NEVER_REUSE_IDS
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     series_id: Mapped[int] = mapped_column(
@@ -139,15 +144,17 @@ class TableLink(Base):
     ``chat_id`` is the desk's place (so /loeschen at the desk and a group's move take it
     along). The table is linked to a list when its list is opened: in a forum topic the bot
     created, or wherever ``/tisch CODE`` was sent; ``list_id`` finds the table from the list
-    (a list's place may move, its id stays). ``signed`` is the JSON ``{name: user id}`` of
+    (a list's place may move, its id stays; a deleted list sets it to NULL). ``signed`` is the JSON ``{name: user id}`` of
     the signatures of the latest closing; ``reported`` whether those results count now.
     """
 
     __tablename__ = "tournament_tables"
-    __table_args__ = (UniqueConstraint("series_id", "table_no"),)
+    __table_args__ = (UniqueConstraint("series_id", "table_no"), NEVER_REUSE_IDS)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    chat_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("chats.id"), index=True)
+    chat_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("chats.id", ondelete="CASCADE"), index=True
+    )
     tournament_id: Mapped[int] = mapped_column(
         ForeignKey("tournaments.id", ondelete="CASCADE"), index=True
     )
@@ -156,7 +163,10 @@ class TableLink(Base):
     )
     table_no: Mapped[int] = mapped_column(Integer)  # 1-based, as the draw names it
     code: Mapped[str] = mapped_column(String(16), unique=True)  # /tisch CODE
-    list_id: Mapped[int | None] = mapped_column(Integer, nullable=True, unique=True)
+    # A deleted list frees the table (SET NULL): /tisch CODE links a new one.
+    list_id: Mapped[int | None] = mapped_column(
+        ForeignKey("lists.id", ondelete="SET NULL"), nullable=True, unique=True
+    )
     signed: Mapped[str] = mapped_column(Text, default="{}")
     reported: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)

@@ -186,7 +186,12 @@ def _schema(engine: Engine) -> dict[str, object]:
             columns=[(c["name"], str(c["type"]), c["nullable"]) for c in insp.get_columns(table)],
             primary_key=insp.get_pk_constraint(table)["constrained_columns"],
             foreign_keys=sorted(
-                (tuple(f["constrained_columns"]), f["referred_table"], tuple(f["referred_columns"]))
+                (
+                    tuple(f["constrained_columns"]),
+                    f["referred_table"],
+                    tuple(f["referred_columns"]),
+                    (f.get("options") or {}).get("ondelete"),
+                )
                 for f in insp.get_foreign_keys(table)
             ),
             indexes=sorted(
@@ -194,8 +199,20 @@ def _schema(engine: Engine) -> dict[str, object]:
                 for i in insp.get_indexes(table)
             ),
             unique=sorted(tuple(u["column_names"]) for u in insp.get_unique_constraints(table)),
+            autoincrement=_sqlite_autoincrement(engine, table),
         )
     return out
+
+
+def _sqlite_autoincrement(engine: Engine, table: str) -> bool | None:
+    """Whether SQLite never reuses the table's ids (None on PostgreSQL: sequences never do)."""
+    if engine.dialect.name != "sqlite":
+        return None
+    with engine.connect() as conn:
+        sql = conn.execute(
+            text("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = :t"), {"t": table}
+        ).scalar()
+    return "AUTOINCREMENT" in str(sql).upper()
 
 
 def test_a_new_database_is_created_at_head_as_the_migrations_would_leave_it(
