@@ -22,7 +22,7 @@ from skatbot.storage import builders, chats, message_links, outbox
 from skatbot.storage import league as league_repo
 from skatbot.storage import lists as repo
 from skatbot.storage.database import Database
-from skatbot.storage.migrate import MIGRATIONS, alembic_config
+from skatbot.storage.migrate import HEAD, MIGRATIONS, alembic_config, upgrade
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.continuations import DECLARED, resolve
 from skatbot.usecases.sheet.builder.state import State
@@ -152,12 +152,21 @@ def _add(session: Session, chat_id: int, payload: dict[str, Any], kind: str = "r
     )
 
 
-def _stamp_before_keys(db: Database) -> None:
-    """The database as the version before the keys left it: same schema, older revision."""
+def _migrate_keys(db: Database) -> None:
+    """Run the keys' migration alone over rows as the version before it left them: the schema
+    stays at the head (later migrations change tables, not the outbox's payloads), the
+    revision is set back to the one before the keys, upgraded to the keys' and stamped at the
+    head again."""
     script = ScriptDirectory.from_config(alembic_config())
     (rev,) = [r for r in script.walk_revisions() if r.path.endswith("_continuation_keys.py")]
-    with db.write_engine.begin() as conn:
-        conn.execute(text("UPDATE alembic_version SET version_num = :v"), {"v": rev.down_revision})
+
+    def stamp(version: str) -> None:
+        with db.write_engine.begin() as conn:
+            conn.execute(text("UPDATE alembic_version SET version_num = :v"), {"v": version})
+
+    stamp(str(rev.down_revision))
+    upgrade(db.write_engine, rev.revision)
+    stamp(HEAD)
 
 
 async def test_replies_an_earlier_version_left_run_after_the_upgrade(db: Database) -> None:
@@ -262,8 +271,7 @@ async def test_replies_an_earlier_version_left_run_after_the_upgrade(db: Databas
             return builder.id
 
         builder_id = db.run_write(left_behind)
-        _stamp_before_keys(db)
-        db.migrate()
+        _migrate_keys(db)
 
         stored = [json.loads(row.payload) for row in db.run_read(outbox.pending)]
         assert "skatbot." not in json.dumps(stored), stored  # keys only
@@ -337,8 +345,7 @@ def test_a_row_no_version_wrote_stops_no_upgrade(db: Database) -> None:
 
     db.run_write(odd)
     before = [row.payload for row in db.run_read(outbox.pending)]
-    _stamp_before_keys(db)
-    db.migrate()
+    _migrate_keys(db)
     assert [row.payload for row in db.run_read(outbox.pending)] == [
         before[0],
         '{"text":"y","edits":[]}',
