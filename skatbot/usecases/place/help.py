@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import Command, Reply
+from skatbot.usecases.league import roles
 from skatbot.usecases.tournament import tables
 
 HELP = """<b>skatbot – die Skatliste im Gruppenchat</b>
@@ -235,6 +236,9 @@ def start(session: Session, cmd: Command) -> Reply:
         if invite is not None:  # the draw's deep link: "add to group" sent /start tisch_…
             return tables.join(session, cmd, invite.group(1))
     if (cmd.telegram_chat_id or cmd.chat_id) > 0:  # a private chat (a topic's place is no chat)
+        token = roles.TOKEN_DATA.fullmatch(cmd.args[0]) if len(cmd.args) == 1 else None
+        if token is not None:  # "Code abholen": a role's code, for the person named only
+            return roles.fetch(session, cmd, token.group(1))
         return Reply(
             "Hallo! Ich führe eure Skatliste im Gruppenchat.\n"
             "Füge mich einer Gruppe hinzu (Gruppeninfo → Mitglieder hinzufügen → skatbot) und "
