@@ -221,6 +221,8 @@ class FakeBotApi(BotApiServer):
         self._garbled: dict[str, list[Any]] = {}
         self.send_hold: float | None = None
         """Seconds every send is held before it succeeds (``hold_sends``)."""
+        self.user_messages: dict[int, JSONDict] = {}
+        """The Message of each ``push_message`` by its update id (a test answers it)."""
         self.webhook: JSONDict | None = None
         """The parameters of setWebhook while a webhook is set (getUpdates then answers 409)."""
 
@@ -296,7 +298,9 @@ class FakeBotApi(BotApiServer):
         )
         if sender_chat is not None:
             message["sender_chat"] = dict(sender_chat)
-        return self.push_update({"message": message})
+        update_id = self.push_update({"message": message})
+        self.user_messages[update_id] = message
+        return update_id
 
     def push_edit(self, text: str, *, chat_id: int, message_id: int) -> int:
         """Queue an ``edited_message`` update: the user changed their message to ``text``."""

@@ -115,7 +115,8 @@ Mannschaft, Matchpunkte je Serie. In einem eigenen Chat (oder Thema) der Ligalei
 /liga wechsel zwischen (nur zwischen den Serien; Standard: auch während, mit Spielnummer) ·
 /liga matchpunkte 2 (je geschlagener Mannschaft; Standard 1: 3:0, 2:1, 1:2, 0:3)
 /mannschaft Nord: Anna, Bernd, Carla, Dora, Ersatz Erik – eine Zeile je Mannschaft
-/kapitaen CODE – Kapitän werden (den Code nennt /mannschaft; einmal gültig)
+/kapitaen Nord – als Antwort auf eine Nachricht der Person: ich schicke ihr privat einen
+Kapitäns-Code (nur für sie, einmal, 7 Tage) · /kapitaen CODE – damit Kapitän werden
 /spieltag 1 Reken – Spieltag anlegen; jede Mannschaft mit ihren ersten 4 Spielern
 /aufstellung Nord: Anna, Bernd, Carla, Erik – Aufstellung zur 1. Serie (Kapitän oder
 Leitung); mit 3 Spielern geht es auch · /aufstellung Nord fehlt – nicht angetreten
@@ -134,8 +135,9 @@ gleiche Summe: halbe Punkte). Nicht angetreten: keine Matchpunkte, keine Spielpu
 /bestaetigen – der Kapitän bestätigt die Ergebnisse des Spieltags
 /freigeben – den Spieltag freigeben (Ligaleitung); vorher vorläufig, danach fest.
 /tabelle 1 pdf – Spielbericht des Spieltags · /tabelle pdf – Tabelle als PDF
-Dezentral: /spieltag 2 Reken 14.03.2027 nennt einen Ausrichter-Code; der Ausrichter sendet
-/ausrichter CODE an dem Tag in seinem Chat und führt dort den Spieltag (nur an dem Tag)."""
+Dezentral: /spieltag 2 Reken 14.03.2027, dann /ausrichter als Antwort auf eine Nachricht
+des Ausrichters: ich schicke ihm privat den Code; er sendet /ausrichter CODE an dem Tag in
+seinem Chat und führt dort den Spieltag (nur an dem Tag)."""
 
 HELP_AUSLOSUNG = """<b>So wird ausgelost</b> – jeder kann es nachrechnen:
 1. Namen sortieren (Groß-/Kleinschreibung egal), die Eingabereihenfolge zählt nicht.
