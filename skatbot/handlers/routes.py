@@ -275,6 +275,7 @@ ROUTES: list[Route] = [
     button("delete", r"^v1:del:", admin.on_delete_button),  # /loeschen's confirmation
     button("close", r"^v1:(close|keep):", lazy("place.documents:close_tap"), heavy=True),  # /abschluss's question (a PDF)
     button("me", r"^v1:me:", lazy("people.persons:me_tap")),  # "Das bin ich" under a new list
+    button("claim", r"^v1:ic:", lazy("people.persons:claim_tap")),  # a table confirms a name
     button("reading", r"^v1:nu:", lazy("sheet.commands:reading_tap")),  # which table a doubtful /neu means
     button("sign", r"^v1:tu:", lazy("tournament.tables:sign_tap")),  # a tournament table signs its closed list
     button("next draw", r"^v1:td:", lazy("tournament.desk:draw_tap"), heavy=True),  # "Nächste Serie auslosen"

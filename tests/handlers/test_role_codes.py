@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from skatbot.handlers import durable
+from skatbot.usecases.common.reply import Post, Reply
 from tests.helpers import Bot, ok, refused
 from tests.standin.fake_telegram import BOT_USERNAME
 
@@ -85,3 +87,12 @@ async def test_the_code_goes_privately_or_through_a_link_only_its_person_can_use
     host = re.search(r"/ausrichter (A\w{7})", got)
     assert host is not None, got
     await refused(bot, f"/ausrichter {host[1]}", "für U20 bestimmt", chat_id=-3003, user_id=99)
+
+
+def test_a_fallback_survives_the_outbox() -> None:
+    """A private message waiting in the outbox over a restart keeps its fallback."""
+    fallback = Reply("📭 Code abholen", buttons=((("🔑 Code abholen", "https://t.me/x"),),))
+    reply = Reply("🔑 geheim", instead=Post(-1001, 7, fallback))
+    payload, blob = durable.encode(reply)
+    back, _, _ = durable.decode(payload, blob)
+    assert back == reply

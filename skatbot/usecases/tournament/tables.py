@@ -16,7 +16,10 @@ The table's row is locked while it is linked, so two chats never both get it.
 Who is who when signing: a tapper is the name they signed for before in this tournament, or
 the name they are linked to in the table's place or at the desk (/ich, "Das bin ich"). An
 unlinked tapper is refused (a tap never links anyone); the tournament's creator signs for a
-player without a phone (stored without an account).
+player without a phone (stored without an account). In a table's place ``/ich NAME`` is only
+a claim until a player of the table already linked, or the management, confirms it
+(``usecases.people.persons``, ``storage.claims``): claiming a name never lets anyone sign
+for another.
 """
 
 from __future__ import annotations
@@ -489,8 +492,8 @@ def _sign_message(
         lines.append(f"{mark} {escape(name)}{figures}")
     lines.append(
         f"{texts.games(loaded.sheet.games_played)} gespielt. Jede Person am Tisch bestätigt "
-        "mit „Unterschreiben“ (noch nicht verknüpft: erst hier /ich NAME; für jemanden ohne "
-        "Telefon tippt die Turnierleitung auf den Namen). "
+        "mit „Unterschreiben“ (noch nicht verknüpft: erst hier /ich NAME, ein Mitspieler "
+        "bestätigt; für jemanden ohne Telefon tippt die Turnierleitung auf den Namen). "
         "Wenn alle unterschrieben haben, geht das Ergebnis an die Turnierleitung."
     )
     rows: list[tuple[tuple[str, str], ...]] = [((SIGN_LABEL, f"{SIGN_PREFIX}{link.id}"),)]
@@ -592,8 +595,8 @@ def _signer(
     if me is None:
         raise RuleError(
             "Unterschreiben kann nur, wer hier mit seinem Namen verknüpft ist.",
-            hint=f"Erst /ich DEINNAME schicken (z. B. /ich {names[0][:20]}). "
-            "Ohne Telefon: die Turnierleitung tippt auf den Namen.",
+            hint=f"Erst /ich DEINNAME schicken (z. B. /ich {names[0][:20]}) – ein Mitspieler "
+            "bestätigt es. Ohne Telefon: die Turnierleitung tippt auf den Namen.",
         )
     if me not in names:
         raise RuleError(
