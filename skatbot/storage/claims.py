@@ -22,7 +22,10 @@ from skatbot.storage.tournament_models import TableLink, Tournament
 
 
 class NameClaim(Base):
-    """Someone said "I am ``name``" at a table; not linked until confirmed."""
+    """Someone said "I am ``name``" at a table: pending (not linked) until confirmed; once
+    ``confirmed_at`` is set, the row records that the link of ``user_id`` to ``name`` here
+    was made with the table's consent. A link in a table's place without such a record (made
+    before the place became a table, when /ich was free) signs nothing there."""
 
     __tablename__ = "name_claims"
 
@@ -33,6 +36,7 @@ class NameClaim(Base):
     user_id: Mapped[int] = mapped_column(BigInteger)
     user_name: Mapped[str | None] = mapped_column(String(128), nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+    confirmed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 @dataclass(frozen=True)
@@ -96,14 +100,45 @@ def add_claim(session: Session, place: int, name: str, user_id: int, user_name: 
 
 
 def claim(session: Session, claim_id: int) -> NameClaim | None:
-    return session.get(NameClaim, claim_id)
+    """A pending claim (None: unknown, or confirmed already)."""
+    row = session.get(NameClaim, claim_id)
+    return row if row is not None and row.confirmed_at is None else None
+
+
+def record_consent(session: Session, place: int, name: str, user_id: int, user_name: str) -> None:
+    """The link of ``user_id`` to ``name`` at ``place`` was made with the table's consent."""
+    session.add(
+        NameClaim(
+            chat_id=place,
+            name=name,
+            user_id=user_id,
+            user_name=user_name[:128],
+            confirmed_at=utc_now(),
+        )
+    )
+    session.flush()
+
+
+def consented(session: Session, place: int, user_id: int, name: str) -> bool:
+    """Whether ``user_id``'s link to ``name`` at ``place`` was made with the table's consent."""
+    rows = session.scalars(
+        select(NameClaim.name).where(
+            NameClaim.chat_id == place,
+            NameClaim.user_id == user_id,
+            NameClaim.confirmed_at.is_not(None),
+        )
+    )
+    return any(n.casefold() == name.casefold() for n in rows)
 
 
 def drop_claims(
     session: Session, place: int, *, user_id: int | None = None, name: str | None = None
 ) -> None:
-    """Forget the claims of ``place`` by ``user_id`` and/or for ``name`` (case-insensitive)."""
-    rows = session.scalars(select(NameClaim).where(NameClaim.chat_id == place))
+    """Forget the pending claims of ``place`` by ``user_id`` and/or for ``name``
+    (case-insensitive)."""
+    rows = session.scalars(
+        select(NameClaim).where(NameClaim.chat_id == place, NameClaim.confirmed_at.is_(None))
+    )
     for row in list(rows):
         if user_id is not None and row.user_id != user_id:
             continue

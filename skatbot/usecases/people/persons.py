@@ -246,6 +246,10 @@ def _link(session: Session, cmd: Command, spelling: str) -> str | Claimed:
     if table is not None and not _known_as(session, cmd.user_id, table, d, target):
         return _claim(session, cmd, table, d.book.people[target].name)
     claims.drop_claims(session, place, user_id=cmd.user_id)
+    if table is not None:  # the management, or known as this name at the desk
+        claims.record_consent(
+            session, place, d.book.people[target].name, cmd.user_id, cmd.user_name
+        )
     return _make_link(session, cmd, d, target)
 
 
@@ -380,6 +384,7 @@ def claim_tap(session: Session, cmd: Command) -> Answer:
         )
     claims.drop_claims(session, cmd.chat_id, user_id=row.user_id)
     claims.drop_claims(session, cmd.chat_id, name=row.name)
+    claims.record_consent(session, cmd.chat_id, row.name, row.user_id, row.user_name or "")
     done = _make_link(session, claimed, d, target) if holder is None else ""
     by = escape(voucher) if voucher else escape(cmd.user_name or "die Leitung")
     return Answer(

@@ -35,8 +35,8 @@ from skatbot.rules.errors import RuleError
 from skatbot.rules.numbers import is_number, parse_count
 from skatbot.rules.ranking import Ranked, Standing, lot_note
 from skatbot.rules.scoring import minus_sign
+from skatbot.storage import claims, places
 from skatbot.storage import lists as repo
-from skatbot.storage import places
 from skatbot.storage import tournament as trepo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.lists_models import ListStatus
@@ -519,10 +519,12 @@ def _identity(
     root = d.of_user(user_id)
     if root is None:
         return None
-    for name in names:
-        if d.stored(name) == root:
-            return name
-    return d.book.people[root].name
+    name = next((n for n in names if d.stored(n) == root), d.book.people[root].name)
+    if place != t.chat_id and not claims.consented(session, place, user_id, name):
+        # linked outside the desk without the table's consent (e.g. in the chat before it
+        # became a table, when /ich was free): that names nobody here
+        return None
+    return name
 
 
 def sign_tap(session: Session, cmd: Command) -> Answer:

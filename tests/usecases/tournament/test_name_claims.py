@@ -5,23 +5,30 @@ nothing, and the real Carla, once confirmed, signs for herself."""
 
 from __future__ import annotations
 
+import re
+
 from tests.harness import Harness
 from tests.usecases.tournament.test_table_lists import (
     SIGN_LABEL,
+    WON,
     claim,
     data_of,
+    messages,
     ok,
+    refused,
     sign_message,
     tap,
 )
 from tests.usecases.tournament.test_table_rights import (
     DESK,
+    EVIL,
     MANAGER,
     OUTSIDER,
     STRANGERS,
     TABLE_CHAT,
     USER,
     closed_table,
+    draw,
 )
 
 MALLORY = OUTSIDER
@@ -73,3 +80,30 @@ async def test_a_player_linked_at_the_desk_needs_no_confirmation(chat: Harness) 
     await ok(chat, f"/ich {players[0]}", TABLE_CHAT, user_id=MALLORY)
     pending = chat.last(TABLE_CHAT, with_buttons=True)
     assert await tap(chat, pending, "Nein", USER[players[1]]) == "Abgelehnt."
+
+
+async def test_a_name_claimed_before_the_chat_became_a_table_signs_nothing(
+    chat: Harness,
+) -> None:
+    codes, invites = await draw(chat)
+    drawn = next(m.text for m in messages(chat, DESK) if "ausgelost" in m.text)
+    table_one = dict(re.findall(r"Tisch (\d): (.+)", drawn))["1"].split(", ")
+    carla = table_one[0]
+    # in his own group, where /ich is free, Mallory makes himself "Carla" ...
+    await ok(chat, "/neu " + " ".join(table_one), EVIL, user_id=MALLORY)
+    await ok(chat, f"/ich {carla}", EVIL, user_id=MALLORY)
+    await ok(chat, f"/spiel {carla} {WON}", EVIL, user_id=MALLORY)
+    await ok(chat, "/abschluss", EVIL, user_id=MALLORY)  # asks: the series is not over
+    await chat.tap(chat.last(EVIL, with_buttons=True), "Ja, abschließen", user_id=MALLORY)
+    # ... which does not make him a player who may link table 1 with its code
+    await refused(chat, f"/tisch {codes['1']}", EVIL, None, "verknüpfen nur", user_id=MALLORY)
+    # with the desk's link button (whoever tapped it) the table plays there, but his old
+    # link signs nothing
+    await ok(chat, f"/start {invites['1']}", EVIL, user_id=MALLORY)
+    for i in range(3):
+        await ok(chat, f"/spiel {table_one[(i + 1) % 3]} {WON}", EVIL, user_id=MALLORY)
+    await ok(chat, "/abschluss", EVIL, user_id=MALLORY)
+    msg = sign_message(chat, EVIL, None)
+    for data in (data_of(msg, SIGN_LABEL), f"{data_of(msg, SIGN_LABEL)}:0"):
+        notice = await tap(chat, msg, data, MALLORY)
+        assert "Unterschreiben kann nur, wer hier mit seinem Namen verknüpft ist" in notice

@@ -3,7 +3,9 @@ linked only when the table confirms it
 
 New tables ``role_codes`` (a captain's or a host's one-time code, bound to the person the
 management named, with its expiry and use) and ``name_claims`` (``/ich NAME`` at a table,
-waiting for the table's confirmation). The codes ``league_teams.captain_code`` and
+waiting for the table's confirmation, and once confirmed the record that the link was made
+with its consent: links in a table's chat made before, when /ich was free, sign nothing
+there). The codes ``league_teams.captain_code`` and
 ``league_days.host_code`` were shown in the league's group, so anyone who read them could
 take the role: they are voided here (the management names the person anew with
 ``/kapitaen TEAM`` or ``/ausrichter``); the columns stay, always NULL.
@@ -54,6 +56,7 @@ def upgrade() -> None:
         sa.Column("user_id", sa.BigInteger(), nullable=False),
         sa.Column("user_name", sa.String(length=128), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("confirmed_at", sa.DateTime(timezone=True), nullable=True),
         sa.PrimaryKeyConstraint("id"),
     )
     op.create_index("ix_name_claims_chat_id", "name_claims", ["chat_id"])
