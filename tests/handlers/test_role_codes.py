@@ -8,6 +8,7 @@ tests/usecases/league/test_roles.py."""
 from __future__ import annotations
 
 import re
+import time
 
 from skatbot.handlers import durable
 from skatbot.usecases.common.reply import Post, Reply
@@ -96,3 +97,35 @@ def test_a_fallback_survives_the_outbox() -> None:
     payload, blob = durable.encode(reply)
     back, _, _ = durable.decode(payload, blob)
     assert back == reply
+
+
+async def test_a_text_mention_names_the_person(bot: Bot) -> None:
+    """A member picked by name without @username (a text mention) is named by their id."""
+    await ok(bot, "/liga Bezirksliga", user_id=1, name="Gerd")
+    await ok(bot, TEAMS, user_id=1, name="Gerd")
+    await private(bot, "/start", 41)
+    text = "/kapitaen Ost Karl"
+    update_id = bot.api.push_update(
+        {
+            "message": {
+                "message_id": 9001,
+                "from": {"id": 1, "is_bot": False, "first_name": "Gerd"},
+                "chat": {"id": DESK, "type": "group", "title": "Skatrunde"},
+                "date": int(time.time()),
+                "text": text,
+                "entities": [
+                    {"type": "bot_command", "offset": 0, "length": 9},
+                    {
+                        "type": "text_mention",
+                        "offset": text.index("Karl"),
+                        "length": 4,
+                        "user": {"id": 41, "is_bot": False, "first_name": "Karl"},
+                    },
+                ],
+            }
+        }
+    )
+    await bot.api.wait_confirmed(update_id)
+    assert "geht privat an Karl" in desk_text(bot)
+    assert re.search(r"/kapitaen K\w{7}", bot.api.messages(41)[-1].text or "")
+    assert not CODE.findall(desk_text(bot))
