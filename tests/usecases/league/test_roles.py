@@ -53,6 +53,8 @@ async def test_a_stranger_who_reads_the_group_gets_no_role(chat: Harness) -> Non
     await chat.say("/start", chat_id=FRITZ["user_id"], **FRITZ)  # Fritz wrote to the bot
     await chat.say("/kapitaen Süd", chat_id=DESK, reply_to=(FRITZ["user_id"], "Fritz"), **LEADER)
     await chat.say("/ausrichter", chat_id=DESK, reply_to=(HOST["user_id"], "Hugo"), **LEADER)
+    for reading in ("/mannschaft", "/liga", "/aufstellung", "/hilfe liga"):  # for everyone
+        await ok(chat, reading, chat_id=DESK, **STRANGER)
     shown = group_text(chat)
     # the group learns to whom codes went, never a code
     assert codes_in(shown) == set(), shown
