@@ -121,6 +121,9 @@ class Harness:
         # form, as the delivery sends it when the server refuses sendRichMessage.
         self.rich_messages = True
         self.topic_names: dict[tuple[int, int], str] = {}  # (chat, thread): the bot's topics
+        # Users who wrote to the bot privately: as in Telegram, the bot may not write first
+        # to anyone else (a reply's ``instead`` goes out then).
+        self.started: set[int] = set()
 
     # --- the chat's side -------------------------------------------------------------------
 
@@ -159,12 +162,16 @@ class Harness:
         name: str = "Spieler",
         thread_id: int = 0,
         sender_chat: tuple[int, str] | None = None,
+        reply_to: tuple[int, str] | None = None,
     ) -> list[Reply]:
         """Send ``text`` and return the use case's reply (and the replies that follow from
         it: a new topic's first message, posts): the product's ``Reply`` objects.
         ``sender_chat`` (id, title) sends on behalf of a chat: the group itself (an
-        anonymous admin) or a channel."""
-        replies, _ = await self._message(text, chat_id, user_id, name, thread_id, sender_chat)
+        anonymous admin) or a channel; ``reply_to`` (user id, name) answers a message of
+        that user (``Command.named_users``)."""
+        replies, _ = await self._message(
+            text, chat_id, user_id, name, thread_id, sender_chat, reply_to
+        )
         return replies
 
     async def say(
@@ -176,9 +183,12 @@ class Harness:
         name: str = "Spieler",
         thread_id: int = 0,
         sender_chat: tuple[int, str] | None = None,
+        reply_to: tuple[int, str] | None = None,
     ) -> list[Seen]:
         """Send ``text``; what the chat ``chat_id`` got, as ``Bot.say`` returns it."""
-        _, seen = await self._message(text, chat_id, user_id, name, thread_id, sender_chat)
+        _, seen = await self._message(
+            text, chat_id, user_id, name, thread_id, sender_chat, reply_to
+        )
         return [r for chat, r in seen if chat == chat_id]
 
     async def text(self, message: str, **kw: Any) -> str:
@@ -192,8 +202,11 @@ class Harness:
         name: str,
         thread_id: int,
         sender_chat: tuple[int, str] | None = None,
+        reply_to: tuple[int, str] | None = None,
     ) -> tuple[list[Reply], list[tuple[int, Seen]]]:
         start = len(self._seen)
+        if chat_id > 0:  # the user wrote to the bot privately: it may write to them now
+            self.started.add(chat_id)
         source = self._next_id(chat_id)
         update_id = next(self._updates)
         user: int | None = None if user_id in PLACEHOLDER_IDS else user_id
@@ -237,6 +250,7 @@ class Harness:
             telegram_chat_id=chat_id,
             is_forum=chat_id in self.forums,
             bot_username=BOT_USERNAME,
+            named_users=(reply_to,) if reply_to is not None else (),
         )
         use_case = route.use_case
         link: durable.Link | None = None
@@ -371,6 +385,12 @@ class Harness:
         *,
         link: durable.Link | None = None,
     ) -> int | None:
+        if chat_id > 0 and chat_id not in self.started:  # "can't initiate conversation"
+            if reply.instead is not None:
+                post = reply.instead
+                out.append(post.reply)
+                await self._deliver(post.reply, post.chat_id, post.thread_id, out)
+            return None
         sent = self._messages_of(reply, chat_id, thread_id)
         if sent is not None and (reply.on_sent is not None or link is not None):
             on_sent = reply.on_sent

@@ -687,8 +687,17 @@ class Delivery:
                 self.outbox.refusals.append((self.target.chat_id, sent))
         except Forbidden as err:  # the bot was removed from the chat or blocked
             log.info("reply to chat %s not allowed: %s", self.target.chat_id, err)
+            await self._instead(reply)
             self._queue_posts(reply.posts)
             return None
+        except BadRequest as err:
+            if reply.instead is not None and "chat not found" in err.message.lower():
+                # a user the bot never met at all: as refused as one who never wrote to it
+                log.info("reply to chat %s not possible: %s", self.target.chat_id, err)
+                await self._instead(reply)
+                self._queue_posts(reply.posts)
+                return None
+            log.warning("reply to chat %s failed: %s", self.target.chat_id, err)
         except TelegramError as err:
             log.warning("reply to chat %s failed: %s", self.target.chat_id, err)
         except Exception:  # not Telegram's answer (e.g. a garbled one): settled, logged once
@@ -727,6 +736,20 @@ class Delivery:
                 await self.db.write(unit)
             except Exception:  # the reply is out; remembering its id is a convenience
                 log.exception("on_sent for chat %s failed", self.target.chat_id)
+
+    async def _instead(self, reply: Reply) -> None:
+        """Telegram refused ``reply`` (e.g. a private chat the user never started): its
+        ``instead`` goes out (stored like a topic's ``on_refused``: once over restarts)."""
+        post = reply.instead
+        if post is None or self.db is None:
+            return
+        fallback = post.reply
+        try:
+            await self._continue(
+                lambda _session: fallback, Target(post.chat_id, post.thread_id or None)
+            )
+        except Exception:
+            log.exception("the fallback for chat %s failed", self.target.chat_id)
 
     def _queue_posts(self, posts: tuple[Post, ...]) -> None:
         """Queue each post behind everything else for its chat."""

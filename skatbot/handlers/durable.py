@@ -16,6 +16,7 @@ version does not know is left out the same way.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from skatbot.usecases.common.reply import (
     Edit,
     NewTopic,
     Photo,
+    Post,
     Reply,
 )
 
@@ -223,6 +225,10 @@ def encode(
         payload["pin"] = True
     if link is not None:
         payload["link"] = [link.place, link.message_id, link.update_id]
+    if reply.instead is not None:  # a fallback message: its text and buttons
+        post = reply.instead
+        inner, _ = encode(dataclasses.replace(post.reply, documents=()))
+        payload["instead"] = [post.chat_id, post.thread_id, json.loads(inner)]
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":")), bytes(blob) or None
 
 
@@ -272,6 +278,10 @@ def decode(payload: str, blob: bytes | None) -> tuple[Reply, bool, Link | None]:
             CloseTopic(int(chat), int(thread)) for chat, thread in data.get("gone_topics", ())
         ),
     )
+    instead = data.get("instead")
+    if instead:
+        inner, _, _ = decode(json.dumps(instead[2]), None)
+        reply = dataclasses.replace(reply, instead=Post(int(instead[0]), int(instead[1]), inner))
     linked = data.get("link")
     link = Link(*(int(n) for n in linked)) if linked else None
     return reply, bool(data.get("pin", False)), link

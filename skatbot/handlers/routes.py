@@ -249,7 +249,7 @@ ROUTES: list[Route] = [
     # captains change their own team's line-up (/aufstellung, /wechsel); reading is for all.
     command("liga", lazy("league.setup:liga"), "Liga: diesen Chat zur Ligaleitung machen: /liga NAME", write=True, admin=True),
     command("mannschaft", lazy("league.setup:mannschaft"), "Liga: Mannschaft: /mannschaft Nord: Anna, Bernd, Carla, Dora, Ersatz Erik", write=True, admin=True),
-    command("kapitaen", lazy("league.setup:kapitaen"), "Liga: Kapitän werden: /kapitaen CODE (Leitung: /kapitaen TEAM – neuer Code)", write=True, admin=True),
+    command("kapitaen", lazy("league.setup:kapitaen"), "Liga: Kapitän werden: /kapitaen CODE (Leitung: /kapitaen TEAM als Antwort – Code privat)", write=True, admin=True),
     command("spieltag", lazy("league.day:spieltag"), "Liga: Spieltag anlegen: /spieltag 1 Ort", write=True, admin=True),
     command("aufstellung", lazy("league.day:aufstellung"), "Liga: Aufstellung zur 1. Serie: /aufstellung Nord: A, B, C, D", write=True, admin=True),
     # heavy: the seating search of an unusual group runs up to a second
@@ -260,7 +260,7 @@ ROUTES: list[Route] = [
     command("einzelwertung", lazy("league.documents:einzelwertung"), "Liga: Einzelwertung (Schnitt je Spiel)", heavy=True),
     command("bestaetigen", lazy("league.results:bestaetigen"), "Liga: Kapitän bestätigt die Ergebnisse des Spieltags", write=True),
     # a decentral day's host links their own chat (the code of /spieltag, valid on its date)
-    command("ausrichter", lazy("league.setup:ausrichter"), "Liga: Spieltag ausrichten: /ausrichter CODE (nur an dem Tag)", write=True, admin=True),
+    command("ausrichter", lazy("league.setup:ausrichter"), "Liga: Spieltag ausrichten: /ausrichter CODE (Leitung: /ausrichter als Antwort)", write=True, admin=True),
     command("freigeben", lazy("league.results:freigeben"), "Liga: Spieltag freigeben – danach fest", write=True, admin=True),
     # chat admins and the list's creator; asks first, then a confirmation button (v1:del:)
     command("loeschen", lazy("place.admin:loeschen"), "Alle Daten dieses Chats löschen (mit Bestätigung)", write=True, admin=True),
@@ -275,6 +275,7 @@ ROUTES: list[Route] = [
     button("delete", r"^v1:del:", admin.on_delete_button),  # /loeschen's confirmation
     button("close", r"^v1:(close|keep):", lazy("place.documents:close_tap"), heavy=True),  # /abschluss's question (a PDF)
     button("me", r"^v1:me:", lazy("people.persons:me_tap")),  # "Das bin ich" under a new list
+    button("claim", r"^v1:ic:", lazy("people.persons:claim_tap")),  # a table confirms a name
     button("reading", r"^v1:nu:", lazy("sheet.commands:reading_tap")),  # which table a doubtful /neu means
     button("sign", r"^v1:tu:", lazy("tournament.tables:sign_tap")),  # a tournament table signs its closed list
     button("next draw", r"^v1:td:", lazy("tournament.desk:draw_tap"), heavy=True),  # "Nächste Serie auslosen"

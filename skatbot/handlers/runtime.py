@@ -75,6 +75,31 @@ def _bot_username(update: Update) -> str:
         return ""
 
 
+def named_users(msg: Message | None) -> tuple[tuple[int, str], ...]:
+    """Whom a message points at, (id, name): the author of the message it answers (not a
+    topic's opening message, which every message of a topic "answers", nor a bot or a
+    placeholder), then the users of its text mentions (a member picked without @username)."""
+    if msg is None:
+        return ()
+    out: list[tuple[int, str]] = []
+    replied = msg.reply_to_message
+    if (
+        replied is not None
+        and replied.forum_topic_created is None
+        and replied.sender_chat is None
+        and replied.from_user is not None
+        and not replied.from_user.is_bot
+        and replied.from_user.id not in PLACEHOLDER_IDS
+    ):
+        out.append((replied.from_user.id, replied.from_user.full_name))
+    for entity in msg.entities or ():
+        user = entity.user
+        mentioned = entity.type == "text_mention" and user is not None and not user.is_bot
+        if mentioned and user is not None and all(uid != user.id for uid, _ in out):
+            out.append((user.id, user.full_name))
+    return tuple(out)
+
+
 def words_of(text: str) -> tuple[str, ...]:
     """The words after the command word (with any @botname suffix); a message too long to
     read is refused."""
@@ -105,6 +130,7 @@ def command_of(update: Update) -> Command:
         telegram_chat_id=chat.id if chat else 0,
         is_forum=bool(getattr(chat, "is_forum", False)),
         bot_username=_bot_username(update),
+        named_users=named_users(msg),
     )
 
 

@@ -18,6 +18,7 @@ from skatbot.storage.league_models import (
     LeagueTeam,
     LineupEntry,
     MatchDay,
+    RoleCode,
 )
 
 
@@ -41,10 +42,6 @@ def hosted_day(session: Session, chat_id: int) -> MatchDay | None:
     ).first()
 
 
-def day_by_code(session: Session, code: str) -> MatchDay | None:
-    return session.scalars(select(MatchDay).where(MatchDay.host_code == code)).first()
-
-
 def add_league(session: Session, **values: object) -> League:
     league = League(**values)
     session.add(league)
@@ -62,10 +59,6 @@ def teams(session: Session, league: League) -> list[LeagueTeam]:
     )
 
 
-def team_by_code(session: Session, code: str) -> LeagueTeam | None:
-    return session.scalars(select(LeagueTeam).where(LeagueTeam.captain_code == code)).first()
-
-
 def players(session: Session, league: League) -> dict[int, list[LeaguePlayer]]:
     """Team id → its players (regulars first, in the order given, then substitutes)."""
     rows = session.scalars(
@@ -80,13 +73,12 @@ def players(session: Session, league: League) -> dict[int, list[LeaguePlayer]]:
     return out
 
 
-def add_team(session: Session, league: League, name: str, code: str) -> LeagueTeam:
+def add_team(session: Session, league: League, name: str) -> LeagueTeam:
     last = teams(session, league)
     team = LeagueTeam(
         league_id=league.id,
         name=name,
         position=(last[-1].position + 1) if last else 1,
-        captain_code=code,
     )
     session.add(team)
     session.flush()
@@ -236,3 +228,47 @@ def day_by_id(session: Session, day_id: int) -> MatchDay:
 
 def codes_taken(session: Session, codes: Sequence[str]) -> set[str]:
     return set(session.scalars(select(LeagueTable.code).where(LeagueTable.code.in_(codes))))
+
+
+# --- codes that grant a role (RoleCode) ---------------------------------------------------------
+
+
+def add_role_code(session: Session, **values: object) -> RoleCode:
+    """A new code; the unused codes for the same role (team, day) are void from now on."""
+    same = select(RoleCode).where(
+        RoleCode.league_id == values["league_id"],
+        RoleCode.role == values["role"],
+        RoleCode.team_id == values.get("team_id")
+        if values.get("team_id") is not None
+        else RoleCode.day_id == values.get("day_id"),
+        RoleCode.used_at.is_(None),
+    )
+    now = values["created_at"]
+    for old in session.scalars(same):
+        old.expires_at = now  # type: ignore[assignment]
+    code = RoleCode(**values)
+    session.add(code)
+    session.flush()
+    return code
+
+
+def role_code(session: Session, code: str) -> RoleCode | None:
+    """The role code typed as ``code``, its row locked (redeemed once)."""
+    return session.scalars(select(RoleCode).where(RoleCode.code == code).with_for_update()).first()
+
+
+def role_code_by_token(session: Session, token: str) -> RoleCode | None:
+    return session.scalars(select(RoleCode).where(RoleCode.token == token)).first()
+
+
+def role_codes_taken(session: Session, code: str, token: str) -> bool:
+    return (
+        session.scalars(
+            select(RoleCode.id).where((RoleCode.code == code) | (RoleCode.token == token))
+        ).first()
+        is not None
+    )
+
+
+def team_by_id(session: Session, team_id: int) -> LeagueTeam | None:
+    return session.get(LeagueTeam, team_id)

@@ -67,9 +67,11 @@ class LeagueTeam(Base):
     league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), index=True)
     position: Mapped[int] = mapped_column(Integer)  # order of registration
     name: Mapped[str] = mapped_column(String(64))
-    # The captain: the Telegram user who sent /kapitaen CODE; the code is void once used.
+    # The captain: the Telegram user who redeemed a captain's code (``RoleCode``).
     captain_user_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     captain_name: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    # Never written any more (always NULL): codes that grant a role live in ``role_codes``,
+    # bound to one person. Kept so that the table need not be rebuilt.
     captain_code: Mapped[str | None] = mapped_column(String(16), nullable=True, unique=True)
 
 
@@ -104,8 +106,10 @@ class MatchDay(Base):
     approved_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     approved_by: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     # A decentral day: the date it is played (Germany's calendar) and its host, who links
-    # their own chat with /ausrichter CODE and runs the day from there on that date only.
+    # their own chat with /ausrichter CODE (a ``RoleCode`` sent to them alone) and runs the
+    # day from there on that date only.
     play_date: Mapped[dt.date | None] = mapped_column(Date, nullable=True)
+    # Never written any more (always NULL), as ``LeagueTeam.captain_code``.
     host_code: Mapped[str | None] = mapped_column(String(16), nullable=True, unique=True)
     host_chat_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True, index=True)
     host_user_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
@@ -192,3 +196,32 @@ class LeagueTable(Base):
     list_id: Mapped[int | None] = mapped_column(
         ForeignKey("lists.id", ondelete="SET NULL"), nullable=True, unique=True
     )
+
+
+class RoleCode(Base):
+    """A one-time code that grants a role (a team's captain, a match day's host) to one
+    person: the one the management named. It is sent to that person privately (or fetched
+    through the deep link ``t.me/<bot>?start=code_<token>``, which only that person can
+    redeem), never shown in a group. Redeemed once (``used_at``), by ``for_user_id`` only,
+    until ``expires_at``; a new code for the same role voids the older ones."""
+
+    __tablename__ = "role_codes"
+    __table_args__ = NEVER_REUSE_IDS
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(String(16), unique=True)  # typed: /kapitaen K7F3Q2X9
+    token: Mapped[str] = mapped_column(String(32), unique=True)  # the deep link's payload
+    role: Mapped[str] = mapped_column(String(16))  # "captain" or "host"
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id", ondelete="CASCADE"), index=True)
+    team_id: Mapped[int | None] = mapped_column(
+        ForeignKey("league_teams.id", ondelete="CASCADE"), nullable=True, index=True
+    )
+    day_id: Mapped[int | None] = mapped_column(
+        ForeignKey("league_days.id", ondelete="CASCADE"), nullable=True, index=True
+    )
+    for_user_id: Mapped[int] = mapped_column(BigInteger)
+    for_name: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    created_by: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+    expires_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

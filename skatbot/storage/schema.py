@@ -10,6 +10,7 @@ from sqlalchemy import MetaData
 
 def metadata() -> MetaData:
     import skatbot.storage.builders
+    import skatbot.storage.claims
     import skatbot.storage.league_models
     import skatbot.storage.lists_models
     import skatbot.storage.message_links

@@ -48,7 +48,7 @@ async def test_two_last_reports_at_once_complete_the_series_once(
     tables = {ELSEWHERE: opening_players(bot, ELSEWHERE), OTHER: opening_players(bot, OTHER)}
     for chat, players in tables.items():
         for name in players:  # a signature counts from the account linked to the name
-            await ok(bot, f"/ich {name}", chat, user_id=USER[name])
+            await ok(bot, f"/ich {name}", PLAIN, user_id=USER[name])  # at the desk
         await play_at(bot, chat, players)
         for seat, name in enumerate(players[:-1]):
             msg = sign_message(bot, chat, None)

@@ -374,7 +374,7 @@ async def test_the_desk_standings_become_a_table_after_a_report(
     [desk_pin] = [m for m in bot.api.messages(PLAIN) if m.pinned]
     assert desk_pin.rich is None  # nothing reported yet: a line, no table
     for seat, name in enumerate(players):
-        await ok(bot, f"/ich {name}", ELSEWHERE, user_id=USER[name])  # a signature needs the link
+        await ok(bot, f"/ich {name}", PLAIN, user_id=USER[name])  # a signature needs the link
         msg = sign_message(bot, ELSEWHERE, None)
         await tap(bot, msg, f"{data_of(msg, SIGN_LABEL)}:{seat}", USER[name])
     await bot.delivered()

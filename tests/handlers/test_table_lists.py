@@ -124,6 +124,18 @@ def table_topics(bot: Bot, series: int) -> dict[int, tuple[int, list[str]]]:
     return found
 
 
+async def claim(
+    bot: Bot, name: str, chat: int, thread: int | None = None, by: int = MANAGER
+) -> None:
+    """``/ich NAME`` at a table, confirmed with "Ja, stimmt" by ``by`` (the management, or a
+    player of the table already linked)."""
+    await ok(bot, f"/ich {name}", chat, thread, user_id=USER[name])
+    shown = bot.api.messages(chat, thread_id=thread if thread is not None else 0)
+    msg = [m for m in shown if (m.text or "").startswith("🙋")][-1]
+    notice = await tap(bot, msg, data_of(msg, "✅ Ja, stimmt"), by)
+    assert notice == "Bestätigt.", notice
+
+
 async def play_table(bot: Bot, thread: int, players: list[str], series: int) -> None:
     for declarer, game in plan(players, series):
         await ok(bot, f"/spiel {declarer} {game}", FORUM, thread, user_id=USER[declarer])
@@ -132,8 +144,8 @@ async def play_table(bot: Bot, thread: int, players: list[str], series: int) -> 
 
 async def sign_all(bot: Bot, thread: int, players: list[str], series: int) -> None:
     for seat, name in enumerate(players):
-        if series == 1:  # not linked yet: /ich at the table first
-            await ok(bot, f"/ich {name}", FORUM, thread, user_id=USER[name])
+        if series == 1:  # not linked yet: /ich at the table first, confirmed by a neighbour
+            await claim(bot, name, FORUM, thread, USER[players[seat - 1]] if seat else MANAGER)
         msg = sign_message(bot, FORUM, thread)
         if series == 1:  # linked now: the own name's button or the one button
             notice = await tap(bot, msg, f"{data_of(msg, SIGN_LABEL)}:{seat}", USER[name])
@@ -206,7 +218,7 @@ async def test_a_burst_of_four_reports_edits_the_pinned_standings_once_more(
         await play_table(bot, thread, players, 1)
         await sign_all(bot, thread, players[:-1], 1)  # all but the last signature
         last = players[-1]
-        await ok(bot, f"/ich {last}", FORUM, thread, user_id=USER[last])
+        await claim(bot, last, FORUM, thread, USER[players[0]])
     await bot.delivered()
     mid = pinned(bot, FORUM).message_id
     before = len(edits_of(bot, FORUM, mid))

@@ -156,8 +156,8 @@ async def _signed_but_one(d: Driver) -> dict[str, Any]:
     for i in range(len(players)):  # no two players with the same score: no tie to break
         declarer = players[(i + 1) % len(players)]
         await d.say(f"/spiel {declarer} {games[i % 3]}", TABLE, USER[declarer])
-    for name in players:  # a signature counts from the account linked to the name
-        await d.say(f"/ich {name}", TABLE, USER[name])
+    for name in players:  # a signature counts from the account linked (at the desk)
+        await d.say(f"/ich {name}", DESK, USER[name])
     await d.say("/abschluss", TABLE, USER[players[0]])
     for seat, name in enumerate(players[:-1]):
         msg = _sign_message(d)

@@ -41,6 +41,8 @@ strict as Telegram, so that a bot passing its tests does not fail in a real grou
   getMe reports ``supports_inline_queries`` from ``inline``.
 * **Membership** - after ``my_chat_member`` ``kicked``/``left`` (or leaveChat) every send is
   403 (``bot was kicked from the group chat`` / ``bot is not a member of the group chat``).
+  A send to a user the bot has seen who never wrote to it privately (no private chat yet) is
+  403 ``bot can't initiate conversation with a user``; to a user never seen ``chat not found``.
 * **Admins** - ``set_admins`` configures getChatMember/getChatAdministrators.
 * **Rich messages** - with ``rich_messages=True`` a Bot API 10.1 server: sendRichMessage and
   editMessageText with ``rich_message`` (HTML form), checked against the documented limits
@@ -219,6 +221,8 @@ class FakeBotApi(BotApiServer):
         self._garbled: dict[str, list[Any]] = {}
         self.send_hold: float | None = None
         """Seconds every send is held before it succeeds (``hold_sends``)."""
+        self.user_messages: dict[int, JSONDict] = {}
+        """The Message of each ``push_message`` by its update id (a test answers it)."""
         self.webhook: JSONDict | None = None
         """The parameters of setWebhook while a webhook is set (getUpdates then answers 409)."""
 
@@ -294,7 +298,9 @@ class FakeBotApi(BotApiServer):
         )
         if sender_chat is not None:
             message["sender_chat"] = dict(sender_chat)
-        return self.push_update({"message": message})
+        update_id = self.push_update({"message": message})
+        self.user_messages[update_id] = message
+        return update_id
 
     def push_edit(self, text: str, *, chat_id: int, message_id: int) -> int:
         """Queue an ``edited_message`` update: the user changed their message to ``text``."""
@@ -502,6 +508,11 @@ class FakeBotApi(BotApiServer):
             )
 
     def _writable_chat(self, params: JSONDict) -> JSONDict:
+        raw = params.get("chat_id")
+        chat_id = int(raw) if isinstance(raw, int | str) and str(raw).isdigit() else 0
+        if chat_id > 0 and chat_id not in self._chats and chat_id in self._users:
+            # a user the bot has seen (in a group) who never started it: no private chat
+            raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
         chat = self._known_chat(params)
         if chat["id"] in self.left_chats:
             kind = {

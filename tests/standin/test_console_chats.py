@@ -60,8 +60,10 @@ def test_a_button_as_another_player_and_a_message_over_lines(tmp_path: Path) -> 
             "Bernd> /spiel Bernd null g",
             "Anna> /abschluss",
             # the sign message: [✍️ Unterschreiben] / [✍️ Carla] [✍️ Bernd] [✍️ Anna] (the
-            # seats of draw 4711); Carla says who she is at the table, then taps her name
+            # seats of draw 4711); Carla says who she is at the table, the management
+            # confirms it ([✅ Ja, stimmt] [❌ Nein]), then she taps her name
             "Carla> /ich Carla",
+            "!1",
             "Carla> !2",
         ]
     )

@@ -120,6 +120,10 @@ class Reply:
     posts: tuple[Post, ...] = ()  # messages to other places, after this reply
     topics: tuple[NewTopic, ...] = ()  # forum topics to create, after this reply
     gone_topics: tuple[CloseTopic, ...] = ()  # forum topics to delete (or close), after it
+    # Sent instead where Telegram refuses this reply's message: a private chat whose user
+    # never wrote to the bot ("bot can't initiate conversation with a user") - a role's code
+    # sent privately falls back to a deep link in the group that only that user can redeem.
+    instead: Post | None = None
 
     @property
     def goes_out(self) -> bool:
@@ -186,6 +190,9 @@ class Command:
     telegram_chat_id: int = 0  # the Telegram chat, whatever the place
     is_forum: bool = False  # the Telegram chat has topics (Telegram says so in every message)
     bot_username: str = ""  # the bot's own @username (deep links), "" where unknown
+    # The people the message points at by Telegram's means, (user id, name): the author of
+    # the message it answers, then users picked by name without @username (text mentions).
+    named_users: tuple[tuple[int, str], ...] = ()
 
     @property
     def rest(self) -> str:

@@ -86,7 +86,7 @@ def desk_of(session: Session, cmd: Command, *, reading: bool = False) -> Desk:
         raise RuleError(
             f"In {cmd.here} gibt es keine Liga.",
             hint="Lege eine an: /liga Landesliga Nord – oder richte einen Spieltag aus: "
-            "/ausrichter CODE (den Code nennt /spieltag).",
+            "/ausrichter CODE (den Code schickt die Ligaleitung privat).",
         )
     league = repo.league_by_id(session, day.league_id)
     if not reading and day.play_date != berlin_date(None):
@@ -142,7 +142,7 @@ def require_captain(desk: Desk, team: LeagueTeam, cmd: Command) -> None:
     raise RuleError(
         f"Die Aufstellung von „{escape(team.name)}“ ändern der Kapitän der Mannschaft und die "
         "Ligaleitung.",
-        hint="Kapitän wird man mit /kapitaen CODE (den Code nennt /mannschaft).",
+        hint="Kapitän wird man mit /kapitaen CODE – den Code schickt die Ligaleitung privat.",
     )
 
 

@@ -33,7 +33,6 @@ from skatbot.usecases.league.common import (
     day_label,
     desk_of,
     load_day,
-    new_code,
     open_day,
     parse_date,
     refuse_other_team,
@@ -88,7 +87,6 @@ def spieltag(session: Session, cmd: Command) -> Reply:
         seated=0,
         created_by=cmd.user_id,
         play_date=play_date,
-        host_code=new_code("A"),
         confirmed="{}",
     )
     for team in teams:
@@ -99,8 +97,8 @@ def spieltag(session: Session, cmd: Command) -> Reply:
     return Reply(
         f"📅 {day_label(day)} am {date_text(play_date)} angelegt (Startwert {seed}).\n"
         + _lineups_text(state)
-        + f"\nAusrichter (dezentral): im eigenen Chat /ausrichter {day.host_code} – gilt nur "
-        f"am {date_text(play_date)}, einmal."
+        + "\nAusrichter (dezentral): auf eine Nachricht der Person antworten mit /ausrichter – "
+        f"ich schicke ihr den Code privat (gilt nur am {date_text(play_date)}, einmal)."
         + "\n👉 Ändern: /aufstellung Nord: Anna, Bernd, Carla, Erik (Kapitän oder Leitung), "
         "nicht angetreten: /aufstellung Nord fehlt · dann /setzen"
     )

@@ -230,7 +230,7 @@ def bestaetigen(session: Session, cmd: Command) -> Reply:
     if not mine:
         raise RuleError(
             "Bestätigen können die Kapitäne der Mannschaften.",
-            hint="Kapitän wird man mit /kapitaen CODE (den Code nennt /mannschaft).",
+            hint="Kapitän wird man mit /kapitaen CODE – den Code schickt die Ligaleitung privat.",
         )
     state = load_day(session, desk.league, day)
     done = len(state.complete_series())

@@ -1,6 +1,7 @@
 """Setting a league up: ``/liga`` (the league and its settings), ``/mannschaft`` (teams, their
-players and substitutes), ``/kapitaen`` (a team's captain by a one-time code) and ``/ausrichter``
-(a decentral day's host, on that day only).
+players and substitutes), ``/kapitaen`` (a team's captain by a one-time code sent to the person
+the management names, ``roles``) and ``/ausrichter`` (a decentral day's host, on that day only,
+the same way).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from skatbot.storage.unit import Session
 from skatbot.usecases.common.names import clean_name
 from skatbot.usecases.common.place_kinds import Becoming, refuse_other_kind
 from skatbot.usecases.common.reply import Command, Reply
+from skatbot.usecases.league import roles
 from skatbot.usecases.league.common import (
     MAX_LEAGUE_NAME,
     MAX_SERIES,
@@ -34,9 +36,10 @@ from skatbot.usecases.league.common import (
     date_text,
     day_label,
     find_team,
-    new_code,
+    open_day,
     require_league,
     require_manager,
+    team_prefix,
     visible_text,
 )
 
@@ -201,8 +204,6 @@ def _team_line(team: LeagueTeam, squad: Sequence[LeaguePlayer]) -> str:
         text += ", Ersatz " + ", ".join(escape(n) for n in subs)
     if team.captain_user_id is not None:
         text += f" · Kapitän: {escape(team.captain_name or 'gesetzt')}"
-    elif team.captain_code:
-        text += f" · Kapitän mit /kapitaen {team.captain_code}"
     return text
 
 
@@ -302,7 +303,7 @@ def mannschaft(session: Session, cmd: Command) -> Reply:
     for name, regular, subs in parsed:
         team = find_team(teams, name)
         if team is None:
-            team = repo.add_team(session, league, name, new_code())
+            team = repo.add_team(session, league, name)
             teams.append(team)
             verb = "eingetragen"
         else:
@@ -310,48 +311,53 @@ def mannschaft(session: Session, cmd: Command) -> Reply:
         repo.set_players(session, team, regular, subs)
         out.append(f"{_team_line(team, repo.players(session, league).get(team.id, []))} – {verb}")
     out.append(
-        "👉 Kapitän wird, wer in diesem Chat /kapitaen CODE schickt (einmal gültig). "
-        "Dann: /spieltag 1 Ort"
+        "👉 Kapitäne: auf eine Nachricht der Person antworten mit /kapitaen TEAM – ich schicke "
+        "ihr den Code privat. Dann: /spieltag 1 Ort"
     )
     return Reply("\n".join(out))
 
 
 def ausrichter(session: Session, cmd: Command) -> Reply:
-    """A host links their chat to one match day with the day's code (valid on its date)."""
-    code = cmd.args[0].upper() if cmd.args else ""
-    if not code:
+    """At the league's desk the management names a decentral day's host (the code goes to
+    that person alone); in the host's chat the host links it to the day with the code
+    (valid on the day's date)."""
+    lock_chat(session, cmd.chat_id)
+    league = repo.league_of(session, cmd.chat_id)
+    typed = cmd.args[0].upper() if len(cmd.args) == 1 else ""
+    if league is not None and not roles.HOST_CODE.fullmatch(typed):
+        require_manager(league, cmd)
+        day = open_day(session, league)
+        return roles.hand_out_host(session, cmd, league, day, " ".join(cmd.args))
+    if not typed:
         raise RuleError(
             "Welcher Ausrichter-Code?",
-            hint="Z. B. /ausrichter A7F3Q2X9 – den Code nennt /spieltag.",
+            hint="Z. B. /ausrichter A7F3Q2X9 – den Code schickt dir die Ligaleitung privat.",
         )
-    lock_chat(session, cmd.chat_id)
-    day = repo.day_by_code(session, code)
-    if day is None:
-        raise RuleError(
-            f"Den Ausrichter-Code „{escape(code[:16])}“ kenne ich nicht.",
-            hint="Jeder Code gilt einmal; die Ligaleitung sieht ihn in der Antwort auf /spieltag.",
-        )
+    code = roles.redeem(session, cmd, typed, roles.HOST)
+    assert code.day_id is not None  # a host's code names its day (deleted with it)
+    day = repo.day_by_id(session, code.day_id)
     if day.play_date != berlin_date(None):
         raise RuleError(
             f"Der Code gilt nur am {date_text(day.play_date)} ({day_label(day)}).",
             hint="Bitte an diesem Tag senden. Nichts wurde geändert.",
         )
-    if repo.league_of(session, cmd.chat_id) is not None:
+    if league is not None:
         raise RuleError(
             "Hier ist die Ligaleitung selbst – hier braucht es keinen Ausrichter.",
             hint="Den Code im Chat des Ausrichters senden.",
         )
     refuse_other_kind(session, cmd, Becoming.HOST)
-    if cmd.user_id is None or cmd.user_id <= 0:
+    if (cmd.telegram_chat_id or cmd.chat_id) > 0:
         raise RuleError(
-            "Ausrichter kann nur eine Person sein, nicht ein Chat.",
-            hint="Bitte mit dem eigenen Konto senden.",
+            "Den Spieltag führt ihr in einer Gruppe, nicht im privaten Chat mit mir.",
+            hint=f"Den Code in der Gruppe für den Spieltag senden: /ausrichter {code.code}",
         )
+    assert cmd.user_id is not None  # roles.redeem refuses anonymous senders
     ensure_chat(session, cmd.chat_id)
+    roles.use(code)
     day.host_chat_id = cmd.chat_id
     day.host_user_id = cmd.user_id
     day.host_name = cmd.user_name
-    day.host_code = None
     return Reply(
         f"🏠 {escape(cmd.user_name)} richtet hier {day_label(day)} aus – heute, "
         f"{date_text(day.play_date)}. Die Ergebnisse bleiben vorläufig, bis die Ligaleitung "
@@ -360,36 +366,30 @@ def ausrichter(session: Session, cmd: Command) -> Reply:
 
 
 def kapitaen(session: Session, cmd: Command) -> Reply:
-    code = cmd.args[0].upper() if cmd.args else ""
-    if not code:
+    """``/kapitaen TEAM`` at the league's desk (the management, naming the person: the code
+    goes to them alone); ``/kapitaen CODE`` anywhere, by that person: they are the captain."""
+    typed = cmd.args[0].upper() if len(cmd.args) == 1 else ""
+    if not cmd.args:
         raise RuleError(
-            "Welcher Kapitäns-Code?", hint="Z. B. /kapitaen K7F3Q2X9 – den Code nennt /mannschaft."
+            "Welcher Kapitäns-Code?",
+            hint="Z. B. /kapitaen K7F3Q2X9 – den Code schickt dir die Ligaleitung privat.",
         )
-    league = require_league(session, cmd)
-    named = find_team(repo.teams(session, league), " ".join(cmd.args))
-    if named is not None:  # the management renews a team's code (a lost or misused one)
+    league = repo.league_of(session, cmd.chat_id)
+    if league is not None and not roles.CAPTAIN_CODE.fullmatch(typed):
+        lock_chat(session, cmd.chat_id)
         require_manager(league, cmd)
-        named.captain_code = new_code()
-        return Reply(
-            f"Neuer Kapitäns-Code für „{escape(named.name)}“: /kapitaen {named.captain_code} "
-            "(einmal gültig; der alte gilt nicht mehr)."
-        )
-    team = repo.team_by_code(session, code)
-    if team is None or team.league_id != league.id:
-        raise RuleError(
-            f"Den Kapitäns-Code „{escape(code[:16])}“ kenne ich nicht.",
-            hint="Jeder Code gilt einmal; die Ligaleitung sieht die Codes mit /mannschaft.",
-        )
-    if cmd.user_id is None or cmd.user_id <= 0:
-        raise RuleError(
-            "Kapitän kann nur eine Person sein, nicht ein Chat.",
-            hint="Bitte mit dem eigenen Konto senden.",
-        )
-    team.captain_user_id = cmd.user_id
-    team.captain_name = cmd.user_name
-    team.captain_code = None
+        team, rest = team_prefix(repo.teams(session, league), " ".join(cmd.args))
+        return roles.hand_out_captain(session, cmd, league, team, rest)
+    code = roles.redeem(session, cmd, typed or " ".join(cmd.args), roles.CAPTAIN)
+    captained = repo.team_by_id(session, code.team_id) if code.team_id is not None else None
+    assert captained is not None  # a captain's code names its team (deleted with it)
+    assert cmd.user_id is not None  # roles.redeem refuses anonymous senders
+    roles.use(code)
+    captained.captain_user_id = cmd.user_id
+    captained.captain_name = cmd.user_name
     return Reply(
-        f"✅ {escape(cmd.user_name)} ist Kapitän von „{escape(team.name)}“.\n"
+        f"✅ {escape(cmd.user_name)} ist Kapitän von „{escape(captained.name)}“.\n"
         "👉 Aufstellung ändern: /aufstellung "
-        f"{escape(team.name)}: A, B, C, D · Wechsel: /wechsel {escape(team.name)} NEU für ALT"
+        f"{escape(captained.name)}: A, B, C, D · Wechsel: /wechsel {escape(captained.name)} "
+        "NEU für ALT"
     )

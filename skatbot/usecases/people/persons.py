@@ -22,6 +22,7 @@ unlinked person's key is ``n:<spelling>``, the smallest diacritic-free spelling 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -30,12 +31,14 @@ from typing import Any
 
 from skatbot.rules.errors import RuleError
 from skatbot.rules.numbers import is_number
+from skatbot.storage import claims
 from skatbot.storage import lists as repo
 from skatbot.storage import people as store
 from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import keyboards
 from skatbot.usecases.common.names import clean_name, folded, full_stop, match_words, spellings
+from skatbot.usecases.common.places import owns
 from skatbot.usecases.common.reply import Answer, Buttons, Command, Document, Reply
 
 __all__ = ["Directory", "Person", "after_rename", "resolve_people"]
@@ -207,8 +210,19 @@ def _who(d: Directory, root: int) -> str:
     return escape(d.book.people[root].name)
 
 
-def _link(session: Session, cmd: Command, spelling: str) -> str:
-    """Link the sender to ``spelling``'s person; the German answer (plain words, HTML-safe)."""
+@dataclass(frozen=True)
+class Claimed:
+    """A name claimed at a table, waiting for the table's confirmation: the question and
+    its buttons (``_link`` returns it instead of linking)."""
+
+    text: str
+    buttons: Buttons
+
+
+def _link(session: Session, cmd: Command, spelling: str) -> str | Claimed:
+    """Link the sender to ``spelling``'s person; the German answer (plain words, HTML-safe).
+    At a tournament's or a league's table the name is only claimed until the table confirms
+    it (``Claimed``), unless the sender is the management or already known as that name."""
     if cmd.user_id is None:
         raise RuleError(
             "Dich kann ich keinem Namen zuordnen (anonym oder als Kanal geschrieben).",
@@ -229,6 +243,19 @@ def _link(session: Session, cmd: Command, spelling: str) -> str:
             "verknüpft.",
             hint="Wenn das nicht stimmt: dort /ich nicht schreiben lassen, dann /ich NAME.",
         )
+    table = claims.table_of_place(session, place)
+    if table is not None and not _known_as(session, cmd.user_id, table, d, target):
+        return _claim(session, cmd, table, d.book.people[target].name)
+    claims.drop_claims(session, place, user_id=cmd.user_id)
+    if table is not None:  # the management, or known as this name at the desk
+        claims.record_consent(
+            session, place, d.book.people[target].name, cmd.user_id, cmd.user_name
+        )
+    return _make_link(session, cmd, d, target)
+
+
+def _make_link(session: Session, cmd: Command, d: Directory, target: int) -> str:
+    assert cmd.user_id is not None
     before = d.of_user(cmd.user_id)
     note = ""
     if before is not None:
@@ -245,8 +272,127 @@ def _link(session: Session, cmd: Command, spelling: str) -> str:
 
 
 def link_user(session: Session, cmd: Command, spelling: str) -> str:
-    """Link the sender to ``spelling``'s person in ``cmd.chat_id`` (as /ich does)."""
-    return _link(session, cmd, spelling)
+    """Link the sender to ``spelling``'s person in ``cmd.chat_id`` (as /ich does; at a table
+    the answer is the claim's question)."""
+    done = _link(session, cmd, spelling)
+    return done if isinstance(done, str) else done.text
+
+
+# --- a name claimed at a table: the table confirms ------------------------------------------------
+
+CLAIM_PREFIX = "v1:ic:"  # v1:ic:<claim id>[:n]
+CLAIM_YES = "✅ Ja, stimmt"
+CLAIM_NO = "❌ Nein"
+
+
+def _linked_name(session: Session, place: int, user_id: int, names: Sequence[str]) -> str | None:
+    """The name of ``names`` that ``user_id`` is linked to at ``place``, if any."""
+    d = _refresh(session, place)
+    root = d.of_user(user_id)
+    if root is None:
+        return None
+    return next((n for n in names if d.stored(n) == root), None)
+
+
+def _known_as(
+    session: Session, user_id: int, table: claims.TablePlace, d: Directory, target: int
+) -> bool:
+    """Whether the sender may take the name without the table's word: the management, or
+    someone the desk knows as that very name."""
+    if owns(user_id, table.manager):
+        return True
+    name = d.book.people[target].name
+    return _linked_name(session, table.desk, user_id, [name]) is not None
+
+
+def _vouchers(session: Session, place: int, table: claims.TablePlace, user_id: int) -> str | None:
+    """Why ``user_id`` may confirm a name at this table ("" for the management, else the
+    name they are linked to at this table), or None."""
+    if owns(user_id, table.manager):
+        return ""
+    for where in (place, table.desk):
+        known = _linked_name(session, where, user_id, table.names)
+        if known is not None:
+            return known
+    return None
+
+
+def _claim(session: Session, cmd: Command, table: claims.TablePlace, name: str) -> Claimed:
+    assert cmd.user_id is not None
+    claim_id = claims.add_claim(session, cmd.chat_id, name, cmd.user_id, cmd.user_name)
+    who = escape(cmd.user_name or "Jemand")
+    text = (
+        f"🙋 {who} sagt: „Ich bin {escape(name)}.“\n"
+        f"Stimmt das? Bestätigen kann ein Mitspieler am Tisch, der schon verknüpft ist, oder "
+        f"{table.management}. Bis dahin unterschreibt {who} nicht für {escape(name)}.\n"
+        f"👉 Oder: /ich {escape(name)} bei {table.management} schicken."
+    )
+    data = f"{CLAIM_PREFIX}{claim_id}"
+    return Claimed(text, (((CLAIM_YES, data), (CLAIM_NO, f"{data}:n")),))
+
+
+def claim_tap(session: Session, cmd: Command) -> Answer:
+    """``v1:ic:<claim>`` confirms a name claimed at a table (a player of the table already
+    linked to another of its names, or the management); ``…:n`` turns it down (they, or the
+    one who claimed it)."""
+    parts = cmd.text.removeprefix(CLAIM_PREFIX).split(":")
+    if not parts or not is_number(parts[0]) or len(parts[0]) > 12 or parts[1:] not in ([], ["n"]):
+        return Answer(notice="Dieser Knopf gilt nicht mehr.")
+    lock_chat(session, cmd.chat_id)
+    row = claims.claim(session, int(parts[0]))
+    table = claims.table_of_place(session, cmd.chat_id)
+    if row is None or row.chat_id != cmd.chat_id or table is None:
+        return Answer(notice="Diese Frage ist schon erledigt.", buttons=())
+    if cmd.user_id is None:
+        raise RuleError("Anonym kann niemand bestätigen.", hint="Bitte als du selbst tippen.")
+    claimer = escape(row.user_name or "Jemand")
+    name = escape(row.name)
+    voucher = _vouchers(session, cmd.chat_id, table, cmd.user_id)
+    if parts[1:] == ["n"]:
+        if voucher is None and cmd.user_id != row.user_id:
+            raise RuleError(
+                "Ablehnen können die Mitspieler am Tisch und die Leitung.",
+                hint="Nichts wurde geändert.",
+            )
+        claims.drop_claims(session, cmd.chat_id, user_id=row.user_id)
+        return Answer(
+            notice="Abgelehnt.",
+            text=f"❌ {claimer} ist hier nicht als {name} verknüpft.",
+            buttons=(),
+        )
+    if cmd.user_id == row.user_id:
+        raise RuleError(
+            "Bestätigen muss jemand anderes – ein Mitspieler am Tisch oder die Leitung.",
+            hint="Bitte einen Mitspieler, auf „Ja, stimmt“ zu tippen.",
+        )
+    if voucher is None or voucher.casefold() == row.name.casefold():
+        raise RuleError(
+            "Bestätigen können nur Mitspieler an diesem Tisch, die schon mit ihrem Namen "
+            "verknüpft sind, und die Leitung.",
+            hint=f"Selbst verknüpfen: /ich NAME bei {table.management}.",
+        )
+    claimed = dataclasses.replace(cmd, user_id=row.user_id, user_name=row.user_name or "")
+    d = _refresh(session, cmd.chat_id)
+    target = d.root(_ensure_stored(session, cmd.chat_id, d, row.name))
+    d = _refresh(session, cmd.chat_id)
+    holder = d.account(target)
+    if holder is not None and holder.user_id != row.user_id:
+        claims.drop_claims(session, cmd.chat_id, name=row.name)
+        return Answer(
+            notice=f"{row.name} ist schon mit {holder.user_name or 'jemandem'} verknüpft.",
+            text=f"ℹ️ {name} ist schon mit {escape(holder.user_name or 'jemandem')} verknüpft.",
+            buttons=(),
+        )
+    claims.drop_claims(session, cmd.chat_id, user_id=row.user_id)
+    claims.drop_claims(session, cmd.chat_id, name=row.name)
+    claims.record_consent(session, cmd.chat_id, row.name, row.user_id, row.user_name or "")
+    done = _make_link(session, claimed, d, target) if holder is None else ""
+    by = escape(voucher) if voucher else escape(cmd.user_name or "die Leitung")
+    return Answer(
+        notice="Bestätigt.",
+        text=f"✅ {claimer} ist {name} – bestätigt von {by}. {done}".strip(),
+        buttons=(),
+    )
 
 
 def ich(session: Session, cmd: Command) -> Reply:
@@ -284,7 +430,10 @@ def ich(session: Session, cmd: Command) -> Reply:
     d, seen = directory(session, cmd.chat_id)
     participant = _participant(session, cmd.chat_id, spelling)  # at a tournament desk
     spelling = participant if participant is not None else _known_or_refuse(d, seen, spelling)
-    return Reply("🙋 " + _link(session, cmd, spelling))
+    done = _link(session, cmd, spelling)
+    if isinstance(done, Claimed):
+        return Reply(done.text, buttons=done.buttons)
+    return Reply("🙋 " + done)
 
 
 def _participant(session: Session, place: int, spelling: str) -> str | None:
@@ -426,6 +575,11 @@ def me_tap(session: Session, cmd: Command) -> Answer:
     if not 0 <= seat < len(loaded.names):
         return Answer(notice="Dieser Knopf gilt nicht mehr.")
     text = _link(session, cmd, loaded.names[seat])
+    if isinstance(text, Claimed):  # at a table: the table confirms first
+        return Answer(
+            notice="Ein Mitspieler oder die Leitung bestätigt das.",
+            send=Reply(text.text, buttons=text.buttons),
+        )
     return Answer(notice=text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"))
 
 

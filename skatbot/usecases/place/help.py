@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import Command, Reply
+from skatbot.usecases.league import roles
 from skatbot.usecases.tournament import tables
 
 HELP = """<b>skatbot – die Skatliste im Gruppenchat</b>
@@ -114,7 +115,8 @@ Mannschaft, Matchpunkte je Serie. In einem eigenen Chat (oder Thema) der Ligalei
 /liga wechsel zwischen (nur zwischen den Serien; Standard: auch während, mit Spielnummer) ·
 /liga matchpunkte 2 (je geschlagener Mannschaft; Standard 1: 3:0, 2:1, 1:2, 0:3)
 /mannschaft Nord: Anna, Bernd, Carla, Dora, Ersatz Erik – eine Zeile je Mannschaft
-/kapitaen CODE – Kapitän werden (den Code nennt /mannschaft; einmal gültig)
+/kapitaen Nord – als Antwort auf eine Nachricht der Person: ich schicke ihr privat einen
+Kapitäns-Code (nur für sie, einmal, 7 Tage) · /kapitaen CODE – damit Kapitän werden
 /spieltag 1 Reken – Spieltag anlegen; jede Mannschaft mit ihren ersten 4 Spielern
 /aufstellung Nord: Anna, Bernd, Carla, Erik – Aufstellung zur 1. Serie (Kapitän oder
 Leitung); mit 3 Spielern geht es auch · /aufstellung Nord fehlt – nicht angetreten
@@ -133,8 +135,9 @@ gleiche Summe: halbe Punkte). Nicht angetreten: keine Matchpunkte, keine Spielpu
 /bestaetigen – der Kapitän bestätigt die Ergebnisse des Spieltags
 /freigeben – den Spieltag freigeben (Ligaleitung); vorher vorläufig, danach fest.
 /tabelle 1 pdf – Spielbericht des Spieltags · /tabelle pdf – Tabelle als PDF
-Dezentral: /spieltag 2 Reken 14.03.2027 nennt einen Ausrichter-Code; der Ausrichter sendet
-/ausrichter CODE an dem Tag in seinem Chat und führt dort den Spieltag (nur an dem Tag)."""
+Dezentral: /spieltag 2 Reken 14.03.2027, dann /ausrichter als Antwort auf eine Nachricht
+des Ausrichters: ich schicke ihm privat den Code; er sendet /ausrichter CODE an dem Tag in
+seinem Chat und führt dort den Spieltag (nur an dem Tag)."""
 
 HELP_AUSLOSUNG = """<b>So wird ausgelost</b> – jeder kann es nachrechnen:
 1. Namen sortieren (Groß-/Kleinschreibung egal), die Eingabereihenfolge zählt nicht.
@@ -235,6 +238,9 @@ def start(session: Session, cmd: Command) -> Reply:
         if invite is not None:  # the draw's deep link: "add to group" sent /start tisch_…
             return tables.join(session, cmd, invite.group(1))
     if (cmd.telegram_chat_id or cmd.chat_id) > 0:  # a private chat (a topic's place is no chat)
+        token = roles.TOKEN_DATA.fullmatch(cmd.args[0]) if len(cmd.args) == 1 else None
+        if token is not None:  # "Code abholen": a role's code, for the person named only
+            return roles.fetch(session, cmd, token.group(1))
         return Reply(
             "Hallo! Ich führe eure Skatliste im Gruppenchat.\n"
             "Füge mich einer Gruppe hinzu (Gruppeninfo → Mitglieder hinzufügen → skatbot) und "

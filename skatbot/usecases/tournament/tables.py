@@ -16,7 +16,10 @@ The table's row is locked while it is linked, so two chats never both get it.
 Who is who when signing: a tapper is the name they signed for before in this tournament, or
 the name they are linked to in the table's place or at the desk (/ich, "Das bin ich"). An
 unlinked tapper is refused (a tap never links anyone); the tournament's creator signs for a
-player without a phone (stored without an account).
+player without a phone (stored without an account). In a table's place ``/ich NAME`` is only
+a claim until a player of the table already linked, or the management, confirms it
+(``usecases.people.persons``, ``storage.claims``): claiming a name never lets anyone sign
+for another.
 """
 
 from __future__ import annotations
@@ -32,8 +35,8 @@ from skatbot.rules.errors import RuleError
 from skatbot.rules.numbers import is_number, parse_count
 from skatbot.rules.ranking import Ranked, Standing, lot_note
 from skatbot.rules.scoring import minus_sign
+from skatbot.storage import claims, places
 from skatbot.storage import lists as repo
-from skatbot.storage import places
 from skatbot.storage import tournament as trepo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.lists_models import ListStatus
@@ -492,8 +495,8 @@ def _sign_message(
         lines.append(f"{mark} {escape(name)}{figures}")
     lines.append(
         f"{texts.games(loaded.sheet.games_played)} gespielt. Jede Person am Tisch bestätigt "
-        "mit „Unterschreiben“ (noch nicht verknüpft: erst hier /ich NAME; für jemanden ohne "
-        "Telefon tippt die Turnierleitung auf den Namen). "
+        "mit „Unterschreiben“ (noch nicht verknüpft: erst hier /ich NAME, ein Mitspieler "
+        "bestätigt; für jemanden ohne Telefon tippt die Turnierleitung auf den Namen). "
         "Wenn alle unterschrieben haben, geht das Ergebnis an die Turnierleitung."
     )
     rows: list[tuple[tuple[str, str], ...]] = [((SIGN_LABEL, f"{SIGN_PREFIX}{link.id}"),)]
@@ -519,10 +522,12 @@ def _identity(
     root = d.of_user(user_id)
     if root is None:
         return None
-    for name in names:
-        if d.stored(name) == root:
-            return name
-    return d.book.people[root].name
+    name = next((n for n in names if d.stored(n) == root), d.book.people[root].name)
+    if place != t.chat_id and not claims.consented(session, place, user_id, name):
+        # linked outside the desk without the table's consent (e.g. in the chat before it
+        # became a table, when /ich was free): that names nobody here
+        return None
+    return name
 
 
 def sign_tap(session: Session, cmd: Command) -> Answer:
@@ -595,8 +600,8 @@ def _signer(
     if me is None:
         raise RuleError(
             "Unterschreiben kann nur, wer hier mit seinem Namen verknüpft ist.",
-            hint=f"Erst /ich DEINNAME schicken (z. B. /ich {names[0][:20]}). "
-            "Ohne Telefon: die Turnierleitung tippt auf den Namen.",
+            hint=f"Erst /ich DEINNAME schicken (z. B. /ich {names[0][:20]}) – ein Mitspieler "
+            "bestätigt es. Ohne Telefon: die Turnierleitung tippt auf den Namen.",
         )
     if me not in names:
         raise RuleError(

@@ -167,15 +167,37 @@ async def setup_league(chat: Harness) -> dict[str, str]:
         chat, "/liga verlustspiel 0,50 €", "Verlustspielgeld 0,50 € an den Ausrichter", **LEADER
     )
     reply = await ok(chat, TEAMS, "Nord: Anna, Bernd, Carla, Dora, Ersatz Erik", **LEADER)
-    codes = dict(re.findall(r"(\w+): .*?/kapitaen (K\w+)", reply))
-    assert set(codes) == {"Nord", "Süd", "Ost", "West"}, reply
+    assert "/kapitaen K" not in reply, reply  # no code in the group
+    # the leader names each captain; the code goes to that person privately
+    codes = {"Nord": await captain_code(chat, "Nord", NORD_CAPTAIN)}
     await ok(chat, f"/kapitaen {codes['Nord']}", "Anna ist Kapitän von „Nord“", **NORD_CAPTAIN)
-    # the code is used up; only the management renews one
-    await refused(chat, f"/kapitaen {codes['Nord']}", "kenne ich nicht", **STRANGER)
+    # the code is used up; only the management hands out another
+    await refused(chat, f"/kapitaen {codes['Nord']}", "für Anna bestimmt", **STRANGER)
+    await refused(chat, f"/kapitaen {codes['Nord']}", "schon eingelöst", **NORD_CAPTAIN)
     await refused(chat, "/kapitaen Süd", "verwalten Gerd", **STRANGER)
-    reply = await ok(chat, "/kapitaen Süd", "Neuer Kapitäns-Code für „Süd“", **LEADER)
-    codes["Süd"] = re.search(r"/kapitaen (K\w+)", reply).group(1)  # type: ignore[union-attr]
+    codes["Süd"] = await captain_code(chat, "Süd", {"user_id": 31, "name": "Fritz"})
     return codes
+
+
+async def private_code(chat: Harness, command: str, person: dict[str, Any], pattern: str) -> str:
+    """The leader answers a message of ``person`` with ``command`` at the desk; the code
+    arrives in ``person``'s private chat (they wrote to the bot before)."""
+    uid, name = int(person["user_id"]), str(person["name"])
+    await chat.say("/start", chat_id=uid, user_id=uid, name=name)
+    out = await chat.say(command, reply_to=(uid, name), **LEADER)  # type: ignore[arg-type]
+    shown = "\n".join(r.text for r in out)
+    assert f"geht privat an {name}" in shown and not re.search(pattern, shown), shown
+    found = re.search(pattern, chat.last(uid).text)
+    assert found is not None, chat.last(uid).text
+    return found.group(1)
+
+
+async def captain_code(chat: Harness, team: str, person: dict[str, Any]) -> str:
+    return await private_code(chat, f"/kapitaen {team}", person, r"/kapitaen (K\w{7})")
+
+
+async def host_code(chat: Harness, person: dict[str, Any] = HOST) -> str:
+    return await private_code(chat, "/ausrichter", person, r"/ausrichter (A\w{7})")
 
 
 async def play_series(
@@ -270,7 +292,7 @@ async def test_a_league_season_of_two_match_days(chat: Harness) -> None:
     # a decentral day: the leader opens it, the host runs it from his own chat, today only
     reply = await ok(chat, "/spieltag 2 Münster", "Spieltag 2 in Münster am", **LEADER)
     seed2 = re.search(r"Startwert (\d+)", reply).group(1)  # type: ignore[union-attr]
-    code = re.search(r"/ausrichter (A\w+)", reply).group(1)  # type: ignore[union-attr]
+    code = await host_code(chat)
     at_host = {"chat_id": HOST_CHAT, **HOST}
     await ok(chat, f"/ausrichter {code}", "Hugo richtet hier Spieltag 2 in Münster aus", **at_host)
     await refused(chat, "/setzen", "richtet hier Hugo", chat_id=HOST_CHAT, **STRANGER)
@@ -342,7 +364,7 @@ async def test_refusals_change_nothing(chat: Harness) -> None:
     await refused(chat, "/freigeben", "verwalten Gerd", "👉", **STRANGER)
     await refused(chat, "/liga mindestens 10", "verwalten Gerd", **STRANGER)
     await refused(chat, "/aufstellung Süd: Fritz, Gabi, Hans, Jens", "Kapitän", **NORD_CAPTAIN)
-    await refused(chat, f"/kapitaen {codes['Nord']}", "kenne ich nicht", **STRANGER)
+    await refused(chat, f"/kapitaen {codes['Nord']}", "für Anna bestimmt", **STRANGER)
     # bad input: a player of another team, too few, a number that is no series count
     await refused(chat, "/aufstellung Nord: Anna, Bernd, Fritz, Dora", "spielt nicht für „Nord“",
                   **NORD_CAPTAIN)  # fmt: skip
@@ -392,17 +414,17 @@ async def test_a_host_runs_a_decentral_day_on_its_date_only(chat: Harness) -> No
     await setup_league(chat)
     at_host = {"chat_id": HOST_CHAT, **HOST}
     await refused(chat, "/spieltag 1 Reken 31.02.2027", "kein Datum", **LEADER)
-    reply = await ok(chat, "/spieltag 1 Reken 01.01.2020", "am 01.01.2020", **LEADER)
-    code = re.search(r"/ausrichter (A\w+)", reply).group(1)  # type: ignore[union-attr]
+    await ok(chat, "/spieltag 1 Reken 01.01.2020", "am 01.01.2020", **LEADER)
+    code = await host_code(chat)
     # the code is for that date only: refused today, the host's chat stays unlinked
     await refused(chat, f"/ausrichter {code}", "gilt nur am 01.01.2020", **at_host)
     await refused(chat, "/setzen", "keine Liga", "/ausrichter CODE", **at_host)
     await refused(chat, "/ausrichter AFALSCH1", "kenne ich nicht", **at_host)
     # a day played today: linked; the next day (its date moved back a day) it is refused
-    reply = await ok(chat, "/spieltag 2 Münster", **LEADER)
-    code = re.search(r"/ausrichter (A\w+)", reply).group(1)  # type: ignore[union-attr]
+    await ok(chat, "/spieltag 2 Münster", **LEADER)
+    code = await host_code(chat)
     await ok(chat, f"/ausrichter {code}", "richtet hier Spieltag 2", **at_host)
-    await refused(chat, f"/ausrichter {code}", "kenne ich nicht", chat_id=-2003, **HOST)  # used up
+    await refused(chat, f"/ausrichter {code}", "schon eingelöst", chat_id=-2003, **HOST)  # used up
     seating = await ok(chat, "/setzen", "Spieltag 2 in Münster · Serie 1", **at_host)
     table_code = re.search(r"/tisch (L\w{6})", seating).group(1)  # type: ignore[union-attr]
 

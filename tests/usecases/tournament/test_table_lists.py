@@ -63,6 +63,23 @@ async def tap(chat: Harness, msg: Message, data: str, user_id: int) -> str:
     return (await chat.tap(msg, data, user_id=user_id)).notice
 
 
+async def claim(
+    chat: Harness,
+    name: str,
+    chat_id: int,
+    thread: int | None = None,
+    by: int = MANAGER,
+    user_id: int | None = None,
+) -> None:
+    """``/ich NAME`` at a table is a claim until someone the table knows confirms it: the
+    management (``by`` = MANAGER) or a player of the table already linked."""
+    who = USER[name] if user_id is None else user_id
+    text = await ok(chat, f"/ich {name}", chat_id, thread, user_id=who)
+    assert "Stimmt das?" in text, text
+    notice = await tap(chat, chat.last(chat_id, with_buttons=True), "Ja, stimmt", by)
+    assert notice == "Bestätigt.", notice
+
+
 def data_of(msg: Message, label: str) -> str:
     for row in msg.buttons:
         for text, data in row:
@@ -150,8 +167,9 @@ async def play_table(chat: Harness, thread: int, players: list[str], series: int
 
 async def sign_all(chat: Harness, thread: int, players: list[str], series: int) -> None:
     for seat, name in enumerate(players):
-        if series == 1:  # not linked yet: /ich at the table first
-            await ok(chat, f"/ich {name}", FORUM, thread, user_id=USER[name])
+        if series == 1:  # not linked yet: /ich at the table first, confirmed by a neighbour
+            by = USER[players[seat - 1]] if seat else MANAGER
+            await claim(chat, name, FORUM, thread, by)
         msg = sign_message(chat, FORUM, thread)
         if series == 1:  # linked now: the own name's button or the one button
             notice = await tap(chat, msg, f"{data_of(msg, SIGN_LABEL)}:{seat}", USER[name])
@@ -278,10 +296,9 @@ async def test_codes_in_a_group_without_topics_refusals_and_a_withdrawn_report(
         notice = await tap(chat, sign_one, data, USER[one[0]])
         assert "Unterschreiben kann nur, wer hier mit seinem Namen verknüpft ist" in notice
         assert f"/ich {one[0]}" in notice or "/ich DEINNAME" in notice, notice
-    for name in one:
-        await ok(chat, f"/ich {name}", ELSEWHERE, user_id=USER[name])
-    for name in two:
-        await ok(chat, f"/ich {name}", OTHER, user_id=USER[name])
+    for names, where in ((one, ELSEWHERE), (two, OTHER)):
+        for i, name in enumerate(names):
+            await claim(chat, name, where, by=USER[names[i - 1]] if i else MANAGER)
     assert (
         await tap(chat, sign_one, f"{first}:0", USER[one[0]])
         == f"Danke, {one[0]} – unterschrieben."

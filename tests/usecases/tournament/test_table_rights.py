@@ -27,6 +27,7 @@ from tests.standin.fake_telegram import BOT_USERNAME
 from tests.usecases.tournament.test_table_lists import (
     SIGN_LABEL,
     WON,
+    claim,
     data_of,
     messages,
     ok,
@@ -205,7 +206,7 @@ async def test_three_strangers_cannot_sign_for_a_table(chat: Harness) -> None:
     assert dump(chat.db) == before
     assert not any("Tisch 1 gemeldet" in m.text for m in messages(chat, DESK))
     # a linked player who taps someone else's name is refused clearly
-    await ok(chat, f"/ich {players[0]}", TABLE_CHAT, user_id=USER[players[0]])
+    await claim(chat, players[0], TABLE_CHAT, user_id=USER[players[0]])
     msg = sign_message(chat, TABLE_CHAT, None)
     notice = await tap(chat, msg, f"{first}:1", USER[players[0]])
     assert f"Du bist {players[0]} – für {players[1]} unterschreibt {players[1]} selbst" in notice
@@ -215,11 +216,11 @@ async def test_the_management_signs_for_a_player_without_a_phone(chat: Harness) 
     players = await closed_table(chat)
     first = data_of(sign_message(chat, TABLE_CHAT, None), SIGN_LABEL)
     for name in players[:2]:
-        await ok(chat, f"/ich {name}", TABLE_CHAT, user_id=USER[name])
+        await claim(chat, name, TABLE_CHAT, user_id=USER[name])
         notice = await tap(chat, sign_message(chat, TABLE_CHAT, None), first, USER[name])
         assert notice == f"Danke, {name} – unterschrieben.", notice
     # the management may not sign for someone linked to an account ...
-    await ok(chat, f"/ich {players[2]}", TABLE_CHAT, user_id=USER[players[2]])
+    await claim(chat, players[2], TABLE_CHAT, user_id=USER[players[2]])
     notice = await tap(chat, sign_message(chat, TABLE_CHAT, None), f"{first}:2", MANAGER)
     assert "unterschreibt selbst" in notice, notice
     await ok(chat, "/ich nicht", TABLE_CHAT, user_id=USER[players[2]])

@@ -597,7 +597,7 @@ async def test_the_next_draw_button_follows_an_undone_draw_and_an_ended_tourname
         players = tl.opening_players(chat, where)
         await tl.play_at(chat, where, players)
         for seat, name in enumerate(players):
-            await tl.ok(chat, f"/ich {name}", where, user_id=tl.USER[name])  # signing needs it
+            await tl.claim(chat, name, where)  # signing needs it (the management confirms)
             msg = tl.sign_message(chat, where, None)
             await tl.tap(chat, msg, f"{tl.data_of(msg, tl.SIGN_LABEL)}:{seat}", tl.USER[name])
     button = [m for m in tl.messages(chat, tl.PLAIN) if m.buttons][-1]
