@@ -14,7 +14,9 @@ after ``/ich vergessen``). In short:
 - an *id* that grants a role - the creator of a list, a tournament or a league, a team's
   captain, a day's host - is kept without any name: it is what lets that person go on
   deleting or managing it (without it only the admins could); ``/ich daten`` lists each;
-- a table's signature stays a signature, without the account.
+- a table's signature stays a signature, without the account;
+- a row that exists only for the account - a role code waiting for it, its claim of a name at
+  a table - is deleted.
 
 The names written in a chat's lists, a tournament's or a league's are that table's record and
 are not the account's: they stay until the chat's admins rename them.
@@ -28,7 +30,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from sqlalchemy import Table, func, select, update
+from sqlalchemy import Table, delete, func, select, update
 from sqlalchemy.orm import Session
 
 from skatbot.storage.builders import GameBuilder
@@ -48,6 +50,7 @@ class Way(Enum):
     """How ``/ich vergessen`` treats a column."""
 
     CLEARED = "cleared"  # set to NULL ('' where the column must hold text)
+    DELETED = "deleted"  # the row is the account's alone: deleted
     KEPT_ROLE = "kept"  # an id granting a role: kept, with no name beside it
     SIGNATURES = "signatures"  # JSON {name: account id}: the account becomes NO_ACCOUNT
     CONFIRMATIONS = "confirmations"  # JSON {team id: account name}: the name is replaced
@@ -109,6 +112,11 @@ HELD: tuple[Held, ...] = (
     Held("league_days", "confirmed", Way.CONFIRMATIONS, why="the captains who confirmed"),
     Held("league_lineups", "user_id", C, why="who changed a line-up"),
     Held("league_results", "user_id", C, why="who entered a result"),
+    Held("role_codes", "for_user_id", Way.DELETED, why="a role code sent to the account"),
+    Held("role_codes", "for_name", C, "for_user_id"),
+    Held("role_codes", "created_by", C, why="who had a role code sent"),
+    Held("name_claims", "user_id", Way.DELETED, why="a name claimed at a table"),
+    Held("name_claims", "user_name", C, "user_id"),
     Held("processed_updates", "reply", Way.QUOTED, why="a stored reply may quote the name"),
     Held("outbox", "payload", Way.TRANSIENT, why="deleted once Telegram accepted it"),
     Held("outbox", "blob", Way.TRANSIENT, why="deleted once Telegram accepted it"),
@@ -123,7 +131,7 @@ def _mine(session: Session, held: Held, user_id: int, names: set[str]) -> int:
     """How many rows of ``held`` hold the account (by id, or its name by the row's id)."""
     table = _table(held.table)
     column = table.c[held.column]
-    if held.way in (Way.CLEARED, Way.KEPT_ROLE):
+    if held.way in (Way.CLEARED, Way.KEPT_ROLE, Way.DELETED):
         if held.whose is None:
             where = column == user_id
         else:
@@ -259,6 +267,9 @@ def forget(session: Session, user_id: int, names: set[str]) -> dict[str, int]:
         blank = None if column.nullable else ""
         by = table.c[held.whose] if held.whose is not None else column
         run(held, update(table).where(by == user_id).values({held.column: blank}))
+    for held in (h for h in HELD if h.way is Way.DELETED):
+        table = _table(held.table)
+        run(held, delete(table).where(table.c[held.column] == user_id))
     signed = 0
     for link in session.scalars(select(TableLink)):
         data = json.loads(link.signed)

@@ -153,6 +153,7 @@ class SeenName:
 
 def seen_names(session: Session, place: int) -> list[SeenName]:
     """Every player name on the place's lists, and its tournament's participants."""
+    from skatbot.storage.league_models import League, LeaguePlayer, LeagueTeam
     from skatbot.storage.tournament_models import Participant, Tournament
 
     rows = session.execute(
@@ -169,4 +170,13 @@ def seen_names(session: Session, place: int) -> list[SeenName]:
         .order_by(Participant.position)
     ).all()
     out.extend(SeenName(name, 0) for name in parts)  # a desk has no lists: order 0 is fine
+    # a league's desk keeps no lists either: its teams' players are its names
+    squads = session.scalars(
+        select(LeaguePlayer.name)
+        .join(LeagueTeam, LeagueTeam.id == LeaguePlayer.team_id)
+        .join(League, League.id == LeagueTeam.league_id)
+        .where(League.chat_id == place)
+        .order_by(LeagueTeam.position, LeaguePlayer.id)
+    ).all()
+    out.extend(SeenName(name, 0) for name in squads)
     return out

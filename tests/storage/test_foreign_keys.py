@@ -39,6 +39,7 @@ from sqlalchemy import (
     delete,
     func,
     insert,
+    inspect,
     select,
 )
 from sqlalchemy.sql.schema import ColumnCollectionConstraint
@@ -65,6 +66,7 @@ TELEGRAM_IDS = {
     "captain_user_id",
     "host_user_id",
     "owner_id",
+    "for_user_id",  # the person a role code is sent to
 }
 # Named like a reference without the ``_id`` suffix.
 REFERENCE_NAMES = {"continues", "merged_into"}
@@ -199,10 +201,14 @@ class Maker:
 
 
 def dangling(conn: Connection) -> list[str]:
-    """Every reference in the database whose target row is gone."""
+    """Every reference in the database whose target row is gone (of the tables it has: a
+    database at an older revision lacks the newer ones)."""
     out = []
+    present = set(inspect(conn).get_table_names())
     for fk in foreign_keys():
         child, parent = fk.parent, fk.column
+        if child.table.name not in present:
+            continue
         count = conn.scalar(
             select(func.count())
             .select_from(child.table)

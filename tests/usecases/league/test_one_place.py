@@ -15,7 +15,7 @@ from skatbot.storage.schema import metadata
 from skatbot.storage.tournament_models import Tournament
 from tests.harness import Harness
 from tests.helpers import ok, refused
-from tests.usecases.league.test_league import LEADER, STRANGER, TEAMS
+from tests.usecases.league.test_league import LEADER, STRANGER, TEAMS, host_code
 
 DESK = -1001
 TOURNAMENT_DESK = -1002
@@ -60,8 +60,8 @@ async def test_a_tournament_desk_refuses_a_league_and_a_host(chat: Harness) -> N
     )
     # a day's host code is refused there too: its /ergebnis would meet the tournament's
     await league(chat)
-    reply = await ok(chat, "/spieltag 1 Reken", **LEADER)
-    code = re.search(r"/ausrichter (A\w+)", reply).group(1)  # type: ignore[union-attr]
+    await ok(chat, "/spieltag 1 Reken", **LEADER)
+    code = await host_code(chat, STRANGER)
     before = row_counts(chat)
     await refused(
         chat, f"/ausrichter {code}", "Turnierleitung", "👉", chat_id=TOURNAMENT_DESK, **STRANGER
@@ -95,8 +95,8 @@ async def test_a_league_needs_a_place_without_a_running_list(chat: Harness) -> N
 
 async def test_a_host_chat_is_no_tournament_desk_on_its_day(chat: Harness) -> None:
     await league(chat)
-    reply = await ok(chat, "/spieltag 1 Reken", **LEADER)
-    code = re.search(r"/ausrichter (A\w+)", reply).group(1)  # type: ignore[union-attr]
+    await ok(chat, "/spieltag 1 Reken", **LEADER)
+    code = await host_code(chat, {"user_id": 20, "name": "Hugo"})
     host = {"chat_id": -2002, "user_id": 20, "name": "Hugo"}
     await ok(chat, f"/ausrichter {code}", "richtet hier Spieltag 1", **host)
     before = row_counts(chat)

@@ -135,7 +135,6 @@ async def test_the_leader_must_name_the_person(chat: Harness) -> None:
                   "/ich NAME", **LEADER)  # fmt: skip
     await refused(chat, "/kapitaen Süd", "verwalten Gerd", reply_to=(99, "Mallory"), **STRANGER)  # type: ignore[arg-type]
     # a name linked to an account here (/ich) names that account
-    await ok(chat, "/neu Fritz Gabi Hans", chat_id=DESK, **LEADER)
     await ok(chat, "/ich Fritz", "Fritz", chat_id=DESK, **FRITZ)
     await ok(chat, "/kapitaen Süd Fritz", "geht privat an Fritz", **LEADER)
     assert codes_in(group_text(chat)) == set()
