@@ -123,7 +123,7 @@ def test_every_button_the_bot_makes_has_its_own_route() -> None:
     by_prefix = {"v1:k:": "korrigieren", "v1:s:": "storno", "v1:sj:": "storno ja"}
     by_prefix["v1:sn:"] = "storno nein"
     made = [d for row in keyboards.booking_buttons(5) for _, d in row]
-    made += [d for row in keyboards.confirm_cancel_buttons(3, 5) for _, d in row]
+    made += [d for row in keyboards.confirm_cancel_buttons(3, 5, "0" * 16) for _, d in row]
     for d in made:
         prefix = next((p for p in by_prefix if d.startswith(p)), None)
         data.setdefault(d, by_prefix[prefix] if prefix else "?")
