@@ -241,11 +241,7 @@ def _confirm_delete(session: Session, cmd: Command, is_admin: bool, nonce: str |
         cmd,
         confirm.DELETE,
         lambda target: _now(session, cmd, target),
-        again=lambda target: (
-            _ask_again(session, cmd, target)
-            if target
-            else ("/loeschen turnier N" if desk else "/loeschen")
-        ),
+        again=lambda target: _ask_again(session, cmd, target) if target else "/loeschen",
         nonce=nonce,
         one_step=not desk,
         button=True,
@@ -472,7 +468,9 @@ def _delete_tournament(session: Session, cmd: Command, t: Tournament) -> Reply:
     what = ts.contents(session, t)
     if trepo.tournament_of(session, cmd.chat_id) is t:
         ts.forget_pinned(session, t)
-    confirm.forget(session, cmd, f"tournament:{t.id}")
+    confirm.forget(session, cmd, f"tournament:{t.id}")  # the questions that name it go too
+    for series in trepo.load_series(session, t):
+        confirm.forget(session, cmd, f"draw:{series.row.id}")
     trepo.delete_tournament(session, t)
     chats.after_delete(session)
     left = trepo.tournaments_of(session, cmd.chat_id)
