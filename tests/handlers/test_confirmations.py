@@ -112,3 +112,51 @@ async def test_the_whole_chat_button_after_a_game_was_booked(bot: Bot) -> None:
     assert lists(bot) == ["open"]
     assert "Gelöscht: 1 Liste mit 2 Spielen" in await press(bot, message_id, data, ADMIN)
     assert lists(bot) == []
+
+
+# --- the buttons of /abschluss and Stornieren (runtime.execute_callback) ------------------------
+
+
+async def tap(bot: Bot, message_id: int, data: str, user_id: int) -> str:
+    """Tap a button; the callback's answer (the notice or alert)."""
+    n = len(bot.api.calls)
+    uid = bot.api.push_callback(data, message_id=message_id, chat_id=CHAT, user_id=user_id)
+    await bot.api.wait_confirmed(uid, timeout=15)
+    await bot.delivered(CHAT)
+    return " ".join(
+        str(c.params.get("text", ""))
+        for c in bot.api.calls[n:]
+        if c.method == "answerCallbackQuery"
+    )
+
+
+async def test_the_close_button_after_a_game_was_booked(bot: Bot) -> None:
+    await a_list(bot)
+    await ok(bot, "/abschluss", "Gespielt: 1 von 36", user_id=CREATOR)
+    msg = bot.api.messages(CHAT)[-1]
+    yes = msg.buttons[0][0]["callback_data"]
+    await ok(bot, "/spiel Bernd herz mit 2 gewonnen", user_id=MEMBER)
+    notice = await tap(bot, msg.message_id, yes, MEMBER)
+    assert "nichts abgeschlossen" in notice and "2 von 36" in notice, notice
+    assert lists(bot) == ["open"]
+    assert bot.api.message(CHAT, msg.message_id).buttons == []
+
+
+async def test_the_storno_button_never_cancels_a_game_of_a_later_list(bot: Bot) -> None:
+    await a_list(bot)
+    booking = bot.api.messages(CHAT)[-1]
+    ask = next(
+        b["callback_data"] for row in booking.buttons for b in row if b["text"] == "Stornieren"
+    )
+    await tap(bot, booking.message_id, ask, MEMBER)
+    asked = bot.api.message(CHAT, booking.message_id)
+    yes = asked.buttons[0][0]["callback_data"]
+    assert yes.startswith("v1:sj:") and len(yes.encode()) <= 64, yes
+    await ok(bot, "/loeschen liste ja", "Gelöscht", user_id=CREATOR)
+    await ok(bot, "/neu Dora Emil Fritz", user_id=CREATOR)
+    for _ in range(4):  # enough games for a reused row id (SQLite without AUTOINCREMENT)
+        await ok(bot, "/spiel Dora grand ohne 1 hand gewonnen", user_id=CREATOR)
+    before = await export_raw(bot)
+    notice = await tap(bot, booking.message_id, yes, MEMBER)
+    assert "Storniert" not in notice, notice
+    assert await export_raw(bot) == before
