@@ -102,7 +102,8 @@ def storno_yes(session: Session, cmd: Command) -> Answer:
     if isinstance(found, Answer):
         return found
     loaded, entry, row_id = found
-    nonce = DATA_ROW.fullmatch(_data(cmd)).group(3)  # type: ignore[union-attr]
+    m = DATA_ROW.fullmatch(_data(cmd))
+    nonce = m.group(3) if m is not None else None
     if nonce is None:  # a button of an older version: ask again
         assert entry.nr is not None
         shown = _storno_shown(session, loaded, entry)
@@ -117,7 +118,7 @@ def storno_yes(session: Session, cmd: Command) -> Answer:
             cmd,
             confirm.CANCEL_GAME,
             lambda _target: _storno_shown(session, loaded, entry),
-            again="unter dem Spiel „Stornieren“ tippen oder /storno N",
+            again=f"„Stornieren“ unter dem Spiel tippen oder /storno {entry.nr}",
             nonce=nonce,
             undone="nichts storniert",
         )
