@@ -14,7 +14,7 @@ nonce. The answer goes through :func:`answer`:
   ``ja`` of someone with no question of their own while another person's is open is
   refused: it would guess which question it means. Where a command is also a one-step
   order that names what it does (``/loeschen liste ja``, ``/abschluss ja``), it stays one
-  when nobody has asked;
+  when nobody has asked (or the sender's own question is older than :data:`VALID`);
 - before acting, the thing is looked at again: gone, replaced by another (the newest list
   is now a different one) or changed in any stored row (a game booked, a result entered),
   the answer says what changed and how to ask again, and nothing is done.
@@ -121,6 +121,10 @@ def answer(
             )
     else:
         found = questions.of_asker(session, cmd.chat_id, asker(cmd), kind)
+        if found is not None and one_step and utc_now() - found.asked_at > VALID:
+            # long past: this message answers no question, it is the one-step order
+            questions.drop(session, found.id)
+            found = None
         if found is None:
             _not_asked(session, cmd, kind, ask_again(""), one_step=one_step, button=button)
             return None

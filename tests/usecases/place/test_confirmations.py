@@ -144,19 +144,37 @@ async def test_ja_by_someone_who_was_not_asked_is_refused(chat: Harness) -> None
     await refused(chat, "/loeschen liste ja", "keine Liste", **A)  # type: ignore[arg-type]
 
 
-async def test_a_question_older_than_twelve_hours_is_asked_again(chat: Harness) -> None:
-    chat.set_admins(CHAT, ADMIN)
-    await a_list(chat)
-    await ok(chat, "/loeschen liste", **A)  # type: ignore[arg-type]
+async def age_questions(chat: Harness, hours: int = 13) -> None:
     from skatbot.storage.questions import PendingQuestion
 
     def age(s: Any) -> None:
-        then = dt.datetime.now(dt.UTC) - dt.timedelta(hours=13)
+        then = dt.datetime.now(dt.UTC) - dt.timedelta(hours=hours)
         s.execute(update(PendingQuestion).values(asked_at=then))
 
     await chat.db.write(age)
-    await refused(chat, "/loeschen liste ja", "älter als 12 Stunden", "/loeschen liste", **A)  # type: ignore[arg-type]
-    assert len(lists_of(chat)) == 1
+
+
+async def test_a_question_older_than_twelve_hours_is_asked_again(chat: Harness) -> None:
+    await ok(chat, "/turnier Herbstskat", **ANNA)  # type: ignore[arg-type]
+    await ok(chat, "/turnier ende", "beenden?", **ANNA)  # type: ignore[arg-type]
+    await age_questions(chat)
+    await refused(chat, "/turnier ende ja", "älter als 12 Stunden", "/turnier ende", **ANNA)  # type: ignore[arg-type]
+    assert tournaments_of(chat) == [(1, "Herbstskat", False)]
+    await ok(chat, "/turnier ende", **ANNA)  # type: ignore[arg-type]
+    await ok(chat, "/turnier ende ja", "ist beendet", **ANNA)  # type: ignore[arg-type]
+
+
+async def test_an_old_question_does_not_block_a_one_step_order(chat: Harness) -> None:
+    """Asked last week and never answered: today's "/abschluss ja" is the one-step order
+    again (the question's button stays void)."""
+    await a_list(chat)
+    await ok(chat, "/abschluss", **ANNA)  # type: ignore[arg-type]
+    question = chat.last(CHAT, with_buttons=True)
+    await age_questions(chat, hours=24 * 7)
+    tapped = await chat.tap(question, "Ja, abschließen", user_id=MEMBER)
+    assert "älter als 12 Stunden" in tapped.notice, tapped
+    await ok(chat, "/spiel Bernd herz mit 2 gewonnen", **ANNA)  # type: ignore[arg-type]
+    await ok(chat, "/abschluss ja", "Liste abgeschlossen", **ANNA)  # type: ignore[arg-type]
 
 
 async def test_the_one_step_orders_stay_when_nobody_asked(chat: Harness) -> None:
