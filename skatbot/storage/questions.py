@@ -3,7 +3,7 @@ showed.
 
 A question is stored per place, asker and kind (the command family that answers it, e.g.
 ``loeschen``); asking again replaces the asker's earlier question of that kind. It holds the
-identity of the thing it named (``target``, e.g. ``list:17``), a fingerprint of that thing's
+identity of the thing it named (``thing``, e.g. ``list:17``), a fingerprint of that thing's
 state when it was asked (``state``), how the question named it (``what``: the answer that
 finds it changed says then and now) and the random nonce its button carries.
 
@@ -44,17 +44,21 @@ from skatbot.storage.base import Base, utc_now
 class PendingQuestion(Base):
     __tablename__ = "pending_questions"
     __table_args__ = (
-        UniqueConstraint("chat_id", "asker_id", "kind", name="uq_pending_questions_asker"),
+        UniqueConstraint("chat_id", "user_id", "kind", name="uq_pending_questions_asker"),
         Index("ix_pending_questions_nonce", "chat_id", "nonce"),
+        # a question's id is never handed out again (SQLite AUTOINCREMENT)
+        {"sqlite_autoincrement": True},
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     # The place (Command.chat_id). Named chat_id so that /loeschen and group -> supergroup
     # moves (chats.chat_tables) cover this table too.
     chat_id: Mapped[int] = mapped_column(BigInteger)
-    asker_id: Mapped[int] = mapped_column(BigInteger)  # 0: nobody in particular
+    user_id: Mapped[int] = mapped_column(BigInteger)  # who asked (0: nobody in particular)
     kind: Mapped[str] = mapped_column(String(32))
-    target: Mapped[str] = mapped_column(String(64))
+    # what the question named, e.g. "list:17" (not a foreign key: a list, a tournament, a
+    # place or a game row; a question about a deleted thing is refused, then forgotten)
+    thing: Mapped[str] = mapped_column(String(64))
     state: Mapped[str] = mapped_column(String(64))
     what: Mapped[str] = mapped_column(Text)
     nonce: Mapped[str] = mapped_column(String(16))
@@ -77,7 +81,7 @@ class Asked:
 
 def _asked(row: PendingQuestion) -> Asked:
     at = row.asked_at if row.asked_at.tzinfo else row.asked_at.replace(tzinfo=dt.UTC)
-    return Asked(row.id, row.asker_id, row.kind, row.target, row.state, row.what, row.nonce, at)
+    return Asked(row.id, row.user_id, row.kind, row.thing, row.state, row.what, row.nonce, at)
 
 
 def put(
@@ -95,16 +99,16 @@ def put(
     session.execute(
         delete(PendingQuestion).where(
             PendingQuestion.chat_id == chat_id,
-            PendingQuestion.asker_id == asker_id,
+            PendingQuestion.user_id == asker_id,
             PendingQuestion.kind == kind,
         )
     )
     session.add(
         PendingQuestion(
             chat_id=chat_id,
-            asker_id=asker_id,
+            user_id=asker_id,
             kind=kind,
-            target=target,
+            thing=target,
             state=state,
             what=what,
             nonce=nonce,
@@ -118,7 +122,7 @@ def of_asker(session: Session, chat_id: int, asker_id: int, kind: str) -> Asked 
     row = session.scalar(
         select(PendingQuestion).where(
             PendingQuestion.chat_id == chat_id,
-            PendingQuestion.asker_id == asker_id,
+            PendingQuestion.user_id == asker_id,
             PendingQuestion.kind == kind,
         )
     )
@@ -145,7 +149,7 @@ def asked_by_others(
         .where(
             PendingQuestion.chat_id == chat_id,
             PendingQuestion.kind == kind,
-            PendingQuestion.asker_id != asker_id,
+            PendingQuestion.user_id != asker_id,
             PendingQuestion.asked_at >= since,
         )
         .limit(1)
@@ -161,14 +165,14 @@ def drop_target(session: Session, chat_id: int, target: str) -> None:
     """Forget the questions about ``target`` (it is gone: they quote its names)."""
     session.execute(
         delete(PendingQuestion).where(
-            PendingQuestion.chat_id == chat_id, PendingQuestion.target == target
+            PendingQuestion.chat_id == chat_id, PendingQuestion.thing == target
         )
     )
 
 
 def forget_asker(session: Session, user_id: int) -> int:
     """``/ich vergessen``: the account's open questions go."""
-    result = session.execute(delete(PendingQuestion).where(PendingQuestion.asker_id == user_id))
+    result = session.execute(delete(PendingQuestion).where(PendingQuestion.user_id == user_id))
     return max(result.rowcount or 0, 0)  # type: ignore[attr-defined]
 
 

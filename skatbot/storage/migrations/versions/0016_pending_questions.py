@@ -26,15 +26,16 @@ def upgrade() -> None:
         "pending_questions",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("chat_id", sa.BigInteger(), nullable=False),
-        sa.Column("asker_id", sa.BigInteger(), nullable=False),
+        sa.Column("user_id", sa.BigInteger(), nullable=False),
         sa.Column("kind", sa.String(length=32), nullable=False),
-        sa.Column("target", sa.String(length=64), nullable=False),
+        sa.Column("thing", sa.String(length=64), nullable=False),
         sa.Column("state", sa.String(length=64), nullable=False),
         sa.Column("what", sa.Text(), nullable=False),
         sa.Column("nonce", sa.String(length=16), nullable=False),
         sa.Column("asked_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("id"),
-        sa.UniqueConstraint("chat_id", "asker_id", "kind", name="uq_pending_questions_asker"),
+        sa.UniqueConstraint("chat_id", "user_id", "kind", name="uq_pending_questions_asker"),
+        sqlite_autoincrement=True,
     )
     with op.batch_alter_table("pending_questions", schema=None) as batch_op:
         batch_op.create_index("ix_pending_questions_nonce", ["chat_id", "nonce"], unique=False)
