@@ -2,7 +2,7 @@
 showed, or nothing.
 
 Every command that asks before acting (``/loeschen`` in all its forms, ``/abschluss``,
-``/turnier ende``, ``/auslosen zurück``, "Stornieren" under a booking) asks through
+``/turnier ende``, ``/auslosen zurück``; "Stornieren" under a booking: sealed, below) asks through
 :func:`ask`: it names the thing it would act on (:class:`Shown`: its identity, a fingerprint
 of its state, and how the question named it) and stores that as the asker's open question of
 its kind (``storage.questions``); the question's button carries the identity and a random
@@ -21,11 +21,17 @@ nonce. The answer goes through :func:`answer`:
 
 An answered question is used up; a refused answer leaves it (the transaction rolls back),
 so a second ``ja`` gets the same explanation until the question is asked again.
+
+A question that only a button answers and that must store nothing ("Stornieren" changes
+nothing until "Ja") is *sealed* instead: its button carries a digest of what it showed
+(:func:`seal`), and :func:`answer_sealed` compares it with the thing as it is now.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import hmac
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -46,7 +52,6 @@ DELETE_LIST = "loeschen liste"
 CLOSE = "abschluss"
 END_TOURNAMENT = "turnier ende"
 TAKE_BACK_DRAW = "auslosen zurück"
-CANCEL_GAME = "storno"
 
 
 @dataclass(frozen=True)
@@ -160,6 +165,25 @@ def _not_asked(
         raise NotConfirmed(
             "Du wurdest noch nicht gefragt – nichts geändert.",
             hint=f"Erst {again}, dann {again} ja.",
+        )
+
+
+def seal(shown: Shown) -> str:
+    """The digest a sealed question's button carries (16 hex digits)."""
+    text = f"{shown.target}\0{shown.state}\0{shown.what}"
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def answer_sealed(sealed: str, now: Shown | None, *, asked: str, again: str, undone: str) -> None:
+    """A sealed question's button: the thing as it is ``now`` must be what the question
+    showed (``asked`` names it), else :class:`NotConfirmed` says so."""
+    if now is None:
+        raise NotConfirmed(f"{asked} gibt es so nicht mehr, darum {undone}.", hint=again)
+    if not hmac.compare_digest(seal(now), sealed):
+        raise NotConfirmed(
+            f"Inzwischen hat sich etwas geändert, darum {undone}. Gefragt war: {asked}. "
+            f"Jetzt: {now.what}.",
+            hint=again,
         )
 
 

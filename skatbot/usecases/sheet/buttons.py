@@ -25,8 +25,8 @@ from skatbot.usecases.sheet.builder import state as bs
 from skatbot.usecases.sheet.builder.commands import UNKNOWN, open_builder, valid_entry
 from skatbot.usecases.sheet.commands import stand, storno
 
-# v1:<kind>:<row id>, and for "Ja, stornieren" the question's nonce (an older version's
-# v1:sj:<row id> without one asks again)
+# v1:<kind>:<row id>, and for "Ja, stornieren" the question's seal (common/confirm.py; an
+# older version's v1:sj:<row id> without one asks again)
 DATA_ROW = re.compile(r"v1:(k|s|sj|sn):([0-9]{1,10})(?::([0-9a-f]{16}))?")
 
 
@@ -85,41 +85,39 @@ def _storno_shown(session: Session, loaded: repo.LoadedList, entry: Entry) -> Sh
 
 
 def storno_ask(session: Session, cmd: Command) -> Answer:
-    """ "Stornieren" (``v1:s:<row id>``): asks, with Ja/Nein in place of the buttons."""
+    """ "Stornieren" (``v1:s:<row id>``): asks, with Ja/Nein in place of the buttons; the
+    question is sealed into its Ja (it stores nothing)."""
     found = _booked_entry(session, cmd, "s")
     if isinstance(found, Answer):
         return found
     loaded, entry, row_id = found
     assert entry.nr is not None
-    nonce = confirm.ask(session, cmd, confirm.CANCEL_GAME, _storno_shown(session, loaded, entry))
-    return Answer(buttons=keyboards.confirm_cancel_buttons(row_id, entry.nr, nonce))
+    sealed = confirm.seal(_storno_shown(session, loaded, entry))
+    return Answer(buttons=keyboards.confirm_cancel_buttons(row_id, entry.nr, sealed))
 
 
 def storno_yes(session: Session, cmd: Command) -> Answer:
-    """ "Ja, stornieren" (``v1:sj:<row id>:<nonce>``): the game the question named, as it
+    """ "Ja, stornieren" (``v1:sj:<row id>:<seal>``): the game the question named, as it
     was, or nothing."""
     found = _booked_entry(session, cmd, "sj")
     if isinstance(found, Answer):
         return found
     loaded, entry, row_id = found
+    assert entry.nr is not None
+    shown = _storno_shown(session, loaded, entry)
     m = DATA_ROW.fullmatch(_data(cmd))
-    nonce = m.group(3) if m is not None else None
-    if nonce is None:  # a button of an older version: ask again
-        assert entry.nr is not None
-        shown = _storno_shown(session, loaded, entry)
-        nonce = confirm.ask(session, cmd, confirm.CANCEL_GAME, shown)
+    sealed = m.group(3) if m is not None else None
+    if sealed is None:  # a button of an older version: ask again
         return Answer(
             notice=f"Bitte noch einmal bestätigen: Spiel {entry.nr} stornieren?",
-            buttons=keyboards.confirm_cancel_buttons(row_id, entry.nr, nonce),
+            buttons=keyboards.confirm_cancel_buttons(row_id, entry.nr, confirm.seal(shown)),
         )
     try:
-        confirm.answer(
-            session,
-            cmd,
-            confirm.CANCEL_GAME,
-            lambda _target: _storno_shown(session, loaded, entry),
-            again=f"„Stornieren“ unter dem Spiel tippen oder /storno {entry.nr}",
-            nonce=nonce,
+        confirm.answer_sealed(
+            sealed,
+            shown,
+            asked="das Spiel unter diesem Knopf",
+            again=f"Neu fragen: „Stornieren“ unter dem Spiel tippen oder /storno {entry.nr}",
             undone="nichts storniert",
         )
     except confirm.NotConfirmed as refused:
