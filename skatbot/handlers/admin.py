@@ -35,7 +35,7 @@ from skatbot.storage import chats
 from skatbot.storage import lists as repo
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import PLACEHOLDER_IDS
-from skatbot.usecases.place.admin import DELETE_DATA, confirm
+from skatbot.usecases.place.admin import DELETE_DATA, confirm_button
 
 log = logging.getLogger(__name__)
 
@@ -77,9 +77,9 @@ async def on_delete_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         log.info("answerCallbackQuery failed: %s", err)
     if match is None or update.effective_chat is None:
         return  # forged or garbled data: ignore
-    scope, nonce = match.group(1) or "", match.group(2)
+    what, nonce = match.group(1) or "", match.group(2)
     is_admin = await is_chat_admin(update, context)
-    await execute(update, context, lambda s, c: confirm(s, c, is_admin, nonce, scope))
+    await execute(update, context, lambda s, c: confirm_button(s, c, is_admin, what, nonce))
 
 
 # --- group → supergroup -----------------------------------------------------------------------

@@ -75,9 +75,9 @@ def chat_tables() -> list[Table]:
 
 
 def has_data(session: Session, chat_id: int) -> bool:
-    """Whether anything but processed update ids is stored for the chat."""
+    """Whether anything but processed update ids (and open questions) is stored for the chat."""
     for table in chat_tables():
-        if table.name == ProcessedUpdate.__tablename__:
+        if table.name in (ProcessedUpdate.__tablename__, "pending_questions"):
             continue
         if session.scalar(select(exists().where(table.c.chat_id == chat_id))):
             return True

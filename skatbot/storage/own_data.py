@@ -117,6 +117,7 @@ HELD: tuple[Held, ...] = (
     Held("role_codes", "created_by", C, why="who had a role code sent"),
     Held("name_claims", "user_id", Way.DELETED, why="a name claimed at a table"),
     Held("name_claims", "user_name", C, "user_id"),
+    Held("pending_questions", "user_id", Way.DELETED, why="a question asked, not answered"),
     Held("processed_updates", "reply", Way.QUOTED, why="a stored reply may quote the name"),
     Held("outbox", "payload", Way.TRANSIENT, why="deleted once Telegram accepted it"),
     Held("outbox", "blob", Way.TRANSIENT, why="deleted once Telegram accepted it"),

@@ -49,9 +49,6 @@ class ChatSettings:
 
     rules: str | None = None  # the /regeln code last chosen (the chats.rules column counts)
     pinned_standings: int | None = None  # the message /anheften keeps up to date
-    delete_nonce: str | None = None  # /loeschen's confirmation button
-    close_nonce: str | None = None  # /abschluss's question: "<list id>:<nonce>"
-    desk_nonce: str | None = None  # a tournament desk's question: "<what>:<nonce>"
     season: SeasonRules | None = None  # /saisonregeln (None: the defaults)
     display: str | None = None  # /darstellung: "text" or "tabelle" (None: tables)
     other: Mapping[str, Any] = field(default_factory=lambda: _EMPTY, compare=False)
@@ -70,9 +67,6 @@ class ChatSettings:
         return cls(
             rules=_str(data.get("rules")),
             pinned_standings=_int(data.get("pinned_standings")),
-            delete_nonce=_str(data.get("delete_nonce")),
-            close_nonce=_str(data.get("close_nonce")),
-            desk_nonce=_str(data.get("desk_nonce")),
             season=_season(data.get("season")),
             display=_str(data.get("display")),
             other=MappingProxyType({k: v for k, v in data.items() if k not in known}),
@@ -92,22 +86,3 @@ class ChatSettings:
             if f.name != "other" and value is not None:
                 data[f.name] = value
         return json.dumps(data)
-
-    def nonce(self, key: str) -> str | None:
-        """A confirmation nonce by its key (``delete_nonce``, ``close_nonce``, ``desk_nonce``)."""
-        if key not in NONCE_KEYS:
-            raise ValueError(f"no nonce {key!r}")
-        value: str | None = getattr(self, key)
-        return value
-
-    def with_nonce(self, key: str, value: str | None) -> ChatSettings:
-        if key not in NONCE_KEYS:
-            raise ValueError(f"no nonce {key!r}")
-        if key == "delete_nonce":
-            return dataclasses.replace(self, delete_nonce=value)
-        if key == "desk_nonce":
-            return dataclasses.replace(self, desk_nonce=value)
-        return dataclasses.replace(self, close_nonce=value)
-
-
-NONCE_KEYS = ("delete_nonce", "close_nonce", "desk_nonce")

@@ -47,8 +47,15 @@ def after_cancel_buttons() -> Buttons:
     return (new_game_row(),)
 
 
-def confirm_cancel_buttons(row_id: int, nr: int) -> Buttons:
-    return (((f"Ja, Spiel {nr} stornieren", f"v1:sj:{row_id}"), ("Nein", f"v1:sn:{row_id}")),)
+def confirm_cancel_buttons(row_id: int, nr: int, sealed: str) -> Buttons:
+    """The question "Spiel N stornieren?": its Ja carries the game's row and the seal of
+    what the question showed (common/confirm.py)."""
+    return (
+        (
+            (f"Ja, Spiel {nr} stornieren", f"v1:sj:{row_id}:{sealed}"),
+            ("Nein", f"v1:sn:{row_id}"),
+        ),
+    )
 
 
 def health_rows(sheet: Sheet, list_id: int, rows: int) -> Buttons:

@@ -1,41 +1,15 @@
-"""The checks of a place that every feature asks: who owns what, confirmation nonces, and
-whether a list is a tournament table's (whose lists follow the tournament, not the chat)."""
+"""The checks of a place that every feature asks: who owns what, and whether a list is a
+tournament table's (whose lists follow the tournament, not the chat). Confirmations:
+``confirm.py``."""
 
 from __future__ import annotations
 
-import hmac
-import secrets
-
 from skatbot.rules.errors import RuleError
-from skatbot.storage import chats
 from skatbot.storage import tournament as trepo
 from skatbot.storage.lists import ListInfo
 from skatbot.storage.tournament_models import Series, TableLink, Tournament
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import PLACEHOLDER_IDS
-
-# --- confirmation nonces ----------------------------------------------------------------------
-
-
-def issue_nonce(session: Session, chat_id: int, key: str, scope: str = "") -> str:
-    """A fresh random nonce for a confirmation button, stored in the chat's settings under
-    ``key`` (with ``scope``, e.g. a list id): asking again makes older buttons stale."""
-    nonce = secrets.token_hex(8)
-    stored = f"{scope}:{nonce}" if scope else nonce
-    chats.update_settings(session, chat_id, lambda s: s.with_nonce(key, stored))
-    return nonce
-
-
-def take_nonce(session: Session, chat_id: int, key: str, nonce: str, scope: str = "") -> bool:
-    """Whether ``nonce`` (and ``scope``) is the one last issued under ``key``; a valid one
-    is used up, so each confirmation button works once."""
-    stored = chats.settings_of(session, chat_id).nonce(key)
-    expected = f"{scope}:{nonce}" if scope else nonce
-    if stored is None or not hmac.compare_digest(stored, expected):
-        return False
-    chats.update_settings(session, chat_id, lambda s: s.with_nonce(key, None))
-    return True
-
 
 # --- who owns what ----------------------------------------------------------------------------
 

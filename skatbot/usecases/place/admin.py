@@ -14,8 +14,11 @@ What one may delete follows what is at stake:
   the admins only.
 
 Each first answers with a warning and asks for ``… ja`` or a press on the button
-``v1:del:[scope:]<nonce>``; the nonce is random per request, stored with the chat and used
-up, so a stale or forged button changes nothing. The admin check needs the Bot API
+``v1:del:<what>:<nonce>``, through ``common/confirm.py``: the answer does exactly what the
+question named (that list, that tournament, everything as it was), or nothing and says what
+changed; a typed ``ja`` answers only its sender's own question. Without any question,
+``/loeschen ja`` (away from a desk), ``/loeschen liste ja`` and ``/loeschen turnier [N] ja``
+are one-step orders. The admin check needs the Bot API
 (``getChatMember``): the route asks before the transaction (``admin=True``) and passes
 ``Command.is_admin``.
 
@@ -26,14 +29,12 @@ and no topic's.
 
 from __future__ import annotations
 
-import dataclasses
-import hmac
 import re
 from collections.abc import Sequence
-from html import escape
+from html import escape, unescape
 
 from skatbot.rules.errors import RuleError
-from skatbot.storage import chats, places
+from skatbot.storage import chats, places, questions
 from skatbot.storage import lists as repo
 from skatbot.storage import tournament as trepo
 from skatbot.storage.database import lock_chat
@@ -45,7 +46,9 @@ from skatbot.storage.tournament import (
 )
 from skatbot.storage.tournament_models import Tournament
 from skatbot.storage.unit import Session
-from skatbot.usecases.common.places import issue_nonce, owns, take_nonce
+from skatbot.usecases.common import confirm
+from skatbot.usecases.common.confirm import Shown
+from skatbot.usecases.common.places import owns
 from skatbot.usecases.common.reply import Command, Reply
 from skatbot.usecases.tournament import tournament_season as ts
 
@@ -53,8 +56,9 @@ DELETE_PREFIX = "v1:del:"
 SCOPE_LIST = "liste"
 SCOPE_TOURNAMENT = "turnier"
 SCOPES = {"liste": SCOPE_LIST, "list": SCOPE_LIST, "turnier": SCOPE_TOURNAMENT}
-DELETE_DATA = re.compile(r"v1:del:(?:(liste|turnier):)?([0-9a-f]{16})")
-NONCE_KEY = "delete_nonce"
+# v1:del:<what>:<nonce> (see _button_data); an older version's v1:del:[scope:]<nonce> is
+# still recognised, to answer that it is void
+DELETE_DATA = re.compile(r"v1:del:(?:(p|l[0-9]{1,12}|t[0-9]{1,12}|liste|turnier):)?([0-9a-f]{16})")
 CONFIRM_WORDS = {"ja", "yes", "bestätigen", "bestaetigen"}
 
 
@@ -134,60 +138,127 @@ def _check_whole(session: Session, cmd: Command, is_admin: bool) -> None:
     )
 
 
-def ask(session: Session, cmd: Command, is_admin: bool, scope: str = "") -> Reply:
-    """``/loeschen``: warn, and hand out a fresh confirmation nonce (``scope``: what a
-    tournament desk's question asked, see desk_loeschen below)."""
+def _place_shown(session: Session, cmd: Command) -> Shown:
+    """Everything of the place, as ``/loeschen`` names it."""
+    this = "dieses Themas" if cmd.thread_id else "dieses Chats"
+    return Shown(
+        f"place:{cmd.chat_id}",
+        questions.place_state(session, cmd.chat_id),
+        f"alle Daten {this} ({unescape(_summary(session, cmd.chat_id))})",
+    )
+
+
+def _list_shown(session: Session, lst: repo.ListInfo) -> Shown:
+    return Shown(
+        f"list:{lst.id}",
+        questions.thing_state(session, "lists", lst.id),
+        unescape(_list_line(session, lst)),
+    )
+
+
+def _tournament_shown(session: Session, t: Tournament) -> Shown:
+    return Shown(
+        f"tournament:{t.id}",
+        questions.thing_state(session, "tournaments", t.id),
+        unescape(ts.contents(session, t)),
+    )
+
+
+def _button_data(target: str, nonce: str) -> str:
+    """``v1:del:<what>:<nonce>`` (≤ 64 bytes): p the place, l<id> a list, t<id> a
+    tournament - what the question named - and the question's nonce."""
+    kind, _, ident = target.partition(":")
+    what = {"place": "p", "list": f"l{ident}", "tournament": f"t{ident}"}[kind]
+    return f"{DELETE_PREFIX}{what}:{nonce}"
+
+
+def _ask_again(session: Session, cmd: Command, target: str) -> str:
+    """The command that asks the question about ``target`` anew."""
+    kind, _, ident = target.partition(":")
+    if kind == "tournament":
+        found = trepo.tournament_by_id(session, int(ident))
+        return f"/loeschen turnier {found.number}" if found is not None else "/turniere"
+    if kind == "list":
+        return "/loeschen liste"
+    return "/loeschen alles" if _is_desk(session, cmd) else "/loeschen"
+
+
+def ask(session: Session, cmd: Command, is_admin: bool) -> Reply:
+    """``/loeschen`` (at a desk ``/loeschen alles``): warn, and ask."""
     if not chats.has_data(session, cmd.chat_id):
         return Reply(f"ℹ️ In {cmd.here} ist nichts gespeichert.")
     _check_whole(session, cmd, is_admin)
-    nonce = issue_nonce(session, cmd.chat_id, NONCE_KEY, scope)
+    shown = _place_shown(session, cmd)
+    nonce = confirm.ask(session, cmd, confirm.DELETE, shown)
     this = "dieses Themas" if cmd.thread_id else "dieses Chats"
+    yes = "/loeschen ja"
     text = (
         f"⚠️ <b>Alle Daten {this} löschen?</b>\n"
         f"Gespeichert sind {_summary(session, cmd.chat_id)}.\n"
         + _others_stay(session, cmd)
         + "Das lässt sich nicht rückgängig machen – vorher evtl. /export oder /pdf.\n"
-        "👉 Zum Bestätigen: /loeschen ja (oder den Knopf drücken)."
+        f"👉 Zum Bestätigen: {yes} (oder den Knopf drücken)."
     )
-    return Reply(text, buttons=((("🗑 Ja, alles löschen", DELETE_PREFIX + nonce),),))
+    data = _button_data(shown.target, nonce)
+    return Reply(text, buttons=((("🗑 Ja, alles löschen", data),),))
 
 
-def _check_nonce(session: Session, cmd: Command, nonce: str | None, scope: str) -> None:
-    if nonce is None:
-        return
-    if not take_nonce(session, cmd.chat_id, NONCE_KEY, nonce, scope):
-        again = f"/loeschen {scope}".strip()
-        raise RuleError("Dieser Knopf gilt nicht mehr.", hint=f"Neu anfordern mit {again}.")
-
-
-def confirm(
-    session: Session,
-    cmd: Command,
-    is_admin: bool,
-    nonce: str | None,
-    scope: str = "",
-    *,
-    whole: bool = False,
-) -> Reply:
-    """``/loeschen ja`` (``nonce`` None) or the button (``nonce`` from its data): delete;
-    ``scope`` "liste" or "turnier" deletes only the latest list or the tournament. At a
-    tournament desk the question named what goes (``whole``: everything, asked and its
-    nonce already checked there)."""
-    if scope == SCOPE_LIST:
+def confirm_button(session: Session, cmd: Command, is_admin: bool, what: str, nonce: str) -> Reply:
+    """A tap on the button of a ``/loeschen`` question (``what``: p, l<id>, t<id>, or ""
+    on an older version's button): exactly what that question named, or nothing."""
+    lock_chat(session, cmd.chat_id)
+    if what.startswith("l") and what[1:].isdigit():
         return confirm_list(session, cmd, is_admin, nonce)
-    if not whole and _is_desk(session, cmd):
-        cmd = dataclasses.replace(cmd, is_admin=is_admin)
-        return desk_loeschen(session, cmd, ["ja"] if nonce is None else [], nonce)
-    if scope == SCOPE_TOURNAMENT:
-        raise RuleError(f"In {cmd.here} gibt es kein Turnier.", hint="Alles löschen: /loeschen")
+    if what in ("", "liste", "turnier"):
+        raise confirm.NotConfirmed(
+            "Dieser Knopf gilt nicht mehr – nichts gelöscht.", hint="Neu fragen: /loeschen"
+        )
+    return _confirm_delete(session, cmd, is_admin, nonce)
+
+
+def _now(session: Session, cmd: Command, target: str) -> Shown | None:
+    """What a ``/loeschen`` question's ``target`` is now (None: gone)."""
+    kind, _, ident = target.partition(":")
+    if kind == "place":
+        return _place_shown(session, cmd) if ident == str(cmd.chat_id) else None
+    if kind == "tournament":
+        t = trepo.tournament_by_id(session, int(ident))
+        if t is None or t.chat_id != cmd.chat_id:
+            return None
+        return _tournament_shown(session, t)
+    return None
+
+
+def _confirm_delete(session: Session, cmd: Command, is_admin: bool, nonce: str | None) -> Reply:
+    """``/loeschen ja`` or the button of a question about the place or a tournament. Away
+    from a desk ``/loeschen ja`` without a question is the one-step order (admins only)."""
+    lock_chat(session, cmd.chat_id)
+    desk = _is_desk(session, cmd)
+    if nonce is None and not desk:
+        _check_whole(session, cmd, is_admin)
+    shown = confirm.answer(
+        session,
+        cmd,
+        confirm.DELETE,
+        lambda target: _now(session, cmd, target),
+        again=lambda target: _ask_again(session, cmd, target) if target else "/loeschen",
+        nonce=nonce,
+        one_step=not desk,
+        button=True,
+    )
+    target = shown.target if shown is not None else f"place:{cmd.chat_id}"
+    kind, _, ident = target.partition(":")
+    if kind == "tournament":
+        t = trepo.tournament_by_id(session, int(ident))
+        assert t is not None  # the question's check found it
+        check_tournament_deleter(cmd, is_admin, t)
+        return _delete_tournament(session, cmd, t)
+    _check_whole(session, cmd, is_admin)
     if not chats.has_data(session, cmd.chat_id):
         return Reply(f"ℹ️ In {cmd.here} ist nichts gespeichert – nichts gelöscht.")
-    _check_whole(session, cmd, is_admin)
-    if not whole:
-        _check_nonce(session, cmd, nonce, "")
     what = _summary(session, cmd.chat_id)
     others = _others_stay(session, cmd)
-    chats.delete_chat_data(session, cmd.chat_id)
+    chats.delete_chat_data(session, cmd.chat_id)  # the open questions go with it
     chats.after_delete(session)
     return Reply(
         f"🗑 Gelöscht: {what}. In {cmd.here} ist jetzt nichts mehr gespeichert.\n"
@@ -199,7 +270,8 @@ def confirm(
 # --- /loeschen liste: the latest list alone -----------------------------------------------------
 
 
-def _latest_for_delete(session: Session, cmd: Command, is_admin: bool) -> repo.ListInfo:
+def _check_list(session: Session, cmd: Command, is_admin: bool) -> repo.ListInfo:
+    """The latest list, if the sender may delete it (else the refusal)."""
     latest = repo.latest_list(session, cmd.chat_id)
     if latest is None:
         raise RuleError(f"In {cmd.here} gibt es keine Liste.", hint="Neu: /neu Anna Bernd Carla")
@@ -235,9 +307,11 @@ def _rest_line(session: Session, cmd: Command) -> str:
 
 
 def ask_list(session: Session, cmd: Command, is_admin: bool) -> Reply:
-    latest = _latest_for_delete(session, cmd, is_admin)
+    lock_chat(session, cmd.chat_id)
+    latest = _check_list(session, cmd, is_admin)
     lists, _ = chats.count_lists_and_games(session, cmd.chat_id)
-    nonce = issue_nonce(session, cmd.chat_id, NONCE_KEY, SCOPE_LIST)
+    shown = _list_shown(session, latest)
+    nonce = confirm.ask(session, cmd, confirm.DELETE_LIST, shown)
     others = lists - 1
     stays = (
         ("Die andere Liste" if others == 1 else f"Die {others} anderen Listen")
@@ -250,15 +324,29 @@ def ask_list(session: Session, cmd: Command, is_admin: bool) -> Reply:
         "Das lässt sich nicht rückgängig machen – vorher evtl. /export oder /pdf.\n"
         "👉 Zum Bestätigen: /loeschen liste ja (oder den Knopf drücken)."
     )
-    data = f"{DELETE_PREFIX}{SCOPE_LIST}:{nonce}"
+    data = _button_data(shown.target, nonce)
     return Reply(text, buttons=((("🗑 Ja, diese Liste löschen", data),),))
 
 
 def confirm_list(session: Session, cmd: Command, is_admin: bool, nonce: str | None) -> Reply:
-    latest = _latest_for_delete(session, cmd, is_admin)
-    _check_nonce(session, cmd, nonce, SCOPE_LIST)
+    """``/loeschen liste ja`` or the button: the list the question named, as it was, or
+    nothing; without a question (and nobody else's open) the one-step order."""
+    lock_chat(session, cmd.chat_id)
+    latest = repo.latest_list(session, cmd.chat_id)
+    confirm.answer(
+        session,
+        cmd,
+        confirm.DELETE_LIST,
+        lambda _target: _list_shown(session, latest) if latest is not None else None,
+        again="/loeschen liste",
+        nonce=nonce,
+        one_step=True,
+        button=True,
+    )
+    latest = _check_list(session, cmd, is_admin)
     what = _list_line(session, latest)
     chats.delete_list(session, latest.id)
+    confirm.forget(session, cmd, f"list:{latest.id}")
     chats.after_delete(session)
     return Reply(f"🗑 Gelöscht: {what}.\n{_rest_line(session, cmd)}")
 
@@ -287,7 +375,7 @@ def loeschen(session: Session, cmd: Command) -> Reply:
         words = words[1:]
     if scope != SCOPE_LIST and _is_desk(session, cmd):
         # a desk may hold several tournaments: the question names which one goes
-        return desk_loeschen(session, cmd, list(cmd.args), None)
+        return desk_loeschen(session, cmd, list(cmd.args))
     if not words:
         if scope == SCOPE_LIST:
             return ask_list(session, cmd, cmd.is_admin)
@@ -295,7 +383,11 @@ def loeschen(session: Session, cmd: Command) -> Reply:
             raise RuleError(f"In {cmd.here} gibt es kein Turnier.", hint="Alles löschen: /loeschen")
         return ask(session, cmd, cmd.is_admin)
     if len(words) == 1 and words[0] in CONFIRM_WORDS:
-        return confirm(session, cmd, cmd.is_admin, None, scope)
+        if scope == SCOPE_LIST:
+            return confirm_list(session, cmd, cmd.is_admin, None)
+        if scope == SCOPE_TOURNAMENT:
+            raise RuleError(f"In {cmd.here} gibt es kein Turnier.", hint="Alles löschen: /loeschen")
+        return _confirm_delete(session, cmd, cmd.is_admin, None)
     raise RuleError(
         "Das verstehe ich nicht.",
         hint="/loeschen (alles, Admins), /loeschen liste (die letzte Liste) oder "
@@ -310,15 +402,16 @@ def _is_desk(session: Session, cmd: Command) -> bool:
 # --- at a tournament desk: one tournament or everything ----------------------------------------
 
 
-def desk_loeschen(session: Session, cmd: Command, words: Sequence[str], nonce: str | None) -> Reply:
-    """``/loeschen`` at a tournament desk: the latest tournament; ``/loeschen turnier N`` an earlier one;
-    ``/loeschen alles`` everything of the place (the chat's own deletion); ``/loeschen ja``
-    or the button what the question named. A tournament goes for its creator or the chat's
-    admins, everything for the admins only (py)."""
+def desk_loeschen(session: Session, cmd: Command, words: Sequence[str]) -> Reply:
+    """``/loeschen`` at a tournament desk: the latest tournament; ``/loeschen turnier N`` an
+    earlier one; ``/loeschen alles`` everything of the place (the chat's own deletion);
+    ``/loeschen ja`` or the button what the sender's question named. A tournament goes for
+    its creator or the chat's admins, everything for the admins only."""
     lock_chat(session, cmd.chat_id)
     folded = [w.casefold() for w in words]
     if len(folded) >= 2 and folded[0] == "turnier" and folded[-1] in CONFIRM_WORDS:
-        # "/loeschen turnier [N] ja" names what goes and says yes in one message
+        # "/loeschen turnier [N] ja" names what goes and says yes in one message: the
+        # sender's own question (if any) must have named the same, unchanged
         named = list(words[:-1]) if len(words) > 2 else []
         t, rest = ts.pick(session, cmd, named)
         if rest:
@@ -326,15 +419,23 @@ def desk_loeschen(session: Session, cmd: Command, words: Sequence[str], nonce: s
                 "Das verstehe ich bei /loeschen nicht.",
                 hint="/loeschen turnier N ja – oder erst /loeschen turnier N fragen lassen.",
             )
+        confirm.answer(
+            session,
+            cmd,
+            confirm.DELETE,
+            lambda _target: _tournament_shown(session, t),
+            again=f"/loeschen turnier {t.number}",
+            one_step=True,
+            button=True,
+        )
         check_tournament_deleter(cmd, cmd.is_admin, t)
-        chats.update_settings(session, cmd.chat_id, lambda s: s.with_nonce(NONCE_KEY, None))
         return _delete_tournament(session, cmd, t)
     if folded == ["turnier"]:
         words, folded = [], []  # "/loeschen turnier": the newest
-    if nonce is not None or (len(folded) == 1 and folded[0] in CONFIRM_WORDS):
-        return _delete_confirmed(session, cmd, nonce)
+    if len(folded) == 1 and folded[0] in CONFIRM_WORDS:
+        return _confirm_delete(session, cmd, cmd.is_admin, None)
     if folded == ["alles"]:
-        return ask(session, cmd, cmd.is_admin, scope="alles")
+        return ask(session, cmd, cmd.is_admin)
     t, rest = ts.pick(session, cmd, words)
     check_tournament_deleter(cmd, cmd.is_admin, t)
     if rest:
@@ -342,7 +443,8 @@ def desk_loeschen(session: Session, cmd: Command, words: Sequence[str], nonce: s
             "Das verstehe ich bei /loeschen nicht.",
             hint="/loeschen (das neueste Turnier), /loeschen turnier N oder /loeschen alles.",
         )
-    nonce = issue_nonce(session, cmd.chat_id, NONCE_KEY, f"t{t.id}")
+    shown = _tournament_shown(session, t)
+    nonce = confirm.ask(session, cmd, confirm.DELETE, shown)
     others = [o for o in trepo.tournaments_of(session, cmd.chat_id) if o.id != t.id]
     lines = [
         f"⚠️ <b>{ts.label(t)} löschen?</b>",
@@ -358,35 +460,17 @@ def desk_loeschen(session: Session, cmd: Command, words: Sequence[str], nonce: s
     lines.append("👉 Zum Bestätigen: /loeschen ja (oder den Knopf drücken).")
     return Reply(
         "\n".join(lines),
-        buttons=(((f"🗑 Ja, Turnier {t.number} löschen", DELETE_PREFIX + nonce),),),
+        buttons=(((f"🗑 Ja, Turnier {t.number} löschen", _button_data(shown.target, nonce)),),),
     )
-
-
-def _delete_confirmed(session: Session, cmd: Command, nonce: str | None) -> Reply:
-    stored = chats.settings_of(session, cmd.chat_id).nonce(NONCE_KEY)
-    scope, _, stored_nonce = (stored or "").rpartition(":")
-    if not stored or (nonce is not None and not hmac.compare_digest(stored_nonce, nonce)):
-        if nonce is not None:
-            raise RuleError("Dieser Knopf gilt nicht mehr.", hint="Neu anfordern mit /loeschen.")
-        raise RuleError(
-            "Was soll gelöscht werden? Es wurde noch nicht gefragt.",
-            hint="Erst /loeschen (oder /loeschen turnier N), dann /loeschen ja.",
-        )
-    if scope == "alles":
-        return confirm(session, cmd, cmd.is_admin, None, whole=True)
-    chats.update_settings(session, cmd.chat_id, lambda s: s.with_nonce(NONCE_KEY, None))
-    found = [t for t in trepo.tournaments_of(session, cmd.chat_id) if f"t{t.id}" == scope]
-    if not found:
-        raise RuleError("Dieses Turnier gibt es nicht mehr.", hint="Die Turniere zeigt /turniere.")
-    t = found[0]
-    check_tournament_deleter(cmd, cmd.is_admin, t)
-    return _delete_tournament(session, cmd, t)
 
 
 def _delete_tournament(session: Session, cmd: Command, t: Tournament) -> Reply:
     what = ts.contents(session, t)
     if trepo.tournament_of(session, cmd.chat_id) is t:
         ts.forget_pinned(session, t)
+    confirm.forget(session, cmd, f"tournament:{t.id}")  # the questions that name it go too
+    for series in trepo.load_series(session, t):
+        confirm.forget(session, cmd, f"draw:{series.row.id}")
     trepo.delete_tournament(session, t)
     chats.after_delete(session)
     left = trepo.tournaments_of(session, cmd.chat_id)

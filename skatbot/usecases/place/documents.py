@@ -17,12 +17,14 @@ from skatbot.rules.ranking import lot_note, rank_standings
 from skatbot.rules.sheet import Entry, RowKind, Sheet, Status
 from skatbot.rules.statistics import running_scores
 from skatbot.storage import lists as repo
+from skatbot.storage import questions
 from skatbot.storage.database import lock_chat
 from skatbot.storage.lists_models import ListStatus
 from skatbot.storage.unit import Session
-from skatbot.usecases.common import texts
+from skatbot.usecases.common import confirm, texts
+from skatbot.usecases.common.confirm import Shown
 from skatbot.usecases.common.names import neu_line
-from skatbot.usecases.common.places import guard_ended, issue_nonce, take_nonce
+from skatbot.usecases.common.places import guard_ended
 from skatbot.usecases.common.reply import Answer, Command, Document, Reply
 from skatbot.usecases.money import stakes as money
 from skatbot.usecases.place import admin
@@ -171,15 +173,27 @@ def pdf(session: Session, cmd: Command) -> Reply:
 
 # --- /abschluss (asks first while the series is not full) and /oeffnen -----------------------
 
-CLOSE_NONCE_KEY = "close_nonce"
 # v1:close:<list id>:<nonce> closes, v1:keep:<list id>:<nonce> keeps playing (≤ 64 bytes).
 CLOSE_DATA = re.compile(r"v1:(close|keep):([0-9]{1,12}):([0-9a-f]{16})")
 CONFIRM_WORDS = {"ja", "yes", "bestätigen", "bestaetigen", "jetzt"}
 
 
+def _close_shown(session: Session, loaded: repo.LoadedList) -> Shown:
+    """The running list as the question to close it names it."""
+    sheet = loaded.sheet
+    return Shown(
+        f"list:{loaded.lst.id}",
+        questions.thing_state(session, "lists", loaded.lst.id),
+        f"Liste Nr. {repo.list_number(session, loaded.lst)} mit {sheet.games_played} von "
+        f"{sheet.series_length} Spielen",
+    )
+
+
 def abschluss(session: Session, cmd: Command) -> Reply:
     """Close the series with the PDF. Before the series is full it asks first (buttons, or
-    ``/abschluss ja``): ``/abschluss`` is a tappable link in the bot's own messages."""
+    ``/abschluss ja``): ``/abschluss`` is a tappable link in the bot's own messages.
+    ``/abschluss ja`` answers the sender's own question (the list as it was then), or,
+    when nobody asked, closes at once."""
     lock_chat(session, cmd.chat_id)
     loaded = require_list(session, cmd)
     words = [w.casefold() for w in cmd.args]
@@ -189,10 +203,21 @@ def abschluss(session: Session, cmd: Command) -> Reply:
         )
     sheet = loaded.sheet
     refuse_empty(loaded)
+    if words:
+        confirm.answer(
+            session,
+            cmd,
+            confirm.CLOSE,
+            lambda _target: _close_shown(session, loaded),
+            again="/abschluss",
+            one_step=True,
+            button=True,
+            undone="nichts abgeschlossen",
+        )
     if words or sheet.games_played >= sheet.series_length:
         return close_now(session, cmd, loaded)
     list_id = loaded.lst.id
-    nonce = issue_nonce(session, cmd.chat_id, CLOSE_NONCE_KEY, str(list_id))
+    nonce = confirm.ask(session, cmd, confirm.CLOSE, _close_shown(session, loaded))
     text = (
         "❓ <b>Serie jetzt abschließen?</b>\n"
         f"Gespielt: {sheet.games_played} von {sheet.series_length} Spielen.\n"
@@ -248,21 +273,31 @@ def close_tap(session: Session, cmd: Command) -> Answer:
     action, list_id, nonce = m[1], int(m[2]), m[3]
     lock_chat(session, cmd.chat_id)
     loaded = repo.open_list_loaded(session, cmd.chat_id)
-    if loaded is None or loaded.lst.id != list_id:
-        return Answer(notice="Diese Liste ist schon abgeschlossen.", buttons=())
-    if not take_nonce(session, cmd.chat_id, CLOSE_NONCE_KEY, nonce, str(list_id)):
-        return Answer(
-            notice="Dieser Knopf gilt nicht mehr. Neu fragen mit /abschluss.",
-            alert=True,
-            buttons=(),
-        )
     if action == "keep":
+        asked = questions.by_nonce(session, cmd.chat_id, confirm.CLOSE, nonce)
+        if asked is not None:
+            questions.drop(session, asked.id)  # keeping changes nothing: no check needed
+        if loaded is None or loaded.lst.id != list_id:
+            return Answer(notice="Diese Liste ist schon abgeschlossen.", buttons=())
         progress = texts.progress(loaded.sheet)
         return Answer(
             notice="Die Serie läuft weiter.",
             text=f"▶️ Nicht abgeschlossen – die Serie läuft weiter.\n{progress}",
             buttons=(),
         )
+    try:
+        confirm.answer(
+            session,
+            cmd,
+            confirm.CLOSE,
+            lambda _target: _close_shown(session, loaded) if loaded is not None else None,
+            again="/abschluss",
+            nonce=nonce,
+            undone="nichts abgeschlossen",
+        )
+    except confirm.NotConfirmed as refused:
+        return Answer(notice=f"{refused.message} 👉 {refused.hint}", alert=True, buttons=())
+    assert loaded is not None  # the question's list is open, as it was
     reply = close_now(session, cmd, loaded)
     who = escape(cmd.user_name) if cmd.user_name else "jemandem"
     return Answer(

@@ -15,15 +15,19 @@ import re
 from skatbot.rules.grammar import parse_announcement
 from skatbot.rules.sheet import Entry
 from skatbot.storage import lists as repo
+from skatbot.storage import questions
 from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
-from skatbot.usecases.common import keyboards
+from skatbot.usecases.common import confirm, keyboards
+from skatbot.usecases.common.confirm import Shown
 from skatbot.usecases.common.reply import Answer, Command
 from skatbot.usecases.sheet.builder import state as bs
 from skatbot.usecases.sheet.builder.commands import UNKNOWN, open_builder, valid_entry
 from skatbot.usecases.sheet.commands import stand, storno
 
-DATA_ROW = re.compile(r"v1:(k|s|sj|sn):([0-9]{1,10})")
+# v1:<kind>:<row id>, and for "Ja, stornieren" the question's seal (common/confirm.py; an
+# older version's v1:sj:<row id> without one asks again)
+DATA_ROW = re.compile(r"v1:(k|s|sj|sn):([0-9]{1,10})(?::([0-9a-f]{16}))?")
 
 
 def _data(cmd: Command) -> str:
@@ -39,7 +43,7 @@ def _booked_entry(
     """The still valid game a row button (``v1:<kind>:<row id>``) is about, or the answer
     that it is gone."""
     m = DATA_ROW.fullmatch(_data(cmd))
-    if m is None or m.group(1) != kind:
+    if m is None or m.group(1) != kind or (m.group(3) is not None and kind != "sj"):
         return Answer(notice=UNKNOWN)
     row_id = int(m.group(2))
     lock_chat(session, cmd.chat_id)
@@ -71,22 +75,53 @@ def korrigieren(session: Session, cmd: Command) -> Answer:
     )
 
 
+def _storno_shown(session: Session, loaded: repo.LoadedList, entry: Entry) -> Shown:
+    """The game as "Spiel N stornieren?" names it: its row, as stored."""
+    return Shown(
+        f"row:{entry.row.id}",
+        questions.thing_state(session, "rows", entry.row.id),
+        f"Spiel {entry.nr} der Liste Nr. {repo.list_number(session, loaded.lst)}",
+    )
+
+
 def storno_ask(session: Session, cmd: Command) -> Answer:
-    """ "Stornieren" (``v1:s:<row id>``): asks, with Ja/Nein in place of the buttons."""
+    """ "Stornieren" (``v1:s:<row id>``): asks, with Ja/Nein in place of the buttons; the
+    question is sealed into its Ja (it stores nothing)."""
     found = _booked_entry(session, cmd, "s")
     if isinstance(found, Answer):
         return found
-    _, entry, row_id = found
+    loaded, entry, row_id = found
     assert entry.nr is not None
-    return Answer(buttons=keyboards.confirm_cancel_buttons(row_id, entry.nr))
+    sealed = confirm.seal(_storno_shown(session, loaded, entry))
+    return Answer(buttons=keyboards.confirm_cancel_buttons(row_id, entry.nr, sealed))
 
 
 def storno_yes(session: Session, cmd: Command) -> Answer:
-    """ "Ja, stornieren" (``v1:sj:<row id>``)."""
+    """ "Ja, stornieren" (``v1:sj:<row id>:<seal>``): the game the question named, as it
+    was, or nothing."""
     found = _booked_entry(session, cmd, "sj")
     if isinstance(found, Answer):
         return found
-    _, entry, _ = found
+    loaded, entry, row_id = found
+    assert entry.nr is not None
+    shown = _storno_shown(session, loaded, entry)
+    m = DATA_ROW.fullmatch(_data(cmd))
+    sealed = m.group(3) if m is not None else None
+    if sealed is None:  # a button of an older version: ask again
+        return Answer(
+            notice=f"Bitte noch einmal bestätigen: Spiel {entry.nr} stornieren?",
+            buttons=keyboards.confirm_cancel_buttons(row_id, entry.nr, confirm.seal(shown)),
+        )
+    try:
+        confirm.answer_sealed(
+            sealed,
+            shown,
+            asked="das Spiel unter diesem Knopf",
+            again=f"Neu fragen: „Stornieren“ unter dem Spiel tippen oder /storno {entry.nr}",
+            undone="nichts storniert",
+        )
+    except confirm.NotConfirmed as refused:
+        return Answer(notice=f"{refused.message} 👉 {refused.hint}", alert=True, buttons=())
     reply = storno(session, dataclasses.replace(cmd, args=(str(entry.nr),)))
     return Answer(notice="Storniert.", buttons=(), send=reply)
 

@@ -44,11 +44,13 @@ from skatbot.rules.numbers import is_number, refuse_foreign_digits
 from skatbot.rules.ranking import Ranked, lot_note
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import lists as repo
+from skatbot.storage import questions
 from skatbot.storage import tournament as trepo
 from skatbot.storage.database import ensure_chat, lock_chat
-from skatbot.storage.tournament_models import Participant, Tournament
+from skatbot.storage.tournament_models import Participant, Series, Tournament
 from skatbot.storage.unit import Session
-from skatbot.usecases.common import rich, texts
+from skatbot.usecases.common import confirm, rich, texts
+from skatbot.usecases.common.confirm import Shown
 from skatbot.usecases.common.names import check_unique, clean_name, full_stop, match_words
 from skatbot.usecases.common.place_kinds import Becoming, refuse_other_kind
 from skatbot.usecases.common.reply import Answer, Command, Document, Reply
@@ -507,6 +509,16 @@ def auslosen(session: Session, cmd: Command) -> Reply:
     return Reply("\n".join(lines), topics=topics, posts=posts, buttons=buttons)
 
 
+def _draw_shown(session: Session, t: Tournament, series: Series) -> Shown:
+    """A draw as ``/auslosen zurück`` names it (the tournament's state: what goes with it)."""
+    seed = "Setzliste" if series.seed == tr.SETZLISTE else f"Startwert {series.seed}"
+    return Shown(
+        f"draw:{series.id}",
+        questions.thing_state(session, "tournaments", t.id),
+        f"die Auslosung von Serie {series.number} ({seed}) im Turnier „{t.name}“",
+    )
+
+
 def _take_back(session: Session, cmd: Command, t: Tournament, rest: list[str]) -> Reply:
     """``/auslosen zurück`` (asks) and ``/auslosen zurück ja``: the latest draw taken back
     while nothing was played or entered for it."""
@@ -533,9 +545,8 @@ def _take_back(session: Session, cmd: Command, t: Tournament, rest: list[str]) -
             hint="Zurücknehmen geht nur, solange an ihren Tischen nichts gebucht ist; "
             "Ergebnisse korrigiert /ergebnis, Spiele /korrigieren am Tisch.",
         )
-    what = f"draw{last.row.id}"
     if not rest:
-        season.ask(session, cmd, what)
+        confirm.ask(session, cmd, confirm.TAKE_BACK_DRAW, _draw_shown(session, t, last.row))
         lines = [
             f"❓ <b>Auslosung von Serie {last.number} zurücknehmen?</b> ("
             + (
@@ -549,11 +560,15 @@ def _take_back(session: Session, cmd: Command, t: Tournament, rest: list[str]) -
             "👉 Zum Bestätigen: /auslosen zurück ja",
         ]
         return Reply("\n".join(lines))
-    if not season.asked(session, cmd, what):
-        raise RuleError(
-            "Das Zurücknehmen wurde noch nicht gefragt.",
-            hint="Erst /auslosen zurück, dann /auslosen zurück ja.",
-        )
+    # the sender's own question, about this draw with the tournament as it was then
+    confirm.answer(
+        session,
+        cmd,
+        confirm.TAKE_BACK_DRAW,
+        lambda _target: _draw_shown(session, t, last.row),
+        again="/auslosen zurück",
+        undone="nichts zurückgenommen",
+    )
     gone, posts = tournament_tables.take_back(session, t, last.row)
     moved = []
     for p in trepo.participants(session, t):  # a change for "the next series" stays so

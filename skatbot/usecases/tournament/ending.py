@@ -3,10 +3,15 @@ pinned standings stay as they were, and the answer names the winners."""
 
 from __future__ import annotations
 
-from skatbot.rules.errors import RuleError
+from html import unescape
+
+from skatbot.storage import questions
 from skatbot.storage import tournament as trepo
 from skatbot.storage.database import lock_chat
+from skatbot.storage.tournament_models import Tournament
 from skatbot.storage.unit import Session
+from skatbot.usecases.common import confirm
+from skatbot.usecases.common.confirm import Shown
 from skatbot.usecases.common.reply import Command, Reply
 from skatbot.usecases.tournament import tables
 from skatbot.usecases.tournament import tournament_season as ts
@@ -14,15 +19,27 @@ from skatbot.usecases.tournament.access import require_manager
 from skatbot.usecases.tournament.results import ranking_of, series_span
 
 
+def _shown(session: Session, t: Tournament) -> Shown:
+    """The tournament as the question to end it names it."""
+    _, complete, incomplete = ranking_of(t, trepo.load_series(session, t))
+    counted = f"gewertet {series_span(complete)}" if complete else "noch keine Serie vollständig"
+    if incomplete:
+        counted += f", {series_span(incomplete)} unvollständig"
+    return Shown(
+        f"tournament:{t.id}",
+        questions.thing_state(session, "tournaments", t.id),
+        unescape(f"{ts.contents(session, t)} ({counted})"),
+    )
+
+
 def ende(session: Session, cmd: Command) -> Reply:
     lock_chat(session, cmd.chat_id)
     t = ts.running(session, cmd)
     require_manager(t, cmd, readable=ts.READABLE)
-    what = f"ende{t.id}"
     done = trepo.load_series(session, t)
     ranked, complete, incomplete = ranking_of(t, done)
     if len(cmd.args) == 1:
-        ts.ask(session, cmd, what)
+        confirm.ask(session, cmd, confirm.END_TOURNAMENT, _shown(session, t))
         lines = [f"❓ <b>{ts.label(t)} beenden?</b>"]
         if complete:
             lines.append(f"Gewertet: {series_span(complete)}.")
@@ -39,11 +56,15 @@ def ende(session: Session, cmd: Command) -> Reply:
         )
         lines.append("👉 Zum Bestätigen: /turnier ende ja")
         return Reply("\n".join(lines))
-    if not ts.asked(session, cmd, what):
-        raise RuleError(
-            "Das Beenden wurde noch nicht gefragt.",
-            hint="Erst /turnier ende, dann /turnier ende ja.",
-        )
+    # the sender's own question, about this tournament as it was then
+    confirm.answer(
+        session,
+        cmd,
+        confirm.END_TOURNAMENT,
+        lambda _target: _shown(session, t),
+        again="/turnier ende",
+        undone="nichts beendet",
+    )
     trepo.close_tournament(t, cmd.user_id)
     ts.forget_pinned(session, t)
     closed, posts = tables.close_tables(session, t)

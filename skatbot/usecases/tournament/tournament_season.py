@@ -20,17 +20,14 @@ from skatbot.rules.errors import RuleError
 from skatbot.rules.numbers import is_number
 from skatbot.rules.ranking import Ranked
 from skatbot.rules.scoring import minus_sign
-from skatbot.storage import chats
 from skatbot.storage import tournament as trepo
 from skatbot.storage.tournament_models import Tournament
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import texts
-from skatbot.usecases.common.places import issue_nonce
 from skatbot.usecases.common.reply import Command, Reply
 from skatbot.usecases.sheet import standings
 from skatbot.usecases.tournament.results import ranking_of
 
-NONCE_KEY = "desk_nonce"  # "<what>:<nonce>": what the question of the desk asked
 END_WORDS = {"ende", "beenden"}
 CONFIRM_WORDS = {"ja", "bestätigen", "bestaetigen"}
 NUMBER_WORDS = {"turnier", "nr", "nr.", "nummer"}
@@ -138,20 +135,6 @@ def pick(session: Session, cmd: Command, words: Sequence[str]) -> tuple[Tourname
 
 
 # --- /turnier ende ------------------------------------------------------------------------------
-
-
-def ask(session: Session, cmd: Command, what: str) -> str:
-    """Remember the desk's question ``what`` (a fresh nonce: an older question is void)."""
-    return issue_nonce(session, cmd.chat_id, NONCE_KEY, what)
-
-
-def asked(session: Session, cmd: Command, what: str) -> bool:
-    """Whether ``what`` was the desk's last question (used up once answered)."""
-    stored = chats.settings_of(session, cmd.chat_id).nonce(NONCE_KEY)
-    if stored is None or not stored.startswith(what + ":"):
-        return False
-    chats.update_settings(session, cmd.chat_id, lambda s: s.with_nonce(NONCE_KEY, None))
-    return True
 
 
 def is_end(words: Sequence[str]) -> bool:
