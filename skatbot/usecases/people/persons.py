@@ -207,8 +207,10 @@ def _who(d: Directory, root: int) -> str:
 
 
 def _link(session: Session, cmd: Command, spelling: str) -> str:
-    """Link the sender to ``spelling``'s person; the German answer (plain words, HTML-safe)."""
-    if cmd.user_id is None:
+    """Link the sender to ``spelling``'s person; the German answer (plain words, HTML-safe).
+    Only a person is linked: an anonymous admin (the group) or a channel would hold the name
+    for everyone posting so, and the real player could not link it any more."""
+    if cmd.user_id is None or cmd.user_id <= 0:
         raise RuleError(
             "Dich kann ich keinem Namen zuordnen (anonym oder als Kanal geschrieben).",
             hint="Schreib /ich NAME als du selbst.",
