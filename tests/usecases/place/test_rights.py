@@ -120,7 +120,15 @@ class Row:
         return standard + self.roles
 
 
-TOURNAMENT_SETUPS = ("tournament", "drawn", "linked", "reported", "next draw", "signing")
+TOURNAMENT_SETUPS = (
+    "tournament",
+    "second tournament",
+    "drawn",
+    "linked",
+    "reported",
+    "next draw",
+    "signing",
+)
 
 
 def read(setup: str, message: str, **kw: Any) -> Row:
@@ -144,6 +152,8 @@ MATRIX: dict[str, Row] = {
     "/serie": Row("lists", "/serie 36", EVERYONE),
     "/abschluss": Row("lists", "/abschluss ja", EVERYONE),
     "/einsatz": Row("lists", "/einsatz 2 ct", EVERYONE),
+    # the money of an older closed list of someone else: as /oeffnen (its creator, admins)
+    "/einsatz BETRAG liste N": Row("lists", "/einsatz 5 ct liste 1", ADMINS),
     "/darstellung": Row("lists", "/darstellung text", EVERYONE),
     "/regeln": Row("lists", "/regeln haus", EVERYONE),
     "/ramsch": Row("ramsch", "/ramsch Anna 55", EVERYONE),
@@ -190,6 +200,10 @@ MATRIX: dict[str, Row] = {
     "/preise": Row("tournament", "/preise 30 € 20 €", MANAGERS),
     "/tisch freigeben": Row("linked", "/tisch freigeben 1", MANAGERS),
     "/loeschen turnier": Row("tournament", "/loeschen turnier ja", MANAGERS),
+    # an older tournament of someone else: starting the newest one grants nothing over it
+    "/loeschen turnier N": Row(
+        "second tournament", "/loeschen turnier 1 ja", ADMINS, asks="/loeschen turnier 1"
+    ),
     "/tisch CODE": Row(
         "drawn",
         "/tisch {table}",
@@ -224,6 +238,10 @@ MATRIX: dict[str, Row] = {
         roles=("captain",),
         readme="/ergebnis",
     ),
+    # the captain of Nord changes no other team
+    "/aufstellung OTHER: …": Row(
+        "league day", "/aufstellung Süd: Emil, Frida, Gert", MANAGERS, roles=("captain",)
+    ),
     "/wechsel": Row(
         "league seated",
         "/wechsel Nord Dora für Anna",
@@ -250,6 +268,10 @@ MATRIX: dict[str, Row] = {
         where=FAR,
         roles=("host",),
         readme="/setzen",
+    ),
+    # a host's chat runs one day of another league: it becomes no league desk of its own
+    "/liga NAME (Ausrichter)": Row(
+        "hosted", "/liga Störung", NOBODY, where=FAR, roles=("host",), readme="/liga NAME"
     ),
     "/turnier NAME (Liga)": Row("league", "/turnier Störung", NOBODY, readme="/turnier NAME"),
     "/mannschaft": read("league", "/mannschaft"),
@@ -390,9 +412,13 @@ async def tournament(chat: Harness, by: Sender, kind: str = "tournament") -> dic
     in another chat; ``reported``: every result of series 1 in; ``next draw``: series 2
     drawn and taken back, the desk asked for the next draw with a button; ``signing``:
     table 1 closed its list and asks for signatures)."""
+    if kind == "second tournament":  # an older one of someone else, ended
+        await accepted(chat, "/turnier Herbstpokal", BY_OTHER)
+        await accepted(chat, "/turnier ende", BY_OTHER)
+        await accepted(chat, "/turnier ende ja", BY_OTHER)
     await accepted(chat, "/turnier Preisskat", by)
     await accepted(chat, "/teilnehmer " + ", ".join(PARTICIPANTS), LEAD)
-    if kind == "tournament":
+    if kind in ("tournament", "second tournament"):
         return {}
     await accepted(chat, "/serienlaenge 3 3", LEAD)
     draw = await accepted(chat, "/auslosen 4711", LEAD)
