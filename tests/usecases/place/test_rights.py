@@ -772,3 +772,16 @@ async def test_changing_the_stake_of_a_running_list_is_announced(chat: Harness) 
     text = await accepted(chat, "/einsatz aus", {"user_id": MEMBER})
     assert "gilt auch für die 2 Spiele, die schon gespielt sind" in text, text
     assert "Zurück: /einsatz 5 ct paarweise" in text, text
+
+
+async def test_an_admin_refused_at_the_draw_button_is_told_the_command(chat: Harness) -> None:
+    """A tap cannot ask Telegram whether the tapper is an admin, so "Nächste Serie auslosen"
+    is the creator's; an admin who taps it is told the command that works for them, and
+    it does."""
+    chat.set_admins(CHAT, LEADER, ADMIN)
+    await SETUPS["next draw"](chat, {"user_id": CREATOR})
+    label = "Nächste Serie auslosen"
+    tapped = await chat.tap(button(chat, CHAT, label), label, user_id=ADMIN)
+    assert tapped.alert and "/auslosen" in tapped.notice, tapped.notice
+    text = await accepted(chat, "/auslosen", {"user_id": ADMIN})
+    assert "Serie 2" in text, text
