@@ -9,8 +9,11 @@ itself), a channel (``from`` is Channel_Bot, ``sender_chat`` the channel) and Te
 placeholder users without ``sender_chat`` (1087968824, 136817688, 777000). One command of each
 kind of right: everyone may book; the list's creator and the admins may delete the list (the
 identity created it itself, so creating something never makes a channel or a placeholder its
-owner); only the admins may delete everything. A placeholder is never asked about with
-getChatMember (Telegram would answer "member" for it).
+owner); only the admins may delete everything; a name is linked to a person only. A
+placeholder is never asked about with getChatMember (Telegram would answer "member" for it).
+
+The routes that are Telegram glue run only here: ``/anheften`` (it sends and pins before it
+writes) and the delete confirmation's button (it asks getChatMember for the tapper).
 """
 
 from __future__ import annotations

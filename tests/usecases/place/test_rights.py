@@ -53,7 +53,8 @@ CREATOR, MEMBER, OTHER = 1, 9, 5
 CAPTAIN, HOST, PLAYER = 11, 20, 12
 CHANNEL = (-1002001, "Kanal X")
 
-# identity -> (who acts, who set the thing up); ``None`` for the chat a cell is sent in
+# identity -> (who acts, who set the thing up); an anonymous admin posts as the chat the
+# cell is sent in (``sender_chat`` None here)
 Sender = dict[str, Any]
 IDENTITIES: dict[str, tuple[Sender, Sender]] = {
     "member": ({"user_id": MEMBER}, {"user_id": CREATOR}),
@@ -95,7 +96,7 @@ class Row:
     tap: str | None = None  # the button route tapped
     roles: tuple[str, ...] = ()  # role identities tested besides the row's standard ones
     asks: str = ""  # sent first by the same identity: the question a confirmation answers
-    readme: str = ""  # the README table's row that states it (default: the command)
+    readme: str = ""  # the command as the README's table names it (default: the row's key)
 
     @property
     def route(self) -> str:
@@ -362,7 +363,10 @@ async def nothing(chat: Harness, by: Sender) -> dict[str, str]:
 
 
 async def lists(chat: Harness, by: Sender, kind: str = "lists") -> dict[str, str]:
-    """An older list of someone else (closed), then the newest list by ``by``."""
+    """An older list of someone else (closed), then the newest list by ``by`` with a game of
+    someone else (``closed``: closed; ``stake``: with a stake; ``asked``: /abschluss asked;
+    ``storno asked``: its booking's Stornieren tapped; ``builder``: without a game, the game
+    builder of ``by`` open; ``doubtful``: a /neu of ``by`` asking which table it means)."""
     await accepted(chat, "/neu Anna Bernd Carla", BY_OTHER)
     await accepted(chat, "/spiel Anna grand ohne 1 hand gewonnen", BY_OTHER)
     await accepted(chat, "/abschluss ja", BY_OTHER)
