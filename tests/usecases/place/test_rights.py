@@ -97,6 +97,7 @@ class Row:
     roles: tuple[str, ...] = ()  # role identities tested besides the row's standard ones
     asks: str = ""  # sent first by the same identity: the question a confirmation answers
     readme: str = ""  # the command as the README's table names it (default: the row's key)
+    says: str = ""  # allowed, the answer says this (what it did)
 
     @property
     def route(self) -> str:
@@ -154,7 +155,7 @@ MATRIX: dict[str, Row] = {
     "/abschluss": Row("lists", "/abschluss ja", EVERYONE),
     "/einsatz": Row("lists", "/einsatz 2 ct", EVERYONE),
     # the money of an older closed list of someone else: as /oeffnen (its creator, admins)
-    "/einsatz BETRAG liste N": Row("lists", "/einsatz 5 ct liste 1", ADMINS),
+    "/einsatz BETRAG liste N": Row("lists", "/einsatz 5 ct liste 1", ADMINS, says="Liste 1: 5 ct"),
     "/darstellung": Row("lists", "/darstellung text", EVERYONE),
     "/regeln": Row("lists", "/regeln haus", EVERYONE),
     "/ramsch": Row("ramsch", "/ramsch Anna 55", EVERYONE),
@@ -165,9 +166,9 @@ MATRIX: dict[str, Row] = {
     "/ich NAME": Row("lists", "/ich Xaver", PEOPLE),
     "/spieler zusammen": Row("lists", "/spieler zusammen Anna Xaver", EVERYONE),
     "/saisonregeln": Row("lists", "/saisonregeln schnitt", EVERYONE),
-    "/oeffnen": Row("closed", "/oeffnen", MANAGERS),
-    "/loeschen liste": Row("lists", "/loeschen liste ja", MANAGERS),
-    "/loeschen": Row("lists", "/loeschen ja", ADMINS),
+    "/oeffnen": Row("closed", "/oeffnen", MANAGERS, says="Liste wieder geöffnet"),
+    "/loeschen liste": Row("lists", "/loeschen liste ja", MANAGERS, says="Gelöscht: Liste Nr. 2"),
+    "/loeschen": Row("lists", "/loeschen ja", ADMINS, says="Gelöscht"),
     # reading
     "/stand": read("lists", "/stand"),
     "/liste": read("lists", "/liste"),
@@ -211,6 +212,7 @@ MATRIX: dict[str, Row] = {
         frozenset({"creator", "table player"}),
         where=FAR,
         roles=("table player",),
+        says="Serie 1 · Tisch 1",
     ),
     "/teilnehmer": read("tournament", "/teilnehmer"),
     "/fehlend": read("drawn", "/fehlend"),
@@ -223,7 +225,7 @@ MATRIX: dict[str, Row] = {
     "/liga …": Row("league", "/liga serien 4", MANAGERS),
     "/mannschaft NAME: …": Row("league", "/mannschaft West: Ulla, Veit, Wanda", MANAGERS),
     "/kapitaen TEAM": Row("league", "/kapitaen Süd", MANAGERS, roles=("captain",)),
-    "/kapitaen CODE": Row("league", "/kapitaen {code}", PEOPLE),
+    "/kapitaen CODE": Row("league", "/kapitaen {code}", PEOPLE, says="ist Kapitän von „Süd“"),
     "/spieltag": Row("league", "/spieltag 1", MANAGERS, roles=("captain",)),
     "/aufstellung TEAM: …": Row(
         "league day",
@@ -250,9 +252,15 @@ MATRIX: dict[str, Row] = {
         roles=("captain",),
     ),
     "/bestaetigen": Row(
-        "league played", "/bestaetigen", frozenset({"captain"}), roles=("captain",)
+        "league played",
+        "/bestaetigen",
+        frozenset({"captain"}),
+        roles=("captain",),
+        says="Nord bestätigt die Ergebnisse",
     ),
-    "/freigeben": Row("league played", "/freigeben", MANAGERS, roles=("captain",)),
+    "/freigeben": Row(
+        "league played", "/freigeben", MANAGERS, roles=("captain",), says="freigegeben"
+    ),
     "/tisch CODE (Liga)": Row(
         "league seated",
         "/tisch {table}",
@@ -260,8 +268,11 @@ MATRIX: dict[str, Row] = {
         where=FAR,
         roles=("captain",),
         readme="/tisch CODE",
+        says="Serie 1 · Tisch 1",
     ),
-    "/ausrichter CODE": Row("host code", "/ausrichter {code}", PEOPLE, where=FAR),
+    "/ausrichter CODE": Row(
+        "host code", "/ausrichter {code}", PEOPLE, where=FAR, says="richtet hier Spieltag 1"
+    ),
     "/setzen (Ausrichter)": Row(
         "hosted",
         "/setzen",
@@ -269,6 +280,7 @@ MATRIX: dict[str, Row] = {
         where=FAR,
         roles=("host",),
         readme="/setzen",
+        says="Serie 1",
     ),
     # a host's chat runs one day of another league: it becomes no league desk of its own
     "/liga NAME (Ausrichter)": Row(
@@ -578,6 +590,7 @@ async def test_rights_matrix(chat: Harness, name: str, identity: str) -> None:
     after = dump(chat)
     if identity in row.allowed:
         assert not refused, (name, identity, text)
+        assert row.says in text, (name, identity, text)
         if row.reads:  # only the update's id is stored (a redelivery is answered the same)
             after.pop(PROCESSED), before.pop(PROCESSED)
             assert after == before, (name, identity, "a read changed something", text)
