@@ -52,6 +52,7 @@ class Wire:
 
     message: str
     allowed: frozenset[str]
+    asks: str = ""  # sent first by the same identity: the question a confirmation answers
 
     @property
     def route(self) -> str:
@@ -67,8 +68,8 @@ ANONYMOUS_ADMIN = frozenset({"anonymous admin"})
 # as in the matrix of the use cases; /anheften is Telegram glue and runs only here
 COMMANDS: dict[str, Wire] = {
     "/spiel": Wire("/spiel Xaver grand ohne 1 hand gewonnen", EVERYONE),
-    "/loeschen liste": Wire("/loeschen liste ja", ANONYMOUS_ADMIN),
-    "/loeschen": Wire("/loeschen ja", ANONYMOUS_ADMIN),
+    "/loeschen liste": Wire("/loeschen liste ja", ANONYMOUS_ADMIN, asks="/loeschen liste"),
+    "/loeschen": Wire("/loeschen ja", ANONYMOUS_ADMIN, asks="/loeschen"),
     "/anheften": Wire("/anheften", EVERYONE),
     # a name is linked to a person: never to the group or a channel (all who post so)
     "/ich NAME": Wire("/ich Xaver", frozenset()),
@@ -119,7 +120,8 @@ CELLS = [pytest.param(cmd, who, id=f"{cmd} · {who}") for cmd in COMMANDS for wh
 @pytest.mark.parametrize(("command", "identity"), CELLS)
 async def test_wire_identities(bot: Bot, command: str, identity: str) -> None:
     bot.api.set_admins(CHAT, [ADMIN])
-    message, allowed = COMMANDS[command].message, COMMANDS[command].allowed
+    wire = COMMANDS[command]
+    message, allowed = wire.message, wire.allowed
     actor, author = IDENTITIES[identity]
     # an older list of someone else (closed), then the newest list by ``author``
     other = {"user_id": OTHER}
@@ -128,6 +130,8 @@ async def test_wire_identities(bot: Bot, command: str, identity: str) -> None:
     await accepted(bot, "/abschluss ja", other)
     await accepted(bot, "/neu Xaver Yvonne Zora", author)
     await accepted(bot, "/spiel Yvonne herz mit 2 gewonnen", other)
+    if wire.asks:  # the question the confirmation answers, asked by the same identity
+        await send(bot, wire.asks, actor)
     before = dump(bot)
     out = await send(bot, message, actor)
     text = "\n".join(r.text for r in out)

@@ -167,8 +167,10 @@ MATRIX: dict[str, Row] = {
     "/spieler zusammen": Row("lists", "/spieler zusammen Anna Xaver", EVERYONE),
     "/saisonregeln": Row("lists", "/saisonregeln schnitt", EVERYONE),
     "/oeffnen": Row("closed", "/oeffnen", MANAGERS, says="Liste wieder geöffnet"),
-    "/loeschen liste": Row("lists", "/loeschen liste ja", MANAGERS, says="Gelöscht: Liste Nr. 2"),
-    "/loeschen": Row("lists", "/loeschen ja", ADMINS, says="Gelöscht"),
+    "/loeschen liste": Row(
+        "lists", "/loeschen liste ja", MANAGERS, asks="/loeschen liste", says="Gelöscht: Liste"
+    ),
+    "/loeschen": Row("lists", "/loeschen ja", ADMINS, asks="/loeschen", says="Gelöscht"),
     # reading
     "/stand": read("lists", "/stand"),
     "/liste": read("lists", "/liste"),
@@ -201,7 +203,9 @@ MATRIX: dict[str, Row] = {
     "/gebuehren": Row("tournament", "/gebuehren startgeld 10 €", MANAGERS),
     "/preise": Row("tournament", "/preise 30 € 20 €", MANAGERS),
     "/tisch freigeben": Row("linked", "/tisch freigeben 1", MANAGERS),
-    "/loeschen turnier": Row("tournament", "/loeschen turnier ja", MANAGERS),
+    "/loeschen turnier": Row(
+        "tournament", "/loeschen turnier ja", MANAGERS, asks="/loeschen turnier"
+    ),
     # an older tournament of someone else: starting the newest one grants nothing over it
     "/loeschen turnier N": Row(
         "second tournament", "/loeschen turnier 1 ja", ADMINS, asks="/loeschen turnier 1"
