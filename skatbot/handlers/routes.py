@@ -221,7 +221,8 @@ ROUTES: list[Route] = [
     command("krank", lazy("house.commands:krank"), "Hausregeln: vor dem Ramsch krank melden", write=True),
     command("gesund", lazy("house.commands:gesund"), "Hausregeln: alle gesund, es wird geramscht", write=True),
     command("startpunkte", lazy("house.commands:startpunkte"), "Hausregeln: Startpunkte setzen", write=True),
-    command("einsatz", lazy("money.stakes:einsatz"), "Geld: Einsatz pro Punkt: /einsatz 1 ct [kasse]", write=True),
+    # admin=True: the stake of a closed list (/einsatz … liste N) is for its creator and the admins
+    command("einsatz", lazy("money.stakes:einsatz"), "Geld: Einsatz pro Punkt: /einsatz 1 ct [kasse]", write=True, admin=True),
     command("abrechnung", lazy("place.abrechnung:abrechnung"), "Geld: wer wem was zahlt (Turnier: wer was zahlt)", heavy=True),
     # Tournament management is for its creator and the chat's admins (admin=True); draws,
     # rankings and certificates of up to 1,000 participants run in a worker thread.

@@ -69,6 +69,13 @@ def liga(session: Session, cmd: Command) -> Reply:
             "nehmen. Einstellungen: /liga serien 4 · /liga mindestens 50 · /liga verlustspiel "
             "0,50 € · /liga reihenfolge spielpunkte · /liga wechsel zwischen",
         )
+    hosted = repo.hosted_day(session, cmd.chat_id)
+    if hosted is not None:  # a league here would hide the day its host runs
+        raise RuleError(
+            f"Hier wird {day_label(hosted)} einer anderen Liga ausgerichtet – hier entsteht "
+            "keine eigene Liga.",
+            hint="Für eine eigene Liga ein anderes Thema oder einen anderen Chat nehmen.",
+        )
     name = visible_text(rest, "Der Name der Liga", MAX_LEAGUE_NAME)
     ensure_chat(session, cmd.chat_id, lock=True)
     refuse_other_kind(session, cmd, Becoming.LEAGUE_DESK)

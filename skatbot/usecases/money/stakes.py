@@ -27,6 +27,7 @@ from skatbot.storage import tournament as trepo
 from skatbot.storage.database import ensure_chat, lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import rich, texts
+from skatbot.usecases.common.places import owns
 from skatbot.usecases.common.reply import Command, Reply
 from skatbot.usecases.common.rich import Block, Cell, Paragraph, RichDoc, Table
 from skatbot.usecases.evening.commands import evening_lists
@@ -231,6 +232,13 @@ def _stake_of_earlier_list(session: Session, cmd: Command, at: int) -> Reply:
     if lst is None:
         raise RuleError(
             f"In {cmd.here} gibt es keine Liste {number}.", hint="Alle Listen zeigt /listen."
+        )
+    if lst.status != "open" and not cmd.is_admin and not owns(cmd.user_id, lst.created_by):
+        # the money of a closed series is changed like the series itself (/oeffnen)
+        raise RuleError(
+            f"Den Einsatz der abgeschlossenen Liste {number} ändern nur die Admins dieses "
+            "Chats und wer die Liste angelegt hat.",
+            hint=f"Bitte einen Admin, /einsatz {escape(' '.join(cmd.args))} zu schicken.",
         )
     value = stake.to_json() if stake else {"per_point": "0", "method": "paarweise"}
     store.add(

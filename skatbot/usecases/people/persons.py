@@ -222,8 +222,10 @@ class Claimed:
 def _link(session: Session, cmd: Command, spelling: str) -> str | Claimed:
     """Link the sender to ``spelling``'s person; the German answer (plain words, HTML-safe).
     At a tournament's or a league's table the name is only claimed until the table confirms
-    it (``Claimed``), unless the sender is the management or already known as that name."""
-    if cmd.user_id is None:
+    it (``Claimed``), unless the sender is the management or already known as that name.
+    Only a person is linked: an anonymous admin (the group) or a channel would hold the name
+    for everyone posting so, and the real player could not link it any more."""
+    if cmd.user_id is None or cmd.user_id <= 0:
         raise RuleError(
             "Dich kann ich keinem Namen zuordnen (anonym oder als Kanal geschrieben).",
             hint="Schreib /ich NAME als du selbst.",

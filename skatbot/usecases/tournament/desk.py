@@ -53,6 +53,7 @@ from skatbot.usecases.common import confirm, rich, texts
 from skatbot.usecases.common.confirm import Shown
 from skatbot.usecases.common.names import check_unique, clean_name, full_stop, match_words
 from skatbot.usecases.common.place_kinds import Becoming, refuse_other_kind
+from skatbot.usecases.common.places import owns
 from skatbot.usecases.common.reply import Answer, Command, Document, Reply
 from skatbot.usecases.tournament import cash, ending
 from skatbot.usecases.tournament import tables as tournament_tables
@@ -1146,7 +1147,12 @@ def draw_tap(session: Session, cmd: Command) -> Answer:
     t = trepo.tournament_of(session, cmd.chat_id)
     if t is None or t.id != int(parts[0]) or t.closed_at is not None:
         return Answer(notice="Dieser Knopf gilt nicht mehr.", buttons=())
-    require_manager(t, cmd)
+    if not owns(cmd.user_id, t.created_by):
+        # a tap cannot ask Telegram whether the tapper is an admin: the admins use the command
+        raise RuleError(
+            f"Diesen Knopf tippt, wer das Turnier „{t.name}“ angelegt hat.",
+            hint="Die Admins des Chats losen mit /auslosen aus.",
+        )
     if trepo.series_count(session, t) != int(parts[1]):
         return Answer(notice="Die nächste Serie ist schon ausgelost.", buttons=())
     reply = auslosen(session, dataclasses.replace(cmd, args=(), text="/auslosen"))
