@@ -13,6 +13,9 @@ Every input line is sent as a group message (first to chat -1001 "Skatrunde"). S
 * ``#chat/TOPIC [text]`` the same in a forum topic of ``chat`` (the chat becomes a forum
                    supergroup): ``TOPIC`` is a topic's number (1 is General) or its full
                    name; a new name opens a topic of that name (one word)
+* ``@Name text``   send ``text`` as ``Name`` in their private chat with the bot (a role's
+                   code comes there); a link button ``t.me/<bot>?start=…`` tapped with
+                   ``Name> !N`` opens that private chat with ``/start …``, as Telegram does
 * ``text \``       a line ending in a backslash goes on in the next line (one message)
 * ``!ende``        quit (as does the end of the input, Ctrl+D)
 
@@ -47,11 +50,15 @@ CHAT_TITLE = "Skatrunde"
 DEFAULT_USER = "Spieler"
 HINT = (
     "Schreib wie im Chat (/hilfe) · Knopf drücken: !1 · als anderer Spieler: Bernd> /spiel … · "
-    "anderer Chat: #tisch1 … · Forumsthema: #verein/2 … · mehrzeilig: Zeile mit \\ enden · "
+    "anderer Chat: #tisch1 … · Forumsthema: #verein/2 … · privat: @Anna /start · "
+    "mehrzeilig: Zeile mit \\ enden · "
     "Ende: !ende oder Strg+D"
 )
 QUIT = {"!ende", "!quit", "!q"}
 _CHAT_RE = re.compile(r"^#([^\s#/]{1,32})(/?)(.*)$", re.S)
+_PRIVATE_RE = re.compile(r"^@([^\s@>]{1,32})\s*(.*)$", re.S)
+# A deep link into the bot's private chat (a link button), its payload sent as /start PAYLOAD
+_START_LINK_RE = re.compile(r"^https://t\.me/[\w]+\?start=([\w-]{1,64})$")
 _GENERAL_NAMES = {"1", "allgemein", "general"}
 
 _PRINTED_METHODS = {
@@ -163,7 +170,10 @@ class _Console:
         return self.topic_names.get((chat_id, thread), str(thread))
 
     def place(self, chat_id: int, thread: int | None) -> str:
-        """``#chat`` or ``#chat/topic``: how the console names a chat or a topic of it."""
+        """``#chat`` or ``#chat/topic``: how the console names a chat or a topic of it;
+        ``@Name`` a person's private chat with the bot."""
+        if chat_id > 0 and chat_id in self.titles:
+            return f"@{self.titles[chat_id]}"
         title = self.titles.get(chat_id, str(chat_id))
         return f"#{title}" if thread is None else f"#{title}/{self.topic_name(chat_id, thread)}"
 
@@ -349,8 +359,27 @@ class _Console:
         for line in _keyboard_lines(result.get("reply_markup")):
             self.write(line)
 
+    def push_private(self, name: str, text: str) -> int | None:
+        """``text`` from ``name`` in their private chat with the bot (the current chat stays)."""
+        if not text:
+            self.write(f"⚠ Was soll {name} privat schreiben? 👉 @{name} /start")
+            return None
+        user_id = self.user_id(name)
+        self.titles[user_id] = name
+        return self.api.push_message(
+            text,
+            chat_id=user_id,
+            user_id=user_id,
+            first_name=name,
+            chat_type="private",
+            chat_title=name,
+        )
+
     def push_line(self, line: str) -> int | None:
         """Push one input line as an update; returns its update_id (None if nothing sent)."""
+        private = _PRIVATE_RE.match(line)
+        if private is not None:
+            return self.push_private(private.group(1), private.group(2).strip())
         chat = _CHAT_RE.match(line)
         if chat is not None:
             before = self.chat, self.thread
@@ -406,6 +435,10 @@ class _Console:
                 return None
             button = buttons[number - 1]
             data = button.get("callback_data")
+            link = _START_LINK_RE.match(str(button.get("url", "")))
+            if data is None and link is not None:  # Telegram opens the bot's private chat
+                self.write(f"({name} drückt [{button.get('text', '')}]: privater Chat @{name})")
+                return self.push_private(name, f"/start {link.group(1)}")
             if data is None:
                 self.write(f"⚠ Knopf [{button.get('text', '')}] löst nichts im Chat aus.")
                 return None

@@ -140,3 +140,30 @@ def test_a_terminal_gets_a_hint_and_a_prompt(tmp_path: Path) -> None:
     assert HINT in text.replace("\r", "")
     assert "#Skatrunde> " in text
     assert proc.returncode == 0
+
+
+def test_a_role_code_reaches_its_person_in_the_private_chat(tmp_path: Path) -> None:
+    """The league's code goes to the named person alone: the link button opens a private
+    chat (Name> !N), where only that person gets the code; @Name writes there."""
+    first = "\n".join(
+        [
+            "#liga /liga Kreisliga",
+            "#liga /mannschaft Nord: Anna, Bernd, Carla, Dora",
+            "#liga Anna> /ich Anna",
+            "#liga /kapitaen Nord Anna",
+            "#liga Bernd> !1",
+            "#liga Anna> !1",
+        ]
+    )
+    done = skatbot("console", stdin=first + "\n", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    group, taps = out.split("> #liga Bernd> !1", 1)
+    assert "der Code geht privat an Anna" in group and "/kapitaen K" not in group, group
+    bernd, anna = taps.split("> #liga Anna> !1", 1)
+    assert "[@Bernd]" in bernd and "für Anna bestimmt" in bernd, bernd
+    assert "[@Anna]" in anna and "/kapitaen K" in anna, anna
+    code = anna.split("/kapitaen ", 1)[1].split()[0]
+    # a later session on the same database: Anna redeems it in her private chat
+    done = skatbot("console", stdin=f"@Anna /kapitaen {code}\n", cwd=tmp_path)
+    assert "Anna ist Kapitän von „Nord“" in done.stdout, done.stdout
