@@ -224,6 +224,13 @@ def load(session: Session, lst: ListInfo) -> LoadedList:
     return _loaded(session, lst, players, count, last)
 
 
+def last_row_id(session: Session, lst: ListInfo) -> int:
+    """The id of the list's newest log row (0: none): every change of a list appends a row
+    and ids are never reused, so it names the list's state."""
+    _count, last = _ROW_STATS.first(session, {"list_id": lst.id}) or (0, None)
+    return int(last or 0)
+
+
 def open_list_loaded(session: Session, chat_id: int) -> LoadedList | None:
     """The chat's open list, loaded: list, players, log stats and the chat's settings in one
     query (one round trip on PostgreSQL instead of four; the log only when the cache misses)."""

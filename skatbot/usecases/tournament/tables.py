@@ -70,7 +70,11 @@ INVITE_BYTES = 12  # 96 bits: the deep link's code cannot be guessed
 INVITE_PREFIX = "tisch_"  # /start tisch_<invite> in the group the table chose
 INVITE_DATA = re.compile(r"tisch_([A-Za-z0-9_-]{16,32})")
 MANAGEMENT_SIGNED = 0  # a signature the management gave for a player without a phone
-SIGN_PREFIX = "v1:tu:"  # v1:tu:<link id>[:<seat>]
+# v1:tu:<link id>:r<last row id>[:<seat>]: the last row of the list the message showed, so a
+# signature confirms exactly that list (an older message's button, after the list was opened,
+# changed and closed again, signs nothing); v1:tu:<link id>[:<seat>] of an earlier version
+# signs the list as it is.
+SIGN_PREFIX = "v1:tu:"
 DRAW_PREFIX = "v1:td:"  # v1:td:<tournament id>:<series drawn so far>
 SIGN_LABEL = "✍️ Unterschreiben"
 DRAW_LABEL = "🎲 Nächste Serie auslosen"
@@ -499,9 +503,10 @@ def _sign_message(
         "bestätigt; für jemanden ohne Telefon tippt die Turnierleitung auf den Namen). "
         "Wenn alle unterschrieben haben, geht das Ergebnis an die Turnierleitung."
     )
-    rows: list[tuple[tuple[str, str], ...]] = [((SIGN_LABEL, f"{SIGN_PREFIX}{link.id}"),)]
+    shown = f"{SIGN_PREFIX}{link.id}:r{repo.last_row_id(session, loaded.lst)}"
+    rows: list[tuple[tuple[str, str], ...]] = [((SIGN_LABEL, shown),)]
     open_names = [
-        (f"✍️ {name[:20]}", f"{SIGN_PREFIX}{link.id}:{seat}")
+        (f"✍️ {name[:20]}", f"{shown}:{seat}")
         for seat, name in enumerate(names)
         if name not in signed
     ]
@@ -534,6 +539,10 @@ def sign_tap(session: Session, cmd: Command) -> Answer:
     """A tap on a sign button: the player linked to a name signs for it, the management for
     a player without a phone; everything else is refused with the reason."""
     parts = cmd.text.removeprefix(SIGN_PREFIX).split(":")
+    shown = None  # the list's last row when the message was written (None: an older button)
+    if len(parts) > 1 and parts[1].startswith("r") and is_number(parts[1][1:]):
+        shown = int(parts[1][1:])
+        del parts[1]
     if not all(is_number(p) for p in parts) or len(parts) > 2:
         return Answer(notice="Dieser Knopf gilt nicht mehr.")
     lock_chat(session, cmd.chat_id)
@@ -546,6 +555,13 @@ def sign_tap(session: Session, cmd: Command) -> Answer:
         return refused
     t, series = _context(session, link)
     loaded = repo.load(session, lst)
+    if shown is not None and shown != repo.last_row_id(session, lst):
+        raise RuleError(
+            "Diese Nachricht zeigt die Liste, wie sie vorher war – inzwischen wurde sie "
+            "geändert. Unterschrieben wird nur, was zu sehen war.",
+            hint="Bitte in der neuesten Nachricht „✍️ Unterschreiben“ tippen. Nichts wurde "
+            "unterschrieben.",
+        )
     names = list(loaded.names)
     signed = trepo.signed_of(link)
     seat = int(parts[1]) if len(parts) == 2 else None
