@@ -304,7 +304,7 @@ def test_individual_ranking_by_average_with_a_minimum_share() -> None:
 
 
 def test_the_readme_example_of_a_day_with_a_short_team() -> None:
-    """README "Recomputing a day's seating": the same tables as its stand-alone snippet."""
+    """docs/league.md "Recomputing a day's seating": the same tables as its stand-alone snippet."""
     lineup = {
         "Nord": ["Anna", "Bernd", "Carla", "Dora"],
         "Süd": ["Fritz", "Gabi", "Hans", "Inge"],

@@ -143,7 +143,7 @@ def test_seed_is_stripped() -> None:
 
 
 def reference_draw_series_1(names: list[str], seed: str) -> list[list[str]]:
-    """The README snippet: recomputes series 1 with nothing but hashlib."""
+    """The snippet of docs/preisskat.md: recomputes series 1 with nothing but hashlib."""
     a = sorted(names, key=lambda s: (s.casefold(), s))
     for i in range(len(a) - 1, 0, -1):
         h = hashlib.sha256(f"{seed}/1/0/{i}".encode()).digest()

@@ -159,7 +159,7 @@ gleiche Tische.
 Nachmeldungen und Abmeldungen: gelost wird aus den Teilnehmern dieser Serie – wer nachgemeldet
 ist, ab seiner Serie; wer abgemeldet ist, bis zu ihr. Die Namen jeder Serie stehen in /export
 („participants“ der Serie): mit Startwert und Seriennummer ergibt das dieselben Tische.
-Ein Python-Beispiel zum Nachrechnen steht in der README von skatbot."""
+Ein Python-Beispiel zum Nachrechnen steht in der Anleitung von skatbot (docs/preisskat.md)."""
 
 HELP_GELD = """<b>Geld</b> – Beträge mit Einheit: 1 ct · 0,5 ct · 0,50 € · 1.234,50 €
 <b>Am Tisch</b>: /einsatz 1 ct – gilt für die laufende Liste und alle folgenden in diesem Chat,

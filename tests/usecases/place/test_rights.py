@@ -1,4 +1,4 @@
-"""Who may do what (the rights matrix of README.md, "Who may do what"): every cell on the
+"""Who may do what (the rights matrix of docs/rights.md, "Who may do what"): every cell on the
 use cases (the ``chat`` harness). A refused command changes nothing in the database (every
 table compared before and after) and its answer names a way that works (👉); an allowed one
 does what it says (a write changes the database, a read changes nothing).
@@ -23,8 +23,8 @@ placeholder as nobody, as ``runtime.sender_of`` and ``admin.is_chat_admin`` read
 messages; that Telegram's wire form of these identities comes out so, and the routes that are
 Telegram glue (``/anheften``, the delete confirmation), are tested through the real bot in
 tests/handlers/test_rights.py. Both tables together cover every route of the route table
-(``test_every_route_has_a_row``), and the README's table says the same as they do
-(``test_the_readme_table_says_what_the_matrix_tests``).
+(``test_every_route_has_a_row``), and the rights page's tables say the same as they do
+(``test_the_rights_page_says_what_the_matrix_tests``).
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ class Row:
     tap: str | None = None  # the button route tapped
     roles: tuple[str, ...] = ()  # role identities tested besides the row's standard ones
     asks: str = ""  # sent first by the same identity: the question a confirmation answers
-    readme: str = ""  # the command as the README's table names it (default: the row's key)
+    readme: str = ""  # the command as the rights page's table names it (default: the row's key)
     says: str = ""  # allowed, the answer says this (what it did)
 
     @property
@@ -108,7 +108,7 @@ class Row:
 
     @property
     def table(self) -> str:
-        """The README table that states it."""
+        """The rights page's table that states it."""
         if self.tap:
             return "Buttons"
         if self.setup in ("host code", "hosted"):
@@ -677,7 +677,7 @@ async def tap_button(chat: Harness, row: Row, label: str, actor: Sender) -> tupl
     return tapped.notice + "\n" + tapped.text, tapped.alert or not tapped.replies
 
 
-# --- the route table and the README agree with the matrix ------------------------------------
+# --- the route table and the rights page agree with the matrix ----------------------------
 
 
 def test_every_route_has_a_row() -> None:
@@ -712,8 +712,8 @@ NOT_A_RIGHT: dict[str, str] = {
 }
 
 
-README = Path(__file__).parents[3] / "README.md"
-# an identity's column in the README's tables (the three placeholders share one)
+RIGHTS_PAGE = Path(__file__).parents[3] / "docs" / "rights.md"
+# an identity's column in the rights page's tables (the three placeholders share one)
 COLUMN = {
     "member": "member",
     "creator": "creator",
@@ -731,10 +731,10 @@ ROLE_WORDS = {
 }
 
 
-def readme_tables() -> dict[str, list[tuple[list[str], dict[str, str]]]]:
-    """The tables of the README's "Who may do what": the first word of the bold line above
+def rights_page_tables() -> dict[str, list[tuple[list[str], dict[str, str]]]]:
+    """The tables of docs/rights.md, "Who may do what": the first word of the bold line above
     each -> its rows as (the commands in backticks of the first cell, column -> cell)."""
-    section = README.read_text(encoding="utf-8").split("\n## Who may do what\n", 1)[1]
+    section = RIGHTS_PAGE.read_text(encoding="utf-8").split("\n## Who may do what\n", 1)[1]
     tables: dict[str, list[tuple[list[str], dict[str, str]]]] = {}
     title, header = "", []
     for line in section.split("\n## ", 1)[0].splitlines():
@@ -752,7 +752,7 @@ def readme_tables() -> dict[str, list[tuple[list[str], dict[str, str]]]]:
 
 
 def says(cells: dict[str, str], identity: str) -> bool | None:
-    """What the README's row says for ``identity``: yes, no, or "–" (cannot happen: None)."""
+    """What the rights page's row says for ``identity``: yes, no, or "–" (cannot happen: None)."""
     if identity in ROLES:
         return ROLE_WORDS[identity] in cells["also"]
     word = cells[COLUMN[identity]].split()[0]
@@ -760,9 +760,9 @@ def says(cells: dict[str, str], identity: str) -> bool | None:
     return None if word == "–" else word == "yes"
 
 
-def test_the_readme_table_says_what_the_matrix_tests() -> None:
-    """Every row of the matrix is stated by exactly one row of its README table, every
-    cell as the test has it; every command in the README's tables is a row of the matrix
+def test_the_rights_page_says_what_the_matrix_tests() -> None:
+    """Every row of the matrix is stated by exactly one row of its table in docs/rights.md,
+    every cell as the test has it; every command in those tables is a row of the matrix
     (here, or of the real bot's cells in tests/handlers/test_rights.py)."""
     from tests.handlers.test_rights import COMMANDS as WIRE
     from tests.handlers.test_rights import DELETE, TAPPERS
@@ -782,15 +782,15 @@ def test_the_readme_table_says_what_the_matrix_tests() -> None:
     for _, label, allowed in DELETE.values():
         tested[("Buttons", label)] = {who: who in allowed for who in TAPPERS}
 
-    tables = readme_tables()
+    tables = rights_page_tables()
     assert set(tables) == {table for table, _ in tested}, set(tables)
     stated = set()
     for table, rows in tables.items():
         for tokens, cells in rows:
             assert tokens, (table, cells)
             for command in tokens:
-                assert (table, command) in tested, f"README {table}: {command} is not tested"
-                assert (table, command) not in stated, f"README {table}: {command} twice"
+                assert (table, command) in tested, f"docs/rights.md {table}: {command} is not tested"
+                assert (table, command) not in stated, f"docs/rights.md {table}: {command} twice"
                 stated.add((table, command))
                 for who, allowed in tested[(table, command)].items():
                     assert says(cells, who) == allowed, (table, command, who, cells)

@@ -307,11 +307,11 @@ async def test_correcting_an_earlier_series_and_emoji_certificates(chat: Harness
     assert len(PdfReader(io.BytesIO(docs[0][1])).pages) == 3
 
 
-def test_readme_snippet_recomputes_series_1(capsys) -> None:  # type: ignore[no-untyped-def]
-    readme = (Path(__file__).parents[3] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Preisskat: recomputing a draw", 1)[1]
+def test_docs_snippet_recomputes_series_1(capsys) -> None:  # type: ignore[no-untyped-def]
+    page = (Path(__file__).parents[3] / "docs" / "preisskat.md").read_text(encoding="utf-8")
+    section = page.split("## Recomputing a draw", 1)[1]
     code = section.split("```python\n", 1)[1].split("```", 1)[0]
-    exec(compile(code, "README.md", "exec"), {})
+    exec(compile(code, "docs/preisskat.md", "exec"), {})
     printed = capsys.readouterr().out.splitlines()
     assert printed == [
         f"Tisch {i}: {', '.join(t)}" for i, t in enumerate(tr.draw(NAMES, SEED, 1), 1)
