@@ -33,7 +33,7 @@ from typing import Any
 from skatbot.handlers import durable
 from skatbot.handlers.command_like import LOOKS_LIKE_COMMAND
 from skatbot.handlers.outbox import rich
-from skatbot.handlers.outbox.sender import _caption, record_link
+from skatbot.handlers.outbox.delivery import _caption, record_link
 from skatbot.handlers.routes import ROUTES, Kind, Route
 from skatbot.handlers.runtime import STALE_BUTTON, effect, once, replies_of, words_of
 from skatbot.handlers.typos import unknown_answer

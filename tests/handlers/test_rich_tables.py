@@ -390,8 +390,8 @@ async def test_the_desk_standings_become_a_table_after_a_report(
 async def test_a_rich_message_is_a_step_of_its_outbox_row(rich_bot: Bot) -> None:
     """A stored reply resumed after a restart does not send its rich message again: like a
     text part, each rich message is a recorded step of the row."""
+    from skatbot.handlers.outbox.delivery import Delivery
     from skatbot.handlers.outbox.handoff import outbox_of
-    from skatbot.handlers.outbox.sender import Delivery
     from skatbot.handlers.outbox.steps import Steps
     from skatbot.handlers.outbox.target import Target
     from skatbot.usecases.common.rich import RichText

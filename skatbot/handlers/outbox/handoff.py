@@ -13,8 +13,8 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from skatbot.handlers import durable
+from skatbot.handlers.outbox.delivery import Delivery, submit_stored
 from skatbot.handlers.outbox.queues import Outbox
-from skatbot.handlers.outbox.sender import Delivery, submit_stored
 from skatbot.handlers.outbox.target import Target
 from skatbot.storage import outbox as stored
 
