@@ -20,7 +20,8 @@ from common import InstantRequest
 from telegram import Update
 from telegram.ext import Application
 
-from skatbot.handlers.delivery import Outbox, Pacer
+from skatbot.handlers.outbox.pacer import Pacer
+from skatbot.handlers.outbox.queues import Outbox
 from skatbot.handlers.registry import register
 from skatbot.storage.database import Database
 

@@ -24,7 +24,8 @@ from common import InstantRequest, message_update, summary
 from sqlalchemy import event
 from telegram.ext import Application
 
-from skatbot.handlers.delivery import Outbox, Pacer
+from skatbot.handlers.outbox.pacer import Pacer
+from skatbot.handlers.outbox.queues import Outbox
 from skatbot.handlers.registry import register
 from skatbot.storage.database import Database
 

@@ -33,7 +33,8 @@ from common import InstantRequest, message_update, summary  # noqa: E402
 from telegram import Update  # noqa: E402
 from telegram.ext import Application  # noqa: E402
 
-from skatbot.handlers.delivery import Outbox, Pacer  # noqa: E402
+from skatbot.handlers.outbox.pacer import Pacer  # noqa: E402
+from skatbot.handlers.outbox.queues import Outbox  # noqa: E402
 from skatbot.handlers.registry import register  # noqa: E402
 from skatbot.standin.server import BotApiServer  # noqa: E402
 from skatbot.storage.database import Database  # noqa: E402
@@ -374,7 +375,8 @@ import asyncio, sys
 sys.path.insert(0, {here!r})
 from common import InstantRequest, message_update
 from telegram.ext import Application
-from skatbot.handlers.delivery import Outbox, Pacer
+from skatbot.handlers.outbox.pacer import Pacer
+from skatbot.handlers.outbox.queues import Outbox
 from skatbot.handlers.registry import register
 from skatbot.storage.database import Database
 

@@ -37,7 +37,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skatbot.app import build_application
-from skatbot.handlers import coalesce
 from skatbot.runner import run_polling
 from skatbot.standin.server import ApiError, BotApiServer, JSONDict
 from skatbot.storage.database import Database
@@ -165,7 +164,7 @@ async def play(
     calls_before = len(api.calls)
     accepted_before = len(api.accepted)
     refused_before = api.refused
-    skipped_before = coalesce.skipped(outbox)
+    skipped_before = outbox.edits.skipped
     total = int(scenario.rate * args.seconds)
     start = time.monotonic()
     bursts = scenario.rate > 30
@@ -235,7 +234,7 @@ async def play(
     )
     print(
         f"  arrivals {arrivals:.1f} s; pinned edits skipped as superseded: "
-        f"{coalesce.skipped(outbox) - skipped_before}; bookings overtaken by more than "
+        f"{outbox.edits.skipped - skipped_before}; bookings overtaken by more than "
         f"{OVERTAKE:.0f} s by a later one: {overtaken} of {len(pairs)}"
     )
 

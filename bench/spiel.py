@@ -18,7 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import InstantRequest, message_update, summary
 from telegram.ext import Application
 
-from skatbot.handlers.delivery import Outbox, Pacer
+from skatbot.handlers.outbox.pacer import Pacer
+from skatbot.handlers.outbox.queues import Outbox
 from skatbot.handlers.registry import register
 from skatbot.storage.database import Database
 

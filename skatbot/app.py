@@ -15,7 +15,8 @@ import httpx
 from telegram.ext import Application
 from telegram.request import HTTPXRequest
 
-from skatbot.handlers.delivery import Outbox, Pacer
+from skatbot.handlers.outbox.pacer import Pacer
+from skatbot.handlers.outbox.queues import Outbox
 from skatbot.handlers.registry import post_init, register
 from skatbot.storage.database import DEFAULT_URL, Database
 
@@ -72,7 +73,7 @@ def build_application(
     ones to provoke timeouts. Replies are
     paced per group chat to ``group_limit`` messages per ``group_window`` seconds (Telegram's
     ~20 a minute) and to 30 a second overall; ``rate_limit=False`` paces nothing, and a 429
-    answer still pauses the chat it was about (``handlers.delivery``). ``routes`` replaces
+    answer still pauses the chat it was about (``handlers.outbox``). ``routes`` replaces
     the route table (``handlers.routes.ROUTES``), for tests.
     """
     requests, get_updates = bot_api_requests(request_timeout)

@@ -4,7 +4,7 @@ PTB's stock ``Updater`` confirms fetched updates (by asking for the next offset)
 they are *queued*, before the handlers ran. If the process dies in between, those updates are
 lost. Here an update is confirmed only once ``await app.process_update(update)`` has returned
 for it and for every update before it: ``offset`` never passes an update that is not done.
-Handlers commit their effect and hand their replies to the outbox (``handlers.delivery``)
+Handlers commit their effect and hand their replies to the outbox (``handlers.outbox``)
 before they return, so "done" means "committed"; the replies follow at the pace Telegram
 allows, without holding up anything.
 
@@ -49,7 +49,7 @@ from telegram.ext import Application
 from telegram.warnings import PTBUserWarning
 
 from skatbot import faults
-from skatbot.handlers.delivery import retry_after_seconds
+from skatbot.handlers.outbox.pacer import retry_after_seconds
 from skatbot.handlers.resilience import parse_update, tell_unreadable, update_id_of
 
 __all__ = ["close_outbox", "poll_updates", "run_polling"]

@@ -30,11 +30,13 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
-from skatbot.handlers import durable, rich
-from skatbot.handlers.delivery import _caption, record_link
+from skatbot.handlers import durable
+from skatbot.handlers.command_like import LOOKS_LIKE_COMMAND
+from skatbot.handlers.outbox import rich
+from skatbot.handlers.outbox.delivery import _caption, record_link
 from skatbot.handlers.routes import ROUTES, Kind, Route
 from skatbot.handlers.runtime import STALE_BUTTON, effect, once, replies_of, words_of
-from skatbot.handlers.typos import LOOKS_LIKE_COMMAND, unknown_answer
+from skatbot.handlers.typos import unknown_answer
 from skatbot.rules.errors import RuleError
 from skatbot.standin.rich import parse_rich
 from skatbot.storage import places

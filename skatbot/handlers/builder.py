@@ -15,7 +15,7 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from skatbot.handlers.admin import is_chat_admin
-from skatbot.handlers.delivery import topic_of
+from skatbot.handlers.outbox.target import topic_of
 from skatbot.handlers.runtime import database, execute, execute_callback, place_of, sender_of
 from skatbot.storage import builders
 from skatbot.storage.unit import Session

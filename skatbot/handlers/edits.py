@@ -35,8 +35,9 @@ import logging
 from telegram import MessageEntity, Update
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
-from skatbot.handlers.delivery import enqueue_stored, target_of
 from skatbot.handlers.durable import Link, Stored
+from skatbot.handlers.outbox.handoff import enqueue_stored
+from skatbot.handlers.outbox.target import target_of
 from skatbot.handlers.routes import editable
 from skatbot.handlers.runtime import command_of, database, in_place, once, send, stage
 from skatbot.rules.errors import RuleError

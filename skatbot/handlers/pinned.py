@@ -12,7 +12,9 @@ from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from skatbot.handlers.delivery import Delivery, enqueue, target_of
+from skatbot.handlers.outbox.delivery import Delivery
+from skatbot.handlers.outbox.handoff import enqueue
+from skatbot.handlers.outbox.target import target_of
 from skatbot.handlers.runtime import command_of, database, in_place, send
 from skatbot.rules.errors import RuleError
 from skatbot.storage import lists as repo

@@ -95,7 +95,7 @@ async def post_init(app: Application) -> None:  # type: ignore[type-arg]
     """Queue the replies a previous run left in the outbox (they go out before anything
     this run answers), and register the command menu (German descriptions) for groups and
     private chats."""
-    from skatbot.handlers.delivery import resume
+    from skatbot.handlers.outbox.handoff import resume
 
     try:
         await resume(app.bot, app.bot_data)

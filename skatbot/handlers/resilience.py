@@ -5,26 +5,24 @@
   logged with its id in one line and confirmed like any other; the chat it came from, if the
   raw JSON names a real one, gets one short notice. Without this a single such update would
   stop the poller, and Telegram would hand it out again after every restart.
-* A document or photo that cannot be sent after the last try does not take its caption
-  with it: the text goes out as a message with a note that the file is missing.
 * A reply refused because its forum topic is closed goes to the chat's General topic,
-  headed by the topic's name (remembered from the topic messages the bot has seen).
+  headed by the topic's name (remembered here from the topic messages the bot has seen, in
+  the application's outbox; the outbox's ``topics`` words the note, and the one for a
+  document or photo that could not be sent).
 """
 
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from telegram import Update
 from telegram.ext import ContextTypes
 
+from skatbot.handlers.outbox.handoff import enqueue, outbox_of
+from skatbot.handlers.outbox.target import Target
 from skatbot.handlers.update_check import oddity, valid_id
-
-if TYPE_CHECKING:
-    from skatbot.handlers.delivery import Target
 
 log = logging.getLogger(__name__)
 
@@ -32,9 +30,6 @@ UNREADABLE_NOTICE = (
     "⚠️ Diese Nachricht konnte ich nicht lesen – nichts wurde geändert. "
     "Bitte den Befehl noch einmal als neue Nachricht schicken."
 )
-FILE_FAILED_NOTE = "📎 Die Datei {name} konnte nicht gesendet werden; hier der Text dazu."
-TOPIC_CLOSED_NOTE = "🔒 Das Thema {name} ist geschlossen – die Antwort steht hier."
-TOPIC_NAMES_KEPT = 4096
 
 
 def _chat_and_thread(data: dict[str, Any]) -> tuple[int, int | None] | None:
@@ -57,8 +52,6 @@ def _chat_and_thread(data: dict[str, Any]) -> tuple[int, int | None] | None:
 
 def unreadable_target(data: object) -> Target | None:
     """Where to tell about an update that could not be parsed (``None``: nowhere)."""
-    from skatbot.handlers.delivery import Target
-
     if not isinstance(data, dict):
         return None
     found = _chat_and_thread(data)
@@ -93,8 +86,6 @@ def parse_update(data: object, bot: Any) -> Update | None:
 
 def tell_unreadable(bot: Any, bot_data: dict[str, Any], data: object) -> None:
     """Queue the one notice for an unreadable update, if it names a chat."""
-    from skatbot.handlers.delivery import enqueue
-
     target = unreadable_target(data)
     if target is None:
         return
@@ -102,31 +93,7 @@ def tell_unreadable(bot: Any, bot_data: dict[str, Any], data: object) -> None:
     enqueue(bot, bot_data, target, lambda d: d.send_text(text))
 
 
-def file_failed_text(caption: str, filename: str, *, html: bool) -> str:
-    """The HTML of the message that replaces a document or photo that could not be sent."""
-    note = FILE_FAILED_NOTE.format(name=f"„{escape(filename)}“")
-    body = caption if html else escape(caption)
-    return f"{note}\n{body}" if body else note
-
-
 # -- names of forum topics ---------------------------------------------------------------------
-
-# Per bot (token) and topic; filled from the updates the bot sees, read by the outbox.
-_TOPIC_NAMES: OrderedDict[tuple[str, int, int], str] = OrderedDict()
-
-
-def topic_label(bot: Any, chat_id: int, thread_id: int) -> str:
-    """The topic's name in quotes (HTML-escaped), or its number if no name was seen."""
-    name = _TOPIC_NAMES.get((str(getattr(bot, "token", "")), chat_id, thread_id))
-    return f"„{escape(name)}“" if name else f"Nr. {thread_id}"
-
-
-def topic_closed_note(bot: Any, chat_id: int, thread_id: int) -> str:
-    return TOPIC_CLOSED_NOTE.format(name=topic_label(bot, chat_id, thread_id))
-
-
-def is_topic_closed(err: Exception) -> bool:
-    return "topic_closed" in str(getattr(err, "message", err)).lower()
 
 
 def _created_name(message: object) -> str | None:
@@ -154,8 +121,4 @@ async def remember_topic_name(update: object, context: ContextTypes.DEFAULT_TYPE
     name = _created_name(msg) or _created_name(msg.reply_to_message)
     if name is None:
         return
-    key = (str(context.bot.token), chat.id, thread)
-    _TOPIC_NAMES[key] = name
-    _TOPIC_NAMES.move_to_end(key)
-    while len(_TOPIC_NAMES) > TOPIC_NAMES_KEPT:
-        _TOPIC_NAMES.popitem(last=False)
+    outbox_of(context.application.bot_data).topic_names.remember(chat.id, thread, name)

@@ -29,7 +29,8 @@ from typing import Any, Final
 from telegram.ext import filters
 from telegram.ext.filters import BaseFilter
 
-from skatbot.handlers import admin, typos
+from skatbot.handlers import admin
+from skatbot.handlers.command_like import COMMAND_LIKE
 from skatbot.handlers.runtime import CallbackUseCase, UseCase
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import Command
@@ -294,7 +295,7 @@ ROUTES: list[Route] = [
     message("bid reply", filters.TEXT & filters.REPLY & ~filters.COMMAND, glue("builder:on_reply")),
     # A command no route took (/stnad): the nearest of ours, or silence (handlers/typos.py).
     # Group 1, after every route of group 0 (also those added after this table).
-    message("unknown command", typos.COMMAND_LIKE, glue("typos:on_unknown_command"), group=1),
+    message("unknown command", COMMAND_LIKE, glue("typos:on_unknown_command"), group=1),
     Route(Kind.INLINE, "inline", glue("inline:on_inline_query"), updates=("inline_query",)),
 ]
 # fmt: on

@@ -19,8 +19,10 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from skatbot import faults
-from skatbot.handlers import coalesce, delivery, durable, fairness
+from skatbot.handlers import durable, fairness
 from skatbot.handlers.html_split import MAX_TEXT
+from skatbot.handlers.outbox import handoff
+from skatbot.handlers.outbox.target import Target, target_of, topic_of
 from skatbot.rules.errors import RuleError
 from skatbot.storage import lists as repo
 from skatbot.storage import message_links, places
@@ -126,7 +128,7 @@ def command_of(update: Update) -> Command:
         args=words,
         text=text,
         source_message_id=msg.message_id if msg else None,
-        thread_id=delivery.topic_of(msg) or 0,
+        thread_id=topic_of(msg) or 0,
         telegram_chat_id=chat.id if chat else 0,
         is_forum=bool(getattr(chat, "is_forum", False)),
         bot_username=_bot_username(update),
@@ -202,12 +204,12 @@ async def execute(
         return
     cmd = await in_place(context, cmd)
     db = database(context)
-    target = delivery.target_of(update)
+    target = target_of(update)
     bot_data = context.application.bot_data
     gate = fairness.fairness_of(bot_data)
     if not write and offload and fairness.makes_document(cmd.text) and target is not None:
         try:
-            pending = delivery.outbox_of(bot_data).pending(target.chat_id, heavy=True)
+            pending = handoff.outbox_of(bot_data).pending(target.chat_id, heavy=True)
             gate.admit(target.chat_id, cmd.user_id, cmd.text, pending)
         except fairness.Repeated as held:
             if not held.quiet:  # told once per window: no paced spam in front of others
@@ -244,7 +246,7 @@ async def execute(
         faults.at("committed", cmd.update_id)
         if target is not None:
             gate.changed(target.chat_id)
-        delivery.enqueue_stored(context.bot, bot_data, rows)
+        handoff.enqueue_stored(context.bot, bot_data, rows)
         return
     await send(update, context, reply)
 
@@ -267,13 +269,13 @@ async def _read_and_send(
 
 def stage(
     session: Session,
-    target: delivery.Target | None,
+    target: Target | None,
     update_id: int,
     reply: Reply,
     link: durable.Link | None = None,
 ) -> list[durable.Stored]:
     """Store ``reply`` (to the update's chat and topic) in the outbox, in the caller's
-    transaction: the rows to hand to ``delivery.enqueue_stored`` after the commit."""
+    transaction: the rows to hand to ``handoff.enqueue_stored`` after the commit."""
     if target is None or not reply.goes_out:
         return []
     return durable.store(session, target.chat_id, target.thread_id, update_id, reply, link)
@@ -281,17 +283,17 @@ def stage(
 
 async def send(update: Update, context: ContextTypes.DEFAULT_TYPE, reply: Reply) -> None:
     """Queue the reply for the update's chat (and topic): its text, documents, ``on_sent``
-    and ``edits`` go out in order after everything queued before (``delivery.Outbox``).
+    and ``edits`` go out in order after everything queued before (``outbox.queues.Outbox``).
 
     Nothing here waits for Telegram; a Bot API failure is logged and never undoes what was
     committed.
     """
-    target = delivery.target_of(update)
+    target = target_of(update)
     if target is None or not reply.goes_out:
         return
     bot_data = context.application.bot_data
-    coalesce.note(delivery.outbox_of(bot_data), target.chat_id, reply.edits)
-    delivery.enqueue(
+    handoff.outbox_of(bot_data).edits.queued(target.chat_id, reply.edits)
+    handoff.enqueue(
         context.bot, bot_data, target, lambda d: d.reply(reply), heavy=bool(reply.documents)
     )
 
@@ -300,10 +302,10 @@ def apply_edits(
     update: Update, context: ContextTypes.DEFAULT_TYPE, edits: tuple[Edit, ...]
 ) -> None:
     """Queue edits of other bot messages (after what is already queued for the chat)."""
-    target = delivery.target_of(update)
+    target = target_of(update)
     if target is None or not edits:
         return
-    delivery.enqueue(context.bot, context.application.bot_data, target, lambda d: d.edits(edits))
+    handoff.enqueue(context.bot, context.application.bot_data, target, lambda d: d.edits(edits))
 
 
 # --- button taps ------------------------------------------------------------------------------
@@ -328,7 +330,7 @@ def callback_command_of(update: Update) -> Command:
         args=(data,),
         text=data,
         message_id=msg.message_id if msg else None,
-        thread_id=delivery.topic_of(msg) or 0,
+        thread_id=topic_of(msg) or 0,
         telegram_chat_id=chat.id if chat else 0,
         is_forum=bool(getattr(chat, "is_forum", False)),
         bot_username=_bot_username(update),
@@ -417,7 +419,7 @@ async def execute_callback(
         return
     cmd = await in_place(context, cmd)
     db = database(context)
-    target = delivery.target_of(update)
+    target = target_of(update)
 
     def unit(session: Session) -> tuple[Answer, list[durable.Stored]]:
         answer = once(session, cmd, lambda: use_case(session, cmd))
@@ -439,7 +441,7 @@ async def execute_callback(
         return
     faults.at("committed", cmd.update_id)
     await _answer(update, answer)
-    delivery.enqueue_stored(context.bot, context.application.bot_data, rows)
+    handoff.enqueue_stored(context.bot, context.application.bot_data, rows)
 
 
 def replies_of(cmd: Command, answer: Answer) -> list[Reply]:

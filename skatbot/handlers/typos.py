@@ -3,24 +3,16 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from telegram import Update
 from telegram.constants import ChatType
-from telegram.ext import ContextTypes, filters
+from telegram.ext import ContextTypes
 
+from skatbot.handlers.routes import Route, commands
 from skatbot.handlers.runtime import send
 from skatbot.usecases.common.reply import Reply
 from skatbot.usecases.place.typos import unknown_command_text
-
-if TYPE_CHECKING:
-    from skatbot.handlers.routes import Route
-
-# "/stnad", also "/öffnen" (Telegram marks no command there: only a-z, 0-9 and _ make one).
-LOOKS_LIKE_COMMAND = re.compile(r"^/[^\s/]")
-COMMAND_LIKE = filters.TEXT & filters.Regex(LOOKS_LIKE_COMMAND)
 
 
 async def on_unknown_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -39,8 +31,6 @@ def unknown_answer(text: str, routes: Sequence[Route], me: str, *, private: bool
     """The answer to ``text``, a message that starts like a command, when no route took it:
     the nearest commands, or ``None`` (for another bot, a command routed after all, or a
     word too far from ours in a group where it may be meant for someone else)."""
-    from skatbot.handlers.routes import commands  # routes.py imports this module
-
     word, _, target = text.split()[0][1:].partition("@")
     if target and target.casefold() != me.casefold():
         return None  # for another bot

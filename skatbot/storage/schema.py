@@ -18,7 +18,7 @@ def metadata() -> MetaData:
     import skatbot.storage.outbox
     import skatbot.storage.people
     import skatbot.storage.places
-    import skatbot.storage.questions
+    import skatbot.storage.questions_models
     import skatbot.storage.tournament_models  # noqa: F401
     from skatbot.storage.base import Base
 

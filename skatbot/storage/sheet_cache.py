@@ -11,23 +11,30 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Callable, Hashable
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from sqlalchemy.orm import Session
 
 if TYPE_CHECKING:
     from skatbot.rules.sheet import LogRow, Sheet
-    from skatbot.storage.lists import ListInfo, PlayerInfo
 
 MAX_LISTS = 2048  # ~1,000 active tables with room to spare; a replayed list is a few kB
 INFO_KEY = "sheet_cache"
 HOOKS_KEY = "after_commit"
 
 
+class ListRow(Protocol):
+    """The list row of a key (``storage.lists.ListInfo``; named by shape, as ``lists``
+    imports this module)."""
+
+    @property
+    def id(self) -> int: ...
+
+
 class SheetKey(NamedTuple):
-    lst: ListInfo
-    players: tuple[PlayerInfo, ...]
+    lst: ListRow
+    players: tuple[Hashable, ...]  # storage.lists.PlayerInfo
     row_count: int
     last_row_id: int | None
 

@@ -7,32 +7,33 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 
-from skatbot.handlers import delivery, fairness, runtime
+from skatbot.handlers import fairness, runtime
+from skatbot.handlers.outbox import coalesce, pacer, queues
 from skatbot.storage import lists as repo
 from skatbot.storage.database import Database
 from tests.helpers import Bot
 
 
 async def test_the_pacer_forgets_groups_idle_for_a_window(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(delivery, "PACED_CHATS", 10)
-    pacer = delivery.Pacer(group_limit=20, group_window=0.01, per_second=None)
+    monkeypatch.setattr(pacer, "PACED_CHATS", 10)
+    paced = pacer.Pacer(group_limit=20, group_window=0.01, per_second=None)
     for chat in range(-1, -50, -1):
-        await pacer.slot(chat)
+        await paced.slot(chat)
         if chat % 5 == 0:
             await asyncio.sleep(0.02)  # older groups' windows pass
-    assert len(pacer._sent) <= 15
+    assert len(paced._sent) <= 15
 
 
 async def test_coalesced_edit_times_are_bounded(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(delivery, "EDIT_TIMES_KEPT", 8)
-    outbox = delivery.Outbox()
+    monkeypatch.setattr(coalesce, "EDIT_TIMES_KEPT", 8)
+    outbox = queues.Outbox()
 
     async def nothing() -> None:
         pass
 
     for message_id in range(100):
-        assert outbox.coalesce(-1, message_id, 5.0, nothing)
-    assert len(outbox._last_edit) == 8
+        assert outbox.edits.due(-1, message_id, 5.0, nothing)
+    assert len(outbox.edits._last_edit) == 8
 
 
 async def test_forum_places_are_remembered_for_the_topics_used_last(bot: Bot, monkeypatch) -> None:  # type: ignore[no-untyped-def]

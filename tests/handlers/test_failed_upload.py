@@ -3,7 +3,7 @@ the caption goes out as a message, with a note that the file is missing."""
 
 from __future__ import annotations
 
-from skatbot.handlers.delivery import SEND_ATTEMPTS
+from skatbot.handlers.outbox.queues import SEND_ATTEMPTS
 from tests.helpers import Bot
 
 CHAT = -1001

@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 from telegram.ext import Application
 
 from skatbot.app import build_application
-from skatbot.handlers.delivery import Pacer
+from skatbot.handlers.outbox.pacer import Pacer
 from skatbot.handlers.registry import ALLOWED_UPDATES
 from skatbot.runner import run_polling
 from skatbot.storage.database import Database

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from skatbot.handlers import rich as wire
+from skatbot.handlers.outbox import rich as wire
 from skatbot.standin.rich import MAX_BLOCKS, MAX_TEXT, parse_rich
 from skatbot.storage.database import Database
 from skatbot.usecases.common.rich import Cell, Heading, RichDoc, Table
@@ -390,7 +390,10 @@ async def test_the_desk_standings_become_a_table_after_a_report(
 async def test_a_rich_message_is_a_step_of_its_outbox_row(rich_bot: Bot) -> None:
     """A stored reply resumed after a restart does not send its rich message again: like a
     text part, each rich message is a recorded step of the row."""
-    from skatbot.handlers.delivery import Delivery, Steps, Target, outbox_of
+    from skatbot.handlers.outbox.delivery import Delivery
+    from skatbot.handlers.outbox.handoff import outbox_of
+    from skatbot.handlers.outbox.steps import Steps
+    from skatbot.handlers.outbox.target import Target
     from skatbot.usecases.common.rich import RichText
 
     bot = rich_bot

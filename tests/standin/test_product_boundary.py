@@ -33,7 +33,7 @@ def test_product_server_has_no_test_machinery() -> None:
         assert not hasattr(BotApiServer, name), name
         assert not hasattr(skatbot.standin, name), name
         assert not hasattr(skatbot.standin.server, name), name
-    # no flood control (the bot's own pacer in delivery.py also has a ``group_limit``)
+    # no flood control (the bot's own pacer in handlers/outbox/pacer.py also has a ``group_limit``)
     assert "group_limit" not in inspect.signature(BotApiServer).parameters
     assert BotApiServer().bot_user["username"] != BOT_USERNAME
     # ... while the tests' stand-in has all of it.

@@ -8,7 +8,7 @@ rich form: any string operation on a ``RichText`` gives a plain ``str`` again, i
 form.
 
 Whether a chat gets tables is its setting ``/darstellung text|tabelle`` (default: tables).
-No Telegram types here; the Bot API's rich HTML is made in ``handlers.rich``.
+No Telegram types here; the Bot API's rich HTML is made in ``handlers.outbox.rich``.
 """
 
 from __future__ import annotations

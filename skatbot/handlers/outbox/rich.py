@@ -14,26 +14,23 @@ When the server refuses (a Bot API server older than 10.1 does not know the meth
 may refuse the format) the caller sends the text form instead, and the refusal is remembered
 for the bot (method unknown) or the chat (format refused), so it is not tried again there.
 Any other 400 to a rich message (the documentation names no error texts) also sends the text
-form, for that reply only. Each rich message is a step of its outbox row, like a text part.
+form, for that reply only. Each rich message is a step of its outbox row, like a text part
+(sending and editing: ``outbox.sender``).
 """
 
 from __future__ import annotations
 
 import logging
 import warnings
-import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html import escape, unescape
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from telegram.error import BadRequest, EndPointNotFound, TelegramError
 from telegram.warnings import PTBUserWarning
 
 from skatbot.usecases.common.rich import Block, Cell, Heading, Paragraph, RichDoc, RichText, Table
-
-if TYPE_CHECKING:
-    from skatbot.handlers.delivery import Delivery, Outbox, Target
 
 log = logging.getLogger(__name__)
 # PTB's edit_message_text has no rich_message yet; its warning to use it does not apply.
@@ -209,104 +206,30 @@ def parts_of(text: RichText) -> list[RichDoc] | None:
 
 
 @dataclass
-class _Refusals:
+class RichRefusals:
+    """What the server refused so far (one per outbox): rich messages at all (the method is
+    unknown), or the format in some chats. Not tried again there."""
+
     method_unknown: bool = False
     chats: set[int] = field(default_factory=set)
 
+    def allowed(self, chat_id: int) -> bool:
+        return not self.method_unknown and chat_id not in self.chats
 
-_REFUSED: weakref.WeakKeyDictionary[Outbox, _Refusals] = weakref.WeakKeyDictionary()
-
-
-def _refusals(outbox: Outbox) -> _Refusals:
-    found = _REFUSED.get(outbox)
-    if found is None:
-        found = _REFUSED[outbox] = _Refusals()
-    return found
-
-
-def allowed(outbox: Outbox, chat_id: int) -> bool:
-    refused = _refusals(outbox)
-    return not refused.method_unknown and chat_id not in refused.chats
-
-
-def _note_refusal(outbox: Outbox, chat_id: int, err: TelegramError) -> bool:
-    """True if ``err`` says the server will not take rich messages (then remembered)."""
-    refused = _refusals(outbox)
-    if isinstance(err, EndPointNotFound) or "method not found" in err.message.lower():
-        if not refused.method_unknown:
-            log.info("the Bot API server has no rich messages (%s): text from now on", err)
-        refused.method_unknown = True
-        return True
-    if isinstance(err, BadRequest) and _format_refused(err.message):
-        log.info("chat %s refused a rich message (%s): text there from now on", chat_id, err)
-        refused.chats.add(chat_id)
-        return True
-    return False
+    def note(self, chat_id: int, err: TelegramError) -> bool:
+        """True if ``err`` says the server will not take rich messages (then remembered)."""
+        if isinstance(err, EndPointNotFound) or "method not found" in err.message.lower():
+            if not self.method_unknown:
+                log.info("the Bot API server has no rich messages (%s): text from now on", err)
+            self.method_unknown = True
+            return True
+        if isinstance(err, BadRequest) and _format_refused(err.message):
+            log.info("chat %s refused a rich message (%s): text there from now on", chat_id, err)
+            self.chats.add(chat_id)
+            return True
+        return False
 
 
 def _format_refused(message: str) -> bool:
     lowered = message.lower()
     return "rich" in lowered or "text is empty" in lowered or "message text is empty" in lowered
-
-
-# -- sending and editing -----------------------------------------------------------------------
-
-
-async def send(delivery: Delivery, text: RichText, markup: Any) -> int | None:
-    """Send ``text`` as rich messages (the keyboard under the last). ``None``: nothing was
-    sent, send the text form instead (refused, or the document cannot be a rich message)."""
-    chat_id = delivery.target.chat_id
-    if not allowed(delivery.outbox, chat_id):
-        return None
-    parts = parts_of(text)
-    if parts is None:
-        return None
-    sent: int | None = None
-    for i, part in enumerate(parts):
-        kwargs: dict[str, Any] = {"rich_message": input_rich_message(part)}
-        if markup is not None and i == len(parts) - 1:
-            kwargs["reply_markup"] = markup
-
-        async def request(target: Target, kwargs: dict[str, Any] = kwargs) -> object:
-            api_kwargs = {"chat_id": target.chat_id, **target.thread_kwargs(), **kwargs}
-            return await delivery.bot.do_api_request(SEND, api_kwargs)
-
-        try:
-            sent = await delivery.rich_step(request)
-        except TelegramError as err:
-            if i == 0 and _note_refusal(delivery.outbox, chat_id, err):
-                return None
-            if isinstance(err, BadRequest):
-                # Telegram would not take this one (the documentation names no error texts):
-                # the text form goes out instead, so nothing is lost. After a first part
-                # that went out, the text repeats it rather than leave the rest unsaid.
-                log.warning("chat %s refused rich part %s (%s): text form sent", chat_id, i, err)
-                return None
-            raise
-    return sent
-
-
-async def edit(
-    delivery: Delivery, target: Target, message_id: int, text: RichText, markup: Any
-) -> object | None:
-    """Edit ``message_id`` to ``text`` as a rich message (the first part, if it would need
-    several). ``None``: refused, edit the text form instead."""
-    if not allowed(delivery.outbox, target.chat_id):
-        return None
-    parts = parts_of(text)
-    if not parts:
-        return None
-    kwargs: dict[str, Any] = {
-        "chat_id": target.chat_id,
-        "message_id": message_id,
-        "rich_message": input_rich_message(parts[0]),
-    }
-    if markup is not None:
-        kwargs["reply_markup"] = markup
-    try:
-        result: object = await delivery.bot.do_api_request(EDIT, kwargs)
-    except TelegramError as err:
-        if _note_refusal(delivery.outbox, target.chat_id, err):
-            return None
-        raise
-    return result
