@@ -9,7 +9,7 @@ minute. So, per chat:
 * a member may ask for ``PER_MEMBER`` of them per ``WINDOW`` seconds; more are refused with
   the wait;
 * at most ``PENDING`` documents wait in the chat's outbox; a further ask is refused until
-  they are out (the documents' lane of the outbox, ``delivery.Outbox``, keeps them from
+  they are out (the documents' lane of the outbox, ``outbox.queues.Outbox``, keeps them from
   holding up any other reply);
 * each of those notes and refusals is sent to a member once per ``WINDOW``: further asks
   held back for the same reason within it get no answer (``quiet``). Notes are paced like
