@@ -789,7 +789,9 @@ def test_the_rights_page_says_what_the_matrix_tests() -> None:
         for tokens, cells in rows:
             assert tokens, (table, cells)
             for command in tokens:
-                assert (table, command) in tested, f"docs/rights.md {table}: {command} is not tested"
+                assert (table, command) in tested, (
+                    f"docs/rights.md {table}: {command} is not tested"
+                )
                 assert (table, command) not in stated, f"docs/rights.md {table}: {command} twice"
                 stated.add((table, command))
                 for who, allowed in tested[(table, command)].items():
