@@ -251,20 +251,23 @@ def test_a_deleted_rows_id_is_never_handed_out_again(db: Database) -> None:
     assert reused == []
 
 
+def new_list(session: Any) -> int:
+    """A list of Anna, Bernd and Carla in chat -1001; its id."""
+    ensure_chat(session, -1001)
+    lst = repo.create_list(
+        session,
+        -1001,
+        ["Anna", "Bernd", "Carla"],
+        first_dealer=0,
+        series_length=36,
+        rules="isko",
+        seed="ab12",
+        user_id=1,
+    )
+    return lst.id
+
+
 def test_a_deleted_lists_id_is_not_the_next_lists(db: Database) -> None:
-    def new_list(session: Any) -> int:
-        ensure_chat(session, -1001)
-        lst = repo.create_list(
-            session,
-            -1001,
-            ["Anna", "Bernd", "Carla"],
-            first_dealer=0,
-            series_length=36,
-            rules="isko",
-            seed="ab12",
-            user_id=1,
-        )
-        return lst.id
 
     first = db.run_write(new_list)
     db.run_write(lambda s: chats.delete_list(s, first))

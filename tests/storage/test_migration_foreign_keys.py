@@ -10,10 +10,9 @@ from typing import Any
 
 from sqlalchemy import text
 
-from skatbot.storage import lists as repo
 from skatbot.storage.migrate import current_revision, upgrade
 from tests.helpers import PG_URL
-from tests.storage.test_foreign_keys import dangling
+from tests.storage.test_foreign_keys import dangling, new_list
 from tests.storage.test_migration_roundtrip import counts, fill
 from tests.storage.test_migrations import _empty_database
 
@@ -94,17 +93,4 @@ def test_upgrade_cleans_dangling_links_and_ids_go_above_them(tmp_path: Path) -> 
 
 
 def _new_list_id(db: Any) -> int:
-    def create(session: Any) -> int:
-        lst = repo.create_list(
-            session,
-            -1001,
-            ["Anna", "Bernd", "Carla"],
-            first_dealer=0,
-            series_length=36,
-            rules="isko",
-            seed="ab12",
-            user_id=1,
-        )
-        return lst.id
-
-    return int(db.run_write(create))
+    return int(db.run_write(new_list))
