@@ -205,7 +205,8 @@ async def execute(
     target = delivery.target_of(update)
     bot_data = context.application.bot_data
     gate = fairness.fairness_of(bot_data)
-    if not write and offload and fairness.makes_document(cmd.text) and target is not None:
+    routes = bot_data.get("routes", ())
+    if not write and offload and fairness.makes_document(cmd.text, routes) and target is not None:
         try:
             pending = delivery.outbox_of(bot_data).pending(target.chat_id, heavy=True)
             gate.admit(target.chat_id, cmd.user_id, cmd.text, pending)
