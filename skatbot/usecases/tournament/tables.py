@@ -433,11 +433,7 @@ def release(session: Session, cmd: Command) -> Reply:
 def close_tables(session: Session, t: Tournament) -> tuple[int, tuple[Post, ...]]:
     """The tournament ended: its open table lists are closed (they take no more games), and
     each table is told. Returns how many were open and the messages to them."""
-    from sqlalchemy import select
-
-    links = session.scalars(
-        select(TableLink).where(TableLink.tournament_id == t.id, TableLink.list_id.is_not(None))
-    ).all()
+    links = trepo.linked_tables(session, t)
     posts = []
     for link in links:
         lst = repo.get_list(session, link.list_id) if link.list_id is not None else None
