@@ -22,7 +22,7 @@ from skatbot import faults
 from skatbot.handlers import coalesce, delivery, durable, fairness
 from skatbot.handlers.html_split import MAX_TEXT
 from skatbot.rules.errors import RuleError
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage import message_links, places
 from skatbot.storage.database import Database, lock_chat
 from skatbot.storage.unit import Session
@@ -169,11 +169,11 @@ def once(
     # Lock the chat before the redelivery check: a second instance handling the same
     # update waits here and then finds it processed (PostgreSQL; no-op on SQLite).
     lock_chat(session, cmd.chat_id)
-    if repo.processed(session, cmd.update_id) is not None:
+    if lists_store.processed(session, cmd.update_id) is not None:
         return None
     result = run()
     text = record(result) if record is not None else ""
-    repo.mark_processed(session, cmd.update_id, cmd.chat_id, text)
+    lists_store.mark_processed(session, cmd.update_id, cmd.chat_id, text)
     return result
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlalchemy import text
 
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage.migrate import current_revision, upgrade
 from tests.helpers import PG_URL
 from tests.storage.test_foreign_keys import dangling
@@ -95,7 +95,7 @@ def test_upgrade_cleans_dangling_links_and_ids_go_above_them(tmp_path: Path) -> 
 
 def _new_list_id(db: Any) -> int:
     def create(session: Any) -> int:
-        lst = repo.create_list(
+        lst = lists_store.create_list(
             session,
             -1001,
             ["Anna", "Bernd", "Carla"],
