@@ -20,7 +20,7 @@ from typing import Any
 
 from skatbot.rules.sheet import RowKind
 from skatbot.storage import chats
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage.database import Database, ensure_chat
 
 CHAT = -1001
@@ -30,7 +30,7 @@ def fill(session: Any, n: int) -> list[int]:
     ensure_chat(session, CHAT)
     ids = []
     for _ in range(n):
-        lst = repo.create_list(
+        lst = lists_store.create_list(
             session,
             CHAT,
             ["Anna", "Bernd", "Carla"],
@@ -42,12 +42,12 @@ def fill(session: Any, n: int) -> list[int]:
         )
         last = None
         for g in range(48):
-            last = repo.append_row(
+            last = lists_store.append_row(
                 session, lst, kind=RowKind.GAME, dealer=g % 3, declarer=(g + 1) % 3,
                 announcement="grand ohne 1 hand gewonnen",
             )  # fmt: skip
         assert last is not None
-        repo.append_row(session, lst, kind=RowKind.CANCEL, target=last.id)
+        lists_store.append_row(session, lst, kind=RowKind.CANCEL, target=last.id)
         ids.append(lst.id)
     return ids
 
@@ -57,13 +57,13 @@ def main(n: int) -> None:
         db = Database(f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}")
         db.migrate()
         ids = db.run_write(lambda s: fill(s, n))
-        lst = db.run_read(lambda s: repo.get_list(s, ids[-1]))
+        lst = db.run_read(lambda s: lists_store.get_list(s, ids[-1]))
         assert lst is not None
         cpu = []
         for _ in range(2000):
             start = time.process_time()
             db.run_write(
-                lambda s: repo.append_row(s, lst, kind=RowKind.GAME, dealer=0, declarer=1,
+                lambda s: lists_store.append_row(s, lst, kind=RowKind.GAME, dealer=0, declarer=1,
                                           announcement="null gewonnen")
             )  # fmt: skip
             cpu.append((time.process_time() - start) * 1e6)

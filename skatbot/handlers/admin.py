@@ -32,7 +32,7 @@ from telegram.ext import (
 
 from skatbot.handlers.runtime import database, execute
 from skatbot.storage import chats
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import PLACEHOLDER_IDS
 from skatbot.usecases.place.admin import DELETE_DATA, confirm_button
@@ -100,8 +100,8 @@ async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     def unit(session: Session) -> None:
         # Locks first (in id order), then the redelivery check - like runtime.execute.
         moved = chats.migrate_chat(session, old_id, new_id)
-        if repo.processed(session, update_id) is None:
-            repo.mark_processed(session, update_id, new_id, "")
+        if lists_store.processed(session, update_id) is None:
+            lists_store.mark_processed(session, update_id, new_id, "")
         if moved:
             log.info("chat %s became %s: %d rows moved", old_id, new_id, moved)
 

@@ -27,12 +27,17 @@ import asyncio
 import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skatbot.rules.errors import RuleError
 
-# Heavy reads that answer with a document or picture (always, or with one of these words).
-DOCUMENT_COMMANDS = frozenset({"vordruck", "pdf", "urkunden", "kasse", "export"})
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from skatbot.handlers.routes import Route
+
+# Heavy reads that answer with a document or picture: always (their route says
+# ``document=True``), or when asked with one of these words.
 DOCUMENT_WORDS = frozenset({"pdf", "bild"})
 REPEAT_SECONDS = 30.0
 PER_MEMBER = 3
@@ -153,13 +158,16 @@ class Fairness:
             del chat.told[key]
 
 
-def makes_document(text: str) -> bool:
-    """Whether a heavy read's text asks for a document or picture."""
+def makes_document(text: str, routes: Iterable[Route]) -> bool:
+    """Whether a heavy read's text asks for a document or picture (``routes``: the route
+    table, whose ``document`` flag names the commands that always answer with one)."""
     words = text.lower().split()
     if not words:
         return False
     name = words[0].lstrip("/").split("@")[0]
-    return name in DOCUMENT_COMMANDS or any(w in DOCUMENT_WORDS for w in words[1:])
+    if any(w in DOCUMENT_WORDS for w in words[1:]):
+        return True
+    return any(r.document and r.name == name for r in routes)
 
 
 def fairness_of(bot_data: dict[str, Any]) -> Fairness:

@@ -17,7 +17,7 @@ from skatbot.handlers.outbox.handoff import enqueue
 from skatbot.handlers.outbox.target import target_of
 from skatbot.handlers.runtime import command_of, database, in_place, send
 from skatbot.rules.errors import RuleError
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import Reply, error_text
 from skatbot.usecases.sheet.standings import pinned_text, store
@@ -62,8 +62,8 @@ async def cmd_anheften(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
         def remember(session: Session) -> None:
             store(session, chat_id, message_id)
-            if repo.processed(session, cmd.update_id) is None:
-                repo.mark_processed(session, cmd.update_id, chat_id, "")
+            if lists_store.processed(session, cmd.update_id) is None:
+                lists_store.mark_processed(session, cmd.update_id, chat_id, "")
 
         await db.write(remember)
         if not pinned:

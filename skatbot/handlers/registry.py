@@ -118,11 +118,11 @@ PRUNE_EVERY = 3600.0  # seconds between prunings of the remembered update ids
 
 async def prune_forever(db: Any) -> None:
     """Forget old update ids now and then (``storage.lists.prune_processed``); runs until cancelled."""
-    from skatbot.storage import lists as repo
+    from skatbot.storage import lists as lists_store
 
     while True:
         try:
-            pruned = await db.write(repo.prune_processed)
+            pruned = await db.write(lists_store.prune_processed)
             if pruned:
                 log.info("forgot %d processed update ids", pruned)
         except Exception:

@@ -3,7 +3,8 @@
 One ``Route`` per command, button prefix, message filter and status update. The table drives
 the PTB handlers (``registry.register``: in table order, which is PTB's order of trial), the
 flags of a command (``write``: a write transaction; ``admin``: getChatMember is asked before
-the transaction and passed as ``Command.is_admin``; ``heavy``: run in a worker thread), the
+the transaction and passed as ``Command.is_admin``; ``heavy``: run in a worker thread; ``document``: a read answered with a document, shared
+fairly within the chat), the
 update types asked from Telegram (``allowed_updates``) and the command menu (``menu``, sent
 with setMyCommands). A command is in the menu unless its line says ``HIDDEN``.
 
@@ -62,6 +63,9 @@ class Route:
     write: bool = False  # commands; a button's use case always runs in a write transaction
     admin: bool = False
     heavy: bool = False  # run in a worker thread (commands and buttons)
+    # commands: a read whose answer is always a document (PDF, JSON, picture), so
+    # ``fairness`` shares it within the chat (repeat note, member rate, pending documents)
+    document: bool = False
     editable: bool = False  # commands: an edit of the message corrects its booking
     pattern: str | None = None  # CALLBACK: regex matched at the start of the data
     filter: BaseFilter | None = None  # MESSAGE
@@ -134,13 +138,24 @@ def command(
     write: bool = False,
     admin: bool = False,
     heavy: bool = False,
+    document: bool = False,
     editable: bool = False,
 ) -> Route:
     """``/name``. ``menu`` is required: its menu text, or ``HIDDEN``."""
     if inspect.iscoroutinefunction(run) and (write or admin or heavy):
         raise ValueError(f"/{name}: a PTB callback runs its own unit, flags do not apply")
+    if document and (write or not heavy):
+        raise ValueError(f"/{name}: a document is a heavy read (heavy=True, no write)")
     return Route(
-        Kind.COMMAND, name, run, menu, write=write, admin=admin, heavy=heavy, editable=editable
+        Kind.COMMAND,
+        name,
+        run,
+        menu,
+        write=write,
+        admin=admin,
+        heavy=heavy,
+        document=document,
+        editable=editable,
     )
 
 
@@ -201,9 +216,9 @@ ROUTES: list[Route] = [
     command("umbenennen", lazy("sheet.commands:umbenennen"), "Anzeigenamen ändern", write=True),
     command("wert", lazy("sheet.commands:wert"), "Spielwert berechnen, ohne einzutragen"),
     # heavy: a tournament's export (up to 1,000 participants) is computed in a worker thread
-    command("export", lazy("place.export:export"), "Liste als JSON", heavy=True),
+    command("export", lazy("place.export:export"), "Liste als JSON", heavy=True, document=True),
     # PDFs take 50-100 ms to render: in a worker thread, not on the event loop
-    command("pdf", lazy("place.documents:pdf"), "Liste als PDF", heavy=True),
+    command("pdf", lazy("place.documents:pdf"), "Liste als PDF", heavy=True, document=True),
     command("abschluss", lazy("place.documents:abschluss"), "Serie abschließen (mit PDF)", write=True, heavy=True),
     # chat admins may open a closed list again
     command("oeffnen", lazy("place.documents:oeffnen"), "Abgeschlossene Serie wieder öffnen (Admins)", write=True, admin=True),
@@ -215,7 +230,7 @@ ROUTES: list[Route] = [
     # a season replays every closed list of the place: in a worker thread
     command("saison", lazy("season.commands:saison"), "Saisontabelle: /saison [2026 | märz 2026 | von … bis …] [pdf]", heavy=True),
     command("saisonregeln", lazy("season.commands:saisonregeln"), "Zählweise der Saison: /saisonregeln summe|schnitt beste N mindestens N", write=True),
-    command("vordruck", lazy("place.documents:vordruck"), "Leere Liste zum Ausdrucken: /vordruck 3 oder 4", heavy=True),
+    command("vordruck", lazy("place.documents:vordruck"), "Leere Liste zum Ausdrucken: /vordruck 3 oder 4", heavy=True, document=True),
     command("regeln", lazy("house.commands:regeln"), "Regeln: /regeln haus (Kontra/Re, Bock, Ramsch) oder /regeln isko", write=True),
     command("ramsch", lazy("house.commands:ramsch"), "Hausregeln: Ramsch eintragen: /ramsch Anna 55", write=True),
     command("bock", lazy("house.commands:bock"), "Hausregeln: Bock von Hand auslösen", write=True),
@@ -243,10 +258,10 @@ ROUTES: list[Route] = [
     # a league table's code opens its list, else the Preisskat's /tisch
     command("tisch", lazy("league.tables:tisch"), "Preisskat und Liga: hier spielt ein Tisch: /tisch CODE (aus der Auslosung, dem Sitzplan)", write=True, admin=True),
     command("rangliste", lazy("tournament.desk:rangliste"), "Preisskat: Rangliste über alle Serien", heavy=True),
-    command("urkunden", lazy("tournament.desk:urkunden"), "Preisskat: Urkunden als PDF", heavy=True),
+    command("urkunden", lazy("tournament.desk:urkunden"), "Preisskat: Urkunden als PDF", heavy=True, document=True),
     command("gebuehren", lazy("tournament.cash:gebuehren"), "Preisskat: Startgeld, Verlustspielgeld, Tischgeld", write=True, admin=True),
     command("preise", lazy("tournament.cash:preise"), "Preisskat: Preise als Beträge oder Anteile am Topf", write=True, admin=True, heavy=True),
-    command("kasse", lazy("tournament.cash:kasse"), "Preisskat: Kassenbericht als PDF", heavy=True),
+    command("kasse", lazy("tournament.cash:kasse"), "Preisskat: Kassenbericht als PDF", heavy=True, document=True),
     # League play: the league's creator and the chat's admins manage (admin=True asks Telegram);
     # captains change their own team's line-up (/aufstellung, /wechsel); reading is for all.
     command("liga", lazy("league.setup:liga"), "Liga: diesen Chat zur Ligaleitung machen: /liga NAME", write=True, admin=True),

@@ -24,7 +24,7 @@ from skatbot.handlers.html_split import MAX_TEXT
 from skatbot.handlers.outbox import handoff
 from skatbot.handlers.outbox.target import Target, target_of, topic_of
 from skatbot.rules.errors import RuleError
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage import message_links, places
 from skatbot.storage.database import Database, lock_chat
 from skatbot.storage.unit import Session
@@ -171,11 +171,11 @@ def once(
     # Lock the chat before the redelivery check: a second instance handling the same
     # update waits here and then finds it processed (PostgreSQL; no-op on SQLite).
     lock_chat(session, cmd.chat_id)
-    if repo.processed(session, cmd.update_id) is not None:
+    if lists_store.processed(session, cmd.update_id) is not None:
         return None
     result = run()
     text = record(result) if record is not None else ""
-    repo.mark_processed(session, cmd.update_id, cmd.chat_id, text)
+    lists_store.mark_processed(session, cmd.update_id, cmd.chat_id, text)
     return result
 
 
@@ -207,7 +207,8 @@ async def execute(
     target = target_of(update)
     bot_data = context.application.bot_data
     gate = fairness.fairness_of(bot_data)
-    if not write and offload and fairness.makes_document(cmd.text) and target is not None:
+    routes = bot_data.get("routes", ())
+    if not write and offload and fairness.makes_document(cmd.text, routes) and target is not None:
         try:
             pending = handoff.outbox_of(bot_data).pending(target.chat_id, heavy=True)
             gate.admit(target.chat_id, cmd.user_id, cmd.text, pending)

@@ -13,5 +13,5 @@
   work's Session type), prepared (cached Core statements), sheet_cache, settings (a chat's
   settings JSON), migrate and migrations/ (Alembic; the scripts are never renamed or edited).
 
-Modules are imported as modules (``from skatbot.storage import lists as repo``) or by name
+Modules are imported as modules (``from skatbot.storage import lists as lists_store``) or by name
 (``from skatbot.storage.lists_models import SheetList``)."""

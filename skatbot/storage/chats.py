@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
 from skatbot.rules.sheet import PLAYS
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage.database import ensure_chat
 from skatbot.storage.lists_models import Chat, ProcessedUpdate, Row, SheetList
 from skatbot.storage.places import Topic
@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 
 def settings_of(session: Session, chat_id: int) -> ChatSettings:
     """The chat's settings as stored (all unset if the chat has no row yet)."""
-    return ChatSettings.parse(repo.chat_settings(session, chat_id))
+    return ChatSettings.parse(lists_store.chat_settings(session, chat_id))
 
 
 def update_settings(
@@ -209,11 +209,11 @@ def migrate_chat(session: Session, old_id: int, new_id: int) -> int:
     old_has_data = has_data(session, old_id)
     if old_has_data and not has_data(session, new_id):
         new.rules, new.settings = old.rules, old.settings
-    if old_has_data and repo.open_list(session, new_id) is not None:
+    if old_has_data and lists_store.open_list(session, new_id) is not None:
         # Someone already started a list in the new chat: keep it open, close the old one.
-        running = repo.open_list(session, old_id)
+        running = lists_store.open_list(session, old_id)
         if running is not None:
-            repo.close_list(session, running)
+            lists_store.close_list(session, running)
     session.flush()
     moved = 0
     for table in chat_tables():

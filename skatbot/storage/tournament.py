@@ -297,6 +297,15 @@ def table_links(session: Session, series: Series) -> list[TableLink]:
     )
 
 
+def linked_tables(session: Session, t: Tournament) -> list[TableLink]:
+    """The tables of every series of ``t`` that have a chat list linked."""
+    return list(
+        session.scalars(
+            select(TableLink).where(TableLink.tournament_id == t.id, TableLink.list_id.is_not(None))
+        )
+    )
+
+
 def table_by_code(session: Session, code: str, *, lock: bool = False) -> TableLink | None:
     """The table of ``code``; ``lock``: its row locked (``SELECT … FOR UPDATE`` on
     PostgreSQL, read again after the wait), so two chats linking it at once are served one

@@ -36,6 +36,12 @@ def set_teams(session: Session, t: Tournament, assignments: Mapping[str, str | N
     session.flush()
 
 
+def set_team_best(session: Session, t: Tournament, best: int | None) -> None:
+    """How the team ranking counts: the best ``best`` members, or all (None)."""
+    t.team_best = best
+    session.flush()
+
+
 def record_series_teams(series: Series, teams: Mapping[str, str]) -> None:
     """Remember the teams the draw of ``series`` kept apart (None when it had none)."""
     series.teams = json.dumps(dict(teams), ensure_ascii=False) if teams else None

@@ -9,7 +9,7 @@ import datetime as dt
 
 from skatbot.handlers import fairness, runtime
 from skatbot.handlers.outbox import coalesce, pacer, queues
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage.database import Database
 from tests.helpers import Bot
 
@@ -58,11 +58,11 @@ def test_old_update_ids_are_forgotten(db: Database) -> None:
     now = dt.datetime.now(dt.UTC)
 
     def fill(session) -> None:  # type: ignore[no-untyped-def]
-        repo.mark_processed(session, 1, -1, "alt")
-        repo.mark_processed(session, 2, -1, "neu")
+        lists_store.mark_processed(session, 1, -1, "alt")
+        lists_store.mark_processed(session, 2, -1, "neu")
 
     db.run_write(fill)
-    later = now + repo.PROCESSED_KEPT + dt.timedelta(minutes=1)
-    assert db.run_write(lambda s: repo.prune_processed(s, now)) == 0
-    assert db.run_write(lambda s: repo.prune_processed(s, later)) == 2
-    assert db.run_read(lambda s: repo.processed(s, 1)) is None
+    later = now + lists_store.PROCESSED_KEPT + dt.timedelta(minutes=1)
+    assert db.run_write(lambda s: lists_store.prune_processed(s, now)) == 0
+    assert db.run_write(lambda s: lists_store.prune_processed(s, later)) == 2
+    assert db.run_read(lambda s: lists_store.processed(s, 1)) is None

@@ -19,8 +19,8 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import text
 
 from skatbot.storage import builders, chats, message_links, outbox
-from skatbot.storage import league as league_repo
-from skatbot.storage import lists as repo
+from skatbot.storage import league as league_store
+from skatbot.storage import lists as lists_store
 from skatbot.storage.database import Database
 from skatbot.storage.migrate import HEAD, MIGRATIONS, alembic_config, upgrade
 from skatbot.storage.unit import Session
@@ -194,7 +194,7 @@ async def test_replies_an_earlier_version_left_run_after_the_upgrade(db: Databas
             chats.update_settings(
                 session, -1001, lambda s: dataclasses.replace(s, pinned_standings=PINNED_GONE)
             )
-            opened = repo.open_list(session, -1001)
+            opened = lists_store.open_list(session, -1001)
             assert opened is not None
             builder = builders.create(
                 session,
@@ -206,7 +206,7 @@ async def test_replies_an_earlier_version_left_run_after_the_upgrade(db: Databas
                 state=State().dump(),
             )
             message_links.remember(session, -1001, 17, 4242)
-            table = league_repo.table_by_code(session, code)
+            table = league_store.table_by_code(session, code)
             assert table is not None and table.table_no == 1
             # a booking's answer: the builder learns its message, the booking message its
             # answer (run_both of the flat module); the deleted pinned standings are forgotten

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from skatbot.storage import tournament as trepo
-from skatbot.usecases.tournament import tables as table_lists
+from skatbot.usecases.tournament import tables as tournament_tables
 from tests.handlers.test_table_lists import (
     ELSEWHERE,
     MANAGER,
@@ -89,11 +89,15 @@ async def test_two_last_reports_at_once_complete_the_series_once(
     complete = [m for m in desk if "Serie 1 komplett" in (m.text or "")]
     assert len(complete) == 1, [m.text for m in desk[-4:]]
     draw_buttons = [
-        m for m in desk for row in m.buttons for b in row if b["text"] == table_lists.DRAW_LABEL
+        m
+        for m in desk
+        for row in m.buttons
+        for b in row
+        if b["text"] == tournament_tables.DRAW_LABEL
     ]
     assert len(draw_buttons) == 1
     notice = await tap(
-        bot, draw_buttons[0], data_of(draw_buttons[0], table_lists.DRAW_LABEL), MANAGER
+        bot, draw_buttons[0], data_of(draw_buttons[0], tournament_tables.DRAW_LABEL), MANAGER
     )
     assert "Ausgelost" in notice, notice
     await asyncio.sleep(0)

@@ -345,7 +345,7 @@ async def test_the_settlement_as_tables(rich_bot: Bot) -> None:
 async def test_the_desk_standings_become_a_table_after_a_report(
     rich_bot: Bot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from skatbot.usecases.tournament import tables as table_lists
+    from skatbot.usecases.tournament import tables as tournament_tables
     from tests.handlers.test_table_lists import (
         ELSEWHERE,
         PLAIN,
@@ -360,7 +360,7 @@ async def test_the_desk_standings_become_a_table_after_a_report(
         tap,
     )
 
-    monkeypatch.setattr(table_lists, "STANDINGS_EDIT_SECONDS", 0.3)
+    monkeypatch.setattr(tournament_tables, "STANDINGS_EDIT_SECONDS", 0.3)
     bot = rich_bot
     await ok(bot, "/turnier Vereinsmeisterschaft", PLAIN)
     await ok(bot, "/teilnehmer " + ", ".join(SEVEN), PLAIN)

@@ -275,3 +275,52 @@ def test_a_start_does_not_import_the_features_it_does_not_need() -> None:
         "alembic",
     ):
         assert module not in loaded, module
+
+
+# The reads whose answer is always a document (PDF, JSON, picture): fairness gates them.
+DOCUMENT_READS = {"vordruck", "pdf", "urkunden", "kasse", "export"}
+
+
+def test_every_route_that_always_answers_with_a_document_is_flagged() -> None:
+    assert {r.name for r in ROUTES if r.document} == DOCUMENT_READS
+    for route in ROUTES:
+        if route.document:  # a document's read runs in a worker thread and writes nothing
+            assert route.heavy and not route.write, route.name
+
+
+def test_fairness_keeps_no_list_of_commands_of_its_own() -> None:
+    import ast
+    import inspect as inspect_module
+
+    from skatbot.handlers import fairness
+
+    tree = ast.parse(inspect_module.getsource(fairness))
+    literals = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)}
+    # (the words that ask any heavy read for a document, "/abend pdf", are no command list)
+    commands = {r.name for r in ROUTES if r.kind is Kind.COMMAND}
+    named = sorted((literals - fairness.DOCUMENT_WORDS) & commands)
+    assert named == [], f"fairness.py names commands; flag their routes document=True: {named}"
+
+
+async def test_a_route_flagged_document_is_shared_fairly(db: Database) -> None:
+    from skatbot.handlers.fairness import Fairness
+
+    def leaflet(session: Session, cmd: Command) -> Reply:
+        return Reply("Blatt")
+
+    routes = [*ROUTES, command("blatt", leaflet, HIDDEN, heavy=True, document=True)]
+    async with FakeBotApi() as api:
+        app = build_application(api.token, db, base_url=f"{api.url}/bot", routes=routes)
+        app.bot_data["fairness"] = Fairness()
+        stop = asyncio.Event()
+        task = asyncio.create_task(run_polling(app, stop=stop, timeout=2))
+        try:
+            for _ in range(2):
+                await api.wait_confirmed(api.push_message("/blatt", chat_id=-1001), timeout=15)
+                await app.bot_data["outbox"].wait_idle(None, 15)
+            texts = [html_to_text(str(c.params["text"])) for c in api.sent("sendMessage", -1001)]
+            assert texts[0] == "Blatt"
+            assert "kommt schon" in texts[1]
+        finally:
+            stop.set()
+            await asyncio.wait_for(task, 10)

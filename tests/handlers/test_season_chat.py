@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage.database import ensure_chat
 from skatbot.storage.unit import Session
 from tests.helpers import Bot
@@ -16,7 +16,7 @@ def closed_lists(session: Session, names: list[str]) -> None:
     player won (written through storage: only the delivery of /saison is tested here)."""
     ensure_chat(session, CHAT)
     for i in range(0, len(names), 3):
-        lst = repo.create_list(
+        lst = lists_store.create_list(
             session,
             CHAT,
             names[i : i + 3],
@@ -26,7 +26,7 @@ def closed_lists(session: Session, names: list[str]) -> None:
             seed="1234",
             user_id=1,
         )
-        repo.append_row(
+        lists_store.append_row(
             session,
             lst,
             kind="game",
@@ -34,7 +34,7 @@ def closed_lists(session: Session, names: list[str]) -> None:
             declarer=0,
             announcement="Grand ohne 1 Hand gewonnen",
         )
-        repo.close_list(session, lst)
+        lists_store.close_list(session, lst)
 
 
 async def test_a_long_table_is_split_within_telegrams_limit(bot: Bot) -> None:

@@ -17,7 +17,7 @@ import time
 import pytest
 
 from skatbot.standin.server import BOT_ID, BotMessage, html_to_text
-from skatbot.usecases.tournament import tables as table_lists
+from skatbot.usecases.tournament import tables as tournament_tables
 from tests.helpers import Bot
 from tests.usecases.tournament.test_table_lists import (
     ELSEWHERE,
@@ -34,7 +34,7 @@ from tests.usecases.tournament.test_table_lists import (
 
 # Re-exported: the setting is the use-case tests'; other Telegram tests import it from here.
 __all__ = ["ELSEWHERE", "MANAGER", "OTHER", "PLAIN", "PLAYERS", "SEVEN", "USER"]
-SIGN_LABEL = table_lists.SIGN_LABEL
+SIGN_LABEL = tournament_tables.SIGN_LABEL
 
 
 async def send(
@@ -201,7 +201,7 @@ async def test_a_burst_of_four_reports_edits_the_pinned_standings_once_more(
     """Thirteen players, every table in its topic. The first table reports, the other three
     right after it, at once: the first report edits the pinned standings, the other three
     become one edit when the interval is up - no two edits closer than the interval."""
-    monkeypatch.setattr(table_lists, "STANDINGS_EDIT_SECONDS", 0.6)
+    monkeypatch.setattr(tournament_tables, "STANDINGS_EDIT_SECONDS", 0.6)
     bot.api.add_forum(FORUM, title="Preisskat")
     bot.api.set_admins(FORUM, [BOT_ID, MANAGER])
     await setup_desk(bot, FORUM)

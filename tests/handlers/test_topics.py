@@ -23,7 +23,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import sessionmaker
 
 from skatbot.standin.server import ApiCall, html_to_text
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage import places
 from skatbot.storage.database import Database
 from skatbot.storage.places import Topic, is_topic_place
@@ -467,7 +467,7 @@ async def test_a_supergroup_move_takes_every_topics_list_along(bot: Bot) -> None
 
         place = places.place_id(session, old, 5)
         ensure_chat(session, place)
-        repo.create_list(
+        lists_store.create_list(
             session, place, ["Anna", "Bernd", "Carla"],
             first_dealer=0, series_length=36, rules="isko", seed="abcd", user_id=1,
         )  # fmt: skip

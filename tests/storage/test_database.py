@@ -91,12 +91,14 @@ async def test_a_database_locked_by_another_process_is_waited_for_in_a_thread(
 async def test_orm_and_prepared_statements_of_a_loop_unit_commit_and_roll_back_together(
     db: Database,
 ) -> None:
-    from skatbot.storage import lists as repo
+    from skatbot.storage import lists as lists_store
     from skatbot.storage.database import ensure_chat
 
     def both(chat_id: int, fail: bool) -> Callable[[Session], None]:
         def unit(session: Session) -> None:
-            repo.mark_processed(session, chat_id, chat_id, "ok")  # prepared, on the raw cursor
+            lists_store.mark_processed(
+                session, chat_id, chat_id, "ok"
+            )  # prepared, on the raw cursor
             ensure_chat(session, chat_id).settings = '{"x": 1}'  # the ORM, flushed at commit
             if fail:
                 raise RuleError("nein")
@@ -107,5 +109,5 @@ async def test_orm_and_prepared_statements_of_a_loop_unit_commit_and_roll_back_t
         await db.write(both(8, fail=True))
     await db.write(both(9, fail=False))
     assert chat_ids(db) == [9]
-    assert db.run_read(lambda s: repo.processed(s, 8)) is None
-    assert db.run_read(lambda s: repo.chat_settings(s, 9)) == '{"x": 1}'
+    assert db.run_read(lambda s: lists_store.processed(s, 8)) is None
+    assert db.run_read(lambda s: lists_store.chat_settings(s, 9)) == '{"x": 1}'

@@ -45,7 +45,7 @@ from sqlalchemy import (
 from sqlalchemy.sql.schema import ColumnCollectionConstraint
 
 from skatbot.storage import chats
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage.database import Database, ensure_chat
 from skatbot.storage.schema import metadata
 from tests.helpers import fresh_database
@@ -254,7 +254,7 @@ def test_a_deleted_rows_id_is_never_handed_out_again(db: Database) -> None:
 def new_list(session: Any) -> int:
     """A list of Anna, Bernd and Carla in chat -1001; its id."""
     ensure_chat(session, -1001)
-    lst = repo.create_list(
+    lst = lists_store.create_list(
         session,
         -1001,
         ["Anna", "Bernd", "Carla"],

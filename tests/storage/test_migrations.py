@@ -138,7 +138,7 @@ def test_upgrade_to_topics_keeps_the_chats_list_in_topic_0(tmp_path: Path) -> No
     """0005 (forum topics), from the revision before it with data: the chat's list, settings
     and pinned standings stay the chat's (topic 0); a topic of the same chat gets a place of
     its own with nothing in it."""
-    from skatbot.storage import lists as repo
+    from skatbot.storage import lists as lists_store
     from skatbot.storage import places
     from skatbot.storage.migrate import current_revision
     from skatbot.storage.settings import ChatSettings
@@ -157,7 +157,7 @@ def test_upgrade_to_topics_keeps_the_chats_list_in_topic_0(tmp_path: Path) -> No
 
         def general(session):  # type: ignore[no-untyped-def]
             place = places.place_id(session, -1001, 0)
-            return place, repo.open_list_loaded(session, place)
+            return place, lists_store.open_list_loaded(session, place)
 
         place, loaded = db.run_write(general)
         assert place == -1001
@@ -168,7 +168,11 @@ def test_upgrade_to_topics_keeps_the_chats_list_in_topic_0(tmp_path: Path) -> No
 
         def topic(session):  # type: ignore[no-untyped-def]
             place = places.place_id(session, -1001, 42)
-            return place, repo.open_list(session, place), repo.chat_settings(session, place)
+            return (
+                place,
+                lists_store.open_list(session, place),
+                lists_store.chat_settings(session, place),
+            )
 
         place, lst, settings = db.run_write(topic)
         assert places.is_topic_place(place) and lst is None and settings is None

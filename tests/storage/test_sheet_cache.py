@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from skatbot.rules.errors import RuleError
 from skatbot.rules.sheet import LogRow, replay
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage.database import Database, ensure_chat
 from skatbot.storage.lists_models import Player, Row, SheetList
 from skatbot.usecases.sheet.booking import after_row
@@ -24,9 +24,9 @@ CHAT = -4711
 GAMES = ["Grand ohne 1 Hand gewonnen", "Kreuz mit 2 gewonnen", "Null verloren"]
 
 
-def new_list(session: Session, seed: str = "5eed") -> repo.ListInfo:
+def new_list(session: Session, seed: str = "5eed") -> lists_store.ListInfo:
     ensure_chat(session, CHAT)
-    return repo.create_list(
+    return lists_store.create_list(
         session,
         CHAT,
         ["Anna", "Bernd", "Carla"],
@@ -39,20 +39,20 @@ def new_list(session: Session, seed: str = "5eed") -> repo.ListInfo:
 
 
 def book(session: Session, text: str) -> LogRow:
-    lst = repo.open_list(session, CHAT)
+    lst = lists_store.open_list(session, CHAT)
     assert lst is not None
-    loaded = repo.load(session, lst)
+    loaded = lists_store.load(session, lst)
     dealer = loaded.sheet.next_dealer
-    row = repo.append_row(
+    row = lists_store.append_row(
         session, lst, kind="game", dealer=dealer, declarer=(dealer + 1) % 3, announcement=text
     )
     after_row(session, loaded, row)  # offers the new sheet to the cache
     return row
 
 
-def load(session: Session) -> repo.LoadedList:
+def load(session: Session) -> lists_store.LoadedList:
     """The hot path's load (one query); ``book`` uses the other one (``repo.load``)."""
-    loaded = repo.open_list_loaded(session, CHAT)
+    loaded = lists_store.open_list_loaded(session, CHAT)
     assert loaded is not None
     return loaded
 
@@ -67,7 +67,7 @@ def behind_our_back(db: Database, *units: Callable[[Session], object]) -> None:
         other.dispose()
 
 
-def fresh_replay(loaded: repo.LoadedList) -> list[tuple[int, int, str | None]]:
+def fresh_replay(loaded: lists_store.LoadedList) -> list[tuple[int, int, str | None]]:
     """What a replay without any cache shows: (nr, declarer, announcement) per entry."""
     sheet = replay(
         loaded.names,
@@ -78,7 +78,7 @@ def fresh_replay(loaded: repo.LoadedList) -> list[tuple[int, int, str | None]]:
     return [(e.nr, e.row.declarer or 0, e.row.announcement) for e in sheet.entries]
 
 
-def entries(loaded: repo.LoadedList) -> list[tuple[int, int, str | None]]:
+def entries(loaded: lists_store.LoadedList) -> list[tuple[int, int, str | None]]:
     return [(e.nr, e.row.declarer or 0, e.row.announcement) for e in loaded.sheet.entries]
 
 
@@ -111,7 +111,7 @@ def test_a_renamed_player_is_seen(db: Database) -> None:
 
     def rename(s: Session) -> None:
         loaded = load(s)
-        repo.rename_player(s, loaded.players[1], "Berta")
+        lists_store.rename_player(s, loaded.players[1], "Berta")
 
     behind_our_back(db, rename)
     assert db.run_read(load).sheet.players == ("Anna", "Berta", "Carla")
@@ -155,7 +155,8 @@ def test_the_cache_is_bounded() -> None:
 
     cache = SheetCache(max_lists=2)
     infos = [
-        repo.ListInfo(i, CHAT, "open", "isko", 0, 36, "s", None, None, None) for i in (1, 2, 3)
+        lists_store.ListInfo(i, CHAT, "open", "isko", 0, 36, "s", None, None, None)
+        for i in (1, 2, 3)
     ]
     for info in infos:
         cache.put(SheetKey(info, (), 0, None), ((), None))  # type: ignore[arg-type]
@@ -184,7 +185,7 @@ def test_a_rolled_back_series_length_is_never_served(db: Database) -> None:
 
     with pytest.raises(RuntimeError):
         db.run_write(serie_then_fail)
-    assert db.run_read(lambda s: repo.open_list(s, CHAT)).series_length == 36  # type: ignore[union-attr]
+    assert db.run_read(lambda s: lists_store.open_list(s, CHAT)).series_length == 36  # type: ignore[union-attr]
     assert db.run_read(load).sheet.series_length == 36
     assert "Spiel 2/36" in db.run_read(lambda s: sheet_ops.stand(s, cmd())).text
 

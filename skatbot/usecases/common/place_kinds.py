@@ -15,7 +15,7 @@ from html import escape
 
 from skatbot.rules.calendar import berlin_date
 from skatbot.rules.errors import RuleError
-from skatbot.storage import league as league_repo
+from skatbot.storage import league as league_store
 from skatbot.storage import tournament as trepo
 from skatbot.storage.league_models import MatchDay
 from skatbot.storage.unit import Session
@@ -50,7 +50,7 @@ def _this(cmd: Command) -> str:
 
 def hosting_today(session: Session, place: int) -> MatchDay | None:
     """The match day this place runs today as its host's chat (None: none)."""
-    day = league_repo.hosted_day(session, place)
+    day = league_store.hosted_day(session, place)
     if day is None or day.approved_at is not None or day.play_date != berlin_date(None):
         return None
     return day
@@ -62,7 +62,7 @@ def refuse_other_kind(session: Session, cmd: Command, becoming: Becoming) -> Non
     to the desk's commands); a league desk's refusal of a host is ``/ausrichter``'s."""
     fix = _ELSEWHERE[becoming] + " Nichts wurde geändert."
     if becoming in (Becoming.TOURNAMENT_DESK, Becoming.LISTS):
-        league = league_repo.league_of(session, cmd.chat_id)
+        league = league_store.league_of(session, cmd.chat_id)
         if league is not None:
             what = "keine Liste" if becoming is Becoming.LISTS else "kein Turnier"
             raise RuleError(

@@ -19,7 +19,7 @@ from skatbot.rules.calendar import berlin_date
 from skatbot.rules.errors import RuleError
 from skatbot.rules.ranking import Ranked, Standing, lot_note, rank_standings
 from skatbot.rules.scoring import minus_sign
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage.database import lock_chat
 from skatbot.storage.lists_models import ListStatus
 from skatbot.storage.unit import Session
@@ -95,12 +95,12 @@ class Evening:
         return "Summe der Seeger-Fabian-Wertungen (ISkO) und der Punkte (Hausregeln)"
 
 
-def evening_lists(session: Session, latest: repo.ListInfo) -> list[repo.ListInfo]:
+def evening_lists(session: Session, latest: lists_store.ListInfo) -> list[lists_store.ListInfo]:
     """The lists of the evening that ends with ``latest``, oldest first."""
     day = berlin_date(latest.created_at)
     chain = [latest]
     while True:
-        previous = repo.continued_list(session, chain[-1])
+        previous = lists_store.continued_list(session, chain[-1])
         # Links always point back to an older list; the id check keeps even bad data finite.
         if previous is None or previous.id >= chain[-1].id:
             break
@@ -109,10 +109,12 @@ def evening_lists(session: Session, latest: repo.ListInfo) -> list[repo.ListInfo
         chain.append(previous)
     chain.reverse()
     # a list without a game (closed before empty lists were refused) is no series
-    return [lst for lst in chain if lst is latest or repo.load(session, lst).sheet.games_played]
+    return [
+        lst for lst in chain if lst is latest or lists_store.load(session, lst).sheet.games_played
+    ]
 
 
-def _series_result(number: int, loaded: repo.LoadedList) -> SeriesResult:
+def _series_result(number: int, loaded: lists_store.LoadedList) -> SeriesResult:
     sheet = loaded.sheet
     lines: list[SeriesLine]
     if sheet.house is None:
@@ -135,9 +137,11 @@ def _series_result(number: int, loaded: repo.LoadedList) -> SeriesResult:
     )
 
 
-def evening_of(session: Session, latest: repo.ListInfo) -> Evening:
+def evening_of(session: Session, latest: lists_store.ListInfo) -> Evening:
     lists = evening_lists(session, latest)
-    series = tuple(_series_result(i, repo.load(session, lst)) for i, lst in enumerate(lists, 1))
+    series = tuple(
+        _series_result(i, lists_store.load(session, lst)) for i, lst in enumerate(lists, 1)
+    )
     # A player's name is the one of the latest series they played (a rename carries over).
     players: dict[str, EveningPlayer] = {}
     for s in series:
@@ -170,14 +174,14 @@ def weiter(session: Session, cmd: Command) -> Reply:
     (``start_list``): under the chat's /regeln, and never at a tournament desk."""
     lock_chat(session, cmd.chat_id)
     refuse_at_tournament_desk(session, cmd)
-    if repo.open_list(session, cmd.chat_id) is not None:
+    if lists_store.open_list(session, cmd.chat_id) is not None:
         raise RuleError("Es läuft noch eine Liste.", hint="Erst /abschluss, dann /weiter.")
-    last = repo.latest_list(session, cmd.chat_id)
+    last = lists_store.latest_list(session, cmd.chat_id)
     if last is None:
         raise RuleError(
             "Es gibt keine frühere Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
         )
-    loaded = repo.load(session, last)
+    loaded = lists_store.load(session, last)
     names = loaded.names
     lst, sheet = start_list(
         session,
@@ -315,7 +319,7 @@ def abend(session: Session, cmd: Command) -> Reply:
         raise RuleError(
             f"„{cmd.args[0][:20]}“ kenne ich bei /abend nicht.", hint="/abend oder /abend pdf"
         )
-    latest = repo.latest_list(session, cmd.chat_id)
+    latest = lists_store.latest_list(session, cmd.chat_id)
     if latest is None:
         raise RuleError(
             f"In {cmd.here} gibt es noch keine Liste.",

@@ -14,7 +14,7 @@ from skatbot.rules.numbers import is_number
 from skatbot.rules.scoring import minus_sign
 from skatbot.rules.sheet import RowKind, Sheet
 from skatbot.storage import chats
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import texts
@@ -68,11 +68,11 @@ def regeln(session: Session, cmd: Command) -> Reply:
         "haus": "Hausregeln (3B3R, Runde = 1 Spiel)",
         "haus-geber": "Hausregeln (3B3R, Runde = Geberrunde)",
     }[code]
-    lst = repo.open_list(session, cmd.chat_id)
+    lst = lists_store.open_list(session, cmd.chat_id)
     if lst is not None:
-        loaded = repo.load(session, lst)
+        loaded = lists_store.load(session, lst)
         if not loaded.rows:
-            repo.set_list_rules(session, lst, code)
+            lists_store.set_list_rules(session, lst, code)
             return Reply(f"📜 Regeln: {label} – gilt ab sofort für diese Liste.")
         return Reply(
             f"📜 Regeln: {label} – gilt ab der nächsten Liste; die laufende bleibt, wie sie ist."
@@ -118,7 +118,7 @@ def startpunkte(session: Session, cmd: Command) -> Reply:
             )
         changes[seat] = value
     for seat, value in changes.items():
-        repo.set_start_points(session, loaded.players[seat], value)
+        lists_store.set_start_points(session, loaded.players[seat], value)
     points = [changes.get(p.seat, p.start_points) for p in loaded.players]
     shown = " · ".join(
         f"{escape(p.name)} {minus_sign(pts)}" for p, pts in zip(loaded.players, points, strict=True)

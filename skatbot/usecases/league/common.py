@@ -15,7 +15,7 @@ from html import escape
 from skatbot.rules import league as lg
 from skatbot.rules.calendar import berlin_date
 from skatbot.rules.errors import RuleError
-from skatbot.storage import league as repo
+from skatbot.storage import league as league_store
 from skatbot.storage.league_models import (
     DayResult,
     League,
@@ -54,9 +54,9 @@ def visible_text(text: str, what: str, limit: int) -> str:
 
 def require_league(session: Session, cmd: Command) -> League:
     """The league whose desk this place is (the group leader's chat)."""
-    league = repo.league_of(session, cmd.chat_id)
+    league = league_store.league_of(session, cmd.chat_id)
     if league is None:
-        hosted = repo.hosted_day(session, cmd.chat_id)
+        hosted = league_store.hosted_day(session, cmd.chat_id)
         if hosted is not None:
             raise RuleError(
                 f"Hier wird nur {day_label(hosted)} ausgerichtet.",
@@ -78,17 +78,17 @@ class Desk:
 
 
 def desk_of(session: Session, cmd: Command, *, reading: bool = False) -> Desk:
-    league = repo.league_of(session, cmd.chat_id)
+    league = league_store.league_of(session, cmd.chat_id)
     if league is not None:
         return Desk(league)
-    day = repo.hosted_day(session, cmd.chat_id)
+    day = league_store.hosted_day(session, cmd.chat_id)
     if day is None:
         raise RuleError(
             f"In {cmd.here} gibt es keine Liga.",
             hint="Lege eine an: /liga Landesliga Nord – oder richte einen Spieltag aus: "
             "/ausrichter CODE (den Code schickt die Ligaleitung privat).",
         )
-    league = repo.league_by_id(session, day.league_id)
+    league = league_store.league_by_id(session, day.league_id)
     if not reading and day.play_date != berlin_date(None):
         raise RuleError(
             f"{cmd.here[0].upper() + cmd.here[1:]} richtet {day_label(day)} am "
@@ -354,10 +354,10 @@ def load_day(session: Session, league: League, day: MatchDay) -> DayState:
     return DayState(
         league=league,
         day=day,
-        teams=repo.teams(session, league),
-        appeared={dt.team_id: dt.appeared for dt in repo.day_teams(session, day)},
-        log=repo.lineup(session, day),
-        results=repo.results(session, day),
+        teams=league_store.teams(session, league),
+        appeared={dt.team_id: dt.appeared for dt in league_store.day_teams(session, day)},
+        log=league_store.lineup(session, day),
+        results=league_store.results(session, day),
     )
 
 
@@ -366,7 +366,7 @@ def current_day(session: Session, league: League | Desk) -> MatchDay:
         if league.day is not None:
             return league.day
         league = league.league
-    days = repo.days(session, league)
+    days = league_store.days(session, league)
     if not days:
         raise RuleError(
             "Es gibt noch keinen Spieltag.", hint="Lege einen an: /spieltag 1 Vereinsheim"

@@ -13,7 +13,7 @@ from skatbot.rules import league as lg
 from skatbot.rules.calendar import berlin_date
 from skatbot.rules.errors import RuleError, TournamentError
 from skatbot.rules.numbers import is_number, refuse_foreign_digits
-from skatbot.storage import league as repo
+from skatbot.storage import league as league_store
 from skatbot.storage.database import lock_chat
 from skatbot.storage.league_models import (
     League,
@@ -63,22 +63,22 @@ def spieltag(session: Session, cmd: Command) -> Reply:
     lock_chat(session, cmd.chat_id)
     league = require_league(session, cmd)
     require_manager(league, cmd)
-    if any(d.number == number for d in repo.days(session, league)):
+    if any(d.number == number for d in league_store.days(session, league)):
         raise RuleError(
             f"Spieltag {number} gibt es schon.",
             hint=f"Den nächsten anlegen: /spieltag {number + 1}. Lesen: /tabelle {number}.",
         )
-    teams = repo.teams(session, league)
+    teams = league_store.teams(session, league)
     if len(teams) < 3:
         raise RuleError(
             f"Die Liga hat {len(teams)} Mannschaft(en) – ein Spieltag braucht mindestens 3.",
             hint=f"Mannschaften eintragen: {TEAM_EXAMPLE}",
         )
-    squads = repo.players(session, league)
+    squads = league_store.players(session, league)
     refuse_twice_in_squads({t: [p.name for p in ps] for t, ps in squads.items()}, teams)
     low = 10 ** (SEED_DIGITS - 1)
     seed = str(low + secrets.randbelow(9 * low))
-    day = repo.add_day(
+    day = league_store.add_day(
         session,
         league,
         number=number,
@@ -90,9 +90,9 @@ def spieltag(session: Session, cmd: Command) -> Reply:
         confirmed="{}",
     )
     for team in teams:
-        repo.add_day_team(session, day, team)
+        league_store.add_day_team(session, day, team)
         regular = [p.name for p in squads.get(team.id, []) if not p.substitute][:4]
-        repo.replace_lineup(session, day, team, regular, cmd.user_id)
+        league_store.replace_lineup(session, day, team, regular, cmd.user_id)
     state = load_day(session, league, day)
     return Reply(
         f"📅 {day_label(day)} am {date_text(play_date)} angelegt (Startwert {seed}).\n"
@@ -126,7 +126,7 @@ def aufstellung(session: Session, cmd: Command) -> Reply:
         state = load_day(session, league, day)
         return Reply(f"{day_label(day)}\n" + _lineups_text(state))
     day = open_day(session, desk)
-    teams = repo.teams(session, league)
+    teams = league_store.teams(session, league)
     team, rest = team_prefix(teams, text)
     require_captain(desk, team, cmd)
     if day.seated:
@@ -136,13 +136,13 @@ def aufstellung(session: Session, cmd: Command) -> Reply:
             hint=f"Spieler tauschen: /wechsel {escape(team.name)} NEU für ALT "
             "(mit „spiel N“ während einer Serie).",
         )
-    squad = repo.players(session, league).get(team.id, [])
-    rows = [r for r in repo.day_teams(session, day) if r.team_id == team.id]
+    squad = league_store.players(session, league).get(team.id, [])
+    rows = [r for r in league_store.day_teams(session, day) if r.team_id == team.id]
     # a team entered after the day was opened is not on it yet (it counts as absent)
-    on_day = rows[0] if rows else repo.add_day_team(session, day, team, appeared=False)
+    on_day = rows[0] if rows else league_store.add_day_team(session, day, team, appeared=False)
     if rest.casefold() in ("fehlt", "nicht angetreten", "-"):
         on_day.appeared = False
-        repo.replace_lineup(session, day, team, [], cmd.user_id)
+        league_store.replace_lineup(session, day, team, [], cmd.user_id)
         return Reply(
             f"„{escape(team.name)}“ tritt an {day_label(day)} nicht an: keine Matchpunkte, "
             "keine Spielpunkte.\n👉 Doch da: /aufstellung "
@@ -175,7 +175,7 @@ def aufstellung(session: Session, cmd: Command) -> Reply:
         )
     refuse_other_team(load_day(session, league, day), team, names)
     on_day.appeared = True
-    repo.replace_lineup(session, day, team, names, cmd.user_id)
+    league_store.replace_lineup(session, day, team, names, cmd.user_id)
     state = load_day(session, league, day)
     return Reply(f"✅ Aufstellung geändert.\n{_lineups_text(state)}")
 
@@ -211,11 +211,13 @@ def setzen(session: Session, cmd: Command) -> Reply:
         except TournamentError as err:
             raise RuleError(err.problem + ".", hint=err.fix[:1].upper() + err.fix[1:]) from None
     day.seated += 1
-    repo.add_tables(session, day, day.seated, _table_codes(session, len(state.tables(day.seated))))
+    league_store.add_tables(
+        session, day, day.seated, _table_codes(session, len(state.tables(day.seated)))
+    )
     text = _seating_text(state, day.seated, table_codes_of(session, day, day.seated))
     if cmd.is_forum and cmd.telegram_chat_id:  # a topic per table, its list opened there
         topics = tuple(
-            _topic(cmd, league, day, link) for link in repo.tables(session, day, day.seated)
+            _topic(cmd, league, day, link) for link in league_store.tables(session, day, day.seated)
         )
         how = (
             "\n📋 Jeder Tisch bekommt hier ein eigenes Thema mit seiner Liste – dort eintragen, "
@@ -243,12 +245,12 @@ def _table_codes(session: Session, count: int) -> list[str]:
     alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
     while True:
         codes = ["L" + "".join(secrets.choice(alphabet) for _ in range(6)) for _ in range(count)]
-        if len(set(codes)) == count and not repo.codes_taken(session, codes):
+        if len(set(codes)) == count and not league_store.codes_taken(session, codes):
             return codes
 
 
 def table_codes_of(session: Session, day: MatchDay, series: int) -> dict[int, str]:
-    return {t.table_no: t.code for t in repo.tables(session, day, series)}
+    return {t.table_no: t.code for t in league_store.tables(session, day, series)}
 
 
 def _seat_text(state: DayState, series: int, seat: lg.Seat) -> str:
@@ -313,7 +315,7 @@ def wechsel(session: Session, cmd: Command) -> Reply:
     if not text:
         raise RuleError("Wer wechselt für wen?", hint=WECHSEL_EXAMPLE)
     day = open_day(session, desk)
-    teams = repo.teams(session, league)
+    teams = league_store.teams(session, league)
     team, rest = team_prefix(teams, text)
     require_captain(desk, team, cmd)
     found = _SUBSTITUTION.match(rest)
@@ -325,7 +327,7 @@ def wechsel(session: Session, cmd: Command) -> Reply:
             hint=f"/aufstellung {escape(team.name)}: A, B, C, D",
         )
     state = load_day(session, league, day)
-    squad = repo.players(session, league).get(team.id, [])
+    squad = league_store.players(session, league).get(team.id, [])
     known = {p.name.casefold(): p.name for p in squad}
     new = known.get(found.group("new").casefold())
     old = known.get(found.group("old").casefold())
@@ -392,7 +394,7 @@ def wechsel(session: Session, cmd: Command) -> Reply:
                 f"„{escape(old)}“ spielt erst ab Spiel {earlier}.",
                 hint=f"Ein späteres Spiel als {earlier} angeben.",
             )
-    repo.add_substitution(session, day, team, seat.slot, new, series, game, cmd.user_id)
+    league_store.add_substitution(session, day, team, seat.slot, new, series, game, cmd.user_id)
     if game is None:
         return Reply(
             f"🔁 {escape(team.name)}: {escape(new)} spielt ab Serie {series} für {escape(old)} "

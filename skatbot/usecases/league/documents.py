@@ -15,7 +15,7 @@ from skatbot.rules.errors import RuleError
 from skatbot.rules.money import format_money
 from skatbot.rules.numbers import is_number
 from skatbot.rules.scoring import minus_sign
-from skatbot.storage import league as repo
+from skatbot.storage import league as league_store
 from skatbot.storage.league_models import League
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import Command, Document, Reply
@@ -26,7 +26,7 @@ from skatbot.usecases.league.setup import order_text, settings_line
 
 def tabelle(session: Session, cmd: Command) -> Reply:
     league = desk_of(session, cmd, reading=True).league
-    days = repo.days(session, league)
+    days = league_store.days(session, league)
     words = [w for w in cmd.args if w.casefold() != "pdf"]
     as_pdf = len(words) < len(cmd.args)
     if words:
@@ -47,7 +47,7 @@ def tabelle(session: Session, cmd: Command) -> Reply:
     states = [load_day(session, league, d) for d in days]
     table = lg.season_table(
         [s.day_table() for s in states if s.complete_series()],
-        [t.name for t in repo.teams(session, league)],
+        [t.name for t in league_store.teams(session, league)],
         league.ranking_order,
     )
     provisional = [str(s.day.number) for s in states if s.day.approved_at is None]
@@ -186,7 +186,7 @@ def _average(x: Fraction) -> str:
 def einzelwertung(session: Session, cmd: Command) -> Reply:
     league = desk_of(session, cmd, reading=True).league
     scores: list[lg.PersonScore] = []
-    for day in repo.days(session, league):
+    for day in league_store.days(session, league):
         state = load_day(session, league, day)
         for s in state.complete_series():
             scores.extend(state.person_scores(s))

@@ -16,7 +16,7 @@ from skatbot.rules.errors import RuleError
 from skatbot.rules.money import format_money
 from skatbot.rules.numbers import is_number
 from skatbot.rules.scoring import minus_sign
-from skatbot.storage import league as repo
+from skatbot.storage import league as league_store
 from skatbot.storage import tournament as trepo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.league_models import (
@@ -47,8 +47,8 @@ from skatbot.usecases.tournament.desk import RESULT_SERIES_LINE, parse_result_li
 
 def ergebnis(session: Session, cmd: Command) -> Reply:
     """/ergebnis: at a league desk the league's, else the Preisskat desk's."""
-    league = repo.league_of(session, cmd.chat_id)
-    hosted = repo.hosted_day(session, cmd.chat_id)
+    league = league_store.league_of(session, cmd.chat_id)
+    hosted = league_store.hosted_day(session, cmd.chat_id)
     running = trepo.tournament_of(session, cmd.chat_id)
     if running is not None and running.closed_at is not None:
         running = None
@@ -131,7 +131,7 @@ def store_results(
     out = [f"Serie {series}:"]
     for r in entered.values():
         verb = "korrigiert" if r.name in before else "eingetragen"
-        repo.add_result(
+        league_store.add_result(
             session,
             day,
             series=series,
@@ -225,7 +225,7 @@ def bestaetigen(session: Session, cmd: Command) -> Reply:
     lock_chat(session, cmd.chat_id)
     desk = desk_of(session, cmd)
     day = open_day(session, desk)
-    teams = repo.teams(session, desk.league)
+    teams = league_store.teams(session, desk.league)
     mine = [t for t in teams if t.captain_user_id is not None and t.captain_user_id == cmd.user_id]
     if not mine:
         raise RuleError(
@@ -261,7 +261,7 @@ def freigeben(session: Session, cmd: Command) -> Reply:
     lock_chat(session, cmd.chat_id)
     league = require_league(session, cmd)
     require_manager(league, cmd)
-    days = repo.days(session, league)
+    days = league_store.days(session, league)
     if cmd.args:
         word = cmd.args[0]
         day = next((d for d in days if is_number(word) and d.number == int(word)), None)
@@ -287,7 +287,7 @@ def freigeben(session: Session, cmd: Command) -> Reply:
             f"{league.series_per_day} Serien){detail}.",
             hint="Erst alle Serien setzen (/setzen) und eintragen (/ergebnis).",
         )
-    repo.approve(day, cmd.user_id)
+    league_store.approve(day, cmd.user_id)
     confirmed = confirmed_by(day)
     who = [
         f"{escape(t.name)} ({escape(confirmed[t.id])})" for t in state.teams if t.id in confirmed

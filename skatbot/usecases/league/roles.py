@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from html import escape
 
 from skatbot.rules.errors import RuleError
-from skatbot.storage import league as repo
+from skatbot.storage import league as league_store
 from skatbot.storage import places
 from skatbot.storage.base import utc_now
 from skatbot.storage.league_models import League, LeagueTeam, MatchDay, RoleCode
@@ -96,9 +96,9 @@ def _new_role_code(
     while True:
         code = new_code("K" if team is not None else "A")
         token = secrets.token_urlsafe(12)  # 96 bits: the link cannot be guessed
-        if not repo.role_codes_taken(session, code, token):
+        if not league_store.role_codes_taken(session, code, token):
             break
-    return repo.add_role_code(
+    return league_store.add_role_code(
         session,
         code=code,
         token=token,
@@ -120,11 +120,11 @@ def _expiry_text(code: RoleCode) -> str:
 
 def code_text(session: Session, code: RoleCode) -> str:
     """The private message with the code: what it makes the person and how to use it."""
-    league = repo.league_by_id(session, code.league_id)
+    league = league_store.league_by_id(session, code.league_id)
     by = f" ({escape(league.created_by_name)})" if league.created_by_name else ""
     until = _expiry_text(code)
     if code.role == CAPTAIN and code.team_id is not None:
-        team = repo.team_by_id(session, code.team_id)
+        team = league_store.team_by_id(session, code.team_id)
         team_name = escape(team.name) if team is not None else "?"
         return (
             f"🔑 Die Ligaleitung von „{escape(league.name)}“{by} macht dich zum Kapitän von "
@@ -132,7 +132,7 @@ def code_text(session: Session, code: RoleCode) -> str:
             f"<code>/kapitaen {code.code}</code>\n"
             f"Der Code gilt nur für dich, einmal, bis {until}. Bitte nicht weitergeben."
         )
-    day = repo.day_by_id(session, code.day_id) if code.day_id is not None else None
+    day = league_store.day_by_id(session, code.day_id) if code.day_id is not None else None
     when = date_text(day.play_date) if day is not None else "?"
     label = day_label(day) if day is not None else "einem Spieltag"
     return (
@@ -203,7 +203,7 @@ def redeem(session: Session, cmd: Command, typed: str, role: str) -> RoleCode:
         "Nachricht von dir)."
     )
     what = "Kapitäns-Code" if role == CAPTAIN else "Ausrichter-Code"
-    code = repo.role_code(session, typed) if len(typed) <= 16 else None
+    code = league_store.role_code(session, typed) if len(typed) <= 16 else None
     if code is None or code.role != role:
         raise RuleError(f"Den {what} „{escape(typed[:16])}“ kenne ich nicht.", hint=renew)
     if cmd.user_id is None or cmd.user_id <= 0:
@@ -233,7 +233,7 @@ def redeem(session: Session, cmd: Command, typed: str, role: str) -> RoleCode:
 def fetch(session: Session, cmd: Command, token: str) -> Reply:
     """``/start code_<token>`` in the private chat (the link button): the code, for the
     person it is for only."""
-    code = repo.role_code_by_token(session, token)
+    code = league_store.role_code_by_token(session, token)
     if code is None:
         raise RuleError(
             "Diesen Code-Link kenne ich nicht.",

@@ -14,8 +14,8 @@ from skatbot.rules.calendar import berlin_date
 from skatbot.rules.errors import RuleError
 from skatbot.rules.money import format_money, parse_amount, whole_cents
 from skatbot.rules.numbers import is_number
-from skatbot.storage import league as repo
-from skatbot.storage import lists as lists_repo
+from skatbot.storage import league as league_store
+from skatbot.storage import lists as lists_store
 from skatbot.storage.database import ensure_chat, lock_chat
 from skatbot.storage.league_models import (
     League,
@@ -51,7 +51,7 @@ _SUBSTITUTIONS = ("immer", "zwischen")
 
 def liga(session: Session, cmd: Command) -> Reply:
     rest = " ".join(cmd.rest.split())
-    league = repo.league_of(session, cmd.chat_id)
+    league = league_store.league_of(session, cmd.chat_id)
     if not rest:
         if league is None:
             raise RuleError(
@@ -69,7 +69,7 @@ def liga(session: Session, cmd: Command) -> Reply:
             "nehmen. Einstellungen: /liga serien 4 · /liga mindestens 50 · /liga verlustspiel "
             "0,50 € · /liga reihenfolge spielpunkte · /liga wechsel zwischen",
         )
-    hosted = repo.hosted_day(session, cmd.chat_id)
+    hosted = league_store.hosted_day(session, cmd.chat_id)
     if hosted is not None:  # a league here would hide the day its host runs
         raise RuleError(
             f"Hier wird {day_label(hosted)} einer anderen Liga ausgerichtet – hier entsteht "
@@ -79,12 +79,12 @@ def liga(session: Session, cmd: Command) -> Reply:
     name = visible_text(rest, "Der Name der Liga", MAX_LEAGUE_NAME)
     ensure_chat(session, cmd.chat_id, lock=True)
     refuse_other_kind(session, cmd, Becoming.LEAGUE_DESK)
-    if lists_repo.open_list(session, cmd.chat_id) is not None:
+    if lists_store.open_list(session, cmd.chat_id) is not None:
         raise RuleError(
             f"In {cmd.here} läuft noch eine Liste.",
             hint="Schließ sie zuerst mit /abschluss ab, dann /liga NAME.",
         )
-    league = repo.add_league(
+    league = league_store.add_league(
         session,
         chat_id=cmd.chat_id,
         name=name,
@@ -190,13 +190,13 @@ def _setting(league: League, words: list[str]) -> str:
 
 def _overview(session: Session, league: League) -> str:
     lines = [f"🏆 <b>{escape(league.name)}</b>", settings_line(league)]
-    squads = repo.players(session, league)
-    teams = repo.teams(session, league)
+    squads = league_store.players(session, league)
+    teams = league_store.teams(session, league)
     if not teams:
         lines.append(f"👉 Noch keine Mannschaften: {TEAM_EXAMPLE}")
     for t in teams:
         lines.append(_team_line(t, squads.get(t.id, [])))
-    days = repo.days(session, league)
+    days = league_store.days(session, league)
     for d in days:
         state = "freigegeben" if d.approved_at else "vorläufig"
         lines.append(f"{day_label(d)}: {d.seated} Serie(n) gesetzt, {state}")
@@ -271,14 +271,14 @@ def mannschaft(session: Session, cmd: Command) -> Reply:
     lock_chat(session, cmd.chat_id)
     league = require_league(session, cmd)
     if not lines:
-        squads = repo.players(session, league)
-        teams = repo.teams(session, league)
+        squads = league_store.players(session, league)
+        teams = league_store.teams(session, league)
         if not teams:
             raise RuleError("Noch keine Mannschaften.", hint=f"Z. B. {TEAM_EXAMPLE}")
         return Reply("\n".join(_team_line(t, squads.get(t.id, [])) for t in teams))
     require_manager(league, cmd)
     parsed = [_parse_team_line(line) for line in lines]
-    teams = repo.teams(session, league)
+    teams = league_store.teams(session, league)
     known = {t.name.casefold() for t in teams}
     new_teams = {name.casefold() for name, _, _ in parsed} - known
     if len(known) + len(new_teams) > lg.MAX_TEAMS:
@@ -288,7 +288,7 @@ def mannschaft(session: Session, cmd: Command) -> Reply:
             hint="Für mehr Mannschaften je Gruppe eine eigene Liga (ein eigenes Thema oder "
             "einen eigenen Chat). Nichts wurde gespeichert.",
         )
-    squads = repo.players(session, league)
+    squads = league_store.players(session, league)
     changing = {name.casefold() for name, _, _ in parsed}
     owner: dict[str, str] = {
         p.name.casefold(): t.name
@@ -310,13 +310,15 @@ def mannschaft(session: Session, cmd: Command) -> Reply:
     for name, regular, subs in parsed:
         team = find_team(teams, name)
         if team is None:
-            team = repo.add_team(session, league, name)
+            team = league_store.add_team(session, league, name)
             teams.append(team)
             verb = "eingetragen"
         else:
             verb = "geändert"
-        repo.set_players(session, team, regular, subs)
-        out.append(f"{_team_line(team, repo.players(session, league).get(team.id, []))} – {verb}")
+        league_store.set_players(session, team, regular, subs)
+        out.append(
+            f"{_team_line(team, league_store.players(session, league).get(team.id, []))} – {verb}"
+        )
     out.append(
         "👉 Kapitäne: auf eine Nachricht der Person antworten mit /kapitaen TEAM – ich schicke "
         "ihr den Code privat. Dann: /spieltag 1 Ort"
@@ -329,7 +331,7 @@ def ausrichter(session: Session, cmd: Command) -> Reply:
     that person alone); in the host's chat the host links it to the day with the code
     (valid on the day's date)."""
     lock_chat(session, cmd.chat_id)
-    league = repo.league_of(session, cmd.chat_id)
+    league = league_store.league_of(session, cmd.chat_id)
     typed = cmd.args[0].upper() if len(cmd.args) == 1 else ""
     if league is not None and not roles.HOST_CODE.fullmatch(typed):
         require_manager(league, cmd)
@@ -342,7 +344,7 @@ def ausrichter(session: Session, cmd: Command) -> Reply:
         )
     code = roles.redeem(session, cmd, typed, roles.HOST)
     assert code.day_id is not None  # a host's code names its day (deleted with it)
-    day = repo.day_by_id(session, code.day_id)
+    day = league_store.day_by_id(session, code.day_id)
     if day.play_date != berlin_date(None):
         raise RuleError(
             f"Der Code gilt nur am {date_text(day.play_date)} ({day_label(day)}).",
@@ -381,14 +383,14 @@ def kapitaen(session: Session, cmd: Command) -> Reply:
             "Welcher Kapitäns-Code?",
             hint="Z. B. /kapitaen K7F3Q2X9 – den Code schickt dir die Ligaleitung privat.",
         )
-    league = repo.league_of(session, cmd.chat_id)
+    league = league_store.league_of(session, cmd.chat_id)
     if league is not None and not roles.CAPTAIN_CODE.fullmatch(typed):
         lock_chat(session, cmd.chat_id)
         require_manager(league, cmd)
-        team, rest = team_prefix(repo.teams(session, league), " ".join(cmd.args))
+        team, rest = team_prefix(league_store.teams(session, league), " ".join(cmd.args))
         return roles.hand_out_captain(session, cmd, league, team, rest)
     code = roles.redeem(session, cmd, typed or " ".join(cmd.args), roles.CAPTAIN)
-    captained = repo.team_by_id(session, code.team_id) if code.team_id is not None else None
+    captained = league_store.team_by_id(session, code.team_id) if code.team_id is not None else None
     assert captained is not None  # a captain's code names its team (deleted with it)
     assert cmd.user_id is not None  # roles.redeem refuses anonymous senders
     roles.use(code)

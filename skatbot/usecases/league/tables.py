@@ -14,8 +14,8 @@ from html import escape
 from skatbot.rules import tournament as tr
 from skatbot.rules.calendar import berlin_date
 from skatbot.rules.errors import RuleError
-from skatbot.storage import league as repo
-from skatbot.storage import lists as repo_lists
+from skatbot.storage import league as league_store
+from skatbot.storage import lists as lists_store
 from skatbot.storage import places
 from skatbot.storage.database import lock_chat
 from skatbot.storage.league_models import LeagueTable
@@ -32,11 +32,11 @@ from skatbot.usecases.tournament.tables import topic_opener
 def open_table(session: Session, cmd: Command, code: str) -> Reply | None:
     """``/tisch CODE`` with a league table's code: the table's list opens here (None: the code
     is no league table's)."""
-    link = repo.table_by_code(session, code)
+    link = league_store.table_by_code(session, code)
     if link is None:
         return None
-    day = repo.day_by_id(session, link.day_id)
-    league = repo.league_by_id(session, day.league_id)
+    day = league_store.day_by_id(session, link.day_id)
+    league = league_store.league_by_id(session, day.league_id)
     label = f"{day_label(day)} · Serie {link.series} · Tisch {link.table_no}"
     if day.approved_at is not None or link.series != day.seated:
         raise RuleError(
@@ -54,7 +54,7 @@ def open_table(session: Session, cmd: Command, code: str) -> Reply | None:
             hint="Dort weiterspielen; die Ligaleitung kann die Ergebnisse auch mit /ergebnis "
             "eintragen.",
         )
-    teams = repo.teams(session, league)
+    teams = league_store.teams(session, league)
     allowed = {t.captain_user_id for t in teams} | {league.created_by, day.host_user_id}
     if cmd.user_id is None or cmd.user_id <= 0 or cmd.user_id not in allowed:
         raise RuleError(
@@ -67,8 +67,8 @@ def open_table(session: Session, cmd: Command, code: str) -> Reply | None:
 def _open_list(session: Session, cmd: Command, link: LeagueTable) -> Reply:
     """Open the table's list at ``cmd.chat_id``: the series' players in seat order, the
     series length of a table of its size."""
-    day = repo.day_by_id(session, link.day_id)
-    league = repo.league_by_id(session, day.league_id)
+    day = league_store.day_by_id(session, link.day_id)
+    league = league_store.league_by_id(session, day.league_id)
     label = f"{day_label(day)} · Serie {link.series} · Tisch {link.table_no}"
     state = load_day(session, league, day)
     table = state.tables(link.series)[link.table_no - 1]
@@ -109,7 +109,7 @@ def topic_created(
 ) -> Reply:
     """The table's forum topic ``thread_id`` exists: open its list there."""
     opener = topic_opener(session, telegram_chat, thread_id, name, user_id, user_name)
-    link = repo.table_by_id(session, table_id)
+    link = league_store.table_by_id(session, table_id)
     if link is None or link.list_id is not None:
         return Reply("")  # deleted, or linked with /tisch meanwhile
     return _open_list(session, opener, link)
@@ -118,7 +118,7 @@ def topic_created(
 @continuation("league.topic_refused")
 def topic_refused(session: Session, table_id: int) -> Reply:
     """Telegram refused the table's topic: the desk is told once to use the codes."""
-    link = repo.table_by_id(session, table_id)
+    link = league_store.table_by_id(session, table_id)
     if link is None or link.list_id is not None or link.table_no != 1:
         return Reply("")
     return Reply(
@@ -128,11 +128,11 @@ def topic_refused(session: Session, table_id: int) -> Reply:
     )
 
 
-def after_close(session: Session, cmd: Command, loaded: repo_lists.LoadedList) -> tuple[Post, ...]:
+def after_close(session: Session, cmd: Command, loaded: lists_store.LoadedList) -> tuple[Post, ...]:
     """A league table's list was closed: its totals are the table's results (nothing for other
     lists). The list closes in any case; what cannot be taken over is said at the table and
     entered by the management with /ergebnis."""
-    link = repo.table_by_list(session, loaded.lst.id)
+    link = league_store.table_by_list(session, loaded.lst.id)
     if link is None:
         return ()
     here = (cmd.telegram_chat_id or cmd.chat_id, cmd.thread_id)
@@ -150,13 +150,13 @@ def after_close(session: Session, cmd: Command, loaded: repo_lists.LoadedList) -
 def _report_table(
     session: Session,
     cmd: Command,
-    loaded: repo_lists.LoadedList,
+    loaded: lists_store.LoadedList,
     day_id: int,
     series: int,
     table_no: int,
 ) -> tuple[Post, ...]:
-    day = repo.day_by_id(session, day_id)
-    league = repo.league_by_id(session, day.league_id)
+    day = league_store.day_by_id(session, day_id)
+    league = league_store.league_by_id(session, day.league_id)
     lock_chat(session, league.chat_id)  # the desk's /ergebnis and other tables write this day
     label = f"Serie {series} · Tisch {table_no}"
     if day.approved_at is not None:

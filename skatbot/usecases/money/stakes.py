@@ -21,8 +21,8 @@ from skatbot.rules import money as m
 from skatbot.rules.errors import RuleError
 from skatbot.rules.numbers import is_number
 from skatbot.rules.scoring import minus_sign
-from skatbot.storage import lists as repo
-from skatbot.storage import money as store
+from skatbot.storage import lists as lists_store
+from skatbot.storage import money as money_store
 from skatbot.storage import tournament as trepo
 from skatbot.storage.database import ensure_chat, lock_chat
 from skatbot.storage.unit import Session
@@ -36,8 +36,8 @@ from skatbot.usecases.sheet.commands import list_number_word, picked_list
 # --- stakes of a list -----------------------------------------------------------------------
 
 
-def stake_of(session: Session, lst: repo.ListInfo) -> m.Stake | None:
-    data = store.latest(session, lst.chat_id, store.STAKE, list_id=lst.id)
+def stake_of(session: Session, lst: lists_store.ListInfo) -> m.Stake | None:
+    data = money_store.latest(session, lst.chat_id, money_store.STAKE, list_id=lst.id)
     return None if data is None else m.Stake.from_json(data)
 
 
@@ -46,12 +46,12 @@ def stake_of(session: Session, lst: repo.ListInfo) -> m.Stake | None:
 START_WORDS = {"startpunkte", "mit-startpunkten", "mitstartpunkten"}
 
 
-def carries_start(session: Session, lst: repo.ListInfo) -> bool:
-    data = store.latest(session, lst.chat_id, store.STAKE, list_id=lst.id)
+def carries_start(session: Session, lst: lists_store.ListInfo) -> bool:
+    data = money_store.latest(session, lst.chat_id, money_store.STAKE, list_id=lst.id)
     return data is not None and data.get("start") is True
 
 
-def money_scores(session: Session, loaded: repo.LoadedList) -> list[int]:
+def money_scores(session: Session, loaded: lists_store.LoadedList) -> list[int]:
     """The scores money settles, in seat order: what was played in the series (start points
     left out), unless the stake carries them (``/einsatz … startpunkte``)."""
     sheet = loaded.sheet
@@ -61,7 +61,9 @@ def money_scores(session: Session, loaded: repo.LoadedList) -> list[int]:
     return [score - start for score, start in zip(scores, sheet.start, strict=True)]
 
 
-def start_points_line(session: Session, loaded: repo.LoadedList, stake: m.Stake) -> str | None:
+def start_points_line(
+    session: Session, loaded: lists_store.LoadedList, stake: m.Stake
+) -> str | None:
     """How the settlement treated start points (None when the list has none)."""
     sheet = loaded.sheet
     if sheet.house is None or not any(sheet.start):
@@ -81,7 +83,7 @@ def start_points_line(session: Session, loaded: repo.LoadedList, stake: m.Stake)
     )
 
 
-def list_settlement(session: Session, loaded: repo.LoadedList) -> m.Settlement | None:
+def list_settlement(session: Session, loaded: lists_store.LoadedList) -> m.Settlement | None:
     """The list's settlement under its stake (None without a stake)."""
     stake = stake_of(session, loaded.lst)
     if stake is None:
@@ -125,7 +127,7 @@ def transfers_line(count: int) -> str:
     return "Zahlungen: " + ("1 Überweisung" if count == 1 else f"{count} Überweisungen")
 
 
-def series_money_lines(session: Session, loaded: repo.LoadedList) -> list[str]:
+def series_money_lines(session: Session, loaded: lists_store.LoadedList) -> list[str]:
     """For the Serienabschluss PDF: the settlement's lines, empty without a stake."""
     settlement = list_settlement(session, loaded)
     if settlement is None:
@@ -136,7 +138,7 @@ def series_money_lines(session: Session, loaded: repo.LoadedList) -> list[str]:
     return [*lines, start] if start else lines
 
 
-def export_money(session: Session, loaded: repo.LoadedList) -> dict[str, Any] | None:
+def export_money(session: Session, loaded: lists_store.LoadedList) -> dict[str, Any] | None:
     """The ``money`` part of the list export (None without a stake)."""
     settlement = list_settlement(session, loaded)
     if settlement is None:
@@ -165,10 +167,10 @@ def _refuse_at_desk(session: Session, cmd: Command, what: str) -> None:
 def einsatz(session: Session, cmd: Command) -> Reply:
     """``/einsatz BETRAG [paarweise|kasse|verlustspiel]``, ``/einsatz aus``, ``/einsatz``."""
     _refuse_at_desk(session, cmd, "Der Einsatz")
-    running = repo.open_list(session, cmd.chat_id)
-    latest = running or repo.latest_list(session, cmd.chat_id)
+    running = lists_store.open_list(session, cmd.chat_id)
+    latest = running or lists_store.latest_list(session, cmd.chat_id)
     if not cmd.args:
-        current = store.latest(session, cmd.chat_id, store.STAKE)
+        current = money_store.latest(session, cmd.chat_id, money_store.STAKE)
         stake = None if current is None else m.Stake.from_json(current)
         lines = [
             "💶 Einsatz: "
@@ -205,8 +207,8 @@ def einsatz(session: Session, cmd: Command) -> Reply:
     if carry and stake is not None:
         value["start"] = True
     notice = _stake_change_notice(session, cmd, running, stake)
-    store.add(
-        session, cmd.chat_id, store.STAKE, value, from_list=from_list,
+    money_store.add(
+        session, cmd.chat_id, money_store.STAKE, value, from_list=from_list,
         user_id=cmd.user_id, update_id=cmd.update_id,
     )  # fmt: skip
     if stake is None:
@@ -228,7 +230,7 @@ def _stake_of_earlier_list(session: Session, cmd: Command, at: int) -> Reply:
     stake = m.parse_stake([*cmd.args[:at], *cmd.args[at + 2 :]])
     ensure_chat(session, cmd.chat_id, lock=True)
     lock_chat(session, cmd.chat_id)
-    lst = repo.numbered_list(session, cmd.chat_id, number)
+    lst = lists_store.numbered_list(session, cmd.chat_id, number)
     if lst is None:
         raise RuleError(
             f"In {cmd.here} gibt es keine Liste {number}.", hint="Alle Listen zeigt /listen."
@@ -241,8 +243,8 @@ def _stake_of_earlier_list(session: Session, cmd: Command, at: int) -> Reply:
             hint=f"Bitte einen Admin, /einsatz {escape(' '.join(cmd.args))} zu schicken.",
         )
     value = stake.to_json() if stake else {"per_point": "0", "method": "paarweise"}
-    store.add(
-        session, cmd.chat_id, store.STAKE, {**value, "only": lst.id}, from_list=lst.id,
+    money_store.add(
+        session, cmd.chat_id, money_store.STAKE, {**value, "only": lst.id}, from_list=lst.id,
         user_id=cmd.user_id, update_id=cmd.update_id,
     )  # fmt: skip
     label = f"<b>{escape(stake.label)}</b>" if stake else "ohne Einsatz"
@@ -255,10 +257,10 @@ def _stake_of_earlier_list(session: Session, cmd: Command, at: int) -> Reply:
     )
 
 
-def _in_latest_evening(session: Session, cmd: Command, lst: repo.ListInfo) -> bool:
+def _in_latest_evening(session: Session, cmd: Command, lst: lists_store.ListInfo) -> bool:
     """Whether ``/abrechnung abend`` settles ``lst`` with others: it is one of several
     series of the latest evening (the /weiter chain of the latest list)."""
-    latest = repo.latest_list(session, cmd.chat_id)
+    latest = lists_store.latest_list(session, cmd.chat_id)
     if latest is None:
         return False
     evening = evening_lists(session, latest)
@@ -266,7 +268,7 @@ def _in_latest_evening(session: Session, cmd: Command, lst: repo.ListInfo) -> bo
 
 
 def _stake_change_notice(
-    session: Session, cmd: Command, running: repo.ListInfo | None, new: m.Stake | None
+    session: Session, cmd: Command, running: lists_store.ListInfo | None, new: m.Stake | None
 ) -> str:
     """The table is told when the money of a list it is playing changes: who changed it,
     from what to what, and that the games already played count with the new stake."""
@@ -275,7 +277,7 @@ def _stake_change_notice(
     old = stake_of(session, running)
     if old == new:
         return ""
-    played = repo.load(session, running).sheet.games_played
+    played = lists_store.load(session, running).sheet.games_played
     if not played:
         return ""
     who = escape(cmd.user_name) if cmd.user_name else "jemand"
@@ -310,7 +312,7 @@ def list_settlement_reply(session: Session, cmd: Command) -> Reply:
             "(alle Serien des Abends)",
         )
     lst, _words, _head = picked_list(session, cmd)
-    loaded = repo.load(session, lst)
+    loaded = lists_store.load(session, lst)
     settlement = list_settlement(session, loaded)
     if settlement is None:
         raise RuleError(
@@ -318,7 +320,7 @@ def list_settlement_reply(session: Session, cmd: Command) -> Reply:
             hint="Z. B. /einsatz 1 ct (pro Punkt, paarweise) oder /einsatz 1 ct kasse, "
             "dann /abrechnung.",
         )
-    number = repo.list_number(session, lst)
+    number = lists_store.list_number(session, lst)
     state = "Endstand" if lst.status == "closed" else "Zwischenstand"
     head = (
         f"💶 <b>Abrechnung</b> – Liste {number} ({state}, {texts.games(loaded.sheet.games_played)})"
@@ -405,7 +407,7 @@ def evening_settlement(session: Session, cmd: Command) -> Reply:
     """The evening of /abend (the lists linked by /weiter on one day), each series settled
     under its own stake, the balances added per player (names matched as /abend does) and
     settled anew: the fewest transfers for the whole evening."""
-    latest = repo.latest_list(session, cmd.chat_id)
+    latest = lists_store.latest_list(session, cmd.chat_id)
     if latest is None:
         raise RuleError(
             f"In {cmd.here} gibt es noch keine Liste.",
@@ -417,7 +419,7 @@ def evening_settlement(session: Session, cmd: Command) -> Reply:
     stakes: list[m.Stake] = []
     without: list[int] = []
     for number, lst in enumerate(lists, 1):
-        settlement = list_settlement(session, repo.load(session, lst))
+        settlement = list_settlement(session, lists_store.load(session, lst))
         if settlement is None:
             without.append(number)
             continue
@@ -470,7 +472,9 @@ def evening_settlement(session: Session, cmd: Command) -> Reply:
 # --- hooks of the existing documents (one line each at their call sites) ---------------------
 
 
-def add_export_money(session: Session, loaded: repo.LoadedList, data: dict[str, object]) -> None:
+def add_export_money(
+    session: Session, loaded: lists_store.LoadedList, data: dict[str, object]
+) -> None:
     """The list export gains ``money`` when the list has a stake (else it stays as it was)."""
     part = export_money(session, loaded)
     if part is not None:

@@ -32,8 +32,8 @@ from typing import Any
 from skatbot.rules.errors import RuleError
 from skatbot.rules.numbers import is_number
 from skatbot.storage import claims
-from skatbot.storage import lists as repo
-from skatbot.storage import people as store
+from skatbot.storage import lists as lists_store
+from skatbot.storage import people as people_store
 from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import keyboards
@@ -57,7 +57,7 @@ class Directory:
     """The people of one place: a pure value built from what is stored and the names seen on
     the place's lists. Calling it maps a spelling to its ``Person``."""
 
-    def __init__(self, book: store.Book, seen: Sequence[store.SeenName]) -> None:
+    def __init__(self, book: people_store.Book, seen: Sequence[people_store.SeenName]) -> None:
         self.book = book
         self.exact: dict[str, int] = {}
         for n in book.names:
@@ -130,10 +130,10 @@ class Directory:
 
     # -- groups and accounts ------------------------------------------------------------------
 
-    def members(self, root: int) -> list[store.StoredPerson]:
+    def members(self, root: int) -> list[people_store.StoredPerson]:
         return [p for p in self.book.people.values() if self.root(p.id) == root]
 
-    def account(self, root: int) -> store.StoredPerson | None:
+    def account(self, root: int) -> people_store.StoredPerson | None:
         """The member of the group that carries a Telegram account, if any."""
         return next((p for p in self.members(root) if p.user_id is not None), None)
 
@@ -147,14 +147,14 @@ class Directory:
     def spellings_of(self, root: int) -> list[str]:
         return [n.name for n in self.book.names if self.root(n.person_id) == root]
 
-    def known(self, spelling: str, seen: Iterable[store.SeenName]) -> bool:
+    def known(self, spelling: str, seen: Iterable[people_store.SeenName]) -> bool:
         person = self(spelling)
         return person.key.startswith("p:") or any(self(s.name) == person for s in seen)
 
 
-def directory(session: Session, place_id: int) -> tuple[Directory, list[store.SeenName]]:
-    seen = store.seen_names(session, place_id)
-    return Directory(store.book(session, place_id), seen), seen
+def directory(session: Session, place_id: int) -> tuple[Directory, list[people_store.SeenName]]:
+    seen = people_store.seen_names(session, place_id)
+    return Directory(people_store.book(session, place_id), seen), seen
 
 
 def resolve_people(session: Session, place_id: int) -> Callable[[str], Person]:
@@ -172,14 +172,14 @@ def _ensure_stored(session: Session, place: int, d: Directory, spelling: str) ->
     if pid is not None:
         return pid
     name = d(spelling).name
-    return store.add_person(session, place, name, folded(name))
+    return people_store.add_person(session, place, name, folded(name))
 
 
 def _refresh(session: Session, place: int) -> Directory:
     return directory(session, place)[0]
 
 
-def _known_or_refuse(d: Directory, seen: list[store.SeenName], spelling: str) -> str:
+def _known_or_refuse(d: Directory, seen: list[people_store.SeenName], spelling: str) -> str:
     """The known spelling ``spelling`` means: itself, or the one name it is the beginning or
     a plain spelling of (``names.match_words``, as every list command reads a name)."""
     if d.known(spelling, seen):
@@ -263,13 +263,13 @@ def _make_link(session: Session, cmd: Command, d: Directory, target: int) -> str
     if before is not None:
         for p in d.members(before):
             if p.user_id == cmd.user_id:
-                store.set_user(session, p.id, None, None)
+                people_store.set_user(session, p.id, None, None)
         old = d.book.people[before].name
         note = (
             f" (vorher {escape(old)}; seid ihr beide du: "
             f"/spieler zusammen {escape(d.book.people[target].name)} {escape(old)})"
         )
-    store.set_user(session, target, cmd.user_id, cmd.user_name[:128])
+    people_store.set_user(session, target, cmd.user_id, cmd.user_name[:128])
     return f"Du bist {_who(d, target)} ✓{note}"
 
 
@@ -426,7 +426,7 @@ def ich(session: Session, cmd: Command) -> Reply:
             return Reply("Du warst mit keinem Namen verknüpft.")
         for p in d.members(root):
             if p.user_id == cmd.user_id:
-                store.set_user(session, p.id, None, None)
+                people_store.set_user(session, p.id, None, None)
         return Reply(f"Verknüpfung mit {_who(d, root)} gelöst.")
     spelling = clean_name(words)
     d, seen = directory(session, cmd.chat_id)
@@ -560,10 +560,10 @@ def me_tap(session: Session, cmd: Command) -> Answer:
     if not all(is_number(p) and len(p) <= 12 for p in parts):
         return Answer(notice="Dieser Knopf gilt nicht mehr.")
     numbers = [int(p) for p in parts]
-    lst = repo.get_list(session, numbers[0]) if numbers else None
+    lst = lists_store.get_list(session, numbers[0]) if numbers else None
     if lst is None or lst.chat_id != cmd.chat_id or len(numbers) > 2:
         return Answer(notice="Diese Liste gibt es hier nicht mehr.")
-    loaded = repo.load(session, lst)
+    loaded = lists_store.load(session, lst)
     if len(numbers) == 1:
         names = tuple(
             (f"🙋 {name[:20]}", f"{ME_PREFIX}{lst.id}:{seat}")
@@ -693,7 +693,7 @@ def _merge(session: Session, cmd: Command, words: list[str]) -> Reply:
     for pid in ids[1:]:
         root = d.root(pid)
         if root != target:
-            store.set_merged(session, root, target)
+            people_store.set_merged(session, root, target)
     d = _refresh(session, place)
     joined = ", ".join(escape(n) for n in d.spellings_of(target))
     return Reply(
@@ -723,7 +723,7 @@ def _split(session: Session, cmd: Command, words: list[str]) -> Reply:
     key = folded(leaving)
     owner = d.exact.get(key)
     if owner is not None and d.book.people[owner].merged_into is not None:
-        store.set_merged(session, owner, None)  # undoes the merge exactly
+        people_store.set_merged(session, owner, None)  # undoes the merge exactly
         left = owner
     else:
         if len(d.members(pid)) == 1 and len(d.spellings_of(pid)) <= 1:
@@ -731,13 +731,13 @@ def _split(session: Session, cmd: Command, words: list[str]) -> Reply:
                 f"„{leaving}“ ist mit niemandem zusammengelegt.", hint="Alle Spieler: /spieler"
             )
         if owner is not None:  # one spelling of the person leaves it, as a person of its own
-            left = store.add_person(session, place, leaving, None)
-            store.move_name(session, place, key, left)
+            left = people_store.add_person(session, place, leaving, None)
+            people_store.move_name(session, place, key, left)
         else:  # matched only without diacritics: it gets a person of its own
-            left = store.add_person(session, place, leaving, key)
+            left = people_store.add_person(session, place, leaving, key)
         if folded(d.book.people[pid].name) == key:
             rest = [n for n in d.spellings_of(pid) if folded(n) != key]
-            store.set_display_name(session, pid, names[0] if len(names) == 2 else rest[0])
+            people_store.set_display_name(session, pid, names[0] if len(names) == 2 else rest[0])
     d = _refresh(session, place)
     return Reply(
         f"✂️ Getrennt: <b>{_who(d, d.root(left))}</b> und <b>{_who(d, d.root(pid))}</b> "
@@ -760,7 +760,7 @@ def after_rename(session: Session, place: int, old: str, new: str) -> None:
     key = folded(new)
     taken = d.exact.get(key)
     if taken is None:
-        store.add_name(session, place, d.exact.get(folded(old), pid), new, key)
+        people_store.add_name(session, place, d.exact.get(folded(old), pid), new, key)
     elif d.root(taken) != pid:
         return  # the new name is someone else's: the list now names that person
-    store.set_display_name(session, pid, new)
+    people_store.set_display_name(session, pid, new)

@@ -35,7 +35,7 @@ from html import escape, unescape
 
 from skatbot.rules.errors import RuleError
 from skatbot.storage import chats, places, questions
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage import tournament as trepo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.lists_models import ListStatus
@@ -50,7 +50,7 @@ from skatbot.usecases.common import confirm
 from skatbot.usecases.common.confirm import Shown
 from skatbot.usecases.common.places import owns
 from skatbot.usecases.common.reply import Command, Reply
-from skatbot.usecases.tournament import tournament_season as ts
+from skatbot.usecases.tournament import tournament_season
 
 DELETE_PREFIX = "v1:del:"
 SCOPE_LIST = "liste"
@@ -74,7 +74,7 @@ def check_manager(
     RuleError naming who may."""
     if is_admin:
         return
-    latest = repo.latest_list(session, cmd.chat_id)
+    latest = lists_store.latest_list(session, cmd.chat_id)
     creator = latest.created_by if latest is not None else None
     if owns(cmd.user_id, creator):
         return
@@ -125,7 +125,7 @@ def _check_whole(session: Session, cmd: Command, is_admin: bool) -> None:
     if is_admin:
         return
     hint = "Bitte einen Admin, /loeschen zu schicken."
-    latest = repo.latest_list(session, cmd.chat_id)
+    latest = lists_store.latest_list(session, cmd.chat_id)
     t = tournament_of(session, cmd.chat_id)
     if t is not None and owns(cmd.user_id, t.created_by):
         hint = "Dein Turnier allein löschen: /loeschen turnier – alles andere nur ein Admin."
@@ -148,7 +148,7 @@ def _place_shown(session: Session, cmd: Command) -> Shown:
     )
 
 
-def _list_shown(session: Session, lst: repo.ListInfo) -> Shown:
+def _list_shown(session: Session, lst: lists_store.ListInfo) -> Shown:
     return Shown(
         f"list:{lst.id}",
         questions.thing_state(session, "lists", lst.id),
@@ -160,7 +160,7 @@ def _tournament_shown(session: Session, t: Tournament) -> Shown:
     return Shown(
         f"tournament:{t.id}",
         questions.thing_state(session, "tournaments", t.id),
-        unescape(ts.contents(session, t)),
+        unescape(tournament_season.contents(session, t)),
     )
 
 
@@ -270,9 +270,9 @@ def _confirm_delete(session: Session, cmd: Command, is_admin: bool, nonce: str |
 # --- /loeschen liste: the latest list alone -----------------------------------------------------
 
 
-def _check_list(session: Session, cmd: Command, is_admin: bool) -> repo.ListInfo:
+def _check_list(session: Session, cmd: Command, is_admin: bool) -> lists_store.ListInfo:
     """The latest list, if the sender may delete it (else the refusal)."""
-    latest = repo.latest_list(session, cmd.chat_id)
+    latest = lists_store.latest_list(session, cmd.chat_id)
     if latest is None:
         raise RuleError(f"In {cmd.here} gibt es keine Liste.", hint="Neu: /neu Anna Bernd Carla")
     check_manager(session, cmd, is_admin, "Diese Liste löschen", "/loeschen liste")
@@ -284,13 +284,13 @@ def _check_list(session: Session, cmd: Command, is_admin: bool) -> repo.ListInfo
     return latest
 
 
-def _list_line(session: Session, lst: repo.ListInfo) -> str:
-    loaded = repo.load(session, lst)
+def _list_line(session: Session, lst: lists_store.ListInfo) -> str:
+    loaded = lists_store.load(session, lst)
     names = ", ".join(escape(n) for n in loaded.names)
     games = loaded.sheet.games_played
     state = "laufend" if lst.status is ListStatus.OPEN else "abgeschlossen"
     return (
-        f"Liste Nr. {repo.list_number(session, lst)} ({names}; {state}) mit "
+        f"Liste Nr. {lists_store.list_number(session, lst)} ({names}; {state}) mit "
         f"{_plural(games, 'Spiel', 'Spielen')}"
     )
 
@@ -332,7 +332,7 @@ def confirm_list(session: Session, cmd: Command, is_admin: bool, nonce: str | No
     """``/loeschen liste ja`` or the button: the list the question named, as it was, or
     nothing; without a question (and nobody else's open) the one-step order."""
     lock_chat(session, cmd.chat_id)
-    latest = repo.latest_list(session, cmd.chat_id)
+    latest = lists_store.latest_list(session, cmd.chat_id)
     confirm.answer(
         session,
         cmd,
@@ -413,7 +413,7 @@ def desk_loeschen(session: Session, cmd: Command, words: Sequence[str]) -> Reply
         # "/loeschen turnier [N] ja" names what goes and says yes in one message: the
         # sender's own question (if any) must have named the same, unchanged
         named = list(words[:-1]) if len(words) > 2 else []
-        t, rest = ts.pick(session, cmd, named)
+        t, rest = tournament_season.pick(session, cmd, named)
         if rest:
             raise RuleError(
                 "Das verstehe ich bei /loeschen nicht.",
@@ -436,7 +436,7 @@ def desk_loeschen(session: Session, cmd: Command, words: Sequence[str]) -> Reply
         return _confirm_delete(session, cmd, cmd.is_admin, None)
     if folded == ["alles"]:
         return ask(session, cmd, cmd.is_admin)
-    t, rest = ts.pick(session, cmd, words)
+    t, rest = tournament_season.pick(session, cmd, words)
     check_tournament_deleter(cmd, cmd.is_admin, t)
     if rest:
         raise RuleError(
@@ -447,12 +447,12 @@ def desk_loeschen(session: Session, cmd: Command, words: Sequence[str]) -> Reply
     nonce = confirm.ask(session, cmd, confirm.DELETE, shown)
     others = [o for o in trepo.tournaments_of(session, cmd.chat_id) if o.id != t.id]
     lines = [
-        f"⚠️ <b>{ts.label(t)} löschen?</b>",
-        f"Gelöscht werden: {ts.contents(session, t)}. Die Listen an seinen Tischen bleiben in "
+        f"⚠️ <b>{tournament_season.label(t)} löschen?</b>",
+        f"Gelöscht werden: {tournament_season.contents(session, t)}. Die Listen an seinen Tischen bleiben in "
         "ihren Chats und Themen.",
     ]
     if others:
-        lines.append("Es bleiben: " + ", ".join(ts.label(o) for o in others) + ".")
+        lines.append("Es bleiben: " + ", ".join(tournament_season.label(o) for o in others) + ".")
     lines.append(
         "Das lässt sich nicht rückgängig machen – vorher evtl. "
         f"/export turnier {t.number}. Alles hier löschen: /loeschen alles"
@@ -465,9 +465,9 @@ def desk_loeschen(session: Session, cmd: Command, words: Sequence[str]) -> Reply
 
 
 def _delete_tournament(session: Session, cmd: Command, t: Tournament) -> Reply:
-    what = ts.contents(session, t)
+    what = tournament_season.contents(session, t)
     if trepo.tournament_of(session, cmd.chat_id) is t:
-        ts.forget_pinned(session, t)
+        tournament_season.forget_pinned(session, t)
     confirm.forget(session, cmd, f"tournament:{t.id}")  # the questions that name it go too
     for series in trepo.load_series(session, t):
         confirm.forget(session, cmd, f"draw:{series.row.id}")
@@ -475,7 +475,7 @@ def _delete_tournament(session: Session, cmd: Command, t: Tournament) -> Reply:
     chats.after_delete(session)
     left = trepo.tournaments_of(session, cmd.chat_id)
     tail = (
-        "Es bleiben: " + ", ".join(ts.label(o) for o in left) + "."
+        "Es bleiben: " + ", ".join(tournament_season.label(o) for o in left) + "."
         if left
         else "Hier ist jetzt kein Turnier mehr; ein neues: /turnier NAME"
     )

@@ -16,7 +16,7 @@ from skatbot.rules.errors import RuleError
 from skatbot.rules.ranking import lot_note, rank_standings
 from skatbot.rules.sheet import Entry, RowKind, Sheet, Status
 from skatbot.rules.statistics import running_scores
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage import questions
 from skatbot.storage.database import lock_chat
 from skatbot.storage.lists_models import ListStatus
@@ -52,7 +52,7 @@ def _value(sheet: Sheet, e: Entry) -> int | None:
     return r.value
 
 
-def series_document(loaded: repo.LoadedList, chat_title: str) -> SeriesDocument:
+def series_document(loaded: lists_store.LoadedList, chat_title: str) -> SeriesDocument:
     sheet = loaded.sheet
     house = sheet.house is not None
     # house rules: the running sums start at the start points, as the chat's /stand does
@@ -134,10 +134,10 @@ def _totals(sheet: Sheet) -> list[PlayerTotal]:
     ]
 
 
-def pdf_filename(session: Session, lst: repo.ListInfo) -> str:
+def pdf_filename(session: Session, lst: lists_store.ListInfo) -> str:
     """E.g. ``skatliste-3-zwischenstand-2026-11-30.pdf`` or ``skatliste-3-abschluss-…``:
     the list's number in this chat (or topic), its state and the day (ASCII only)."""
-    number = repo.list_number(session, lst)
+    number = lists_store.list_number(session, lst)
     day = dt.datetime.now(dt.UTC).date()  # dates in UTC, like the list's Datum
     if lst.status is ListStatus.CLOSED:
         day = lst.closed_at.date() if lst.closed_at else day
@@ -145,7 +145,7 @@ def pdf_filename(session: Session, lst: repo.ListInfo) -> str:
     return f"skatliste-{number}-zwischenstand-{day.isoformat()}.pdf"
 
 
-def pdf_reply(session: Session, loaded: repo.LoadedList, cmd: Command, text: str) -> Reply:
+def pdf_reply(session: Session, loaded: lists_store.LoadedList, cmd: Command, text: str) -> Reply:
     from skatbot.pdf.series import render_series
 
     doc = series_document(loaded, cmd.chat_title)
@@ -159,7 +159,7 @@ def pdf_reply(session: Session, loaded: repo.LoadedList, cmd: Command, text: str
 
 def pdf(session: Session, cmd: Command) -> Reply:
     lst, _words, head = picked_list(session, cmd)
-    loaded = repo.load(session, lst)
+    loaded = lists_store.load(session, lst)
     games = texts.games(loaded.sheet.games_played)
     if lst.status is ListStatus.OPEN:
         state = f"Zwischenstand, {games}"
@@ -178,13 +178,13 @@ CLOSE_DATA = re.compile(r"v1:(close|keep):([0-9]{1,12}):([0-9a-f]{16})")
 CONFIRM_WORDS = {"ja", "yes", "bestätigen", "bestaetigen", "jetzt"}
 
 
-def _close_shown(session: Session, loaded: repo.LoadedList) -> Shown:
+def _close_shown(session: Session, loaded: lists_store.LoadedList) -> Shown:
     """The running list as the question to close it names it."""
     sheet = loaded.sheet
     return Shown(
         f"list:{loaded.lst.id}",
         questions.thing_state(session, "lists", loaded.lst.id),
-        f"Liste Nr. {repo.list_number(session, loaded.lst)} mit {sheet.games_played} von "
+        f"Liste Nr. {lists_store.list_number(session, loaded.lst)} mit {sheet.games_played} von "
         f"{sheet.series_length} Spielen",
     )
 
@@ -233,7 +233,7 @@ def abschluss(session: Session, cmd: Command) -> Reply:
     return Reply(text, buttons=buttons)
 
 
-def refuse_empty(loaded: repo.LoadedList) -> None:
+def refuse_empty(loaded: lists_store.LoadedList) -> None:
     """A list without a game is no series: it is not closed (a new list replaces it)."""
     if loaded.sheet.games_played == 0:
         raise RuleError(
@@ -244,10 +244,10 @@ def refuse_empty(loaded: repo.LoadedList) -> None:
         )
 
 
-def close_now(session: Session, cmd: Command, loaded: repo.LoadedList) -> Reply:
+def close_now(session: Session, cmd: Command, loaded: lists_store.LoadedList) -> Reply:
     """Close the open list ``loaded`` (recorded in its log) and post the Serienabschluss."""
-    closed = repo.close_list(session, loaded.lst)
-    repo.append_row(session, loaded.lst, kind=RowKind.CLOSE, **user_fields(cmd))
+    closed = lists_store.close_list(session, loaded.lst)
+    lists_store.append_row(session, loaded.lst, kind=RowKind.CLOSE, **user_fields(cmd))
     loaded = dataclasses.replace(loaded, lst=closed)
     text = (
         "🏁 <b>Liste abgeschlossen.</b>\n"
@@ -272,7 +272,7 @@ def close_tap(session: Session, cmd: Command) -> Answer:
         return Answer(notice="Unbekannter Knopf – nichts geändert.")
     action, list_id, nonce = m[1], int(m[2]), m[3]
     lock_chat(session, cmd.chat_id)
-    loaded = repo.open_list_loaded(session, cmd.chat_id)
+    loaded = lists_store.open_list_loaded(session, cmd.chat_id)
     if action == "keep":
         asked = questions.by_nonce(session, cmd.chat_id, confirm.CLOSE, nonce)
         if asked is not None:
@@ -311,16 +311,16 @@ def close_tap(session: Session, cmd: Command) -> Answer:
 def oeffnen(session: Session, cmd: Command) -> Reply:
     """Open the chat's latest list again, if it is closed (admins and the list's creator)."""
     lock_chat(session, cmd.chat_id)
-    running = repo.open_list(session, cmd.chat_id)
-    latest = repo.latest_list(session, cmd.chat_id)
+    running = lists_store.open_list(session, cmd.chat_id)
+    latest = lists_store.latest_list(session, cmd.chat_id)
     if latest is None:
         raise RuleError(
             f"In {cmd.here} gibt es noch keine Liste.",
             hint="Starte eine mit /neu Anna Bernd Carla.",
         )
     if running is not None:
-        games = texts.games(repo.load(session, running).sheet.games_played)
-        if running.id == latest.id and repo.list_number(session, latest) == 1:  # no other
+        games = texts.games(lists_store.load(session, running).sheet.games_played)
+        if running.id == latest.id and lists_store.list_number(session, latest) == 1:  # no other
             raise RuleError(
                 f"Die Liste ist gar nicht abgeschlossen – sie läuft ({games}).",
                 hint="Weiter eintragen mit /spiel.",
@@ -332,9 +332,9 @@ def oeffnen(session: Session, cmd: Command) -> Reply:
         )
     admin.check_manager(session, cmd, cmd.is_admin, "Wieder öffnen", "/oeffnen")
     guard_ended(session, latest.id)  # a table of an ended tournament stays closed
-    opened = repo.reopen_list(session, latest)
-    repo.append_row(session, latest, kind=RowKind.REOPEN, **user_fields(cmd))
-    loaded = repo.load(session, opened)
+    opened = lists_store.reopen_list(session, latest)
+    lists_store.append_row(session, latest, kind=RowKind.REOPEN, **user_fields(cmd))
+    loaded = lists_store.load(session, opened)
     when = f" (abgeschlossen am {texts.day(latest.closed_at)})" if latest.closed_at else ""
     withdrawn = after_reopen(session, cmd, latest)  # a reported tournament table: withdrawn
     return Reply(

@@ -32,7 +32,7 @@ from skatbot.rules.numbers import is_number, refuse_foreign_digits
 from skatbot.rules.scoring import minus_sign
 from skatbot.rules.season import Counting, Line, Result, SeasonRules, Series, Table, season_table
 from skatbot.storage import chats
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage.database import lock_chat
 from skatbot.storage.season import closed_lists
 from skatbot.storage.unit import Session
@@ -268,7 +268,7 @@ def history(session: Session, place: int) -> History:
     out: list[Series] = []
     house: list[dt.date] = []
     for lst in closed_lists(session, place):
-        loaded = repo.load(session, lst)
+        loaded = lists_store.load(session, lst)
         sheet = loaded.sheet
         day = berlin_date(lst.created_at)
         if sheet.games_played == 0:

@@ -31,7 +31,7 @@ from skatbot.rules.statistics import (
     SeriesRef,
     compute,
 )
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage import stats as stored_stats
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import texts
@@ -273,7 +273,7 @@ def find_player(
 
 def statistik(session: Session, cmd: Command) -> Reply:
     stats, names, _series_list, resolve = load_stats(session, cmd.chat_id)
-    running = repo.open_list(session, cmd.chat_id) is not None
+    running = lists_store.open_list(session, cmd.chat_id) is not None
     if not stats.series:
         raise RuleError(
             f"In {cmd.here} gibt es noch keine abgeschlossene Liste.",

@@ -23,7 +23,7 @@ from html import escape
 from skatbot.rules.errors import RuleError
 from skatbot.rules.house import rules_from_code
 from skatbot.rules.sheet import PLAYS, Entry, LogRow, RowKind, Sheet, evaluate_text, replay
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import keyboards, texts
 from skatbot.usecases.common.reply import Buttons, Command, Edit, Reply
@@ -43,7 +43,7 @@ def user_fields(cmd: Command) -> dict[str, object]:
     return {"user_id": cmd.user_id, "user_name": cmd.user_name[:128], "update_id": cmd.update_id}
 
 
-def _replay_with(loaded: repo.LoadedList, new: LogRow) -> Sheet:
+def _replay_with(loaded: lists_store.LoadedList, new: LogRow) -> Sheet:
     """The sheet with one more row, without another database read."""
     if new.kind in PLAYS and new.target is None and new.dealer is not None:
         return loaded.sheet.extended(new)  # the common case: no full replay needed
@@ -58,7 +58,9 @@ def _replay_with(loaded: repo.LoadedList, new: LogRow) -> Sheet:
     )
 
 
-def after_row(session: Session, loaded: repo.LoadedList, new: LogRow, command: str = "") -> Sheet:
+def after_row(
+    session: Session, loaded: lists_store.LoadedList, new: LogRow, command: str = ""
+) -> Sheet:
     """The sheet with one more row; refuses a row that breaks the 3B3R sequence (the hint
     names the later game to strike first, then ``command`` again, when it is a command)."""
     after = _replay_with(loaded, new)
@@ -72,7 +74,7 @@ def after_row(session: Session, loaded: repo.LoadedList, new: LogRow, command: s
                 if command.split(maxsplit=1)[:1] == ["/korrigieren"]:  # not an edit's text
                     hint += f" – dann noch einmal: {' '.join(command.split())}"
             raise RuleError(f"Das passt nicht zum Bock-/Ramsch-Ablauf: {broken[-1]}.", hint=hint)
-    repo.remember(session, loaded, new, after)
+    lists_store.remember(session, loaded, new, after)
     return after
 
 
@@ -95,7 +97,7 @@ class Booked:
 def book(
     session: Session,
     cmd: Command,
-    loaded: repo.LoadedList,
+    loaded: lists_store.LoadedList,
     *,
     row: dict[str, object] | None = None,
     after: Sheet | None = None,
@@ -114,11 +116,11 @@ def book(
         fields = dict(row)
         kind = fields.pop("kind")
         assert isinstance(kind, RowKind), kind
-        new = repo.append_row(session, loaded.lst, kind=kind, **fields, **user_fields(cmd))
+        new = lists_store.append_row(session, loaded.lst, kind=kind, **fields, **user_fields(cmd))
         after = after_row(session, loaded, new, cmd.text)
         rows += 1
     elif after is None:
-        after = repo.load(session, loaded.lst).sheet
+        after = lists_store.load(session, loaded.lst).sheet
     return Booked(
         after,
         new,
@@ -130,7 +132,7 @@ def book(
 def book_game(
     session: Session,
     cmd: Command,
-    loaded: repo.LoadedList,
+    loaded: lists_store.LoadedList,
     declarer: int,
     text: str,
     notes: tuple[str, ...] = (),

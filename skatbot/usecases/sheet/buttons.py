@@ -14,7 +14,7 @@ import re
 
 from skatbot.rules.grammar import parse_announcement
 from skatbot.rules.sheet import Entry
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage import questions
 from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
@@ -39,7 +39,7 @@ def _data(cmd: Command) -> str:
 
 def _booked_entry(
     session: Session, cmd: Command, kind: str
-) -> tuple[repo.LoadedList, Entry, int] | Answer:
+) -> tuple[lists_store.LoadedList, Entry, int] | Answer:
     """The still valid game a row button (``v1:<kind>:<row id>``) is about, or the answer
     that it is gone."""
     m = DATA_ROW.fullmatch(_data(cmd))
@@ -47,10 +47,10 @@ def _booked_entry(
         return Answer(notice=UNKNOWN)
     row_id = int(m.group(2))
     lock_chat(session, cmd.chat_id)
-    lst = repo.open_list(session, cmd.chat_id)
+    lst = lists_store.open_list(session, cmd.chat_id)
     if lst is None:
         return Answer(notice="Hier läuft keine Liste mehr.", buttons=())
-    loaded = repo.load(session, lst)
+    loaded = lists_store.load(session, lst)
     entry = valid_entry(loaded, row_id)
     if entry is None or entry.nr is None:
         return Answer(
@@ -75,12 +75,12 @@ def korrigieren(session: Session, cmd: Command) -> Answer:
     )
 
 
-def _storno_shown(session: Session, loaded: repo.LoadedList, entry: Entry) -> Shown:
+def _storno_shown(session: Session, loaded: lists_store.LoadedList, entry: Entry) -> Shown:
     """The game as "Spiel N stornieren?" names it: its row, as stored."""
     return Shown(
         f"row:{entry.row.id}",
         questions.thing_state(session, "rows", entry.row.id),
-        f"Spiel {entry.nr} der Liste Nr. {repo.list_number(session, loaded.lst)}",
+        f"Spiel {entry.nr} der Liste Nr. {lists_store.list_number(session, loaded.lst)}",
     )
 
 

@@ -23,7 +23,7 @@ from skatbot.rules.sheet import (
 )
 from skatbot.rules.value import GameResult
 from skatbot.storage import chats
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage.database import lock_chat
 from skatbot.storage.lists_models import ListStatus
 from skatbot.storage.tournament import tournament_of
@@ -67,7 +67,7 @@ def list_number_word(words: list[str], command: str = "/liste") -> tuple[int | N
     return None, words
 
 
-def picked_list(session: Session, cmd: Command) -> tuple[repo.ListInfo, list[str], str]:
+def picked_list(session: Session, cmd: Command) -> tuple[lists_store.ListInfo, list[str], str]:
     """The list a read-only command shows (``/liste``, ``/stand``, ``/pdf``, ``/export``,
     ``/abrechnung``): list N of the place when the words name a number (as in the file
     name ``skatliste-N-…``), else the open list, else the latest. Also the other words,
@@ -76,7 +76,9 @@ def picked_list(session: Session, cmd: Command) -> tuple[repo.ListInfo, list[str
     asked = first if first.startswith("/") else "/liste"  # for the hint of a refusal
     number, rest = list_number_word(list(cmd.args), asked)
     if number is None:
-        lst = repo.open_list(session, cmd.chat_id) or repo.latest_list(session, cmd.chat_id)
+        lst = lists_store.open_list(session, cmd.chat_id) or lists_store.latest_list(
+            session, cmd.chat_id
+        )
         if lst is None:
             _refuse_at_desk(session, cmd)
             raise RuleError(
@@ -84,10 +86,10 @@ def picked_list(session: Session, cmd: Command) -> tuple[repo.ListInfo, list[str
                 hint="Starte eine mit /neu Anna Bernd Carla.",
             )
         return lst, rest, ""
-    lst = repo.numbered_list(session, cmd.chat_id, number)
+    lst = lists_store.numbered_list(session, cmd.chat_id, number)
     if lst is None:
-        latest = repo.latest_list(session, cmd.chat_id)
-        count = repo.list_number(session, latest) if latest is not None else 0
+        latest = lists_store.latest_list(session, cmd.chat_id)
+        count = lists_store.list_number(session, latest) if latest is not None else 0
         which = f"Liste 1 bis {count}" if count > 1 else ("Liste 1" if count else "keine Liste")
         raise RuleError(
             f"In {cmd.here} gibt es keine Liste {number}.",
@@ -96,14 +98,14 @@ def picked_list(session: Session, cmd: Command) -> tuple[repo.ListInfo, list[str
     return lst, rest, list_head(number, lst)
 
 
-def list_head(number: int, lst: repo.ListInfo) -> str:
+def list_head(number: int, lst: lists_store.ListInfo) -> str:
     """E.g. "📋 Liste 2 vom 30.11.2026 (abgeschlossen)"."""
     day = f" vom {texts.day(lst.created_at)}" if lst.created_at else ""
     state = "abgeschlossen" if lst.status is ListStatus.CLOSED else "läuft"
     return f"📋 <b>Liste {number}</b>{day} ({state})"
 
 
-def state_line(loaded: repo.LoadedList) -> str:
+def state_line(loaded: lists_store.LoadedList) -> str:
     """The next deal of an open list, or when a closed one was closed."""
     if loaded.lst.status is ListStatus.CLOSED:
         return texts.closed_line(loaded.lst.closed_at, loaded.sheet.games_played)
@@ -126,12 +128,14 @@ def refuse_at_tournament_desk(session: Session, cmd: Command) -> str:
     return rules
 
 
-def refuse_beside_running(session: Session, cmd: Command, command: str) -> repo.ListInfo | None:
+def refuse_beside_running(
+    session: Session, cmd: Command, command: str
+) -> lists_store.ListInfo | None:
     """The open list of the place, if it has no game yet (a new one replaces it); refused
     while it has games."""
-    running = repo.open_list(session, cmd.chat_id)
+    running = lists_store.open_list(session, cmd.chat_id)
     if running is not None:
-        loaded = repo.load(session, running)
+        loaded = lists_store.load(session, running)
         if loaded.sheet.games_played:
             raise RuleError(
                 f"Es läuft noch eine Liste ({texts.games(loaded.sheet.games_played)}).",
@@ -148,8 +152,8 @@ def start_list(
     *,
     first_dealer: int,
     series_length: int,
-    continues: repo.ListInfo | None = None,
-) -> tuple[repo.ListInfo, Sheet]:
+    continues: lists_store.ListInfo | None = None,
+) -> tuple[lists_store.ListInfo, Sheet]:
     """Every new list starts here (/neu, and /weiter with ``continues``): under the rules the
     chat chose with /regeln, never at a tournament desk, and never beside a running list with
     games (an empty one is replaced without asking)."""
@@ -157,8 +161,8 @@ def start_list(
     running = refuse_beside_running(session, cmd, "/weiter" if continues is not None else "/neu")
     if running is not None:
         guard_replace(session, running)  # never a tournament table's list
-        repo.discard_list(session, running)  # an empty list is no series: replaced, gone
-    lst = repo.create_list(
+        lists_store.discard_list(session, running)  # an empty list is no series: replaced, gone
+    lst = lists_store.create_list(
         session,
         cmd.chat_id,
         names,
@@ -271,7 +275,9 @@ def reading_tap(session: Session, cmd: Command) -> Answer:
     return Answer(notice="Liste angelegt.", buttons=(), send=reply)
 
 
-def opening_reply(lst: repo.ListInfo, sheet: Sheet, names: list[str], head: str = "") -> Reply:
+def opening_reply(
+    lst: lists_store.ListInfo, sheet: Sheet, names: list[str], head: str = ""
+) -> Reply:
     """What a new list says (/neu, a tournament table's list with its ``head`` line)."""
     table = "Dreiertisch" if len(names) == 3 else "Vierertisch (der Geber setzt aus)"
     rules = texts.rules_label(sheet)
@@ -291,7 +297,7 @@ def opening_reply(lst: repo.ListInfo, sheet: Sheet, names: list[str], head: str 
 
 
 def parse_game(
-    loaded: repo.LoadedList, words: list[str], command: str = "/spiel", example: str = ""
+    loaded: lists_store.LoadedList, words: list[str], command: str = "/spiel", example: str = ""
 ) -> tuple[int, str, tuple[str, ...]]:
     """The declarer's seat, the game as canonical text and the parser's notes, from the words
     of ``/spiel`` (or of a correction: ``command`` and ``example`` for its refusals)."""
@@ -316,7 +322,7 @@ class MissingName(RuleError):
 
 
 def missing_name(
-    loaded: repo.LoadedList, words: list[str], command: str, example: str = ""
+    loaded: lists_store.LoadedList, words: list[str], command: str, example: str = ""
 ) -> MissingName | None:
     """The refusal of a game entered without its player ("/spiel grand ohne 1 hand
     gewonnen"): the first word is no player but a word of the game grammar. The example
@@ -374,7 +380,7 @@ def korrigieren(session: Session, cmd: Command) -> Reply:
 
 
 def correction_fields(
-    loaded: repo.LoadedList, nr: int, rest: list[str]
+    loaded: lists_store.LoadedList, nr: int, rest: list[str]
 ) -> tuple[dict[str, object], tuple[str, ...]]:
     """The new row of a correction of game ``nr`` from the words after the number
     (``/korrigieren``, edited messages): ``{"kind": "pass"}`` or a game, with ``"dealer"``
@@ -401,7 +407,7 @@ def correction_fields(
     return {"kind": RowKind.GAME, "declarer": declarer, "announcement": text, **extra}, notes
 
 
-def _example(loaded: repo.LoadedList, nr: int) -> str:
+def _example(loaded: lists_store.LoadedList, nr: int) -> str:
     """An example correction of game ``nr`` that would be accepted: a declarer who is not
     its sitting-out dealer, and a game other than the booked one."""
     row = loaded.sheet.entry(nr).row
@@ -415,7 +421,7 @@ def _example(loaded: repo.LoadedList, nr: int) -> str:
 
 
 def _take_dealer(
-    loaded: repo.LoadedList, nr: int, words: list[str]
+    loaded: lists_store.LoadedList, nr: int, words: list[str]
 ) -> tuple[list[str], int | None]:
     """``geber NAME`` anywhere after the game number: the corrected dealer of game ``nr``."""
     lowered = [w.casefold() for w in words]
@@ -438,7 +444,7 @@ def _take_dealer(
 def correct_game(
     session: Session,
     cmd: Command,
-    loaded: repo.LoadedList,
+    loaded: lists_store.LoadedList,
     nr: int,
     declarer: int,
     text: str,
@@ -463,7 +469,7 @@ def unchanged(entry: Entry, fields: dict[str, object]) -> bool:
 def write_correction(
     session: Session,
     cmd: Command,
-    loaded: repo.LoadedList,
+    loaded: lists_store.LoadedList,
     nr: int,
     fields: dict[str, object],
     notes: tuple[str, ...] = (),
@@ -506,7 +512,7 @@ def write_correction(
 
 
 def _check_corrected_declarer(
-    loaded: repo.LoadedList,
+    loaded: lists_store.LoadedList,
     nr: int,
     fields: dict[str, object],
     declarer: int,
@@ -569,7 +575,7 @@ def umbenennen(session: Session, cmd: Command) -> Reply:
     check_unique([*others, new])
     old = loaded.players[seat].name
     after_rename(session, cmd.chat_id, old, new)  # a linked person keeps the new spelling
-    repo.rename_player(session, loaded.players[seat], new)
+    lists_store.rename_player(session, loaded.players[seat], new)
     text = f"✏️ {escape(old)} heißt jetzt {escape(new)}. Die Zahlen bleiben, wie sie sind."
     return book(session, cmd, loaded, keys=Keys.NONE).reply(text)
 
@@ -606,7 +612,7 @@ def serie(session: Session, cmd: Command) -> Reply:
             f"{texts.games(n)} {'geht' if n == 1 else 'gehen'} nicht.",
             hint=f"Erlaubt: {max(1, played)} bis {MAX_SERIES} (schon gespielt: {played}).",
         )
-    repo.set_series_length(session, loaded.lst, n)
+    lists_store.set_series_length(session, loaded.lst, n)
     # A new sheet: the loaded one may be the sheet cache's, shared beyond this unit of work.
     booked = book(session, cmd, loaded, after=loaded.sheet.with_series_length(n), keys=Keys.NONE)
     return booked.reply(f"📏 Die Serie hat jetzt {texts.games(n)}.\n{texts.progress(booked.after)}")
@@ -617,7 +623,7 @@ def serie(session: Session, cmd: Command) -> Reply:
 
 def stand(session: Session, cmd: Command) -> Reply:
     lst, words, head = picked_list(session, cmd)
-    loaded = repo.load(session, lst)
+    loaded = lists_store.load(session, lst)
     state = state_line(loaded)
     text = texts.totals_block(loaded.sheet, loaded.lst.seed) + "\n" + state
     doc = rich.standings_doc(loaded.sheet, loaded.lst.seed, title=head, tail=state)
@@ -638,7 +644,7 @@ LISTS_SHOWN = 20
 def listen(session: Session, cmd: Command) -> Reply:
     """``/listen``: the place's lists by number (as /liste N, /stand N, /pdf N take it), with
     day, players, state and who won (or leads)."""
-    found = repo.place_lists(session, cmd.chat_id, last=LISTS_SHOWN)
+    found = lists_store.place_lists(session, cmd.chat_id, last=LISTS_SHOWN)
     if not found:
         raise RuleError(
             f"In {cmd.here} gibt es noch keine Liste.",
@@ -649,7 +655,7 @@ def listen(session: Session, cmd: Command) -> Reply:
     if total > len(found):
         lines.append(f"… {total - len(found)} ältere: /liste N zeigt jede.")
     for number, lst in found:
-        loaded = repo.load(session, lst)
+        loaded = lists_store.load(session, lst)
         sheet = loaded.sheet
         day = texts.day(lst.created_at) if lst.created_at else "–"
         closed = lst.status is ListStatus.CLOSED
@@ -667,7 +673,7 @@ def listen(session: Session, cmd: Command) -> Reply:
 
 def liste(session: Session, cmd: Command) -> Reply:
     lst, words, which = picked_list(session, cmd)
-    loaded = repo.load(session, lst)
+    loaded = lists_store.load(session, lst)
     sheet = loaded.sheet
     entries = sheet.entries
     show_all = bool(words) and words[0].casefold() == "alle"
@@ -690,7 +696,7 @@ def liste(session: Session, cmd: Command) -> Reply:
     return Reply(rich.maybe("\n".join(lines), doc, settings))
 
 
-def export_document(loaded: repo.LoadedList) -> dict[str, object]:
+def export_document(loaded: lists_store.LoadedList) -> dict[str, object]:
     """The ``skatbot-liste/1`` JSON of docs/rules.md §11 (house lists: points as booked, Ramsch too)."""
     sheet = loaded.sheet
     names = sheet.players

@@ -12,7 +12,7 @@ import dataclasses
 
 from skatbot.rules.errors import RuleError
 from skatbot.rules.sheet import Entry, Sheet, Status
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage import message_links
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import Command, Edit, Reply
@@ -37,7 +37,7 @@ def apply_edit(
             hint=f"Als neue Nachricht schicken: {typed}",
         )
     row_id, list_id = booked
-    loaded = repo.open_list_loaded(session, cmd.chat_id)
+    loaded = lists_store.open_list_loaded(session, cmd.chat_id)
     if loaded is None or loaded.lst.id != list_id:
         _refuse_closed(session, list_id, row_id, name, words)
     assert loaded is not None
@@ -105,8 +105,8 @@ def _same(entry: Entry, fields: dict[str, object]) -> bool:
 def _refuse_closed(
     session: Session, list_id: int, row_id: int, name: str, words: list[str]
 ) -> None:
-    lst = repo.get_list(session, list_id)
-    entry = current_entry(repo.load(session, lst).sheet, row_id) if lst is not None else None
+    lst = lists_store.get_list(session, list_id)
+    entry = current_entry(lists_store.load(session, lst).sheet, row_id) if lst is not None else None
     nr = entry.nr if entry is not None and entry.nr is not None else None
     game = f"Spiel {nr}" if nr is not None else "Das Spiel"
     line = f"/korrigieren {nr if nr is not None else 'N'} {' '.join(_game_words(name, words))}"

@@ -4,7 +4,7 @@ keeps none, an ended tournament closed its table's, the last one is closed)."""
 from __future__ import annotations
 
 from skatbot.rules.errors import RuleError
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage.tournament import tournament_of
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.place_kinds import Becoming, refuse_other_kind
@@ -29,11 +29,11 @@ def refuse_at_desk(session: Session, cmd: Command) -> None:
     refuse_other_kind(session, cmd, Becoming.LISTS)
 
 
-def require_list(session: Session, cmd: Command) -> repo.LoadedList:
-    loaded = repo.open_list_loaded(session, cmd.chat_id)
+def require_list(session: Session, cmd: Command) -> lists_store.LoadedList:
+    loaded = lists_store.open_list_loaded(session, cmd.chat_id)
     if loaded is None:
         refuse_at_desk(session, cmd)
-        latest = repo.latest_list(session, cmd.chat_id)
+        latest = lists_store.latest_list(session, cmd.chat_id)
         if latest is not None:
             guard_ended(session, latest.id)  # an ended tournament closed its table: say so
             raise RuleError(

@@ -11,7 +11,7 @@ import dataclasses
 import datetime as dt
 
 from skatbot.rules.statistics import SeriesRef, running_scores
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import texts
 from skatbot.usecases.common.names import ascii_spelling
@@ -22,14 +22,14 @@ MAX_CAPTION_NAME = 64
 CURVE_LABEL = {False: "Seeger-Fabian", True: "Punkte mit Startpunkten"}
 
 
-def series_photo(session: Session, loaded: repo.LoadedList) -> Photo:
+def series_photo(session: Session, loaded: lists_store.LoadedList) -> Photo:
     """The running scores of the list, one line per player: what ``/stand`` showed after
     each game (Seeger-Fabian, or start points + bookings under house rules)."""
     from skatbot.charts import Chart, Line, render_png, x_step
 
     sheet = loaded.sheet
     lst = loaded.lst
-    number = repo.list_number(session, lst)
+    number = lists_store.list_number(session, lst)
     running = running_scores(sheet)
     lines = tuple(
         Line(name, tuple(r[seat] for r in running)) for seat, name in enumerate(sheet.players)
@@ -52,7 +52,7 @@ def series_photo(session: Session, loaded: repo.LoadedList) -> Photo:
     )
 
 
-def with_series_photo(session: Session, loaded: repo.LoadedList, reply: Reply) -> Reply:
+def with_series_photo(session: Session, loaded: lists_store.LoadedList, reply: Reply) -> Reply:
     """``reply`` with the series picture after its documents."""
     photo = series_photo(session, loaded)
     return dataclasses.replace(reply, documents=(*reply.documents, photo))

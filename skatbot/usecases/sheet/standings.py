@@ -12,7 +12,7 @@ import dataclasses
 
 from skatbot.rules.sheet import Sheet
 from skatbot.storage import chats
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage.settings import ChatSettings
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import rich, texts
@@ -38,7 +38,7 @@ def store(session: Session, chat_id: int, message_id: int) -> None:
 def pinned_text(session: Session, cmd: Command) -> str | None:
     """What /anheften sends and pins: the open list's standings (None: the update was
     handled before)."""
-    if repo.processed(session, cmd.update_id) is not None:
+    if lists_store.processed(session, cmd.update_id) is not None:
         return None
     loaded = require_list(session, cmd)
     settings = rich.settings_of(session, cmd.chat_id, loaded.chat_settings)
@@ -55,7 +55,7 @@ def standings_text(sheet: Sheet, seed: str, settings: ChatSettings | None = None
     return rich.maybe(text, doc, settings) if settings is not None else text
 
 
-def refresh(session: Session, loaded: repo.LoadedList, sheet: Sheet) -> tuple[Edit, ...]:
+def refresh(session: Session, loaded: lists_store.LoadedList, sheet: Sheet) -> tuple[Edit, ...]:
     """The edit of the pinned standings after a change of ``loaded`` to ``sheet`` (none if
     nothing is pinned)."""
     chat_id = loaded.lst.chat_id

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from skatbot.rules import money as m
 from skatbot.rules import tournament as tr
 from skatbot.rules.errors import RuleError
-from skatbot.storage import money as store
+from skatbot.storage import money as money_store
 from skatbot.storage import tournament as trepo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.tournament_models import Tournament
@@ -89,12 +89,12 @@ def _apply_prize_line(prizes: m.Prizes, line: str) -> m.Prizes:
 def fees_of(session: Session, t: Tournament) -> m.Fees:
     # A row covers the tournament it was set for and the later ones of the place (a club
     # keeps its fees), never an earlier one: an ended tournament keeps its money.
-    data = store.latest(session, t.chat_id, store.FEES, list_id=t.id)
+    data = money_store.latest(session, t.chat_id, money_store.FEES, list_id=t.id)
     return m.Fees() if data is None else m.Fees.from_json(data)
 
 
 def prizes_of(session: Session, t: Tournament) -> m.Prizes:
-    data = store.latest(session, t.chat_id, store.PRIZES, list_id=t.id)
+    data = money_store.latest(session, t.chat_id, money_store.PRIZES, list_id=t.id)
     return m.Prizes() if data is None else m.Prizes.from_json(data)
 
 
@@ -201,8 +201,8 @@ def gebuehren(session: Session, cmd: Command) -> Reply:
     t = _running(session, cmd)
     require_manager(t, cmd, readable="/gebuehren, /preise, /kasse, /abrechnung")
     fees = _each_line(lines, fees_of(session, t), _apply_fee_line)
-    store.add(
-        session, t.chat_id, store.FEES, fees.to_json(), from_list=t.id,
+    money_store.add(
+        session, t.chat_id, money_store.FEES, fees.to_json(), from_list=t.id,
         user_id=cmd.user_id, update_id=cmd.update_id,
     )  # fmt: skip
     return Reply(
@@ -258,8 +258,8 @@ def preise(session: Session, cmd: Command) -> Reply:
     t = _running(session, cmd)
     require_manager(t, cmd, readable="/gebuehren, /preise, /kasse, /abrechnung")
     prizes = _each_line(lines, prizes_of(session, t), _apply_prize_line)
-    store.add(
-        session, t.chat_id, store.PRIZES, prizes.to_json(), from_list=t.id,
+    money_store.add(
+        session, t.chat_id, money_store.PRIZES, prizes.to_json(), from_list=t.id,
         user_id=cmd.user_id, update_id=cmd.update_id,
     )  # fmt: skip
     report = cash_report(session, t)

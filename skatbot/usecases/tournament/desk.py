@@ -43,7 +43,7 @@ from skatbot.rules.money import format_money
 from skatbot.rules.numbers import is_number, refuse_foreign_digits
 from skatbot.rules.ranking import Ranked, lot_note
 from skatbot.rules.scoring import minus_sign
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage import questions
 from skatbot.storage import tournament as trepo
 from skatbot.storage.database import ensure_chat, lock_chat
@@ -55,10 +55,9 @@ from skatbot.usecases.common.names import check_unique, clean_name, full_stop, m
 from skatbot.usecases.common.place_kinds import Becoming, refuse_other_kind
 from skatbot.usecases.common.places import owns
 from skatbot.usecases.common.reply import Answer, Command, Document, Reply
-from skatbot.usecases.tournament import cash, ending
+from skatbot.usecases.tournament import cash, ending, tournament_season
 from skatbot.usecases.tournament import tables as tournament_tables
 from skatbot.usecases.tournament import teams as teams_uc
-from skatbot.usecases.tournament import tournament_season as season
 from skatbot.usecases.tournament.access import require_manager
 from skatbot.usecases.tournament.results import (
     counting_of,
@@ -102,7 +101,7 @@ def _require(session: Session, cmd: Command) -> Tournament:
 
 def _running(session: Session, cmd: Command) -> Tournament:
     """The tournament the management changes: the latest, unless it has ended."""
-    return season.running(session, cmd)
+    return tournament_season.running(session, cmd)
 
 
 def _collapse(text: str) -> str:
@@ -160,7 +159,7 @@ def _tables_lines(tables: Sequence[Sequence[str]]) -> list[str]:
 
 
 def turnier(session: Session, cmd: Command) -> Reply:
-    if season.is_end(cmd.args):
+    if tournament_season.is_end(cmd.args):
         return ending.ende(session, cmd)
     name = _collapse(cmd.rest)
     if not name:
@@ -182,7 +181,7 @@ def turnier(session: Session, cmd: Command) -> Reply:
             hint="Hier läuft ein Turnier zur Zeit: erst /turnier ende (Turnierleitung), "
             "dann /turnier NAME für das nächste.",
         )
-    if repo.open_list(session, cmd.chat_id) is not None:
+    if lists_store.open_list(session, cmd.chat_id) is not None:
         raise RuleError(
             f"In {cmd.here} läuft noch eine Liste.",
             hint="Schließ sie zuerst mit /abschluss ab, dann /turnier NAME.",
@@ -757,7 +756,7 @@ def _require_ranking(
 
 
 def rangliste(session: Session, cmd: Command) -> Reply:
-    t, rest = season.pick(session, cmd, cmd.args)
+    t, rest = tournament_season.pick(session, cmd, cmd.args)
     words = [w.lower() for w in rest]
     if words[:1] == ["serie"]:
         return _series_rangliste(session, t, words[1:])
@@ -773,7 +772,7 @@ def rangliste(session: Session, cmd: Command) -> Reply:
     ranked, complete, incomplete = full.ranked, full.complete, full.incomplete
     counting = counting_of(t)
     lines = [f"🏆 <b>Rangliste – {escape(t.name)}</b> ({series_span(complete)})"]
-    shown = season.shown_line(session, t)
+    shown = tournament_season.shown_line(session, t)
     if shown:
         lines.append(shown)
     first = len(lines)
@@ -826,7 +825,7 @@ def rangliste(session: Session, cmd: Command) -> Reply:
         complete,
         incomplete,
         *teams_uc.pdf_rows(t, team_ranking),
-        held=season.day_of(t),
+        held=tournament_season.day_of(t),
         scoring=_pdf_scoring(counting),
     )
     # The PDF is what was asked for: the chat gets a short summary as its caption (the whole
@@ -840,14 +839,14 @@ def rangliste(session: Session, cmd: Command) -> Reply:
     summary.extend(teams_uc.pdf_summary(team_ranking))
     if lost:
         summary.append(texts.lossy_names_note(lost))
-    doc = Document(season.file_name("rangliste", t), pdf, f"Rangliste {t.name}"[:200])
+    doc = Document(tournament_season.file_name("rangliste", t), pdf, f"Rangliste {t.name}"[:200])
     return Reply("\n".join(summary), documents=(doc,))
 
 
 def urkunden(session: Session, cmd: Command) -> Reply:
     from skatbot.pdf.certificates import render_certificates
 
-    t, words = season.pick(session, cmd, cmd.args)
+    t, words = tournament_season.pick(session, cmd, cmd.args)
     ranked, complete, incomplete = _require_ranking(t, trepo.load_series(session, t))
     n = 3
     if words:
@@ -861,17 +860,17 @@ def urkunden(session: Session, cmd: Command) -> Reply:
     top = ranked[:n]
     places = [(r.place, r.standing.name, r.standing.score) for r in top]
     prizes = cash.certificate_prizes(session, t)  # the prize on each certificate
-    pdf, lost = render_certificates(t.name, season.day_of(t), places, prizes)  # its day
+    pdf, lost = render_certificates(t.name, tournament_season.day_of(t), places, prizes)  # its day
     span = "Platz 1" if n == 1 else f"Platz 1–{n}"
     lines = [f"📜 Urkunden für {span} – {escape(t.name)} ({series_span(complete)})."]
-    shown = season.shown_line(session, t)
+    shown = tournament_season.shown_line(session, t)
     if shown:
         lines.append(shown)
     if incomplete:
         lines.append(f"ℹ️ {series_span(incomplete)} noch unvollständig, nicht gewertet.")
     if lost:
         lines.append(texts.lossy_names_note(lost))
-    doc = Document(season.file_name("urkunden", t), pdf, f"Urkunden {t.name}"[:200])
+    doc = Document(tournament_season.file_name("urkunden", t), pdf, f"Urkunden {t.name}"[:200])
     return Reply("\n".join(lines), documents=(doc,))
 
 
@@ -958,7 +957,7 @@ def _series_rangliste(session: Session, t: Tournament, words: Sequence[str]) -> 
         )
     ranked = series_ranking(t, target)
     lines = [f"🏅 <b>Serie {number} – {escape(t.name)}</b>"]
-    shown = season.shown_line(session, t)
+    shown = tournament_season.shown_line(session, t)
     if shown:
         lines.append(shown)
     for r in ranked:
@@ -1054,7 +1053,7 @@ def export_document(session: Session, t: Tournament) -> dict[str, object]:
         "seed": t.seed,
         "series_games": {"3": t.games_3, "4": t.games_4},
         "number": t.number,
-        "created": season.day_of(t).isoformat(),
+        "created": tournament_season.day_of(t).isoformat(),
         "closed": berlin_time(t.closed_at).date().isoformat() if t.closed_at else None,
         "counting": counting_of(t).code or "summe",
         "participants": [p.name for p in people],
@@ -1097,7 +1096,7 @@ def export_document(session: Session, t: Tournament) -> dict[str, object]:
 
 
 def export(session: Session, cmd: Command) -> Reply:
-    t, rest = season.pick(session, cmd, cmd.args)
+    t, rest = tournament_season.pick(session, cmd, cmd.args)
     if rest:
         raise RuleError(
             f"„{rest[0][:20]}“ kenne ich bei /export nicht.",
@@ -1108,7 +1107,7 @@ def export(session: Session, cmd: Command) -> Reply:
     raw = json.dumps(data, ensure_ascii=False, indent=2).encode()
     doc = Document(EXPORT_FILENAME, raw, f"Turnier als JSON ({EXPORT_FORMAT})")
     n = len(data["series"])  # type: ignore[arg-type]
-    shown = season.shown_line(session, t)
+    shown = tournament_season.shown_line(session, t)
     return Reply(
         f"📎 Export des Turniers „{escape(t.name)}“ ({texts.series_count(n)})."
         + (f"\n{shown}" if shown else ""),

@@ -13,8 +13,7 @@ from skatbot.storage.unit import Session
 from skatbot.usecases.common import confirm
 from skatbot.usecases.common.confirm import Shown
 from skatbot.usecases.common.reply import Command, Reply
-from skatbot.usecases.tournament import tables
-from skatbot.usecases.tournament import tournament_season as ts
+from skatbot.usecases.tournament import tables, tournament_season
 from skatbot.usecases.tournament.access import require_manager
 from skatbot.usecases.tournament.results import ranking_of, series_span
 
@@ -28,19 +27,19 @@ def _shown(session: Session, t: Tournament) -> Shown:
     return Shown(
         f"tournament:{t.id}",
         questions.thing_state(session, "tournaments", t.id),
-        unescape(f"{ts.contents(session, t)} ({counted})"),
+        unescape(f"{tournament_season.contents(session, t)} ({counted})"),
     )
 
 
 def ende(session: Session, cmd: Command) -> Reply:
     lock_chat(session, cmd.chat_id)
-    t = ts.running(session, cmd)
-    require_manager(t, cmd, readable=ts.READABLE)
+    t = tournament_season.running(session, cmd)
+    require_manager(t, cmd, readable=tournament_season.READABLE)
     done = trepo.load_series(session, t)
     ranked, complete, incomplete = ranking_of(t, done)
     if len(cmd.args) == 1:
         confirm.ask(session, cmd, confirm.END_TOURNAMENT, _shown(session, t))
-        lines = [f"❓ <b>{ts.label(t)} beenden?</b>"]
+        lines = [f"❓ <b>{tournament_season.label(t)} beenden?</b>"]
         if complete:
             lines.append(f"Gewertet: {series_span(complete)}.")
         else:
@@ -52,7 +51,7 @@ def ende(session: Session, cmd: Command) -> Reply:
             )
         lines.append(
             "Danach nimmt das Turnier nichts mehr an (keine Ergebnisse, keine Spiele an seinen "
-            f"Tischen); lesbar bleiben {ts.READABLE}. Das nächste Turnier: /turnier NAME."
+            f"Tischen); lesbar bleiben {tournament_season.READABLE}. Das nächste Turnier: /turnier NAME."
         )
         lines.append("👉 Zum Bestätigen: /turnier ende ja")
         return Reply("\n".join(lines))
@@ -66,16 +65,18 @@ def ende(session: Session, cmd: Command) -> Reply:
         undone="nichts beendet",
     )
     trepo.close_tournament(t, cmd.user_id)
-    ts.forget_pinned(session, t)
+    tournament_season.forget_pinned(session, t)
     closed, posts = tables.close_tables(session, t)
-    lines = [f"🏁 <b>{ts.label(t)} ist beendet</b> ({ts.dates(t)})."]
+    lines = [f"🏁 <b>{tournament_season.label(t)} ist beendet</b> ({tournament_season.dates(t)})."]
     if closed:
         lines.append(
             f"{closed} noch offene Tischliste{'n' if closed != 1 else ''} geschlossen – "
             "dort wird nichts mehr gebucht."
         )
     if ranked:
-        lines.append(f"Gewertet: {series_span(complete)}. Sieg: {ts.winners(ranked)}")
+        lines.append(
+            f"Gewertet: {series_span(complete)}. Sieg: {tournament_season.winners(ranked)}"
+        )
     n = t.number
     lines.append(
         f"Lesen: /rangliste turnier {n} · /urkunden turnier {n} · /kasse turnier {n} · "

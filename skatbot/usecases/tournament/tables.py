@@ -36,7 +36,7 @@ from skatbot.rules.numbers import is_number, parse_count
 from skatbot.rules.ranking import Ranked, Standing, lot_note
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import claims, places
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage import tournament as trepo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.lists_models import ListStatus
@@ -337,7 +337,7 @@ def _check_free(
             hint=f"/tisch {link.code} im Chat oder Thema des Tisches schicken.",
         )
     if link.list_id is not None:
-        lst = repo.get_list(session, link.list_id)
+        lst = lists_store.get_list(session, link.list_id)
         here = lst is not None and lst.chat_id == cmd.chat_id
         raise RuleError(
             f"{label} hat schon {'hier ' if here else ''}seine Liste.",
@@ -415,7 +415,7 @@ def release(session: Session, cmd: Command) -> Reply:
         raise RuleError(
             f"{label} ist mit keiner Liste verknüpft.", hint=f"Verknüpfen: /tisch {link.code}"
         )
-    lst = repo.get_list(session, link.list_id)
+    lst = lists_store.get_list(session, link.list_id)
     link.list_id = None
     trepo.set_signed(link, {})
     link.invite = new_invite()
@@ -437,17 +437,13 @@ def release(session: Session, cmd: Command) -> Reply:
 def close_tables(session: Session, t: Tournament) -> tuple[int, tuple[Post, ...]]:
     """The tournament ended: its open table lists are closed (they take no more games), and
     each table is told. Returns how many were open and the messages to them."""
-    from sqlalchemy import select
-
-    links = session.scalars(
-        select(TableLink).where(TableLink.tournament_id == t.id, TableLink.list_id.is_not(None))
-    ).all()
+    links = trepo.linked_tables(session, t)
     posts = []
     for link in links:
-        lst = repo.get_list(session, link.list_id) if link.list_id is not None else None
+        lst = lists_store.get_list(session, link.list_id) if link.list_id is not None else None
         if lst is None or lst.status is ListStatus.CLOSED:
             continue
-        repo.close_list(session, lst)
+        lists_store.close_list(session, lst)
         series = trepo.series_by_id(session, link.series_id)
         assert series is not None
         chat, thread = places.telegram_of(session, lst.chat_id)
@@ -463,7 +459,7 @@ def close_tables(session: Session, t: Tournament) -> tuple[int, tuple[Post, ...]
 # --- /abschluss: signatures ---------------------------------------------------------------------
 
 
-def after_close(session: Session, cmd: Command, loaded: repo.LoadedList) -> tuple[Post, ...]:
+def after_close(session: Session, cmd: Command, loaded: lists_store.LoadedList) -> tuple[Post, ...]:
     """A table list was closed: the sign message in the table's place (nothing for other
     lists)."""
     link = trepo.table_by_list(session, loaded.lst.id)
@@ -474,7 +470,7 @@ def after_close(session: Session, cmd: Command, loaded: repo.LoadedList) -> tupl
     return (Post(cmd.telegram_chat_id or cmd.chat_id, cmd.thread_id, Reply(text, buttons=buttons)),)
 
 
-def _results(loaded: repo.LoadedList) -> list[tr.SeriesResult]:
+def _results(loaded: lists_store.LoadedList) -> list[tr.SeriesResult]:
     if loaded.sheet.house is not None:
         raise RuleError(
             "Tische eines Turniers spielen nach ISkO, diese Liste nach Hausregeln.",
@@ -484,7 +480,7 @@ def _results(loaded: repo.LoadedList) -> list[tr.SeriesResult]:
 
 
 def _sign_message(
-    session: Session, link: TableLink, loaded: repo.LoadedList, signed: dict[str, int]
+    session: Session, link: TableLink, loaded: lists_store.LoadedList, signed: dict[str, int]
 ) -> tuple[str, Buttons]:
     t, series = _context(session, link)
     names = list(loaded.names)
@@ -503,7 +499,7 @@ def _sign_message(
         "bestätigt; für jemanden ohne Telefon tippt die Turnierleitung auf den Namen). "
         "Wenn alle unterschrieben haben, geht das Ergebnis an die Turnierleitung."
     )
-    shown = f"{SIGN_PREFIX}{link.id}:r{repo.last_row_id(session, loaded.lst)}"
+    shown = f"{SIGN_PREFIX}{link.id}:r{lists_store.last_row_id(session, loaded.lst)}"
     rows: list[tuple[tuple[str, str], ...]] = [((SIGN_LABEL, shown),)]
     open_names = [
         (f"✍️ {name[:20]}", f"{shown}:{seat}")
@@ -547,15 +543,15 @@ def sign_tap(session: Session, cmd: Command) -> Answer:
         return Answer(notice="Dieser Knopf gilt nicht mehr.")
     lock_chat(session, cmd.chat_id)
     link = trepo.table_by_id(session, int(parts[0]))
-    lst = repo.get_list(session, link.list_id) if link and link.list_id else None
+    lst = lists_store.get_list(session, link.list_id) if link and link.list_id else None
     if link is None or lst is None or lst.chat_id != cmd.chat_id:
         return Answer(notice="Dieser Knopf gilt nicht mehr.", buttons=())
     refused = _not_signable(session, cmd, link, lst)
     if refused is not None:
         return refused
     t, series = _context(session, link)
-    loaded = repo.load(session, lst)
-    if shown is not None and shown != repo.last_row_id(session, lst):
+    loaded = lists_store.load(session, lst)
+    if shown is not None and shown != lists_store.last_row_id(session, lst):
         raise RuleError(
             "Diese Nachricht zeigt die Liste, wie sie vorher war – inzwischen wurde sie "
             "geändert. Unterschrieben wird nur, was zu sehen war.",
@@ -578,7 +574,7 @@ def sign_tap(session: Session, cmd: Command) -> Answer:
 
 
 def _not_signable(
-    session: Session, cmd: Command, link: TableLink, lst: repo.ListInfo
+    session: Session, cmd: Command, link: TableLink, lst: lists_store.ListInfo
 ) -> Answer | None:
     """Why this table's list takes no signature now (a notice, or a refusal raised), or None."""
     if link.reported:
@@ -638,7 +634,7 @@ def _sign_for(
     t: Tournament,
     series: Series,
     link: TableLink,
-    loaded: repo.LoadedList,
+    loaded: lists_store.LoadedList,
     signed: dict[str, int],
     name: str,
 ) -> Answer:
@@ -663,7 +659,7 @@ def _signed(
     t: Tournament,
     series: Series,
     link: TableLink,
-    loaded: repo.LoadedList,
+    loaded: lists_store.LoadedList,
     signed: dict[str, int],
     name: str,
     by: int,
@@ -685,7 +681,7 @@ def _report(
     t: Tournament,
     series: Series,
     link: TableLink,
-    loaded: repo.LoadedList,
+    loaded: lists_store.LoadedList,
     signed: dict[str, int],
 ) -> Answer:
     """Everyone signed: the results enter the tournament as if typed with /ergebnis."""
@@ -726,7 +722,7 @@ def _series_winner(t: Tournament, target: trepo.LoadedSeries) -> str:
 # --- /oeffnen: the report withdrawn -------------------------------------------------------------
 
 
-def after_reopen(session: Session, cmd: Command, lst: repo.ListInfo) -> tuple[Post, ...]:
+def after_reopen(session: Session, cmd: Command, lst: lists_store.ListInfo) -> tuple[Post, ...]:
     """A table list was opened again: signatures void; a reported result is withdrawn (the
     desk sees it in a log line)."""
     link = trepo.table_by_list(session, lst.id)
@@ -759,8 +755,8 @@ def booked_reason(session: Session, series: Series) -> str | None:
     """Why the draw of ``series`` can no longer be taken back (None: it can): a table has
     played."""
     for link in trepo.table_links(session, series):
-        lst = repo.get_list(session, link.list_id) if link.list_id is not None else None
-        if lst is not None and repo.load(session, lst).rows:
+        lst = lists_store.get_list(session, link.list_id) if link.list_id is not None else None
+        if lst is not None and lists_store.load(session, lst).rows:
             return f"an Tisch {link.table_no} ist schon gespielt worden"
     return None
 
@@ -773,7 +769,7 @@ def take_back(
     gone: list[CloseTopic] = []
     posts: list[Post] = []
     for link in trepo.table_links(session, series):
-        lst = repo.get_list(session, link.list_id) if link.list_id is not None else None
+        lst = lists_store.get_list(session, link.list_id) if link.list_id is not None else None
         if lst is None:
             continue
         chat, thread = places.telegram_of(session, lst.chat_id)
@@ -806,11 +802,11 @@ def progress_lines(session: Session, t: Tournament, series: Series, results: obj
         if link.list_id is None:
             state = f"noch ohne Liste (/tisch {link.code})"
         else:
-            lst = repo.get_list(session, link.list_id)
+            lst = lists_store.get_list(session, link.list_id)
             if lst is None:
                 state = "Liste gelöscht"
             else:
-                sheet = repo.load(session, lst).sheet
+                sheet = lists_store.load(session, lst).sheet
                 played = f"{sheet.games_played}/{sheet.series_length} Spiele"
                 if lst.status is ListStatus.CLOSED:
                     signed = len(trepo.signed_of(link))

@@ -274,8 +274,7 @@ def teamwertung(session: Session, cmd: Command, t: Tournament) -> Reply:
         )
     if best == t.team_best:
         return Reply(f"🏅 {scoring_text(t)} – unverändert.")
-    t.team_best = best
-    session.flush()
+    tournament_teams.set_team_best(session, t, best)
     return Reply(f"🏅 {scoring_text(t)}. Die /rangliste zeigt sie neben der Einzelwertung.")
 
 

@@ -20,7 +20,7 @@ from sqlalchemy import update
 
 from skatbot.rules import rating as rt
 from skatbot.rules.season import Result, Series
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage.lists_models import SheetList
 from skatbot.usecases.season import commands as season_uc
 from tests.harness import Harness
@@ -99,7 +99,7 @@ def build_year(chat: Harness) -> list[tuple[dt.date, dict[str, tuple[int, int, i
             names, plays = script(evening, series)
 
             def write(session, names=names, plays=plays, evening=evening, series=series):  # type: ignore[no-untyped-def]
-                lst = repo.create_list(
+                lst = lists_store.create_list(
                     session,
                     CHAT,
                     names,
@@ -112,7 +112,7 @@ def build_year(chat: Harness) -> list[tuple[dt.date, dict[str, tuple[int, int, i
                 for i, (who, text) in enumerate(plays):
                     dealer = i % len(names)
                     if who:
-                        repo.append_row(
+                        lists_store.append_row(
                             session,
                             lst,
                             kind="game",
@@ -121,8 +121,8 @@ def build_year(chat: Harness) -> list[tuple[dt.date, dict[str, tuple[int, int, i
                             announcement=text,
                         )
                     else:
-                        repo.append_row(session, lst, kind="pass", dealer=dealer)
-                repo.close_list(session, lst)
+                        lists_store.append_row(session, lst, kind="pass", dealer=dealer)
+                lists_store.close_list(session, lst)
                 when = day_of(evening) + dt.timedelta(hours=series)
                 session.execute(
                     update(SheetList).where(SheetList.id == lst.id).values(created_at=when)

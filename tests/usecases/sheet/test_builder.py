@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage.database import Database
 from tests.harness import Harness, Message, Tapped
 
@@ -59,9 +59,9 @@ def games(db: Database, chat_id: int = CHAT) -> list[str]:
     """The announcements (or kinds) of the open list's rows, in order."""
 
     def read(session):  # type: ignore[no-untyped-def]
-        lst = repo.open_list(session, chat_id)
+        lst = lists_store.open_list(session, chat_id)
         assert lst is not None
-        loaded = repo.load(session, lst)
+        loaded = lists_store.load(session, lst)
         return [r.announcement or r.kind for r in loaded.rows]
 
     return db.run_read(read)

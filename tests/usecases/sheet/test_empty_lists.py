@@ -5,7 +5,7 @@ harness)."""
 
 from __future__ import annotations
 
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from tests.harness import Harness
 from tests.helpers import ok, refused
 from tests.standin.fake_telegram import html_to_text
@@ -30,11 +30,11 @@ async def test_closing_an_empty_list_is_refused_with_a_hint_that_works(chat: Har
 
 def _closed_empty_list(chat: Harness) -> None:
     def write(session):  # type: ignore[no-untyped-def]
-        lst = repo.create_list(
+        lst = lists_store.create_list(
             session, -1001, ["Anna", "Bernd", "Carla"], first_dealer=0, series_length=36,
             rules="isko", seed="abcd1234", user_id=1,
         )  # fmt: skip
-        repo.close_list(session, lst)
+        lists_store.close_list(session, lst)
 
     chat.db.run_write(write)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from skatbot.rules.scoring import seeger_fabian_score
-from skatbot.usecases.tournament import tables as table_lists
+from skatbot.usecases.tournament import tables as tournament_tables
 from tests.harness import Harness, Message
 
 FORUM = -1009101  # the tournament group (a forum): the desk is its General
@@ -27,7 +27,7 @@ PLAYERS = [
 USER = {name: 100 + i for i, name in enumerate(PLAYERS)}
 WON, LOST = "grand ohne 1 hand gewonnen", "grand ohne 1 verloren"
 WON_POINTS, LOST_POINTS = 72, -96  # grand (24) ohne 1 spiel 2 hand 3; lost, not hand: -2 x 48
-SIGN_LABEL = table_lists.SIGN_LABEL
+SIGN_LABEL = tournament_tables.SIGN_LABEL
 
 
 async def send(
@@ -222,7 +222,7 @@ async def test_thirteen_players_two_series_every_table_in_its_topic(chat: Harnes
         assert any(f"Serie {series} komplett – Seriensieg" in t for t in desk), desk[-3:]
         if series == 1:
             last = [m for m in messages(chat, FORUM, 0) if m.buttons][-1]
-            notice = await tap(chat, last, data_of(last, table_lists.DRAW_LABEL), MANAGER)
+            notice = await tap(chat, last, data_of(last, tournament_tables.DRAW_LABEL), MANAGER)
             assert "Ausgelost" in notice, notice
 
     ranking = await ok(chat, "/rangliste", FORUM)

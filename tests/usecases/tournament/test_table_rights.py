@@ -19,8 +19,8 @@ from skatbot.storage.lists_models import SheetList
 from skatbot.storage.schema import metadata
 from skatbot.storage.tournament_models import TableLink
 from skatbot.usecases.common.reply import Command
-from skatbot.usecases.tournament import desk as tournament
-from skatbot.usecases.tournament import tables as table_lists
+from skatbot.usecases.tournament import desk as tournament_desk
+from skatbot.usecases.tournament import tables as tournament_tables
 from tests.harness import Harness
 from tests.helpers import PG_URL, fresh_database
 from tests.standin.fake_telegram import BOT_USERNAME
@@ -136,7 +136,7 @@ async def test_the_deep_link_is_long_single_use_and_void_after_the_next_draw(cha
     codes, links = await draw(chat)
     assert sorted(links) == ["1", "2"]
     for payload in links.values():
-        code = payload.removeprefix(table_lists.INVITE_PREFIX)
+        code = payload.removeprefix(tournament_tables.INVITE_PREFIX)
         assert len(code) * 6 >= 96, code  # URL-safe base64: 6 bits a character
     # "add to group" sends /start <payload> there; whoever tapped it
     opened = await ok(chat, f"/start@{BOT_USERNAME} {links['1']}", EVIL, user_id=OUTSIDER)
@@ -155,7 +155,7 @@ async def test_the_deep_link_is_long_single_use_and_void_after_the_next_draw(cha
     assert fresh["1"] != links["1"]
     await ok(chat, f"/start {fresh['1']}", TABLE_CHAT, user_id=USER["Anna"])
     # the next draw voids the links of series 1 that were not used
-    unused = links["2"].removeprefix(table_lists.INVITE_PREFIX)
+    unused = links["2"].removeprefix(tournament_tables.INVITE_PREFIX)
 
     def invite_of(code: str) -> Any:
         return chat.db.run_read(
@@ -245,10 +245,10 @@ def test_two_chats_linking_one_table_at_once_get_it_once(tmp_path: Any) -> None:
                 update_id=0, args=tuple(text.split()[1:]), text=text, telegram_chat_id=chat,
             )  # fmt: skip
 
-        db.run_write(lambda s: tournament.turnier(s, cmd(desk, "/turnier Rennen")))
+        db.run_write(lambda s: tournament_desk.turnier(s, cmd(desk, "/turnier Rennen")))
         names = ", ".join(f"Spieler{i}" for i in range(12))  # three Vierertische
-        db.run_write(lambda s: tournament.teilnehmer(s, cmd(desk, f"/teilnehmer {names}")))
-        db.run_write(lambda s: tournament.auslosen(s, cmd(desk, "/auslosen 1")))
+        db.run_write(lambda s: tournament_desk.teilnehmer(s, cmd(desk, f"/teilnehmer {names}")))
+        db.run_write(lambda s: tournament_desk.auslosen(s, cmd(desk, "/auslosen 1")))
         codes = db.run_read(lambda s: list(s.scalars(select(TableLink.code))))
         assert len(codes) == 3
         wins = 0
@@ -266,7 +266,7 @@ def test_two_chats_linking_one_table_at_once_get_it_once(tmp_path: Any) -> None:
                 def unit(s: Any) -> None:
                     lock_chat(s, chat)
                     barrier.wait()  # both chats are inside their transaction now
-                    table_lists.tisch(s, cmd(chat, f"/tisch {code}"))
+                    tournament_tables.tisch(s, cmd(chat, f"/tisch {code}"))
 
                 try:
                     db.run_write(unit)
@@ -290,7 +290,9 @@ def test_two_chats_linking_one_table_at_once_get_it_once(tmp_path: Any) -> None:
             assert count == 1, (outcome, count)
             wins += 1
             no = codes.index(code) + 1
-            db.run_write(lambda s, no=no: table_lists.tisch(s, cmd(desk, f"/tisch freigeben {no}")))
+            db.run_write(
+                lambda s, no=no: tournament_tables.tisch(s, cmd(desk, f"/tisch freigeben {no}"))
+            )
         assert wins == 12
     finally:
         db.dispose()

@@ -585,7 +585,7 @@ async def test_hilfe_turnier_describes_the_whole_season(chat: Harness) -> None:
 async def test_the_next_draw_button_follows_an_undone_draw_and_an_ended_tournament(
     chat: Harness,
 ) -> None:
-    from skatbot.usecases.tournament import tables as table_lists
+    from skatbot.usecases.tournament import tables as tournament_tables
 
     await tl.ok(chat, "/turnier Vereinsmeisterschaft", tl.PLAIN)
     await tl.ok(chat, "/teilnehmer " + ", ".join(tl.SEVEN), tl.PLAIN)
@@ -601,7 +601,7 @@ async def test_the_next_draw_button_follows_an_undone_draw_and_an_ended_tourname
             msg = tl.sign_message(chat, where, None)
             await tl.tap(chat, msg, f"{tl.data_of(msg, tl.SIGN_LABEL)}:{seat}", tl.USER[name])
     button = [m for m in tl.messages(chat, tl.PLAIN) if m.buttons][-1]
-    data = tl.data_of(button, table_lists.DRAW_LABEL)
+    data = tl.data_of(button, tournament_tables.DRAW_LABEL)
     assert "Ausgelost" in await tl.tap(chat, button, data, tl.MANAGER)
     assert "Serie 2 ausgelost" in tl.messages(chat, tl.PLAIN)[-1].text
     assert "gilt nicht mehr" in await tl.tap(chat, button, data, tl.MANAGER)  # used up
@@ -612,13 +612,13 @@ async def test_the_next_draw_button_follows_an_undone_draw_and_an_ended_tourname
     button = [m for m in tl.messages(chat, tl.PLAIN) if m.buttons][-1]
     assert "zurückgenommen" in button.text
     assert "Ausgelost" in await tl.tap(
-        chat, button, tl.data_of(button, tl.table_lists.DRAW_LABEL), tl.MANAGER
+        chat, button, tl.data_of(button, tl.tournament_tables.DRAW_LABEL), tl.MANAGER
     )
     assert "Serie 2 ausgelost" in tl.messages(chat, tl.PLAIN)[-1].text
     await tl.ok(chat, "/auslosen zurück", tl.PLAIN)
     await tl.ok(chat, "/auslosen zurück ja", tl.PLAIN)
     button = [m for m in tl.messages(chat, tl.PLAIN) if m.buttons][-1]
-    data = tl.data_of(button, table_lists.DRAW_LABEL)
+    data = tl.data_of(button, tournament_tables.DRAW_LABEL)
     await tl.ok(chat, "/turnier ende", tl.PLAIN)
     await tl.ok(chat, "/turnier ende ja", tl.PLAIN)
     assert "gilt nicht mehr" in await tl.tap(chat, button, data, tl.MANAGER)  # ended

@@ -33,7 +33,7 @@ from skatbot.rules.grammar import format_announcement
 from skatbot.rules.numbers import is_number
 from skatbot.rules.sheet import Entry, Status
 from skatbot.storage import builders
-from skatbot.storage import lists as repo
+from skatbot.storage import lists as lists_store
 from skatbot.storage.builders import BuilderStatus, GameBuilder
 from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
@@ -53,7 +53,7 @@ State = bs.State
 
 @dataclass
 class Context:
-    loaded: repo.LoadedList
+    loaded: lists_store.LoadedList
     target: Entry | None  # the game being corrected
 
     @property
@@ -193,8 +193,8 @@ def _load_builder(
         return Answer(
             notice=f"Diese Eingabe gehört {b.owner_name or 'jemand anderem'}. Eigene: /spiel"
         )
-    lst = repo.open_list(session, cmd.chat_id)
-    loaded = repo.load(session, lst) if lst is not None else None
+    lst = lists_store.open_list(session, cmd.chat_id)
+    loaded = lists_store.load(session, lst) if lst is not None else None
     target: Entry | None = None
     if loaded is not None and b.target_row is not None:
         target = valid_entry(loaded, b.target_row)
@@ -261,7 +261,7 @@ def _book(session: Session, cmd: Command, b: GameBuilder, book: bs.Book, ctx: Co
     return Answer(notice="Eingetragen.", text=reply.text, buttons=reply.buttons, edits=edits)
 
 
-def valid_entry(loaded: repo.LoadedList, row_id: int) -> Entry | None:
+def valid_entry(loaded: lists_store.LoadedList, row_id: int) -> Entry | None:
     for e in loaded.sheet.entries:
         if e.row.id == row_id and e.status is Status.VALID:
             return e
