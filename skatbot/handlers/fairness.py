@@ -26,15 +26,23 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict, deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from skatbot.rules.errors import RuleError
 
-if TYPE_CHECKING:
-    from collections.abc import Iterable
 
-    from skatbot.handlers.routes import Route
+class Route(Protocol):
+    """What fairness reads of a route of the route table (``routes.Route``; not imported:
+    the route table imports the runtime, which imports this module)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def document(self) -> bool: ...
+
 
 # Heavy reads that answer with a document or picture: always (their route says
 # ``document=True``), or when asked with one of these words.
