@@ -239,14 +239,14 @@ class Harness:
                 [Reply(error_text(err), refusal=True)], chat_id, thread_id, start
             )
         cmd = Command(
-            chat_id=await self._place(chat_id, thread_id),
+            place_id=await self._place(chat_id, thread_id),
             chat_title=CHAT_TITLE if chat_id < 0 else name,
             user_id=user,
             user_name=name,
             update_id=update_id,
             args=args,
             text=text,
-            is_admin=route.admin and admin,
+            is_admin=route.asks_admin and admin,
             source_message_id=source,
             thread_id=thread_id,
             telegram_chat_id=chat_id,
@@ -315,7 +315,7 @@ class Harness:
         else:
             raise NotInHarness(f"the button {route.name} is Telegram glue: use the bot fixture")
         cmd = Command(
-            chat_id=await self._place(msg.chat_id, msg.thread_id),
+            place_id=await self._place(msg.chat_id, msg.thread_id),
             chat_title=CHAT_TITLE,
             user_id=None if user_id in PLACEHOLDER_IDS else user_id,
             user_name=name,

@@ -46,7 +46,7 @@ async def cmd_anheften(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         return
     if text is None:
         return  # redelivered: done before
-    chat_id = cmd.chat_id
+    chat_id = cmd.place_id
 
     async def pin(d: Delivery) -> None:
         """Send the standings, pin them, remember the message id: in the chat's queue, so the

@@ -41,7 +41,7 @@ def _command_handler(route: Route) -> Callback:
     async def handle(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         # A use case is sync code inside a transaction and cannot ask Telegram; commands whose
         # permission depends on chat admins ask first (one getChatMember call).
-        is_admin = await admin.is_chat_admin(update, context) if route.admin else False
+        is_admin = await admin.is_chat_admin(update, context) if route.asks_admin else False
         await execute(
             update,
             context,

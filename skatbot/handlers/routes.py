@@ -35,6 +35,11 @@ from skatbot.handlers.command_like import COMMAND_LIKE
 from skatbot.handlers.runtime import CallbackUseCase, UseCase
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import Command
+from skatbot.usecases.common.place_kinds import PlaceKind
+from skatbot.usecases.common.serving import Target, at, serve
+from skatbot.usecases.common.rights import TOURNAMENT_MANAGER
+
+DESK = PlaceKind.TOURNAMENT_DESK
 
 # A PTB callback: for routes that are Telegram glue themselves (status updates, the builder's
 # buttons, and /anheften, which sends and pins before it writes).
@@ -58,7 +63,8 @@ class Route:
     kind: Kind
     name: str  # the command; for other kinds a label (logs, tests)
     # a use case (commands, buttons), named (``Lazy``) or itself, or a PTB callback
-    run: Lazy | UseCase | CallbackUseCase | Callback
+    # a route declared by place kind (``Target``s: parser, use case, right), or the older forms
+    run: Lazy | UseCase | CallbackUseCase | Callback | tuple[Target, ...]
     menu: str | None = HIDDEN  # the menu text of a command
     write: bool = False  # commands; a button's use case always runs in a write transaction
     admin: bool = False
@@ -76,12 +82,30 @@ class Route:
     def is_use_case(self) -> bool:
         """A sync use case run by ``runtime.execute`` (commands) or ``runtime.execute_callback``
         (buttons); else ``run`` is a PTB callback."""
-        return isinstance(self.run, Lazy) or not inspect.iscoroutinefunction(self.run)
+        return isinstance(self.run, (Lazy, tuple)) or not inspect.iscoroutinefunction(self.run)
+
+    @property
+    def targets(self) -> tuple[Target, ...]:
+        """The place kinds a declared route serves, one target each (else ``()``)."""
+        return self.run if isinstance(self.run, tuple) else ()
+
+    @property
+    def asks_admin(self) -> bool:
+        """Whether Telegram is asked if the sender is a chat admin (before the transaction)."""
+        return self.admin or any(r.asks_admin for t in self.targets for r in t.rights)
 
     @property
     def use_case(self) -> Any:
         """The use case function of a command or button route (imported at the first call)."""
+        if isinstance(self.run, tuple):
+            found = _SERVED.get(self.name + self.kind.value)
+            if found is None:
+                found = _SERVED[self.name + self.kind.value] = serve(self.name, self.run)
+            return found
         return self.run.resolve() if isinstance(self.run, Lazy) else self.run
+
+
+_SERVED: dict[str, Any] = {}
 
 
 @dataclass(frozen=True)
@@ -132,7 +156,7 @@ def glue(target: str) -> Callback:
 
 def command(
     name: str,
-    run: Lazy | UseCase | Callback,
+    run: Lazy | UseCase | Callback | Target | tuple[Target, ...],
     menu: str | None,
     *,
     write: bool = False,
@@ -141,7 +165,10 @@ def command(
     document: bool = False,
     editable: bool = False,
 ) -> Route:
-    """``/name``. ``menu`` is required: its menu text, or ``HIDDEN``."""
+    """``/name``. ``menu`` is required: its menu text, or ``HIDDEN``. ``run``: the targets
+    of the place kinds it serves (``at(...)``), or an undeclared use case."""
+    if isinstance(run, Target):
+        run = (run,)
     if inspect.iscoroutinefunction(run) and (write or admin or heavy):
         raise ValueError(f"/{name}: a PTB callback runs its own unit, flags do not apply")
     if document and (write or not heavy):
@@ -160,9 +187,15 @@ def command(
 
 
 def button(
-    name: str, pattern: str, run: Lazy | CallbackUseCase | Callback, *, heavy: bool = False
+    name: str,
+    pattern: str,
+    run: Lazy | CallbackUseCase | Callback | Target | tuple[Target, ...],
+    *,
+    heavy: bool = False,
 ) -> Route:
     """A button: callback data matching ``pattern`` (PTB takes the first route that matches)."""
+    if isinstance(run, Target):
+        run = (run,)
     if inspect.iscoroutinefunction(run) and heavy:
         raise ValueError(f"button {name}: a PTB callback runs its own unit, flags do not apply")
     return Route(
@@ -248,7 +281,7 @@ ROUTES: list[Route] = [
     command("entfernen", lazy("tournament.desk:entfernen"), "Preisskat: Teilnehmer entfernen, nach der Auslosung ab der nächsten Serie", write=True, admin=True),
     command("team", lazy("tournament.desk:team"), "Preisskat: Team setzen: /team Anna Skatfreunde Nord (/team Anna -)", write=True, admin=True),
     command("teamwertung", lazy("tournament.desk:teamwertung"), "Preisskat: Teamwertung: /teamwertung summe oder beste 3", write=True, admin=True),
-    command("serienlaenge", lazy("tournament.desk:serienlaenge"), "Preisskat: Spiele je Serie: /serienlaenge 36 48", write=True, admin=True),
+    command("serienlaenge", at(DESK, "tournament.series_length:serienlaenge", parse="tournament.series_length:parse", right={"SetLengths": TOURNAMENT_MANAGER}), "Preisskat: Spiele je Serie: /serienlaenge 36 48", write=True),
     command("turnierregeln", lazy("tournament.desk:turnierregeln"), "Preisskat: Zählweise: /turnierregeln summe oder schnitt mindestens 2", write=True, admin=True),
     command("auslosen", lazy("tournament.desk:auslosen"), "Preisskat: Tische der nächsten Serie auslosen", write=True, admin=True, heavy=True),
     # at a league desk /ergebnis takes the league's results, else the tournament's

@@ -120,7 +120,7 @@ def command_of(update: Update) -> Command:
     words = words_of(text)
     user_id, name = sender_of(update)
     return Command(
-        chat_id=chat.id if chat else 0,
+        place_id=chat.id if chat else 0,
         chat_title=(chat.title or chat.full_name or "") if chat else "",
         user_id=user_id,
         user_name=name,
@@ -154,8 +154,8 @@ def effect(
         reply = use_case(session, cmd)
         if not link or cmd.source_message_id is None or reply.refusal:
             return reply, None
-        message_links.remember(session, cmd.chat_id, cmd.source_message_id, cmd.update_id)
-        return reply, durable.Link(cmd.chat_id, cmd.source_message_id, cmd.update_id)
+        message_links.remember(session, cmd.place_id, cmd.source_message_id, cmd.update_id)
+        return reply, durable.Link(cmd.place_id, cmd.source_message_id, cmd.update_id)
 
     return once(session, cmd, run)
 
@@ -170,12 +170,12 @@ def once(
     stored in the same transaction (with the text ``record`` gives for the result)."""
     # Lock the chat before the redelivery check: a second instance handling the same
     # update waits here and then finds it processed (PostgreSQL; no-op on SQLite).
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     if lists_store.processed(session, cmd.update_id) is not None:
         return None
     result = run()
     text = record(result) if record is not None else ""
-    lists_store.mark_processed(session, cmd.update_id, cmd.chat_id, text)
+    lists_store.mark_processed(session, cmd.update_id, cmd.place_id, text)
     return result
 
 
@@ -323,7 +323,7 @@ def callback_command_of(update: Update) -> Command:
     user = query.from_user
     data = query.data or ""
     return Command(
-        chat_id=chat.id if chat else 0,
+        place_id=chat.id if chat else 0,
         chat_title=(chat.title or chat.full_name or "") if chat else "",
         user_id=user.id if user and user.id not in PLACEHOLDER_IDS else None,
         user_name=user.full_name if user else "",
@@ -344,7 +344,7 @@ async def in_place(context: ContextTypes.DEFAULT_TYPE, cmd: Command) -> Command:
     if not cmd.thread_id:
         return cmd
     place = await place_of(context, cmd.telegram_chat_id, cmd.thread_id)
-    return dataclasses.replace(cmd, chat_id=place)
+    return dataclasses.replace(cmd, place_id=place)
 
 
 async def place_of(context: ContextTypes.DEFAULT_TYPE, chat_id: int, thread_id: int) -> int:

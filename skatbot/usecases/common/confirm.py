@@ -80,7 +80,7 @@ def ask(session: Session, cmd: Command, kind: str, shown: Shown) -> str:
     nonce = secrets.token_hex(8)
     questions.put(
         session,
-        cmd.chat_id,
+        cmd.place_id,
         asker(cmd),
         kind,
         target=shown.target,
@@ -117,7 +117,7 @@ def answer(
         return again if isinstance(again, str) else again(target)
 
     if nonce is not None:
-        found = questions.by_nonce(session, cmd.chat_id, kind, nonce)
+        found = questions.by_nonce(session, cmd.place_id, kind, nonce)
         if found is None:
             raise NotConfirmed(
                 "Dieser Knopf gilt nicht mehr – die Frage ist schon beantwortet oder neu "
@@ -125,7 +125,7 @@ def answer(
                 hint=f"Neu fragen: {ask_again('')}",
             )
     else:
-        found = questions.of_asker(session, cmd.chat_id, asker(cmd), kind)
+        found = questions.of_asker(session, cmd.place_id, asker(cmd), kind)
         if found is not None and one_step and utc_now() - found.asked_at > VALID:
             # long past: this message answers no question, it is the one-step order
             questions.drop(session, found.id)
@@ -154,7 +154,7 @@ def _not_asked(
     session: Session, cmd: Command, kind: str, again: str, *, one_step: bool, button: bool
 ) -> None:
     since = utc_now() - VALID
-    if questions.asked_by_others(session, cmd.chat_id, asker(cmd), kind, since):
+    if questions.asked_by_others(session, cmd.place_id, asker(cmd), kind, since):
         tap = " – oder auf den Knopf unter der Frage tippen" if button else ""
         raise NotConfirmed(
             "Die offene Frage hat jemand anderes bekommen – ein „ja“ bestätigt nur die "
@@ -200,4 +200,4 @@ def changed(then: Shown, now: Shown | None) -> str:
 
 def forget(session: Session, cmd: Command, target: str) -> None:
     """``target`` is gone: every open question about it goes too (they quote its names)."""
-    questions.drop_target(session, cmd.chat_id, target)
+    questions.drop_target(session, cmd.place_id, target)

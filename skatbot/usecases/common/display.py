@@ -16,12 +16,12 @@ USAGE = "/darstellung tabelle (Liste und Stand als Tabelle) oder /darstellung te
 def darstellung(session: Session, cmd: Command) -> Reply:
     words = [w.casefold() for w in cmd.args]
     if not words:
-        now = TABLE if wants_tables(chats.settings_of(session, cmd.chat_id)) else TEXT
+        now = TABLE if wants_tables(chats.settings_of(session, cmd.place_id)) else TEXT
         return Reply(f"Darstellung hier: {now}. Ändern: {USAGE}")
     if len(words) != 1 or words[0] not in DISPLAYS:
         raise RuleError(f"Die Darstellung „{' '.join(cmd.args)}“ kenne ich nicht.", hint=USAGE)
     choice = words[0]
-    chats.update_settings(session, cmd.chat_id, lambda s: dataclasses.replace(s, display=choice))
+    chats.update_settings(session, cmd.place_id, lambda s: dataclasses.replace(s, display=choice))
     if choice == TABLE:
         return Reply(
             "✅ Liste und Stand kommen hier als Tabelle (wo Telegram das kann, sonst als Text)."

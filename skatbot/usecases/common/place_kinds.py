@@ -10,14 +10,20 @@ commands - and whoever may create the newest thing would gain a say over the old
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from enum import Enum
 from html import escape
+from typing import Final
 
 from skatbot.rules.calendar import berlin_date
 from skatbot.rules.errors import RuleError
 from skatbot.storage import league as league_store
 from skatbot.storage import tournament as trepo
-from skatbot.storage.league_models import MatchDay
+from skatbot.storage import place_facts
+from skatbot.storage.league_models import League, MatchDay
+from skatbot.storage.place_facts import PlaceFacts
+from skatbot.storage.tournament_models import Tournament
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import Command
 
@@ -62,7 +68,7 @@ def refuse_other_kind(session: Session, cmd: Command, becoming: Becoming) -> Non
     to the desk's commands); a league desk's refusal of a host is ``/ausrichter``'s."""
     fix = _ELSEWHERE[becoming] + " Nichts wurde geändert."
     if becoming in (Becoming.TOURNAMENT_DESK, Becoming.LISTS):
-        league = league_store.league_of(session, cmd.chat_id)
+        league = league_store.league_of(session, cmd.place_id)
         if league is not None:
             what = "keine Liste" if becoming is Becoming.LISTS else "kein Turnier"
             raise RuleError(
@@ -71,7 +77,7 @@ def refuse_other_kind(session: Session, cmd: Command, becoming: Becoming) -> Non
                 hint=fix,
             )
     if becoming in (Becoming.LEAGUE_DESK, Becoming.HOST):
-        t = trepo.tournament_of(session, cmd.chat_id)
+        t = trepo.tournament_of(session, cmd.place_id)
         if t is not None:
             what = "keine Liga" if becoming is Becoming.LEAGUE_DESK else "kein Spieltag der Liga"
             raise RuleError(
@@ -80,9 +86,141 @@ def refuse_other_kind(session: Session, cmd: Command, becoming: Becoming) -> Non
                 hint=fix,
             )
     if becoming in (Becoming.TOURNAMENT_DESK, Becoming.LEAGUE_DESK):
-        day = hosting_today(session, cmd.chat_id)
+        day = hosting_today(session, cmd.place_id)
         if day is not None:
             raise RuleError(
                 f"{_this(cmd)} richtet heute Spieltag {day.number} einer Liga aus.",
                 hint="Ab morgen geht das hier. " + fix,
             )
+
+
+# --- the kind of a place, decided once per update ----------------------------------------------
+
+
+class PlaceKind(Enum):
+    """What a place is to a command. A route serves some kinds, one use case per kind."""
+
+    LISTS = "lists"  # keeps lists (or nothing yet): a table at home, a club evening
+    TOURNAMENT_DESK = "tournament desk"  # /turnier: a Preisskat's management
+    TOURNAMENT_TABLE = "tournament table"  # its latest list is a tournament table's (/tisch)
+    LEAGUE_DESK = "league desk"  # /liga: a league's management
+    LEAGUE_TABLE = "league table"  # its latest list is a league table's (/tisch)
+    HOST = "host"  # runs a league's match day today (/ausrichter)
+
+
+# Every place where lists are played: a command of the sheet serves these.
+PLAYING: Final = frozenset({PlaceKind.LISTS, PlaceKind.TOURNAMENT_TABLE, PlaceKind.LEAGUE_TABLE})
+EVERYWHERE: Final = frozenset(PlaceKind)
+
+# What a place of a kind is ("Dieser Chat ist …"), and how a place becomes one (the fix of a
+# command that does not serve the asker's place).
+_IS: Final = {
+    PlaceKind.LISTS: "ein Chat mit Listen",
+    PlaceKind.TOURNAMENT_DESK: "die Turnierleitung",
+    PlaceKind.TOURNAMENT_TABLE: "ein Turniertisch",
+    PlaceKind.LEAGUE_DESK: "die Ligaleitung",
+    PlaceKind.LEAGUE_TABLE: "ein Tisch der Liga",
+    PlaceKind.HOST: "der Chat des Ausrichters",
+}
+_WHERE: Final = {
+    PlaceKind.LISTS: "in einem Chat mit Liste (/neu Anna Bernd Carla)",
+    PlaceKind.TOURNAMENT_DESK: "an der Turnierleitung (/turnier NAME macht einen Chat dazu)",
+    PlaceKind.TOURNAMENT_TABLE: "am Tisch eines Turniers (/tisch CODE aus der Auslosung)",
+    PlaceKind.LEAGUE_DESK: "an der Ligaleitung (/liga NAME macht einen Chat dazu)",
+    PlaceKind.LEAGUE_TABLE: "am Tisch eines Spieltags (/tisch CODE aus dem Sitzplan)",
+    PlaceKind.HOST: "im Chat des Ausrichters (/ausrichter CODE)",
+}
+
+
+@dataclass(frozen=True)
+class Asker:
+    """Who sent the update, as the use case needs it."""
+
+    user_id: int | None  # None: nobody (a placeholder without sender chat)
+    name: str
+    is_admin: bool  # asked from Telegram for routes whose right may need it
+    named_users: tuple[tuple[int, str], ...] = ()  # Command.named_users
+    update_id: int = 0
+    message_id: int | None = None  # the tapped message (buttons) or the replied-to one
+    source_message_id: int | None = None  # the asker's own message (commands)
+
+
+@dataclass(frozen=True)
+class Place:
+    """The place an update belongs to, its kind decided once, with what makes it that kind
+    (the desk's tournament or league, the hosted day, the table), and the asker there."""
+
+    id: int
+    kind: PlaceKind
+    facts: PlaceFacts
+    asker: Asker
+    title: str = ""
+    thread_id: int = 0  # the forum topic (0: none)
+    telegram_chat_id: int = 0
+    is_forum: bool = False
+    bot_username: str = ""
+
+    @property
+    def here(self) -> str:
+        """"diesem Thema" in a forum topic (a place of its own), else "diesem Chat"."""
+        return "diesem Thema" if self.thread_id else "diesem Chat"
+
+    @property
+    def tournament(self) -> Tournament | None:
+        return self.facts.tournament
+
+    @property
+    def league(self) -> League | None:
+        return self.facts.league
+
+
+def kind_of(facts: PlaceFacts) -> PlaceKind:
+    """A desk first (its commands must never go to a list), then a host's day today, then
+    the table whose list the place keeps."""
+    if facts.tournament is not None:
+        return PlaceKind.TOURNAMENT_DESK
+    if facts.league is not None:
+        return PlaceKind.LEAGUE_DESK
+    day = facts.hosted_day
+    if day is not None and day.approved_at is None and day.play_date == berlin_date(None):
+        return PlaceKind.HOST
+    if facts.table_link is not None:
+        return PlaceKind.TOURNAMENT_TABLE
+    if facts.league_table is not None:
+        return PlaceKind.LEAGUE_TABLE
+    return PlaceKind.LISTS
+
+
+def place_of(session: Session, cmd: Command) -> Place:
+    facts = place_facts.facts_of(session, cmd.place_id)
+    asker = Asker(
+        cmd.user_id,
+        cmd.user_name,
+        cmd.is_admin,
+        cmd.named_users,
+        cmd.update_id,
+        cmd.message_id,
+        cmd.source_message_id,
+    )
+    return Place(
+        cmd.place_id,
+        kind_of(facts),
+        facts,
+        asker,
+        cmd.chat_title,
+        cmd.thread_id,
+        cmd.telegram_chat_id,
+        cmd.is_forum,
+        cmd.bot_username,
+    )
+
+
+def not_served(command: str, place: Place, kinds: Iterable[PlaceKind]) -> RuleError:
+    """The refusal of ``/command`` at a place of a kind it does not serve: what the place is,
+    and where the command works."""
+    where = [_WHERE[k] for k in PlaceKind if k in set(kinds)]
+    this = "Dieses Thema" if place.thread_id else "Dieser Chat"
+    return RuleError(
+        f"/{command} gilt hier nicht – {this} ist {_IS[place.kind]}.",
+        hint=f"/{command} geht " + " oder ".join(where) + ". Nichts wurde geändert.",
+    )

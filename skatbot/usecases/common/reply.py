@@ -172,11 +172,12 @@ def error_text(err: RuleError) -> str:
 class Command:
     """The parts of an update a use case needs (no Telegram types below the handlers).
 
-    ``chat_id`` is the *place* the command belongs to: the Telegram chat, or for a message in
-    a forum topic that topic's place id (``storage.places``); ``thread_id`` is the topic.
+    ``place_id`` is the *place* the command belongs to: the Telegram chat, or for a message in
+    a forum topic that topic's place id (``storage.places``); ``thread_id`` is the topic,
+    ``telegram_chat_id`` the Telegram chat.
     """
 
-    chat_id: int
+    place_id: int
     chat_title: str
     user_id: int | None
     user_name: str

@@ -172,11 +172,11 @@ def weiter(session: Session, cmd: Command) -> Reply:
     """A new series at the same table: the same players in the same seats, the dealer
     continuing where the last list ended, the same series length. Created like /neu
     (``start_list``): under the chat's /regeln, and never at a tournament desk."""
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     refuse_at_tournament_desk(session, cmd)
-    if lists_store.open_list(session, cmd.chat_id) is not None:
+    if lists_store.open_list(session, cmd.place_id) is not None:
         raise RuleError("Es läuft noch eine Liste.", hint="Erst /abschluss, dann /weiter.")
-    last = lists_store.latest_list(session, cmd.chat_id)
+    last = lists_store.latest_list(session, cmd.place_id)
     if last is None:
         raise RuleError(
             "Es gibt keine frühere Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
@@ -319,7 +319,7 @@ def abend(session: Session, cmd: Command) -> Reply:
         raise RuleError(
             f"„{cmd.args[0][:20]}“ kenne ich bei /abend nicht.", hint="/abend oder /abend pdf"
         )
-    latest = lists_store.latest_list(session, cmd.chat_id)
+    latest = lists_store.latest_list(session, cmd.place_id)
     if latest is None:
         raise RuleError(
             f"In {cmd.here} gibt es noch keine Liste.",
@@ -328,7 +328,7 @@ def abend(session: Session, cmd: Command) -> Reply:
     evening = evening_of(session, latest)
     if not words:
         text = evening_text(evening) + "\nAls PDF: /abend pdf"
-        settings = rich.settings_of(session, cmd.chat_id, None)
+        settings = rich.settings_of(session, cmd.place_id, None)
         return Reply(rich.maybe(text, evening_doc(evening), settings))
     from skatbot.pdf.evening import render_evening
 

@@ -36,7 +36,7 @@ def _require_house(sheet: Sheet, what: str) -> None:
 
 def regeln(session: Session, cmd: Command) -> Reply:
     words = [w.casefold() for w in cmd.args]
-    rules = chats.chat_rules(session, cmd.chat_id)
+    rules = chats.chat_rules(session, cmd.place_id)
     if not words:
         current = "Hausregeln (3B3R)" if rules.startswith("haus") else "ISkO mit Seeger-Fabian"
         return Reply(
@@ -62,13 +62,13 @@ def regeln(session: Session, cmd: Command) -> Reply:
         code = h.HouseRules(dealing_round=dealing).code
     elif options:
         raise RuleError("ISkO hat keine Optionen.", hint="/regeln isko")
-    chats.set_chat_rules(session, cmd.chat_id, code)
+    chats.set_chat_rules(session, cmd.place_id, code)
     label = {
         "isko": "ISkO mit Seeger-Fabian",
         "haus": "Hausregeln (3B3R, Runde = 1 Spiel)",
         "haus-geber": "Hausregeln (3B3R, Runde = Geberrunde)",
     }[code]
-    lst = lists_store.open_list(session, cmd.chat_id)
+    lst = lists_store.open_list(session, cmd.place_id)
     if lst is not None:
         loaded = lists_store.load(session, lst)
         if not loaded.rows:
@@ -89,7 +89,7 @@ def _signed_int(word: str) -> int | None:
 
 
 def startpunkte(session: Session, cmd: Command) -> Reply:
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     loaded = require_list(session, cmd)
     _require_house(loaded.sheet, "Startpunkte")
     words = list(cmd.args)
@@ -128,7 +128,7 @@ def startpunkte(session: Session, cmd: Command) -> Reply:
 
 
 def bock(session: Session, cmd: Command) -> Reply:
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     loaded = require_list(session, cmd)
     _require_house(loaded.sheet, "Bock")
     booked = book(session, cmd, loaded, row={"kind": RowKind.BOCK}, keys=Keys.HEALTH)
@@ -136,7 +136,7 @@ def bock(session: Session, cmd: Command) -> Reply:
 
 
 def krank(session: Session, cmd: Command) -> Reply:
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     loaded = require_list(session, cmd)
     sheet = loaded.sheet
     _require_house(sheet, "Krankmelden")
@@ -179,7 +179,7 @@ def krank(session: Session, cmd: Command) -> Reply:
 
 
 def gesund(session: Session, cmd: Command) -> Reply:
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     loaded = require_list(session, cmd)
     sheet = loaded.sheet
     _require_house(sheet, "Ramsch")
@@ -255,7 +255,7 @@ def _without_counts(words: list[str]) -> list[str]:
 
 
 def ramsch(session: Session, cmd: Command) -> Reply:
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     loaded = require_list(session, cmd)
     sheet = loaded.sheet
     _require_house(sheet, "Ramsch")
@@ -283,7 +283,7 @@ def ramsch(session: Session, cmd: Command) -> Reply:
 
 def health_tap(session: Session, cmd: Command, list_id: int, rows: int, seat: int | None) -> Reply:
     """A tap on "Alle gesund" (seat None) or "NAME krank" under a reply before a Ramsch."""
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     loaded = require_list(session, cmd)
     if loaded.lst.id != list_id or len(loaded.rows) != rows:
         raise RuleError(

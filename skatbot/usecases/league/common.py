@@ -54,9 +54,9 @@ def visible_text(text: str, what: str, limit: int) -> str:
 
 def require_league(session: Session, cmd: Command) -> League:
     """The league whose desk this place is (the group leader's chat)."""
-    league = league_store.league_of(session, cmd.chat_id)
+    league = league_store.league_of(session, cmd.place_id)
     if league is None:
-        hosted = league_store.hosted_day(session, cmd.chat_id)
+        hosted = league_store.hosted_day(session, cmd.place_id)
         if hosted is not None:
             raise RuleError(
                 f"Hier wird nur {day_label(hosted)} ausgerichtet.",
@@ -78,10 +78,10 @@ class Desk:
 
 
 def desk_of(session: Session, cmd: Command, *, reading: bool = False) -> Desk:
-    league = league_store.league_of(session, cmd.chat_id)
+    league = league_store.league_of(session, cmd.place_id)
     if league is not None:
         return Desk(league)
-    day = league_store.hosted_day(session, cmd.chat_id)
+    day = league_store.hosted_day(session, cmd.place_id)
     if day is None:
         raise RuleError(
             f"In {cmd.here} gibt es keine Liga.",

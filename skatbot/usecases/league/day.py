@@ -60,7 +60,7 @@ def spieltag(session: Session, cmd: Command) -> Reply:
         play_date = parse_date(words[-1])
         words = words[:-1]
     venue = visible_text(" ".join(words[1:]), "Der Ort", 64) if words[1:] else None
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     league = require_league(session, cmd)
     require_manager(league, cmd)
     if any(d.number == number for d in league_store.days(session, league)):
@@ -118,7 +118,7 @@ def _lineups_text(state: DayState) -> str:
 
 def aufstellung(session: Session, cmd: Command) -> Reply:
     text = " ".join(cmd.rest.split())
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     desk = desk_of(session, cmd, reading=not text)
     league = desk.league
     if not text:
@@ -184,7 +184,7 @@ def aufstellung(session: Session, cmd: Command) -> Reply:
 
 
 def setzen(session: Session, cmd: Command) -> Reply:
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     desk = desk_of(session, cmd)
     league = desk.league
     require_runner(desk, cmd)
@@ -309,7 +309,7 @@ WECHSEL_EXAMPLE = (
 
 def wechsel(session: Session, cmd: Command) -> Reply:
     text = " ".join(cmd.rest.split())
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     desk = desk_of(session, cmd)
     league = desk.league
     if not text:

@@ -47,9 +47,9 @@ from skatbot.usecases.tournament.desk import RESULT_SERIES_LINE, parse_result_li
 
 def ergebnis(session: Session, cmd: Command) -> Reply:
     """/ergebnis: at a league desk the league's, else the Preisskat desk's."""
-    league = league_store.league_of(session, cmd.chat_id)
-    hosted = league_store.hosted_day(session, cmd.chat_id)
-    running = trepo.tournament_of(session, cmd.chat_id)
+    league = league_store.league_of(session, cmd.place_id)
+    hosted = league_store.hosted_day(session, cmd.place_id)
+    running = trepo.tournament_of(session, cmd.place_id)
     if running is not None and running.closed_at is not None:
         running = None
     # A place is one kind (usecases.common.place_kinds); one that holds both from an earlier
@@ -67,7 +67,7 @@ def _league_results(session: Session, cmd: Command, desk: Desk) -> Reply:
         raise RuleError(
             "Welches Ergebnis?", hint="Z. B. " + RESULT_EXAMPLE + " – eine Zeile pro Person."
         )
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     league = desk.league
     lock_chat(session, league.chat_id)  # a host's chat and the tables write the same day
     require_runner(desk, cmd)
@@ -222,7 +222,7 @@ def confirmed_by(day: MatchDay) -> dict[int, str]:
 
 def bestaetigen(session: Session, cmd: Command) -> Reply:
     """A captain confirms the day's results for their team (the match report shows it)."""
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     desk = desk_of(session, cmd)
     day = open_day(session, desk)
     teams = league_store.teams(session, desk.league)
@@ -258,7 +258,7 @@ def bestaetigen(session: Session, cmd: Command) -> Reply:
 
 
 def freigeben(session: Session, cmd: Command) -> Reply:
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     league = require_league(session, cmd)
     require_manager(league, cmd)
     days = league_store.days(session, league)

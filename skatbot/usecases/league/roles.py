@@ -55,7 +55,7 @@ def named_person(session: Session, cmd: Command, words: str, example: str) -> Na
         if user_id > 0:
             return Named(user_id, name or "?")
     if words:
-        d = persons.directory(session, cmd.chat_id)[0]
+        d = persons.directory(session, cmd.place_id)[0]
         root = d.stored(words)
         holder = d.account(root) if root is not None else None
         if holder is not None and holder.user_id is not None:
@@ -173,7 +173,7 @@ def send_code(session: Session, cmd: Command, code: RoleCode, what: str) -> Repl
 def _origin(session: Session, cmd: Command) -> tuple[int, int]:
     if cmd.telegram_chat_id:
         return cmd.telegram_chat_id, cmd.thread_id
-    return places.telegram_of(session, cmd.chat_id)
+    return places.telegram_of(session, cmd.place_id)
 
 
 def hand_out_captain(

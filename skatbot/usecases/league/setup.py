@@ -51,7 +51,7 @@ _SUBSTITUTIONS = ("immer", "zwischen")
 
 def liga(session: Session, cmd: Command) -> Reply:
     rest = " ".join(cmd.rest.split())
-    league = league_store.league_of(session, cmd.chat_id)
+    league = league_store.league_of(session, cmd.place_id)
     if not rest:
         if league is None:
             raise RuleError(
@@ -59,7 +59,7 @@ def liga(session: Session, cmd: Command) -> Reply:
             )
         return Reply(_overview(session, league))
     if league is not None and rest.split()[0].casefold() in _SETTINGS:
-        lock_chat(session, cmd.chat_id)
+        lock_chat(session, cmd.place_id)
         require_manager(league, cmd)
         return Reply(_setting(league, rest.split()))
     if league is not None:
@@ -69,7 +69,7 @@ def liga(session: Session, cmd: Command) -> Reply:
             "nehmen. Einstellungen: /liga serien 4 · /liga mindestens 50 · /liga verlustspiel "
             "0,50 € · /liga reihenfolge spielpunkte · /liga wechsel zwischen",
         )
-    hosted = league_store.hosted_day(session, cmd.chat_id)
+    hosted = league_store.hosted_day(session, cmd.place_id)
     if hosted is not None:  # a league here would hide the day its host runs
         raise RuleError(
             f"Hier wird {day_label(hosted)} einer anderen Liga ausgerichtet – hier entsteht "
@@ -77,16 +77,16 @@ def liga(session: Session, cmd: Command) -> Reply:
             hint="Für eine eigene Liga ein anderes Thema oder einen anderen Chat nehmen.",
         )
     name = visible_text(rest, "Der Name der Liga", MAX_LEAGUE_NAME)
-    ensure_chat(session, cmd.chat_id, lock=True)
+    ensure_chat(session, cmd.place_id, lock=True)
     refuse_other_kind(session, cmd, Becoming.LEAGUE_DESK)
-    if lists_store.open_list(session, cmd.chat_id) is not None:
+    if lists_store.open_list(session, cmd.place_id) is not None:
         raise RuleError(
             f"In {cmd.here} läuft noch eine Liste.",
             hint="Schließ sie zuerst mit /abschluss ab, dann /liga NAME.",
         )
     league = league_store.add_league(
         session,
-        chat_id=cmd.chat_id,
+        chat_id=cmd.place_id,
         name=name,
         created_by=cmd.user_id,
         created_by_name=cmd.user_name,
@@ -268,7 +268,7 @@ def _parse_team_line(line: str) -> tuple[str, list[str], list[str]]:
 def mannschaft(session: Session, cmd: Command) -> Reply:
     lines = [" ".join(line.split()) for line in cmd.rest.splitlines()]
     lines = [line for line in lines if line]
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     league = require_league(session, cmd)
     if not lines:
         squads = league_store.players(session, league)
@@ -330,8 +330,8 @@ def ausrichter(session: Session, cmd: Command) -> Reply:
     """At the league's desk the management names a decentral day's host (the code goes to
     that person alone); in the host's chat the host links it to the day with the code
     (valid on the day's date)."""
-    lock_chat(session, cmd.chat_id)
-    league = league_store.league_of(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
+    league = league_store.league_of(session, cmd.place_id)
     typed = cmd.args[0].upper() if len(cmd.args) == 1 else ""
     if league is not None and not roles.HOST_CODE.fullmatch(typed):
         require_manager(league, cmd)
@@ -356,15 +356,15 @@ def ausrichter(session: Session, cmd: Command) -> Reply:
             hint="Den Code im Chat des Ausrichters senden.",
         )
     refuse_other_kind(session, cmd, Becoming.HOST)
-    if (cmd.telegram_chat_id or cmd.chat_id) > 0:
+    if (cmd.telegram_chat_id or cmd.place_id) > 0:
         raise RuleError(
             "Den Spieltag führt ihr in einer Gruppe, nicht im privaten Chat mit mir.",
             hint=f"Den Code in der Gruppe für den Spieltag senden: /ausrichter {code.code}",
         )
     assert cmd.user_id is not None  # roles.redeem refuses anonymous senders
-    ensure_chat(session, cmd.chat_id)
+    ensure_chat(session, cmd.place_id)
     roles.use(code)
-    day.host_chat_id = cmd.chat_id
+    day.host_chat_id = cmd.place_id
     day.host_user_id = cmd.user_id
     day.host_name = cmd.user_name
     return Reply(
@@ -383,9 +383,9 @@ def kapitaen(session: Session, cmd: Command) -> Reply:
             "Welcher Kapitäns-Code?",
             hint="Z. B. /kapitaen K7F3Q2X9 – den Code schickt dir die Ligaleitung privat.",
         )
-    league = league_store.league_of(session, cmd.chat_id)
+    league = league_store.league_of(session, cmd.place_id)
     if league is not None and not roles.CAPTAIN_CODE.fullmatch(typed):
-        lock_chat(session, cmd.chat_id)
+        lock_chat(session, cmd.place_id)
         require_manager(league, cmd)
         team, rest = team_prefix(league_store.teams(session, league), " ".join(cmd.args))
         return roles.hand_out_captain(session, cmd, league, team, rest)

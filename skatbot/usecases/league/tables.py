@@ -65,7 +65,7 @@ def open_table(session: Session, cmd: Command, code: str) -> Reply | None:
 
 
 def _open_list(session: Session, cmd: Command, link: LeagueTable) -> Reply:
-    """Open the table's list at ``cmd.chat_id``: the series' players in seat order, the
+    """Open the table's list at ``cmd.place_id``: the series' players in seat order, the
     series length of a table of its size."""
     day = league_store.day_by_id(session, link.day_id)
     league = league_store.league_by_id(session, day.league_id)
@@ -90,7 +90,7 @@ def tisch(session: Session, cmd: Command) -> Reply:
     """``/tisch CODE``: a league table's code opens that table's list here; anything else
     (a Preisskat table's code, ``/tisch freigeben N``) is the Preisskat's ``/tisch``."""
     if len(cmd.args) == 1 and len(cmd.args[0]) <= 16:
-        lock_chat(session, cmd.chat_id)
+        lock_chat(session, cmd.place_id)
         opened = open_table(session, cmd, cmd.args[0].upper())
         if opened is not None:
             return opened
@@ -135,7 +135,7 @@ def after_close(session: Session, cmd: Command, loaded: lists_store.LoadedList) 
     link = league_store.table_by_list(session, loaded.lst.id)
     if link is None:
         return ()
-    here = (cmd.telegram_chat_id or cmd.chat_id, cmd.thread_id)
+    here = (cmd.telegram_chat_id or cmd.place_id, cmd.thread_id)
     label = f"Serie {link.series} · Tisch {link.table_no}"
     try:
         return _report_table(session, cmd, loaded, link.day_id, link.series, link.table_no)
@@ -189,5 +189,5 @@ def _report_table(
         host_chat, host_thread = places.telegram_of(session, day.host_chat_id)
         posts.append(Post(host_chat, host_thread, desk))
     here = Reply(f"✅ {label}: an die Ligaleitung gemeldet (vorläufig, bis zur Freigabe).")
-    posts.append(Post(cmd.telegram_chat_id or cmd.chat_id, cmd.thread_id, here))
+    posts.append(Post(cmd.telegram_chat_id or cmd.place_id, cmd.thread_id, here))
     return tuple(posts)

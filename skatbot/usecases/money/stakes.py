@@ -157,7 +157,7 @@ def export_money(session: Session, loaded: lists_store.LoadedList) -> dict[str, 
 
 
 def _refuse_at_desk(session: Session, cmd: Command, what: str) -> None:
-    if trepo.tournament_of(session, cmd.chat_id) is not None:
+    if trepo.tournament_of(session, cmd.place_id) is not None:
         raise RuleError(
             f"{what} gilt für Listen am Tisch; hier ist die Turnierleitung eines Turniers.",
             hint="Turniergeld: /gebuehren, /preise, /kasse.",
@@ -167,10 +167,10 @@ def _refuse_at_desk(session: Session, cmd: Command, what: str) -> None:
 def einsatz(session: Session, cmd: Command) -> Reply:
     """``/einsatz BETRAG [paarweise|kasse|verlustspiel]``, ``/einsatz aus``, ``/einsatz``."""
     _refuse_at_desk(session, cmd, "Der Einsatz")
-    running = lists_store.open_list(session, cmd.chat_id)
-    latest = running or lists_store.latest_list(session, cmd.chat_id)
+    running = lists_store.open_list(session, cmd.place_id)
+    latest = running or lists_store.latest_list(session, cmd.place_id)
     if not cmd.args:
-        current = money_store.latest(session, cmd.chat_id, money_store.STAKE)
+        current = money_store.latest(session, cmd.place_id, money_store.STAKE)
         stake = None if current is None else m.Stake.from_json(current)
         lines = [
             "💶 Einsatz: "
@@ -191,8 +191,8 @@ def einsatz(session: Session, cmd: Command) -> Reply:
         return _stake_of_earlier_list(session, cmd, words.index("liste"))
     carry = any(w.casefold() in START_WORDS for w in cmd.args)
     stake = m.parse_stake([w for w in cmd.args if w.casefold() not in START_WORDS])
-    ensure_chat(session, cmd.chat_id, lock=True)
-    lock_chat(session, cmd.chat_id)
+    ensure_chat(session, cmd.place_id, lock=True)
+    lock_chat(session, cmd.place_id)
     if running is not None:
         from_list, scope = running.id, "für die laufende Liste und alle folgenden"
     elif latest is not None and stake_of(session, latest) is None:
@@ -208,7 +208,7 @@ def einsatz(session: Session, cmd: Command) -> Reply:
         value["start"] = True
     notice = _stake_change_notice(session, cmd, running, stake)
     money_store.add(
-        session, cmd.chat_id, money_store.STAKE, value, from_list=from_list,
+        session, cmd.place_id, money_store.STAKE, value, from_list=from_list,
         user_id=cmd.user_id, update_id=cmd.update_id,
     )  # fmt: skip
     if stake is None:
@@ -228,9 +228,9 @@ def _stake_of_earlier_list(session: Session, cmd: Command, at: int) -> Reply:
     evening played without one); the chat's stake and the other lists keep theirs."""
     number = int(cmd.args[at + 1])
     stake = m.parse_stake([*cmd.args[:at], *cmd.args[at + 2 :]])
-    ensure_chat(session, cmd.chat_id, lock=True)
-    lock_chat(session, cmd.chat_id)
-    lst = lists_store.numbered_list(session, cmd.chat_id, number)
+    ensure_chat(session, cmd.place_id, lock=True)
+    lock_chat(session, cmd.place_id)
+    lst = lists_store.numbered_list(session, cmd.place_id, number)
     if lst is None:
         raise RuleError(
             f"In {cmd.here} gibt es keine Liste {number}.", hint="Alle Listen zeigt /listen."
@@ -244,7 +244,7 @@ def _stake_of_earlier_list(session: Session, cmd: Command, at: int) -> Reply:
         )
     value = stake.to_json() if stake else {"per_point": "0", "method": "paarweise"}
     money_store.add(
-        session, cmd.chat_id, money_store.STAKE, {**value, "only": lst.id}, from_list=lst.id,
+        session, cmd.place_id, money_store.STAKE, {**value, "only": lst.id}, from_list=lst.id,
         user_id=cmd.user_id, update_id=cmd.update_id,
     )  # fmt: skip
     label = f"<b>{escape(stake.label)}</b>" if stake else "ohne Einsatz"
@@ -260,7 +260,7 @@ def _stake_of_earlier_list(session: Session, cmd: Command, at: int) -> Reply:
 def _in_latest_evening(session: Session, cmd: Command, lst: lists_store.ListInfo) -> bool:
     """Whether ``/abrechnung abend`` settles ``lst`` with others: it is one of several
     series of the latest evening (the /weiter chain of the latest list)."""
-    latest = lists_store.latest_list(session, cmd.chat_id)
+    latest = lists_store.latest_list(session, cmd.place_id)
     if latest is None:
         return False
     evening = evening_lists(session, latest)
@@ -341,7 +341,7 @@ def list_settlement_reply(session: Session, cmd: Command) -> Reply:
         )
     body.append(note)
     doc = settlement_doc(head, settlement, scores, lost, note, start=start_line)
-    settings = rich.settings_of(session, cmd.chat_id, None)
+    settings = rich.settings_of(session, cmd.place_id, None)
     return Reply(rich.maybe("\n".join([head, *body]), doc, settings))
 
 
@@ -407,7 +407,7 @@ def evening_settlement(session: Session, cmd: Command) -> Reply:
     """The evening of /abend (the lists linked by /weiter on one day), each series settled
     under its own stake, the balances added per player (names matched as /abend does) and
     settled anew: the fewest transfers for the whole evening."""
-    latest = lists_store.latest_list(session, cmd.chat_id)
+    latest = lists_store.latest_list(session, cmd.place_id)
     if latest is None:
         raise RuleError(
             f"In {cmd.here} gibt es noch keine Liste.",

@@ -230,8 +230,8 @@ def _link(session: Session, cmd: Command, spelling: str) -> str | Claimed:
             "Dich kann ich keinem Namen zuordnen (anonym oder als Kanal geschrieben).",
             hint="Schreib /ich NAME als du selbst.",
         )
-    lock_chat(session, cmd.chat_id)
-    place = cmd.chat_id
+    lock_chat(session, cmd.place_id)
+    place = cmd.place_id
     d = _refresh(session, place)
     target = _ensure_stored(session, place, d, spelling)
     d = _refresh(session, place)
@@ -274,7 +274,7 @@ def _make_link(session: Session, cmd: Command, d: Directory, target: int) -> str
 
 
 def link_user(session: Session, cmd: Command, spelling: str) -> str:
-    """Link the sender to ``spelling``'s person in ``cmd.chat_id`` (as /ich does; at a table
+    """Link the sender to ``spelling``'s person in ``cmd.place_id`` (as /ich does; at a table
     the answer is the claim's question)."""
     done = _link(session, cmd, spelling)
     return done if isinstance(done, str) else done.text
@@ -321,7 +321,7 @@ def _vouchers(session: Session, place: int, table: claims.TablePlace, user_id: i
 
 def _claim(session: Session, cmd: Command, table: claims.TablePlace, name: str) -> Claimed:
     assert cmd.user_id is not None
-    claim_id = claims.add_claim(session, cmd.chat_id, name, cmd.user_id, cmd.user_name)
+    claim_id = claims.add_claim(session, cmd.place_id, name, cmd.user_id, cmd.user_name)
     who = escape(cmd.user_name or "Jemand")
     text = (
         f"🙋 {who} sagt: „Ich bin {escape(name)}.“\n"
@@ -340,23 +340,23 @@ def claim_tap(session: Session, cmd: Command) -> Answer:
     parts = cmd.text.removeprefix(CLAIM_PREFIX).split(":")
     if not parts or not is_number(parts[0]) or len(parts[0]) > 12 or parts[1:] not in ([], ["n"]):
         return Answer(notice="Dieser Knopf gilt nicht mehr.")
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     row = claims.claim(session, int(parts[0]))
-    table = claims.table_of_place(session, cmd.chat_id)
-    if row is None or row.chat_id != cmd.chat_id or table is None:
+    table = claims.table_of_place(session, cmd.place_id)
+    if row is None or row.chat_id != cmd.place_id or table is None:
         return Answer(notice="Diese Frage ist schon erledigt.", buttons=())
     if cmd.user_id is None:
         raise RuleError("Anonym kann niemand bestätigen.", hint="Bitte als du selbst tippen.")
     claimer = escape(row.user_name or "Jemand")
     name = escape(row.name)
-    voucher = _vouchers(session, cmd.chat_id, table, cmd.user_id)
+    voucher = _vouchers(session, cmd.place_id, table, cmd.user_id)
     if parts[1:] == ["n"]:
         if voucher is None and cmd.user_id != row.user_id:
             raise RuleError(
                 "Ablehnen können die Mitspieler am Tisch und die Leitung.",
                 hint="Nichts wurde geändert.",
             )
-        claims.drop_claims(session, cmd.chat_id, user_id=row.user_id)
+        claims.drop_claims(session, cmd.place_id, user_id=row.user_id)
         return Answer(
             notice="Abgelehnt.",
             text=f"❌ {claimer} ist hier nicht als {name} verknüpft.",
@@ -374,20 +374,20 @@ def claim_tap(session: Session, cmd: Command) -> Answer:
             hint=f"Selbst verknüpfen: /ich NAME bei {table.management}.",
         )
     claimed = dataclasses.replace(cmd, user_id=row.user_id, user_name=row.user_name or "")
-    d = _refresh(session, cmd.chat_id)
-    target = d.root(_ensure_stored(session, cmd.chat_id, d, row.name))
-    d = _refresh(session, cmd.chat_id)
+    d = _refresh(session, cmd.place_id)
+    target = d.root(_ensure_stored(session, cmd.place_id, d, row.name))
+    d = _refresh(session, cmd.place_id)
     holder = d.account(target)
     if holder is not None and holder.user_id != row.user_id:
-        claims.drop_claims(session, cmd.chat_id, name=row.name)
+        claims.drop_claims(session, cmd.place_id, name=row.name)
         return Answer(
             notice=f"{row.name} ist schon mit {holder.user_name or 'jemandem'} verknüpft.",
             text=f"ℹ️ {name} ist schon mit {escape(holder.user_name or 'jemandem')} verknüpft.",
             buttons=(),
         )
-    claims.drop_claims(session, cmd.chat_id, user_id=row.user_id)
-    claims.drop_claims(session, cmd.chat_id, name=row.name)
-    claims.record_consent(session, cmd.chat_id, row.name, row.user_id, row.user_name or "")
+    claims.drop_claims(session, cmd.place_id, user_id=row.user_id)
+    claims.drop_claims(session, cmd.place_id, name=row.name)
+    claims.record_consent(session, cmd.place_id, row.name, row.user_id, row.user_name or "")
     done = _make_link(session, claimed, d, target) if holder is None else ""
     by = escape(voucher) if voucher else escape(cmd.user_name or "die Leitung")
     return Answer(
@@ -403,7 +403,7 @@ def ich(session: Session, cmd: Command) -> Reply:
     if not cmd.args:
         if cmd.user_id is None:
             return Reply("Anonym oder als Kanal bist du mit keinem Namen verknüpft.")
-        d = _refresh(session, cmd.chat_id)
+        d = _refresh(session, cmd.place_id)
         root = d.of_user(cmd.user_id)
         if root is None:
             return Reply(
@@ -419,8 +419,8 @@ def ich(session: Session, cmd: Command) -> Reply:
     if words.casefold() in ("nicht", "niemand", "loesen", "lösen"):
         if cmd.user_id is None:
             raise RuleError("Anonym bist du mit keinem Namen verknüpft.", hint="/ich NAME")
-        lock_chat(session, cmd.chat_id)
-        d = _refresh(session, cmd.chat_id)
+        lock_chat(session, cmd.place_id)
+        d = _refresh(session, cmd.place_id)
         root = d.of_user(cmd.user_id)
         if root is None:
             return Reply("Du warst mit keinem Namen verknüpft.")
@@ -429,8 +429,8 @@ def ich(session: Session, cmd: Command) -> Reply:
                 people_store.set_user(session, p.id, None, None)
         return Reply(f"Verknüpfung mit {_who(d, root)} gelöst.")
     spelling = clean_name(words)
-    d, seen = directory(session, cmd.chat_id)
-    participant = _participant(session, cmd.chat_id, spelling)  # at a tournament desk
+    d, seen = directory(session, cmd.place_id)
+    participant = _participant(session, cmd.place_id, spelling)  # at a tournament desk
     spelling = participant if participant is not None else _known_or_refuse(d, seen, spelling)
     done = _link(session, cmd, spelling)
     if isinstance(done, Claimed):
@@ -459,7 +459,7 @@ OWN_DATA_FILE = "skatbot-meine-daten.json"
 
 
 def _in_private(cmd: Command) -> bool:
-    return (cmd.telegram_chat_id or cmd.chat_id) > 0
+    return (cmd.telegram_chat_id or cmd.place_id) > 0
 
 
 def own_data(session: Session, cmd: Command) -> Reply:
@@ -561,7 +561,7 @@ def me_tap(session: Session, cmd: Command) -> Answer:
         return Answer(notice="Dieser Knopf gilt nicht mehr.")
     numbers = [int(p) for p in parts]
     lst = lists_store.get_list(session, numbers[0]) if numbers else None
-    if lst is None or lst.chat_id != cmd.chat_id or len(numbers) > 2:
+    if lst is None or lst.chat_id != cmd.place_id or len(numbers) > 2:
         return Answer(notice="Diese Liste gibt es hier nicht mehr.")
     loaded = lists_store.load(session, lst)
     if len(numbers) == 1:
@@ -605,7 +605,7 @@ def spieler(session: Session, cmd: Command) -> Reply:
             f"„{words[0][:20]}“ kenne ich bei /spieler nicht.",
             hint="/spieler · /spieler zusammen A B · /spieler trennen A B",
         )
-    d, seen = directory(session, cmd.chat_id)
+    d, seen = directory(session, cmd.place_id)
     people: dict[str, Person] = {}
     for s in seen:
         p = d(s.name)
@@ -655,8 +655,8 @@ def _two_names(words: list[str], verb: str) -> list[str]:
 
 def _merge(session: Session, cmd: Command, words: list[str]) -> Reply:
     names = _two_names(words, "zusammen")
-    lock_chat(session, cmd.chat_id)
-    place = cmd.chat_id
+    lock_chat(session, cmd.place_id)
+    place = cmd.place_id
     d, seen = directory(session, place)
     for n in names:
         _known_or_refuse(d, seen, n)
@@ -706,8 +706,8 @@ def _split(session: Session, cmd: Command, words: list[str]) -> Reply:
     names = _two_names(words, "trennen")
     if len(names) > 2:
         raise RuleError("Bitte zwei Namen.", hint="Z. B. /spieler trennen Anna Anni")
-    lock_chat(session, cmd.chat_id)
-    place = cmd.chat_id
+    lock_chat(session, cmd.place_id)
+    place = cmd.place_id
     d = _refresh(session, place)
     leaving = names[-1]
     pid = d.stored(leaving)

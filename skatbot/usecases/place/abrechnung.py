@@ -11,7 +11,7 @@ from skatbot.usecases.tournament import cash
 
 
 def abrechnung(session: Session, cmd: Command) -> Reply:
-    if trepo.tournament_of(session, cmd.chat_id) is not None:
+    if trepo.tournament_of(session, cmd.place_id) is not None:
         return cash.tournament_dues(session, cmd)
     if [w.casefold() for w in cmd.args] == ["abend"]:
         return stakes.evening_settlement(session, cmd)

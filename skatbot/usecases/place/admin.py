@@ -74,7 +74,7 @@ def check_manager(
     RuleError naming who may."""
     if is_admin:
         return
-    latest = lists_store.latest_list(session, cmd.chat_id)
+    latest = lists_store.latest_list(session, cmd.place_id)
     creator = latest.created_by if latest is not None else None
     if owns(cmd.user_id, creator):
         return
@@ -113,7 +113,7 @@ def _others_stay(session: Session, cmd: Command) -> str:
     topic), or the topics (asked in General of a forum whose topics have data)."""
     if cmd.thread_id:
         return "Die anderen Themen dieser Gruppe bleiben, wie sie sind.\n"
-    topics = places.chat_topic_places(session, cmd.telegram_chat_id or cmd.chat_id)
+    topics = places.chat_topic_places(session, cmd.telegram_chat_id or cmd.place_id)
     if any(chats.has_data(session, place) for place in topics):
         return "Die Listen in den Themen dieser Gruppe bleiben, wie sie sind.\n"
     return ""
@@ -125,8 +125,8 @@ def _check_whole(session: Session, cmd: Command, is_admin: bool) -> None:
     if is_admin:
         return
     hint = "Bitte einen Admin, /loeschen zu schicken."
-    latest = lists_store.latest_list(session, cmd.chat_id)
-    t = tournament_of(session, cmd.chat_id)
+    latest = lists_store.latest_list(session, cmd.place_id)
+    t = tournament_of(session, cmd.place_id)
     if t is not None and owns(cmd.user_id, t.created_by):
         hint = "Dein Turnier allein löschen: /loeschen turnier – alles andere nur ein Admin."
     elif latest is not None and owns(cmd.user_id, latest.created_by):
@@ -142,9 +142,9 @@ def _place_shown(session: Session, cmd: Command) -> Shown:
     """Everything of the place, as ``/loeschen`` names it."""
     this = "dieses Themas" if cmd.thread_id else "dieses Chats"
     return Shown(
-        f"place:{cmd.chat_id}",
-        questions.place_state(session, cmd.chat_id),
-        f"alle Daten {this} ({unescape(_summary(session, cmd.chat_id))})",
+        f"place:{cmd.place_id}",
+        questions.place_state(session, cmd.place_id),
+        f"alle Daten {this} ({unescape(_summary(session, cmd.place_id))})",
     )
 
 
@@ -185,7 +185,7 @@ def _ask_again(session: Session, cmd: Command, target: str) -> str:
 
 def ask(session: Session, cmd: Command, is_admin: bool) -> Reply:
     """``/loeschen`` (at a desk ``/loeschen alles``): warn, and ask."""
-    if not chats.has_data(session, cmd.chat_id):
+    if not chats.has_data(session, cmd.place_id):
         return Reply(f"ℹ️ In {cmd.here} ist nichts gespeichert.")
     _check_whole(session, cmd, is_admin)
     shown = _place_shown(session, cmd)
@@ -194,7 +194,7 @@ def ask(session: Session, cmd: Command, is_admin: bool) -> Reply:
     yes = "/loeschen ja"
     text = (
         f"⚠️ <b>Alle Daten {this} löschen?</b>\n"
-        f"Gespeichert sind {_summary(session, cmd.chat_id)}.\n"
+        f"Gespeichert sind {_summary(session, cmd.place_id)}.\n"
         + _others_stay(session, cmd)
         + "Das lässt sich nicht rückgängig machen – vorher evtl. /export oder /pdf.\n"
         f"👉 Zum Bestätigen: {yes} (oder den Knopf drücken)."
@@ -206,7 +206,7 @@ def ask(session: Session, cmd: Command, is_admin: bool) -> Reply:
 def confirm_button(session: Session, cmd: Command, is_admin: bool, what: str, nonce: str) -> Reply:
     """A tap on the button of a ``/loeschen`` question (``what``: p, l<id>, t<id>, or ""
     on an older version's button): exactly what that question named, or nothing."""
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     if what.startswith("l") and what[1:].isdigit():
         return confirm_list(session, cmd, is_admin, nonce)
     if what in ("", "liste", "turnier"):
@@ -220,10 +220,10 @@ def _now(session: Session, cmd: Command, target: str) -> Shown | None:
     """What a ``/loeschen`` question's ``target`` is now (None: gone)."""
     kind, _, ident = target.partition(":")
     if kind == "place":
-        return _place_shown(session, cmd) if ident == str(cmd.chat_id) else None
+        return _place_shown(session, cmd) if ident == str(cmd.place_id) else None
     if kind == "tournament":
         t = trepo.tournament_by_id(session, int(ident))
-        if t is None or t.chat_id != cmd.chat_id:
+        if t is None or t.chat_id != cmd.place_id:
             return None
         return _tournament_shown(session, t)
     return None
@@ -232,7 +232,7 @@ def _now(session: Session, cmd: Command, target: str) -> Shown | None:
 def _confirm_delete(session: Session, cmd: Command, is_admin: bool, nonce: str | None) -> Reply:
     """``/loeschen ja`` or the button of a question about the place or a tournament. Away
     from a desk ``/loeschen ja`` without a question is the one-step order (admins only)."""
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     desk = _is_desk(session, cmd)
     if nonce is None and not desk:
         _check_whole(session, cmd, is_admin)
@@ -246,7 +246,7 @@ def _confirm_delete(session: Session, cmd: Command, is_admin: bool, nonce: str |
         one_step=not desk,
         button=True,
     )
-    target = shown.target if shown is not None else f"place:{cmd.chat_id}"
+    target = shown.target if shown is not None else f"place:{cmd.place_id}"
     kind, _, ident = target.partition(":")
     if kind == "tournament":
         t = trepo.tournament_by_id(session, int(ident))
@@ -254,11 +254,11 @@ def _confirm_delete(session: Session, cmd: Command, is_admin: bool, nonce: str |
         check_tournament_deleter(cmd, is_admin, t)
         return _delete_tournament(session, cmd, t)
     _check_whole(session, cmd, is_admin)
-    if not chats.has_data(session, cmd.chat_id):
+    if not chats.has_data(session, cmd.place_id):
         return Reply(f"ℹ️ In {cmd.here} ist nichts gespeichert – nichts gelöscht.")
-    what = _summary(session, cmd.chat_id)
+    what = _summary(session, cmd.place_id)
     others = _others_stay(session, cmd)
-    chats.delete_chat_data(session, cmd.chat_id)  # the open questions go with it
+    chats.delete_chat_data(session, cmd.place_id)  # the open questions go with it
     chats.after_delete(session)
     return Reply(
         f"🗑 Gelöscht: {what}. In {cmd.here} ist jetzt nichts mehr gespeichert.\n"
@@ -272,7 +272,7 @@ def _confirm_delete(session: Session, cmd: Command, is_admin: bool, nonce: str |
 
 def _check_list(session: Session, cmd: Command, is_admin: bool) -> lists_store.ListInfo:
     """The latest list, if the sender may delete it (else the refusal)."""
-    latest = lists_store.latest_list(session, cmd.chat_id)
+    latest = lists_store.latest_list(session, cmd.place_id)
     if latest is None:
         raise RuleError(f"In {cmd.here} gibt es keine Liste.", hint="Neu: /neu Anna Bernd Carla")
     check_manager(session, cmd, is_admin, "Diese Liste löschen", "/loeschen liste")
@@ -296,7 +296,7 @@ def _list_line(session: Session, lst: lists_store.ListInfo) -> str:
 
 
 def _rest_line(session: Session, cmd: Command) -> str:
-    lists, games = chats.count_lists_and_games(session, cmd.chat_id)
+    lists, games = chats.count_lists_and_games(session, cmd.place_id)
     if lists == 0:
         return f"In {cmd.here} ist keine Liste mehr gespeichert."
     verb = "bleibt" if lists == 1 else "bleiben"
@@ -307,9 +307,9 @@ def _rest_line(session: Session, cmd: Command) -> str:
 
 
 def ask_list(session: Session, cmd: Command, is_admin: bool) -> Reply:
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     latest = _check_list(session, cmd, is_admin)
-    lists, _ = chats.count_lists_and_games(session, cmd.chat_id)
+    lists, _ = chats.count_lists_and_games(session, cmd.place_id)
     shown = _list_shown(session, latest)
     nonce = confirm.ask(session, cmd, confirm.DELETE_LIST, shown)
     others = lists - 1
@@ -331,8 +331,8 @@ def ask_list(session: Session, cmd: Command, is_admin: bool) -> Reply:
 def confirm_list(session: Session, cmd: Command, is_admin: bool, nonce: str | None) -> Reply:
     """``/loeschen liste ja`` or the button: the list the question named, as it was, or
     nothing; without a question (and nobody else's open) the one-step order."""
-    lock_chat(session, cmd.chat_id)
-    latest = lists_store.latest_list(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
+    latest = lists_store.latest_list(session, cmd.place_id)
     confirm.answer(
         session,
         cmd,
@@ -396,7 +396,7 @@ def loeschen(session: Session, cmd: Command) -> Reply:
 
 
 def _is_desk(session: Session, cmd: Command) -> bool:
-    return bool(tournaments_of(session, cmd.chat_id))
+    return bool(tournaments_of(session, cmd.place_id))
 
 
 # --- at a tournament desk: one tournament or everything ----------------------------------------
@@ -407,7 +407,7 @@ def desk_loeschen(session: Session, cmd: Command, words: Sequence[str]) -> Reply
     earlier one; ``/loeschen alles`` everything of the place (the chat's own deletion);
     ``/loeschen ja`` or the button what the sender's question named. A tournament goes for
     its creator or the chat's admins, everything for the admins only."""
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     folded = [w.casefold() for w in words]
     if len(folded) >= 2 and folded[0] == "turnier" and folded[-1] in CONFIRM_WORDS:
         # "/loeschen turnier [N] ja" names what goes and says yes in one message: the
@@ -445,7 +445,7 @@ def desk_loeschen(session: Session, cmd: Command, words: Sequence[str]) -> Reply
         )
     shown = _tournament_shown(session, t)
     nonce = confirm.ask(session, cmd, confirm.DELETE, shown)
-    others = [o for o in trepo.tournaments_of(session, cmd.chat_id) if o.id != t.id]
+    others = [o for o in trepo.tournaments_of(session, cmd.place_id) if o.id != t.id]
     lines = [
         f"⚠️ <b>{tournament_season.label(t)} löschen?</b>",
         f"Gelöscht werden: {tournament_season.contents(session, t)}. Die Listen an seinen Tischen bleiben in "
@@ -466,14 +466,14 @@ def desk_loeschen(session: Session, cmd: Command, words: Sequence[str]) -> Reply
 
 def _delete_tournament(session: Session, cmd: Command, t: Tournament) -> Reply:
     what = tournament_season.contents(session, t)
-    if trepo.tournament_of(session, cmd.chat_id) is t:
+    if trepo.tournament_of(session, cmd.place_id) is t:
         tournament_season.forget_pinned(session, t)
     confirm.forget(session, cmd, f"tournament:{t.id}")  # the questions that name it go too
     for series in trepo.load_series(session, t):
         confirm.forget(session, cmd, f"draw:{series.row.id}")
     trepo.delete_tournament(session, t)
     chats.after_delete(session)
-    left = trepo.tournaments_of(session, cmd.chat_id)
+    left = trepo.tournaments_of(session, cmd.place_id)
     tail = (
         "Es bleiben: " + ", ".join(tournament_season.label(o) for o in left) + "."
         if left

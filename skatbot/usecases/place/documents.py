@@ -194,7 +194,7 @@ def abschluss(session: Session, cmd: Command) -> Reply:
     ``/abschluss ja``): ``/abschluss`` is a tappable link in the bot's own messages.
     ``/abschluss ja`` answers the sender's own question (the list as it was then), or,
     when nobody asked, closes at once."""
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     loaded = require_list(session, cmd)
     words = [w.casefold() for w in cmd.args]
     if words and (len(words) != 1 or words[0] not in CONFIRM_WORDS):
@@ -271,10 +271,10 @@ def close_tap(session: Session, cmd: Command) -> Answer:
     if m is None:
         return Answer(notice="Unbekannter Knopf – nichts geändert.")
     action, list_id, nonce = m[1], int(m[2]), m[3]
-    lock_chat(session, cmd.chat_id)
-    loaded = lists_store.open_list_loaded(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
+    loaded = lists_store.open_list_loaded(session, cmd.place_id)
     if action == "keep":
-        asked = questions.by_nonce(session, cmd.chat_id, confirm.CLOSE, nonce)
+        asked = questions.by_nonce(session, cmd.place_id, confirm.CLOSE, nonce)
         if asked is not None:
             questions.drop(session, asked.id)  # keeping changes nothing: no check needed
         if loaded is None or loaded.lst.id != list_id:
@@ -310,9 +310,9 @@ def close_tap(session: Session, cmd: Command) -> Answer:
 
 def oeffnen(session: Session, cmd: Command) -> Reply:
     """Open the chat's latest list again, if it is closed (admins and the list's creator)."""
-    lock_chat(session, cmd.chat_id)
-    running = lists_store.open_list(session, cmd.chat_id)
-    latest = lists_store.latest_list(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
+    running = lists_store.open_list(session, cmd.place_id)
+    latest = lists_store.latest_list(session, cmd.place_id)
     if latest is None:
         raise RuleError(
             f"In {cmd.here} gibt es noch keine Liste.",

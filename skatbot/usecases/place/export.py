@@ -19,7 +19,7 @@ from skatbot.usecases.tournament import desk as tournament_desk
 def export(session: Session, cmd: Command) -> Reply:
     if cmd.args and cmd.args[0].casefold() == "saison":
         return export_saison(session, cmd)
-    if tournament_of(session, cmd.chat_id) is not None:
+    if tournament_of(session, cmd.place_id) is not None:
         return tournament_desk.export(session, cmd)
     lst, _words, head = picked_list(session, cmd)
     loaded = lists_store.load(session, lst)

@@ -233,11 +233,11 @@ unter der Buchung (Korrigieren, Stornieren, Stand). Falscher Geber in Spiel 7:
 
 
 def start(session: Session, cmd: Command) -> Reply:
-    if len(cmd.args) == 1 and (cmd.telegram_chat_id or cmd.chat_id) < 0:
+    if len(cmd.args) == 1 and (cmd.telegram_chat_id or cmd.place_id) < 0:
         invite = tables.INVITE_DATA.fullmatch(cmd.args[0])
         if invite is not None:  # the draw's deep link: "add to group" sent /start tisch_…
             return tables.join(session, cmd, invite.group(1))
-    if (cmd.telegram_chat_id or cmd.chat_id) > 0:  # a private chat (a topic's place is no chat)
+    if (cmd.telegram_chat_id or cmd.place_id) > 0:  # a private chat (a topic's place is no chat)
         token = roles.TOKEN_DATA.fullmatch(cmd.args[0]) if len(cmd.args) == 1 else None
         if token is not None:  # "Code abholen": a role's code, for the person named only
             return roles.fetch(session, cmd, token.group(1))

@@ -179,8 +179,8 @@ RULES_HINT = "/saisonregeln summe|schnitt · mindestens N · beste N|alle · lat
 
 def saisonregeln(session: Session, cmd: Command) -> Reply:
     """Show or change the counting rules of the season table."""
-    lock_chat(session, cmd.chat_id)
-    rules = season_rules(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
+    rules = season_rules(session, cmd.place_id)
     words = [w.casefold() for w in cmd.args]
     if not words:
         return Reply(
@@ -231,7 +231,7 @@ def saisonregeln(session: Session, cmd: Command) -> Reply:
             )
         i += 1
     new = SeasonRules(counting, minimum, best, lantern)
-    chats.update_settings(session, cmd.chat_id, lambda c: dataclasses.replace(c, season=new))
+    chats.update_settings(session, cmd.place_id, lambda c: dataclasses.replace(c, season=new))
     return Reply(f"📏 Saisonwertung: {escape(rules_text(new))}. Tabelle: /saison")
 
 
@@ -455,9 +455,9 @@ def saison(session: Session, cmd: Command) -> Reply:
     words = [w for w in words if w.casefold() != "pdf"]
     today = berlin_today()
     period = parse_period(words, today)
-    season = season_of(session, cmd.chat_id, period, today)
+    season = season_of(session, cmd.place_id, period, today)
     if not pdf or not season.table.series:
-        settings = rich.settings_of(session, cmd.chat_id, None)
+        settings = rich.settings_of(session, cmd.place_id, None)
         return Reply(rich.maybe(season_text(season), season_doc(season), settings))
     from skatbot.pdf.season import render_season
 
@@ -599,7 +599,7 @@ def export_saison(session: Session, cmd: Command) -> Reply:
     """``/export saison [ZEITRAUM]``: the season as JSON (skatbot-saison/1) and CSV."""
     today = berlin_today()
     period = parse_period(list(cmd.args[1:]), today)
-    season = season_of(session, cmd.chat_id, period, today)
+    season = season_of(session, cmd.place_id, period, today)
     raw = json.dumps(export_document(season), ensure_ascii=False, indent=2).encode()
     slug = period.slug
     return Reply(

@@ -272,8 +272,8 @@ def find_player(
 
 
 def statistik(session: Session, cmd: Command) -> Reply:
-    stats, names, _series_list, resolve = load_stats(session, cmd.chat_id)
-    running = lists_store.open_list(session, cmd.chat_id) is not None
+    stats, names, _series_list, resolve = load_stats(session, cmd.place_id)
+    running = lists_store.open_list(session, cmd.place_id) is not None
     if not stats.series:
         raise RuleError(
             f"In {cmd.here} gibt es noch keine abgeschlossene Liste.",
@@ -282,7 +282,7 @@ def statistik(session: Session, cmd: Command) -> Reply:
     if not cmd.args:
         return Reply(chat_text(stats, names, running))
     player = find_player(stats, names, resolve, " ".join(cmd.args))
-    rating = rating_line(session, cmd.chat_id, Person(player.key, names[player.key]))
+    rating = rating_line(session, cmd.place_id, Person(player.key, names[player.key]))
     text = player_text(stats, names, player, running, rating)
     sf = player.sf_results
     if not sf:

@@ -46,8 +46,8 @@ def _booked_entry(
     if m is None or m.group(1) != kind or (m.group(3) is not None and kind != "sj"):
         return Answer(notice=UNKNOWN)
     row_id = int(m.group(2))
-    lock_chat(session, cmd.chat_id)
-    lst = lists_store.open_list(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
+    lst = lists_store.open_list(session, cmd.place_id)
     if lst is None:
         return Answer(notice="Hier läuft keine Liste mehr.", buttons=())
     loaded = lists_store.load(session, lst)

@@ -76,8 +76,8 @@ def picked_list(session: Session, cmd: Command) -> tuple[lists_store.ListInfo, l
     asked = first if first.startswith("/") else "/liste"  # for the hint of a refusal
     number, rest = list_number_word(list(cmd.args), asked)
     if number is None:
-        lst = lists_store.open_list(session, cmd.chat_id) or lists_store.latest_list(
-            session, cmd.chat_id
+        lst = lists_store.open_list(session, cmd.place_id) or lists_store.latest_list(
+            session, cmd.place_id
         )
         if lst is None:
             _refuse_at_desk(session, cmd)
@@ -86,9 +86,9 @@ def picked_list(session: Session, cmd: Command) -> tuple[lists_store.ListInfo, l
                 hint="Starte eine mit /neu Anna Bernd Carla.",
             )
         return lst, rest, ""
-    lst = lists_store.numbered_list(session, cmd.chat_id, number)
+    lst = lists_store.numbered_list(session, cmd.place_id, number)
     if lst is None:
-        latest = lists_store.latest_list(session, cmd.chat_id)
+        latest = lists_store.latest_list(session, cmd.place_id)
         count = lists_store.list_number(session, latest) if latest is not None else 0
         which = f"Liste 1 bis {count}" if count > 1 else ("Liste 1" if count else "keine Liste")
         raise RuleError(
@@ -116,8 +116,8 @@ def state_line(loaded: lists_store.LoadedList) -> str:
 def refuse_at_tournament_desk(session: Session, cmd: Command) -> str:
     """The rules code of the place (its chat row locked); a tournament desk and a league
     desk keep no lists of their own."""
-    rules = chats.chat_rules(session, cmd.chat_id)
-    if tournament_of(session, cmd.chat_id) is not None:
+    rules = chats.chat_rules(session, cmd.place_id)
+    if tournament_of(session, cmd.place_id) is not None:
         raise RuleError(
             ("Dieses Thema" if cmd.thread_id else "Dieser Chat")
             + " ist die Turnierleitung eines Turniers.",
@@ -133,7 +133,7 @@ def refuse_beside_running(
 ) -> lists_store.ListInfo | None:
     """The open list of the place, if it has no game yet (a new one replaces it); refused
     while it has games."""
-    running = lists_store.open_list(session, cmd.chat_id)
+    running = lists_store.open_list(session, cmd.place_id)
     if running is not None:
         loaded = lists_store.load(session, running)
         if loaded.sheet.games_played:
@@ -164,7 +164,7 @@ def start_list(
         lists_store.discard_list(session, running)  # an empty list is no series: replaced, gone
     lst = lists_store.create_list(
         session,
-        cmd.chat_id,
+        cmd.place_id,
         names,
         first_dealer=first_dealer,
         series_length=series_length,
@@ -341,7 +341,7 @@ def missing_name(
 
 
 def eingepasst(session: Session, cmd: Command) -> Reply:
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     loaded = require_list(session, cmd)
     sheet = loaded.sheet
     sheet.check_can_add()
@@ -371,7 +371,7 @@ def _game_number(word: str | None, command: str, sheet: Sheet) -> int:
 
 def korrigieren(session: Session, cmd: Command) -> Reply:
     words = list(cmd.args)
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     loaded = require_list(session, cmd)
     nr = _game_number(words[0] if words else None, "korrigieren", loaded.sheet)
     loaded.sheet.entry(nr)  # an unknown number is refused first
@@ -539,7 +539,7 @@ def _check_corrected_declarer(
 
 def storno(session: Session, cmd: Command) -> Reply:
     words = list(cmd.args)
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     loaded = require_list(session, cmd)
     nr = _game_number(words[0] if words else None, "storno", loaded.sheet)
     target = loaded.sheet.entry(nr)
@@ -567,14 +567,14 @@ def umbenennen(session: Session, cmd: Command) -> Reply:
     words = list(cmd.args)
     if len(words) < 2:
         raise RuleError("Alter und neuer Name?", hint="Z. B. /umbenennen Anna Annika")
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     loaded = require_list(session, cmd)
     seat, used = take_name(words[:-1], loaded.names, before="/umbenennen")
     new = clean_name(" ".join(words[used:]).strip('"„“”'))
     others = [n for i, n in enumerate(loaded.names) if i != seat]
     check_unique([*others, new])
     old = loaded.players[seat].name
-    after_rename(session, cmd.chat_id, old, new)  # a linked person keeps the new spelling
+    after_rename(session, cmd.place_id, old, new)  # a linked person keeps the new spelling
     lists_store.rename_player(session, loaded.players[seat], new)
     text = f"✏️ {escape(old)} heißt jetzt {escape(new)}. Die Zahlen bleiben, wie sie sind."
     return book(session, cmd, loaded, keys=Keys.NONE).reply(text)
@@ -582,7 +582,7 @@ def umbenennen(session: Session, cmd: Command) -> Reply:
 
 def geber(session: Session, cmd: Command) -> Reply:
     words = list(cmd.args)
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     loaded = require_list(session, cmd)
     if not words:
         raise RuleError("Wer gibt als Nächstes?", hint="Z. B. /geber Bernd")
@@ -596,7 +596,7 @@ def geber(session: Session, cmd: Command) -> Reply:
 
 def serie(session: Session, cmd: Command) -> Reply:
     words = list(cmd.args)
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     loaded = require_list(session, cmd)
     for word in words:
         refuse_foreign_digits(word, "die Zahl der Spiele", "/serie 48")
@@ -627,7 +627,7 @@ def stand(session: Session, cmd: Command) -> Reply:
     state = state_line(loaded)
     text = texts.totals_block(loaded.sheet, loaded.lst.seed) + "\n" + state
     doc = rich.standings_doc(loaded.sheet, loaded.lst.seed, title=head, tail=state)
-    settings = rich.settings_of(session, cmd.chat_id, loaded.chat_settings)
+    settings = rich.settings_of(session, cmd.place_id, loaded.chat_settings)
     reply = Reply(rich.maybe(f"{head}\n{text}" if head else text, doc, settings))
     if [w.casefold() for w in words] == ["bild"]:  # the running scores as a picture
         # the picture code (and Pillow) loads with the first picture, not with every /stand
@@ -644,7 +644,7 @@ LISTS_SHOWN = 20
 def listen(session: Session, cmd: Command) -> Reply:
     """``/listen``: the place's lists by number (as /liste N, /stand N, /pdf N take it), with
     day, players, state and who won (or leads)."""
-    found = lists_store.place_lists(session, cmd.chat_id, last=LISTS_SHOWN)
+    found = lists_store.place_lists(session, cmd.place_id, last=LISTS_SHOWN)
     if not found:
         raise RuleError(
             f"In {cmd.here} gibt es noch keine Liste.",
@@ -692,7 +692,7 @@ def liste(session: Session, cmd: Command) -> Reply:
     doc = rich.list_doc(
         sheet, entries, head="\n".join(head), tail=f"{stand_line}\n{state_line(loaded)}"
     )
-    settings = rich.settings_of(session, cmd.chat_id, loaded.chat_settings)
+    settings = rich.settings_of(session, cmd.place_id, loaded.chat_settings)
     return Reply(rich.maybe("\n".join(lines), doc, settings))
 
 

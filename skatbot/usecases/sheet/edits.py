@@ -29,7 +29,7 @@ def apply_edit(
     assert cmd.source_message_id is not None
     words = list(cmd.args)
     typed = f"/{name} {' '.join(words)}".rstrip()
-    link = message_links.find(session, cmd.chat_id, cmd.source_message_id)
+    link = message_links.find(session, cmd.place_id, cmd.source_message_id)
     booked = message_links.booked_row(session, link) if link is not None else None
     if link is None or booked is None:
         raise RuleError(
@@ -37,7 +37,7 @@ def apply_edit(
             hint=f"Als neue Nachricht schicken: {typed}",
         )
     row_id, list_id = booked
-    loaded = lists_store.open_list_loaded(session, cmd.chat_id)
+    loaded = lists_store.open_list_loaded(session, cmd.place_id)
     if loaded is None or loaded.lst.id != list_id:
         _refuse_closed(session, list_id, row_id, name, words)
     assert loaded is not None

@@ -20,7 +20,7 @@ DESK_HINT = (
 def refuse_at_desk(session: Session, cmd: Command) -> None:
     """A tournament desk and a league desk keep no list: /spiel, /stand and the like point
     to what works."""
-    if tournament_of(session, cmd.chat_id) is not None:
+    if tournament_of(session, cmd.place_id) is not None:
         raise RuleError(
             ("Dieses Thema" if cmd.thread_id else "Dieser Chat")
             + " ist die Turnierleitung – hier läuft keine Liste.",
@@ -30,10 +30,10 @@ def refuse_at_desk(session: Session, cmd: Command) -> None:
 
 
 def require_list(session: Session, cmd: Command) -> lists_store.LoadedList:
-    loaded = lists_store.open_list_loaded(session, cmd.chat_id)
+    loaded = lists_store.open_list_loaded(session, cmd.place_id)
     if loaded is None:
         refuse_at_desk(session, cmd)
-        latest = lists_store.latest_list(session, cmd.chat_id)
+        latest = lists_store.latest_list(session, cmd.place_id)
         if latest is not None:
             guard_ended(session, latest.id)  # an ended tournament closed its table: say so
             raise RuleError(

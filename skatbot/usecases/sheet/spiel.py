@@ -27,7 +27,7 @@ def spiel(session: Session, cmd: Command) -> Reply:
         return open_builder(session, cmd)
     if len(words) == 1 and words[0].casefold() in PASS_WORDS:
         return eingepasst(session, cmd)
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     loaded = require_list(session, cmd)
     loaded.sheet.check_can_add()
     try:

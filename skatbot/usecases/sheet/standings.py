@@ -41,7 +41,7 @@ def pinned_text(session: Session, cmd: Command) -> str | None:
     if lists_store.processed(session, cmd.update_id) is not None:
         return None
     loaded = require_list(session, cmd)
-    settings = rich.settings_of(session, cmd.chat_id, loaded.chat_settings)
+    settings = rich.settings_of(session, cmd.place_id, loaded.chat_settings)
     return standings_text(loaded.sheet, loaded.lst.seed, settings)
 
 

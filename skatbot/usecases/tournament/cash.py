@@ -32,7 +32,7 @@ PDF_SUMMARY_LINES = 12
 
 
 def _require_tournament(session: Session, cmd: Command) -> Tournament:
-    t = trepo.tournament_of(session, cmd.chat_id)
+    t = trepo.tournament_of(session, cmd.place_id)
     if t is None:
         raise RuleError(
             f"In {cmd.here} läuft kein Turnier.",
@@ -197,7 +197,7 @@ def gebuehren(session: Session, cmd: Command) -> Reply:
             + "\nÄndern (nur Turnierleitung), z. B.: "
             + escape(FEES_EXAMPLE)
         )
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     t = _running(session, cmd)
     require_manager(t, cmd, readable="/gebuehren, /preise, /kasse, /abrechnung")
     fees = _each_line(lines, fees_of(session, t), _apply_fee_line)
@@ -254,7 +254,7 @@ def preise(session: Session, cmd: Command) -> Reply:
             + "\nÄndern (nur Turnierleitung): "
             + escape(m.PRIZE_EXAMPLE)
         )
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     t = _running(session, cmd)
     require_manager(t, cmd, readable="/gebuehren, /preise, /kasse, /abrechnung")
     prizes = _each_line(lines, prizes_of(session, t), _apply_prize_line)

@@ -59,6 +59,7 @@ from skatbot.usecases.tournament import cash, ending, tournament_season
 from skatbot.usecases.tournament import tables as tournament_tables
 from skatbot.usecases.tournament import teams as teams_uc
 from skatbot.usecases.tournament.access import require_manager
+from skatbot.usecases.tournament.series_length import MAX_SERIES_GAMES
 from skatbot.usecases.tournament.results import (
     counting_of,
     full_ranking,
@@ -74,7 +75,6 @@ from skatbot.usecases.tournament.results import names_line as _names_line
 MAX_TOURNAMENT_NAME = 64
 MAX_PARTICIPANTS = 1000
 PDF_SUMMARY_PLACES = 3  # places named in the chat when the ranking comes as PDF
-MAX_SERIES_GAMES = 200
 MAX_GAME_POINTS = 99_999
 SEED_DIGITS = 6
 EXPORT_FORMAT = "skatbot-turnier/1"
@@ -91,7 +91,7 @@ def is_tournament_chat(session: Session, chat_id: int) -> bool:
 
 def _require(session: Session, cmd: Command) -> Tournament:
     """The place's latest tournament, running or ended (what reading shows)."""
-    t = trepo.tournament_of(session, cmd.chat_id)
+    t = trepo.tournament_of(session, cmd.place_id)
     if t is None:
         raise RuleError(
             f"In {cmd.here} läuft kein Turnier.", hint="Lege eins an mit /turnier NAME."
@@ -172,23 +172,23 @@ def turnier(session: Session, cmd: Command) -> Reply:
         raise RuleError(
             "Der Turniername enthält Steuerzeichen.", hint="Nur sichtbare Zeichen verwenden."
         )
-    ensure_chat(session, cmd.chat_id, lock=True)
+    ensure_chat(session, cmd.place_id, lock=True)
     refuse_other_kind(session, cmd, Becoming.TOURNAMENT_DESK)
-    existing = trepo.tournament_of(session, cmd.chat_id)
+    existing = trepo.tournament_of(session, cmd.place_id)
     if existing is not None and existing.closed_at is None:
         raise RuleError(
             f"In {cmd.here} läuft schon das Turnier „{existing.name}“.",
             hint="Hier läuft ein Turnier zur Zeit: erst /turnier ende (Turnierleitung), "
             "dann /turnier NAME für das nächste.",
         )
-    if lists_store.open_list(session, cmd.chat_id) is not None:
+    if lists_store.open_list(session, cmd.place_id) is not None:
         raise RuleError(
             f"In {cmd.here} läuft noch eine Liste.",
             hint="Schließ sie zuerst mit /abschluss ab, dann /turnier NAME.",
         )
     t = trepo.create_tournament(
         session,
-        cmd.chat_id,
+        cmd.place_id,
         name,
         seed=secrets.token_hex(4),
         user_id=cmd.user_id,
@@ -219,7 +219,7 @@ def teilnehmer(session: Session, cmd: Command) -> Reply:
     if not rest.strip():
         t = _require(session, cmd)
         return Reply(_participant_list(session, t))
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     t = _running(session, cmd)
     require_manager(t, cmd)
     entries = [(clean_name(name), team) for name, team in teams_uc.split_entries(rest)]
@@ -327,7 +327,7 @@ def entfernen(session: Session, cmd: Command) -> Reply:
     refund = False
     if len(word.split()) > 1 and word.split()[-1].casefold() in REFUND_WORDS:
         refund, word = True, " ".join(word.split()[:-1])
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     t = _running(session, cmd)
     require_manager(t, cmd)
     people = trepo.participants(session, t)
@@ -387,34 +387,6 @@ def entfernen(session: Session, cmd: Command) -> Reply:
 # --- /serienlaenge ----------------------------------------------------------------------------
 
 
-def serienlaenge(session: Session, cmd: Command) -> Reply:
-    words = list(cmd.args)
-    lock_chat(session, cmd.chat_id)
-    t = _require(session, cmd)
-    if not words:
-        return Reply(
-            f"📏 Serienlänge: {texts.games(t.games_3)} am Dreiertisch, {t.games_4} am Vierertisch.\n"
-            "Ändern: /serienlaenge 36 48"
-        )
-    t = _running(session, cmd)
-    require_manager(t, cmd)
-    for word in words:
-        refuse_foreign_digits(word, "die Zahl der Spiele", "/serienlaenge 36 48")
-    if len(words) != 2 or not all(is_number(w) and len(w) <= 4 for w in words):
-        raise RuleError(
-            "Zwei Zahlen bitte: Spiele am Dreiertisch und am Vierertisch.",
-            hint="Z. B. /serienlaenge 36 48",
-        )
-    g3, g4 = int(words[0]), int(words[1])
-    if not (1 <= g3 <= MAX_SERIES_GAMES and 1 <= g4 <= MAX_SERIES_GAMES):
-        raise RuleError(
-            f"{g3} und {g4} Spiele gehen nicht.", hint=f"Erlaubt: 1 bis {MAX_SERIES_GAMES}."
-        )
-    tr.check_series_lengths(trepo.load_series(session, t), {3: g3, 4: g4})
-    trepo.set_series_lengths(t, g3, g4)
-    return Reply(f"📏 Serienlänge jetzt: {texts.games(g3)} am Dreiertisch, {g4} am Vierertisch.")
-
-
 # --- /auslosen --------------------------------------------------------------------------------
 
 
@@ -423,7 +395,7 @@ UNDO_WORDS = {"zurück", "zurueck", "rückgängig", "rueckgaengig"}
 
 def auslosen(session: Session, cmd: Command) -> Reply:
     words = list(cmd.args)
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     t = _running(session, cmd)
     require_manager(t, cmd)
     if words and words[0].casefold() in UNDO_WORDS:
@@ -695,7 +667,7 @@ def ergebnis(session: Session, cmd: Command) -> Reply:
             "Welches Ergebnis?",
             hint="Z. B. " + RESULT_EXAMPLE + " – eine Zeile pro Person.",
         )
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     t = _running(session, cmd)
     require_manager(t, cmd)
     done = trepo.load_series(session, t)
@@ -806,7 +778,7 @@ def rangliste(session: Session, cmd: Command) -> Reply:
             notes=lines[1:first],
             columns=columns,
         )
-        settings = rich.settings_of(session, cmd.chat_id, None)
+        settings = rich.settings_of(session, cmd.place_id, None)
         return Reply(rich.maybe("\n".join(lines), table, settings))
 
     from skatbot.pdf.ranking import RankingRow, render_ranking
@@ -986,7 +958,7 @@ def turnierregeln(session: Session, cmd: Command) -> Reply:
             f"📐 <b>Zählweise – {escape(t.name)}</b>\n{_counting_line(counting_of(t))}\n"
             "Ändern: /turnierregeln summe oder /turnierregeln schnitt mindestens 2"
         )
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     t = _running(session, cmd)
     require_manager(t, cmd)
     if words == ["summe"]:
@@ -1130,7 +1102,7 @@ def teamwertung(session: Session, cmd: Command) -> Reply:
 def _require_for_teams(session: Session, cmd: Command, change: bool) -> Tournament:
     """The tournament; for a change locked and for managers only."""
     if change:
-        lock_chat(session, cmd.chat_id)
+        lock_chat(session, cmd.place_id)
     t = _running(session, cmd) if change else _require(session, cmd)
     if change:
         require_manager(t, cmd)
@@ -1142,8 +1114,8 @@ def draw_tap(session: Session, cmd: Command) -> Answer:
     parts = cmd.text.removeprefix(tournament_tables.DRAW_PREFIX).split(":")
     if len(parts) != 2 or not all(is_number(p) for p in parts):
         return Answer(notice="Dieser Knopf gilt nicht mehr.")
-    lock_chat(session, cmd.chat_id)
-    t = trepo.tournament_of(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
+    t = trepo.tournament_of(session, cmd.place_id)
     if t is None or t.id != int(parts[0]) or t.closed_at is not None:
         return Answer(notice="Dieser Knopf gilt nicht mehr.", buttons=())
     if not owns(cmd.user_id, t.created_by):

@@ -32,7 +32,7 @@ def _shown(session: Session, t: Tournament) -> Shown:
 
 
 def ende(session: Session, cmd: Command) -> Reply:
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     t = tournament_season.running(session, cmd)
     require_manager(t, cmd, readable=tournament_season.READABLE)
     done = trepo.load_series(session, t)

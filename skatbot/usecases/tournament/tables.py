@@ -205,7 +205,7 @@ def topic_opener(
     place = places.place_id(session, telegram_chat, thread_id)
     lock_chat(session, place)
     return Command(
-        chat_id=place,
+        place_id=place,
         chat_title=name,
         user_id=user_id,
         user_name=user_name,
@@ -258,7 +258,7 @@ def topic_refused(session: Session, link_id: int, bot_username: str = "") -> Rep
 
 
 def open_table(session: Session, cmd: Command, link: TableLink) -> Reply:
-    """Open the table's list at ``cmd.chat_id`` (the one ``start_list`` path): the drawn
+    """Open the table's list at ``cmd.place_id`` (the one ``start_list`` path): the drawn
     players in seat order, the tournament's series length."""
     t, series = _context(session, link)
     names = _table_names(series, link)
@@ -284,7 +284,7 @@ def tisch(session: Session, cmd: Command) -> Reply:
             hint="/tisch CODE – den Code nennt die Auslosung bei der Turnierleitung.",
         )
     code = cmd.args[0].upper()
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     link = trepo.table_by_code(session, code, lock=True) if len(code) <= 16 else None
     if link is None:
         raise RuleError(
@@ -308,7 +308,7 @@ def tisch(session: Session, cmd: Command) -> Reply:
 def join(session: Session, cmd: Command, invite: str) -> Reply:
     """``/start tisch_<invite>`` in a group (the draw's deep link): the long single-use code
     links the table here, whoever tapped it."""
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     link = trepo.table_by_invite(session, invite)
     if link is None:
         raise RuleError(
@@ -330,7 +330,7 @@ def _check_free(
             f"Das Turnier „{t.name}“ ist beendet – {label} wird nicht mehr gespielt.",
             hint="Den Code des laufenden Turniers nennt seine Auslosung.",
         )
-    if link.chat_id == cmd.chat_id:
+    if link.chat_id == cmd.place_id:
         raise RuleError(
             f"{'Dieses Thema' if cmd.thread_id else 'Dieser Chat'} ist die Turnierleitung – "
             "hier spielt kein Tisch.",
@@ -338,7 +338,7 @@ def _check_free(
         )
     if link.list_id is not None:
         lst = lists_store.get_list(session, link.list_id)
-        here = lst is not None and lst.chat_id == cmd.chat_id
+        here = lst is not None and lst.chat_id == cmd.place_id
         raise RuleError(
             f"{label} hat schon {'hier ' if here else ''}seine Liste.",
             hint="Einfach mit /spiel eintragen."
@@ -358,7 +358,7 @@ def _may_link(
     if cmd.user_id is None or not owns(cmd.user_id, cmd.user_id):
         return False
     names = _table_names(series, link)
-    for place in (cmd.chat_id, t.chat_id):
+    for place in (cmd.place_id, t.chat_id):
         if _identity(session, t, place, cmd.user_id, names) in names:
             return True
     return False
@@ -384,8 +384,8 @@ def release(session: Session, cmd: Command) -> Reply:
     no longer linked to its list; the list stays where it is as an ordinary list, and the
     table gets a fresh deep link."""
 
-    lock_chat(session, cmd.chat_id)
-    t = trepo.tournament_of(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
+    t = trepo.tournament_of(session, cmd.place_id)
     if t is None:
         raise RuleError(
             "Freigeben geht nur bei der Turnierleitung.",
@@ -467,7 +467,7 @@ def after_close(session: Session, cmd: Command, loaded: lists_store.LoadedList) 
         return ()
     trepo.set_signed(link, {})
     text, buttons = _sign_message(session, link, loaded, {})
-    return (Post(cmd.telegram_chat_id or cmd.chat_id, cmd.thread_id, Reply(text, buttons=buttons)),)
+    return (Post(cmd.telegram_chat_id or cmd.place_id, cmd.thread_id, Reply(text, buttons=buttons)),)
 
 
 def _results(loaded: lists_store.LoadedList) -> list[tr.SeriesResult]:
@@ -541,10 +541,10 @@ def sign_tap(session: Session, cmd: Command) -> Answer:
         del parts[1]
     if not all(is_number(p) for p in parts) or len(parts) > 2:
         return Answer(notice="Dieser Knopf gilt nicht mehr.")
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     link = trepo.table_by_id(session, int(parts[0]))
     lst = lists_store.get_list(session, link.list_id) if link and link.list_id else None
-    if link is None or lst is None or lst.chat_id != cmd.chat_id:
+    if link is None or lst is None or lst.chat_id != cmd.place_id:
         return Answer(notice="Dieser Knopf gilt nicht mehr.", buttons=())
     refused = _not_signable(session, cmd, link, lst)
     if refused is not None:
@@ -564,7 +564,7 @@ def sign_tap(session: Session, cmd: Command) -> Answer:
     if seat is not None and not 0 <= seat < len(names):
         return Answer(notice="Dieser Knopf gilt nicht mehr.")
     assert cmd.user_id is not None  # _not_signable refuses anonymous taps
-    me = _identity(session, t, cmd.chat_id, cmd.user_id, names)
+    me = _identity(session, t, cmd.place_id, cmd.user_id, names)
     if me is None:
         me = _identity(session, t, t.chat_id, cmd.user_id, names)  # linked at the desk
     if seat is not None and owns(cmd.user_id, t.created_by) and names[seat] != me:
@@ -642,7 +642,7 @@ def _sign_for(
     account signed, so it never becomes anyone's identity)."""
     if name in signed:
         raise RuleError(f"{name} hat schon unterschrieben.", hint="Danke, das reicht einmal.")
-    d = people.directory(session, cmd.chat_id)[0]
+    d = people.directory(session, cmd.place_id)[0]
     root = d.stored(name)
     holder = d.account(root) if root is not None else None
     if holder is not None and holder.user_id != cmd.user_id:

@@ -24,6 +24,7 @@ from skatbot.storage import tournament as trepo
 from skatbot.storage.tournament_models import Tournament
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import texts
+from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Reply
 from skatbot.usecases.sheet import standings
 from skatbot.usecases.tournament.results import ranking_of
@@ -88,11 +89,23 @@ def shown_line(session: Session, t: Tournament) -> str | None:
 
 def running(session: Session, cmd: Command) -> Tournament:
     """The tournament the management works on now; refused when the latest has ended."""
-    t = trepo.tournament_of(session, cmd.chat_id)
+    t = trepo.tournament_of(session, cmd.place_id)
     if t is None:
         raise RuleError(
             f"In {cmd.here} läuft kein Turnier.", hint="Lege eins an mit /turnier NAME."
         )
+    if t.closed_at is not None:
+        raise RuleError(
+            f"{label(t)} ist beendet – daran ändert sich nichts mehr.",
+            hint=f"Lesen: {READABLE} · das nächste Turnier: /turnier NAME.",
+        )
+    return t
+
+
+def running_at(place: Place) -> Tournament:
+    """The tournament a desk's management works on now (its latest); refused when it ended."""
+    t = place.tournament
+    assert t is not None  # the route serves desks only
     if t.closed_at is not None:
         raise RuleError(
             f"{label(t)} ist beendet – daran ändert sich nichts mehr.",
@@ -117,7 +130,7 @@ def pick(session: Session, cmd: Command, words: Sequence[str]) -> tuple[Tourname
             number = int(raw)
             del rest[i : i + 2]
             break
-    every = trepo.tournaments_of(session, cmd.chat_id)
+    every = trepo.tournaments_of(session, cmd.place_id)
     if not every:
         raise RuleError(
             f"In {cmd.here} gibt es kein Turnier.", hint="Lege eins an mit /turnier NAME."
@@ -170,7 +183,7 @@ def turniere(session: Session, cmd: Command) -> Reply:
             f"„{cmd.args[0][:20]}“ kenne ich bei /turniere nicht.",
             hint="Einfach /turniere; ein Turnier zeigen: /rangliste turnier 1",
         )
-    every = trepo.tournaments_of(session, cmd.chat_id)
+    every = trepo.tournaments_of(session, cmd.place_id)
     if not every:
         return Reply(f"ℹ️ In {cmd.here} gab es noch kein Turnier. Eins anlegen: /turnier NAME")
     lines = [f"🗂 <b>Turniere in {escape(cmd.here)}</b> ({len(every)})"]

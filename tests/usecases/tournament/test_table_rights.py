@@ -241,7 +241,7 @@ def test_two_chats_linking_one_table_at_once_get_it_once(tmp_path: Any) -> None:
 
         def cmd(chat: int, text: str, user: int = MANAGER) -> Command:
             return Command(
-                chat_id=chat, chat_title=f"Chat {chat}", user_id=user, user_name="Olga",
+                place_id=chat, chat_title=f"Chat {chat}", user_id=user, user_name="Olga",
                 update_id=0, args=tuple(text.split()[1:]), text=text, telegram_chat_id=chat,
             )  # fmt: skip
 

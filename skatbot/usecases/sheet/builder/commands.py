@@ -129,14 +129,14 @@ def open_builder(
     state: State | None = None,
     source_message_id: int | None = None,
 ) -> Reply:
-    lock_chat(session, cmd.chat_id)
+    lock_chat(session, cmd.place_id)
     loaded = require_list(session, cmd)
     if target is None:
         loaded.sheet.check_can_add()
     edits = _retire_open_builders(session, cmd)
     b = builders.create(
         session,
-        chat_id=cmd.chat_id,
+        chat_id=cmd.place_id,
         list_id=loaded.lst.id,
         owner_id=cmd.user_id,
         owner_name=cmd.user_name[:128],
@@ -162,7 +162,7 @@ def _retire_open_builders(session: Session, cmd: Command) -> tuple[Edit, ...]:
     """A user has one open builder per chat: opening a new one closes the older ones."""
     return tuple(
         Edit(message_id, "↪️ Abgelöst durch eine neue Eingabe.")
-        for message_id in builders.retire_open(session, cmd.chat_id, cmd.user_id)
+        for message_id in builders.retire_open(session, cmd.place_id, cmd.user_id)
     )
 
 
@@ -185,7 +185,7 @@ def _load_builder(
     session: Session, cmd: Command, builder_id: int
 ) -> tuple[GameBuilder, Context] | Answer:
     b = builders.get(session, builder_id)
-    if b is None or b.chat_id != cmd.chat_id or b.message_id != cmd.message_id:
+    if b is None or b.chat_id != cmd.place_id or b.message_id != cmd.message_id:
         return Answer(notice=NOT_HERE)
     if b.status is not BuilderStatus.OPEN:
         return Answer(notice=FINISHED)
@@ -193,7 +193,7 @@ def _load_builder(
         return Answer(
             notice=f"Diese Eingabe gehört {b.owner_name or 'jemand anderem'}. Eigene: /spiel"
         )
-    lst = lists_store.open_list(session, cmd.chat_id)
+    lst = lists_store.open_list(session, cmd.place_id)
     loaded = lists_store.load(session, lst) if lst is not None else None
     target: Entry | None = None
     if loaded is not None and b.target_row is not None:
@@ -270,8 +270,8 @@ def valid_entry(loaded: lists_store.LoadedList, row_id: int) -> Entry | None:
 
 def bid_text(session: Session, cmd: Command, reply_to: int) -> Reply:
     """A text answer to a builder that asked for another bid ("anderer …")."""
-    lock_chat(session, cmd.chat_id)
-    b = builders.open_at_message(session, cmd.chat_id, reply_to)
+    lock_chat(session, cmd.place_id)
+    b = builders.open_at_message(session, cmd.place_id, reply_to)
     if b is None or not may_use(b, cmd):
         return Reply("")  # not for us: ignore
     st = State.load(b.state)

@@ -1,0 +1,82 @@
+"""The rights a route declares (``handlers.routes``): checked once by ``serving`` before its
+use case runs, never inside it. A right whose answer depends on the data at stake (an older
+list's creator, a team's captain) is a feature's own check, named on the route like these.
+
+A check is ``fn(session, place, request) -> None`` and raises a ``RuleError`` whose hint says
+who may and what everyone may do instead."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from skatbot.rules.errors import RuleError
+from skatbot.storage.unit import Session
+from skatbot.usecases.common.place_kinds import Place, PlaceKind
+from skatbot.usecases.common.reply import PLACEHOLDER_IDS
+
+Check = Callable[[Session, Place, Any], None]
+
+
+@dataclass(frozen=True)
+class Right:
+    """``name`` is the role it asks for (the rights matrix's words); ``checks`` the check per
+    place kind as ``"module:function"`` of ``skatbot.usecases`` (imported at its first use),
+    ``"*"`` for every kind; ``asks_admin``: Telegram is asked whether the sender is a chat
+    admin before the transaction (getChatMember), else ``Asker.is_admin`` is False."""
+
+    name: str
+    checks: Mapping[PlaceKind | str, str] = field(default_factory=dict)
+    asks_admin: bool = False
+
+    def check(self, session: Session, place: Place, request: object) -> None:
+        target = self.checks.get(place.kind) or self.checks.get("*")
+        if target is not None:
+            _resolve(target)(session, place, request)
+
+
+_RESOLVED: dict[str, Check] = {}
+
+
+def _resolve(target: str) -> Check:
+    found = _RESOLVED.get(target)
+    if found is None:
+        module, _, name = target.partition(":")
+        found = getattr(importlib.import_module(f"skatbot.usecases.{module}"), name)
+        _RESOLVED[target] = found
+    return found
+
+
+def is_person(user_id: int | None) -> bool:
+    """A person's own account: never a chat identity (an anonymous admin posting as the group,
+    a channel: negative ids) nor Telegram's placeholder users, who stand for many people."""
+    return user_id is not None and user_id > 0 and user_id not in PLACEHOLDER_IDS
+
+
+def person(session: Session, place: Place, request: object) -> None:
+    if not is_person(place.asker.user_id):
+        raise RuleError(
+            "Das geht nur mit deinem eigenen Konto.",
+            hint="Bitte ohne „als Gruppe senden“ oder Kanal-Identität noch einmal schicken.",
+        )
+
+
+def admin(session: Session, place: Place, request: object) -> None:
+    if not place.asker.is_admin:
+        raise RuleError(
+            "Das dürfen nur die Admins des Chats.",
+            hint="Bitte einen Admin darum. Nichts wurde geändert.",
+        )
+
+
+# Every right a route may declare. A feature's check lives beside its use cases; its
+# declaration here, so that the route table imports no use case.
+ANYONE: Final = Right("anyone")
+PERSON: Final = Right("person", {"*": "common.rights:person"})
+ADMIN: Final = Right("admin", {"*": "common.rights:admin"}, asks_admin=True)
+# A Preisskat desk's management: the tournament's creator and the chat's admins.
+TOURNAMENT_MANAGER: Final = Right(
+    "manager", {PlaceKind.TOURNAMENT_DESK: "tournament.access:manager"}, asks_admin=True
+)
