@@ -34,10 +34,10 @@ from skatbot.handlers import admin
 from skatbot.handlers.command_like import COMMAND_LIKE
 from skatbot.handlers.runtime import CallbackUseCase, UseCase
 from skatbot.storage.unit import Session
-from skatbot.usecases.common.reply import Command
 from skatbot.usecases.common.place_kinds import PlaceKind
-from skatbot.usecases.common.serving import Target, at, serve
+from skatbot.usecases.common.reply import Command
 from skatbot.usecases.common.rights import TOURNAMENT_MANAGER
+from skatbot.usecases.common.serving import Target, at, serve
 
 DESK = PlaceKind.TOURNAMENT_DESK
 

@@ -19,8 +19,8 @@ from typing import Final
 from skatbot.rules.calendar import berlin_date
 from skatbot.rules.errors import RuleError
 from skatbot.storage import league as league_store
-from skatbot.storage import tournament as trepo
 from skatbot.storage import place_facts
+from skatbot.storage import tournament as trepo
 from skatbot.storage.league_models import League, MatchDay
 from skatbot.storage.place_facts import PlaceFacts
 from skatbot.storage.tournament_models import Tournament
@@ -162,7 +162,7 @@ class Place:
 
     @property
     def here(self) -> str:
-        """"diesem Thema" in a forum topic (a place of its own), else "diesem Chat"."""
+        """ "diesem Thema" in a forum topic (a place of its own), else "diesem Chat"."""
         return "diesem Thema" if self.thread_id else "diesem Chat"
 
     @property

@@ -45,4 +45,3 @@ def manager(session: Session, place: Place, request: object) -> None:
     if asker.is_admin or owns(asker.user_id, t.created_by):
         return
     _refuse(t, "/teilnehmer, /fehlend, /rangliste, /urkunden, /export")
-

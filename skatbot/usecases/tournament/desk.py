@@ -40,7 +40,7 @@ from skatbot.rules import tournament as tr
 from skatbot.rules.calendar import berlin_time
 from skatbot.rules.errors import RuleError
 from skatbot.rules.money import format_money
-from skatbot.rules.numbers import is_number, refuse_foreign_digits
+from skatbot.rules.numbers import is_number
 from skatbot.rules.ranking import Ranked, lot_note
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import lists as lists_store
@@ -59,7 +59,6 @@ from skatbot.usecases.tournament import cash, ending, tournament_season
 from skatbot.usecases.tournament import tables as tournament_tables
 from skatbot.usecases.tournament import teams as teams_uc
 from skatbot.usecases.tournament.access import require_manager
-from skatbot.usecases.tournament.series_length import MAX_SERIES_GAMES
 from skatbot.usecases.tournament.results import (
     counting_of,
     full_ranking,
@@ -71,6 +70,7 @@ from skatbot.usecases.tournament.results import (
 from skatbot.usecases.tournament.results import games_of as _games
 from skatbot.usecases.tournament.results import missing_text as _missing_text
 from skatbot.usecases.tournament.results import names_line as _names_line
+from skatbot.usecases.tournament.series_length import MAX_SERIES_GAMES
 
 MAX_TOURNAMENT_NAME = 64
 MAX_PARTICIPANTS = 1000

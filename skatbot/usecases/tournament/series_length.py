@@ -16,7 +16,6 @@ from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command
 from skatbot.usecases.tournament import texts, tournament_season
 
-
 MAX_SERIES_GAMES = 200
 
 

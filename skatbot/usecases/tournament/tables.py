@@ -467,7 +467,9 @@ def after_close(session: Session, cmd: Command, loaded: lists_store.LoadedList) 
         return ()
     trepo.set_signed(link, {})
     text, buttons = _sign_message(session, link, loaded, {})
-    return (Post(cmd.telegram_chat_id or cmd.place_id, cmd.thread_id, Reply(text, buttons=buttons)),)
+    return (
+        Post(cmd.telegram_chat_id or cmd.place_id, cmd.thread_id, Reply(text, buttons=buttons)),
+    )
 
 
 def _results(loaded: lists_store.LoadedList) -> list[tr.SeriesResult]:
