@@ -80,3 +80,18 @@ ADMIN: Final = Right("admin", {"*": "common.rights:admin"}, asks_admin=True)
 TOURNAMENT_MANAGER: Final = Right(
     "manager", {PlaceKind.TOURNAMENT_DESK: "tournament.access:manager"}, asks_admin=True
 )
+
+
+# --- the league (league desk, host, captains) ---------------------------------------------------
+
+
+# --- tournament and league tables (/tisch, signing, name claims) --------------------------------
+
+
+# --- the sheet (lists, games, corrections) -----------------------------------------------------
+
+
+# --- the place: documents, deletion, money, people ---------------------------------------------
+
+
+# --- house rules, seasons, evenings, display ---------------------------------------------------
