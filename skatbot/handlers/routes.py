@@ -100,7 +100,9 @@ class Route:
         if isinstance(self.run, tuple):
             found = _SERVED.get(self.name + self.kind.value)
             if found is None:
-                found = _SERVED[self.name + self.kind.value] = serve(self.name, self.run)
+                found = _SERVED[self.name + self.kind.value] = serve(
+                    self.name, self.run, button=self.kind is Kind.CALLBACK
+                )
             return found
         return self.run.resolve() if isinstance(self.run, Lazy) else self.run
 

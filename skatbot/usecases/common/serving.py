@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from skatbot.rules.errors import RuleError
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import wording
 from skatbot.usecases.common.place_kinds import Place, PlaceKind, not_served, place_of
@@ -74,14 +75,20 @@ def resolve(target: str) -> Callable[..., Any]:
     return found
 
 
-def target_for(name: str, targets: tuple[Target, ...], place: Place) -> Target:
+def target_for(
+    name: str, targets: tuple[Target, ...], place: Place, *, button: bool = False
+) -> Target:
     for target in targets:
         if place.kind in target.kinds:
             return target
+    if button:  # a button of another place (a forwarded message): no command to explain
+        raise RuleError("Dieser Knopf gilt hier nicht.", hint="Nichts wurde geändert.")
     raise not_served(name, place, {k for t in targets for k in t.kinds})
 
 
-def serve(name: str, targets: tuple[Target, ...]) -> Callable[[Session, Command], Any]:
+def serve(
+    name: str, targets: tuple[Target, ...], *, button: bool = False
+) -> Callable[[Session, Command], Any]:
     """The use case of route ``name``: ``fn(session, command) -> Reply`` (a button's
     ``Answer``), as the runtime and the test harness call it."""
     kinds = [k for t in targets for k in t.kinds]
@@ -90,7 +97,7 @@ def serve(name: str, targets: tuple[Target, ...]) -> Callable[[Session, Command]
 
     def run(session: Session, cmd: Command) -> Reply | Answer:
         place = place_of(session, cmd)
-        target = target_for(name, targets, place)
+        target = target_for(name, targets, place, button=button)
         if isinstance(target.right, Right):  # before the words: no syntax lesson to the unentitled
             target.right.check(session, place, None)
         request = cmd if target.parse is None else resolve(target.parse)(cmd)
