@@ -108,8 +108,11 @@ class PlaceKind(Enum):
     HOST = "host"  # runs a league's match day today (/ausrichter)
 
 
-# Every place where lists are played: a command of the sheet serves these.
-PLAYING: Final = frozenset({PlaceKind.LISTS, PlaceKind.TOURNAMENT_TABLE, PlaceKind.LEAGUE_TABLE})
+# Every place where lists are played: a command of the sheet serves these. A host's chat
+# keeps lists too (the club's own table plays there while it runs the day).
+PLAYING: Final = frozenset(
+    {PlaceKind.LISTS, PlaceKind.TOURNAMENT_TABLE, PlaceKind.LEAGUE_TABLE, PlaceKind.HOST}
+)
 EVERYWHERE: Final = frozenset(PlaceKind)
 
 # What a place of a kind is ("Dieser Chat ist …"), and how a place becomes one (the fix of a
