@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from html import escape
 
 from skatbot.rules.calendar import berlin_date, berlin_today
@@ -36,6 +37,7 @@ from skatbot.storage import stats as stored_stats
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import texts
 from skatbot.usecases.common.names import full_stop, match_words
+from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Reply
 from skatbot.usecases.people.persons import Person, resolve_people
 from skatbot.usecases.season.commands import history
@@ -271,18 +273,27 @@ def find_player(
     )
 
 
-def statistik(session: Session, cmd: Command) -> Reply:
-    stats, names, _series_list, resolve = load_stats(session, cmd.place_id)
-    running = lists_store.open_list(session, cmd.place_id) is not None
+@dataclass(frozen=True)
+class StatsRequest:
+    player: str  # "": the place's statistics
+
+
+def parse(cmd: Command) -> StatsRequest:
+    return StatsRequest(" ".join(cmd.args))
+
+
+def statistik(session: Session, place: Place, request: StatsRequest) -> Reply:
+    stats, names, _series_list, resolve = load_stats(session, place.id)
+    running = lists_store.open_list(session, place.id) is not None
     if not stats.series:
         raise RuleError(
-            f"In {cmd.here} gibt es noch keine abgeschlossene Liste.",
+            f"In {place.here} gibt es noch keine abgeschlossene Liste.",
             hint="Die Statistik zählt abgeschlossene Listen – eine Serie schließt /abschluss ab.",
         )
-    if not cmd.args:
+    if not request.player:
         return Reply(chat_text(stats, names, running))
-    player = find_player(stats, names, resolve, " ".join(cmd.args))
-    rating = rating_line(session, cmd.place_id, Person(player.key, names[player.key]))
+    player = find_player(stats, names, resolve, request.player)
+    rating = rating_line(session, place.id, Person(player.key, names[player.key]))
     text = player_text(stats, names, player, running, rating)
     sf = player.sf_results
     if not sf:
