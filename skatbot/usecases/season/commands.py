@@ -129,28 +129,38 @@ def parse_period(words: list[str], today: dt.date) -> Period:
     if w[0] == "von" and not (len(w) == 4 and w[2] == "bis"):
         raise RuleError("Von wann bis wann?", hint="Z. B. /saison von 01.03.2026 bis 31.05.2026")
     if len(w) == 1:
-        m = re.fullmatch(r"([0-9]{1,2})[/.]([0-9]{4})|([0-9]{4})-([0-9]{1,2})", w[0])
-        if m:
-            month = int(m[1] or m[4])
-            year = _year(m[2] or m[3])
-            if not 1 <= month <= 12:
-                raise RuleError(f"Einen Monat {month} gibt es nicht.", hint=HINT)
-            return _month(year, month)
-        year = _year(w[0])
-        return Period(dt.date(year, 1, 1), dt.date(year, 12, 31), str(year))
+        return _one_word(w[0])
     if len(w) == 2:
-        named = _MONTH_WORDS.get(w[0].rstrip("."))
-        if named is None and is_number(w[0]) and 1 <= int(w[0]) <= 12:
-            named = int(w[0])
-        if named is None:
-            raise RuleError(f"„{words[0][:12]}“ ist kein Monat.", hint=HINT)
-        return _month(_year(w[1]), named)
+        return _named_month(w, words)
     if len(w) == 4 and w[0] == "von" and w[2] == "bis":
         start, end = _parse_date(w[1]), _parse_date(w[3])
         if end < start:
             raise RuleError("Das Ende liegt vor dem Anfang.", hint=HINT)
         return Period(start, end, f"{_date_text(start)} – {_date_text(end)}")
     raise RuleError("Welcher Zeitraum?", hint=HINT)
+
+
+def _one_word(word: str) -> Period:
+    """A year (``2026``) or a month as numbers (``03/2026``, ``3.2026``, ``2026-03``)."""
+    m = re.fullmatch(r"([0-9]{1,2})[/.]([0-9]{4})|([0-9]{4})-([0-9]{1,2})", word)
+    if m:
+        month = int(m[1] or m[4])
+        year = _year(m[2] or m[3])
+        if not 1 <= month <= 12:
+            raise RuleError(f"Einen Monat {month} gibt es nicht.", hint=HINT)
+        return _month(year, month)
+    year = _year(word)
+    return Period(dt.date(year, 1, 1), dt.date(year, 12, 31), str(year))
+
+
+def _named_month(w: list[str], words: list[str]) -> Period:
+    """``märz 2026`` or ``3 2026`` (``w``: the words casefolded)."""
+    named = _MONTH_WORDS.get(w[0].rstrip("."))
+    if named is None and is_number(w[0]) and 1 <= int(w[0]) <= 12:
+        named = int(w[0])
+    if named is None:
+        raise RuleError(f"„{words[0][:12]}“ ist kein Monat.", hint=HINT)
+    return _month(_year(w[1]), named)
 
 
 # --- the rules (/saisonregeln) ------------------------------------------------------------------
@@ -393,6 +403,30 @@ def _skatzahl(season: Season, key: str) -> str:
     return "–" if r is None else str(rt.skatzahl(r))
 
 
+def _season_notes(season: Season) -> list[str]:
+    """What the ranked lines leave out: the lantern, the players not yet ranked, the series
+    not scaled up and the lists under house rules."""
+    table, notes = season.table, []
+    if table.lantern:
+        names = ", ".join(escape(x.name) for x in table.ranked if x.key in table.lantern)
+        notes.append(f"🏮 Rote Laterne: {names}")
+    if table.unranked:
+        rest = ", ".join(f"{escape(x.name)} ({x.played})" for x in table.unranked)
+        notes.append(f"Noch nicht gewertet (unter {season.rules.minimum} Serien): {rest}")
+    if table.unscaled:
+        broken = ", ".join(
+            f"{texts.day(x.day)} ({x.games} von {x.length} Spielen)"
+            for x in season.series
+            if x.id in table.unscaled
+        )
+        notes.append(f"Nicht hochgerechnet (abgebrochen, zählen wie gespielt): {broken}")
+    if season.house_lists:
+        n = season.house_lists
+        lists = "1 Liste mit Hausregeln zählt" if n == 1 else f"{n} Listen mit Hausregeln zählen"
+        notes.append(f"{lists} nicht (keine Seeger-Fabian-Wertung).")
+    return notes
+
+
 def season_text(season: Season, *, pdf_hint: bool = True) -> str:
     table, rules = season.table, season.rules
     lines = [f"🏆 <b>Saison {escape(season.period.label)}</b> – {texts.series_count(table.series)}"]
@@ -408,23 +442,7 @@ def season_text(season: Season, *, pdf_hint: bool = True) -> str:
             f"{line.place}. <b>{escape(line.name)} {value_text(line.total, rules.counting)}</b>{mark}"
             f" · {count} · {line.won} gew., {line.lost} verl. · Skatzahl {_skatzahl(season, line.key)}"
         )
-    if table.lantern:
-        names = ", ".join(escape(x.name) for x in table.ranked if x.key in table.lantern)
-        lines.append(f"🏮 Rote Laterne: {names}")
-    if table.unranked:
-        rest = ", ".join(f"{escape(x.name)} ({x.played})" for x in table.unranked)
-        lines.append(f"Noch nicht gewertet (unter {rules.minimum} Serien): {rest}")
-    if table.unscaled:
-        broken = ", ".join(
-            f"{texts.day(x.day)} ({x.games} von {x.length} Spielen)"
-            for x in season.series
-            if x.id in table.unscaled
-        )
-        lines.append(f"Nicht hochgerechnet (abgebrochen, zählen wie gespielt): {broken}")
-    if season.house_lists:
-        n = season.house_lists
-        lists = "1 Liste mit Hausregeln zählt" if n == 1 else f"{n} Listen mit Hausregeln zählen"
-        lines.append(f"{lists} nicht (keine Seeger-Fabian-Wertung).")
+    lines += _season_notes(season)
     if table.ranked:
         lines.append(
             "Gleichstand: mehr gewonnene, dann weniger verlorene Spiele. Skatzahl: /hilfe rating"

@@ -129,23 +129,22 @@ def _house_note(stats: ChatStats) -> str | None:
     )
 
 
-def chat_text(stats: ChatStats, names: dict[str, str], running: bool) -> str:
-    def who(record: Record) -> str:
-        return f"<b>{escape(names[record.key])}</b>"
-
-    lines = ["📊 <b>Statistik dieses Chats</b>", scope_line(stats, running)]
+def _played_lines(stats: ChatStats) -> list[str]:
     played = f"{texts.games(stats.games)} am Tisch"
     if stats.passed:
         played += f", davon {stats.passed} eingepasst"
     if stats.ramsch:
         played += f", {stats.ramsch} Ramsch"
-    lines.append(played)
     lost = stats.declared - stats.won
-    lines.append(
+    return [
+        played,
         f"Gespielt: {stats.declared} – gewonnen {stats.won} ({percent(stats.won, stats.declared)}),"
-        f" verloren {lost} ({percent(lost, stats.declared)}), überreizt {stats.overbids}"
-    )
-    lines.extend(_kinds(stats.kinds))
+        f" verloren {lost} ({percent(lost, stats.declared)}), überreizt {stats.overbids}",
+        *_kinds(stats.kinds),
+    ]
+
+
+def _game_records(stats: ChatStats, who: Callable[[Record], str]) -> list[str]:
     records = []
     if stats.highest_game and stats.highest_game.game:
         records.append(
@@ -161,6 +160,11 @@ def chat_text(stats: ChatStats, names: dict[str, str], running: bool) -> str:
         records.append(
             f"Schwächste Serie: {who(stats.worst_series)} {_series(stats.worst_series.series)}"
         )
+    return records
+
+
+def _player_records(stats: ChatStats, who: Callable[[Record], str]) -> list[str]:
+    records = []
     if stats.longest_won:
         records.append(
             f"Längste Glückssträhne: {who(stats.longest_won)}, "
@@ -175,20 +179,37 @@ def chat_text(stats: ChatStats, names: dict[str, str], running: bool) -> str:
         records.append(f"Meiste Serien: {who(stats.most_series)}, {stats.most_series.value}")
     if stats.most_won:
         records.append(f"Meiste gewonnene Spiele: {who(stats.most_won)}, {stats.most_won.value}")
-    if records:
-        lines += ["", "🏆 <b>Rekorde</b>", *records]
-    lines += ["", "<b>Spieler</b> – Serien · Ø Seeger-Fabian je Serie · gewonnen/gespielt"]
+    return records
+
+
+def _player_lines(stats: ChatStats, names: dict[str, str]) -> list[str]:
+    """Every player, the best Seeger-Fabian average first."""
 
     def order(p: PlayerStats) -> tuple[float, int, str]:
         avg = p.sf_average
         return (-(avg if avg is not None else float("-inf")), -p.series, names[p.key].casefold())
 
+    lines = []
     for p in sorted(stats.players.values(), key=order):
         avg = p.sf_average
         lines.append(
             f"{escape(names[p.key])}: {p.series} · Ø {'–' if avg is None else number(avg)}"
             f" · {p.won}/{p.declared} ({percent(p.won, p.declared)})"
         )
+    return lines
+
+
+def chat_text(stats: ChatStats, names: dict[str, str], running: bool) -> str:
+    def who(record: Record) -> str:
+        return f"<b>{escape(names[record.key])}</b>"
+
+    lines = ["📊 <b>Statistik dieses Chats</b>", scope_line(stats, running)]
+    lines += _played_lines(stats)
+    records = _game_records(stats, who) + _player_records(stats, who)
+    if records:
+        lines += ["", "🏆 <b>Rekorde</b>", *records]
+    lines += ["", "<b>Spieler</b> – Serien · Ø Seeger-Fabian je Serie · gewonnen/gespielt"]
+    lines += _player_lines(stats, names)
     note = _house_note(stats)
     if note:
         lines.append(note)
