@@ -1,6 +1,10 @@
 """House rules in the chat (docs/rules.md §6): /regeln, /startpunkte, /bock, /krank, /gesund, /ramsch.
 
 In ISkO mode none of this exists: the commands are refused with a hint to /regeln haus.
+
+The routes serve the places where lists are played. /regeln is parsed into a request and
+worded by ``texts``; the commands that change the running list get the Command itself, as
+its booking (``sheet.booking.book``) records the message and its sender with the row.
 """
 
 from __future__ import annotations
