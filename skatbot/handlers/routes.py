@@ -34,9 +34,9 @@ from skatbot.handlers import admin
 from skatbot.handlers.command_like import COMMAND_LIKE
 from skatbot.handlers.runtime import CallbackUseCase, UseCase
 from skatbot.storage.unit import Session
-from skatbot.usecases.common.place_kinds import PlaceKind
+from skatbot.usecases.common.place_kinds import EVERYWHERE, PLAYING, PlaceKind
 from skatbot.usecases.common.reply import Command
-from skatbot.usecases.common.rights import TOURNAMENT_MANAGER
+from skatbot.usecases.common.rights import SEASON_COUNTING, TOURNAMENT_MANAGER
 from skatbot.usecases.common.serving import Target, at, serve
 
 DESK = PlaceKind.TOURNAMENT_DESK
@@ -243,7 +243,7 @@ ROUTES: list[Route] = [
     command("anheften", glue("pinned:cmd_anheften"), "Stand anheften – wird nach jedem Spiel aktualisiert"),
     command("liste", lazy("sheet.commands:liste"), "Die letzten Zeilen der Liste – /liste 2: Liste 2"),
     command("listen", lazy("sheet.commands:listen"), "Alle Listen dieses Chats mit Nummer"),
-    command("darstellung", lazy("common.display:darstellung"), "Liste und Stand als Tabelle oder Text: /darstellung tabelle|text", write=True),
+    command("darstellung", at(EVERYWHERE, "common.display:darstellung", parse="common.display:parse"), "Liste und Stand als Tabelle oder Text: /darstellung tabelle|text", write=True),
     command("korrigieren", lazy("sheet.commands:korrigieren"), "Spiel N korrigieren: /korrigieren 7 Anna … [geber NAME]", write=True, editable=True),
     command("storno", lazy("sheet.commands:storno"), "Spiel N streichen: /storno 7", write=True),
     command("geber", lazy("sheet.commands:geber"), "Nächsten Geber festlegen", write=True),
@@ -257,21 +257,21 @@ ROUTES: list[Route] = [
     command("abschluss", lazy("place.documents:abschluss"), "Serie abschließen (mit PDF)", write=True, heavy=True),
     # chat admins may open a closed list again
     command("oeffnen", lazy("place.documents:oeffnen"), "Abgeschlossene Serie wieder öffnen (Admins)", write=True, admin=True),
-    command("weiter", lazy("evening.commands:weiter"), "Neue Serie mit denselben Spielern", write=True),
-    command("statistik", lazy("season.statistics:statistik"), "Statistik des Chats – /statistik NAME für einen Spieler", heavy=True),
-    command("abend", lazy("evening.commands:abend"), "Alle Serien des Abends mit Summe je Spieler: /abend [pdf]", heavy=True),
+    command("weiter", at(PLAYING, "evening.commands:weiter"), "Neue Serie mit denselben Spielern", write=True),
+    command("statistik", at(EVERYWHERE, "season.statistics:statistik", parse="season.statistics:parse"), "Statistik des Chats – /statistik NAME für einen Spieler", heavy=True),
+    command("abend", at(EVERYWHERE, "evening.commands:abend", parse="evening.commands:parse"), "Alle Serien des Abends mit Summe je Spieler: /abend [pdf]", heavy=True),
     command("ich", lazy("people.persons:ich"), "Wer bin ich? /ich NAME verknüpft dich mit deinem Namen", write=True),
     command("spieler", lazy("people.persons:spieler"), "Spieler des Chats; /spieler zusammen A B – zwei Schreibweisen, eine Person", write=True),
     # a season replays every closed list of the place: in a worker thread
-    command("saison", lazy("season.commands:saison"), "Saisontabelle: /saison [2026 | märz 2026 | von … bis …] [pdf]", heavy=True),
-    command("saisonregeln", lazy("season.commands:saisonregeln"), "Zählweise der Saison: /saisonregeln summe|schnitt beste N mindestens N", write=True),
+    command("saison", at(EVERYWHERE, "season.commands:saison", parse="season.commands:parse"), "Saisontabelle: /saison [2026 | märz 2026 | von … bis …] [pdf]", heavy=True),
+    command("saisonregeln", at(EVERYWHERE, "season.commands:saisonregeln", parse="season.commands:parse_rules", right={"SetSeasonRules": SEASON_COUNTING}), "Zählweise der Saison: /saisonregeln summe|schnitt beste N mindestens N", write=True),
     command("vordruck", lazy("place.documents:vordruck"), "Leere Liste zum Ausdrucken: /vordruck 3 oder 4", heavy=True, document=True),
-    command("regeln", lazy("house.commands:regeln"), "Regeln: /regeln haus (Kontra/Re, Bock, Ramsch) oder /regeln isko", write=True),
-    command("ramsch", lazy("house.commands:ramsch"), "Hausregeln: Ramsch eintragen: /ramsch Anna 55", write=True),
-    command("bock", lazy("house.commands:bock"), "Hausregeln: Bock von Hand auslösen", write=True),
-    command("krank", lazy("house.commands:krank"), "Hausregeln: vor dem Ramsch krank melden", write=True),
-    command("gesund", lazy("house.commands:gesund"), "Hausregeln: alle gesund, es wird geramscht", write=True),
-    command("startpunkte", lazy("house.commands:startpunkte"), "Hausregeln: Startpunkte setzen", write=True),
+    command("regeln", at(PLAYING, "house.commands:regeln", parse="house.commands:parse_regeln"), "Regeln: /regeln haus (Kontra/Re, Bock, Ramsch) oder /regeln isko", write=True),
+    command("ramsch", at(PLAYING, "house.commands:ramsch"), "Hausregeln: Ramsch eintragen: /ramsch Anna 55", write=True),
+    command("bock", at(PLAYING, "house.commands:bock"), "Hausregeln: Bock von Hand auslösen", write=True),
+    command("krank", at(PLAYING, "house.commands:krank"), "Hausregeln: vor dem Ramsch krank melden", write=True),
+    command("gesund", at(PLAYING, "house.commands:gesund"), "Hausregeln: alle gesund, es wird geramscht", write=True),
+    command("startpunkte", at(PLAYING, "house.commands:startpunkte"), "Hausregeln: Startpunkte setzen", write=True),
     # admin=True: the stake of a closed list (/einsatz … liste N) is for its creator and the admins
     command("einsatz", lazy("money.stakes:einsatz"), "Geld: Einsatz pro Punkt: /einsatz 1 ct [kasse]", write=True, admin=True),
     command("abrechnung", lazy("place.abrechnung:abrechnung"), "Geld: wer wem was zahlt (Turnier: wer was zahlt)", heavy=True),
@@ -336,8 +336,8 @@ ROUTES: list[Route] = [
     button("storno", r"^v1:s:", lazy("sheet.buttons:storno_ask")),  # under a booking: asks
     button("storno ja", r"^v1:sj:", lazy("sheet.buttons:storno_yes")),
     button("storno nein", r"^v1:sn:", lazy("sheet.buttons:storno_no")),
-    button("gesund", r"^v1:g:", lazy("house.buttons:gesund")),  # before a Ramsch: Alle gesund
-    button("krank", r"^v1:kr:", lazy("house.buttons:krank")),  # before a Ramsch: NAME krank
+    button("gesund", r"^v1:g:", at(PLAYING, "house.buttons:gesund")),  # before a Ramsch: Alle gesund
+    button("krank", r"^v1:kr:", at(PLAYING, "house.buttons:krank")),  # before a Ramsch: NAME krank
     button("new game", r"^v1:n$", lazy("sheet.buttons:new_game")),  # Neues Spiel
     button("stand", r"^v1:st$", lazy("sheet.buttons:show_stand")),  # Stand
     button("unknown", r"^", lazy("sheet.buttons:unknown")),  # anything else: "Unbekannter Knopf"

@@ -1,4 +1,6 @@
-"""/darstellung text|tabelle: how a chat wants the list and the standings shown."""
+"""/darstellung text|tabelle: how a place wants the list and the standings shown.
+
+The route declares where it works and who may (everyone); this module parses and decides."""
 
 from __future__ import annotations
 
@@ -7,21 +9,38 @@ import dataclasses
 from skatbot.rules.errors import RuleError
 from skatbot.storage import chats
 from skatbot.storage.unit import Session
+from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Reply
 from skatbot.usecases.common.rich import DISPLAYS, TABLE, TEXT, wants_tables
 
 USAGE = "/darstellung tabelle (Liste und Stand als Tabelle) oder /darstellung text"
 
 
-def darstellung(session: Session, cmd: Command) -> Reply:
+@dataclasses.dataclass(frozen=True)
+class ShowDisplay:
+    pass
+
+
+@dataclasses.dataclass(frozen=True)
+class SetDisplay:
+    display: str  # TABLE or TEXT
+
+
+def parse(cmd: Command) -> ShowDisplay | SetDisplay:
     words = [w.casefold() for w in cmd.args]
     if not words:
-        now = TABLE if wants_tables(chats.settings_of(session, cmd.place_id)) else TEXT
-        return Reply(f"Darstellung hier: {now}. Ändern: {USAGE}")
+        return ShowDisplay()
     if len(words) != 1 or words[0] not in DISPLAYS:
         raise RuleError(f"Die Darstellung „{' '.join(cmd.args)}“ kenne ich nicht.", hint=USAGE)
-    choice = words[0]
-    chats.update_settings(session, cmd.place_id, lambda s: dataclasses.replace(s, display=choice))
+    return SetDisplay(words[0])
+
+
+def darstellung(session: Session, place: Place, request: ShowDisplay | SetDisplay) -> Reply:
+    if isinstance(request, ShowDisplay):
+        now = TABLE if wants_tables(chats.settings_of(session, place.id)) else TEXT
+        return Reply(f"Darstellung hier: {now}. Ändern: {USAGE}")
+    choice = request.display
+    chats.update_settings(session, place.id, lambda s: dataclasses.replace(s, display=choice))
     if choice == TABLE:
         return Reply(
             "✅ Liste und Stand kommen hier als Tabelle (wo Telegram das kann, sonst als Text)."

@@ -95,27 +95,44 @@ def read_names(raw: str) -> Reading:
     initial joins the name before it: "Peter M."); "und",
     "&" and "+" separate only as words of their own. ``&amp;`` (copied from a web page)
     is an "&". A name joined by "&" ("Tom&Jerry") is read as one name, with a doubt."""
-    raw = re.sub("&amp;", "&", raw, flags=re.IGNORECASE)
-    rest, quoted = hide_quoted(raw)
-    doubts: list[str] = []
-    if any(c in rest for c in _QUOTE_CHARS):
-        doubts.append("Ein Anführungszeichen ist nicht geschlossen")
-        rest = "".join(c for c in rest if c not in _QUOTE_CHARS)
-    if "," in rest:
-        parts = [
-            " ".join(chunk) for part in rest.split(",") for chunk in _split_words(part.split())
-        ]
-    else:
-        parts = [w for chunk in _split_words(rest.split()) for w in join_initials(chunk)]
+    rest, quoted, doubts = _hide_quotes(raw)
+    parts = _parts(rest)
     names = [unquote(p, quoted) for p in parts if p.strip()]
     joined = [i for i, n in enumerate(names) if i not in _quoted_at(parts) and _JOINED.search(n)]
     if not joined:
         return Reading(names, tuple(doubts))
     doubts.append("„" + "“, „".join(names[i] for i in joined) + "“: ein Name oder zwei Spieler?")
+    return Reading(names, tuple(doubts), _split_joined(names, joined))
+
+
+def _hide_quotes(raw: str) -> tuple[str, list[str], list[str]]:
+    """``raw`` with its quoted names hidden (``hide_quoted``), the names, and the doubt of a
+    quote left open (its quote characters dropped)."""
+    raw = re.sub("&amp;", "&", raw, flags=re.IGNORECASE)
+    rest, quoted = hide_quoted(raw)
+    if not any(c in rest for c in _QUOTE_CHARS):
+        return rest, quoted, []
+    rest = "".join(c for c in rest if c not in _QUOTE_CHARS)
+    return rest, quoted, ["Ein Anführungszeichen ist nicht geschlossen"]
+
+
+def _parts(rest: str) -> list[str]:
+    """The names (quoted ones still hidden): separated by commas if there is one, else by
+    spaces, an initial joining the name before it."""
+    if "," in rest:
+        return [" ".join(chunk) for part in rest.split(",") for chunk in _split_words(part.split())]
+    return [w for chunk in _split_words(rest.split()) for w in join_initials(chunk)]
+
+
+def _split_joined(names: list[str], joined: list[int]) -> list[str]:
+    """The other reading: each name of ``joined`` ("Tom&Jerry") as two players."""
     other: list[str] = []
     for i, n in enumerate(names):
-        other.extend(p for p in _JOINED.split(n) if p) if i in joined else other.append(n)
-    return Reading(names, tuple(doubts), other)
+        if i in joined:
+            other.extend(p for p in _JOINED.split(n) if p)
+        else:
+            other.append(n)
+    return other
 
 
 def _split_words(words: list[str]) -> list[list[str]]:

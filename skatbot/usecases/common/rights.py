@@ -95,3 +95,6 @@ TOURNAMENT_MANAGER: Final = Right(
 
 
 # --- house rules, seasons, evenings, display ---------------------------------------------------
+# The season's counting (/saisonregeln) belongs to the place's players, like its lists: everyone
+# at the place may change it, no admin is asked.
+SEASON_COUNTING: Final = Right("anyone")

@@ -20,13 +20,13 @@ from skatbot.rules.errors import RuleError
 from skatbot.rules.ranking import Ranked, Standing, lot_note, rank_standings
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import lists as lists_store
-from skatbot.storage.database import lock_chat
 from skatbot.storage.lists_models import ListStatus
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import rich, texts
+from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Document, Reply
 from skatbot.usecases.common.rich import Cell, Heading, Paragraph, RichDoc, Table
-from skatbot.usecases.sheet.commands import refuse_at_tournament_desk, start_list
+from skatbot.usecases.sheet.commands import start_list
 
 if TYPE_CHECKING:
     from skatbot.pdf.evening import EveningDocument
@@ -168,15 +168,14 @@ def evening_of(session: Session, latest: lists_store.ListInfo) -> Evening:
 # --- /weiter ---------------------------------------------------------------------------------
 
 
-def weiter(session: Session, cmd: Command) -> Reply:
+def weiter(session: Session, place: Place, cmd: Command) -> Reply:
     """A new series at the same table: the same players in the same seats, the dealer
     continuing where the last list ended, the same series length. Created like /neu
-    (``start_list``): under the chat's /regeln, and never at a tournament desk."""
-    lock_chat(session, cmd.place_id)
-    refuse_at_tournament_desk(session, cmd)
-    if lists_store.open_list(session, cmd.place_id) is not None:
+    (``start_list``): under the chat's /regeln. The Command goes through whole: the new list
+    is started and booked as the sheet starts every list."""
+    if lists_store.open_list(session, place.id) is not None:
         raise RuleError("Es läuft noch eine Liste.", hint="Erst /abschluss, dann /weiter.")
-    last = lists_store.latest_list(session, cmd.place_id)
+    last = lists_store.latest_list(session, place.id)
     if last is None:
         raise RuleError(
             "Es gibt keine frühere Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
@@ -313,26 +312,35 @@ def evening_document(evening: Evening, chat_title: str) -> EveningDocument:
     )
 
 
-def abend(session: Session, cmd: Command) -> Reply:
+@dataclass(frozen=True)
+class EveningRequest:
+    pdf: bool
+
+
+def parse(cmd: Command) -> EveningRequest:
     words = [w.casefold() for w in cmd.args]
     if words not in ([], ["pdf"]):
         raise RuleError(
             f"„{cmd.args[0][:20]}“ kenne ich bei /abend nicht.", hint="/abend oder /abend pdf"
         )
-    latest = lists_store.latest_list(session, cmd.place_id)
+    return EveningRequest(pdf=bool(words))
+
+
+def abend(session: Session, place: Place, request: EveningRequest) -> Reply:
+    latest = lists_store.latest_list(session, place.id)
     if latest is None:
         raise RuleError(
-            f"In {cmd.here} gibt es noch keine Liste.",
+            f"In {place.here} gibt es noch keine Liste.",
             hint="Starte eine mit /neu Anna Bernd Carla.",
         )
     evening = evening_of(session, latest)
-    if not words:
+    if not request.pdf:
         text = evening_text(evening) + "\nAls PDF: /abend pdf"
-        settings = rich.settings_of(session, cmd.place_id, None)
+        settings = rich.settings_of(session, place.id, None)
         return Reply(rich.maybe(text, evening_doc(evening), settings))
     from skatbot.pdf.evening import render_evening
 
-    data, lossy = render_evening(evening_document(evening, cmd.chat_title))
+    data, lossy = render_evening(evening_document(evening, place.title))
     text = evening_text(evening, details=False, mark="📄")
     if lossy:
         text += "\n" + texts.lossy_names_note(lossy)

@@ -1,11 +1,16 @@
 """House rules in the chat (docs/rules.md §6): /regeln, /startpunkte, /bock, /krank, /gesund, /ramsch.
 
 In ISkO mode none of this exists: the commands are refused with a hint to /regeln haus.
+
+The routes serve the places where lists are played. /regeln is parsed into a request and
+worded by ``texts``; the commands that change the running list get the Command itself, as
+its booking (``sheet.booking.book``) records the message and its sender with the row.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from html import escape
 
 from skatbot.rules import house as h
@@ -15,11 +20,12 @@ from skatbot.rules.scoring import minus_sign
 from skatbot.rules.sheet import RowKind, Sheet
 from skatbot.storage import chats
 from skatbot.storage import lists as lists_store
-from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import texts
 from skatbot.usecases.common.names import resolve, take_name, take_names
+from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Reply
+from skatbot.usecases.house import texts as house_texts
 from skatbot.usecases.sheet.booking import Keys, book
 from skatbot.usecases.sheet.lists import require_list
 
@@ -34,50 +40,61 @@ def _require_house(sheet: Sheet, what: str) -> None:
         )
 
 
-def regeln(session: Session, cmd: Command) -> Reply:
+@dataclass(frozen=True)
+class ShowRules:
+    pass
+
+
+@dataclass(frozen=True)
+class SetRules:
+    code: str  # "isko", "haus", "haus-geber" (``HouseRules.code``)
+
+
+def _dealing_round(options: list[str]) -> bool:
+    """``/regeln haus``'s options: whether a round is a dealer's round (else one game)."""
+    dealing = False
+    for opt in options:
+        if opt in ("runde=geberrunde", "geberrunde"):
+            dealing = True
+        elif opt not in ("runde=spiel", "spiel"):
+            raise RuleError(
+                f"Option „{opt[:30]}“ kenne ich nicht.", hint="runde=spiel oder runde=geberrunde"
+            )
+    return dealing
+
+
+def parse_regeln(cmd: Command) -> ShowRules | SetRules:
     words = [w.casefold() for w in cmd.args]
-    rules = chats.chat_rules(session, cmd.place_id)
     if not words:
-        current = "Hausregeln (3B3R)" if rules.startswith("haus") else "ISkO mit Seeger-Fabian"
-        return Reply(
-            f"Regeln in {cmd.here}: {current}.\n"
-            "Ändern: /regeln haus [runde=spiel|geberrunde] oder /regeln isko"
-        )
+        return ShowRules()
     kind, options = words[0], words[1:]
     if kind not in ("haus", "isko"):
         raise RuleError(
             f"„{cmd.args[0][:20]}“ kenne ich nicht.", hint="/regeln haus oder /regeln isko"
         )
-    code = "isko"
     if kind == "haus":
-        dealing = False
-        for opt in options:
-            if opt in ("runde=geberrunde", "geberrunde"):
-                dealing = True
-            elif opt not in ("runde=spiel", "spiel"):
-                raise RuleError(
-                    f"Option „{opt[:30]}“ kenne ich nicht.",
-                    hint="runde=spiel oder runde=geberrunde",
-                )
-        code = h.HouseRules(dealing_round=dealing).code
-    elif options:
+        return SetRules(h.HouseRules(dealing_round=_dealing_round(options)).code)
+    if options:
         raise RuleError("ISkO hat keine Optionen.", hint="/regeln isko")
-    chats.set_chat_rules(session, cmd.place_id, code)
-    label = {
-        "isko": "ISkO mit Seeger-Fabian",
-        "haus": "Hausregeln (3B3R, Runde = 1 Spiel)",
-        "haus-geber": "Hausregeln (3B3R, Runde = Geberrunde)",
-    }[code]
-    lst = lists_store.open_list(session, cmd.place_id)
-    if lst is not None:
-        loaded = lists_store.load(session, lst)
-        if not loaded.rows:
-            lists_store.set_list_rules(session, lst, code)
-            return Reply(f"📜 Regeln: {label} – gilt ab sofort für diese Liste.")
-        return Reply(
-            f"📜 Regeln: {label} – gilt ab der nächsten Liste; die laufende bleibt, wie sie ist."
-        )
-    return Reply(f"📜 Regeln: {label} – gilt ab der nächsten Liste (/neu …).")
+    return SetRules("isko")
+
+
+def regeln(
+    session: Session, place: Place, request: ShowRules | SetRules
+) -> house_texts.RulesShown | house_texts.RulesSet:
+    """The rules of the place's next lists (and of its running list while it has no game)."""
+    if isinstance(request, ShowRules):
+        house = chats.chat_rules(session, place.id).startswith("haus")
+        return house_texts.RulesShown(house, place.here)
+    code = request.code
+    chats.set_chat_rules(session, place.id, code)
+    lst = lists_store.open_list(session, place.id)
+    if lst is None:
+        return house_texts.RulesSet(code, house_texts.From.NEW_LIST)
+    if lists_store.load(session, lst).rows:
+        return house_texts.RulesSet(code, house_texts.From.NEXT_LIST)
+    lists_store.set_list_rules(session, lst, code)
+    return house_texts.RulesSet(code, house_texts.From.NOW)
 
 
 def _signed_int(word: str) -> int | None:
@@ -88,8 +105,7 @@ def _signed_int(word: str) -> int | None:
     return int(w)
 
 
-def startpunkte(session: Session, cmd: Command) -> Reply:
-    lock_chat(session, cmd.place_id)
+def startpunkte(session: Session, place: Place, cmd: Command) -> Reply:
     loaded = require_list(session, cmd)
     _require_house(loaded.sheet, "Startpunkte")
     words = list(cmd.args)
@@ -127,16 +143,14 @@ def startpunkte(session: Session, cmd: Command) -> Reply:
     return book(session, cmd, loaded, keys=Keys.NONE).reply(text)
 
 
-def bock(session: Session, cmd: Command) -> Reply:
-    lock_chat(session, cmd.place_id)
+def bock(session: Session, place: Place, cmd: Command) -> Reply:
     loaded = require_list(session, cmd)
     _require_house(loaded.sheet, "Bock")
     booked = book(session, cmd, loaded, row={"kind": RowKind.BOCK}, keys=Keys.HEALTH)
     return booked.reply(f"🎲 3B3R von Hand ausgelöst.\n{texts.progress(booked.after)}")
 
 
-def krank(session: Session, cmd: Command) -> Reply:
-    lock_chat(session, cmd.place_id)
+def krank(session: Session, place: Place, cmd: Command) -> Reply:
     loaded = require_list(session, cmd)
     sheet = loaded.sheet
     _require_house(sheet, "Krankmelden")
@@ -178,8 +192,7 @@ def krank(session: Session, cmd: Command) -> Reply:
     )
 
 
-def gesund(session: Session, cmd: Command) -> Reply:
-    lock_chat(session, cmd.place_id)
+def gesund(session: Session, place: Place, cmd: Command) -> Reply:
     loaded = require_list(session, cmd)
     sheet = loaded.sheet
     _require_house(sheet, "Ramsch")
@@ -254,8 +267,7 @@ def _without_counts(words: list[str]) -> list[str]:
     return out
 
 
-def ramsch(session: Session, cmd: Command) -> Reply:
-    lock_chat(session, cmd.place_id)
+def ramsch(session: Session, place: Place, cmd: Command) -> Reply:
     loaded = require_list(session, cmd)
     sheet = loaded.sheet
     _require_house(sheet, "Ramsch")
@@ -281,9 +293,10 @@ def ramsch(session: Session, cmd: Command) -> Reply:
     return booked.reply("\n".join(lines))
 
 
-def health_tap(session: Session, cmd: Command, list_id: int, rows: int, seat: int | None) -> Reply:
+def health_tap(
+    session: Session, place: Place, cmd: Command, list_id: int, rows: int, seat: int | None
+) -> Reply:
     """A tap on "Alle gesund" (seat None) or "NAME krank" under a reply before a Ramsch."""
-    lock_chat(session, cmd.place_id)
     loaded = require_list(session, cmd)
     if loaded.lst.id != list_id or len(loaded.rows) != rows:
         raise RuleError(
@@ -291,7 +304,7 @@ def health_tap(session: Session, cmd: Command, list_id: int, rows: int, seat: in
             hint="/stand zeigt, wie es steht.",
         )
     if seat is None:
-        return gesund(session, cmd)
+        return gesund(session, place, cmd)
     if not 0 <= seat < len(loaded.names):
         raise RuleError("Diesen Spieler gibt es nicht.", hint="/krank NAME")
-    return krank(session, dataclasses.replace(cmd, args=(loaded.names[seat],)))
+    return krank(session, place, dataclasses.replace(cmd, args=(loaded.names[seat],)))

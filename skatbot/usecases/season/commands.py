@@ -33,12 +33,14 @@ from skatbot.rules.scoring import minus_sign
 from skatbot.rules.season import Counting, Line, Result, SeasonRules, Series, Table, season_table
 from skatbot.storage import chats
 from skatbot.storage import lists as lists_store
-from skatbot.storage.database import lock_chat
 from skatbot.storage.season import closed_lists
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import rich, texts
+from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Document, Reply
 from skatbot.usecases.people.persons import resolve_people
+from skatbot.usecases.season import texts as season_texts
+from skatbot.usecases.season.texts import RULES_HINT, rules_text
 
 if TYPE_CHECKING:
     from skatbot.pdf.season import SeasonDocument
@@ -127,28 +129,38 @@ def parse_period(words: list[str], today: dt.date) -> Period:
     if w[0] == "von" and not (len(w) == 4 and w[2] == "bis"):
         raise RuleError("Von wann bis wann?", hint="Z. B. /saison von 01.03.2026 bis 31.05.2026")
     if len(w) == 1:
-        m = re.fullmatch(r"([0-9]{1,2})[/.]([0-9]{4})|([0-9]{4})-([0-9]{1,2})", w[0])
-        if m:
-            month = int(m[1] or m[4])
-            year = _year(m[2] or m[3])
-            if not 1 <= month <= 12:
-                raise RuleError(f"Einen Monat {month} gibt es nicht.", hint=HINT)
-            return _month(year, month)
-        year = _year(w[0])
-        return Period(dt.date(year, 1, 1), dt.date(year, 12, 31), str(year))
+        return _one_word(w[0])
     if len(w) == 2:
-        named = _MONTH_WORDS.get(w[0].rstrip("."))
-        if named is None and is_number(w[0]) and 1 <= int(w[0]) <= 12:
-            named = int(w[0])
-        if named is None:
-            raise RuleError(f"„{words[0][:12]}“ ist kein Monat.", hint=HINT)
-        return _month(_year(w[1]), named)
+        return _named_month(w, words)
     if len(w) == 4 and w[0] == "von" and w[2] == "bis":
         start, end = _parse_date(w[1]), _parse_date(w[3])
         if end < start:
             raise RuleError("Das Ende liegt vor dem Anfang.", hint=HINT)
         return Period(start, end, f"{_date_text(start)} – {_date_text(end)}")
     raise RuleError("Welcher Zeitraum?", hint=HINT)
+
+
+def _one_word(word: str) -> Period:
+    """A year (``2026``) or a month as numbers (``03/2026``, ``3.2026``, ``2026-03``)."""
+    m = re.fullmatch(r"([0-9]{1,2})[/.]([0-9]{4})|([0-9]{4})-([0-9]{1,2})", word)
+    if m:
+        month = int(m[1] or m[4])
+        year = _year(m[2] or m[3])
+        if not 1 <= month <= 12:
+            raise RuleError(f"Einen Monat {month} gibt es nicht.", hint=HINT)
+        return _month(year, month)
+    year = _year(word)
+    return Period(dt.date(year, 1, 1), dt.date(year, 12, 31), str(year))
+
+
+def _named_month(w: list[str], words: list[str]) -> Period:
+    """``märz 2026`` or ``3 2026`` (``w``: the words casefolded)."""
+    named = _MONTH_WORDS.get(w[0].rstrip("."))
+    if named is None and is_number(w[0]) and 1 <= int(w[0]) <= 12:
+        named = int(w[0])
+    if named is None:
+        raise RuleError(f"„{words[0][:12]}“ ist kein Monat.", hint=HINT)
+    return _month(_year(w[1]), named)
 
 
 # --- the rules (/saisonregeln) ------------------------------------------------------------------
@@ -158,81 +170,95 @@ def season_rules(session: Session, place: int) -> SeasonRules:
     return chats.settings_of(session, place).season or SeasonRules()
 
 
-def rules_text(rules: SeasonRules) -> str:
-    parts = [
-        "Summe der Seeger-Fabian-Punkte"
-        if rules.counting is Counting.SUM
-        else "Schnitt je Serie, auf 48 Spiele umgerechnet (abgebrochene Serien zählen wie gespielt)"
-    ]
-    parts.append(
-        "alle Serien zählen" if rules.best is None else f"die besten {rules.best} Serien zählen"
-    )
-    if rules.minimum > 1:
-        parts.append(f"gewertet ab {rules.minimum} Serien")
-    if rules.lantern:
-        parts.append("mit Roter Laterne")
-    return " · ".join(parts)
+@dataclass(frozen=True)
+class ShowSeasonRules:
+    pass
 
 
-RULES_HINT = "/saisonregeln summe|schnitt · mindestens N · beste N|alle · laterne an|aus · standard"
+# One word of /saisonregeln as a change of the rules: the field and its new value
+# (``standard``: every field back to its default). Applied in the order written.
+Step = tuple[str, Any]
 
 
-def saisonregeln(session: Session, cmd: Command) -> Reply:
-    """Show or change the counting rules of the season table."""
-    lock_chat(session, cmd.place_id)
-    rules = season_rules(session, cmd.place_id)
+@dataclass(frozen=True)
+class SetSeasonRules:
+    steps: tuple[Step, ...]
+
+
+_COUNTING_WORDS = {
+    **dict.fromkeys(("summe", "sum"), Counting.SUM),
+    **dict.fromkeys(("schnitt", "durchschnitt", "mittel"), Counting.AVERAGE),
+}
+_NUMBER_WORDS = {
+    **dict.fromkeys(("mindestens", "min", "mind", "mind."), "minimum"),
+    **dict.fromkeys(("beste", "besten"), "best"),
+}
+_LANTERN_VALUES = ("an", "aus", "ja", "nein", "laterne")
+
+
+def _count_after(words: list[str], i: int) -> int:
+    """The number after the word at ``i`` (``mindestens 3``)."""
+    after = words[i]
+    if i + 1 < len(words):
+        refuse_foreign_digits(words[i + 1], "eine Anzahl", f"/saisonregeln {after} 3")
+    if i + 1 >= len(words) or not is_number(words[i + 1]):
+        raise RuleError(f"Nach „{after}“ fehlt die Zahl.", hint=f"Z. B. /saisonregeln {after} 3")
+    n = int(words[i + 1])
+    if not 1 <= n <= MAX_BEST:
+        raise RuleError(f"{n} geht bei „{after}“ nicht.", hint=f"Eine Zahl von 1 bis {MAX_BEST}.")
+    return n
+
+
+def _step(words: list[str], i: int, raw: tuple[str, ...]) -> tuple[Step, int]:
+    """The change the word at ``i`` asks for, and how many words it took."""
+    word = words[i]
+    if word in _COUNTING_WORDS:
+        return ("counting", _COUNTING_WORDS[word]), 1
+    if word in _NUMBER_WORDS:
+        return (_NUMBER_WORDS[word], _count_after(words, i)), 2
+    if word == "alle":
+        return ("best", None), 1
+    if word in ("laterne", "rote"):
+        if i + 1 < len(words) and words[i + 1] in _LANTERN_VALUES:
+            return ("lantern", words[i + 1] in ("an", "ja", "laterne")), 2
+        return ("lantern", True), 1
+    if word in ("standard", "zurück", "zurueck"):
+        return ("standard", None), 1
+    raise RuleError(f"„{raw[i][:20]}“ kenne ich bei /saisonregeln nicht.", hint=RULES_HINT)
+
+
+def parse_rules(cmd: Command) -> ShowSeasonRules | SetSeasonRules:
     words = [w.casefold() for w in cmd.args]
     if not words:
-        return Reply(
-            f"📏 <b>Saisonwertung</b>: {escape(rules_text(rules))}.\nÄndern: {escape(RULES_HINT)}"
-        )
-    counting, minimum, best, lantern = rules.counting, rules.minimum, rules.best, rules.lantern
+        return ShowSeasonRules()
+    steps: list[Step] = []
     i = 0
-
-    def number(after: str) -> int:
-        if i + 1 < len(words):
-            refuse_foreign_digits(words[i + 1], "eine Anzahl", f"/saisonregeln {after} 3")
-        if i + 1 >= len(words) or not is_number(words[i + 1]):
-            raise RuleError(
-                f"Nach „{after}“ fehlt die Zahl.", hint=f"Z. B. /saisonregeln {after} 3"
-            )
-        n = int(words[i + 1])
-        if not 1 <= n <= MAX_BEST:
-            raise RuleError(
-                f"{n} geht bei „{after}“ nicht.", hint=f"Eine Zahl von 1 bis {MAX_BEST}."
-            )
-        return n
-
     while i < len(words):
-        word = words[i]
-        if word in ("summe", "sum"):
-            counting = Counting.SUM
-        elif word in ("schnitt", "durchschnitt", "mittel"):
-            counting = Counting.AVERAGE
-        elif word in ("mindestens", "min", "mind", "mind."):
-            minimum = number(word)
-            i += 1
-        elif word in ("beste", "besten"):
-            best = number(word)
-            i += 1
-        elif word == "alle":
-            best = None
-        elif word in ("laterne", "rote"):
-            if i + 1 < len(words) and words[i + 1] in ("an", "aus", "ja", "nein", "laterne"):
-                lantern = words[i + 1] in ("an", "ja", "laterne")
-                i += 1
-            else:
-                lantern = True
-        elif word in ("standard", "zurück", "zurueck"):
-            counting, minimum, best, lantern = Counting.SUM, 1, None, False
+        step, used = _step(words, i, cmd.args)
+        steps.append(step)
+        i += used
+    return SetSeasonRules(tuple(steps))
+
+
+def changed_rules(rules: SeasonRules, steps: tuple[Step, ...]) -> SeasonRules:
+    for field_name, value in steps:
+        if field_name == "standard":
+            rules = SeasonRules()
         else:
-            raise RuleError(
-                f"„{cmd.args[i][:20]}“ kenne ich bei /saisonregeln nicht.", hint=RULES_HINT
-            )
-        i += 1
-    new = SeasonRules(counting, minimum, best, lantern)
-    chats.update_settings(session, cmd.place_id, lambda c: dataclasses.replace(c, season=new))
-    return Reply(f"📏 Saisonwertung: {escape(rules_text(new))}. Tabelle: /saison")
+            rules = dataclasses.replace(rules, **{field_name: value})
+    return rules
+
+
+def saisonregeln(
+    session: Session, place: Place, request: ShowSeasonRules | SetSeasonRules
+) -> season_texts.SeasonRulesShown:
+    """Show or change the counting rules of the season table."""
+    rules = season_rules(session, place.id)
+    if isinstance(request, ShowSeasonRules):
+        return season_texts.SeasonRulesShown(rules, changed=False)
+    new = changed_rules(rules, request.steps)
+    chats.update_settings(session, place.id, lambda c: dataclasses.replace(c, season=new))
+    return season_texts.SeasonRulesShown(new, changed=True)
 
 
 # --- the series of a place ---------------------------------------------------------------------
@@ -377,6 +403,30 @@ def _skatzahl(season: Season, key: str) -> str:
     return "–" if r is None else str(rt.skatzahl(r))
 
 
+def _season_notes(season: Season) -> list[str]:
+    """What the ranked lines leave out: the lantern, the players not yet ranked, the series
+    not scaled up and the lists under house rules."""
+    table, notes = season.table, []
+    if table.lantern:
+        names = ", ".join(escape(x.name) for x in table.ranked if x.key in table.lantern)
+        notes.append(f"🏮 Rote Laterne: {names}")
+    if table.unranked:
+        rest = ", ".join(f"{escape(x.name)} ({x.played})" for x in table.unranked)
+        notes.append(f"Noch nicht gewertet (unter {season.rules.minimum} Serien): {rest}")
+    if table.unscaled:
+        broken = ", ".join(
+            f"{texts.day(x.day)} ({x.games} von {x.length} Spielen)"
+            for x in season.series
+            if x.id in table.unscaled
+        )
+        notes.append(f"Nicht hochgerechnet (abgebrochen, zählen wie gespielt): {broken}")
+    if season.house_lists:
+        n = season.house_lists
+        lists = "1 Liste mit Hausregeln zählt" if n == 1 else f"{n} Listen mit Hausregeln zählen"
+        notes.append(f"{lists} nicht (keine Seeger-Fabian-Wertung).")
+    return notes
+
+
 def season_text(season: Season, *, pdf_hint: bool = True) -> str:
     table, rules = season.table, season.rules
     lines = [f"🏆 <b>Saison {escape(season.period.label)}</b> – {texts.series_count(table.series)}"]
@@ -392,23 +442,7 @@ def season_text(season: Season, *, pdf_hint: bool = True) -> str:
             f"{line.place}. <b>{escape(line.name)} {value_text(line.total, rules.counting)}</b>{mark}"
             f" · {count} · {line.won} gew., {line.lost} verl. · Skatzahl {_skatzahl(season, line.key)}"
         )
-    if table.lantern:
-        names = ", ".join(escape(x.name) for x in table.ranked if x.key in table.lantern)
-        lines.append(f"🏮 Rote Laterne: {names}")
-    if table.unranked:
-        rest = ", ".join(f"{escape(x.name)} ({x.played})" for x in table.unranked)
-        lines.append(f"Noch nicht gewertet (unter {rules.minimum} Serien): {rest}")
-    if table.unscaled:
-        broken = ", ".join(
-            f"{texts.day(x.day)} ({x.games} von {x.length} Spielen)"
-            for x in season.series
-            if x.id in table.unscaled
-        )
-        lines.append(f"Nicht hochgerechnet (abgebrochen, zählen wie gespielt): {broken}")
-    if season.house_lists:
-        n = season.house_lists
-        lists = "1 Liste mit Hausregeln zählt" if n == 1 else f"{n} Listen mit Hausregeln zählen"
-        lines.append(f"{lists} nicht (keine Seeger-Fabian-Wertung).")
+    lines += _season_notes(season)
     if table.ranked:
         lines.append(
             "Gleichstand: mehr gewonnene, dann weniger verlorene Spiele. Skatzahl: /hilfe rating"
@@ -449,19 +483,30 @@ def season_doc(season: Season) -> rich.RichDoc:
     return rich.RichDoc(tuple(blocks))
 
 
-def saison(session: Session, cmd: Command) -> Reply:
+@dataclass(frozen=True)
+class SeasonRequest:
+    period: Period
+    today: dt.date
+    pdf: bool
+
+
+def parse(cmd: Command) -> SeasonRequest:
     words = list(cmd.args)
     pdf = any(w.casefold() == "pdf" for w in words)
     words = [w for w in words if w.casefold() != "pdf"]
     today = berlin_today()
-    period = parse_period(words, today)
-    season = season_of(session, cmd.place_id, period, today)
-    if not pdf or not season.table.series:
-        settings = rich.settings_of(session, cmd.place_id, None)
+    return SeasonRequest(parse_period(words, today), today, pdf)
+
+
+def saison(session: Session, place: Place, request: SeasonRequest) -> Reply:
+    period = request.period
+    season = season_of(session, place.id, period, request.today)
+    if not request.pdf or not season.table.series:
+        settings = rich.settings_of(session, place.id, None)
         return Reply(rich.maybe(season_text(season), season_doc(season), settings))
     from skatbot.pdf.season import render_season
 
-    data, lossy = render_season(season_document(season, cmd.chat_title))
+    data, lossy = render_season(season_document(season, place.title))
     text = season_text(season, pdf_hint=False)
     if lossy:
         text += "\n" + texts.lossy_names_note(lossy)

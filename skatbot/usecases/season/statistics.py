@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from html import escape
 
 from skatbot.rules.calendar import berlin_date, berlin_today
@@ -36,6 +37,7 @@ from skatbot.storage import stats as stored_stats
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import texts
 from skatbot.usecases.common.names import full_stop, match_words
+from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Reply
 from skatbot.usecases.people.persons import Person, resolve_people
 from skatbot.usecases.season.commands import history
@@ -127,23 +129,22 @@ def _house_note(stats: ChatStats) -> str | None:
     )
 
 
-def chat_text(stats: ChatStats, names: dict[str, str], running: bool) -> str:
-    def who(record: Record) -> str:
-        return f"<b>{escape(names[record.key])}</b>"
-
-    lines = ["📊 <b>Statistik dieses Chats</b>", scope_line(stats, running)]
+def _played_lines(stats: ChatStats) -> list[str]:
     played = f"{texts.games(stats.games)} am Tisch"
     if stats.passed:
         played += f", davon {stats.passed} eingepasst"
     if stats.ramsch:
         played += f", {stats.ramsch} Ramsch"
-    lines.append(played)
     lost = stats.declared - stats.won
-    lines.append(
+    return [
+        played,
         f"Gespielt: {stats.declared} – gewonnen {stats.won} ({percent(stats.won, stats.declared)}),"
-        f" verloren {lost} ({percent(lost, stats.declared)}), überreizt {stats.overbids}"
-    )
-    lines.extend(_kinds(stats.kinds))
+        f" verloren {lost} ({percent(lost, stats.declared)}), überreizt {stats.overbids}",
+        *_kinds(stats.kinds),
+    ]
+
+
+def _game_records(stats: ChatStats, who: Callable[[Record], str]) -> list[str]:
     records = []
     if stats.highest_game and stats.highest_game.game:
         records.append(
@@ -159,6 +160,11 @@ def chat_text(stats: ChatStats, names: dict[str, str], running: bool) -> str:
         records.append(
             f"Schwächste Serie: {who(stats.worst_series)} {_series(stats.worst_series.series)}"
         )
+    return records
+
+
+def _player_records(stats: ChatStats, who: Callable[[Record], str]) -> list[str]:
+    records = []
     if stats.longest_won:
         records.append(
             f"Längste Glückssträhne: {who(stats.longest_won)}, "
@@ -173,20 +179,37 @@ def chat_text(stats: ChatStats, names: dict[str, str], running: bool) -> str:
         records.append(f"Meiste Serien: {who(stats.most_series)}, {stats.most_series.value}")
     if stats.most_won:
         records.append(f"Meiste gewonnene Spiele: {who(stats.most_won)}, {stats.most_won.value}")
-    if records:
-        lines += ["", "🏆 <b>Rekorde</b>", *records]
-    lines += ["", "<b>Spieler</b> – Serien · Ø Seeger-Fabian je Serie · gewonnen/gespielt"]
+    return records
+
+
+def _player_lines(stats: ChatStats, names: dict[str, str]) -> list[str]:
+    """Every player, the best Seeger-Fabian average first."""
 
     def order(p: PlayerStats) -> tuple[float, int, str]:
         avg = p.sf_average
         return (-(avg if avg is not None else float("-inf")), -p.series, names[p.key].casefold())
 
+    lines = []
     for p in sorted(stats.players.values(), key=order):
         avg = p.sf_average
         lines.append(
             f"{escape(names[p.key])}: {p.series} · Ø {'–' if avg is None else number(avg)}"
             f" · {p.won}/{p.declared} ({percent(p.won, p.declared)})"
         )
+    return lines
+
+
+def chat_text(stats: ChatStats, names: dict[str, str], running: bool) -> str:
+    def who(record: Record) -> str:
+        return f"<b>{escape(names[record.key])}</b>"
+
+    lines = ["📊 <b>Statistik dieses Chats</b>", scope_line(stats, running)]
+    lines += _played_lines(stats)
+    records = _game_records(stats, who) + _player_records(stats, who)
+    if records:
+        lines += ["", "🏆 <b>Rekorde</b>", *records]
+    lines += ["", "<b>Spieler</b> – Serien · Ø Seeger-Fabian je Serie · gewonnen/gespielt"]
+    lines += _player_lines(stats, names)
     note = _house_note(stats)
     if note:
         lines.append(note)
@@ -271,18 +294,27 @@ def find_player(
     )
 
 
-def statistik(session: Session, cmd: Command) -> Reply:
-    stats, names, _series_list, resolve = load_stats(session, cmd.place_id)
-    running = lists_store.open_list(session, cmd.place_id) is not None
+@dataclass(frozen=True)
+class StatsRequest:
+    player: str  # "": the place's statistics
+
+
+def parse(cmd: Command) -> StatsRequest:
+    return StatsRequest(" ".join(cmd.args))
+
+
+def statistik(session: Session, place: Place, request: StatsRequest) -> Reply:
+    stats, names, _series_list, resolve = load_stats(session, place.id)
+    running = lists_store.open_list(session, place.id) is not None
     if not stats.series:
         raise RuleError(
-            f"In {cmd.here} gibt es noch keine abgeschlossene Liste.",
+            f"In {place.here} gibt es noch keine abgeschlossene Liste.",
             hint="Die Statistik zählt abgeschlossene Listen – eine Serie schließt /abschluss ab.",
         )
-    if not cmd.args:
+    if not request.player:
         return Reply(chat_text(stats, names, running))
-    player = find_player(stats, names, resolve, " ".join(cmd.args))
-    rating = rating_line(session, cmd.place_id, Person(player.key, names[player.key]))
+    player = find_player(stats, names, resolve, request.player)
+    rating = rating_line(session, place.id, Person(player.key, names[player.key]))
     text = player_text(stats, names, player, running, rating)
     sf = player.sf_results
     if not sf:

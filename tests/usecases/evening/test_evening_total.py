@@ -172,7 +172,7 @@ async def test_weiter_follows_regeln_haus(chat: Harness) -> None:
     assert "2. Bernd 96 – S1 0 · S2 96" in reply
 
 
-async def test_weiter_refused_at_a_tournament_desk_like_neu(chat: Harness) -> None:
+async def test_weiter_refused_at_a_tournament_desk(chat: Harness) -> None:
     desk = -3001
     await ok(chat, "/neu Anna Bernd Carla", chat_id=desk)
     await ok(chat, "/serie 3", chat_id=desk)
@@ -181,9 +181,11 @@ async def test_weiter_refused_at_a_tournament_desk_like_neu(chat: Harness) -> No
     await ok(chat, "/abschluss", chat_id=desk)
     await ok(chat, "/turnier Stadtmeisterschaft", chat_id=desk)
     refused_neu = await chat.text("/neu Anna Bernd Carla", chat_id=desk)
+    assert "Turnierleitung" in refused_neu
+    # a desk is no place /weiter serves: it says what the chat is and where /weiter works
     refused_weiter = await chat.text("/weiter", chat_id=desk)
-    assert "Turnierleitung" in refused_weiter
-    assert refused_weiter == refused_neu
+    assert "/weiter gilt hier nicht" in refused_weiter
+    assert "Turnierleitung" in refused_weiter and "👉" in refused_weiter
     assert len(list_ids(chat, desk)) == 1  # nothing was created
     # a desk keeps no list: /spiel points to the tables and the ranking, not to /neu
     refused_spiel = await chat.text("/spiel Anna grand mit 1 gewonnen", chat_id=desk)
