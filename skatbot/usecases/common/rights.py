@@ -14,7 +14,7 @@ from typing import Any, Final
 
 from skatbot.rules.errors import RuleError
 from skatbot.storage.unit import Session
-from skatbot.usecases.common.place_kinds import Place, PlaceKind
+from skatbot.usecases.common.place_kinds import PLAYING, Place, PlaceKind
 from skatbot.usecases.common.reply import PLACEHOLDER_IDS
 
 Check = Callable[[Session, Place, Any], None]
@@ -86,6 +86,15 @@ TOURNAMENT_MANAGER: Final = Right(
 
 
 # --- tournament and league tables (/tisch, signing, name claims) --------------------------------
+# Who links a table's list with its code (read from the request's code): a Preisskat's
+# management or a player of that table the bot knows; a league's captains, the day's host
+# and its creator. The draw's deep link (/start tisch_…) needs none: it cannot be guessed.
+# Signing and confirming a claimed name stay with their use cases: who may is who the
+# tapper is at that table.
+TABLE_LINKER: Final = Right(
+    "a player of that table",
+    {kind: "tables.lifecycle:may_link" for kind in PLAYING},
+)
 
 
 # --- the sheet (lists, games, corrections) -----------------------------------------------------
