@@ -288,7 +288,7 @@ ROUTES: list[Route] = [
     command("ergebnis", lazy("league.results:ergebnis"), "Preisskat und Liga: Ergebnis: /ergebnis Anna 437 12 3", write=True, admin=True),
     command("fehlend", lazy("tournament.desk:fehlend"), "Preisskat: fehlende Ergebnisse und wie weit die Tische sind"),
     # /tisch CODE where a table plays (a league's or a Preisskat's code); /tisch freigeben N at the desk
-    command("tisch", (at(PLAYING, "tables.lifecycle:link", parse="tables.lifecycle:parse", right={"LinkTable": TABLE_LINKER}), at(DESK, "tournament.tables:release", parse="tournament.tables:parse_release", right=TOURNAMENT_MANAGER)), "Preisskat und Liga: hier spielt ein Tisch: /tisch CODE (aus der Auslosung, dem Sitzplan)", write=True),
+    command("tisch", (at(PLAYING, "tables.lifecycle:link", parse="tables.lifecycle:parse", right={"LinkTable": TABLE_LINKER}), at(DESK, "tournament.tables:release", parse="tournament.tables:parse_release", right={"ReleaseTable": TOURNAMENT_MANAGER})), "Preisskat und Liga: hier spielt ein Tisch: /tisch CODE (aus der Auslosung, dem Sitzplan)", write=True),
     command("rangliste", lazy("tournament.desk:rangliste"), "Preisskat: Rangliste über alle Serien", heavy=True),
     command("urkunden", lazy("tournament.desk:urkunden"), "Preisskat: Urkunden als PDF", heavy=True, document=True),
     command("gebuehren", lazy("tournament.cash:gebuehren"), "Preisskat: Startgeld, Verlustspielgeld, Tischgeld", write=True, admin=True),
