@@ -5,11 +5,13 @@ to sign; the signed results enter the tournament through the one path of ``/erge
 
 How a table knows its tournament: ``TableLink`` (storage/tournament_models.py), one row per
 table of a drawn series, with the code of ``/tisch`` and, once its list is opened, the list's
-id. A list is a table list iff a link names it; the link finds series and tournament.
+id. A list is a table list iff a link names it; the link finds series and tournament
+(``storage.table_lists`` reads it and a league's table as one ``Table``).
 
-Who may link a table: the short code is public at the desk, so ``/tisch CODE`` links only
-for the tournament's creator or a player of that table the bot knows; anyone else takes the
-draw's deep link (``t.me/<bot>?startgroup=tisch_<invite>``: 96 random bits, single use, void
+Who may link a table: ``/tisch CODE`` is the lifecycle every table shares
+(``usecases.tables.lifecycle``); this module is the Preisskat's ``SIDE`` of it. The short
+code is public at the desk, so it links only for the tournament's creator or a player of
+that table the bot knows; anyone else takes the draw's deep link (``t.me/<bot>?startgroup=tisch_<invite>``: 96 random bits, single use, void
 after the next draw), which Telegram turns into ``/start tisch_<invite>`` in the chosen group.
 The table's row is locked while it is linked, so two chats never both get it.
 
