@@ -14,7 +14,7 @@ from typing import Any, Final
 
 from skatbot.rules.errors import RuleError
 from skatbot.storage.unit import Session
-from skatbot.usecases.common.place_kinds import PLAYING, Place, PlaceKind
+from skatbot.usecases.common.place_kinds import Place, PlaceKind
 from skatbot.usecases.common.reply import PLACEHOLDER_IDS
 
 Check = Callable[[Session, Place, Any], None]
@@ -91,10 +91,7 @@ TOURNAMENT_MANAGER: Final = Right(
 # and its creator. The draw's deep link (/start tisch_…) needs none: it cannot be guessed.
 # Signing and confirming a claimed name stay with their use cases: who may is who the
 # tapper is at that table.
-TABLE_LINKER: Final = Right(
-    "a player of that table",
-    {kind: "tables.lifecycle:may_link" for kind in PLAYING},
-)
+TABLE_LINKER: Final = Right("a player of that table", {"*": "tables.lifecycle:may_link"})
 
 
 # --- the sheet (lists, games, corrections) -----------------------------------------------------
