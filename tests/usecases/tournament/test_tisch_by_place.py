@@ -35,6 +35,15 @@ async def test_the_table_chat_takes_a_code_and_the_desk_the_release(chat: Harnes
     assert "ist frei" in released, released
 
 
+async def test_the_draws_deep_link_is_refused_at_the_desk(chat: Harness) -> None:
+    _, links = await draw(chat)
+    before = dump(chat.db)
+    await refused(chat, f"/start {links['1']}", DESK, None, "/tisch gilt hier nicht",
+                  "am Tisch eines Turniers")  # fmt: skip
+    assert dump(chat.db) == before
+    await ok(chat, f"/start {links['1']}", ELSE, user_id=OUTSIDER)  # the link, whoever taps
+
+
 async def test_a_table_button_is_refused_at_a_desk(chat: Harness) -> None:
     await draw(chat)
     before = dump(chat.db)
