@@ -36,7 +36,7 @@ from skatbot.handlers.runtime import CallbackUseCase, UseCase
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.place_kinds import EVERYWHERE, PLAYING, PlaceKind
 from skatbot.usecases.common.reply import Command
-from skatbot.usecases.common.rights import SEASON_COUNTING, TOURNAMENT_MANAGER
+from skatbot.usecases.common.rights import SEASON_COUNTING, TABLE_LINKER, TOURNAMENT_MANAGER
 from skatbot.usecases.common.serving import Target, at, serve
 
 DESK = PlaceKind.TOURNAMENT_DESK
@@ -289,9 +289,8 @@ ROUTES: list[Route] = [
     # at a league desk /ergebnis takes the league's results, else the tournament's
     command("ergebnis", lazy("league.results:ergebnis"), "Preisskat und Liga: Ergebnis: /ergebnis Anna 437 12 3", write=True, admin=True),
     command("fehlend", lazy("tournament.desk:fehlend"), "Preisskat: fehlende Ergebnisse und wie weit die Tische sind"),
-    # admin=True: /tisch freigeben N is for the tournament's management
-    # a league table's code opens its list, else the Preisskat's /tisch
-    command("tisch", lazy("league.tables:tisch"), "Preisskat und Liga: hier spielt ein Tisch: /tisch CODE (aus der Auslosung, dem Sitzplan)", write=True, admin=True),
+    # /tisch CODE where a table plays (a league's or a Preisskat's code); /tisch freigeben N at the desk
+    command("tisch", (at(PLAYING, "tables.lifecycle:link", parse="tables.lifecycle:parse", right={"LinkTable": TABLE_LINKER}), at(DESK, "tournament.tables:release", parse="tournament.tables:parse_release", right={"ReleaseTable": TOURNAMENT_MANAGER})), "Preisskat und Liga: hier spielt ein Tisch: /tisch CODE (aus der Auslosung, dem Sitzplan)", write=True),
     command("rangliste", lazy("tournament.desk:rangliste"), "Preisskat: Rangliste über alle Serien", heavy=True),
     command("urkunden", lazy("tournament.desk:urkunden"), "Preisskat: Urkunden als PDF", heavy=True, document=True),
     command("gebuehren", lazy("tournament.cash:gebuehren"), "Preisskat: Startgeld, Verlustspielgeld, Tischgeld", write=True, admin=True),
@@ -327,9 +326,9 @@ ROUTES: list[Route] = [
     button("delete", r"^v1:del:", admin.on_delete_button),  # /loeschen's confirmation
     button("close", r"^v1:(close|keep):", lazy("place.documents:close_tap"), heavy=True),  # /abschluss's question (a PDF)
     button("me", r"^v1:me:", lazy("people.persons:me_tap")),  # "Das bin ich" under a new list
-    button("claim", r"^v1:ic:", lazy("people.persons:claim_tap")),  # a table confirms a name
+    button("claim", r"^v1:ic:", at(PLAYING, "people.persons:claim", parse="people.persons:parse_claim")),  # a table confirms a name
     button("reading", r"^v1:nu:", lazy("sheet.commands:reading_tap")),  # which table a doubtful /neu means
-    button("sign", r"^v1:tu:", lazy("tournament.tables:sign_tap")),  # a tournament table signs its closed list
+    button("sign", r"^v1:tu:", at(PLAYING, "tournament.tables:sign", parse="tournament.tables:parse_sign")),  # a tournament table signs its closed list
     button("next draw", r"^v1:td:", lazy("tournament.desk:draw_tap"), heavy=True),  # "Nächste Serie auslosen"
     button("builder", r"^v1:b:", glue("builder:on_builder_button")),  # the game builder's own buttons
     button("korrigieren", r"^v1:k:", lazy("sheet.buttons:korrigieren")),  # under a booking

@@ -4,21 +4,17 @@ table trusts confirms it (``usecases.people.persons``): the management of the to
 league, or a player of the table already linked to another name of it. A signature then
 belongs to the linked name only, so claiming a name never lets anyone sign for another.
 
-``table_of_place`` says whether a place is such a table and who may confirm there.
+Whether a place is such a table, and who may confirm there: ``storage.table_lists.of_place``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 
 from sqlalchemy import BigInteger, DateTime, Integer, String, delete, select
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from skatbot.storage.base import NEVER_REUSE_IDS, Base, utc_now
-from skatbot.storage.league_models import League, LeagueTable, MatchDay
-from skatbot.storage.lists_models import Player, SheetList
-from skatbot.storage.tournament_models import TableLink, Tournament
 
 
 class NameClaim(Base):
@@ -38,56 +34,6 @@ class NameClaim(Base):
     user_name: Mapped[str | None] = mapped_column(String(128), nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
     confirmed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-
-
-@dataclass(frozen=True)
-class TablePlace:
-    """A place that plays (or played) a table of a tournament or a league: the names at its
-    latest table list, the place of the desk and who manages there (the creator)."""
-
-    names: tuple[str, ...]
-    desk: int
-    manager: int | None
-    management: str  # "die Turnierleitung" or "die Ligaleitung"
-
-
-def table_of_place(session: Session, place: int) -> TablePlace | None:
-    """The latest table list of ``place`` (a tournament's or a league's), or None."""
-    tournament = session.execute(
-        select(TableLink, SheetList.id)
-        .join(SheetList, SheetList.id == TableLink.list_id)
-        .where(SheetList.chat_id == place)
-        .order_by(SheetList.id.desc())
-        .limit(1)
-    ).first()
-    league = session.execute(
-        select(LeagueTable, SheetList.id)
-        .join(SheetList, SheetList.id == LeagueTable.list_id)
-        .where(SheetList.chat_id == place)
-        .order_by(SheetList.id.desc())
-        .limit(1)
-    ).first()
-    if tournament is None and league is None:
-        return None
-    if league is None or (tournament is not None and tournament[1] > league[1]):
-        assert tournament is not None
-        link, list_id = tournament
-        t = session.get(Tournament, link.tournament_id)
-        if t is None:
-            return None
-        return TablePlace(_names(session, list_id), t.chat_id, t.created_by, "die Turnierleitung")
-    table, list_id = league
-    day = session.get(MatchDay, table.day_id)
-    lg = session.get(League, day.league_id) if day is not None else None
-    if lg is None:
-        return None
-    return TablePlace(_names(session, list_id), lg.chat_id, lg.created_by, "die Ligaleitung")
-
-
-def _names(session: Session, list_id: int) -> tuple[str, ...]:
-    return tuple(
-        session.scalars(select(Player.name).where(Player.list_id == list_id).order_by(Player.seat))
-    )
 
 
 def add_claim(session: Session, place: int, name: str, user_id: int, user_name: str) -> int:

@@ -208,18 +208,6 @@ def tables(session: Session, day: MatchDay, series: int) -> list[LeagueTable]:
     )
 
 
-def table_by_id(session: Session, table_id: int) -> LeagueTable | None:
-    return session.get(LeagueTable, table_id)
-
-
-def table_by_code(session: Session, code: str) -> LeagueTable | None:
-    return session.scalars(select(LeagueTable).where(LeagueTable.code == code)).first()
-
-
-def table_by_list(session: Session, list_id: int) -> LeagueTable | None:
-    return session.scalars(select(LeagueTable).where(LeagueTable.list_id == list_id)).first()
-
-
 def day_by_id(session: Session, day_id: int) -> MatchDay:
     day = session.get(MatchDay, day_id)
     assert day is not None

@@ -306,18 +306,8 @@ def linked_tables(session: Session, t: Tournament) -> list[TableLink]:
     )
 
 
-def table_by_code(session: Session, code: str, *, lock: bool = False) -> TableLink | None:
-    """The table of ``code``; ``lock``: its row locked (``SELECT … FOR UPDATE`` on
-    PostgreSQL, read again after the wait), so two chats linking it at once are served one
-    after the other and the second finds it taken. SQLite has one writer at a time."""
-    query = select(TableLink).where(TableLink.code == code)
-    if lock:
-        query = query.with_for_update().execution_options(populate_existing=True)
-    return session.scalars(query).first()
-
-
 def table_by_invite(session: Session, invite: str) -> TableLink | None:
-    """The table of a deep link's long code, its row locked (as ``table_by_code``)."""
+    """The table of a deep link's long code, its row locked (as ``table_lists.by_code``)."""
     query = (
         select(TableLink)
         .where(TableLink.invite == invite)
@@ -358,7 +348,7 @@ def take_back_series(session: Session, series: Series) -> None:
 
 
 def code_taken(session: Session, code: str) -> bool:
-    return table_by_code(session, code) is not None
+    return session.scalars(select(TableLink.id).where(TableLink.code == code)).first() is not None
 
 
 def lock_series(session: Session, series_id: int) -> None:

@@ -18,8 +18,7 @@ import pytest
 from alembic.script import ScriptDirectory
 from sqlalchemy import text
 
-from skatbot.storage import builders, chats, message_links, outbox
-from skatbot.storage import league as league_store
+from skatbot.storage import builders, chats, message_links, outbox, table_lists
 from skatbot.storage import lists as lists_store
 from skatbot.storage.database import Database
 from skatbot.storage.migrate import HEAD, MIGRATIONS, alembic_config, upgrade
@@ -206,7 +205,7 @@ async def test_replies_an_earlier_version_left_run_after_the_upgrade(db: Databas
                 state=State().dump(),
             )
             message_links.remember(session, -1001, 17, 4242)
-            table = league_store.table_by_code(session, code)
+            table = table_lists.by_code(session, code)
             assert table is not None and table.table_no == 1
             # a booking's answer: the builder learns its message, the booking message its
             # answer (run_both of the flat module); the deleted pinned standings are forgotten

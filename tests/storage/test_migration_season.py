@@ -9,6 +9,7 @@ from pathlib import Path
 
 from sqlalchemy import text
 
+from skatbot.storage import table_lists
 from skatbot.storage import tournament as trepo
 from skatbot.storage.migrate import upgrade
 from tests.storage.test_migrations import _empty_database
@@ -67,7 +68,8 @@ def test_upgrade_to_the_season_keeps_a_tournament(tmp_path: Path) -> None:
             assert t is not None
             people = trepo.participants(session, t)
             series = trepo.load_series(session, t)
-            link = trepo.table_by_code(session, "K7F2QX")
+            table = table_lists.by_code(session, "K7F2QX")
+            link = table.row if table is not None else None
             return (
                 (t.number, t.closed_at, t.counting),
                 [(p.name, p.from_series, p.left_from, p.refunded) for p in people],

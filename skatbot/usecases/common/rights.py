@@ -86,6 +86,12 @@ TOURNAMENT_MANAGER: Final = Right(
 
 
 # --- tournament and league tables (/tisch, signing, name claims) --------------------------------
+# Who links a table's list with its code (read from the request's code): a Preisskat's
+# management or a player of that table the bot knows; a league's captains, the day's host
+# and its creator. The draw's deep link (/start tisch_…) needs none: it cannot be guessed.
+# Signing and confirming a claimed name stay with their use cases: who may is who the
+# tapper is at that table.
+TABLE_LINKER: Final = Right("a player of that table", {"*": "tables.lifecycle:may_link"})
 
 
 # --- the sheet (lists, games, corrections) -----------------------------------------------------

@@ -1,100 +1,101 @@
 """League tables that report themselves: ``/tisch CODE`` (a code of the seating, 7
-characters from "L") opens the table's list in the table's own chat; closing it with
-``/abschluss`` enters the list's totals as the table's results through the one result path
-(:func:`skatbot.usecases.league.results.store_results`), provisional until the day is approved, and
-tells the desk (and a decentral day's host). The Preisskat's ``/tisch`` route and its
-``/abschluss`` hook call in here (``table_lists.tisch``, ``documents.close_now``).
+characters from "L") opens the table's list in the table's own chat (the lifecycle shared
+with the Preisskat's tables, ``usecases.tables.lifecycle``; this module is the league's
+``Side``); closing it with ``/abschluss`` enters the list's totals as the table's results
+through the one result path (:func:`skatbot.usecases.league.results.store_results`),
+provisional until the day is approved, and tells the desk (and a decentral day's host).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from html import escape
+from typing import Final
 
 from skatbot.rules import tournament as tr
 from skatbot.rules.calendar import berlin_date
 from skatbot.rules.errors import RuleError
 from skatbot.storage import league as league_store
 from skatbot.storage import lists as lists_store
-from skatbot.storage import places
+from skatbot.storage import places, table_lists
 from skatbot.storage.database import lock_chat
-from skatbot.storage.league_models import LeagueTable
+from skatbot.storage.league_models import LeagueTable, MatchDay
+from skatbot.storage.table_lists import Table, TableKind
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.continuations import continuation
+from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Post, Reply
+from skatbot.usecases.common.rights import is_person
 from skatbot.usecases.league.common import date_text, day_label, load_day
 from skatbot.usecases.league.results import store_results
-from skatbot.usecases.sheet.commands import opening_reply, start_list
-from skatbot.usecases.tournament import tables as tournament_tables
+from skatbot.usecases.tables import lifecycle
 from skatbot.usecases.tournament.tables import topic_opener
 
 
-def open_table(session: Session, cmd: Command, code: str) -> Reply | None:
-    """``/tisch CODE`` with a league table's code: the table's list opens here (None: the code
-    is no league table's)."""
-    link = league_store.table_by_code(session, code)
-    if link is None:
-        return None
-    day = league_store.day_by_id(session, link.day_id)
-    league = league_store.league_by_id(session, day.league_id)
-    label = f"{day_label(day)} · Serie {link.series} · Tisch {link.table_no}"
-    if day.approved_at is not None or link.series != day.seated:
-        raise RuleError(
-            f"{label} wird nicht mehr gespielt.",
-            hint="Den Code der laufenden Serie nehmen (/sitzplan bei der Ligaleitung).",
-        )
-    if day.play_date is not None and day.play_date != berlin_date(None):
-        raise RuleError(
-            f"Die Tischcodes von {day_label(day)} gelten nur am {date_text(day.play_date)}.",
-            hint="An diesem Tag senden – oder die Ligaleitung trägt mit /ergebnis ein.",
-        )
-    if link.list_id is not None:
-        raise RuleError(
-            f"{label} spielt schon auf einer Liste.",
-            hint="Dort weiterspielen; die Ligaleitung kann die Ergebnisse auch mit /ergebnis "
-            "eintragen.",
-        )
-    teams = league_store.teams(session, league)
-    allowed = {t.captain_user_id for t in teams} | {league.created_by, day.host_user_id}
-    if cmd.user_id is None or cmd.user_id <= 0 or cmd.user_id not in allowed:
-        raise RuleError(
-            f"{label} verknüpfen die Kapitäne, der Ausrichter und die Ligaleitung.",
-            hint="Bitte einen Kapitän, /tisch CODE hier zu senden.",
-        )
-    return _open_list(session, cmd, link)
+def _row(table: Table) -> LeagueTable:
+    assert isinstance(table.row, LeagueTable)  # a league's table
+    return table.row
 
 
-def _open_list(session: Session, cmd: Command, link: LeagueTable) -> Reply:
-    """Open the table's list at ``cmd.place_id``: the series' players in seat order, the
-    series length of a table of its size."""
-    day = league_store.day_by_id(session, link.day_id)
-    league = league_store.league_by_id(session, day.league_id)
-    label = f"{day_label(day)} · Serie {link.series} · Tisch {link.table_no}"
-    state = load_day(session, league, day)
-    table = state.tables(link.series)[link.table_no - 1]
-    names = [state.occupants(link.series, seat)[0][0] for seat in table]
-    lst, sheet = start_list(
-        session, cmd, names, first_dealer=0, series_length=state.games(len(table))
-    )
-    link.list_id = lst.id
-    head = f"🏆 <b>{escape(league.name)} – {label}</b>"
-    reply = opening_reply(lst, sheet, names, head)
-    tail = (
-        "\nAm Ende: /abschluss – das Ergebnis geht vorläufig an die Ligaleitung; die Kapitäne "
-        "bestätigen den Spieltag mit /bestaetigen."
-    )
-    return dataclasses.replace(reply, text=reply.text + tail)
+def _label(day: MatchDay, table: Table) -> str:
+    return f"{day_label(day)} · Serie {table.series} · Tisch {table.table_no}"
 
 
-def tisch(session: Session, cmd: Command) -> Reply:
-    """``/tisch CODE``: a league table's code opens that table's list here; anything else
-    (a Preisskat table's code, ``/tisch freigeben N``) is the Preisskat's ``/tisch``."""
-    if len(cmd.args) == 1 and len(cmd.args[0]) <= 16:
-        lock_chat(session, cmd.place_id)
-        opened = open_table(session, cmd, cmd.args[0].upper())
-        if opened is not None:
-            return opened
-    return tournament_tables.tisch(session, cmd)
+class _LeagueSide:
+    """A seated table: played on its day while its series is the latest; linked by the
+    captains, the host and the league's creator; the list's close reports its results."""
+
+    def check_free(self, session: Session, place: Place, table: Table) -> None:
+        day = league_store.day_by_id(session, table.owner)
+        label = _label(day, table)
+        if day.approved_at is not None or table.series != day.seated:
+            raise RuleError(
+                f"{label} wird nicht mehr gespielt.",
+                hint="Den Code der laufenden Serie nehmen (/sitzplan bei der Ligaleitung).",
+            )
+        if day.play_date is not None and day.play_date != berlin_date(None):
+            raise RuleError(
+                f"Die Tischcodes von {day_label(day)} gelten nur am {date_text(day.play_date)}.",
+                hint="An diesem Tag senden – oder die Ligaleitung trägt mit /ergebnis ein.",
+            )
+        if table.list_id is not None:
+            raise RuleError(
+                f"{label} spielt schon auf einer Liste.",
+                hint="Dort weiterspielen; die Ligaleitung kann die Ergebnisse auch mit /ergebnis "
+                "eintragen.",
+            )
+
+    def check_linker(self, session: Session, place: Place, table: Table) -> None:
+        day = league_store.day_by_id(session, table.owner)
+        league = league_store.league_by_id(session, day.league_id)
+        teams = league_store.teams(session, league)
+        allowed = {t.captain_user_id for t in teams} | {league.created_by, day.host_user_id}
+        user_id = place.asker.user_id
+        if not is_person(user_id) or user_id not in allowed:
+            raise RuleError(
+                f"{_label(day, table)} verknüpfen die Kapitäne, der Ausrichter und die "
+                "Ligaleitung.",
+                hint="Bitte einen Kapitän, /tisch CODE hier zu senden.",
+            )
+
+    def seating(self, session: Session, table: Table) -> lifecycle.Seating:
+        """The series' players in seat order, the series length of a table of its size."""
+        day = league_store.day_by_id(session, table.owner)
+        league = league_store.league_by_id(session, day.league_id)
+        state = load_day(session, league, day)
+        seats = state.tables(table.series)[table.table_no - 1]
+        return lifecycle.Seating(
+            [state.occupants(table.series, seat)[0][0] for seat in seats],
+            state.games(len(seats)),
+            f"🏆 <b>{escape(league.name)} – {_label(day, table)}</b>",
+            "\nAm Ende: /abschluss – das Ergebnis geht vorläufig an die Ligaleitung; die "
+            "Kapitäne bestätigen den Spieltag mit /bestaetigen.",
+        )
+
+    def linked(self, session: Session, place: Place, table: Table, reply: Reply) -> Reply:
+        return reply  # the desk hears of the table when it reports
+
+
+SIDE: Final = _LeagueSide()
 
 
 @continuation("league.topic_created")
@@ -109,17 +110,17 @@ def topic_created(
 ) -> Reply:
     """The table's forum topic ``thread_id`` exists: open its list there."""
     opener = topic_opener(session, telegram_chat, thread_id, name, user_id, user_name)
-    link = league_store.table_by_id(session, table_id)
-    if link is None or link.list_id is not None:
+    table = table_lists.by_id(session, TableKind.LEAGUE, table_id)
+    if table is None or table.list_id is not None:
         return Reply("")  # deleted, or linked with /tisch meanwhile
-    return _open_list(session, opener, link)
+    return lifecycle.open_list(session, opener, table, SIDE.seating(session, table))
 
 
 @continuation("league.topic_refused")
 def topic_refused(session: Session, table_id: int) -> Reply:
     """Telegram refused the table's topic: the desk is told once to use the codes."""
-    link = league_store.table_by_id(session, table_id)
-    if link is None or link.list_id is not None or link.table_no != 1:
+    table = table_lists.by_id(session, TableKind.LEAGUE, table_id)
+    if table is None or table.list_id is not None or table.table_no != 1:
         return Reply("")
     return Reply(
         "⚠️ Themen für die Tische darf ich hier nicht anlegen.\n"
@@ -132,13 +133,13 @@ def after_close(session: Session, cmd: Command, loaded: lists_store.LoadedList) 
     """A league table's list was closed: its totals are the table's results (nothing for other
     lists). The list closes in any case; what cannot be taken over is said at the table and
     entered by the management with /ergebnis."""
-    link = league_store.table_by_list(session, loaded.lst.id)
-    if link is None:
+    table = table_lists.of_list(session, loaded.lst.id)
+    if table is None or table.kind is not TableKind.LEAGUE:
         return ()
     here = (cmd.telegram_chat_id or cmd.place_id, cmd.thread_id)
-    label = f"Serie {link.series} · Tisch {link.table_no}"
+    label = f"Serie {table.series} · Tisch {table.table_no}"
     try:
-        return _report_table(session, cmd, loaded, link.day_id, link.series, link.table_no)
+        return _report_table(session, cmd, loaded, table.owner, table.series, table.table_no)
     except RuleError as err:
         note = (
             f"⚠️ {label}: nicht an die Ligaleitung übernommen – {err.message}\n"

@@ -22,7 +22,6 @@ unlinked person's key is ``n:<spelling>``, the smallest diacritic-free spelling 
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -31,13 +30,14 @@ from typing import Any
 
 from skatbot.rules.errors import RuleError
 from skatbot.rules.numbers import is_number
-from skatbot.storage import claims
+from skatbot.storage import claims, table_lists
 from skatbot.storage import lists as lists_store
 from skatbot.storage import people as people_store
 from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import keyboards
 from skatbot.usecases.common.names import clean_name, folded, full_stop, match_words, spellings
+from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.places import owns
 from skatbot.usecases.common.reply import Answer, Buttons, Command, Document, Reply
 
@@ -245,7 +245,7 @@ def _link(session: Session, cmd: Command, spelling: str) -> str | Claimed:
             "verknüpft.",
             hint="Wenn das nicht stimmt: dort /ich nicht schreiben lassen, dann /ich NAME.",
         )
-    table = claims.table_of_place(session, place)
+    table = _table_here(session, place)
     if table is not None and not _known_as(session, cmd.user_id, table, d, target):
         return _claim(session, cmd, table, d.book.people[target].name)
     claims.drop_claims(session, place, user_id=cmd.user_id)
@@ -258,18 +258,22 @@ def _link(session: Session, cmd: Command, spelling: str) -> str | Claimed:
 
 def _make_link(session: Session, cmd: Command, d: Directory, target: int) -> str:
     assert cmd.user_id is not None
-    before = d.of_user(cmd.user_id)
+    return _link_account(session, d, target, cmd.user_id, cmd.user_name)
+
+
+def _link_account(session: Session, d: Directory, target: int, user_id: int, user_name: str) -> str:
+    before = d.of_user(user_id)
     note = ""
     if before is not None:
         for p in d.members(before):
-            if p.user_id == cmd.user_id:
+            if p.user_id == user_id:
                 people_store.set_user(session, p.id, None, None)
         old = d.book.people[before].name
         note = (
             f" (vorher {escape(old)}; seid ihr beide du: "
             f"/spieler zusammen {escape(d.book.people[target].name)} {escape(old)})"
         )
-    people_store.set_user(session, target, cmd.user_id, cmd.user_name[:128])
+    people_store.set_user(session, target, user_id, user_name[:128])
     return f"Du bist {_who(d, target)} ✓{note}"
 
 
@@ -287,6 +291,28 @@ CLAIM_YES = "✅ Ja, stimmt"
 CLAIM_NO = "❌ Nein"
 
 
+@dataclass(frozen=True)
+class TableHere:
+    """The table a place plays (or played): the names at its latest table list, the place
+    of the desk and who manages there."""
+
+    names: tuple[str, ...]
+    desk: int
+    manager: int | None
+    management: str  # "die Turnierleitung" or "die Ligaleitung"
+
+
+def _table_here(session: Session, place: int) -> TableHere | None:
+    table = table_lists.of_place(session, place)
+    if table is None or table.list_id is None:
+        return None
+    management = (
+        "die Ligaleitung" if table.kind is table_lists.TableKind.LEAGUE else "die Turnierleitung"
+    )
+    names = table_lists.player_names(session, table.list_id)
+    return TableHere(names, table.desk, table.manager, management)
+
+
 def _linked_name(session: Session, place: int, user_id: int, names: Sequence[str]) -> str | None:
     """The name of ``names`` that ``user_id`` is linked to at ``place``, if any."""
     d = _refresh(session, place)
@@ -296,9 +322,7 @@ def _linked_name(session: Session, place: int, user_id: int, names: Sequence[str
     return next((n for n in names if d.stored(n) == root), None)
 
 
-def _known_as(
-    session: Session, user_id: int, table: claims.TablePlace, d: Directory, target: int
-) -> bool:
+def _known_as(session: Session, user_id: int, table: TableHere, d: Directory, target: int) -> bool:
     """Whether the sender may take the name without the table's word: the management, or
     someone the desk knows as that very name."""
     if owns(user_id, table.manager):
@@ -307,7 +331,7 @@ def _known_as(
     return _linked_name(session, table.desk, user_id, [name]) is not None
 
 
-def _vouchers(session: Session, place: int, table: claims.TablePlace, user_id: int) -> str | None:
+def _vouchers(session: Session, place: int, table: TableHere, user_id: int) -> str | None:
     """Why ``user_id`` may confirm a name at this table ("" for the management, else the
     name they are linked to at this table), or None."""
     if owns(user_id, table.manager):
@@ -319,7 +343,7 @@ def _vouchers(session: Session, place: int, table: claims.TablePlace, user_id: i
     return None
 
 
-def _claim(session: Session, cmd: Command, table: claims.TablePlace, name: str) -> Claimed:
+def _claim(session: Session, cmd: Command, table: TableHere, name: str) -> Claimed:
     assert cmd.user_id is not None
     claim_id = claims.add_claim(session, cmd.place_id, name, cmd.user_id, cmd.user_name)
     who = escape(cmd.user_name or "Jemand")
@@ -333,36 +357,44 @@ def _claim(session: Session, cmd: Command, table: claims.TablePlace, name: str) 
     return Claimed(text, (((CLAIM_YES, data), (CLAIM_NO, f"{data}:n")),))
 
 
-def claim_tap(session: Session, cmd: Command) -> Answer:
-    """``v1:ic:<claim>`` confirms a name claimed at a table (a player of the table already
-    linked to another of its names, or the management); ``…:n`` turns it down (they, or the
-    one who claimed it)."""
-    parts = cmd.text.removeprefix(CLAIM_PREFIX).split(":")
+@dataclass(frozen=True)
+class StaleButton:
+    """Callback data no button of this version writes."""
+
+
+@dataclass(frozen=True)
+class ClaimAnswer:
+    """A tap under a claimed name: ``yes`` confirms it, else it is turned down."""
+
+    claim_id: int
+    yes: bool
+
+
+def parse_claim(cmd: Command) -> ClaimAnswer | StaleButton:
+    """``v1:ic:<claim>`` confirms, ``v1:ic:<claim>:n`` turns down."""
+    parts = cmd.args[0].removeprefix(CLAIM_PREFIX).split(":") if cmd.args else []
     if not parts or not is_number(parts[0]) or len(parts[0]) > 12 or parts[1:] not in ([], ["n"]):
+        return StaleButton()
+    return ClaimAnswer(int(parts[0]), yes=parts[1:] == [])
+
+
+def claim(session: Session, place: Place, request: ClaimAnswer | StaleButton) -> Answer:
+    """A tap under a name claimed at a table: a player of the table already linked to
+    another of its names, or the management, confirms; they, or the one who claimed it,
+    turn it down."""
+    if isinstance(request, StaleButton):
         return Answer(notice="Dieser Knopf gilt nicht mehr.")
-    lock_chat(session, cmd.place_id)
-    row = claims.claim(session, int(parts[0]))
-    table = claims.table_of_place(session, cmd.place_id)
-    if row is None or row.chat_id != cmd.place_id or table is None:
+    row = claims.claim(session, request.claim_id)
+    table = _table_here(session, place.id)
+    if row is None or row.chat_id != place.id or table is None:
         return Answer(notice="Diese Frage ist schon erledigt.", buttons=())
-    if cmd.user_id is None:
+    user_id = place.asker.user_id
+    if user_id is None:
         raise RuleError("Anonym kann niemand bestätigen.", hint="Bitte als du selbst tippen.")
-    claimer = escape(row.user_name or "Jemand")
-    name = escape(row.name)
-    voucher = _vouchers(session, cmd.place_id, table, cmd.user_id)
-    if parts[1:] == ["n"]:
-        if voucher is None and cmd.user_id != row.user_id:
-            raise RuleError(
-                "Ablehnen können die Mitspieler am Tisch und die Leitung.",
-                hint="Nichts wurde geändert.",
-            )
-        claims.drop_claims(session, cmd.place_id, user_id=row.user_id)
-        return Answer(
-            notice="Abgelehnt.",
-            text=f"❌ {claimer} ist hier nicht als {name} verknüpft.",
-            buttons=(),
-        )
-    if cmd.user_id == row.user_id:
+    voucher = _vouchers(session, place.id, table, user_id)
+    if not request.yes:
+        return _turn_down(session, place, row, voucher)
+    if user_id == row.user_id:
         raise RuleError(
             "Bestätigen muss jemand anderes – ein Mitspieler am Tisch oder die Leitung.",
             hint="Bitte einen Mitspieler, auf „Ja, stimmt“ zu tippen.",
@@ -373,23 +405,51 @@ def claim_tap(session: Session, cmd: Command) -> Answer:
             "verknüpft sind, und die Leitung.",
             hint=f"Selbst verknüpfen: /ich NAME bei {table.management}.",
         )
-    claimed = dataclasses.replace(cmd, user_id=row.user_id, user_name=row.user_name or "")
-    d = _refresh(session, cmd.place_id)
-    target = d.root(_ensure_stored(session, cmd.place_id, d, row.name))
-    d = _refresh(session, cmd.place_id)
+    by = escape(voucher) if voucher else escape(place.asker.name or "die Leitung")
+    return _confirm(session, place.id, row, by)
+
+
+def _turn_down(
+    session: Session, place: Place, row: claims.NameClaim, voucher: str | None
+) -> Answer:
+    if voucher is None and place.asker.user_id != row.user_id:
+        raise RuleError(
+            "Ablehnen können die Mitspieler am Tisch und die Leitung.",
+            hint="Nichts wurde geändert.",
+        )
+    claims.drop_claims(session, place.id, user_id=row.user_id)
+    return Answer(
+        notice="Abgelehnt.",
+        text=f"❌ {escape(row.user_name or 'Jemand')} ist hier nicht als {escape(row.name)} "
+        "verknüpft.",
+        buttons=(),
+    )
+
+
+def _confirm(session: Session, place: int, row: claims.NameClaim, by: str) -> Answer:
+    """The claim confirmed: its name linked to the claimer's account, with the consent
+    recorded (a signature counts only from such a link)."""
+    claimer = escape(row.user_name or "Jemand")
+    name = escape(row.name)
+    d = _refresh(session, place)
+    target = d.root(_ensure_stored(session, place, d, row.name))
+    d = _refresh(session, place)
     holder = d.account(target)
     if holder is not None and holder.user_id != row.user_id:
-        claims.drop_claims(session, cmd.place_id, name=row.name)
+        claims.drop_claims(session, place, name=row.name)
         return Answer(
             notice=f"{row.name} ist schon mit {holder.user_name or 'jemandem'} verknüpft.",
             text=f"ℹ️ {name} ist schon mit {escape(holder.user_name or 'jemandem')} verknüpft.",
             buttons=(),
         )
-    claims.drop_claims(session, cmd.place_id, user_id=row.user_id)
-    claims.drop_claims(session, cmd.place_id, name=row.name)
-    claims.record_consent(session, cmd.place_id, row.name, row.user_id, row.user_name or "")
-    done = _make_link(session, claimed, d, target) if holder is None else ""
-    by = escape(voucher) if voucher else escape(cmd.user_name or "die Leitung")
+    claims.drop_claims(session, place, user_id=row.user_id)
+    claims.drop_claims(session, place, name=row.name)
+    claims.record_consent(session, place, row.name, row.user_id, row.user_name or "")
+    done = (
+        ""
+        if holder is not None
+        else _link_account(session, d, target, row.user_id, row.user_name or "")
+    )
     return Answer(
         notice="Bestätigt.",
         text=f"✅ {claimer} ist {name} – bestätigt von {by}. {done}".strip(),

@@ -5,11 +5,13 @@ to sign; the signed results enter the tournament through the one path of ``/erge
 
 How a table knows its tournament: ``TableLink`` (storage/tournament_models.py), one row per
 table of a drawn series, with the code of ``/tisch`` and, once its list is opened, the list's
-id. A list is a table list iff a link names it; the link finds series and tournament.
+id. A list is a table list iff a link names it; the link finds series and tournament
+(``storage.table_lists`` reads it and a league's table as one ``Table``).
 
-Who may link a table: the short code is public at the desk, so ``/tisch CODE`` links only
-for the tournament's creator or a player of that table the bot knows; anyone else takes the
-draw's deep link (``t.me/<bot>?startgroup=tisch_<invite>``: 96 random bits, single use, void
+Who may link a table: ``/tisch CODE`` is the lifecycle every table shares
+(``usecases.tables.lifecycle``); this module is the Preisskat's ``SIDE`` of it. The short
+code is public at the desk, so it links only for the tournament's creator or a player of
+that table the bot knows; anyone else takes the draw's deep link (``t.me/<bot>?startgroup=tisch_<invite>``: 96 random bits, single use, void
 after the next draw), which Telegram turns into ``/start tisch_<invite>`` in the chosen group.
 The table's row is locked while it is linked, so two chats never both get it.
 
@@ -28,22 +30,26 @@ import dataclasses
 import re
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
 from html import escape
+from typing import Final
 
 from skatbot.rules import tournament as tr
 from skatbot.rules.errors import RuleError
 from skatbot.rules.numbers import is_number, parse_count
 from skatbot.rules.ranking import Ranked, Standing, lot_note
 from skatbot.rules.scoring import minus_sign
-from skatbot.storage import claims, places
+from skatbot.storage import claims, places, table_lists
 from skatbot.storage import lists as lists_store
 from skatbot.storage import tournament as trepo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.lists_models import ListStatus
+from skatbot.storage.table_lists import Table, TableKind
 from skatbot.storage.tournament_models import Series, TableLink, Tournament
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import rich, texts
 from skatbot.usecases.common.continuations import continuation
+from skatbot.usecases.common.place_kinds import PLAYING, Place, not_served, place_of
 from skatbot.usecases.common.places import owns
 from skatbot.usecases.common.places import table_context as _context
 from skatbot.usecases.common.places import table_label as _label
@@ -60,8 +66,7 @@ from skatbot.usecases.common.reply import (
 )
 from skatbot.usecases.people import persons as people
 from skatbot.usecases.sheet import standings
-from skatbot.usecases.sheet.commands import opening_reply, start_list
-from skatbot.usecases.tournament.access import require_manager
+from skatbot.usecases.tables import lifecycle
 from skatbot.usecases.tournament.results import record_results, series_ranking
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
@@ -228,11 +233,11 @@ def topic_created(
 ) -> Reply:
     """The table's topic ``thread_id`` exists: open its list there."""
     opener = topic_opener(session, telegram_chat, thread_id, name, user_id, user_name)
-    found = trepo.table_by_id(session, link_id)
+    found = table_lists.by_id(session, TableKind.TOURNAMENT, link_id)
     if found is None or found.list_id is not None:
         return Reply("")  # deleted, or linked with /tisch meanwhile
-    found.bot_topic = True  # a draw taken back deletes this topic again
-    return open_table(session, opener, found)
+    _link_of(found).bot_topic = True  # a draw taken back deletes this topic again
+    return lifecycle.open_list(session, opener, found, SIDE.seating(session, found))
 
 
 @continuation("tournament.topic_refused")
@@ -257,44 +262,43 @@ def topic_refused(session: Session, link_id: int, bot_username: str = "") -> Rep
     return Reply("\n".join(lines), buttons=invite_buttons(bot_username, links))
 
 
-def open_table(session: Session, cmd: Command, link: TableLink) -> Reply:
-    """Open the table's list at ``cmd.place_id`` (the one ``start_list`` path): the drawn
-    players in seat order, the tournament's series length."""
-    t, series = _context(session, link)
-    names = _table_names(series, link)
-    lst, sheet = start_list(
-        session, cmd, names, first_dealer=0, series_length=_games(t, len(names))
-    )
-    link.list_id = lst.id
-    head = f"🏆 <b>{escape(t.name)} – {_label(series, link)}</b>"
-    reply = opening_reply(lst, sheet, names, head)
-    tail = "\nAm Ende: /abschluss, dann unterschreibt jede Person am Tisch mit einem Knopf."
-    return dataclasses.replace(reply, text=reply.text + tail)
+# --- the tournament's side of a table's list (usecases.tables.lifecycle) --------------------------
 
 
-# --- /tisch CODE, /start <invite>, /tisch freigeben N ----------------------------------------
+def _link_of(table: Table) -> TableLink:
+    assert isinstance(table.row, TableLink)  # a tournament's table
+    return table.row
 
 
-def tisch(session: Session, cmd: Command) -> Reply:
-    if cmd.args and cmd.args[0].casefold() == "freigeben":
-        return release(session, cmd)
-    if len(cmd.args) != 1:
-        raise RuleError(
-            "Welcher Tisch?",
-            hint="/tisch CODE – den Code nennt die Auslosung bei der Turnierleitung.",
-        )
-    code = cmd.args[0].upper()
-    lock_chat(session, cmd.place_id)
-    link = trepo.table_by_code(session, code, lock=True) if len(code) <= 16 else None
-    if link is None:
-        raise RuleError(
-            f"Den Tischcode „{cmd.args[0][:16]}“ kenne ich nicht.",
-            hint="Den Code bitte aus der Auslosung bei der Turnierleitung abschreiben, "
-            "z. B. /tisch K7F2QX.",
-        )
-    t, series = _context(session, link)
-    _check_free(session, cmd, t, link, series)
-    if not _may_link(session, cmd, t, series, link):
+class _TournamentSide:
+    """A drawn table: played while its tournament runs; linked by the management or a player
+    of the table the bot knows; the desk is told where it plays."""
+
+    def check_free(self, session: Session, place: Place, table: Table) -> None:
+        link = _link_of(table)
+        t, series = _context(session, link)
+        label = _label(series, link)
+        if t.closed_at is not None:
+            raise RuleError(
+                f"Das Turnier „{t.name}“ ist beendet – {label} wird nicht mehr gespielt.",
+                hint="Den Code des laufenden Turniers nennt seine Auslosung.",
+            )
+        if link.list_id is not None:
+            lst = lists_store.get_list(session, link.list_id)
+            here = lst is not None and lst.chat_id == place.id
+            raise RuleError(
+                f"{label} hat schon {'hier ' if here else ''}seine Liste.",
+                hint="Einfach mit /spiel eintragen."
+                if here
+                else "Dort weiter eintragen – ist das der falsche Chat, gibt die Turnierleitung "
+                f"den Tisch frei: /tisch freigeben {link.table_no} bei der Turnierleitung.",
+            )
+
+    def check_linker(self, session: Session, place: Place, table: Table) -> None:
+        link = _link_of(table)
+        t, series = _context(session, link)
+        if _may_link(session, place, t, series, link):
+            return
         raise RuleError(
             f"{_label(series, link)} verknüpfen nur die Turnierleitung und die Spieler dieses "
             "Tisches – den Tischcode allein kann jeder abschreiben.",
@@ -302,101 +306,101 @@ def tisch(session: Session, cmd: Command) -> Reply:
             "Auslosung tippen und diese Gruppe wählen – oder die Turnierleitung schickt hier "
             f"/tisch {link.code}.",
         )
-    return _link_here(session, cmd, t, series, link)
+
+    def seating(self, session: Session, table: Table) -> lifecycle.Seating:
+        link = _link_of(table)
+        t, series = _context(session, link)
+        names = _table_names(series, link)
+        return lifecycle.Seating(
+            names,
+            _games(t, len(names)),
+            f"🏆 <b>{escape(t.name)} – {_label(series, link)}</b>",
+            "\nAm Ende: /abschluss, dann unterschreibt jede Person am Tisch mit einem Knopf.",
+        )
+
+    def linked(self, session: Session, place: Place, table: Table, reply: Reply) -> Reply:
+        link = _link_of(table)
+        t, series = _context(session, link)
+        link.invite = None  # single use
+        who = escape(place.asker.name) if place.asker.name else "jemandem"
+        note = Reply(
+            f"🔗 {_label(series, link)} spielt jetzt in {lifecycle.linked_where(place)} "
+            f"(verknüpft von {who}). Falscher Chat? /tisch freigeben {link.table_no}"
+        )
+        return dataclasses.replace(reply, posts=(_desk_post(session, t, note),))
+
+
+SIDE: Final = _TournamentSide()
+
+
+def _may_link(
+    session: Session, place: Place, t: Tournament, series: Series, link: TableLink
+) -> bool:
+    """The management (the tournament's creator), or a player of this table whose account
+    the bot knows (linked here, at the desk, or signed for that name before)."""
+    user_id = place.asker.user_id
+    if owns(user_id, t.created_by):
+        return True
+    if user_id is None or not owns(user_id, user_id):
+        return False
+    names = _table_names(series, link)
+    return any(
+        _identity(session, t, where, user_id, names) in names for where in (place.id, t.chat_id)
+    )
+
+
+# --- /start <invite>: the draw's deep link ------------------------------------------------------
 
 
 def join(session: Session, cmd: Command, invite: str) -> Reply:
     """``/start tisch_<invite>`` in a group (the draw's deep link): the long single-use code
-    links the table here, whoever tapped it."""
-    lock_chat(session, cmd.place_id)
+    links the table here, whoever tapped it (the lifecycle of ``/tisch CODE`` without its
+    right: the code cannot be guessed)."""
     link = trepo.table_by_invite(session, invite)
-    if link is None:
+    table = table_lists.by_id(session, TableKind.TOURNAMENT, link.id) if link else None
+    if table is None:
         raise RuleError(
             "Dieser Tisch-Link gilt nicht mehr (schon benutzt, freigegeben oder neu ausgelost).",
             hint="Den Knopf unter der neuesten Auslosung bei der Turnierleitung nehmen – "
             "oder die Turnierleitung schickt hier /tisch CODE.",
         )
-    t, series = _context(session, link)
-    _check_free(session, cmd, t, link, series)
-    return _link_here(session, cmd, t, series, link)
+    place = place_of(session, cmd)
+    if place.kind not in PLAYING:
+        raise not_served("tisch", place, PLAYING)
+    SIDE.check_free(session, place, table)
+    return lifecycle.link_here(session, place, table, SIDE)
 
 
-def _check_free(
-    session: Session, cmd: Command, t: Tournament, link: TableLink, series: Series
-) -> None:
-    label = _label(series, link)
-    if t.closed_at is not None:
-        raise RuleError(
-            f"Das Turnier „{t.name}“ ist beendet – {label} wird nicht mehr gespielt.",
-            hint="Den Code des laufenden Turniers nennt seine Auslosung.",
-        )
-    if link.chat_id == cmd.place_id:
+# --- /tisch freigeben N at the desk -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReleaseTable:
+    number: int | None  # the table of the latest series (None: not said)
+
+
+def parse_release(cmd: Command) -> ReleaseTable:
+    """``/tisch freigeben N`` at the desk; a table's code belongs in the table's chat."""
+    if not cmd.args or cmd.args[0].casefold() != "freigeben":
         raise RuleError(
             f"{'Dieses Thema' if cmd.thread_id else 'Dieser Chat'} ist die Turnierleitung – "
             "hier spielt kein Tisch.",
-            hint=f"/tisch {link.code} im Chat oder Thema des Tisches schicken.",
+            hint="/tisch CODE im Chat oder Thema des Tisches schicken; hier: /tisch freigeben N "
+            "(N: die Tischnummer der Auslosung).",
         )
-    if link.list_id is not None:
-        lst = lists_store.get_list(session, link.list_id)
-        here = lst is not None and lst.chat_id == cmd.place_id
-        raise RuleError(
-            f"{label} hat schon {'hier ' if here else ''}seine Liste.",
-            hint="Einfach mit /spiel eintragen."
-            if here
-            else "Dort weiter eintragen – ist das der falsche Chat, gibt die Turnierleitung "
-            f"den Tisch frei: /tisch freigeben {link.table_no} bei der Turnierleitung.",
-        )
+    words = cmd.args[1:]
+    return ReleaseTable(parse_count(words[0], "Tischnummer") if len(words) == 1 else None)
 
 
-def _may_link(
-    session: Session, cmd: Command, t: Tournament, series: Series, link: TableLink
-) -> bool:
-    """The management (the tournament's creator), or a player of this table whose account
-    the bot knows (linked here, at the desk, or signed for that name before)."""
-    if owns(cmd.user_id, t.created_by):
-        return True
-    if cmd.user_id is None or not owns(cmd.user_id, cmd.user_id):
-        return False
-    names = _table_names(series, link)
-    for place in (cmd.place_id, t.chat_id):
-        if _identity(session, t, place, cmd.user_id, names) in names:
-            return True
-    return False
-
-
-def _link_here(
-    session: Session, cmd: Command, t: Tournament, series: Series, link: TableLink
-) -> Reply:
-    label = _label(series, link)
-    reply = open_table(session, cmd, link)
-    link.invite = None  # single use
-    where = f"„{escape(cmd.chat_title)}“" if cmd.chat_title else "einem eigenen Chat"
-    who = escape(cmd.user_name) if cmd.user_name else "jemandem"
-    note = Reply(
-        f"🔗 {label} spielt jetzt in {where} (verknüpft von {who}). "
-        f"Falscher Chat? /tisch freigeben {link.table_no}"
-    )
-    return dataclasses.replace(reply, posts=(_desk_post(session, t, note),))
-
-
-def release(session: Session, cmd: Command) -> Reply:
-    """``/tisch freigeben N`` at the desk (the management): table N of the latest series is
-    no longer linked to its list; the list stays where it is as an ordinary list, and the
-    table gets a fresh deep link."""
-
-    lock_chat(session, cmd.place_id)
-    t = trepo.tournament_of(session, cmd.place_id)
-    if t is None:
-        raise RuleError(
-            "Freigeben geht nur bei der Turnierleitung.",
-            hint="Dort /tisch freigeben N schicken (N: die Tischnummer der Auslosung).",
-        )
-    require_manager(t, cmd)
+def release(session: Session, place: Place, request: ReleaseTable) -> Reply:
+    """``/tisch freigeben N`` (the management): table N of the latest series is no longer
+    linked to its list; the list stays where it is as an ordinary list, and the table gets a
+    fresh deep link."""
+    t = place.tournament
+    assert t is not None  # the route serves desks only
     done = trepo.load_series(session, t)
     links = trepo.table_links(session, done[-1].row) if done else []
-    words = cmd.args[1:]
-    number = parse_count(words[0], "Tischnummer") if len(words) == 1 else None
-    link = next((x for x in links if x.table_no == number), None)
+    link = next((x for x in links if x.table_no == request.number), None)
     if link is None:
         raise RuleError(
             "Welcher Tisch?",
@@ -404,8 +408,7 @@ def release(session: Session, cmd: Command) -> Reply:
             if links
             else "Erst auslosen: /auslosen",
         )
-    series = done[-1].row
-    label = _label(series, link)
+    label = _label(done[-1].row, link)
     if link.reported:
         raise RuleError(
             f"{label} hat sein Ergebnis schon gemeldet.",
@@ -429,7 +432,7 @@ def release(session: Session, cmd: Command) -> Reply:
     return Reply(
         f"🔓 {label} ist frei. Verknüpfen: mit dem Knopf unten oder /tisch {link.code} "
         "(Turnierleitung oder ein Spieler des Tisches).",
-        buttons=invite_buttons(cmd.bot_username, [link]),
+        buttons=invite_buttons(place.bot_username, [link]),
         posts=posts,
     )
 
@@ -533,27 +536,48 @@ def _identity(
     return name
 
 
-def sign_tap(session: Session, cmd: Command) -> Answer:
-    """A tap on a sign button: the player linked to a name signs for it, the management for
-    a player without a phone; everything else is refused with the reason."""
-    parts = cmd.text.removeprefix(SIGN_PREFIX).split(":")
-    shown = None  # the list's last row when the message was written (None: an older button)
+@dataclass(frozen=True)
+class StaleButton:
+    """Callback data no sign button of this version writes."""
+
+
+@dataclass(frozen=True)
+class SignTap:
+    """A tap on a sign button: the table, the list's last row the message showed (None: an
+    older button, which signs the list as it is), the seat of a name's button (None: "sign")."""
+
+    link_id: int
+    shown: int | None
+    seat: int | None
+
+
+def parse_sign(cmd: Command) -> SignTap | StaleButton:
+    """``v1:tu:<link>[:r<last row>][:<seat>]``."""
+    parts = cmd.args[0].removeprefix(SIGN_PREFIX).split(":") if cmd.args else [""]
+    shown = None
     if len(parts) > 1 and parts[1].startswith("r") and is_number(parts[1][1:]):
         shown = int(parts[1][1:])
         del parts[1]
     if not all(is_number(p) for p in parts) or len(parts) > 2:
+        return StaleButton()
+    seat = int(parts[1]) if len(parts) == 2 else None
+    return SignTap(int(parts[0]), shown, seat)
+
+
+def sign(session: Session, place: Place, request: SignTap | StaleButton) -> Answer:
+    """A tap on a sign button: the player linked to a name signs for it, the management for
+    a player without a phone; everything else is refused with the reason."""
+    if isinstance(request, StaleButton):
         return Answer(notice="Dieser Knopf gilt nicht mehr.")
-    lock_chat(session, cmd.place_id)
-    link = trepo.table_by_id(session, int(parts[0]))
+    link = trepo.table_by_id(session, request.link_id)
     lst = lists_store.get_list(session, link.list_id) if link and link.list_id else None
-    if link is None or lst is None or lst.chat_id != cmd.place_id:
+    if link is None or lst is None or lst.chat_id != place.id:
         return Answer(notice="Dieser Knopf gilt nicht mehr.", buttons=())
-    refused = _not_signable(session, cmd, link, lst)
+    refused = _not_signable(session, place, link, lst)
     if refused is not None:
         return refused
-    t, series = _context(session, link)
     loaded = lists_store.load(session, lst)
-    if shown is not None and shown != lists_store.last_row_id(session, lst):
+    if request.shown is not None and request.shown != lists_store.last_row_id(session, lst):
         raise RuleError(
             "Diese Nachricht zeigt die Liste, wie sie vorher war – inzwischen wurde sie "
             "geändert. Unterschrieben wird nur, was zu sehen war.",
@@ -561,22 +585,37 @@ def sign_tap(session: Session, cmd: Command) -> Answer:
             "unterschrieben.",
         )
     names = list(loaded.names)
-    signed = trepo.signed_of(link)
-    seat = int(parts[1]) if len(parts) == 2 else None
-    if seat is not None and not 0 <= seat < len(names):
+    if request.seat is not None and not 0 <= request.seat < len(names):
         return Answer(notice="Dieser Knopf gilt nicht mehr.")
-    assert cmd.user_id is not None  # _not_signable refuses anonymous taps
-    me = _identity(session, t, cmd.place_id, cmd.user_id, names)
+    return _sign_as(session, place, _Signing(link, loaded, trepo.signed_of(link)), request.seat)
+
+
+@dataclass(frozen=True)
+class _Signing:
+    """A closed table list being signed: its table, the list and who signed so far."""
+
+    link: TableLink
+    loaded: lists_store.LoadedList
+    signed: dict[str, int]
+
+
+def _sign_as(session: Session, place: Place, signing: _Signing, seat: int | None) -> Answer:
+    """The tapper signs for their own name, or the management for the name's seat."""
+    t, series = _context(session, signing.link)
+    names = list(signing.loaded.names)
+    user_id = place.asker.user_id
+    assert user_id is not None  # _not_signable refuses anonymous taps
+    me = _identity(session, t, place.id, user_id, names)
     if me is None:
-        me = _identity(session, t, t.chat_id, cmd.user_id, names)  # linked at the desk
-    if seat is not None and owns(cmd.user_id, t.created_by) and names[seat] != me:
-        return _sign_for(session, cmd, t, series, link, loaded, signed, names[seat])
-    name = _signer(cmd.user_id, series, link, names, signed, me, seat)
-    return _signed(session, cmd, t, series, link, loaded, signed, name, cmd.user_id)
+        me = _identity(session, t, t.chat_id, user_id, names)  # linked at the desk
+    if seat is not None and owns(user_id, t.created_by) and names[seat] != me:
+        return _sign_for(session, place, signing, names[seat])
+    name = _signer(user_id, series, signing.link, names, signing.signed, me, seat)
+    return _signed(session, place, signing, name, user_id)
 
 
 def _not_signable(
-    session: Session, cmd: Command, link: TableLink, lst: lists_store.ListInfo
+    session: Session, place: Place, link: TableLink, lst: lists_store.ListInfo
 ) -> Answer | None:
     """Why this table's list takes no signature now (a notice, or a refusal raised), or None."""
     if link.reported:
@@ -590,7 +629,7 @@ def _not_signable(
             "Die Liste ist wieder offen – unterschrieben wird die abgeschlossene Liste.",
             hint="Erst zu Ende spielen und /abschluss, dann unterschreiben.",
         )
-    if cmd.user_id is None:
+    if place.asker.user_id is None:
         raise RuleError("Anonym kann niemand unterschreiben.", hint="Bitte als du selbst tippen.")
     return None
 
@@ -630,68 +669,49 @@ def _signer(
     return me
 
 
-def _sign_for(
-    session: Session,
-    cmd: Command,
-    t: Tournament,
-    series: Series,
-    link: TableLink,
-    loaded: lists_store.LoadedList,
-    signed: dict[str, int],
-    name: str,
-) -> Answer:
+def _sign_for(session: Session, place: Place, signing: _Signing, name: str) -> Answer:
     """The management signs for a player at the table who has no phone (stored as 0: no
     account signed, so it never becomes anyone's identity)."""
-    if name in signed:
+    if name in signing.signed:
         raise RuleError(f"{name} hat schon unterschrieben.", hint="Danke, das reicht einmal.")
-    d = people.directory(session, cmd.place_id)[0]
+    d = people.directory(session, place.id)[0]
     root = d.stored(name)
     holder = d.account(root) if root is not None else None
-    if holder is not None and holder.user_id != cmd.user_id:
+    if holder is not None and holder.user_id != place.asker.user_id:
         raise RuleError(
             f"{name} ist mit {holder.user_name or 'einem Konto'} verknüpft und unterschreibt selbst.",
             hint="Nur für jemanden ohne Telefon unterschreibt die Turnierleitung.",
         )
-    return _signed(session, cmd, t, series, link, loaded, signed, name, MANAGEMENT_SIGNED)
+    return _signed(session, place, signing, name, MANAGEMENT_SIGNED)
 
 
-def _signed(
-    session: Session,
-    cmd: Command,
-    t: Tournament,
-    series: Series,
-    link: TableLink,
-    loaded: lists_store.LoadedList,
-    signed: dict[str, int],
-    name: str,
-    by: int,
-) -> Answer:
+def _signed(session: Session, place: Place, signing: _Signing, name: str, by: int) -> Answer:
+    signed = signing.signed
     if name in signed:
         raise RuleError(f"{name} hat schon unterschrieben.", hint="Danke, das reicht einmal.")
     signed[name] = by
-    trepo.set_signed(link, signed)
+    trepo.set_signed(signing.link, signed)
     note = " (von der Turnierleitung)" if by == MANAGEMENT_SIGNED else ""
-    if len(signed) < len(loaded.names):
-        text, buttons = _sign_message(session, link, loaded, signed)
+    if len(signed) < len(signing.loaded.names):
+        text, buttons = _sign_message(session, signing.link, signing.loaded, signed)
         return Answer(notice=f"Danke, {name} – unterschrieben{note}.", text=text, buttons=buttons)
-    return _report(session, cmd, t, series, link, loaded, signed)
+    return _report(session, place, signing)
 
 
-def _report(
-    session: Session,
-    cmd: Command,
-    t: Tournament,
-    series: Series,
-    link: TableLink,
-    loaded: lists_store.LoadedList,
-    signed: dict[str, int],
-) -> Answer:
+def _report(session: Session, place: Place, signing: _Signing) -> Answer:
     """Everyone signed: the results enter the tournament as if typed with /ergebnis."""
+    link, loaded, signed = signing.link, signing.loaded, signing.signed
+    t, series = _context(session, link)
     trepo.lock_series(session, series.id)  # the last two tables may report at once
     done = trepo.load_series(session, t)
     target = next(s for s in done if s.row.id == series.id)
     lines = record_results(
-        session, t, target, _results(loaded), user_id=cmd.user_id, update_id=cmd.update_id
+        session,
+        t,
+        target,
+        _results(loaded),
+        user_id=place.asker.user_id,
+        update_id=place.asker.update_id,
     )
     link.reported = True
     label = _label(series, link)

@@ -13,6 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from sqlalchemy import select
 
+from skatbot.handlers.routes import ROUTES
 from skatbot.rules.errors import RuleError
 from skatbot.storage.database import Database, lock_chat
 from skatbot.storage.lists_models import SheetList
@@ -251,6 +252,7 @@ def test_two_chats_linking_one_table_at_once_get_it_once(tmp_path: Any) -> None:
         db.run_write(lambda s: tournament_desk.auslosen(s, cmd(desk, "/auslosen 1")))
         codes = db.run_read(lambda s: list(s.scalars(select(TableLink.code))))
         assert len(codes) == 3
+        tisch = next(r for r in ROUTES if r.name == "tisch").use_case  # as the runtime runs it
         wins = 0
         for n, code in enumerate(codes * 4):  # 12 races: 3 tables, then released and again
             chats = (-1009400 - 2 * n, -1009401 - 2 * n)
@@ -266,7 +268,7 @@ def test_two_chats_linking_one_table_at_once_get_it_once(tmp_path: Any) -> None:
                 def unit(s: Any) -> None:
                     lock_chat(s, chat)
                     barrier.wait()  # both chats are inside their transaction now
-                    tournament_tables.tisch(s, cmd(chat, f"/tisch {code}"))
+                    tisch(s, cmd(chat, f"/tisch {code}"))
 
                 try:
                     db.run_write(unit)
@@ -290,9 +292,7 @@ def test_two_chats_linking_one_table_at_once_get_it_once(tmp_path: Any) -> None:
             assert count == 1, (outcome, count)
             wins += 1
             no = codes.index(code) + 1
-            db.run_write(
-                lambda s, no=no: tournament_tables.tisch(s, cmd(desk, f"/tisch freigeben {no}"))
-            )
+            db.run_write(lambda s, no=no: tisch(s, cmd(desk, f"/tisch freigeben {no}")))
         assert wins == 12
     finally:
         db.dispose()
