@@ -399,7 +399,7 @@ async def test_console_end_to_end(tmp_path: Path) -> None:
         await query.edit_message_text(f"<i>Gewählt:</i> {query.data}", parse_mode="HTML")
 
     def build_app(token: str, base_url: str) -> App:
-        app = (
+        app: App = (
             Application.builder()
             .token(token)
             .context_types(CONTEXT_TYPES)
