@@ -14,6 +14,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ParseMode
 from telegram.ext import Application, CommandHandler, ContextTypes
 
+from skatbot.handlers.bot_state import CONTEXT_TYPES
 from skatbot.runner import run_polling
 
 ECHO_TEXT = (
@@ -42,7 +43,14 @@ async def echo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def main(api_url: str, token: str) -> None:
-    app = Application.builder().token(token).base_url(f"{api_url}/bot").updater(None).build()
+    app = (
+        Application.builder()
+        .token(token)
+        .context_types(CONTEXT_TYPES)
+        .base_url(f"{api_url}/bot")
+        .updater(None)
+        .build()
+    )
     for name in ("spiel", "neu", "abschluss", "weiter"):
         app.add_handler(CommandHandler(name, echo))
     stop = asyncio.Event()

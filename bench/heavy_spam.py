@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import InstantRequest, message_update
 from telegram.ext import Application
 
+from skatbot.handlers.bot_state import CONTEXT_TYPES
 from skatbot.handlers.outbox.pacer import Pacer
 from skatbot.handlers.outbox.queues import Outbox
 from skatbot.handlers.registry import register
@@ -58,9 +59,16 @@ async def main(seconds: float, spammers: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = bench_database(Path(tmp))
         request = InstantRequest()
-        app = Application.builder().token("1:BENCH").request(request).updater(None).build()
-        app.bot_data["db"] = db
-        app.bot_data["outbox"] = outbox = Outbox(Pacer(group_limit=None, per_second=None))
+        app = (
+            Application.builder()
+            .token("1:BENCH")
+            .context_types(CONTEXT_TYPES)
+            .request(request)
+            .updater(None)
+            .build()
+        )
+        app.bot_data.database = db
+        app.bot_data.outbox = outbox = Outbox(Pacer(group_limit=None, per_second=None))
         register(app)
         ids = iter(range(1, 10**9))
         stop = time.monotonic() + seconds

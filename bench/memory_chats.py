@@ -20,6 +20,7 @@ from common import InstantRequest
 from telegram import Update
 from telegram.ext import Application
 
+from skatbot.handlers.bot_state import CONTEXT_TYPES
 from skatbot.handlers.outbox.pacer import Pacer
 from skatbot.handlers.outbox.queues import Outbox
 from skatbot.handlers.registry import register
@@ -54,9 +55,16 @@ async def main(counts: list[int]) -> None:
         path = Path(tmp) / "bench.db"
         db = Database(f"sqlite+aiosqlite:///{path}")
         db.migrate()
-        app = Application.builder().token("1:BENCH").request(InstantRequest()).updater(None).build()
-        app.bot_data["db"] = db
-        app.bot_data["outbox"] = outbox = Outbox(
+        app = (
+            Application.builder()
+            .token("1:BENCH")
+            .context_types(CONTEXT_TYPES)
+            .request(InstantRequest())
+            .updater(None)
+            .build()
+        )
+        app.bot_data.database = db
+        app.bot_data.outbox = outbox = Outbox(
             Pacer(group_limit=20, group_window=60.0, per_second=None)
         )
         register(app)

@@ -40,7 +40,7 @@ async def main() -> None:
                 before = len(api.calls)
                 uid = api.push_message(line, chat_id=CHAT)
                 await api.wait_confirmed(uid, 15)
-                await app.bot_data["outbox"].wait_idle(CHAT, 15)
+                await app.bot_data.outbox.wait_idle(CHAT, 15)
                 sent = [
                     c
                     for c in api.calls[before:]

@@ -24,6 +24,7 @@ from common import InstantRequest, message_update, summary
 from sqlalchemy import event
 from telegram.ext import Application
 
+from skatbot.handlers.bot_state import CONTEXT_TYPES
 from skatbot.handlers.outbox.pacer import Pacer
 from skatbot.handlers.outbox.queues import Outbox
 from skatbot.handlers.registry import register
@@ -63,9 +64,16 @@ async def main(n: int) -> None:
             return await real_write(fn, **kw)
 
         db.write = counted  # type: ignore[method-assign]
-        app = Application.builder().token("1:BENCH").request(InstantRequest()).updater(None).build()
-        app.bot_data["db"] = db
-        app.bot_data["outbox"] = outbox = Outbox(Pacer(group_limit=None, per_second=None))
+        app = (
+            Application.builder()
+            .token("1:BENCH")
+            .context_types(CONTEXT_TYPES)
+            .request(InstantRequest())
+            .updater(None)
+            .build()
+        )
+        app.bot_data.database = db
+        app.bot_data.outbox = outbox = Outbox(Pacer(group_limit=None, per_second=None))
         register(app)
         samples: list[float] = []
         cpu: list[float] = []

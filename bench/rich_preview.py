@@ -62,7 +62,7 @@ async def main(out: Path) -> None:
         async def say(text: str) -> None:
             uid = api.push_message(text, chat_id=CHAT)
             await api.wait_confirmed(uid, 30)
-            await app.bot_data["outbox"].wait_idle(None, 30)
+            await app.bot_data.outbox.wait_idle(None, 30)
 
         await say("/neu " + " ".join(NAMES))
         await say("/serie 48")

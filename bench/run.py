@@ -33,6 +33,7 @@ from common import InstantRequest, message_update, summary  # noqa: E402
 from telegram import Update  # noqa: E402
 from telegram.ext import Application  # noqa: E402
 
+from skatbot.handlers.bot_state import CONTEXT_TYPES  # noqa: E402
 from skatbot.handlers.outbox.pacer import Pacer  # noqa: E402
 from skatbot.handlers.outbox.queues import Outbox  # noqa: E402
 from skatbot.handlers.registry import register  # noqa: E402
@@ -158,9 +159,16 @@ async def _throughput(
     ready: Callable[[], Awaitable[None]] | None = None,
 ) -> float:
     """Games per second for ``chats`` chats × ``games`` games, fed concurrently."""
-    app = Application.builder().token("1:BENCH").request(InstantRequest()).updater(None).build()
-    app.bot_data["db"] = db
-    app.bot_data["outbox"] = Outbox(Pacer(group_limit=None, per_second=None))
+    app = (
+        Application.builder()
+        .token("1:BENCH")
+        .context_types(CONTEXT_TYPES)
+        .request(InstantRequest())
+        .updater(None)
+        .build()
+    )
+    app.bot_data.database = db
+    app.bot_data.outbox = Outbox(Pacer(group_limit=None, per_second=None))
     register(app)
     async with app:
         uid = iter(range(first_update, first_update + 10**8))
@@ -182,7 +190,7 @@ async def _throughput(
             await ready()  # several processes start together
         t0 = time.perf_counter()
         await asyncio.gather(*(one_chat(u) for u in per_chat))
-        await app.bot_data["outbox"].wait_idle(None, 600)  # every reply sent
+        await app.bot_data.outbox.wait_idle(None, 600)  # every reply sent
         elapsed = time.perf_counter() - t0
     return chats * games / elapsed
 
@@ -375,6 +383,7 @@ import asyncio, sys
 sys.path.insert(0, {here!r})
 from common import InstantRequest, message_update
 from telegram.ext import Application
+from skatbot.handlers.bot_state import CONTEXT_TYPES
 from skatbot.handlers.outbox.pacer import Pacer
 from skatbot.handlers.outbox.queues import Outbox
 from skatbot.handlers.registry import register
@@ -383,9 +392,9 @@ from skatbot.storage.database import Database
 db = Database({url!r}); db.migrate()
 
 async def main():
-    app = Application.builder().token("1:BENCH").request(InstantRequest()).updater(None).build()
-    app.bot_data["db"] = db
-    app.bot_data["outbox"] = Outbox(Pacer(group_limit=None, per_second=None))
+    app = Application.builder().token("1:BENCH").context_types(CONTEXT_TYPES).request(InstantRequest()).updater(None).build()
+    app.bot_data.database = db
+    app.bot_data.outbox = Outbox(Pacer(group_limit=None, per_second=None))
     register(app)
     async with app:
         uid = 1
@@ -395,7 +404,7 @@ async def main():
                 await app.process_update(message_update(uid, -1 - c, text, app.bot)); uid += 1
         # every stored list is reachable: read back a sample of the 10,000 closed ones
         await app.process_update(message_update(uid, -5_000_000, "/export", app.bot))
-        await app.bot_data["outbox"].wait_idle(None, 600)
+        await app.bot_data.outbox.wait_idle(None, 600)
 asyncio.run(main())
 # VmHWM (peak resident set) of this process image; ru_maxrss would also count the parent's
 # memory at fork time, before exec.

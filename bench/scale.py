@@ -117,7 +117,7 @@ async def run(args: argparse.Namespace) -> None:
     pinned = set(groups[: args.pinned])
     async with CappedApi() as api:
         app = build_application(api.token, db, base_url=f"{api.url}/bot")
-        outbox = app.bot_data["outbox"]
+        outbox = app.bot_data.outbox
         stop = asyncio.Event()
         poller = asyncio.create_task(run_polling(app, stop=stop, timeout=1))
         # -- set-up, limits off: a list in every group, pinned standings in some ---------------
@@ -160,7 +160,7 @@ async def play(
     rng: random.Random,
     args: argparse.Namespace,
 ) -> None:
-    outbox = app.bot_data["outbox"]
+    outbox = app.bot_data.outbox
     calls_before = len(api.calls)
     accepted_before = len(api.accepted)
     refused_before = api.refused

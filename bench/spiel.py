@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import InstantRequest, message_update, summary
 from telegram.ext import Application
 
+from skatbot.handlers.bot_state import CONTEXT_TYPES
 from skatbot.handlers.outbox.pacer import Pacer
 from skatbot.handlers.outbox.queues import Outbox
 from skatbot.handlers.registry import register
@@ -35,9 +36,16 @@ async def main(n: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = Database(f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}")
         db.migrate()
-        app = Application.builder().token("1:BENCH").request(InstantRequest()).updater(None).build()
-        app.bot_data["db"] = db
-        app.bot_data["outbox"] = outbox = Outbox(Pacer(group_limit=None, per_second=None))
+        app = (
+            Application.builder()
+            .token("1:BENCH")
+            .context_types(CONTEXT_TYPES)
+            .request(InstantRequest())
+            .updater(None)
+            .build()
+        )
+        app.bot_data.database = db
+        app.bot_data.outbox = outbox = Outbox(Pacer(group_limit=None, per_second=None))
         register(app)
         samples: list[float] = []
         uid = 1

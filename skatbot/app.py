@@ -15,13 +15,14 @@ import httpx
 from telegram.ext import Application
 from telegram.request import HTTPXRequest
 
+from skatbot.handlers.bot_state import CONTEXT_TYPES, SkatApplication
 from skatbot.handlers.outbox.pacer import Pacer
 from skatbot.handlers.outbox.queues import Outbox
 from skatbot.handlers.registry import post_init, register
 from skatbot.storage.database import DEFAULT_URL, Database
 
 if TYPE_CHECKING:
-    from skatbot.handlers.routes import Route
+    from skatbot.handlers.route import Route
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +66,7 @@ def build_application(
     group_limit: int | None = 20,
     group_window: float = 60.0,
     routes: Sequence[Route] | None = None,
-) -> Application:  # type: ignore[type-arg]
+) -> SkatApplication:
     """The one Application used by Telegram, the console and the tests.
 
     ``request_timeout`` (seconds) overrides PTB's connect/read/write/pool timeouts of the Bot
@@ -80,6 +81,7 @@ def build_application(
     builder = (
         Application.builder()
         .token(token)
+        .context_types(CONTEXT_TYPES)
         .updater(None)
         .post_init(post_init)
         .request(requests)
@@ -91,11 +93,11 @@ def build_application(
             root += "/bot"
         builder = builder.base_url(root).base_file_url(root[: -len("/bot")] + "/file/bot")
     app = builder.build()
-    app.bot_data["db"] = db
+    app.bot_data.database = db
     pacer = (
         Pacer(group_limit, group_window) if rate_limit else Pacer(group_limit=None, per_second=None)
     )
-    app.bot_data["outbox"] = Outbox(pacer)
+    app.bot_data.outbox = Outbox(pacer)
     if routes is None:
         register(app)
     else:
@@ -144,7 +146,7 @@ def setup_telegram_logging(token: str) -> None:
 
 def run_until_signal(
     token: str,
-    serve: Callable[[Application, asyncio.Event], Awaitable[None]],  # type: ignore[type-arg]
+    serve: Callable[[SkatApplication, asyncio.Event], Awaitable[None]],
 ) -> int:
     """Build the Telegram-facing app from the environment and run ``serve`` until SIGINT/TERM.
 
@@ -201,7 +203,7 @@ def run_until_signal(
 def run_telegram_mode(token: str) -> int:
     from skatbot.runner import run_polling
 
-    async def serve(app: Application, stop: asyncio.Event) -> None:  # type: ignore[type-arg]
+    async def serve(app: SkatApplication, stop: asyncio.Event) -> None:
         log.info("skatbot polling started")
         await run_polling(app, stop=stop, timeout=poll_timeout_from_env())
 

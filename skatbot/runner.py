@@ -45,10 +45,10 @@ from telegram.error import (
     TelegramError,
     TimedOut,
 )
-from telegram.ext import Application
 from telegram.warnings import PTBUserWarning
 
 from skatbot import faults
+from skatbot.handlers.bot_state import SkatApplication
 from skatbot.handlers.outbox.pacer import retry_after_seconds
 from skatbot.handlers.resilience import parse_update, tell_unreadable, update_id_of
 
@@ -56,8 +56,6 @@ __all__ = ["close_outbox", "poll_updates", "run_polling"]
 
 _LOGGER = logging.getLogger(__name__)
 warnings.filterwarnings("ignore", message=r"Please use 'Bot\.getUpdates'", category=PTBUserWarning)
-
-AnyApplication = Application[Any, Any, Any, Any, Any, Any]
 
 
 async def _sleep_or_stop(stop: asyncio.Event, seconds: float) -> None:
@@ -98,7 +96,7 @@ GET_UPDATES_READ_MARGIN = 5.0  # seconds the answer to a long poll may take beyo
 
 
 async def fetch_updates(
-    app: AnyApplication, *, offset: int | None, timeout: int, allowed: Any
+    app: SkatApplication, *, offset: int | None, timeout: int, allowed: Any
 ) -> list[Update | tuple[int, object]]:
     """One ``getUpdates`` call, each update parsed on its own: one that PTB cannot read
     (``Bot.get_updates`` would raise for the whole batch, again after every restart) comes
@@ -132,7 +130,7 @@ def _group_key(update: Update) -> tuple[str, int]:
 class _Dispatcher:
     """Per-chat queues of fetched updates and the offset that may be confirmed."""
 
-    def __init__(self, app: AnyApplication, stop: asyncio.Event) -> None:
+    def __init__(self, app: SkatApplication, stop: asyncio.Event) -> None:
         self.app = app
         self.stop = stop
         self.queues: dict[tuple[str, int], deque[Update]] = {}
@@ -213,7 +211,7 @@ async def _wait_any(stop: asyncio.Event, event: asyncio.Event, seconds: float) -
 
 
 async def poll_updates(
-    app: AnyApplication,
+    app: SkatApplication,
     *,
     stop: asyncio.Event,
     timeout: int = 30,
@@ -225,7 +223,7 @@ async def poll_updates(
 
     Updates go to per-chat queues as they arrive (see the module docstring); the offset passed
     to Telegram only advances past an update once it and all before it are processed. Only the
-    update types in ``app.bot_data["allowed_updates"]`` are asked for (all if unset).
+    update types in ``app.bot_data.allowed_updates`` are asked for (all if none).
     Transient errors (``NetworkError``, ``TimedOut``, ``Conflict``, ``RetryAfter``) are retried
     with capped exponential backoff (``RetryAfter`` waits the requested time); ``InvalidToken``
     is raised. ``on_idle`` is called whenever nothing is in flight, just before a long poll.
@@ -234,7 +232,7 @@ async def poll_updates(
     processed in each chat is finished, and the processed updates are confirmed with a last
     short ``getUpdates`` call before returning. Unprocessed updates stay with Telegram.
     """
-    allowed = app.bot_data.get("allowed_updates") or Update.ALL_TYPES
+    allowed = app.bot_data.allowed_updates or Update.ALL_TYPES
     dispatcher = _Dispatcher(app, stop)
     confirmed: int | None = None
     backoff = initial_backoff
@@ -304,19 +302,16 @@ async def poll_updates(
             _LOGGER.warning("could not confirm processed updates on shutdown: %s", exc)
 
 
-async def close_outbox(app: AnyApplication, grace: float = 10.0) -> None:
+async def close_outbox(app: SkatApplication, grace: float = 10.0) -> None:
     """Deliver the replies still queued (within ``grace`` seconds) before the app stops;
     what is left stays in the outbox table for the next start."""
-    pruner = app.bot_data.pop("pruner", None)
-    if isinstance(pruner, asyncio.Task):
+    pruner, app.bot_data.pruner = app.bot_data.pruner, None
+    if pruner is not None:
         pruner.cancel()
-    outbox = app.bot_data.get("outbox")
-    close = getattr(outbox, "close", None)
-    if close is not None:
-        await close(grace)
+    await app.bot_data.outbox.close(grace)
 
 
-async def run_polling(app: AnyApplication, *, stop: asyncio.Event, timeout: int = 30) -> None:
+async def run_polling(app: SkatApplication, *, stop: asyncio.Event, timeout: int = 30) -> None:
     """Initialize, delete a webhook, start the app, poll until ``stop``, stop, shut down."""
     async with app:
         await app.bot.delete_webhook()

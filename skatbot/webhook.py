@@ -47,8 +47,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from telegram import Update
-from telegram.ext import Application, ContextTypes
 
+from skatbot.handlers.bot_state import SkatApplication, SkatContext
 from skatbot.handlers.registry import transient
 from skatbot.handlers.resilience import parse_update, tell_unreadable
 from skatbot.httpio import BadRequest, TooLarge, declared_length, read_body, read_head
@@ -56,7 +56,6 @@ from skatbot.runner import close_outbox
 
 log = logging.getLogger(__name__)
 
-AnyApplication = Application[Any, Any, Any, Any, Any, Any]
 SECRET_HEADER = "x-telegram-bot-api-secret-token"
 MAX_BODY = 256 << 10  # Telegram updates are a few kilobytes; refuse anything above 256 KiB
 MAX_CONNECTIONS = 100  # Telegram's setWebhook max_connections is 1-100 (40 by default)
@@ -124,7 +123,7 @@ class WebhookServer:
 
     def __init__(
         self,
-        app: AnyApplication,
+        app: SkatApplication,
         *,
         secret: str,
         path: str = "/",
@@ -156,9 +155,9 @@ class WebhookServer:
         self._failed: set[int] = set()
         self._connections: dict[asyncio.Task[Any], _Connection] = {}
         app.add_error_handler(self._note_failure)
-        app.bot_data["redelivered_on_failure"] = True
+        app.bot_data.redelivered_on_failure = True
 
-    async def _note_failure(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def _note_failure(self, update: object, context: SkatContext) -> None:
         # Only a transient failure is answered 500 (Telegram delivers the update again); a
         # deterministic one would fail again on every retry, and the chat has been told.
         if isinstance(update, Update) and transient(context.error):
@@ -373,7 +372,7 @@ async def _respond(writer: asyncio.StreamWriter, status: int, *, keep_alive: boo
 
 
 async def serve_webhook(
-    app: AnyApplication,
+    app: SkatApplication,
     *,
     listen: str,
     port: int,
@@ -398,7 +397,7 @@ async def serve_webhook(
                 await app.bot.set_webhook(
                     url,
                     secret_token=secret,
-                    allowed_updates=app.bot_data.get("allowed_updates") or Update.ALL_TYPES,
+                    allowed_updates=app.bot_data.allowed_updates or Update.ALL_TYPES,
                 )
             log.info("skatbot webhook listening on %s:%s", listen, server.port)
             if on_ready is not None:
@@ -425,7 +424,7 @@ def run_webhook_mode(
 ) -> int:
     from skatbot.app import run_until_signal
 
-    async def serve(app: AnyApplication, stop: asyncio.Event) -> None:
+    async def serve(app: SkatApplication, stop: asyncio.Event) -> None:
         await serve_webhook(
             app,
             listen=listen,

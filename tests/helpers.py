@@ -115,7 +115,7 @@ class Bot:
         self.app = app
         # Tests ask for /export and documents far more often than a member may (the limits
         # have their own tests: tests/handlers/test_fair_heavy.py).
-        app.bot_data["fairness"] = Fairness(repeat_seconds=0, per_member=10**6, pending=10**6)
+        app.bot_data.fairness = Fairness(repeat_seconds=0, per_member=10**6, pending=10**6)
         self.task = asyncio.create_task(run_polling(app, stop=self.stop, timeout=2))
         # Started (post_init queued what the outbox held from before) before the test goes on.
         for _ in range(1000):
@@ -149,11 +149,11 @@ class Bot:
     @property
     def refusals(self) -> Collection[tuple[int, int]]:
         """(chat id, message id) of the messages the bot sent as refusals."""
-        return self.app.bot_data["outbox"].refusals  # type: ignore[no-any-return]
+        return self.app.bot_data.outbox.refusals
 
     async def delivered(self, chat_id: int | None = None, timeout: float = 15) -> None:
         """Wait until the replies queued for ``chat_id`` (or for every chat) are sent."""
-        await self.app.bot_data["outbox"].wait_idle(chat_id, timeout)
+        await self.app.bot_data.outbox.wait_idle(chat_id, timeout)
 
     async def text(self, message: str, **kw: int | str) -> str:
         """The text of all replies to ``message``, joined."""

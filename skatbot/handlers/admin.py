@@ -26,10 +26,10 @@ from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import (
     ApplicationHandlerStop,
-    ContextTypes,
     filters,
 )
 
+from skatbot.handlers.bot_state import SkatContext
 from skatbot.handlers.runtime import database, execute
 from skatbot.storage import chats
 from skatbot.storage import lists as lists_store
@@ -40,7 +40,7 @@ from skatbot.usecases.place.admin import DELETE_DATA, confirm_button
 log = logging.getLogger(__name__)
 
 
-async def is_chat_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
+async def is_chat_admin(update: Update, context: SkatContext) -> bool:
     """Whether the sender administers the chat (asked from the Bot API, before any DB work).
 
     A message on behalf of the group itself comes from an anonymous admin (no question
@@ -66,7 +66,7 @@ async def is_chat_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> b
     return member.status in (ChatMember.OWNER, ChatMember.ADMINISTRATOR)
 
 
-async def on_delete_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_delete_button(update: Update, context: SkatContext) -> None:
     query = update.callback_query
     if query is None:
         return
@@ -85,7 +85,7 @@ async def on_delete_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -
 # --- group → supergroup -----------------------------------------------------------------------
 
 
-async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_migrate(update: Update, context: SkatContext) -> None:
     msg = update.effective_message
     if msg is None:
         return
@@ -134,7 +134,7 @@ class ForAnotherBot(filters.MessageFilter):
 FOR_ANOTHER_BOT = ForAnotherBot(name="ForAnotherBot")
 
 
-async def ignore_other_bots_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def ignore_other_bots_command(update: Update, context: SkatContext) -> None:
     """``/spiel@otherbot …`` is meant for another bot: no handler of ours may see it."""
     log.debug("update %s: command for another bot ignored", update.update_id)
     raise ApplicationHandlerStop
@@ -143,7 +143,7 @@ async def ignore_other_bots_command(update: Update, context: ContextTypes.DEFAUL
 # --- the bot's own membership ---------------------------------------------------------------
 
 
-async def on_my_chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_my_chat_member(update: Update, context: SkatContext) -> None:
     """The bot was added, removed, kicked or promoted: logged, nothing stored or deleted.
 
     A removed bot keeps the chat's lists; added again, it finds them where they were

@@ -12,9 +12,9 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from telegram import Update
-from telegram.ext import ContextTypes
 
 from skatbot.handlers.admin import is_chat_admin
+from skatbot.handlers.bot_state import SkatContext
 from skatbot.handlers.outbox.target import topic_of
 from skatbot.handlers.runtime import database, execute, execute_callback, place_of, sender_of
 from skatbot.storage import builders
@@ -27,7 +27,7 @@ T = TypeVar("T")
 
 async def _admin_for_chat_owned(
     update: Update,
-    context: ContextTypes.DEFAULT_TYPE,
+    context: SkatContext,
     *,
     builder_id: int | None = None,
     message_id: int | None = None,
@@ -54,7 +54,7 @@ def _as_admin(use_case: Callable[[Session, Command], T]) -> Callable[[Session, C
     return lambda s, c: use_case(s, dataclasses.replace(c, is_admin=True))
 
 
-async def on_builder_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_builder_button(update: Update, context: SkatContext) -> None:
     """A tap on the builder's own buttons (``v1:b:<builder id>:<op>``)."""
     query = update.callback_query
     m = DATA_BUILDER.fullmatch(query.data or "") if query is not None else None
@@ -64,7 +64,7 @@ async def on_builder_button(update: Update, context: ContextTypes.DEFAULT_TYPE) 
     await execute_callback(update, context, use_case)
 
 
-async def on_reply(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_reply(update: Update, context: SkatContext) -> None:
     """A text reply to one of the bot's messages: a bid the builder asked for."""
     msg = update.effective_message
     replied = msg.reply_to_message if msg else None

@@ -33,8 +33,9 @@ from __future__ import annotations
 import logging
 
 from telegram import MessageEntity, Update
-from telegram.ext import ApplicationHandlerStop, ContextTypes
+from telegram.ext import ApplicationHandlerStop
 
+from skatbot.handlers.bot_state import SkatContext
 from skatbot.handlers.durable import Link, Stored
 from skatbot.handlers.outbox.handoff import enqueue_stored
 from skatbot.handlers.outbox.target import target_of
@@ -69,7 +70,7 @@ def command_name(update: Update, bot_username: str | None) -> str | None:
     return name.casefold()
 
 
-async def on_edited(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_edited(update: Update, context: SkatContext) -> None:
     """Every edited update ends here (group -1): handled or ignored, never run as new."""
     try:
         await handle_edit(update, context)
@@ -78,7 +79,7 @@ async def on_edited(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     raise ApplicationHandlerStop
 
 
-async def handle_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def handle_edit(update: Update, context: SkatContext) -> None:
     try:
         username: str | None = context.bot.username
     except RuntimeError:  # not initialised (getMe not called): only unaddressed commands
@@ -110,4 +111,4 @@ async def handle_edit(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     except RuleError as err:  # rolled back: nothing changed
         await send(update, context, Reply(error_text(err), refusal=True))
         return
-    enqueue_stored(context.bot, context.application.bot_data, rows)
+    enqueue_stored(context.bot, context.bot_data, rows)

@@ -178,13 +178,6 @@ def makes_document(text: str, routes: Iterable[Route]) -> bool:
     return any(r.document and r.name == name for r in routes)
 
 
-def fairness_of(bot_data: dict[str, Any]) -> Fairness:
-    found = bot_data.get("fairness")
-    if not isinstance(found, Fairness):
-        found = bot_data["fairness"] = Fairness()
-    return found
-
-
 def repeated_note(text: str) -> str:
     from html import escape
 

@@ -17,8 +17,8 @@ import logging
 from telegram import InlineQueryResultArticle, InputTextMessageContent, Update
 from telegram.constants import ParseMode
 from telegram.error import TelegramError
-from telegram.ext import ContextTypes
 
+from skatbot.handlers.bot_state import SkatContext
 from skatbot.usecases.sheet.calculator import Calculation, calculate
 
 log = logging.getLogger(__name__)
@@ -36,7 +36,7 @@ def article(calc: Calculation) -> InlineQueryResultArticle:
     )
 
 
-async def on_inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_inline_query(update: Update, context: SkatContext) -> None:
     query = update.inline_query
     if query is None:
         return

@@ -10,8 +10,8 @@ import logging
 
 from telegram import Update
 from telegram.error import TelegramError
-from telegram.ext import ContextTypes
 
+from skatbot.handlers.bot_state import SkatContext
 from skatbot.handlers.outbox.delivery import Delivery
 from skatbot.handlers.outbox.handoff import enqueue
 from skatbot.handlers.outbox.target import target_of
@@ -32,7 +32,7 @@ NO_RIGHTS = (
 )
 
 
-async def cmd_anheften(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cmd_anheften(update: Update, context: SkatContext) -> None:
     """Send the standings, pin them, remember the message id (then keep it up to date)."""
     chat = update.effective_chat
     if chat is None:
@@ -71,4 +71,4 @@ async def cmd_anheften(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
     target = target_of(update)
     if target is not None:
-        enqueue(context.bot, context.application.bot_data, target, pin)
+        enqueue(context.bot, context.bot_data, target, pin)

@@ -14,20 +14,20 @@ from telegram import (
     Update,
 )
 from telegram.ext import (
-    Application,
     BaseHandler,
     CallbackQueryHandler,
     ChatMemberHandler,
     CommandHandler,
-    ContextTypes,
     InlineQueryHandler,
     MessageHandler,
     TypeHandler,
 )
 
 from skatbot.handlers import admin
+from skatbot.handlers.bot_state import SkatApplication, SkatContext
 from skatbot.handlers.resilience import remember_topic_name
-from skatbot.handlers.routes import ROUTES, Callback, Kind, Route, allowed_updates, menu
+from skatbot.handlers.route import Callback, Kind, Route
+from skatbot.handlers.routes import ROUTES, allowed_updates, menu
 from skatbot.handlers.runtime import execute, execute_callback, send
 from skatbot.storage.database import transient_database_error
 from skatbot.usecases.common.reply import Reply
@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 def _command_handler(route: Route) -> Callback:
     """The one wrapper of a command route: what its flags ask for around its use case."""
 
-    async def handle(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def handle(update: Update, context: SkatContext) -> None:
         # A use case is sync code inside a transaction and cannot ask Telegram; commands whose
         # permission depends on chat admins ask first (one getChatMember call).
         is_admin = await admin.is_chat_admin(update, context) if route.asks_admin else False
@@ -57,7 +57,7 @@ def _command_handler(route: Route) -> Callback:
 
 
 def _tap_handler(route: Route) -> Callback:
-    async def handle(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def handle(update: Update, context: SkatContext) -> None:
         await execute_callback(update, context, route.use_case, offload=route.heavy)
 
     handle.__name__ = f"tap_{route.name}"
@@ -77,7 +77,7 @@ def transient(error: object) -> bool:
     return isinstance(error, (NetworkError, ConnectionError, TimeoutError))
 
 
-async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_error(update: object, context: SkatContext) -> None:
     """Last resort: log, and tell the chat something went wrong (never crash the bot).
 
     Behind a webhook a transient error is answered 500 and Telegram delivers the update
@@ -85,13 +85,13 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     log.exception(
         "unhandled error for update %s", getattr(update, "update_id", "?"), exc_info=context.error
     )
-    if context.application.bot_data.get("redelivered_on_failure") and transient(context.error):
+    if context.bot_data.redelivered_on_failure and transient(context.error):
         return
     if isinstance(update, Update) and update.effective_chat is not None:
         await send(update, context, Reply(ERROR_NOTICE))
 
 
-async def post_init(app: Application) -> None:  # type: ignore[type-arg]
+async def post_init(app: SkatApplication) -> None:
     """Queue the replies a previous run left in the outbox (they go out before anything
     this run answers), and register the command menu (German descriptions) for groups and
     private chats."""
@@ -101,11 +101,10 @@ async def post_init(app: Application) -> None:  # type: ignore[type-arg]
         await resume(app.bot, app.bot_data)
     except Exception:  # never keep the bot from starting
         log.exception("resuming the outbox failed")
-    db = app.bot_data.get("db")
-    if db is not None and "pruner" not in app.bot_data:
-        app.bot_data["pruner"] = asyncio.get_running_loop().create_task(prune_forever(db))
-    routes = app.bot_data.get("routes", ROUTES)
-    commands = [BotCommand(name, text[:256]) for name, text in menu(routes)]
+    state = app.bot_data
+    if state.database is not None and state.pruner is None:
+        state.pruner = asyncio.get_running_loop().create_task(prune_forever(state.database))
+    commands = [BotCommand(name, text[:256]) for name, text in menu(state.routes)]
     try:
         await app.bot.set_my_commands(commands, scope=BotCommandScopeAllGroupChats())
         await app.bot.set_my_commands(commands, scope=BotCommandScopeAllPrivateChats())
@@ -151,15 +150,15 @@ def handler_of(route: Route) -> BaseHandler:  # type: ignore[type-arg]
     return InlineQueryHandler(route.run)  # type: ignore[arg-type]
 
 
-def register(app: Application, routes: Sequence[Route] = ROUTES) -> None:  # type: ignore[type-arg]
+def register(app: SkatApplication, routes: Sequence[Route] = ROUTES) -> None:
     """Every route, in table order (PTB tries the handlers of a group in that order)."""
     names = [r.name for r in routes if r.kind is Kind.COMMAND]
     if len(names) != len(set(names)):
         raise ValueError(
             f"a command routed twice: {sorted(n for n in names if names.count(n) > 1)}"
         )
-    app.bot_data["routes"] = list(routes)
-    app.bot_data["allowed_updates"] = allowed_updates(routes)
+    app.bot_data.routes = list(routes)
+    app.bot_data.allowed_updates = allowed_updates(routes)
     # Before every route: the names of forum topics, for replies into a closed topic.
     app.add_handler(TypeHandler(Update, remember_topic_name, block=True), group=-100)
     for route in routes:

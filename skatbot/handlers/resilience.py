@@ -18,9 +18,9 @@ from html import escape
 from typing import Any
 
 from telegram import Update
-from telegram.ext import ContextTypes
 
-from skatbot.handlers.outbox.handoff import enqueue, outbox_of
+from skatbot.handlers.bot_state import BotState, SkatContext
+from skatbot.handlers.outbox.handoff import enqueue
 from skatbot.handlers.outbox.target import Target
 from skatbot.handlers.update_check import oddity, valid_id
 
@@ -84,13 +84,13 @@ def parse_update(data: object, bot: Any) -> Update | None:
     return update
 
 
-def tell_unreadable(bot: Any, bot_data: dict[str, Any], data: object) -> None:
+def tell_unreadable(bot: Any, state: BotState, data: object) -> None:
     """Queue the one notice for an unreadable update, if it names a chat."""
     target = unreadable_target(data)
     if target is None:
         return
     text = escape(UNREADABLE_NOTICE)
-    enqueue(bot, bot_data, target, lambda d: d.send_text(text))
+    enqueue(bot, state, target, lambda d: d.send_text(text))
 
 
 # -- names of forum topics ---------------------------------------------------------------------
@@ -105,7 +105,7 @@ def _created_name(message: object) -> str | None:
     return None
 
 
-async def remember_topic_name(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def remember_topic_name(update: object, context: SkatContext) -> None:
     """Note the name of the forum topic an update comes from. Telegram names it in the topic's
     creation message, which every message of the topic carries as ``reply_to_message`` unless
     it replies to another one; a rename arrives as ``forum_topic_edited``."""
@@ -121,4 +121,4 @@ async def remember_topic_name(update: object, context: ContextTypes.DEFAULT_TYPE
     name = _created_name(msg) or _created_name(msg.reply_to_message)
     if name is None:
         return
-    outbox_of(context.application.bot_data).topic_names.remember(chat.id, thread, name)
+    context.bot_data.outbox.topic_names.remember(chat.id, thread, name)

@@ -22,117 +22,26 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from collections.abc import Callable, Coroutine, Sequence
-from dataclasses import dataclass
-from enum import Enum
-from typing import Any, Final
+from collections.abc import Sequence
+from typing import Any
 
 from telegram.ext import filters
 from telegram.ext.filters import BaseFilter
 
 from skatbot.handlers import admin
 from skatbot.handlers.command_like import COMMAND_LIKE
-from skatbot.handlers.runtime import CallbackUseCase, UseCase
-from skatbot.storage.unit import Session
+
+# What a route is lives in route.py; the table's readers know these names from here too.
+from skatbot.handlers.route import HIDDEN as HIDDEN
+from skatbot.handlers.route import Callback, CallbackUseCase, UseCase
+from skatbot.handlers.route import Kind as Kind
+from skatbot.handlers.route import Lazy as Lazy
+from skatbot.handlers.route import Route as Route
 from skatbot.usecases.common.place_kinds import EVERYWHERE, PLAYING, PlaceKind
-from skatbot.usecases.common.reply import Command
 from skatbot.usecases.common.rights import SEASON_COUNTING, TABLE_LINKER, TOURNAMENT_MANAGER
-from skatbot.usecases.common.serving import Target, at, serve
+from skatbot.usecases.common.serving import Target, at
 
 DESK = PlaceKind.TOURNAMENT_DESK
-
-# A PTB callback: for routes that are Telegram glue themselves (status updates, the builder's
-# buttons, and /anheften, which sends and pins before it writes).
-Callback = Callable[..., Coroutine[Any, Any, None]]
-
-
-class Kind(Enum):
-    COMMAND = "command"  # /name (CommandHandler)
-    CALLBACK = "callback"  # a button: callback data matching ``pattern``
-    MESSAGE = "message"  # a message ``filter`` (MessageHandler)
-    MY_CHAT_MEMBER = "my_chat_member"  # the bot's own membership changed
-    INLINE = "inline"  # "@bot grand ohne 1 hand"
-
-
-# Write ``HIDDEN`` as a command's menu text to keep it out of the menu (an alias, /start).
-HIDDEN: Final = None
-
-
-@dataclass(frozen=True)
-class Route:
-    kind: Kind
-    name: str  # the command; for other kinds a label (logs, tests)
-    # a use case (commands, buttons), named (``Lazy``) or itself, or a PTB callback
-    # a route declared by place kind (``Target``s: parser, use case, right), or the older forms
-    run: Lazy | UseCase | CallbackUseCase | Callback | tuple[Target, ...]
-    menu: str | None = HIDDEN  # the menu text of a command
-    write: bool = False  # commands; a button's use case always runs in a write transaction
-    admin: bool = False
-    heavy: bool = False  # run in a worker thread (commands and buttons)
-    # commands: a read whose answer is always a document (PDF, JSON, picture), so
-    # ``fairness`` shares it within the chat (repeat note, member rate, pending documents)
-    document: bool = False
-    editable: bool = False  # commands: an edit of the message corrects its booking
-    pattern: str | None = None  # CALLBACK: regex matched at the start of the data
-    filter: BaseFilter | None = None  # MESSAGE
-    group: int = 0  # PTB handler group; -1 runs before everything and may stop an update
-    updates: tuple[str, ...] = ("message",)  # the update types this route needs
-
-    @property
-    def is_use_case(self) -> bool:
-        """A sync use case run by ``runtime.execute`` (commands) or ``runtime.execute_callback``
-        (buttons); else ``run`` is a PTB callback."""
-        return isinstance(self.run, (Lazy, tuple)) or not inspect.iscoroutinefunction(self.run)
-
-    @property
-    def targets(self) -> tuple[Target, ...]:
-        """The place kinds a declared route serves, one target each (else ``()``)."""
-        return self.run if isinstance(self.run, tuple) else ()
-
-    @property
-    def asks_admin(self) -> bool:
-        """Whether Telegram is asked if the sender is a chat admin (before the transaction)."""
-        return self.admin or any(r.asks_admin for t in self.targets for r in t.rights)
-
-    @property
-    def use_case(self) -> Any:
-        """The use case function of a command or button route (imported at the first call)."""
-        if isinstance(self.run, tuple):
-            found = _SERVED.get(self.name + self.kind.value)
-            if found is None:
-                found = _SERVED[self.name + self.kind.value] = serve(
-                    self.name, self.run, button=self.kind is Kind.CALLBACK
-                )
-            return found
-        return self.run.resolve() if isinstance(self.run, Lazy) else self.run
-
-
-_SERVED: dict[str, Any] = {}
-
-
-@dataclass(frozen=True)
-class Lazy:
-    """The use case ``"module:function"`` of ``skatbot.usecases``, imported at its first use,
-    so that a bot start imports no use case at all (it polls sooner; the first update pays
-    the import once). The runtime calls the function itself: nothing wraps it.
-    tests/handlers/test_routes.py resolves every one."""
-
-    target: str
-
-    @property
-    def path(self) -> str:
-        """``"skatbot.usecases.module:function"``."""
-        return f"skatbot.usecases.{self.target}"
-
-    def resolve(self) -> Callable[[Session, Command], Any]:
-        found = _RESOLVED.get(self.target)
-        if found is None:
-            module, _, name = self.path.partition(":")
-            found = _RESOLVED[self.target] = getattr(importlib.import_module(module), name)
-        return found
-
-
-_RESOLVED: dict[str, Callable[[Session, Command], Any]] = {}
 
 
 def lazy(target: str) -> Lazy:

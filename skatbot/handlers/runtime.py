@@ -10,19 +10,19 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import TypeVar
 
 from telegram import Message, Update
 from telegram.error import TelegramError
-from telegram.ext import ContextTypes
 
 from skatbot import faults
 from skatbot.handlers import durable, fairness
+from skatbot.handlers.bot_state import SkatContext
 from skatbot.handlers.html_split import MAX_TEXT
 from skatbot.handlers.outbox import handoff
 from skatbot.handlers.outbox.target import Target, target_of, topic_of
+from skatbot.handlers.route import CallbackUseCase, UseCase
 from skatbot.rules.errors import RuleError
 from skatbot.storage import lists as lists_store
 from skatbot.storage import message_links, places
@@ -40,8 +40,6 @@ from skatbot.usecases.common.reply import (
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-UseCase = Callable[[Session, Command], Reply]
-CallbackUseCase = Callable[[Session, Command], Answer]
 MAX_ARGS = 400  # a /teilnehmer or /ergebnis message lists many names
 PLACES_KEPT = 4096  # forum topics whose place id is remembered (LRU)
 
@@ -136,9 +134,9 @@ def command_of(update: Update) -> Command:
     )
 
 
-def database(context: ContextTypes.DEFAULT_TYPE) -> Database:
-    db = context.application.bot_data["db"]
-    assert isinstance(db, Database)
+def database(context: SkatContext) -> Database:
+    db = context.bot_data.database
+    assert db is not None, "the application is built with its database (app.build_application)"
     return db
 
 
@@ -181,7 +179,7 @@ def once(
 
 async def execute(
     update: Update,
-    context: ContextTypes.DEFAULT_TYPE,
+    context: SkatContext,
     use_case: UseCase,
     *,
     write: bool = True,
@@ -205,12 +203,16 @@ async def execute(
     cmd = await in_place(context, cmd)
     db = database(context)
     target = target_of(update)
-    bot_data = context.application.bot_data
-    gate = fairness.fairness_of(bot_data)
-    routes = bot_data.get("routes", ())
-    if not write and offload and fairness.makes_document(cmd.text, routes) and target is not None:
+    state = context.bot_data
+    gate = state.fairness
+    if (
+        not write
+        and offload
+        and fairness.makes_document(cmd.text, state.routes)
+        and target is not None
+    ):
         try:
-            pending = handoff.outbox_of(bot_data).pending(target.chat_id, heavy=True)
+            pending = state.outbox.pending(target.chat_id, heavy=True)
             gate.admit(target.chat_id, cmd.user_id, cmd.text, pending)
         except fairness.Repeated as held:
             if not held.quiet:  # told once per window: no paced spam in front of others
@@ -247,14 +249,14 @@ async def execute(
         faults.at("committed", cmd.update_id)
         if target is not None:
             gate.changed(target.chat_id)
-        handoff.enqueue_stored(context.bot, bot_data, rows)
+        handoff.enqueue_stored(context.bot, state, rows)
         return
     await send(update, context, reply)
 
 
 async def _read_and_send(
     update: Update,
-    context: ContextTypes.DEFAULT_TYPE,
+    context: SkatContext,
     use_case: UseCase,
     cmd: Command,
     offload: bool,
@@ -282,7 +284,7 @@ def stage(
     return durable.store(session, target.chat_id, target.thread_id, update_id, reply, link)
 
 
-async def send(update: Update, context: ContextTypes.DEFAULT_TYPE, reply: Reply) -> None:
+async def send(update: Update, context: SkatContext, reply: Reply) -> None:
     """Queue the reply for the update's chat (and topic): its text, documents, ``on_sent``
     and ``edits`` go out in order after everything queued before (``outbox.queues.Outbox``).
 
@@ -292,21 +294,19 @@ async def send(update: Update, context: ContextTypes.DEFAULT_TYPE, reply: Reply)
     target = target_of(update)
     if target is None or not reply.goes_out:
         return
-    bot_data = context.application.bot_data
-    handoff.outbox_of(bot_data).edits.queued(target.chat_id, reply.edits)
+    state = context.bot_data
+    state.outbox.edits.queued(target.chat_id, reply.edits)
     handoff.enqueue(
-        context.bot, bot_data, target, lambda d: d.reply(reply), heavy=bool(reply.documents)
+        context.bot, state, target, lambda d: d.reply(reply), heavy=bool(reply.documents)
     )
 
 
-def apply_edits(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, edits: tuple[Edit, ...]
-) -> None:
+def apply_edits(update: Update, context: SkatContext, edits: tuple[Edit, ...]) -> None:
     """Queue edits of other bot messages (after what is already queued for the chat)."""
     target = target_of(update)
     if target is None or not edits:
         return
-    handoff.enqueue(context.bot, context.application.bot_data, target, lambda d: d.edits(edits))
+    handoff.enqueue(context.bot, context.bot_data, target, lambda d: d.edits(edits))
 
 
 # --- button taps ------------------------------------------------------------------------------
@@ -338,7 +338,7 @@ def callback_command_of(update: Update) -> Command:
     )
 
 
-async def in_place(context: ContextTypes.DEFAULT_TYPE, cmd: Command) -> Command:
+async def in_place(context: SkatContext, cmd: Command) -> Command:
     """``cmd`` with ``chat_id`` set to its place: the chat itself, or its forum topic's place
     (looked up once per topic and remembered; ordinary chats cost nothing)."""
     if not cmd.thread_id:
@@ -347,18 +347,14 @@ async def in_place(context: ContextTypes.DEFAULT_TYPE, cmd: Command) -> Command:
     return dataclasses.replace(cmd, place_id=place)
 
 
-async def place_of(context: ContextTypes.DEFAULT_TYPE, chat_id: int, thread_id: int) -> int:
+async def place_of(context: SkatContext, chat_id: int, thread_id: int) -> int:
     """The place of forum topic ``thread_id`` of Telegram chat ``chat_id`` (0: the chat).
 
     Remembered per process: a topic's place id never changes (a supergroup move gives the
     topic a new key, which is looked up afresh, and finds the same place)."""
     if not thread_id:
         return chat_id
-    found = context.application.bot_data.get("places")
-    known: OrderedDict[tuple[int, int], int] = (
-        found if isinstance(found, OrderedDict) else OrderedDict()
-    )
-    context.application.bot_data["places"] = known
+    known = context.bot_data.places
     key = (chat_id, thread_id)
     place = known.get(key)
     if place is None:
@@ -392,7 +388,7 @@ STALE_BUTTON = "Dieser Knopf gilt nicht mehr."
 
 async def execute_callback(
     update: Update,
-    context: ContextTypes.DEFAULT_TYPE,
+    context: SkatContext,
     use_case: CallbackUseCase,
     *,
     offload: bool = False,
@@ -442,7 +438,7 @@ async def execute_callback(
         return
     faults.at("committed", cmd.update_id)
     await _answer(update, answer)
-    handoff.enqueue_stored(context.bot, context.application.bot_data, rows)
+    handoff.enqueue_stored(context.bot, context.bot_data, rows)
 
 
 def replies_of(cmd: Command, answer: Answer) -> list[Reply]:

@@ -7,21 +7,22 @@ from collections.abc import Sequence
 
 from telegram import Update
 from telegram.constants import ChatType
-from telegram.ext import ContextTypes
 
-from skatbot.handlers.routes import Route, commands
+from skatbot.handlers.bot_state import SkatContext
+from skatbot.handlers.route import Route
+from skatbot.handlers.routes import commands
 from skatbot.handlers.runtime import send
 from skatbot.usecases.common.reply import Reply
 from skatbot.usecases.place.typos import unknown_command_text
 
 
-async def on_unknown_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_unknown_command(update: Update, context: SkatContext) -> None:
     msg = update.effective_message
     chat = update.effective_chat
     if msg is None or chat is None or not msg.text:
         return
-    routes = context.application.bot_data.get("routes", ())
     private = chat.type == ChatType.PRIVATE
+    routes = context.bot_data.routes
     text = unknown_answer(msg.text, routes, context.bot.username or "", private=private)
     if text is not None:
         await send(update, context, Reply(text, refusal=True))

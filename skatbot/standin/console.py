@@ -39,6 +39,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from skatbot.handlers.bot_state import SkatApplication
 from skatbot.runner import run_polling
 from skatbot.standin.rich import parse_rich
 from skatbot.standin.server import GENERAL_THREAD_ID, GENERAL_TOPIC, ApiCall, BotApiServer
@@ -466,7 +467,7 @@ def _thread_of(call: ApiCall) -> int | None:
 
 
 async def run_console(
-    build_app: Callable[[str, str], Any],
+    build_app: Callable[[str, str], SkatApplication],
     *,
     stdin: TextIO,
     stdout: TextIO,
@@ -475,8 +476,8 @@ async def run_console(
 ) -> int:
     """Run the bot against a fake Bot API and chat with it through ``stdin``/``stdout``.
 
-    ``build_app(token, base_url)`` must return a ``telegram.ext.Application`` built with
-    ``.token(token).base_url(base_url).updater(None)``; ``base_url`` is
+    ``build_app(token, base_url)`` must return the bot's Application built with
+    ``.token(token).base_url(base_url).updater(None)`` (``app.build_application``); ``base_url`` is
     ``"http://127.0.0.1:PORT/bot"`` (the file URL, if needed, is the same with
     ``/file/bot`` instead of ``/bot``). Returns 0 at EOF, 1 if the bot stopped on its own.
     """
@@ -491,7 +492,7 @@ async def run_console(
         # "Name> …" writes as a plain member, to try what members may do
         api.chat_owner = 1
         app = build_app(api.token, f"{api.url}/bot")
-        db = app.bot_data.get("db")
+        db = app.bot_data.database
         from skatbot.usecases.common.display import default_display
 
         async def text_first(chat_id: int) -> None:
@@ -581,13 +582,13 @@ async def run_console(
         return 0 if console.closed else code
 
 
-async def _answered(app: Any, api: BotApiServer, update_id: int, timeout: float) -> None:
+async def _answered(
+    app: SkatApplication, api: BotApiServer, update_id: int, timeout: float
+) -> None:
     """The update is committed (confirmed) and its replies have left the outbox (every
     chat's: a table's report goes to the desk)."""
     await api.wait_confirmed(update_id, timeout)
-    outbox = app.bot_data.get("outbox")
-    if outbox is not None:
-        await outbox.wait_idle(None, timeout)
+    await app.bot_data.outbox.wait_idle(None, timeout)
 
 
 def _isatty(stream: TextIO) -> bool:

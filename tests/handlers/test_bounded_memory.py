@@ -43,7 +43,7 @@ async def test_forum_places_are_remembered_for_the_topics_used_last(bot: Bot, mo
     for thread in bot.api.topics[-1002]:
         uid = bot.api.push_message("/stand", chat_id=-1002, thread_id=thread)
         await bot.api.wait_confirmed(uid)
-    assert len(bot.app.bot_data["places"]) == 5
+    assert len(bot.app.bot_data.places) == 5
 
 
 def test_fairness_keeps_the_chats_used_last(monkeypatch) -> None:  # type: ignore[no-untyped-def]

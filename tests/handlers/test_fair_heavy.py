@@ -16,7 +16,7 @@ CHAT = -1001
 
 @pytest.fixture(autouse=True)
 def real_limits(bot: Bot) -> None:
-    bot.app.bot_data["fairness"] = Fairness()  # the product's limits (helpers lift them)
+    bot.app.bot_data.fairness = Fairness()  # the product's limits (helpers lift them)
 
 
 def documents(bot: Bot) -> int:

@@ -36,7 +36,7 @@ async def polling(api: FakeBotApi, db: Database, **kw: object) -> AsyncIterator[
     try:
         yield app
     finally:
-        await app.bot_data["outbox"].close(0)  # what is still paced is not waited for here
+        await app.bot_data.outbox.close(0)  # what is still paced is not waited for here
         stop.set()
         await asyncio.wait_for(task, 15)
 
@@ -58,12 +58,12 @@ async def test_group_b_is_answered_at_once_during_group_a_burst(db: Database) ->
             await asyncio.sleep(0.05)
         await asyncio.sleep(0.3)
         assert len(texts(api, A)) == 20
-        assert app.bot_data["outbox"].pending(A) > 0
+        assert app.bot_data.outbox.pending(A) > 0
 
         began = time.monotonic()
         uid = api.push_message("/neu Anna Bernd Carla", chat_id=B)
         await api.wait_confirmed(uid, timeout=5)
-        await app.bot_data["outbox"].wait_idle(B, 5)
+        await app.bot_data.outbox.wait_idle(B, 5)
         assert time.monotonic() - began < 1.0
         assert any("Neue Liste" in t for t in texts(api, B))
         assert api.flood_refusals == 0  # the bot paced itself, Telegram never had to refuse
@@ -88,9 +88,9 @@ async def test_a_429_pauses_only_its_chat_and_drops_nothing(db: Database) -> Non
         began = time.monotonic()
         uid = api.push_message("/hilfe", chat_id=B)
         await api.wait_confirmed(uid, timeout=5)
-        await app.bot_data["outbox"].wait_idle(B, 5)
+        await app.bot_data.outbox.wait_idle(B, 5)
         assert time.monotonic() - began < 1.0
-        await app.bot_data["outbox"].wait_idle(A, 20)
+        await app.bot_data.outbox.wait_idle(A, 20)
     numbers = [
         int(t.split("/")[0].removeprefix("✅ Spiel "))
         for t in texts(api, A)

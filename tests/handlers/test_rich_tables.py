@@ -391,7 +391,6 @@ async def test_a_rich_message_is_a_step_of_its_outbox_row(rich_bot: Bot) -> None
     """A stored reply resumed after a restart does not send its rich message again: like a
     text part, each rich message is a recorded step of the row."""
     from skatbot.handlers.outbox.delivery import Delivery
-    from skatbot.handlers.outbox.handoff import outbox_of
     from skatbot.handlers.outbox.steps import Steps
     from skatbot.handlers.outbox.target import Target
     from skatbot.usecases.common.rich import RichText
@@ -399,7 +398,7 @@ async def test_a_rich_message_is_a_step_of_its_outbox_row(rich_bot: Bot) -> None
     bot = rich_bot
     await bot.say("/neu Anna Bernd Carla")
     doc = RichDoc((Table(("Nr",), ((Cell("1."),),)),))
-    outbox = outbox_of(bot.app.bot_data)
+    outbox = bot.app.bot_data.outbox
     # the row recorded its first send as accepted (message 4242) before the restart
     steps = Steps(bot.db, row_id=0, done={0: 4242})
     resumed = Delivery(bot.app.bot, outbox, bot.db, Target(CHAT), steps)

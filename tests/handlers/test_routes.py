@@ -150,7 +150,7 @@ async def test_adding_a_command_is_one_function_and_one_route_line(db: Database)
         try:
             update_id = api.push_message("/ping Anna", chat_id=-1001)
             await api.wait_confirmed(update_id, timeout=15)
-            await app.bot_data["outbox"].wait_idle(None, 15)
+            await app.bot_data.outbox.wait_idle(None, 15)
             texts = [html_to_text(str(c.params["text"])) for c in api.sent("sendMessage", -1001)]
             assert texts == ["pong Anna"]
             for call in api.sent("setMyCommands"):
@@ -184,11 +184,11 @@ async def test_adding_a_button_is_one_function_and_one_route_line(db: Database) 
         task = asyncio.create_task(run_polling(app, stop=stop, timeout=2))
         try:
             await api.wait_confirmed(api.push_message("/offer", chat_id=-1001), timeout=15)
-            await app.bot_data["outbox"].wait_idle(None, 15)
+            await app.bot_data.outbox.wait_idle(None, 15)
             (msg,) = api.messages(-1001)
             tap = api.push_callback("v1:pong", message_id=msg.message_id, chat_id=-1001)
             await api.wait_confirmed(tap, timeout=15)
-            await app.bot_data["outbox"].wait_idle(None, 15)
+            await app.bot_data.outbox.wait_idle(None, 15)
             assert [c.params.get("text") for c in api.sent("answerCallbackQuery")] == ["pong"]
             assert html_to_text(api.messages(-1001)[0].text) == "gedrückt: v1:pong"
         finally:
@@ -199,10 +199,11 @@ async def test_adding_a_button_is_one_function_and_one_route_line(db: Database) 
 def test_a_command_cannot_be_routed_twice() -> None:
     from telegram.ext import Application
 
+    from skatbot.handlers.bot_state import CONTEXT_TYPES
     from skatbot.handlers.registry import register
     from skatbot.usecases.place import help as help_ops
 
-    app = Application.builder().token("1:test").updater(None).build()
+    app = Application.builder().token("1:test").context_types(CONTEXT_TYPES).updater(None).build()
     try:
         register(app, [*ROUTES, command("hilfe", help_ops.hilfe, "noch einmal")])
     except ValueError as err:
@@ -311,13 +312,13 @@ async def test_a_route_flagged_document_is_shared_fairly(db: Database) -> None:
     routes = [*ROUTES, command("blatt", leaflet, HIDDEN, heavy=True, document=True)]
     async with FakeBotApi() as api:
         app = build_application(api.token, db, base_url=f"{api.url}/bot", routes=routes)
-        app.bot_data["fairness"] = Fairness()
+        app.bot_data.fairness = Fairness()
         stop = asyncio.Event()
         task = asyncio.create_task(run_polling(app, stop=stop, timeout=2))
         try:
             for _ in range(2):
                 await api.wait_confirmed(api.push_message("/blatt", chat_id=-1001), timeout=15)
-                await app.bot_data["outbox"].wait_idle(None, 15)
+                await app.bot_data.outbox.wait_idle(None, 15)
             texts = [html_to_text(str(c.params["text"])) for c in api.sent("sendMessage", -1001)]
             assert texts[0] == "Blatt"
             assert "kommt schon" in texts[1]

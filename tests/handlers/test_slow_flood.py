@@ -47,7 +47,7 @@ async def test_held_sends_arrive_once(db: Database) -> None:
         for command in ("/neu Anna Bernd Carla", "/spiel Anna grand ohne 1 hand gewonnen"):
             uid = api.push_message(command, chat_id=CHAT)
             await api.wait_confirmed(uid, timeout=15)
-            await app.bot_data["outbox"].wait_idle(None, 20)
+            await app.bot_data.outbox.wait_idle(None, 20)
         await asyncio.sleep(2 * HOLD)  # a repeated send would land by now
         stop.set()
         await asyncio.wait_for(task, 15)
@@ -69,7 +69,7 @@ async def test_a_short_read_timeout_would_send_twice(db: Database) -> None:
         api.hold_sends(1.5)
         uid = api.push_message("/neu Anna Bernd Carla", chat_id=CHAT)
         await api.wait_confirmed(uid, timeout=15)
-        await app.bot_data["outbox"].wait_idle(None, 20)
+        await app.bot_data.outbox.wait_idle(None, 20)
         await asyncio.sleep(2)  # the last held send lands
         stop.set()
         await asyncio.wait_for(task, 15)

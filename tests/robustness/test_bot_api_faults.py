@@ -28,7 +28,7 @@ class FaultyBot:
         """Push a message; return once it is committed and its replies have left the outbox."""
         uid = self.api.push_message(text, chat_id=CHAT)
         await self.api.wait_confirmed(uid, timeout=20)
-        await self.app.bot_data["outbox"].wait_idle(CHAT, 20)
+        await self.app.bot_data.outbox.wait_idle(CHAT, 20)
         return uid
 
     def replies(self) -> list[str]:

@@ -247,9 +247,9 @@ async def test_odd_updates_through_the_webhook_are_answered_and_one_line_each(
         updates.append({"update_id": 99, "message": _message("/neu Anna \ud800 Carla")})
         statuses = [await webhook_post(client, server, update) for update in updates]
         assert statuses == [200] * len(updates)  # answered (confirmed), none dropped
-        await server.app.bot_data["outbox"].wait_idle(None, 30)
+        await server.app.bot_data.outbox.wait_idle(None, 30)
         assert_one_line_each(caplog, [u["update_id"] for u in updates])
         assert_nothing_told_but_unreadable(api)
         assert await webhook_post(client, server, message(900, "/neu Anna Bernd Carla")) == 200
-        await server.app.bot_data["outbox"].wait_idle(None, 30)
+        await server.app.bot_data.outbox.wait_idle(None, 30)
         assert any("Neue Liste" in (m.text or "") for m in api.messages(CHAT))

@@ -8,8 +8,9 @@ import itertools
 import time
 
 from telegram import Update
-from telegram.ext import Application, ContextTypes, MessageHandler, filters
+from telegram.ext import Application, MessageHandler, filters
 
+from skatbot.handlers.bot_state import CONTEXT_TYPES, SkatContext
 from skatbot.runner import poll_updates
 from tests.standin.fake_telegram import FakeBotApi
 
@@ -19,7 +20,7 @@ DELAY = 0.3
 async def test_chats_concurrent_each_in_order() -> None:
     log: list[tuple[int, str, float, float]] = []
 
-    async def slow(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def slow(update: Update, context: SkatContext) -> None:
         start = time.monotonic()
         await asyncio.sleep(DELAY)
         assert update.effective_chat and update.effective_message
@@ -29,7 +30,12 @@ async def test_chats_concurrent_each_in_order() -> None:
 
     async with FakeBotApi() as api:
         app = (
-            Application.builder().token(api.token).base_url(f"{api.url}/bot").updater(None).build()
+            Application.builder()
+            .token(api.token)
+            .context_types(CONTEXT_TYPES)
+            .base_url(f"{api.url}/bot")
+            .updater(None)
+            .build()
         )
         app.add_handler(MessageHandler(filters.ALL, slow))
         ids = []
@@ -59,7 +65,7 @@ async def test_stop_mid_batch_never_confirms_an_unprocessed_update() -> None:
     stop = asyncio.Event()
     seen: list[int] = []
 
-    async def handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def handler(update: Update, context: SkatContext) -> None:
         seen.append(update.update_id)
         if update.effective_chat and update.effective_chat.id == -1:
             started.set()
@@ -67,7 +73,12 @@ async def test_stop_mid_batch_never_confirms_an_unprocessed_update() -> None:
 
     async with FakeBotApi() as api:
         app = (
-            Application.builder().token(api.token).base_url(f"{api.url}/bot").updater(None).build()
+            Application.builder()
+            .token(api.token)
+            .context_types(CONTEXT_TYPES)
+            .base_url(f"{api.url}/bot")
+            .updater(None)
+            .build()
         )
         app.add_handler(MessageHandler(filters.ALL, handler))
         first = api.push_message("a", chat_id=-1)

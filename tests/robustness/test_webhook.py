@@ -171,8 +171,8 @@ async def test_two_instances_on_one_postgresql(db: Database) -> None:
             assert sorted(ids[15:]) == list(range(25, 40))
             # every game numbered once: the replay of the log has 30 games (replies follow
             # the 200 answer from each instance's outbox)
-            await a.app.bot_data["outbox"].wait_idle(None, 15)
-            await b.app.bot_data["outbox"].wait_idle(None, 15)
+            await a.app.bot_data.outbox.wait_idle(None, 15)
+            await b.app.bot_data.outbox.wait_idle(None, 15)
             stand = [str(c.params["text"]) for c in api.sent("sendMessage", chat_id=CHAT)]
             assert any("Spiel 30/200" in t for t in stand)
     finally:
@@ -227,7 +227,7 @@ async def test_a_deterministic_failure_is_not_redelivered(db: Database) -> None:
         server.app.add_handler(CommandHandler("kaputt", broken), group=-5)
         async with httpx.AsyncClient() as client:
             assert await post(client, server, message(1, "/kaputt")) == 200
-            await server.app.bot_data["outbox"].wait_idle(CHAT)
+            await server.app.bot_data.outbox.wait_idle(CHAT)
         notices = [
             c
             for c in api.sent("sendMessage", chat_id=CHAT)
@@ -257,7 +257,7 @@ async def test_webhook_confirms_an_unreadable_update_and_tells_the_chat(db: Data
         }
         assert await post(client, server, tap) == 200
         assert await post(client, server, message(6, "/neu Anna Bernd Carla")) == 200
-        await server.app.bot_data["outbox"].wait_idle(None, 10)
+        await server.app.bot_data.outbox.wait_idle(None, 10)
         texts = [m.text or "" for m in api.messages(CHAT)]
         assert sum("konnte ich nicht lesen" in t for t in texts) == 1
         assert any("Neue Liste" in t for t in texts)

@@ -132,7 +132,7 @@ async def test_an_update_is_answered_during_a_slow_body_attack(db: Database) -> 
         assert refused == [403] * 40  # at once, from the headers
         assert all([await closed(r) for r, _ in attackers])
         assert await post_update(ws, message(1, "/neu Anna Bernd Carla")) == 200
-        await ws.app.bot_data["outbox"].wait_idle(None, 10)
+        await ws.app.bot_data.outbox.wait_idle(None, 10)
         assert any("Neue Liste" in (m.text or "") for m in api.messages(CHAT))
 
 
@@ -221,7 +221,7 @@ async def test_one_address_cannot_keep_an_update_out(db: Database) -> None:
             await asyncio.sleep(0.05)
         assert statuses == [200]
         assert attacker.dropped >= 5  # the 5 over the cap were refused and keep trying
-        await ws.app.bot_data["outbox"].wait_idle(None, 10)
+        await ws.app.bot_data.outbox.wait_idle(None, 10)
         assert any("Neue Liste" in (m.text or "") for m in api.messages(CHAT))
 
 

@@ -21,6 +21,7 @@ from telegram.ext import (
     ContextTypes,
 )
 
+from skatbot.handlers.bot_state import CONTEXT_TYPES
 from skatbot.runner import poll_updates, run_polling
 from skatbot.standin.console import run_console
 from tests.standin.fake_telegram import FakeBotApi, parse_html
@@ -33,6 +34,7 @@ def build(api_url: str, token: str = "4242:TEST", *, rate_limiter: bool = False)
     builder = (
         Application.builder()
         .token(token)
+        .context_types(CONTEXT_TYPES)
         .base_url(f"{api_url}/bot")
         .base_file_url(f"{api_url}/file/bot")
         .updater(None)
@@ -397,7 +399,14 @@ async def test_console_end_to_end(tmp_path: Path) -> None:
         await query.edit_message_text(f"<i>Gewählt:</i> {query.data}", parse_mode="HTML")
 
     def build_app(token: str, base_url: str) -> App:
-        app = Application.builder().token(token).base_url(base_url).updater(None).build()
+        app: App = (
+            Application.builder()
+            .token(token)
+            .context_types(CONTEXT_TYPES)
+            .base_url(base_url)
+            .updater(None)
+            .build()
+        )
         app.add_handler(CommandHandler("echo", echo))
         app.add_handler(CommandHandler("pdf", pdf))
         app.add_handler(CommandHandler("menu", menu))

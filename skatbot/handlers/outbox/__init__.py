@@ -3,7 +3,7 @@
 An update's effect is committed before anything is sent; then its reply is handed to the
 outbox and the update counts as done. The parts, in the order a reply passes them:
 
-* ``handoff``: the application's outbox (``bot_data["outbox"]``); queueing replies and the
+* ``handoff``: the application's outbox (``BotState.outbox``); queueing replies and the
   stored rows of an update; ``resume`` after a restart.
 * ``queues``: the ``Outbox``, one queue per chat and lane worked in order; every request
   paced by the ``pacer``, 429s waited out, 5xx and network errors retried.
