@@ -20,7 +20,8 @@ from skatbot.storage import league as league_store
 from skatbot.storage.league_models import League, LeaguePlayer, LeagueTable, LeagueTeam, MatchDay
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.place_kinds import Place
-from skatbot.usecases.common.reply import Call, Command, NewTopic, Reply
+from skatbot.usecases.common.reply import Call, Command, NewTopic
+from skatbot.usecases.league import texts
 from skatbot.usecases.league.access import named_team
 from skatbot.usecases.league.common import (
     DATE_FORM,
@@ -29,7 +30,6 @@ from skatbot.usecases.league.common import (
     TEAM_EXAMPLE,
     DayState,
     current_day,
-    date_text,
     day_label,
     desk_at,
     load_day,
@@ -66,7 +66,7 @@ def parse_spieltag(cmd: Command) -> OpenDay:
     return OpenDay(int(words[0]), venue, play_date)
 
 
-def spieltag(session: Session, place: Place, request: OpenDay) -> Reply:
+def spieltag(session: Session, place: Place, request: OpenDay) -> texts.DayOpened:
     league = place.league
     assert league is not None  # the route serves league desks
     number = request.number
@@ -101,27 +101,7 @@ def spieltag(session: Session, place: Place, request: OpenDay) -> Reply:
         league_store.add_day_team(session, day, team)
         regular = [p.name for p in squads.get(team.id, []) if not p.substitute][:4]
         league_store.replace_lineup(session, day, team, regular, place.asker.user_id)
-    state = load_day(session, league, day)
-    return Reply(
-        f"📅 {day_label(day)} am {date_text(play_date)} angelegt (Startwert {seed}).\n"
-        + _lineups_text(state)
-        + "\nAusrichter (dezentral): auf eine Nachricht der Person antworten mit /ausrichter – "
-        f"ich schicke ihr den Code privat (gilt nur am {date_text(play_date)}, einmal)."
-        + "\n👉 Ändern: /aufstellung Nord: Anna, Bernd, Carla, Erik (Kapitän oder Leitung), "
-        "nicht angetreten: /aufstellung Nord fehlt · dann /setzen"
-    )
-
-
-def _lineups_text(state: DayState) -> str:
-    lines = ["Aufstellung zur 1. Serie:"]
-    for team in state.teams:
-        if not state.appeared.get(team.id, False):
-            lines.append(f"{escape(team.name)}: nicht angetreten")
-        else:
-            lines.append(
-                f"{escape(team.name)}: " + ", ".join(escape(n) for n in state.first_lineup(team))
-            )
-    return "\n".join(lines)
+    return texts.DayOpened(load_day(session, league, day))
 
 
 @dataclass(frozen=True)
@@ -142,14 +122,15 @@ def parse_aufstellung(cmd: Command) -> ShowLineups | ChangeLineup:
 _ABSENT = ("fehlt", "nicht angetreten", "-")
 
 
-def aufstellung(session: Session, place: Place, request: ShowLineups | ChangeLineup) -> Reply:
+def aufstellung(
+    session: Session, place: Place, request: ShowLineups | ChangeLineup
+) -> texts.LineupsShown | texts.TeamAbsent | texts.LineupChanged:
     """The line-ups for series 1 (read anywhere the league is); a change by the team's
     captain or whoever runs the day (``TEAM_CAPTAIN``), before series 1 is seated."""
     if isinstance(request, ShowLineups):
         desk = reading_desk(session, place)
         day = current_day(session, desk)
-        state = load_day(session, desk.league, day)
-        return Reply(f"{day_label(day)}\n" + _lineups_text(state))
+        return texts.LineupsShown(load_day(session, desk.league, day))
     desk = running_desk(session, place)
     league = desk.league
     day = open_day(session, desk)
@@ -167,18 +148,13 @@ def aufstellung(session: Session, place: Place, request: ShowLineups | ChangeLin
     if rest.casefold() in _ABSENT:
         on_day.appeared = False
         league_store.replace_lineup(session, day, team, [], place.asker.user_id)
-        return Reply(
-            f"„{escape(team.name)}“ tritt an {day_label(day)} nicht an: keine Matchpunkte, "
-            "keine Spielpunkte.\n👉 Doch da: /aufstellung "
-            f"{escape(team.name)}: A, B, C, D"
-        )
+        return texts.TeamAbsent(team.name, day)
     squad = league_store.players(session, league).get(team.id, [])
     names = _lineup_names(team, squad, rest)
     refuse_other_team(load_day(session, league, day), team, names)
     on_day.appeared = True
     league_store.replace_lineup(session, day, team, names, place.asker.user_id)
-    state = load_day(session, league, day)
-    return Reply(f"✅ Aufstellung geändert.\n{_lineups_text(state)}")
+    return texts.LineupChanged(load_day(session, league, day))
 
 
 def _lineup_names(team: LeagueTeam, squad: Sequence[LeaguePlayer], rest: str) -> list[str]:
@@ -223,7 +199,7 @@ def parse_setzen(cmd: Command) -> SeatNext:
     return SeatNext()
 
 
-def setzen(session: Session, place: Place, request: SeatNext) -> Reply:
+def setzen(session: Session, place: Place, request: SeatNext) -> texts.Seated:
     desk = desk_at(session, place)
     league = desk.league
     day = open_day(session, desk)
@@ -233,21 +209,12 @@ def setzen(session: Session, place: Place, request: SeatNext) -> Reply:
     league_store.add_tables(
         session, day, day.seated, _table_codes(session, len(state.tables(day.seated)))
     )
-    text = _seating_text(state, day.seated, table_codes_of(session, day, day.seated))
+    codes = table_codes_of(session, day, day.seated)
+    topics: tuple[NewTopic, ...] = ()
     if place.is_forum and place.telegram_chat_id:  # a topic per table, its list opened there
-        topics = tuple(
-            _topic(place, league, day, link)
-            for link in league_store.tables(session, day, day.seated)
-        )
-        how = (
-            "\n📋 Jeder Tisch bekommt hier ein eigenes Thema mit seiner Liste – dort eintragen, "
-            "am Ende /abschluss; das Ergebnis kommt von selbst hierher."
-        )
-        return Reply(text + how, topics=topics)
-    return Reply(
-        text + f"\n👉 Jeder Tisch in seinem Chat: /tisch CODE – die Liste meldet nach /abschluss "
-        f"selbst. Oder die Leitung: {RESULT_EXAMPLE}"
-    )
+        links = league_store.tables(session, day, day.seated)
+        topics = tuple(_topic(place, league, day, link) for link in links)
+    return texts.Seated(state, codes, topics)
 
 
 def _refuse_seating(state: DayState) -> None:
@@ -300,27 +267,6 @@ def table_codes_of(session: Session, day: MatchDay, series: int) -> dict[int, st
     return {t.table_no: t.code for t in league_store.tables(session, day, series)}
 
 
-def _seat_text(state: DayState, series: int, seat: lg.Seat) -> str:
-    people = state.occupants(series, seat)
-    names = " → ".join(
-        escape(name) + (f" ab Spiel {first}" if first > 1 else "") for name, first in people
-    )
-    return f"{names} ({escape(seat.team)})"
-
-
-def _seating_text(state: DayState, series: int, codes: dict[int, str] | None = None) -> str:
-    sizes = ", ".join(f"{escape(t)} {n}" for t, n in state.sizes.items())
-    lines = [f"🪑 <b>{day_label(state.day)} · Serie {series}</b>"]
-    for i, table in enumerate(state.tables(series), 1):
-        code = f", /tisch {codes[i]}" if codes and i in codes else ""
-        lines.append(
-            f"Tisch {i} ({len(table)}er, {state.games(len(table))} Spiele{code}): "
-            + ", ".join(_seat_text(state, series, seat) for seat in table)
-        )
-    lines.append(f"Nachrechenbar: Startwert {state.day.seed}, Aufstellung Serie 1: {sizes}.")
-    return "\n".join(lines)
-
-
 @dataclass(frozen=True)
 class ShowSeating:
     series: str | None  # the word naming a series (None: the latest)
@@ -330,7 +276,7 @@ def parse_sitzplan(cmd: Command) -> ShowSeating:
     return ShowSeating(cmd.args[0] if cmd.args else None)
 
 
-def sitzplan(session: Session, place: Place, request: ShowSeating) -> Reply:
+def sitzplan(session: Session, place: Place, request: ShowSeating) -> texts.SeatingShown:
     desk = reading_desk(session, place)
     day = current_day(session, desk)
     if not day.seated:
@@ -348,7 +294,7 @@ def sitzplan(session: Session, place: Place, request: ShowSeating) -> Reply:
             )
         series = int(word)
     state = load_day(session, desk.league, day)
-    return Reply(_seating_text(state, series, table_codes_of(session, day, series)))
+    return texts.SeatingShown(state, series, table_codes_of(session, day, series))
 
 
 # --- /wechsel ---------------------------------------------------------------------------------
@@ -394,7 +340,7 @@ class _Change:
         return f"/wechsel {escape(self.team.name)} {escape(self.new)} für {escape(self.old)}"
 
 
-def wechsel(session: Session, place: Place, request: Substitute) -> Reply:
+def wechsel(session: Session, place: Place, request: Substitute) -> texts.Substituted:
     """A substitution between series (from the next one) or during one (from a game on);
     by the team's captain or whoever runs the day (``TEAM_CAPTAIN``)."""
     desk = desk_at(session, place)
@@ -416,16 +362,7 @@ def wechsel(session: Session, place: Place, request: Substitute) -> Reply:
     league_store.add_substitution(
         session, day, team, seat.slot, new, change.series, change.game, place.asker.user_id
     )
-    if change.game is None:
-        return Reply(
-            f"🔁 {escape(team.name)}: {escape(new)} spielt ab Serie {change.series} für "
-            f"{escape(old)} (auf demselben Platz des Sitzplans)."
-        )
-    return Reply(
-        f"🔁 {escape(team.name)}: {escape(new)} spielt in Serie {change.series} ab Spiel "
-        f"{change.game} für {escape(old)} – vermerkt. Beide tragen ihre Ergebnisse ein; die "
-        "Spielpunkte der Mannschaft zählen zusammen."
-    )
+    return texts.Substituted(team.name, new, old, change.series, change.game)
 
 
 def _squad_names(

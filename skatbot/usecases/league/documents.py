@@ -22,8 +22,14 @@ from skatbot.storage.unit import Session
 from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Document, Reply
 from skatbot.usecases.league.common import DayState, date_text, day_label, load_day, reading_desk
-from skatbot.usecases.league.results import confirmed_by, day_table_text, series_text, table_lines
-from skatbot.usecases.league.setup import order_text, settings_line
+from skatbot.usecases.league.results import confirmed_by
+from skatbot.usecases.league.texts import (
+    day_table_text,
+    order_text,
+    series_text,
+    settings_line,
+    table_lines,
+)
 
 
 @dataclass(frozen=True)

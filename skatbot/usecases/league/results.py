@@ -5,16 +5,12 @@ day.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
-from skatbot.rules import league as lg
 from skatbot.rules import tournament as tr
 from skatbot.rules.errors import RuleError
-from skatbot.rules.money import format_money
 from skatbot.rules.numbers import is_number
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import league as league_store
@@ -23,12 +19,11 @@ from skatbot.storage.league_models import League, MatchDay
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Reply
+from skatbot.usecases.league import texts
 from skatbot.usecases.league.common import (
-    BINDING_DAYS,
     RESULT_EXAMPLE,
     DayState,
     current_day,
-    date_text,
     day_label,
     desk_at,
     load_day,
@@ -143,60 +138,15 @@ def store_results(
         out.append(f"Es fehlen noch {len(missing)}: " + ", ".join(escape(n) for n in missing))
         return out
     out.append("")
-    out.append(series_text(state, series))
+    out.append(texts.series_text(state, series))
     if not was_complete and series == day.seated:
         if series < league.series_per_day:
             out.append("👉 Nächste Serie: /setzen")
         else:
             out.append("")
-            out.append(day_table_text(state))
+            out.append(texts.day_table_text(state))
             out.append("👉 Freigabe durch die Ligaleitung: /freigeben")
     return out
-
-
-def series_text(state: DayState, series: int) -> str:
-    lines = [f"<b>Serie {series} – Mannschaften</b>"]
-    for line in state.match_points(series):
-        if line.appeared:
-            lines.append(f"{escape(line.team)}: {minus_sign(line.points)} – {line.reason}")
-        else:
-            lines.append(f"{escape(line.team)}: {line.reason}")
-    return "\n".join(lines)
-
-
-def table_lines(lines: Sequence[lg.DayLine], season: bool = False) -> list[str]:
-    out = []
-    for line in lines:
-        days = f" ({line.days} Spieltag{'e' if line.days != 1 else ''})" if season else ""
-        out.append(
-            f"{line.place}. {escape(line.team)} – {lg.format_points(line.plus, line.minus)} "
-            f"Matchpunkte · {minus_sign(line.points)} Spielpunkte{days}"
-        )
-    return out
-
-
-def day_table_text(state: DayState) -> str:
-    done = state.complete_series()
-    status = "freigegeben" if state.day.approved_at else "vorläufig"
-    head = (
-        f"<b>{day_label(state.day)} – Tabelle</b> ({len(done)} von "
-        f"{state.league.series_per_day} Serien, {status})"
-    )
-    lines = [head, *table_lines(state.day_table())]
-    if state.day.approved_at is not None and state.day.play_date is not None:
-        binding = state.day.play_date + dt.timedelta(days=BINDING_DAYS)
-        lines.append(
-            f"Verbindlich ab {date_text(binding)} ({BINDING_DAYS} Tage nach dem Spieltag)."
-        )
-    if state.league.lost_fee_cents:
-        lost = state.lost_games()
-        fee = lost * state.league.lost_fee_cents
-        host = f" ({escape(state.day.venue)})" if state.day.venue else ""
-        lines.append(
-            f"Verlustspielgeld an den Ausrichter{host}: {lost} verlorene Spiele × "
-            f"{format_money(state.league.lost_fee_cents)} = {format_money(fee)}"
-        )
-    return "\n".join(lines)
 
 
 # --- /bestaetigen, /freigeben -------------------------------------------------------------------
@@ -220,7 +170,7 @@ def parse_bestaetigen(cmd: Command) -> Confirm:
     return Confirm()
 
 
-def bestaetigen(session: Session, place: Place, request: Confirm) -> Reply:
+def bestaetigen(session: Session, place: Place, request: Confirm) -> texts.DayConfirmed:
     """A captain confirms the day's results for their team (the match report shows it). Who
     may is the asker's own data (the teams they captain): checked here, not by a route's
     right."""
@@ -249,16 +199,7 @@ def bestaetigen(session: Session, place: Place, request: Confirm) -> Reply:
         confirmed[team.id] = team.captain_name or asker.name
     day.confirmed = json.dumps({str(k): v for k, v in confirmed.items()}, ensure_ascii=False)
     open_teams = [t.name for t in teams if t.id not in confirmed and state.appeared.get(t.id)]
-    rest = (
-        ("Noch offen: " + ", ".join(escape(n) for n in open_teams))
-        if open_teams
-        else ("Alle Kapitäne haben bestätigt.")
-    )
-    names = ", ".join(escape(t.name) for t in mine)
-    return Reply(
-        f"✅ {names} bestätigt die Ergebnisse von {day_label(day)} ({escape(asker.name)}).\n"
-        f"{rest}\n👉 Freigabe: die Ligaleitung mit /freigeben"
-    )
+    return texts.DayConfirmed(tuple(t.name for t in mine), day, asker.name, tuple(open_teams))
 
 
 @dataclass(frozen=True)
@@ -283,7 +224,7 @@ def _day_named(session: Session, league: League, word: str | None) -> MatchDay:
     return day
 
 
-def freigeben(session: Session, place: Place, request: Approve) -> Reply:
+def freigeben(session: Session, place: Place, request: Approve) -> texts.DayApproved:
     """The management approves a complete day: its results are fixed (``LEAGUE_MANAGER``)."""
     league = place.league
     assert league is not None  # the route serves league desks
@@ -303,11 +244,5 @@ def freigeben(session: Session, place: Place, request: Approve) -> Reply:
         )
     league_store.approve(day, place.asker.user_id)
     confirmed = confirmed_by(day)
-    who = [
-        f"{escape(t.name)} ({escape(confirmed[t.id])})" for t in state.teams if t.id in confirmed
-    ]
-    line = ("Bestätigt von: " + ", ".join(who)) if who else "Kein Kapitän hat bestätigt."
-    return Reply(
-        f"🔒 {day_label(day)} freigegeben – die Ergebnisse sind jetzt fest.\n{line}\n"
-        + day_table_text(state).replace("vorläufig", "freigegeben")
-    )
+    who = tuple((t.name, confirmed[t.id]) for t in state.teams if t.id in confirmed)
+    return texts.DayApproved(state, who)

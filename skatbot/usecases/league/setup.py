@@ -13,7 +13,7 @@ from html import escape
 from skatbot.rules import league as lg
 from skatbot.rules.calendar import berlin_date
 from skatbot.rules.errors import RuleError
-from skatbot.rules.money import format_money, parse_amount, whole_cents
+from skatbot.rules.money import parse_amount, whole_cents
 from skatbot.rules.numbers import is_number
 from skatbot.storage import league as league_store
 from skatbot.storage import lists as lists_store
@@ -23,7 +23,7 @@ from skatbot.storage.unit import Session
 from skatbot.usecases.common.names import clean_name
 from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Reply
-from skatbot.usecases.league import roles
+from skatbot.usecases.league import roles, texts
 from skatbot.usecases.league.common import (
     MAX_LEAGUE_NAME,
     MAX_SERIES,
@@ -144,15 +144,18 @@ _SETTING_PARSERS: dict[str, Callable[[str], ChangeSetting]] = {
 }
 
 
-def liga(session: Session, place: Place, request: ShowLeague | ChangeSetting | NameLeague) -> Reply:
+def liga(
+    session: Session, place: Place, request: ShowLeague | ChangeSetting | NameLeague
+) -> texts.LeagueShown | texts.SettingSaved:
     """/liga at its desk: the overview, a setting (the management), never a second league."""
     league = place.league
     assert league is not None  # the route serves league desks here
     if isinstance(request, ShowLeague):
-        return Reply(_overview(session, league))
+        days = tuple(league_store.days(session, league))
+        return texts.LeagueShown(league, _squads(session, league), days)
     if isinstance(request, ChangeSetting):
         setattr(league, request.field, request.value)
-        return Reply("Gespeichert. " + settings_line(league))
+        return texts.SettingSaved(league)
     raise RuleError(
         f"In {place.here} gibt es schon die Liga „{escape(league.name)}“.",
         hint="Eine Liga je Chat – für eine zweite ein anderes Thema oder einen anderen Chat "
@@ -161,7 +164,9 @@ def liga(session: Session, place: Place, request: ShowLeague | ChangeSetting | N
     )
 
 
-def new_league(session: Session, place: Place, request: ShowLeague | NameLeague) -> Reply:
+def new_league(
+    session: Session, place: Place, request: ShowLeague | NameLeague
+) -> texts.LeagueStarted:
     """/liga NAME where lists are kept: this place becomes the league's desk."""
     if isinstance(request, ShowLeague):
         raise RuleError(
@@ -194,69 +199,13 @@ def new_league(session: Session, place: Place, request: ShowLeague | NameLeague)
         ranking_order="matchpunkte",
         substitutions="immer",
     )
-    return Reply(
-        f"🏆 Liga „{escape(request.name)}“ angelegt.\n{settings_line(league)}\n"
-        f"👉 Mannschaften eintragen: {TEAM_EXAMPLE} (eine Zeile je Mannschaft)."
-    )
+    return texts.LeagueStarted(league)
 
 
-def settings_line(league: League) -> str:
-    fee = (
-        f", Verlustspielgeld {format_money(league.lost_fee_cents)} an den Ausrichter"
-        if league.lost_fee_cents
-        else ""
-    )
-    return (
-        f"Einstellungen: {league.series_per_day} Serien je Spieltag, "
-        f"{league.games_3}/{league.games_4} Spiele am Dreier-/Vierertisch, "
-        f"{_match_points_text(league)}, "
-        f"{order_text(league)}, Wechsel {_SUBSTITUTION_TEXT[league.substitutions]}, "
-        f"Einzelwertung ab {league.min_share} % der Spiele{fee}."
-    )
-
-
-def _match_points_text(league: League) -> str:
-    per = league.match_points_per_team
-    return f"{per} Matchpunkt{'' if per == 1 else 'e'} je geschlagener Mannschaft"
-
-
-_SUBSTITUTION_TEXT = {
-    "immer": "zwischen und während der Serien",
-    "zwischen": "nur zwischen den Serien",
-}
-
-
-def order_text(league: League) -> str:
-    """How the league's tables rank, in words."""
-    if league.ranking_order == "spielpunkte":
-        return "Tabelle nach Spielpunkten, dann Matchpunkten"
-    return "Tabelle nach Matchpunkten, dann Spielpunkten"
-
-
-def _overview(session: Session, league: League) -> str:
-    lines = [f"🏆 <b>{escape(league.name)}</b>", settings_line(league)]
-    squads = league_store.players(session, league)
-    teams = league_store.teams(session, league)
-    if not teams:
-        lines.append(f"👉 Noch keine Mannschaften: {TEAM_EXAMPLE}")
-    for t in teams:
-        lines.append(_team_line(t, squads.get(t.id, [])))
-    days = league_store.days(session, league)
-    for d in days:
-        state = "freigegeben" if d.approved_at else "vorläufig"
-        lines.append(f"{day_label(d)}: {d.seated} Serie(n) gesetzt, {state}")
-    return "\n".join(lines)
-
-
-def _team_line(team: LeagueTeam, squad: Sequence[LeaguePlayer]) -> str:
-    regular = [p.name for p in squad if not p.substitute]
-    subs = [p.name for p in squad if p.substitute]
-    text = f"<b>{escape(team.name)}</b>: " + ", ".join(escape(n) for n in regular)
-    if subs:
-        text += ", Ersatz " + ", ".join(escape(n) for n in subs)
-    if team.captain_user_id is not None:
-        text += f" · Kapitän: {escape(team.captain_name or 'gesetzt')}"
-    return text
+def _squads(session: Session, league: League) -> tuple[texts.Squad, ...]:
+    """Every team of the league with its players."""
+    players = league_store.players(session, league)
+    return tuple((t, tuple(players.get(t.id, []))) for t in league_store.teams(session, league))
 
 
 # --- /mannschaft ------------------------------------------------------------------------------
@@ -348,23 +297,24 @@ def _parse_team_line(line: str) -> TeamLine:
     return TeamLine(team, tuple(regular), tuple(subs))
 
 
-def mannschaft(session: Session, place: Place, request: ShowTeams | EnterTeams) -> Reply:
+def mannschaft(
+    session: Session, place: Place, request: ShowTeams | EnterTeams
+) -> texts.TeamsShown | texts.TeamsEntered:
     league = place.league
     assert league is not None  # the route serves league desks
     teams = league_store.teams(session, league)
     if isinstance(request, ShowTeams):
         if not teams:
             raise RuleError("Noch keine Mannschaften.", hint=f"Z. B. {TEAM_EXAMPLE}")
-        squads = league_store.players(session, league)
-        return Reply("\n".join(_team_line(t, squads.get(t.id, [])) for t in teams))
+        return texts.TeamsShown(_squads(session, league))
     _refuse_too_many_teams(teams, request.lines)
     _refuse_names_of_other_teams(league_store.players(session, league), teams, request.lines)
-    out = [_store_team(session, league, teams, line) for line in request.lines]
-    out.append(
-        "👉 Kapitäne: auf eine Nachricht der Person antworten mit /kapitaen TEAM – ich schicke "
-        "ihr den Code privat. Dann: /spieltag 1 Ort"
+    stored = [_store_team(session, league, teams, line) for line in request.lines]
+    players = league_store.players(session, league)
+    return texts.TeamsEntered(
+        tuple((team, tuple(players.get(team.id, []))) for team, _ in stored),
+        frozenset(team.id for team, new in stored if new),
     )
-    return Reply("\n".join(out))
 
 
 def _refuse_too_many_teams(teams: Sequence[LeagueTeam], lines: Sequence[TeamLine]) -> None:
@@ -402,16 +352,17 @@ def _refuse_names_of_other_teams(
             owner[person.casefold()] = line.name
 
 
-def _store_team(session: Session, league: League, teams: list[LeagueTeam], line: TeamLine) -> str:
+def _store_team(
+    session: Session, league: League, teams: list[LeagueTeam], line: TeamLine
+) -> tuple[LeagueTeam, bool]:
+    """The team of ``line`` with its players, and whether it is new."""
     team = find_team(teams, line.name)
-    verb = "geändert"
+    new = team is None
     if team is None:
         team = league_store.add_team(session, league, line.name)
         teams.append(team)
-        verb = "eingetragen"
     league_store.set_players(session, team, list(line.regular), list(line.subs))
-    squad = league_store.players(session, league).get(team.id, [])
-    return f"{_team_line(team, squad)} – {verb}"
+    return team, new
 
 
 # --- /ausrichter, /kapitaen: a role by a code sent to one person ---------------------------------
@@ -454,7 +405,9 @@ def parse_host_code(cmd: Command) -> RedeemCode:
     return RedeemCode(typed)
 
 
-def ausrichter(session: Session, place: Place, request: RedeemCode | NameHost) -> Reply:
+def ausrichter(
+    session: Session, place: Place, request: RedeemCode | NameHost
+) -> Reply | texts.HostLinked:
     """At the league's desk the management names a decentral day's host (the code goes to
     that person alone); in the host's chat the host links it to the day with the code
     (valid on the day's date)."""
@@ -484,7 +437,7 @@ def ausrichter(session: Session, place: Place, request: RedeemCode | NameHost) -
     return _link_host(session, place, code, day)
 
 
-def _link_host(session: Session, place: Place, code: RoleCode, day: MatchDay) -> Reply:
+def _link_host(session: Session, place: Place, code: RoleCode, day: MatchDay) -> texts.HostLinked:
     asker = place.asker
     assert asker.user_id is not None  # roles.redeem refuses anonymous senders
     ensure_chat(session, place.id)
@@ -492,11 +445,7 @@ def _link_host(session: Session, place: Place, code: RoleCode, day: MatchDay) ->
     day.host_chat_id = place.id
     day.host_user_id = asker.user_id
     day.host_name = asker.name
-    return Reply(
-        f"🏠 {escape(asker.name)} richtet hier {day_label(day)} aus – heute, "
-        f"{date_text(day.play_date)}. Die Ergebnisse bleiben vorläufig, bis die Ligaleitung "
-        "freigibt.\n👉 /aufstellung · /setzen · /ergebnis Anna 437 12 3 · /wechsel"
-    )
+    return texts.HostLinked(asker.name, day)
 
 
 def _captain_words(cmd: Command) -> str:
@@ -522,7 +471,9 @@ def parse_captain_code(cmd: Command) -> RedeemCode:
     return RedeemCode(typed or " ".join(cmd.args))
 
 
-def kapitaen(session: Session, place: Place, request: RedeemCode | NameCaptain) -> Reply:
+def kapitaen(
+    session: Session, place: Place, request: RedeemCode | NameCaptain
+) -> Reply | texts.CaptainBound:
     """``/kapitaen TEAM`` at the league's desk (the management, naming the person: the code
     goes to them alone); ``/kapitaen CODE`` anywhere, by that person: they are the captain."""
     if isinstance(request, NameCaptain):
@@ -538,9 +489,4 @@ def kapitaen(session: Session, place: Place, request: RedeemCode | NameCaptain) 
     roles.use(code)
     captained.captain_user_id = asker.user_id
     captained.captain_name = asker.name
-    return Reply(
-        f"✅ {escape(asker.name)} ist Kapitän von „{escape(captained.name)}“.\n"
-        "👉 Aufstellung ändern: /aufstellung "
-        f"{escape(captained.name)}: A, B, C, D · Wechsel: /wechsel {escape(captained.name)} "
-        "NEU für ALT"
-    )
+    return texts.CaptainBound(asker.name, captained.name)
