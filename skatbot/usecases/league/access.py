@@ -12,7 +12,7 @@ from skatbot.rules.errors import RuleError
 from skatbot.storage import league as league_store
 from skatbot.storage.league_models import League, LeagueTeam
 from skatbot.storage.unit import Session
-from skatbot.usecases.common.place_kinds import Place, PlaceKind
+from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.places import owns
 from skatbot.usecases.league.common import READABLE, Desk, day_label, desk_at, team_prefix
 
@@ -82,6 +82,3 @@ def captain(session: Session, place: Place, request: NamesATeam) -> None:
         "Ligaleitung.",
         hint="Kapitän wird man mit /kapitaen CODE – den Code schickt die Ligaleitung privat.",
     )
-
-
-RUNNING_KINDS = frozenset({PlaceKind.LEAGUE_DESK, PlaceKind.HOST})
