@@ -1,6 +1,9 @@
 """A match day: ``/spieltag`` opens it with every team's line-up, ``/aufstellung`` changes the
 line-up for series 1 (which fixes the day's seating), ``/setzen`` seats the next series,
 ``/sitzplan`` shows one, ``/wechsel`` substitutes between or during a series.
+
+The routes declare where each command works and who may (``common.rights``); this module
+parses the words and decides, ``texts`` puts the results in words.
 """
 
 from __future__ import annotations

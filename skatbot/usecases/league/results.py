@@ -1,6 +1,6 @@
-"""Results of a match day: ``/ergebnis`` at a league desk, the texts of a series and of the
-day's table, a captain's ``/bestaetigen`` and the management's ``/freigeben``, which locks the
-day.
+"""Results of a match day: ``/ergebnis`` at a league desk or a host's chat (the one path of
+every league result, also a table's list: ``store_results``), a captain's ``/bestaetigen``
+and the management's ``/freigeben``, which locks the day. ``texts`` words them.
 """
 
 from __future__ import annotations

@@ -2,6 +2,9 @@
 players and substitutes), ``/kapitaen`` (a team's captain by a one-time code sent to the person
 the management names, ``roles``) and ``/ausrichter`` (a decentral day's host, on that day only,
 the same way).
+
+The routes declare where each command works and who may (``common.rights``); this module
+parses the words and decides, ``texts`` puts the results in words.
 """
 
 from __future__ import annotations
