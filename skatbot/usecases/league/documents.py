@@ -106,38 +106,39 @@ def _table_rows(lines: Sequence[lg.DayLine], season: bool) -> list[pdf_league.Ta
     ]
 
 
-def _match_report(state: DayState, caption_text: str) -> Reply:
-    blocks = []
-    for s in state.complete_series():
-        rows: list[pdf_league.PlayerRow] = []
-        for number, table in enumerate(state.tables(s), 1):
-            first = True
-            scores = {p.name: p for p in lg.table_scores(state.played(s, table))}
-            for seat in table:
-                for name, start in state.occupants(s, seat):
-                    r = state.results[s][name]
-                    shown = name if start == 1 else f"{name} ab Spiel {start}"
-                    rows.append(
-                        pdf_league.PlayerRow(
-                            str(number) if first else "",
-                            shown,
-                            seat.team,
-                            minus_sign(r.game_points),
-                            str(r.won),
-                            str(r.lost),
-                            minus_sign(scores[name].score),
-                        )
+def _series_block(state: DayState, s: int) -> pdf_league.SeriesBlock:
+    """Series ``s`` of the match report: every player by table, then the teams."""
+    rows: list[pdf_league.PlayerRow] = []
+    for number, table in enumerate(state.tables(s), 1):
+        first = True
+        scores = {p.name: p for p in lg.table_scores(state.played(s, table))}
+        for seat in table:
+            for name, start in state.occupants(s, seat):
+                r = state.results[s][name]
+                shown = name if start == 1 else f"{name} ab Spiel {start}"
+                rows.append(
+                    pdf_league.PlayerRow(
+                        str(number) if first else "",
+                        shown,
+                        seat.team,
+                        minus_sign(r.game_points),
+                        str(r.won),
+                        str(r.lost),
+                        minus_sign(scores[name].score),
                     )
-                    first = False
-        teams = [
-            pdf_league.TeamRow(
-                line.team, minus_sign(line.points) if line.appeared else "–", line.reason
-            )
-            for line in state.match_points(s)
-        ]
-        blocks.append(
-            pdf_league.SeriesBlock(f"Serie {s} · {len(state.tables(s))} Tische", rows, teams)
+                )
+                first = False
+    teams = [
+        pdf_league.TeamRow(
+            line.team, minus_sign(line.points) if line.appeared else "–", line.reason
         )
+        for line in state.match_points(s)
+    ]
+    return pdf_league.SeriesBlock(f"Serie {s} · {len(state.tables(s))} Tische", rows, teams)
+
+
+def _match_report(state: DayState, caption_text: str) -> Reply:
+    blocks = [_series_block(state, s) for s in state.complete_series()]
     day = state.day
     status = "freigegeben" if day.approved_at else "vorläufig"
     subtitle = " · ".join(
