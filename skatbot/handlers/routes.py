@@ -38,10 +38,23 @@ from skatbot.handlers.route import Kind as Kind
 from skatbot.handlers.route import Lazy as Lazy
 from skatbot.handlers.route import Route as Route
 from skatbot.usecases.common.place_kinds import EVERYWHERE, PLAYING, PlaceKind
-from skatbot.usecases.common.rights import SEASON_COUNTING, TABLE_LINKER, TOURNAMENT_MANAGER
+from skatbot.usecases.common.rights import (
+    DAY_RUNNER,
+    LEAGUE_MANAGER,
+    SEASON_COUNTING,
+    TABLE_LINKER,
+    TEAM_CAPTAIN,
+    TOURNAMENT_MANAGER,
+)
 from skatbot.usecases.common.serving import Target, at
 
 DESK = PlaceKind.TOURNAMENT_DESK
+LEAGUE_DESK = PlaceKind.LEAGUE_DESK
+HOST = PlaceKind.HOST
+# Where a match day is run: the league's desk, and a host's chat on its day.
+LEAGUE_RUN = frozenset({LEAGUE_DESK, HOST})
+# Where a league is read: there, and in a chat that hosted a day before (on another date).
+LEAGUE_READ = LEAGUE_RUN | PLAYING
 
 
 def lazy(target: str) -> Lazy:
@@ -195,8 +208,8 @@ ROUTES: list[Route] = [
     command("serienlaenge", at(DESK, "tournament.series_length:serienlaenge", parse="tournament.series_length:parse", right={"SetLengths": TOURNAMENT_MANAGER}), "Preisskat: Spiele je Serie: /serienlaenge 36 48", write=True),
     command("turnierregeln", lazy("tournament.desk:turnierregeln"), "Preisskat: Zählweise: /turnierregeln summe oder schnitt mindestens 2", write=True, admin=True),
     command("auslosen", lazy("tournament.desk:auslosen"), "Preisskat: Tische der nächsten Serie auslosen", write=True, admin=True, heavy=True),
-    # at a league desk /ergebnis takes the league's results, else the tournament's
-    command("ergebnis", lazy("league.results:ergebnis"), "Preisskat und Liga: Ergebnis: /ergebnis Anna 437 12 3", write=True, admin=True),
+    # a league desk and a host's chat take the league's results, a Preisskat desk its own
+    command("ergebnis", (at(LEAGUE_RUN, "league.results:ergebnis", parse="league.results:parse_ergebnis", right=DAY_RUNNER), at(DESK, "tournament.desk:ergebnis_at_desk", parse=None, right=TOURNAMENT_MANAGER)), "Preisskat und Liga: Ergebnis: /ergebnis Anna 437 12 3", write=True),
     command("fehlend", lazy("tournament.desk:fehlend"), "Preisskat: fehlende Ergebnisse und wie weit die Tische sind"),
     # /tisch CODE where a table plays (a league's or a Preisskat's code); /tisch freigeben N at the desk
     command("tisch", (at(PLAYING, "tables.lifecycle:link", parse="tables.lifecycle:parse", right={"LinkTable": TABLE_LINKER}), at(DESK, "tournament.tables:release", parse="tournament.tables:parse_release", right={"ReleaseTable": TOURNAMENT_MANAGER})), "Preisskat und Liga: hier spielt ein Tisch: /tisch CODE (aus der Auslosung, dem Sitzplan)", write=True),
@@ -205,23 +218,24 @@ ROUTES: list[Route] = [
     command("gebuehren", lazy("tournament.cash:gebuehren"), "Preisskat: Startgeld, Verlustspielgeld, Tischgeld", write=True, admin=True),
     command("preise", lazy("tournament.cash:preise"), "Preisskat: Preise als Beträge oder Anteile am Topf", write=True, admin=True, heavy=True),
     command("kasse", lazy("tournament.cash:kasse"), "Preisskat: Kassenbericht als PDF", heavy=True, document=True),
-    # League play: the league's creator and the chat's admins manage (admin=True asks Telegram);
-    # captains change their own team's line-up (/aufstellung, /wechsel); reading is for all.
-    command("liga", lazy("league.setup:liga"), "Liga: diesen Chat zur Ligaleitung machen: /liga NAME", write=True, admin=True),
-    command("mannschaft", lazy("league.setup:mannschaft"), "Liga: Mannschaft: /mannschaft Nord: Anna, Bernd, Carla, Dora, Ersatz Erik", write=True, admin=True),
-    command("kapitaen", lazy("league.setup:kapitaen"), "Liga: Kapitän werden: /kapitaen CODE (Leitung: /kapitaen TEAM als Antwort – Code privat)", write=True, admin=True),
-    command("spieltag", lazy("league.day:spieltag"), "Liga: Spieltag anlegen: /spieltag 1 Ort", write=True, admin=True),
-    command("aufstellung", lazy("league.day:aufstellung"), "Liga: Aufstellung zur 1. Serie: /aufstellung Nord: A, B, C, D", write=True, admin=True),
+    # League play: the league's creator and the chat's admins manage at its desk; a host runs
+    # the day in its own chat; captains change their own team's line-up (/aufstellung,
+    # /wechsel); reading is for all, also where a day was hosted before.
+    command("liga", (at(LEAGUE_DESK, "league.setup:liga", parse="league.setup:parse_liga", right={"ChangeSetting": LEAGUE_MANAGER}), at(PLAYING, "league.setup:new_league", parse="league.setup:parse_new_league")), "Liga: diesen Chat zur Ligaleitung machen: /liga NAME", write=True),
+    command("mannschaft", at(LEAGUE_DESK, "league.setup:mannschaft", parse="league.setup:parse_mannschaft", right={"EnterTeams": LEAGUE_MANAGER}), "Liga: Mannschaft: /mannschaft Nord: Anna, Bernd, Carla, Dora, Ersatz Erik", write=True),
+    command("kapitaen", (at(LEAGUE_DESK, "league.setup:kapitaen", parse="league.setup:parse_kapitaen", right={"NameCaptain": LEAGUE_MANAGER}), at(EVERYWHERE - {LEAGUE_DESK}, "league.setup:kapitaen", parse="league.setup:parse_captain_code")), "Liga: Kapitän werden: /kapitaen CODE (Leitung: /kapitaen TEAM als Antwort – Code privat)", write=True),
+    command("spieltag", at(LEAGUE_DESK, "league.day:spieltag", parse="league.day:parse_spieltag", right=LEAGUE_MANAGER), "Liga: Spieltag anlegen: /spieltag 1 Ort", write=True),
+    command("aufstellung", at(LEAGUE_READ, "league.day:aufstellung", parse="league.day:parse_aufstellung", right={"ChangeLineup": TEAM_CAPTAIN}), "Liga: Aufstellung zur 1. Serie: /aufstellung Nord: A, B, C, D", write=True),
     # heavy: the seating search of an unusual group runs up to a second
-    command("setzen", lazy("league.day:setzen"), "Liga: nächste Serie setzen (je Tisch ein Spieler jeder Mannschaft)", write=True, admin=True, heavy=True),
-    command("sitzplan", lazy("league.day:sitzplan"), "Liga: Sitzplan einer Serie: /sitzplan [N]", heavy=True),
-    command("wechsel", lazy("league.day:wechsel"), "Liga: Wechsel: /wechsel Nord Erik für Anna [spiel 17]", write=True, admin=True),
-    command("tabelle", lazy("league.documents:tabelle"), "Liga: Tabelle der Saison – /tabelle N: ein Spieltag", heavy=True),
-    command("einzelwertung", lazy("league.documents:einzelwertung"), "Liga: Einzelwertung (Schnitt je Spiel)", heavy=True),
-    command("bestaetigen", lazy("league.results:bestaetigen"), "Liga: Kapitän bestätigt die Ergebnisse des Spieltags", write=True),
+    command("setzen", at(LEAGUE_RUN, "league.day:setzen", parse="league.day:parse_setzen", right=DAY_RUNNER), "Liga: nächste Serie setzen (je Tisch ein Spieler jeder Mannschaft)", write=True, heavy=True),
+    command("sitzplan", at(LEAGUE_READ, "league.day:sitzplan", parse="league.day:parse_sitzplan"), "Liga: Sitzplan einer Serie: /sitzplan [N]", heavy=True),
+    command("wechsel", at(LEAGUE_RUN, "league.day:wechsel", parse="league.day:parse_wechsel", right={"Substitute": TEAM_CAPTAIN}), "Liga: Wechsel: /wechsel Nord Erik für Anna [spiel 17]", write=True),
+    command("tabelle", at(LEAGUE_READ, "league.documents:tabelle", parse="league.documents:parse_tabelle"), "Liga: Tabelle der Saison – /tabelle N: ein Spieltag", heavy=True),
+    command("einzelwertung", at(LEAGUE_READ, "league.documents:einzelwertung", parse="league.documents:parse_einzelwertung"), "Liga: Einzelwertung (Schnitt je Spiel)", heavy=True),
+    command("bestaetigen", at(LEAGUE_RUN, "league.results:bestaetigen", parse="league.results:parse_bestaetigen"), "Liga: Kapitän bestätigt die Ergebnisse des Spieltags", write=True),
     # a decentral day's host links their own chat (the code of /spieltag, valid on its date)
-    command("ausrichter", lazy("league.setup:ausrichter"), "Liga: Spieltag ausrichten: /ausrichter CODE (Leitung: /ausrichter als Antwort)", write=True, admin=True),
-    command("freigeben", lazy("league.results:freigeben"), "Liga: Spieltag freigeben – danach fest", write=True, admin=True),
+    command("ausrichter", (at(LEAGUE_DESK, "league.setup:ausrichter", parse="league.setup:parse_ausrichter", right={"NameHost": LEAGUE_MANAGER}), at(PLAYING | {HOST}, "league.setup:ausrichter", parse="league.setup:parse_host_code")), "Liga: Spieltag ausrichten: /ausrichter CODE (Leitung: /ausrichter als Antwort)", write=True),
+    command("freigeben", at(LEAGUE_DESK, "league.results:freigeben", parse="league.results:parse_freigeben", right=LEAGUE_MANAGER), "Liga: Spieltag freigeben – danach fest", write=True),
     # chat admins and the list's creator; asks first, then a confirmation button (v1:del:)
     command("loeschen", lazy("place.admin:loeschen"), "Alle Daten dieses Chats löschen (mit Bestätigung)", write=True, admin=True),
     command("hilfe", lazy("place.help:hilfe"), "Hilfe – /hilfe spiel · /hilfe haus · /hilfe turnier · /hilfe liga"),

@@ -219,9 +219,22 @@ def test_every_lazy_route_names_a_use_case_that_exists() -> None:
     import inspect
 
     from skatbot.handlers.routes import Lazy
+    from skatbot.usecases.common.rights import Right, _resolve
+    from skatbot.usecases.common.serving import resolve
 
+    declared = [r for r in ROUTES if r.targets]
     named = [r for r in ROUTES if isinstance(r.run, Lazy)]
-    assert len(named) >= 60  # every use case
+    assert len(named) + len(declared) >= 60  # every use case
+    for route in declared:  # the parser, the use case and each right's checks
+        for target in route.targets:
+            for path in (target.run, target.parse):
+                if path is not None:
+                    assert callable(resolve(path)), f"{route.name}: {path}"
+            for right in target.rights:
+                assert isinstance(right, Right)
+                for check in right.checks.values():
+                    assert callable(_resolve(check)), f"{route.name}: {check}"
+        assert callable(route.use_case)
     for route in named:
         assert isinstance(route.run, Lazy)
         module, _, name = route.run.path.partition(":")

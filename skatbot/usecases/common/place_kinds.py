@@ -180,9 +180,14 @@ class Place:
 def kind_of(facts: PlaceFacts) -> PlaceKind:
     """A desk first (its commands must never go to a list), then a host's day today, then
     the table whose list the place keeps."""
-    if facts.tournament is not None:
+    t, league = facts.tournament, facts.league
+    if t is not None and league is not None:
+        # Both, from before a place was one kind: the first one keeps the place's commands.
+        first = t.created_at <= league.created_at
+        return PlaceKind.TOURNAMENT_DESK if first else PlaceKind.LEAGUE_DESK
+    if t is not None:
         return PlaceKind.TOURNAMENT_DESK
-    if facts.league is not None:
+    if league is not None:
         return PlaceKind.LEAGUE_DESK
     day = facts.hosted_day
     if day is not None and day.approved_at is None and day.play_date == berlin_date(None):

@@ -83,6 +83,22 @@ TOURNAMENT_MANAGER: Final = Right(
 
 
 # --- the league (league desk, host, captains) ---------------------------------------------------
+# A league's management at its desk: the league's creator and the chat's admins.
+LEAGUE_MANAGER: Final = Right(
+    "league manager", {PlaceKind.LEAGUE_DESK: "league.access:manager"}, asks_admin=True
+)
+# Who runs a match day: the management at the desk; at a host's chat the host and its admins.
+DAY_RUNNER: Final = Right(
+    "day runner",
+    {PlaceKind.LEAGUE_DESK: "league.access:manager", PlaceKind.HOST: "league.access:host"},
+    asks_admin=True,
+)
+# A team's line-up: whoever runs the day, and the captain of the team the request names.
+TEAM_CAPTAIN: Final = Right(
+    "captain",
+    {PlaceKind.LEAGUE_DESK: "league.access:captain", PlaceKind.HOST: "league.access:captain"},
+    asks_admin=True,
+)
 
 
 # --- tournament and league tables (/tisch, signing, name claims) --------------------------------

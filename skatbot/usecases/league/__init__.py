@@ -12,14 +12,18 @@ alone), links their own chat with ``/ausrichter CODE`` and runs the day
 there on its date. The seating, scores, match points and tables are the pure functions of
 :mod:`skatbot.rules.league`.
 
-The modules: ``common`` (the desk, rights checks, a day's state), ``setup`` (/liga,
+The modules: ``common`` (the desk, a day's state), ``access`` (the checks of the league's
+rights, declared in ``common.rights``), ``texts`` (the words of the results), ``setup`` (/liga,
 /mannschaft, /kapitaen, /ausrichter), ``roles`` (codes that grant a role: to one person),
 ``day`` (/spieltag, /aufstellung, /setzen, /sitzplan,
 /wechsel), ``results`` (/ergebnis, /bestaetigen, /freigeben and the texts of series and
 days), ``documents`` (/tabelle, /einzelwertung and their PDFs) and ``tables`` (tables that
 report from their own lists).
 
-Who may do what: the league's creator and the chat's admins manage everything; a team's
-captain may change that team's line-up and substitute its players; a host (and the host
-chat's admins) runs their day; reading is for everyone.
+Who may do what (the routes declare it: ``LEAGUE_MANAGER``, ``DAY_RUNNER``,
+``TEAM_CAPTAIN``): the league's creator and the chat's admins manage everything; a team's
+captain may change that team's line-up and substitute its players (the team named in the
+request); a host (and the host chat's admins) runs their day; a captain confirms the day for
+the teams they captain (checked by ``/bestaetigen`` itself: the asker's own data); reading
+is for everyone, also in a chat that hosted a day before.
 """

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from html import escape
 
 from skatbot.rules import league as lg
-from skatbot.rules.calendar import berlin_date
 from skatbot.rules.errors import RuleError
 from skatbot.storage import league as league_store
 from skatbot.storage.league_models import (
@@ -24,8 +23,7 @@ from skatbot.storage.league_models import (
     MatchDay,
 )
 from skatbot.storage.unit import Session
-from skatbot.usecases.common.places import owns
-from skatbot.usecases.common.reply import Command
+from skatbot.usecases.common.place_kinds import Place, PlaceKind
 
 MAX_LEAGUE_NAME = 64
 MAX_TEAM_NAME = 48
@@ -52,97 +50,48 @@ def visible_text(text: str, what: str, limit: int) -> str:
     return name
 
 
-def require_league(session: Session, cmd: Command) -> League:
-    """The league whose desk this place is (the group leader's chat)."""
-    league = league_store.league_of(session, cmd.place_id)
-    if league is None:
-        hosted = league_store.hosted_day(session, cmd.place_id)
-        if hosted is not None:
-            raise RuleError(
-                f"Hier wird nur {day_label(hosted)} ausgerichtet.",
-                hint="Das macht die Ligaleitung in ihrem Chat.",
-            )
-        raise RuleError(
-            f"In {cmd.here} gibt es keine Liga.", hint="Lege eine an: /liga Landesliga Nord"
-        )
-    return league
-
-
 @dataclass(frozen=True)
 class Desk:
     """Where a match-day command was sent: the league's desk, or a host's chat linked to one
-    day with /ausrichter (``day`` set; valid on that day's date only)."""
+    day with /ausrichter (``day`` set)."""
 
     league: League
     day: MatchDay | None = None
 
 
-def desk_of(session: Session, cmd: Command, *, reading: bool = False) -> Desk:
-    league = league_store.league_of(session, cmd.place_id)
-    if league is not None:
-        return Desk(league)
-    day = league_store.hosted_day(session, cmd.place_id)
-    if day is None:
+def desk_at(session: Session, place: Place) -> Desk:
+    """The league a command serves at ``place``: the desk's own; at a host's chat (or a
+    former one, for reading) the league of the day it hosts."""
+    if place.league is not None:
+        return Desk(place.league)
+    day = place.facts.hosted_day
+    assert day is not None  # the routes serve a desk or a host's chat here
+    return Desk(league_store.league_by_id(session, day.league_id), day)
+
+
+def reading_desk(session: Session, place: Place) -> Desk:
+    """Reading also works where a day was hosted on another date (a place with lists
+    now): its league; elsewhere there is none."""
+    if place.league is None and place.facts.hosted_day is None:
         raise RuleError(
-            f"In {cmd.here} gibt es keine Liga.",
+            f"In {place.here} gibt es keine Liga.",
             hint="Lege eine an: /liga Landesliga Nord – oder richte einen Spieltag aus: "
             "/ausrichter CODE (den Code schickt die Ligaleitung privat).",
         )
-    league = league_store.league_by_id(session, day.league_id)
-    if not reading and day.play_date != berlin_date(None):
-        raise RuleError(
-            f"{cmd.here[0].upper() + cmd.here[1:]} richtet {day_label(day)} am "
-            f"{date_text(day.play_date)} aus – nur an diesem Tag.",
-            hint="Lesen geht jederzeit: /tabelle, /sitzplan. Sonst die Ligaleitung fragen.",
-        )
-    return Desk(league, day)
+    return desk_at(session, place)
 
 
-def _is_manager(league: League, cmd: Command) -> bool:
-    return cmd.is_admin or owns(cmd.user_id, league.created_by)
-
-
-def _runs(desk: Desk, cmd: Command) -> bool:
-    """The league's management at its desk; the host (or the chat's admins) at the host's."""
-    if desk.day is None:
-        return _is_manager(desk.league, cmd)
-    host = desk.day.host_user_id
-    return cmd.is_admin or (host is not None and cmd.user_id == host)
-
-
-def require_manager(league: League, cmd: Command) -> None:
-    if _is_manager(league, cmd):
-        return
-    who = league.created_by_name or "die Person, die sie angelegt hat"
+def running_desk(session: Session, place: Place) -> Desk:
+    """For a change at a place that serves reading too: a desk, or a host's chat on its
+    day; a former host's chat is refused with its date."""
+    desk = reading_desk(session, place)
+    if place.kind in (PlaceKind.LEAGUE_DESK, PlaceKind.HOST) or desk.day is None:
+        return desk
+    here = place.here[0].upper() + place.here[1:]
     raise RuleError(
-        f"Die Liga „{escape(league.name)}“ verwalten {escape(who)} (hat /liga aufgerufen) "
-        "und die Admins des Chats.",
-        hint=f"Lesen geht für alle: {READABLE}.",
-    )
-
-
-def require_runner(desk: Desk, cmd: Command) -> None:
-    if desk.day is None:
-        require_manager(desk.league, cmd)
-        return
-    if not _runs(desk, cmd):
-        raise RuleError(
-            f"{day_label(desk.day)} richtet hier {escape(desk.day.host_name or 'der Ausrichter')} "
-            "aus (mit /ausrichter); mit ihm die Admins dieses Chats.",
-            hint=f"Lesen geht für alle: {READABLE}.",
-        )
-
-
-def require_captain(desk: Desk, team: LeagueTeam, cmd: Command) -> None:
-    """The management (or the host) or the team's captain."""
-    if _runs(desk, cmd):
-        return
-    if team.captain_user_id is not None and cmd.user_id == team.captain_user_id:
-        return
-    raise RuleError(
-        f"Die Aufstellung von „{escape(team.name)}“ ändern der Kapitän der Mannschaft und die "
-        "Ligaleitung.",
-        hint="Kapitän wird man mit /kapitaen CODE – den Code schickt die Ligaleitung privat.",
+        f"{here} richtet {day_label(desk.day)} am {date_text(desk.day.play_date)} aus – nur "
+        "an diesem Tag.",
+        hint="Lesen geht jederzeit: /tabelle, /sitzplan. Sonst die Ligaleitung fragen.",
     )
 
 

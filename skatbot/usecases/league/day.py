@@ -1,12 +1,18 @@
 """A match day: ``/spieltag`` opens it with every team's line-up, ``/aufstellung`` changes the
 line-up for series 1 (which fixes the day's seating), ``/setzen`` seats the next series,
 ``/sitzplan`` shows one, ``/wechsel`` substitutes between or during a series.
+
+The routes declare where each command works and who may (``common.rights``); this module
+parses the words and decides, ``texts`` puts the results in words.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
 from html import escape
 
 from skatbot.rules import league as lg
@@ -14,14 +20,12 @@ from skatbot.rules.calendar import berlin_date
 from skatbot.rules.errors import RuleError, TournamentError
 from skatbot.rules.numbers import is_number, refuse_foreign_digits
 from skatbot.storage import league as league_store
-from skatbot.storage.database import lock_chat
-from skatbot.storage.league_models import (
-    League,
-    LeagueTable,
-    MatchDay,
-)
+from skatbot.storage.league_models import League, LeaguePlayer, LeagueTable, LeagueTeam, MatchDay
 from skatbot.storage.unit import Session
-from skatbot.usecases.common.reply import Call, Command, NewTopic, Reply
+from skatbot.usecases.common.place_kinds import Place
+from skatbot.usecases.common.reply import Call, Command, NewTopic
+from skatbot.usecases.league import texts
+from skatbot.usecases.league.access import named_team
 from skatbot.usecases.league.common import (
     DATE_FORM,
     RESULT_EXAMPLE,
@@ -29,40 +33,46 @@ from skatbot.usecases.league.common import (
     TEAM_EXAMPLE,
     DayState,
     current_day,
-    date_text,
     day_label,
-    desk_of,
+    desk_at,
     load_day,
     open_day,
     parse_date,
+    reading_desk,
     refuse_other_team,
     refuse_twice_in_squads,
-    require_captain,
-    require_league,
-    require_manager,
-    require_runner,
-    team_prefix,
+    running_desk,
     visible_text,
 )
 
 # --- /spieltag, /aufstellung ------------------------------------------------------------------
 
 
-def spieltag(session: Session, cmd: Command) -> Reply:
+@dataclass(frozen=True)
+class OpenDay:
+    number: int
+    venue: str | None
+    play_date: dt.date | None  # None: today
+
+
+def parse_spieltag(cmd: Command) -> OpenDay:
     words = cmd.rest.split()
     if not words or not is_number(words[0]) or not 1 <= int(words[0]) <= 99:
         raise RuleError("Welcher Spieltag?", hint="Z. B. /spieltag 1 Vereinsheim Reken")
-    number = int(words[0])
-    play_date = berlin_date(None)
+    play_date = None
     if len(words) > 1:  # a date written with other digits is refused, not taken for the place
         refuse_foreign_digits(words[-1], "das Datum", "/spieltag 2 Reken 14.03.2027")
     if len(words) > 1 and DATE_FORM.match(words[-1]):
         play_date = parse_date(words[-1])
         words = words[:-1]
     venue = visible_text(" ".join(words[1:]), "Der Ort", 64) if words[1:] else None
-    lock_chat(session, cmd.place_id)
-    league = require_league(session, cmd)
-    require_manager(league, cmd)
+    return OpenDay(int(words[0]), venue, play_date)
+
+
+def spieltag(session: Session, place: Place, request: OpenDay) -> texts.DayOpened:
+    league = place.league
+    assert league is not None  # the route serves league desks
+    number = request.number
     if any(d.number == number for d in league_store.days(session, league)):
         raise RuleError(
             f"Spieltag {number} gibt es schon.",
@@ -76,59 +86,58 @@ def spieltag(session: Session, cmd: Command) -> Reply:
         )
     squads = league_store.players(session, league)
     refuse_twice_in_squads({t: [p.name for p in ps] for t, ps in squads.items()}, teams)
+    play_date = request.play_date or berlin_date(None)
     low = 10 ** (SEED_DIGITS - 1)
     seed = str(low + secrets.randbelow(9 * low))
     day = league_store.add_day(
         session,
         league,
         number=number,
-        venue=venue,
+        venue=request.venue,
         seed=seed,
         seated=0,
-        created_by=cmd.user_id,
+        created_by=place.asker.user_id,
         play_date=play_date,
         confirmed="{}",
     )
     for team in teams:
         league_store.add_day_team(session, day, team)
         regular = [p.name for p in squads.get(team.id, []) if not p.substitute][:4]
-        league_store.replace_lineup(session, day, team, regular, cmd.user_id)
-    state = load_day(session, league, day)
-    return Reply(
-        f"📅 {day_label(day)} am {date_text(play_date)} angelegt (Startwert {seed}).\n"
-        + _lineups_text(state)
-        + "\nAusrichter (dezentral): auf eine Nachricht der Person antworten mit /ausrichter – "
-        f"ich schicke ihr den Code privat (gilt nur am {date_text(play_date)}, einmal)."
-        + "\n👉 Ändern: /aufstellung Nord: Anna, Bernd, Carla, Erik (Kapitän oder Leitung), "
-        "nicht angetreten: /aufstellung Nord fehlt · dann /setzen"
-    )
+        league_store.replace_lineup(session, day, team, regular, place.asker.user_id)
+    return texts.DayOpened(load_day(session, league, day))
 
 
-def _lineups_text(state: DayState) -> str:
-    lines = ["Aufstellung zur 1. Serie:"]
-    for team in state.teams:
-        if not state.appeared.get(team.id, False):
-            lines.append(f"{escape(team.name)}: nicht angetreten")
-        else:
-            lines.append(
-                f"{escape(team.name)}: " + ", ".join(escape(n) for n in state.first_lineup(team))
-            )
-    return "\n".join(lines)
+@dataclass(frozen=True)
+class ShowLineups:
+    pass
 
 
-def aufstellung(session: Session, cmd: Command) -> Reply:
+@dataclass(frozen=True)
+class ChangeLineup:
+    text: str  # "Nord: Anna, Bernd, Carla" or "Nord fehlt"
+
+
+def parse_aufstellung(cmd: Command) -> ShowLineups | ChangeLineup:
     text = " ".join(cmd.rest.split())
-    lock_chat(session, cmd.place_id)
-    desk = desk_of(session, cmd, reading=not text)
-    league = desk.league
-    if not text:
+    return ChangeLineup(text) if text else ShowLineups()
+
+
+_ABSENT = ("fehlt", "nicht angetreten", "-")
+
+
+def aufstellung(
+    session: Session, place: Place, request: ShowLineups | ChangeLineup
+) -> texts.LineupsShown | texts.TeamAbsent | texts.LineupChanged:
+    """The line-ups for series 1 (read anywhere the league is); a change by the team's
+    captain or whoever runs the day (``TEAM_CAPTAIN``), before series 1 is seated."""
+    if isinstance(request, ShowLineups):
+        desk = reading_desk(session, place)
         day = current_day(session, desk)
-        state = load_day(session, league, day)
-        return Reply(f"{day_label(day)}\n" + _lineups_text(state))
+        return texts.LineupsShown(load_day(session, desk.league, day))
+    desk = running_desk(session, place)
+    league = desk.league
     day = open_day(session, desk)
-    teams = league_store.teams(session, league)
-    team, rest = team_prefix(teams, text)
-    require_captain(desk, team, cmd)
+    team, rest = named_team(session, desk, request.text)
     if day.seated:
         raise RuleError(
             "Die Aufstellung zur 1. Serie legt den Sitzplan des Tages fest – Serie 1 ist "
@@ -136,18 +145,23 @@ def aufstellung(session: Session, cmd: Command) -> Reply:
             hint=f"Spieler tauschen: /wechsel {escape(team.name)} NEU für ALT "
             "(mit „spiel N“ während einer Serie).",
         )
-    squad = league_store.players(session, league).get(team.id, [])
     rows = [r for r in league_store.day_teams(session, day) if r.team_id == team.id]
     # a team entered after the day was opened is not on it yet (it counts as absent)
     on_day = rows[0] if rows else league_store.add_day_team(session, day, team, appeared=False)
-    if rest.casefold() in ("fehlt", "nicht angetreten", "-"):
+    if rest.casefold() in _ABSENT:
         on_day.appeared = False
-        league_store.replace_lineup(session, day, team, [], cmd.user_id)
-        return Reply(
-            f"„{escape(team.name)}“ tritt an {day_label(day)} nicht an: keine Matchpunkte, "
-            "keine Spielpunkte.\n👉 Doch da: /aufstellung "
-            f"{escape(team.name)}: A, B, C, D"
-        )
+        league_store.replace_lineup(session, day, team, [], place.asker.user_id)
+        return texts.TeamAbsent(team.name, day)
+    squad = league_store.players(session, league).get(team.id, [])
+    names = _lineup_names(team, squad, rest)
+    refuse_other_team(load_day(session, league, day), team, names)
+    on_day.appeared = True
+    league_store.replace_lineup(session, day, team, names, place.asker.user_id)
+    return texts.LineupChanged(load_day(session, league, day))
+
+
+def _lineup_names(team: LeagueTeam, squad: Sequence[LeaguePlayer], rest: str) -> list[str]:
+    """The names of ``rest`` (comma-separated), each one of the team's squad, once."""
     names = []
     known = {p.name.casefold(): p.name for p in squad}
     for item in rest.split(","):
@@ -173,23 +187,43 @@ def aufstellung(session: Session, cmd: Command) -> Reply:
             hint=f"Z. B. /aufstellung {escape(team.name)}: Anna, Bernd, Carla, Dora. "
             "Nichts wurde geändert.",
         )
-    refuse_other_team(load_day(session, league, day), team, names)
-    on_day.appeared = True
-    league_store.replace_lineup(session, day, team, names, cmd.user_id)
-    state = load_day(session, league, day)
-    return Reply(f"✅ Aufstellung geändert.\n{_lineups_text(state)}")
+    return names
 
 
 # --- /setzen, /sitzplan -----------------------------------------------------------------------
 
 
-def setzen(session: Session, cmd: Command) -> Reply:
-    lock_chat(session, cmd.place_id)
-    desk = desk_of(session, cmd)
+@dataclass(frozen=True)
+class SeatNext:
+    pass
+
+
+def parse_setzen(cmd: Command) -> SeatNext:
+    return SeatNext()
+
+
+def setzen(session: Session, place: Place, request: SeatNext) -> texts.Seated:
+    desk = desk_at(session, place)
     league = desk.league
-    require_runner(desk, cmd)
     day = open_day(session, desk)
     state = load_day(session, league, day)
+    _refuse_seating(state)
+    day.seated += 1
+    league_store.add_tables(
+        session, day, day.seated, _table_codes(session, len(state.tables(day.seated)))
+    )
+    codes = table_codes_of(session, day, day.seated)
+    topics: tuple[NewTopic, ...] = ()
+    if place.is_forum and place.telegram_chat_id:  # a topic per table, its list opened there
+        links = league_store.tables(session, day, day.seated)
+        topics = tuple(_topic(place, league, day, link) for link in links)
+    return texts.Seated(state, codes, topics)
+
+
+def _refuse_seating(state: DayState) -> None:
+    """The next series is seated when the one before is complete, up to the day's last; the
+    first one when Anlage 10 can seat the line-ups."""
+    league, day = state.league, state.day
     if day.seated >= league.series_per_day:
         raise RuleError(
             f"Alle {league.series_per_day} Serien von {day_label(day)} sind gesetzt.",
@@ -210,34 +244,17 @@ def setzen(session: Session, cmd: Command) -> Reply:
             lg.plan_tables(state.sizes)  # refuses a layout Anlage 10 cannot seat
         except TournamentError as err:
             raise RuleError(err.problem + ".", hint=err.fix[:1].upper() + err.fix[1:]) from None
-    day.seated += 1
-    league_store.add_tables(
-        session, day, day.seated, _table_codes(session, len(state.tables(day.seated)))
-    )
-    text = _seating_text(state, day.seated, table_codes_of(session, day, day.seated))
-    if cmd.is_forum and cmd.telegram_chat_id:  # a topic per table, its list opened there
-        topics = tuple(
-            _topic(cmd, league, day, link) for link in league_store.tables(session, day, day.seated)
-        )
-        how = (
-            "\n📋 Jeder Tisch bekommt hier ein eigenes Thema mit seiner Liste – dort eintragen, "
-            "am Ende /abschluss; das Ergebnis kommt von selbst hierher."
-        )
-        return Reply(text + how, topics=topics)
-    return Reply(
-        text + f"\n👉 Jeder Tisch in seinem Chat: /tisch CODE – die Liste meldet nach /abschluss "
-        f"selbst. Oder die Leitung: {RESULT_EXAMPLE}"
-    )
 
 
-def _topic(cmd: Command, league: League, day: MatchDay, link: LeagueTable) -> NewTopic:
+def _topic(place: Place, league: League, day: MatchDay, link: LeagueTable) -> NewTopic:
     name = f"{league.name[:80]} · Tag {day.number} S{link.series} Tisch {link.table_no}"
+    asker = place.asker
     created = Call(
         "league.topic_created",
-        (link.id, cmd.user_id, cmd.user_name, cmd.telegram_chat_id, name),
+        (link.id, asker.user_id, asker.name, place.telegram_chat_id, name),
     )
     refused = Call("league.topic_refused", (link.id,))
-    return NewTopic(cmd.telegram_chat_id, name, created, refused)
+    return NewTopic(place.telegram_chat_id, name, created, refused)
 
 
 def _table_codes(session: Session, count: int) -> list[str]:
@@ -253,30 +270,17 @@ def table_codes_of(session: Session, day: MatchDay, series: int) -> dict[int, st
     return {t.table_no: t.code for t in league_store.tables(session, day, series)}
 
 
-def _seat_text(state: DayState, series: int, seat: lg.Seat) -> str:
-    people = state.occupants(series, seat)
-    names = " → ".join(
-        escape(name) + (f" ab Spiel {first}" if first > 1 else "") for name, first in people
-    )
-    return f"{names} ({escape(seat.team)})"
+@dataclass(frozen=True)
+class ShowSeating:
+    series: str | None  # the word naming a series (None: the latest)
 
 
-def _seating_text(state: DayState, series: int, codes: dict[int, str] | None = None) -> str:
-    sizes = ", ".join(f"{escape(t)} {n}" for t, n in state.sizes.items())
-    lines = [f"🪑 <b>{day_label(state.day)} · Serie {series}</b>"]
-    for i, table in enumerate(state.tables(series), 1):
-        code = f", /tisch {codes[i]}" if codes and i in codes else ""
-        lines.append(
-            f"Tisch {i} ({len(table)}er, {state.games(len(table))} Spiele{code}): "
-            + ", ".join(_seat_text(state, series, seat) for seat in table)
-        )
-    lines.append(f"Nachrechenbar: Startwert {state.day.seed}, Aufstellung Serie 1: {sizes}.")
-    return "\n".join(lines)
+def parse_sitzplan(cmd: Command) -> ShowSeating:
+    return ShowSeating(cmd.args[0] if cmd.args else None)
 
 
-def sitzplan(session: Session, cmd: Command) -> Reply:
-    desk = desk_of(session, cmd, reading=True)
-    league = desk.league
+def sitzplan(session: Session, place: Place, request: ShowSeating) -> texts.SeatingShown:
+    desk = reading_desk(session, place)
     day = current_day(session, desk)
     if not day.seated:
         raise RuleError(
@@ -284,16 +288,16 @@ def sitzplan(session: Session, cmd: Command) -> Reply:
             hint="Die Ligaleitung setzt mit /setzen.",
         )
     series = day.seated
-    if cmd.args:
-        if not is_number(cmd.args[0]) or not 1 <= int(cmd.args[0]) <= day.seated:
+    word = request.series
+    if word is not None:
+        if not is_number(word) or not 1 <= int(word) <= day.seated:
             raise RuleError(
-                f"Serie „{escape(cmd.args[0][:8])}“ gibt es nicht.",
+                f"Serie „{escape(word[:8])}“ gibt es nicht.",
                 hint=f"Gesetzt: Serie 1 bis {day.seated}, z. B. /sitzplan 1.",
             )
-        series = int(cmd.args[0])
-    return Reply(
-        _seating_text(load_day(session, league, day), series, table_codes_of(session, day, series))
-    )
+        series = int(word)
+    state = load_day(session, desk.league, day)
+    return texts.SeatingShown(state, series, table_codes_of(session, day, series))
 
 
 # --- /wechsel ---------------------------------------------------------------------------------
@@ -307,17 +311,44 @@ WECHSEL_EXAMPLE = (
 )
 
 
-def wechsel(session: Session, cmd: Command) -> Reply:
+@dataclass(frozen=True)
+class Substitute:
+    text: str  # "Nord Erik für Anna [spiel 17]"
+
+
+def parse_wechsel(cmd: Command) -> Substitute:
     text = " ".join(cmd.rest.split())
-    lock_chat(session, cmd.place_id)
-    desk = desk_of(session, cmd)
-    league = desk.league
     if not text:
         raise RuleError("Wer wechselt für wen?", hint=WECHSEL_EXAMPLE)
+    return Substitute(text)
+
+
+@dataclass(frozen=True)
+class _Change:
+    """A substitution understood: who comes for whom, from which series (and game)."""
+
+    team: LeagueTeam
+    new: str
+    old: str
+    series: int
+    game_word: str | None  # "spiel N": during the series
+    game: int | None = None
+
+    @property
+    def during(self) -> bool:
+        return self.game_word is not None
+
+    @property
+    def retry(self) -> str:
+        return f"/wechsel {escape(self.team.name)} {escape(self.new)} für {escape(self.old)}"
+
+
+def wechsel(session: Session, place: Place, request: Substitute) -> texts.Substituted:
+    """A substitution between series (from the next one) or during one (from a game on);
+    by the team's captain or whoever runs the day (``TEAM_CAPTAIN``)."""
+    desk = desk_at(session, place)
     day = open_day(session, desk)
-    teams = league_store.teams(session, league)
-    team, rest = team_prefix(teams, text)
-    require_captain(desk, team, cmd)
+    team, rest = named_team(session, desk, request.text)
     found = _SUBSTITUTION.match(rest)
     if not found:
         raise RuleError("Das verstehe ich nicht als Wechsel.", hint=WECHSEL_EXAMPLE)
@@ -326,12 +357,26 @@ def wechsel(session: Session, cmd: Command) -> Reply:
             "Vor der 1. Serie ist das kein Wechsel, sondern die Aufstellung.",
             hint=f"/aufstellung {escape(team.name)}: A, B, C, D",
         )
-    state = load_day(session, league, day)
-    squad = league_store.players(session, league).get(team.id, [])
+    state = load_day(session, desk.league, day)
+    new, old = _squad_names(session, state, team, found)
+    refuse_other_team(state, team, [new])
+    change = _when(state, team, new, old, found.group("game"))
+    seat = _seat_of(state, change)
+    league_store.add_substitution(
+        session, day, team, seat.slot, new, change.series, change.game, place.asker.user_id
+    )
+    return texts.Substituted(team.name, new, old, change.series, change.game)
+
+
+def _squad_names(
+    session: Session, state: DayState, team: LeagueTeam, found: re.Match[str]
+) -> tuple[str, str]:
+    """The new and the old player as the squad spells them."""
+    squad = league_store.players(session, state.league).get(team.id, [])
     known = {p.name.casefold(): p.name for p in squad}
-    new = known.get(found.group("new").casefold())
-    old = known.get(found.group("old").casefold())
-    for word, name in ((found.group("new"), new), (found.group("old"), old)):
+    names = []
+    for word in (found.group("new"), found.group("old")):
+        name = known.get(word.casefold())
         if name is None:
             raise RuleError(
                 f"„{escape(word[:32])}“ spielt nicht für „{escape(team.name)}“.",
@@ -339,69 +384,71 @@ def wechsel(session: Session, cmd: Command) -> Reply:
                 + ", ".join(escape(p.name) for p in squad)
                 + ". Nichts wurde geändert.",
             )
-    assert new is not None and old is not None
-    refuse_other_team(state, team, [new])
-    game_word = found.group("game")
-    during = game_word is not None
-    game: int | None = None
-    if not during:
-        series = day.seated + 1
-        if series > league.series_per_day:
+        names.append(name)
+    return names[0], names[1]
+
+
+def _when(state: DayState, team: LeagueTeam, new: str, old: str, game_word: str | None) -> _Change:
+    """Between series: from the next one (if any is left); during one: the running series,
+    if the league allows it and the series is not complete yet."""
+    league, day = state.league, state.day
+    if game_word is None:
+        change = _Change(team, new, old, day.seated + 1, None)
+        if change.series > league.series_per_day:
             raise RuleError(
                 "Nach der letzten Serie gibt es keinen Wechsel zwischen den Serien mehr.",
-                hint=f"Während der Serie {day.seated}: /wechsel {escape(team.name)} {escape(new)} "
-                f"für {escape(old)} spiel N",
+                hint=f"Während der Serie {day.seated}: {change.retry} spiel N",
             )
-    else:
-        if league.substitutions == "zwischen":
-            raise RuleError(
-                "In dieser Liga wird nur zwischen den Serien gewechselt.",
-                hint=f"Ab der nächsten Serie: /wechsel {escape(team.name)} {escape(new)} "
-                f"für {escape(old)} (ohne „spiel N“).",
-            )
-        series = day.seated
-        if state.complete(series):
-            raise RuleError(
-                f"Serie {series} ist schon fertig eingetragen.",
-                hint=f"Wechsel zur nächsten Serie: /wechsel {escape(team.name)} {escape(new)} "
-                f"für {escape(old)}",
-            )
-        game = int(game_word) if game_word and is_number(game_word) else None
+        return change
+    game = int(game_word) if is_number(game_word) else None
+    change = _Change(team, new, old, day.seated, game_word, game)
+    if league.substitutions == "zwischen":
+        raise RuleError(
+            "In dieser Liga wird nur zwischen den Serien gewechselt.",
+            hint=f"Ab der nächsten Serie: {change.retry} (ohne „spiel N“).",
+        )
+    if state.complete(change.series):
+        raise RuleError(
+            f"Serie {change.series} ist schon fertig eingetragen.",
+            hint=f"Wechsel zur nächsten Serie: {change.retry}",
+        )
+    return change
+
+
+def _seat_of(state: DayState, change: _Change) -> lg.Seat:
+    """The old player's seat (who sits there now: during a series its last player, between
+    series the first of the next); during a series the game checked against it."""
+    team, series = change.team, change.series
     seats = [lg.Seat(team.name, slot) for slot in range(1, state.sizes.get(team.name, 0) + 1)]
-    # who sits there now: during a series its last player, between series the first of the next
-    current = {seat: state.occupants(series, seat)[-1 if during else 0][0] for seat in seats}
-    seat = next((s for s, name in current.items() if name == old), None)
+    current = {seat: state.occupants(series, seat)[-1 if change.during else 0][0] for seat in seats}
+    seat = next((s for s, name in current.items() if name == change.old), None)
     if seat is None:
         raise RuleError(
-            f"„{escape(old)}“ spielt gerade nicht für „{escape(team.name)}“.",
+            f"„{escape(change.old)}“ spielt gerade nicht für „{escape(team.name)}“.",
             hint="Es spielen: " + ", ".join(escape(n) for n in current.values()) + ".",
         )
-    if new in current.values():
+    if change.new in current.values():
         raise RuleError(
-            f"„{escape(new)}“ spielt schon.", hint="Für wen kommt die Person? " + WECHSEL_EXAMPLE
+            f"„{escape(change.new)}“ spielt schon.",
+            hint="Für wen kommt die Person? " + WECHSEL_EXAMPLE,
         )
-    if during:
-        table = next(t for t in state.tables(series) if seat in t)
-        games = state.games(len(table))
-        if game is None or not 2 <= game <= games:
-            raise RuleError(
-                f"Spiel „{escape((game_word or '')[:8])}“ gibt es in dieser Serie nicht.",
-                hint=f"Die Nummer des ersten Spiels der neuen Person: 2 bis {games}.",
-            )
-        earlier = state.occupants(series, seat)[-1][1]
-        if game <= earlier:
-            raise RuleError(
-                f"„{escape(old)}“ spielt erst ab Spiel {earlier}.",
-                hint=f"Ein späteres Spiel als {earlier} angeben.",
-            )
-    league_store.add_substitution(session, day, team, seat.slot, new, series, game, cmd.user_id)
-    if game is None:
-        return Reply(
-            f"🔁 {escape(team.name)}: {escape(new)} spielt ab Serie {series} für {escape(old)} "
-            "(auf demselben Platz des Sitzplans)."
+    if change.during:
+        _check_game(state, change, seat)
+    return seat
+
+
+def _check_game(state: DayState, change: _Change, seat: lg.Seat) -> None:
+    table = next(t for t in state.tables(change.series) if seat in t)
+    games = state.games(len(table))
+    game = change.game
+    if game is None or not 2 <= game <= games:
+        raise RuleError(
+            f"Spiel „{escape((change.game_word or '')[:8])}“ gibt es in dieser Serie nicht.",
+            hint=f"Die Nummer des ersten Spiels der neuen Person: 2 bis {games}.",
         )
-    return Reply(
-        f"🔁 {escape(team.name)}: {escape(new)} spielt in Serie {series} ab Spiel {game} für "
-        f"{escape(old)} – vermerkt. Beide tragen ihre Ergebnisse ein; die Spielpunkte der "
-        "Mannschaft zählen zusammen."
-    )
+    earlier = state.occupants(change.series, seat)[-1][1]
+    if game <= earlier:
+        raise RuleError(
+            f"„{escape(change.old)}“ spielt erst ab Spiel {earlier}.",
+            hint=f"Ein späteres Spiel als {earlier} angeben.",
+        )

@@ -6,6 +6,7 @@ report and season table as PDFs (``/tabelle 1 pdf``, ``/tabelle pdf``) and ``/ei
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from html import escape
 
@@ -18,33 +19,56 @@ from skatbot.rules.scoring import minus_sign
 from skatbot.storage import league as league_store
 from skatbot.storage.league_models import League
 from skatbot.storage.unit import Session
+from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Document, Reply
-from skatbot.usecases.league.common import DayState, date_text, day_label, desk_of, load_day
-from skatbot.usecases.league.results import confirmed_by, day_table_text, series_text, table_lines
-from skatbot.usecases.league.setup import order_text, settings_line
+from skatbot.usecases.league.common import DayState, date_text, day_label, load_day, reading_desk
+from skatbot.usecases.league.results import confirmed_by
+from skatbot.usecases.league.texts import (
+    day_table_text,
+    order_text,
+    series_text,
+    settings_line,
+    table_lines,
+)
 
 
-def tabelle(session: Session, cmd: Command) -> Reply:
-    league = desk_of(session, cmd, reading=True).league
-    days = league_store.days(session, league)
+@dataclass(frozen=True)
+class ShowTable:
+    day: str | None  # the word naming a day (None: the season)
+    as_pdf: bool
+
+
+def parse_tabelle(cmd: Command) -> ShowTable:
     words = [w for w in cmd.args if w.casefold() != "pdf"]
-    as_pdf = len(words) < len(cmd.args)
-    if words:
-        word = words[0]
-        day = next((d for d in days if is_number(word) and d.number == int(word)), None)
-        if day is None:
-            have = ", ".join(str(d.number) for d in days) or "noch keiner"
-            raise RuleError(
-                f"Spieltag „{escape(word[:8])}“ gibt es nicht.",
-                hint=f"Spieltage: {have}. Als PDF: /tabelle 1 pdf.",
-            )
-        state = load_day(session, league, day)
-        parts = [series_text(state, s) for s in state.complete_series()]
-        text = "\n\n".join([*parts, day_table_text(state)])
-        if as_pdf:
-            return _match_report(state, text)
-        return Reply(text)
-    states = [load_day(session, league, d) for d in days]
+    return ShowTable(words[0] if words else None, len(words) < len(cmd.args))
+
+
+def tabelle(session: Session, place: Place, request: ShowTable) -> Reply:
+    league = reading_desk(session, place).league
+    if request.day is not None:
+        return _day_table(session, league, request.day, request.as_pdf)
+    return _season_table(session, league, request.as_pdf)
+
+
+def _day_table(session: Session, league: League, word: str, as_pdf: bool) -> Reply:
+    days = league_store.days(session, league)
+    day = next((d for d in days if is_number(word) and d.number == int(word)), None)
+    if day is None:
+        have = ", ".join(str(d.number) for d in days) or "noch keiner"
+        raise RuleError(
+            f"Spieltag „{escape(word[:8])}“ gibt es nicht.",
+            hint=f"Spieltage: {have}. Als PDF: /tabelle 1 pdf.",
+        )
+    state = load_day(session, league, day)
+    parts = [series_text(state, s) for s in state.complete_series()]
+    text = "\n\n".join([*parts, day_table_text(state)])
+    if as_pdf:
+        return _match_report(state, text)
+    return Reply(text)
+
+
+def _season_table(session: Session, league: League, as_pdf: bool) -> Reply:
+    states = [load_day(session, league, d) for d in league_store.days(session, league)]
     table = lg.season_table(
         [s.day_table() for s in states if s.complete_series()],
         [t.name for t in league_store.teams(session, league)],
@@ -82,38 +106,39 @@ def _table_rows(lines: Sequence[lg.DayLine], season: bool) -> list[pdf_league.Ta
     ]
 
 
-def _match_report(state: DayState, caption_text: str) -> Reply:
-    blocks = []
-    for s in state.complete_series():
-        rows: list[pdf_league.PlayerRow] = []
-        for number, table in enumerate(state.tables(s), 1):
-            first = True
-            scores = {p.name: p for p in lg.table_scores(state.played(s, table))}
-            for seat in table:
-                for name, start in state.occupants(s, seat):
-                    r = state.results[s][name]
-                    shown = name if start == 1 else f"{name} ab Spiel {start}"
-                    rows.append(
-                        pdf_league.PlayerRow(
-                            str(number) if first else "",
-                            shown,
-                            seat.team,
-                            minus_sign(r.game_points),
-                            str(r.won),
-                            str(r.lost),
-                            minus_sign(scores[name].score),
-                        )
+def _series_block(state: DayState, s: int) -> pdf_league.SeriesBlock:
+    """Series ``s`` of the match report: every player by table, then the teams."""
+    rows: list[pdf_league.PlayerRow] = []
+    for number, table in enumerate(state.tables(s), 1):
+        first = True
+        scores = {p.name: p for p in lg.table_scores(state.played(s, table))}
+        for seat in table:
+            for name, start in state.occupants(s, seat):
+                r = state.results[s][name]
+                shown = name if start == 1 else f"{name} ab Spiel {start}"
+                rows.append(
+                    pdf_league.PlayerRow(
+                        str(number) if first else "",
+                        shown,
+                        seat.team,
+                        minus_sign(r.game_points),
+                        str(r.won),
+                        str(r.lost),
+                        minus_sign(scores[name].score),
                     )
-                    first = False
-        teams = [
-            pdf_league.TeamRow(
-                line.team, minus_sign(line.points) if line.appeared else "–", line.reason
-            )
-            for line in state.match_points(s)
-        ]
-        blocks.append(
-            pdf_league.SeriesBlock(f"Serie {s} · {len(state.tables(s))} Tische", rows, teams)
+                )
+                first = False
+    teams = [
+        pdf_league.TeamRow(
+            line.team, minus_sign(line.points) if line.appeared else "–", line.reason
         )
+        for line in state.match_points(s)
+    ]
+    return pdf_league.SeriesBlock(f"Serie {s} · {len(state.tables(s))} Tische", rows, teams)
+
+
+def _match_report(state: DayState, caption_text: str) -> Reply:
+    blocks = [_series_block(state, s) for s in state.complete_series()]
     day = state.day
     status = "freigegeben" if day.approved_at else "vorläufig"
     subtitle = " · ".join(
@@ -183,8 +208,17 @@ def _average(x: Fraction) -> str:
     return f"{sign}{whole},{rest:02d}"
 
 
-def einzelwertung(session: Session, cmd: Command) -> Reply:
-    league = desk_of(session, cmd, reading=True).league
+@dataclass(frozen=True)
+class ShowIndividual:
+    pass
+
+
+def parse_einzelwertung(cmd: Command) -> ShowIndividual:
+    return ShowIndividual()
+
+
+def einzelwertung(session: Session, place: Place, request: ShowIndividual) -> Reply:
+    league = reading_desk(session, place).league
     scores: list[lg.PersonScore] = []
     for day in league_store.days(session, league):
         state = load_day(session, league, day)

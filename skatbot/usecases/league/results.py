@@ -1,98 +1,84 @@
-"""Results of a match day: ``/ergebnis`` at a league desk, the texts of a series and of the
-day's table, a captain's ``/bestaetigen`` and the management's ``/freigeben``, which locks the
-day.
+"""Results of a match day: ``/ergebnis`` at a league desk or a host's chat (the one path of
+every league result, also a table's list: ``store_results``), a captain's ``/bestaetigen``
+and the management's ``/freigeben``, which locks the day. ``texts`` words them.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import json
-from collections.abc import Sequence
+from dataclasses import dataclass
 from html import escape
 
-from skatbot.rules import league as lg
 from skatbot.rules import tournament as tr
 from skatbot.rules.errors import RuleError
-from skatbot.rules.money import format_money
 from skatbot.rules.numbers import is_number
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import league as league_store
-from skatbot.storage import tournament as trepo
 from skatbot.storage.database import lock_chat
-from skatbot.storage.league_models import (
-    MatchDay,
-)
+from skatbot.storage.league_models import League, MatchDay
 from skatbot.storage.unit import Session
+from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Reply
+from skatbot.usecases.league import texts
 from skatbot.usecases.league.common import (
-    BINDING_DAYS,
     RESULT_EXAMPLE,
     DayState,
-    Desk,
     current_day,
-    date_text,
     day_label,
-    desk_of,
+    desk_at,
     load_day,
     open_day,
-    require_league,
-    require_manager,
-    require_runner,
 )
-from skatbot.usecases.tournament import desk as tournament_desk
 from skatbot.usecases.tournament.desk import RESULT_SERIES_LINE, parse_result_lines, result_lines
 
-# --- /ergebnis at a league desk ---------------------------------------------------------------
+# --- /ergebnis at a league desk or a host's chat -------------------------------------------------
 
 
-def ergebnis(session: Session, cmd: Command) -> Reply:
-    """/ergebnis: at a league desk the league's, else the Preisskat desk's."""
-    league = league_store.league_of(session, cmd.place_id)
-    hosted = league_store.hosted_day(session, cmd.place_id)
-    running = trepo.tournament_of(session, cmd.place_id)
-    if running is not None and running.closed_at is not None:
-        running = None
-    # A place is one kind (usecases.common.place_kinds); one that holds both from an earlier
-    # version gives its results to what it was first, so a later tournament blocks no league.
-    if running is not None and league is not None and league.created_at <= running.created_at:
-        running = None
-    if (league is None and hosted is None) or running is not None:
-        return tournament_desk.ergebnis(session, cmd)
-    return _league_results(session, cmd, desk_of(session, cmd))
+@dataclass(frozen=True)
+class EnterResults:
+    lines: tuple[str, ...]  # "Anna 437 12 3", one a person
+    series: int | None  # "serie N" before them (None: the latest seated)
+    first_line: int  # the number of the first result line in the message
 
 
-def _league_results(session: Session, cmd: Command, desk: Desk) -> Reply:
+def parse_ergebnis(cmd: Command) -> EnterResults:
     lines = result_lines(cmd.rest)
     if not lines:
         raise RuleError(
             "Welches Ergebnis?", hint="Z. B. " + RESULT_EXAMPLE + " – eine Zeile pro Person."
         )
-    lock_chat(session, cmd.place_id)
+    chosen = RESULT_SERIES_LINE.match(lines[0])
+    if not chosen:
+        return EnterResults(tuple(lines), None, 1)
+    if len(lines) == 1:
+        raise RuleError("Nach „serie N“ fehlen die Ergebnisse.", hint=RESULT_EXAMPLE)
+    return EnterResults(tuple(lines[1:]), int(chosen.group(1)), 2)
+
+
+def ergebnis(session: Session, place: Place, request: EnterResults) -> Reply:
+    """The league's results, by whoever runs the day (``DAY_RUNNER``)."""
+    desk = desk_at(session, place)
     league = desk.league
-    lock_chat(session, league.chat_id)  # a host's chat and the tables write the same day
-    require_runner(desk, cmd)
+    if place.id != league.chat_id:
+        # a host's chat, the desk and the tables' lists write the same day: the desk's lock
+        # orders them (the runtime locked only this place)
+        lock_chat(session, league.chat_id)
     day = open_day(session, desk)
     if not day.seated:
         raise RuleError("Es ist noch keine Serie gesetzt.", hint="Erst /setzen.")
-    series = day.seated
-    offset = 0
-    chosen = RESULT_SERIES_LINE.match(lines[0])
-    if chosen:
-        series = int(chosen.group(1))
-        if not 1 <= series <= day.seated:
-            raise RuleError(
-                f"Serie {series} gibt es nicht.", hint=f"Gesetzt: Serie 1 bis {day.seated}."
-            )
-        lines, offset = lines[1:], 1
-        if not lines:
-            raise RuleError("Nach „serie N“ fehlen die Ergebnisse.", hint=RESULT_EXAMPLE)
+    series = day.seated if request.series is None else request.series
+    if not 1 <= series <= day.seated:
+        raise RuleError(
+            f"Serie {series} gibt es nicht.", hint=f"Gesetzt: Serie 1 bis {day.seated}."
+        )
     state = load_day(session, league, day)
-    names = state.names(series)
-    results, _line_of = parse_result_lines(lines, 1 + offset, names)
-    entered = {r.name: r for r in results}
-    return Reply(
-        "\n".join(store_results(session, state, series, entered, cmd.user_id, cmd.update_id))
+    results, _line_of = parse_result_lines(
+        list(request.lines), request.first_line, state.names(series)
     )
+    entered = {r.name: r for r in results}
+    asker = place.asker
+    lines = store_results(session, state, series, entered, asker.user_id, asker.update_id)
+    return Reply("\n".join(lines))
 
 
 def store_results(
@@ -152,60 +138,15 @@ def store_results(
         out.append(f"Es fehlen noch {len(missing)}: " + ", ".join(escape(n) for n in missing))
         return out
     out.append("")
-    out.append(series_text(state, series))
+    out.append(texts.series_text(state, series))
     if not was_complete and series == day.seated:
         if series < league.series_per_day:
             out.append("👉 Nächste Serie: /setzen")
         else:
             out.append("")
-            out.append(day_table_text(state))
+            out.append(texts.day_table_text(state))
             out.append("👉 Freigabe durch die Ligaleitung: /freigeben")
     return out
-
-
-def series_text(state: DayState, series: int) -> str:
-    lines = [f"<b>Serie {series} – Mannschaften</b>"]
-    for line in state.match_points(series):
-        if line.appeared:
-            lines.append(f"{escape(line.team)}: {minus_sign(line.points)} – {line.reason}")
-        else:
-            lines.append(f"{escape(line.team)}: {line.reason}")
-    return "\n".join(lines)
-
-
-def table_lines(lines: Sequence[lg.DayLine], season: bool = False) -> list[str]:
-    out = []
-    for line in lines:
-        days = f" ({line.days} Spieltag{'e' if line.days != 1 else ''})" if season else ""
-        out.append(
-            f"{line.place}. {escape(line.team)} – {lg.format_points(line.plus, line.minus)} "
-            f"Matchpunkte · {minus_sign(line.points)} Spielpunkte{days}"
-        )
-    return out
-
-
-def day_table_text(state: DayState) -> str:
-    done = state.complete_series()
-    status = "freigegeben" if state.day.approved_at else "vorläufig"
-    head = (
-        f"<b>{day_label(state.day)} – Tabelle</b> ({len(done)} von "
-        f"{state.league.series_per_day} Serien, {status})"
-    )
-    lines = [head, *table_lines(state.day_table())]
-    if state.day.approved_at is not None and state.day.play_date is not None:
-        binding = state.day.play_date + dt.timedelta(days=BINDING_DAYS)
-        lines.append(
-            f"Verbindlich ab {date_text(binding)} ({BINDING_DAYS} Tage nach dem Spieltag)."
-        )
-    if state.league.lost_fee_cents:
-        lost = state.lost_games()
-        fee = lost * state.league.lost_fee_cents
-        host = f" ({escape(state.day.venue)})" if state.day.venue else ""
-        lines.append(
-            f"Verlustspielgeld an den Ausrichter{host}: {lost} verlorene Spiele × "
-            f"{format_money(state.league.lost_fee_cents)} = {format_money(fee)}"
-        )
-    return "\n".join(lines)
 
 
 # --- /bestaetigen, /freigeben -------------------------------------------------------------------
@@ -220,13 +161,26 @@ def confirmed_by(day: MatchDay) -> dict[int, str]:
     return {int(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
 
 
-def bestaetigen(session: Session, cmd: Command) -> Reply:
-    """A captain confirms the day's results for their team (the match report shows it)."""
-    lock_chat(session, cmd.place_id)
-    desk = desk_of(session, cmd)
+@dataclass(frozen=True)
+class Confirm:
+    pass
+
+
+def parse_bestaetigen(cmd: Command) -> Confirm:
+    return Confirm()
+
+
+def bestaetigen(session: Session, place: Place, request: Confirm) -> texts.DayConfirmed:
+    """A captain confirms the day's results for their team (the match report shows it). Who
+    may is the asker's own data (the teams they captain): checked here, not by a route's
+    right."""
+    desk = desk_at(session, place)
     day = open_day(session, desk)
     teams = league_store.teams(session, desk.league)
-    mine = [t for t in teams if t.captain_user_id is not None and t.captain_user_id == cmd.user_id]
+    asker = place.asker
+    mine = [
+        t for t in teams if t.captain_user_id is not None and t.captain_user_id == asker.user_id
+    ]
     if not mine:
         raise RuleError(
             "Bestätigen können die Kapitäne der Mannschaften.",
@@ -242,38 +196,39 @@ def bestaetigen(session: Session, cmd: Command) -> Reply:
         )
     confirmed = confirmed_by(day)
     for team in mine:
-        confirmed[team.id] = team.captain_name or cmd.user_name
+        confirmed[team.id] = team.captain_name or asker.name
     day.confirmed = json.dumps({str(k): v for k, v in confirmed.items()}, ensure_ascii=False)
     open_teams = [t.name for t in teams if t.id not in confirmed and state.appeared.get(t.id)]
-    rest = (
-        ("Noch offen: " + ", ".join(escape(n) for n in open_teams))
-        if open_teams
-        else ("Alle Kapitäne haben bestätigt.")
-    )
-    names = ", ".join(escape(t.name) for t in mine)
-    return Reply(
-        f"✅ {names} bestätigt die Ergebnisse von {day_label(day)} ({escape(cmd.user_name)}).\n"
-        f"{rest}\n👉 Freigabe: die Ligaleitung mit /freigeben"
-    )
+    return texts.DayConfirmed(tuple(t.name for t in mine), day, asker.name, tuple(open_teams))
 
 
-def freigeben(session: Session, cmd: Command) -> Reply:
-    lock_chat(session, cmd.place_id)
-    league = require_league(session, cmd)
-    require_manager(league, cmd)
+@dataclass(frozen=True)
+class Approve:
+    day: str | None  # the word naming a day (None: the latest)
+
+
+def parse_freigeben(cmd: Command) -> Approve:
+    return Approve(cmd.args[0] if cmd.args else None)
+
+
+def _day_named(session: Session, league: League, word: str | None) -> MatchDay:
+    if word is None:
+        return current_day(session, league)
     days = league_store.days(session, league)
-    if cmd.args:
-        word = cmd.args[0]
-        day = next((d for d in days if is_number(word) and d.number == int(word)), None)
-        if day is None:
-            raise RuleError(
-                f"Spieltag „{escape(word[:8])}“ gibt es nicht.",
-                hint="Spieltage: "
-                + (", ".join(str(d.number) for d in days) or "noch keiner")
-                + ".",
-            )
-    else:
-        day = current_day(session, league)
+    day = next((d for d in days if is_number(word) and d.number == int(word)), None)
+    if day is None:
+        raise RuleError(
+            f"Spieltag „{escape(word[:8])}“ gibt es nicht.",
+            hint="Spieltage: " + (", ".join(str(d.number) for d in days) or "noch keiner") + ".",
+        )
+    return day
+
+
+def freigeben(session: Session, place: Place, request: Approve) -> texts.DayApproved:
+    """The management approves a complete day: its results are fixed (``LEAGUE_MANAGER``)."""
+    league = place.league
+    assert league is not None  # the route serves league desks
+    day = _day_named(session, league, request.day)
     if day.approved_at is not None:
         raise RuleError(
             f"{day_label(day)} ist schon freigegeben.", hint="Die Tabelle zeigt /tabelle."
@@ -287,13 +242,7 @@ def freigeben(session: Session, cmd: Command) -> Reply:
             f"{league.series_per_day} Serien){detail}.",
             hint="Erst alle Serien setzen (/setzen) und eintragen (/ergebnis).",
         )
-    league_store.approve(day, cmd.user_id)
+    league_store.approve(day, place.asker.user_id)
     confirmed = confirmed_by(day)
-    who = [
-        f"{escape(t.name)} ({escape(confirmed[t.id])})" for t in state.teams if t.id in confirmed
-    ]
-    line = ("Bestätigt von: " + ", ".join(who)) if who else "Kein Kapitän hat bestätigt."
-    return Reply(
-        f"🔒 {day_label(day)} freigegeben – die Ergebnisse sind jetzt fest.\n{line}\n"
-        + day_table_text(state).replace("vorläufig", "freigegeben")
-    )
+    who = tuple((t.name, confirmed[t.id]) for t in state.teams if t.id in confirmed)
+    return texts.DayApproved(state, who)

@@ -25,6 +25,7 @@ from skatbot.storage import places
 from skatbot.storage.base import utc_now
 from skatbot.storage.league_models import League, LeagueTeam, MatchDay, RoleCode
 from skatbot.storage.unit import Session
+from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Post, Reply
 from skatbot.usecases.league.common import date_text, day_label, new_code
 from skatbot.usecases.people import persons
@@ -47,15 +48,15 @@ class Named:
     name: str
 
 
-def named_person(session: Session, cmd: Command, words: str, example: str) -> Named:
+def named_person(session: Session, place: Place, words: str, example: str) -> Named:
     """Whom the management means: the author of the answered message, a text mention, or
     ``words`` as a name linked to an account here (/ich). Refused with the ways to name
     someone otherwise."""
-    for user_id, name in cmd.named_users:
+    for user_id, name in place.asker.named_users:
         if user_id > 0:
             return Named(user_id, name or "?")
     if words:
-        d = persons.directory(session, cmd.place_id)[0]
+        d = persons.directory(session, place.id)[0]
         root = d.stored(words)
         holder = d.account(root) if root is not None else None
         if holder is not None and holder.user_id is not None:
@@ -81,7 +82,7 @@ def _aware(moment: dt.datetime) -> dt.datetime:
 
 def _new_role_code(
     session: Session,
-    cmd: Command,
+    place: Place,
     league: League,
     person: Named,
     *,
@@ -108,7 +109,7 @@ def _new_role_code(
         day_id=day.id if day is not None else None,
         for_user_id=person.user_id,
         for_name=person.name[:128],
-        created_by=cmd.user_id,
+        created_by=place.asker.user_id,
         created_at=now,
         expires_at=expires,
     )
@@ -143,13 +144,13 @@ def code_text(session: Session, code: RoleCode) -> str:
     )
 
 
-def send_code(session: Session, cmd: Command, code: RoleCode, what: str) -> Reply:
+def send_code(session: Session, place: Place, code: RoleCode, what: str) -> Reply:
     """The desk's answer: who gets the code; the code itself goes privately to that person,
     and if Telegram refuses (they never wrote to the bot), the desk gets the link button."""
     who = escape(code.for_name or "?")
     private = Reply(code_text(session, code))
-    if cmd.bot_username:
-        link = f"https://t.me/{cmd.bot_username}?start={TOKEN_PREFIX}{code.token}"
+    if place.bot_username:
+        link = f"https://t.me/{place.bot_username}?start={TOKEN_PREFIX}{code.token}"
         fallback = Reply(
             f"📭 {who} hat mir noch nie privat geschrieben – zuerst schreiben darf ich nicht.\n"
             f"👉 {who} tippt auf „{FETCH_LABEL}“: dann bekommt {who} den Code privat "
@@ -161,7 +162,7 @@ def send_code(session: Session, cmd: Command, code: RoleCode, what: str) -> Repl
             f"📭 {who} hat mir noch nie privat geschrieben – zuerst schreiben darf ich nicht.\n"
             f"👉 {who} schreibt mir privat /start, dann hier noch einmal denselben Befehl."
         )
-    chat, thread = _origin(session, cmd)
+    chat, thread = _origin(session, place)
     private = Reply(private.text, instead=Post(chat, thread, fallback))
     return Reply(
         f"🔑 {what}: der Code geht privat an {who} – nur {who} kann ihn einlösen, einmal, "
@@ -170,29 +171,29 @@ def send_code(session: Session, cmd: Command, code: RoleCode, what: str) -> Repl
     )
 
 
-def _origin(session: Session, cmd: Command) -> tuple[int, int]:
-    if cmd.telegram_chat_id:
-        return cmd.telegram_chat_id, cmd.thread_id
-    return places.telegram_of(session, cmd.place_id)
+def _origin(session: Session, place: Place) -> tuple[int, int]:
+    if place.telegram_chat_id:
+        return place.telegram_chat_id, place.thread_id
+    return places.telegram_of(session, place.id)
 
 
 def hand_out_captain(
-    session: Session, cmd: Command, league: League, team: LeagueTeam, words: str
+    session: Session, place: Place, league: League, team: LeagueTeam, words: str
 ) -> Reply:
-    person = named_person(session, cmd, words, f"/kapitaen {team.name}")
-    code = _new_role_code(session, cmd, league, person, team=team)
-    return send_code(session, cmd, code, f"Kapitän von „{escape(team.name)}“")
+    person = named_person(session, place, words, f"/kapitaen {team.name}")
+    code = _new_role_code(session, place, league, person, team=team)
+    return send_code(session, place, code, f"Kapitän von „{escape(team.name)}“")
 
 
 def hand_out_host(
-    session: Session, cmd: Command, league: League, day: MatchDay, words: str
+    session: Session, place: Place, league: League, day: MatchDay, words: str
 ) -> Reply:
-    person = named_person(session, cmd, words, "/ausrichter")
-    code = _new_role_code(session, cmd, league, person, day=day)
-    return send_code(session, cmd, code, f"Ausrichter von {day_label(day)}")
+    person = named_person(session, place, words, "/ausrichter")
+    code = _new_role_code(session, place, league, person, day=day)
+    return send_code(session, place, code, f"Ausrichter von {day_label(day)}")
 
 
-def redeem(session: Session, cmd: Command, typed: str, role: str) -> RoleCode:
+def redeem(session: Session, place: Place, typed: str, role: str) -> RoleCode:
     """The code ``typed`` for ``role``, checked for this sender (bound, unused, valid) and
     marked used; every other case is refused with the way to a new code."""
     renew = (
@@ -206,13 +207,14 @@ def redeem(session: Session, cmd: Command, typed: str, role: str) -> RoleCode:
     code = league_store.role_code(session, typed) if len(typed) <= 16 else None
     if code is None or code.role != role:
         raise RuleError(f"Den {what} „{escape(typed[:16])}“ kenne ich nicht.", hint=renew)
-    if cmd.user_id is None or cmd.user_id <= 0:
+    user_id = place.asker.user_id
+    if user_id is None or user_id <= 0:
         raise RuleError(
             f"{'Kapitän' if role == CAPTAIN else 'Ausrichter'} kann nur eine Person sein, "
             "nicht ein Chat.",
             hint="Bitte mit dem eigenen Konto senden.",
         )
-    if code.for_user_id != cmd.user_id:
+    if code.for_user_id != user_id:
         raise RuleError(
             f"Dieser {what} ist für {code.for_name or 'eine andere Person'} bestimmt, nicht "
             "für dich. Nichts wurde geändert.",

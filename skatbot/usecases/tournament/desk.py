@@ -695,6 +695,11 @@ def ergebnis(session: Session, cmd: Command) -> Reply:
     return Reply("\n".join(out))
 
 
+def ergebnis_at_desk(session: Session, place: object, cmd: Command) -> Reply:
+    """/ergebnis as a route's target at a Preisskat desk (``parse=None``: the Command)."""
+    return ergebnis(session, cmd)
+
+
 def fehlend(session: Session, cmd: Command) -> Reply:
     t = _require(session, cmd)
     done = trepo.load_series(session, t)

@@ -296,7 +296,8 @@ async def test_a_league_season_of_two_match_days(chat: Harness) -> None:
     at_host = {"chat_id": HOST_CHAT, **HOST}
     await ok(chat, f"/ausrichter {code}", "Hugo richtet hier Spieltag 2 in Münster aus", **at_host)
     await refused(chat, "/setzen", "richtet hier Hugo", chat_id=HOST_CHAT, **STRANGER)
-    await refused(chat, "/freigeben", "Ligaleitung in ihrem Chat", **at_host)
+    # a host's chat runs its day, the desk approves it
+    await refused(chat, "/freigeben", "gilt hier nicht", "an der Ligaleitung", **at_host)
     await ok(chat, "/aufstellung Ost: Karl, Lena, Max", "Ost: Karl, Lena, Max", **at_host)
     sizes2 = {"Nord": 4, "Süd": 4, "Ost": 3, "West": 4}
     for series in (1, 2, 3):
@@ -418,7 +419,7 @@ async def test_a_host_runs_a_decentral_day_on_its_date_only(chat: Harness) -> No
     code = await host_code(chat)
     # the code is for that date only: refused today, the host's chat stays unlinked
     await refused(chat, f"/ausrichter {code}", "gilt nur am 01.01.2020", **at_host)
-    await refused(chat, "/setzen", "keine Liga", "/ausrichter CODE", **at_host)
+    await refused(chat, "/setzen", "gilt hier nicht", "/ausrichter CODE", **at_host)
     await refused(chat, "/ausrichter AFALSCH1", "kenne ich nicht", **at_host)
     # a day played today: linked; the next day (its date moved back a day) it is refused
     await ok(chat, "/spieltag 2 Münster", **LEADER)
@@ -433,8 +434,10 @@ async def test_a_host_runs_a_decentral_day_on_its_date_only(chat: Harness) -> No
         day.play_date = day.play_date - dt.timedelta(days=1)
 
     chat.db.run_write(yesterday)
-    await refused(chat, "/setzen", "nur an diesem Tag", **at_host)
-    await refused(chat, "/ergebnis Anna 100 1 0", "nur an diesem Tag", **at_host)
+    # the day over, the host's chat runs nothing of it (its line-up is refused with its date)
+    await refused(chat, "/setzen", "gilt hier nicht", **at_host)
+    await refused(chat, "/ergebnis Anna 100 1 0", "gilt hier nicht", **at_host)
+    await refused(chat, "/aufstellung Nord fehlt", "nur an diesem Tag", **at_host)
     await ok(chat, "/sitzplan", "Serie 1", **at_host)  # reading goes on
     await refused(chat, f"/tisch {table_code}", "gelten nur am", chat_id=-3005, **LEADER)
 

@@ -64,7 +64,7 @@ async def test_a_stranger_who_reads_the_group_gets_no_role(chat: Harness) -> Non
     for word in codes_in(shown) | {"AFALSCH1"}:
         await refused(chat, f"/ausrichter {word}", "👉", **stranger)
         await refused(chat, f"/kapitaen {word}", "👉", **stranger)
-    await refused(chat, "/setzen", "keine Liga", **stranger)
+    await refused(chat, "/setzen", "gilt hier nicht", **stranger)
     await refused(chat, "/ergebnis Anna 999 9 0", **stranger)
     await refused(chat, "/aufstellung Süd fehlt", "Kapitän", chat_id=DESK, **STRANGER)
 
