@@ -34,9 +34,17 @@ from skatbot.handlers import admin
 from skatbot.handlers.command_like import COMMAND_LIKE
 from skatbot.handlers.runtime import CallbackUseCase, UseCase
 from skatbot.storage.unit import Session
-from skatbot.usecases.common.place_kinds import PlaceKind
+from skatbot.usecases.common.place_kinds import EVERYWHERE, PlaceKind
 from skatbot.usecases.common.reply import Command
-from skatbot.usecases.common.rights import TOURNAMENT_MANAGER
+from skatbot.usecases.common.rights import (
+    CLOSED_LIST_STAKE,
+    LIST_DELETER,
+    LIST_MANAGER,
+    PERSON,
+    PLACE_DELETER,
+    TOURNAMENT_MANAGER,
+    WHO_IS_WHO,
+)
 from skatbot.usecases.common.serving import Target, at, serve
 
 DESK = PlaceKind.TOURNAMENT_DESK
@@ -249,17 +257,17 @@ ROUTES: list[Route] = [
     command("umbenennen", lazy("sheet.commands:umbenennen"), "Anzeigenamen ändern", write=True),
     command("wert", lazy("sheet.commands:wert"), "Spielwert berechnen, ohne einzutragen"),
     # heavy: a tournament's export (up to 1,000 participants) is computed in a worker thread
-    command("export", lazy("place.export:export"), "Liste als JSON", heavy=True, document=True),
+    command("export", (at(DESK, "place.export:export_at_desk", parse="place.words:words"), at(EVERYWHERE - {DESK}, "place.export:export", parse="place.words:words")), "Liste als JSON", heavy=True, document=True),
     # PDFs take 50-100 ms to render: in a worker thread, not on the event loop
-    command("pdf", lazy("place.documents:pdf"), "Liste als PDF", heavy=True, document=True),
-    command("abschluss", lazy("place.documents:abschluss"), "Serie abschließen (mit PDF)", write=True, heavy=True),
-    # chat admins may open a closed list again
-    command("oeffnen", lazy("place.documents:oeffnen"), "Abgeschlossene Serie wieder öffnen (Admins)", write=True, admin=True),
+    command("pdf", at(EVERYWHERE, "place.documents:pdf", parse="place.words:words"), "Liste als PDF", heavy=True, document=True),
+    command("abschluss", at(EVERYWHERE, "place.documents:abschluss", parse="place.documents:parse_close"), "Serie abschließen (mit PDF)", write=True, heavy=True),
+    # the latest list's creator and the chat's admins may open it again
+    command("oeffnen", at(EVERYWHERE, "place.documents:oeffnen", parse="place.documents:parse_reopen", right=LIST_MANAGER), "Abgeschlossene Serie wieder öffnen (Admins)", write=True),
     command("weiter", lazy("evening.commands:weiter"), "Neue Serie mit denselben Spielern", write=True),
     command("statistik", lazy("season.statistics:statistik"), "Statistik des Chats – /statistik NAME für einen Spieler", heavy=True),
     command("abend", lazy("evening.commands:abend"), "Alle Serien des Abends mit Summe je Spieler: /abend [pdf]", heavy=True),
-    command("ich", lazy("people.persons:ich"), "Wer bin ich? /ich NAME verknüpft dich mit deinem Namen", write=True),
-    command("spieler", lazy("people.persons:spieler"), "Spieler des Chats; /spieler zusammen A B – zwei Schreibweisen, eine Person", write=True),
+    command("ich", at(EVERYWHERE, "people.persons:ich", parse="people.persons:parse_ich", right={"LinkName": PERSON}), "Wer bin ich? /ich NAME verknüpft dich mit deinem Namen", write=True),
+    command("spieler", at(EVERYWHERE, "people.persons:spieler", parse="people.persons:parse_spieler", right={"Merge": WHO_IS_WHO, "Split": WHO_IS_WHO}), "Spieler des Chats; /spieler zusammen A B – zwei Schreibweisen, eine Person", write=True),
     # a season replays every closed list of the place: in a worker thread
     command("saison", lazy("season.commands:saison"), "Saisontabelle: /saison [2026 | märz 2026 | von … bis …] [pdf]", heavy=True),
     command("saisonregeln", lazy("season.commands:saisonregeln"), "Zählweise der Saison: /saisonregeln summe|schnitt beste N mindestens N", write=True),
@@ -270,9 +278,9 @@ ROUTES: list[Route] = [
     command("krank", lazy("house.commands:krank"), "Hausregeln: vor dem Ramsch krank melden", write=True),
     command("gesund", lazy("house.commands:gesund"), "Hausregeln: alle gesund, es wird geramscht", write=True),
     command("startpunkte", lazy("house.commands:startpunkte"), "Hausregeln: Startpunkte setzen", write=True),
-    # admin=True: the stake of a closed list (/einsatz … liste N) is for its creator and the admins
-    command("einsatz", lazy("money.stakes:einsatz"), "Geld: Einsatz pro Punkt: /einsatz 1 ct [kasse]", write=True, admin=True),
-    command("abrechnung", lazy("place.abrechnung:abrechnung"), "Geld: wer wem was zahlt (Turnier: wer was zahlt)", heavy=True),
+    # the stake of a closed list (/einsatz … liste N) is for its creator and the admins; a desk keeps no lists
+    command("einsatz", at(EVERYWHERE - {DESK}, "money.stakes:einsatz", parse="money.stakes:parse", right={"StakeOfList": CLOSED_LIST_STAKE}), "Geld: Einsatz pro Punkt: /einsatz 1 ct [kasse]", write=True),
+    command("abrechnung", (at(DESK, "place.abrechnung:dues", parse="place.words:words"), at(EVERYWHERE - {DESK}, "place.abrechnung:abrechnung", parse="place.words:words")), "Geld: wer wem was zahlt (Turnier: wer was zahlt)", heavy=True),
     # Tournament management is for its creator and the chat's admins (admin=True); draws,
     # rankings and certificates of up to 1,000 participants run in a worker thread.
     command("turnier", lazy("tournament.desk:turnier"), "Preisskat: diesen Chat zur Turnierleitung machen · /turnier ende beendet es", write=True, admin=True),
@@ -312,19 +320,20 @@ ROUTES: list[Route] = [
     # a decentral day's host links their own chat (the code of /spieltag, valid on its date)
     command("ausrichter", lazy("league.setup:ausrichter"), "Liga: Spieltag ausrichten: /ausrichter CODE (Leitung: /ausrichter als Antwort)", write=True, admin=True),
     command("freigeben", lazy("league.results:freigeben"), "Liga: Spieltag freigeben – danach fest", write=True, admin=True),
-    # chat admins and the list's creator; asks first, then a confirmation button (v1:del:)
-    command("loeschen", lazy("place.admin:loeschen"), "Alle Daten dieses Chats löschen (mit Bestätigung)", write=True, admin=True),
-    command("hilfe", lazy("place.help:hilfe"), "Hilfe – /hilfe spiel · /hilfe haus · /hilfe turnier · /hilfe liga"),
-    command("help", lazy("place.help:hilfe"), HIDDEN),  # the English alias of /hilfe
+    # everything: the chat admins; the latest list: also its creator; at a desk a tournament: also its
+    # creator (checked on what the question named). Asks first, then a confirmation button (v1:del:)
+    command("loeschen", (at(DESK, "place.admin:loeschen", parse="place.admin:parse_at_desk", right={"AskList": LIST_DELETER, "ConfirmList": LIST_DELETER}), at(EVERYWHERE - {DESK}, "place.admin:loeschen", parse="place.admin:parse", right={"AskWhole": PLACE_DELETER, "ConfirmWhole": PLACE_DELETER, "AskList": LIST_DELETER, "ConfirmList": LIST_DELETER})), "Alle Daten dieses Chats löschen (mit Bestätigung)", write=True),
+    command("hilfe", at(EVERYWHERE, "place.help:hilfe", parse="place.help:parse_topic"), "Hilfe – /hilfe spiel · /hilfe haus · /hilfe turnier · /hilfe liga"),
+    command("help", at(EVERYWHERE, "place.help:hilfe", parse="place.help:parse_topic"), HIDDEN),  # the English alias of /hilfe
     # Telegram's "Start" button; in a group also a table's deep link (/start tisch_…)
-    command("start", lazy("place.help:start"), HIDDEN, write=True),
+    command("start", at(EVERYWHERE, "place.help:start", parse="place.help:parse_start"), HIDDEN, write=True),
     # Status updates.
     Route(Kind.MY_CHAT_MEMBER, "my chat member", admin.on_my_chat_member, updates=("my_chat_member",)),
     message("migrate", filters.StatusUpdate.MIGRATE, admin.on_migrate),  # group -> supergroup
     # Buttons (callback data v1:…, see keyboards.py). PTB takes the first pattern that matches.
     button("delete", r"^v1:del:", admin.on_delete_button),  # /loeschen's confirmation
-    button("close", r"^v1:(close|keep):", lazy("place.documents:close_tap"), heavy=True),  # /abschluss's question (a PDF)
-    button("me", r"^v1:me:", lazy("people.persons:me_tap")),  # "Das bin ich" under a new list
+    button("close", r"^v1:(close|keep):", at(EVERYWHERE, "place.documents:close_tap", parse="place.documents:parse_close_tap"), heavy=True),  # /abschluss's question (a PDF)
+    button("me", r"^v1:me:", at(EVERYWHERE, "people.persons:me_tap", parse="people.persons:parse_me_tap")),  # "Das bin ich" under a new list
     button("claim", r"^v1:ic:", lazy("people.persons:claim_tap")),  # a table confirms a name
     button("reading", r"^v1:nu:", lazy("sheet.commands:reading_tap")),  # which table a doubtful /neu means
     button("sign", r"^v1:tu:", lazy("tournament.tables:sign_tap")),  # a tournament table signs its closed list
