@@ -18,9 +18,11 @@ Each first answers with a warning and asks for ``… ja`` or a press on the butt
 question named (that list, that tournament, everything as it was), or nothing and says what
 changed; a typed ``ja`` answers only its sender's own question. Without any question,
 ``/loeschen ja`` (away from a desk), ``/loeschen liste ja`` and ``/loeschen turnier [N] ja``
-are one-step orders. The admin check needs the Bot API
-(``getChatMember``): the route asks before the transaction (``admin=True``) and passes
-``Command.is_admin``.
+are one-step orders. Who may is declared on the route (``common/rights.py``:
+``PLACE_DELETER``, ``LIST_DELETER``, checked by :func:`whole_deleter` and
+:func:`list_deleter`; both ask Telegram whether the sender is a chat admin, getChatMember,
+before the transaction); what a confirmation deletes - a tournament, or everything when the
+sender's question named it - is checked here, on what the question named.
 
 Forum topics are places of their own (``storage.places``): ``/loeschen`` in a topic deletes
 that topic's data and nothing else; in General (or a chat without topics) the chat's own data
@@ -186,11 +188,11 @@ def _ask_again(session: Session, target: str, desk: bool) -> str:
     return "/loeschen alles" if desk else "/loeschen"
 
 
-def ask(session: Session, cmd: Command, is_admin: bool) -> Reply:
-    """``/loeschen`` (at a desk ``/loeschen alles``): warn, and ask."""
+def ask(session: Session, cmd: Command) -> Reply:
+    """``/loeschen`` (at a desk ``/loeschen alles``): warn, and ask (who may: the route's
+    right, at a desk :func:`desk_loeschen`)."""
     if not chats.has_data(session, cmd.place_id):
         return Reply(f"ℹ️ In {cmd.here} ist nichts gespeichert.")
-    _check_whole(session, cmd, is_admin)
     shown = _place_shown(session, cmd)
     nonce = confirm.ask(session, cmd, confirm.DELETE, shown)
     this = "dieses Themas" if cmd.thread_id else "dieses Chats"
@@ -238,8 +240,6 @@ def _confirm_delete(
     """``/loeschen ja`` or the button of a question about the place or a tournament. Away
     from a desk ``/loeschen ja`` without a question is the one-step order (admins only: the
     route's right, ``whole_deleter``, checked it for the typed one)."""
-    if nonce is None and not desk:
-        _check_whole(session, cmd, is_admin)
     shown = confirm.answer(
         session,
         cmd,
@@ -275,13 +275,20 @@ def _confirm_delete(
 
 
 def _check_list(session: Session, cmd: Command, is_admin: bool) -> lists_store.ListInfo:
-    """The latest list, if the sender may delete it (else the refusal)."""
+    """The latest list, if the sender may delete it (else the refusal): a confirmation's
+    check, also of the button, whose route is Telegram glue and declares no right."""
+    if lists_store.latest_list(session, cmd.place_id) is not None:
+        check_manager(
+            session, cmd.place_id, cmd.user_id, is_admin, "Diese Liste löschen", "/loeschen liste"
+        )
+    return _deletable_list(session, cmd)
+
+
+def _deletable_list(session: Session, cmd: Command) -> lists_store.ListInfo:
+    """The latest list, unless there is none or it is a tournament table's."""
     latest = lists_store.latest_list(session, cmd.place_id)
     if latest is None:
         raise RuleError(f"In {cmd.here} gibt es keine Liste.", hint="Neu: /neu Anna Bernd Carla")
-    check_manager(
-        session, cmd.place_id, cmd.user_id, is_admin, "Diese Liste löschen", "/loeschen liste"
-    )
     if table_by_list(session, latest.id) is not None:
         raise RuleError(
             "Das ist die Liste eines Tisches im Turnier – ihr Ergebnis gehört zum Turnier.",
@@ -312,8 +319,9 @@ def _rest_line(session: Session, cmd: Command) -> str:
     )
 
 
-def ask_list(session: Session, cmd: Command, is_admin: bool) -> Reply:
-    latest = _check_list(session, cmd, is_admin)
+def ask_list(session: Session, cmd: Command) -> Reply:
+    """``/loeschen liste``: warn, and ask (who may: the route's right, ``list_deleter``)."""
+    latest = _deletable_list(session, cmd)
     lists, _ = chats.count_lists_and_games(session, cmd.place_id)
     shown = _list_shown(session, latest)
     nonce = confirm.ask(session, cmd, confirm.DELETE_LIST, shown)
@@ -475,12 +483,12 @@ def loeschen(
     if isinstance(request, AtDesk):
         return desk_loeschen(session, cmd, request.words)
     if isinstance(request, AskList):
-        return ask_list(session, cmd, is_admin)
+        return ask_list(session, cmd)
     if isinstance(request, ConfirmList):
         return confirm_list(session, cmd, is_admin, None)
     if isinstance(request, ConfirmWhole):
         return _confirm_delete(session, cmd, is_admin, None, desk=False)
-    return ask(session, cmd, is_admin)
+    return ask(session, cmd)
 
 
 # --- at a tournament desk: one tournament or everything ----------------------------------------
@@ -517,8 +525,10 @@ def desk_loeschen(session: Session, cmd: Command, words: Sequence[str]) -> Reply
         words, folded = [], []  # "/loeschen turnier": the newest
     if len(folded) == 1 and folded[0] in CONFIRM_WORDS:
         return _confirm_delete(session, cmd, cmd.is_admin, None, desk=True)
-    if folded == ["alles"]:
-        return ask(session, cmd, cmd.is_admin)
+    if folded == ["alles"]:  # everything of the place: the admins alone
+        if chats.has_data(session, cmd.place_id):
+            _check_whole(session, cmd, cmd.is_admin)
+        return ask(session, cmd)
     t, rest = tournament_season.pick(session, cmd, words)
     check_tournament_deleter(cmd, cmd.is_admin, t)
     if rest:
