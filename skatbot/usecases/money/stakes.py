@@ -32,6 +32,7 @@ from skatbot.usecases.common.places import owns
 from skatbot.usecases.common.reply import Command, Reply
 from skatbot.usecases.common.rich import Block, Cell, Paragraph, RichDoc, Table
 from skatbot.usecases.evening.commands import evening_lists
+from skatbot.usecases.money import texts as stake_texts
 from skatbot.usecases.sheet.commands import list_number_word, picked_list
 
 # --- stakes of a list -----------------------------------------------------------------------
@@ -194,7 +195,9 @@ def parse(cmd: Command) -> ShowStake | SetStake | StakeOfList:
     return SetStake(m.parse_stake([w for w in cmd.args if w.casefold() not in START_WORDS]), carry)
 
 
-def einsatz(session: Session, place: Place, request: ShowStake | SetStake | StakeOfList) -> Reply:
+def einsatz(
+    session: Session, place: Place, request: ShowStake | SetStake | StakeOfList
+) -> stake_texts.StakeShown | stake_texts.StakeSet | stake_texts.ListStakeSet:
     """``/einsatz BETRAG [paarweise|kasse|verlustspiel]``, ``/einsatz aus``, ``/einsatz``,
     ``/einsatz BETRAG liste N``. A Preisskat desk keeps no lists: the route serves it not."""
     if isinstance(request, StakeOfList):
@@ -204,39 +207,30 @@ def einsatz(session: Session, place: Place, request: ShowStake | SetStake | Stak
     return _set_stake(session, place, request)
 
 
-def _show_stake(session: Session, place: Place) -> Reply:
+def _show_stake(session: Session, place: Place) -> stake_texts.StakeShown:
     running = lists_store.open_list(session, place.id)
     latest = running or lists_store.latest_list(session, place.id)
     current = money_store.latest(session, place.id, money_store.STAKE)
     stake = None if current is None else m.Stake.from_json(current)
-    lines = [
-        "💶 Einsatz: "
-        + (escape(stake.label) if stake else "keiner")
-        + " (gilt, bis er mit /einsatz geändert wird)."
-    ]
-    if latest is not None:
-        of_list = stake_of(session, latest)
-        if (of_list is None) != (stake is None) or (of_list and of_list != stake):
-            label = of_list.label if of_list else "keiner"
-            lines.append(f"Für die {'laufende' if running else 'letzte'} Liste: {escape(label)}.")
-    lines.append("Setzen: " + m.STAKE_EXAMPLE + " · ohne Geld: /einsatz aus")
-    return Reply("\n".join(lines))
+    of_list = stake_of(session, latest) if latest is not None else None
+    differs = latest is not None and of_list != stake
+    return stake_texts.StakeShown(stake, of_list, differs, running is not None)
 
 
 def _stake_scope(
     session: Session, running: lists_store.ListInfo | None, latest: lists_store.ListInfo | None
-) -> tuple[int, str]:
-    """From which list a new stake of the place holds, and how the reply says so."""
+) -> tuple[int, stake_texts.Scope]:
+    """From which list a new stake of the place holds."""
     if running is not None:
-        return running.id, "für die laufende Liste und alle folgenden"
+        return running.id, stake_texts.Scope.RUNNING
     if latest is not None and stake_of(session, latest) is None:
-        return latest.id, "für die zuletzt gespielte Liste und alle folgenden"
+        return latest.id, stake_texts.Scope.LATEST
     if latest is not None:
-        return latest.id + 1, "ab der nächsten Liste"
-    return 0, "für alle Listen"
+        return latest.id + 1, stake_texts.Scope.NEXT
+    return 0, stake_texts.Scope.ALL
 
 
-def _set_stake(session: Session, place: Place, request: SetStake) -> Reply:
+def _set_stake(session: Session, place: Place, request: SetStake) -> stake_texts.StakeSet:
     running = lists_store.open_list(session, place.id)
     latest = running or lists_store.latest_list(session, place.id)
     stake = request.stake
@@ -245,25 +239,16 @@ def _set_stake(session: Session, place: Place, request: SetStake) -> Reply:
     value: dict[str, object] = {"per_point": "0", "method": "paarweise"}
     if stake is not None:
         value = dict(stake.to_json())
-    carry = request.carry_start and stake is not None
-    if carry:
+    carries_start = request.carry_start and stake is not None
+    if carries_start:
         value["start"] = True
-    notice = _stake_change_notice(session, place, running, stake)
+    changed = _stake_changed(session, place, running, stake)
     asker = place.asker
     money_store.add(
         session, place.id, money_store.STAKE, value, from_list=from_list,
         user_id=asker.user_id, update_id=asker.update_id,
     )  # fmt: skip
-    if stake is None:
-        return Reply(
-            notice + f"💶 Ohne Einsatz – {scope} in {place.here}. Wieder mit Geld: /einsatz 1 ct"
-        )
-    start = "Startpunkte zählen beim Geld mit.\n" if request.carry_start else ""
-    return Reply(
-        notice + f"💶 Einsatz: <b>{escape(stake.label)}</b> – gilt {scope} in {place.here}, "
-        "bis ihr ihn mit /einsatz ändert (ohne Geld: /einsatz aus).\n"
-        f"{start}Wer wem was zahlt: /abrechnung"
-    )
+    return stake_texts.StakeSet(stake, scope, place.here, carries_start, changed)
 
 
 def closed_list_manager(session: Session, place: Place, request: object) -> None:
@@ -283,7 +268,9 @@ def closed_list_manager(session: Session, place: Place, request: object) -> None
     )
 
 
-def _stake_of_earlier_list(session: Session, place: Place, request: StakeOfList) -> Reply:
+def _stake_of_earlier_list(
+    session: Session, place: Place, request: StakeOfList
+) -> stake_texts.ListStakeSet:
     """``/einsatz BETRAG liste N``: the stake of list N alone (an earlier series of the
     evening played without one); the chat's stake and the other lists keep theirs. Who may
     change a closed list's stake is the route's right (``closed_list_manager``)."""
@@ -299,14 +286,7 @@ def _stake_of_earlier_list(session: Session, place: Place, request: StakeOfList)
         session, place.id, money_store.STAKE, {**value, "only": lst.id}, from_list=lst.id,
         user_id=place.asker.user_id, update_id=place.asker.update_id,
     )  # fmt: skip
-    label = f"<b>{escape(stake.label)}</b>" if stake else "ohne Einsatz"
-    settle = f"Abrechnen: /abrechnung {number}"
-    if _in_latest_evening(session, place, lst):
-        settle += " · den ganzen Abend: /abrechnung abend"
-    return Reply(
-        f"💶 Liste {number}: {label} – nur diese Liste; die anderen behalten ihren Einsatz.\n"
-        + settle
-    )
+    return stake_texts.ListStakeSet(number, stake, _in_latest_evening(session, place, lst))
 
 
 def _in_latest_evening(session: Session, place: Place, lst: lists_store.ListInfo) -> bool:
@@ -319,39 +299,20 @@ def _in_latest_evening(session: Session, place: Place, lst: lists_store.ListInfo
     return len(evening) > 1 and lst.id in {e.id for e in evening}
 
 
-def _stake_change_notice(
+def _stake_changed(
     session: Session, place: Place, running: lists_store.ListInfo | None, new: m.Stake | None
-) -> str:
+) -> stake_texts.StakeChanged | None:
     """The table is told when the money of a list it is playing changes: who changed it,
     from what to what, and that the games already played count with the new stake."""
     if running is None:
-        return ""
+        return None
     old = stake_of(session, running)
     if old == new:
-        return ""
+        return None
     played = lists_store.load(session, running).sheet.games_played
     if not played:
-        return ""
-    who = escape(place.asker.name) if place.asker.name else "jemand"
-    before = escape(old.label) if old else "keiner"
-    after = escape(new.label) if new else "keiner"
-    games = (
-        "das Spiel, das schon gespielt ist"
-        if played == 1
-        else f"die {played} Spiele, die schon gespielt sind"
-    )
-    return (
-        f"📣 <b>An alle am Tisch:</b> {who} hat den Einsatz der laufenden Liste geändert – "
-        f"{before} → {after}; die Änderung gilt auch für {games}. "
-        f"Zurück: {_stake_command(old)}\n"
-    )
-
-
-def _stake_command(stake: m.Stake | None) -> str:
-    """The /einsatz line that sets ``stake`` again (parse_stake reads it back)."""
-    if stake is None:
-        return "/einsatz aus"
-    return f"/einsatz {m.format_stake(stake.per_point)} {stake.method.value}"
+        return None
+    return stake_texts.StakeChanged(place.asker.name, old, new, played)
 
 
 def list_settlement_reply(session: Session, cmd: Command) -> Reply:
