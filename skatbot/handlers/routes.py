@@ -39,12 +39,18 @@ from skatbot.handlers.route import Lazy as Lazy
 from skatbot.handlers.route import Route as Route
 from skatbot.usecases.common.place_kinds import EVERYWHERE, PLAYING, PlaceKind
 from skatbot.usecases.common.rights import (
+    CLOSED_LIST_STAKE,
     DAY_RUNNER,
     LEAGUE_MANAGER,
+    LIST_DELETER,
+    LIST_MANAGER,
+    PERSON,
+    PLACE_DELETER,
     SEASON_COUNTING,
     TABLE_LINKER,
     TEAM_CAPTAIN,
     TOURNAMENT_MANAGER,
+    WHO_IS_WHO,
 )
 from skatbot.usecases.common.serving import Target, at
 
@@ -173,17 +179,17 @@ ROUTES: list[Route] = [
     command("umbenennen", lazy("sheet.commands:umbenennen"), "Anzeigenamen ändern", write=True),
     command("wert", lazy("sheet.commands:wert"), "Spielwert berechnen, ohne einzutragen"),
     # heavy: a tournament's export (up to 1,000 participants) is computed in a worker thread
-    command("export", lazy("place.export:export"), "Liste als JSON", heavy=True, document=True),
+    command("export", (at(DESK, "place.export:export_at_desk", parse="place.words:words"), at(EVERYWHERE - {DESK}, "place.export:export", parse="place.words:words")), "Liste als JSON", heavy=True, document=True),
     # PDFs take 50-100 ms to render: in a worker thread, not on the event loop
-    command("pdf", lazy("place.documents:pdf"), "Liste als PDF", heavy=True, document=True),
-    command("abschluss", lazy("place.documents:abschluss"), "Serie abschließen (mit PDF)", write=True, heavy=True),
-    # chat admins may open a closed list again
-    command("oeffnen", lazy("place.documents:oeffnen"), "Abgeschlossene Serie wieder öffnen (Admins)", write=True, admin=True),
+    command("pdf", at(EVERYWHERE, "place.documents:pdf", parse="place.words:words"), "Liste als PDF", heavy=True, document=True),
+    command("abschluss", at(EVERYWHERE, "place.documents:abschluss", parse="place.documents:parse_close"), "Serie abschließen (mit PDF)", write=True, heavy=True),
+    # the latest list's creator and the chat's admins may open it again
+    command("oeffnen", at(EVERYWHERE, "place.documents:oeffnen", parse="place.documents:parse_reopen", right=LIST_MANAGER), "Abgeschlossene Serie wieder öffnen (Admins)", write=True),
     command("weiter", at(PLAYING, "evening.commands:weiter"), "Neue Serie mit denselben Spielern", write=True),
     command("statistik", at(EVERYWHERE, "season.statistics:statistik", parse="season.statistics:parse"), "Statistik des Chats – /statistik NAME für einen Spieler", heavy=True),
     command("abend", at(EVERYWHERE, "evening.commands:abend", parse="evening.commands:parse"), "Alle Serien des Abends mit Summe je Spieler: /abend [pdf]", heavy=True),
-    command("ich", lazy("people.persons:ich"), "Wer bin ich? /ich NAME verknüpft dich mit deinem Namen", write=True),
-    command("spieler", lazy("people.persons:spieler"), "Spieler des Chats; /spieler zusammen A B – zwei Schreibweisen, eine Person", write=True),
+    command("ich", at(EVERYWHERE, "people.persons:ich", parse="people.persons:parse_ich", right={"LinkName": PERSON}), "Wer bin ich? /ich NAME verknüpft dich mit deinem Namen", write=True),
+    command("spieler", at(EVERYWHERE, "people.persons:spieler", parse="people.persons:parse_spieler", right={"Merge": WHO_IS_WHO, "Split": WHO_IS_WHO}), "Spieler des Chats; /spieler zusammen A B – zwei Schreibweisen, eine Person", write=True),
     # a season replays every closed list of the place: in a worker thread
     command("saison", at(EVERYWHERE, "season.commands:saison", parse="season.commands:parse"), "Saisontabelle: /saison [2026 | märz 2026 | von … bis …] [pdf]", heavy=True),
     command("saisonregeln", at(EVERYWHERE, "season.commands:saisonregeln", parse="season.commands:parse_rules", right={"SetSeasonRules": SEASON_COUNTING}), "Zählweise der Saison: /saisonregeln summe|schnitt beste N mindestens N", write=True),
@@ -194,9 +200,9 @@ ROUTES: list[Route] = [
     command("krank", at(PLAYING, "house.commands:krank"), "Hausregeln: vor dem Ramsch krank melden", write=True),
     command("gesund", at(PLAYING, "house.commands:gesund"), "Hausregeln: alle gesund, es wird geramscht", write=True),
     command("startpunkte", at(PLAYING, "house.commands:startpunkte"), "Hausregeln: Startpunkte setzen", write=True),
-    # admin=True: the stake of a closed list (/einsatz … liste N) is for its creator and the admins
-    command("einsatz", lazy("money.stakes:einsatz"), "Geld: Einsatz pro Punkt: /einsatz 1 ct [kasse]", write=True, admin=True),
-    command("abrechnung", lazy("place.abrechnung:abrechnung"), "Geld: wer wem was zahlt (Turnier: wer was zahlt)", heavy=True),
+    # the stake of a closed list (/einsatz … liste N) is for its creator and the admins; a desk keeps no lists
+    command("einsatz", at(EVERYWHERE - {DESK}, "money.stakes:einsatz", parse="money.stakes:parse", right={"StakeOfList": CLOSED_LIST_STAKE}), "Geld: Einsatz pro Punkt: /einsatz 1 ct [kasse]", write=True),
+    command("abrechnung", (at(DESK, "place.abrechnung:dues", parse="place.words:words"), at(EVERYWHERE - {DESK}, "place.abrechnung:abrechnung", parse="place.words:words")), "Geld: wer wem was zahlt (Turnier: wer was zahlt)", heavy=True),
     # Tournament management is for its creator and the chat's admins (admin=True); draws,
     # rankings and certificates of up to 1,000 participants run in a worker thread.
     command("turnier", lazy("tournament.desk:turnier"), "Preisskat: diesen Chat zur Turnierleitung machen · /turnier ende beendet es", write=True, admin=True),
@@ -236,19 +242,20 @@ ROUTES: list[Route] = [
     # a decentral day's host links their own chat (the code of /spieltag, valid on its date)
     command("ausrichter", (at(LEAGUE_DESK, "league.setup:ausrichter", parse="league.setup:parse_ausrichter", right={"NameHost": LEAGUE_MANAGER}), at(PLAYING | {HOST}, "league.setup:ausrichter", parse="league.setup:parse_host_code")), "Liga: Spieltag ausrichten: /ausrichter CODE (Leitung: /ausrichter als Antwort)", write=True),
     command("freigeben", at(LEAGUE_DESK, "league.results:freigeben", parse="league.results:parse_freigeben", right=LEAGUE_MANAGER), "Liga: Spieltag freigeben – danach fest", write=True),
-    # chat admins and the list's creator; asks first, then a confirmation button (v1:del:)
-    command("loeschen", lazy("place.admin:loeschen"), "Alle Daten dieses Chats löschen (mit Bestätigung)", write=True, admin=True),
-    command("hilfe", lazy("place.help:hilfe"), "Hilfe – /hilfe spiel · /hilfe haus · /hilfe turnier · /hilfe liga"),
-    command("help", lazy("place.help:hilfe"), HIDDEN),  # the English alias of /hilfe
+    # everything: the chat admins; the latest list: also its creator; at a desk a tournament: also its
+    # creator (checked on what the question named). Asks first, then a confirmation button (v1:del:)
+    command("loeschen", (at(DESK, "place.admin:loeschen", parse="place.admin:parse_at_desk", right={"AskList": LIST_DELETER, "ConfirmList": LIST_DELETER}), at(EVERYWHERE - {DESK}, "place.admin:loeschen", parse="place.admin:parse", right={"AskWhole": PLACE_DELETER, "ConfirmWhole": PLACE_DELETER, "AskList": LIST_DELETER, "ConfirmList": LIST_DELETER})), "Alle Daten dieses Chats löschen (mit Bestätigung)", write=True),
+    command("hilfe", at(EVERYWHERE, "place.help:hilfe", parse="place.help:parse_topic"), "Hilfe – /hilfe spiel · /hilfe haus · /hilfe turnier · /hilfe liga"),
+    command("help", at(EVERYWHERE, "place.help:hilfe", parse="place.help:parse_topic"), HIDDEN),  # the English alias of /hilfe
     # Telegram's "Start" button; in a group also a table's deep link (/start tisch_…)
-    command("start", lazy("place.help:start"), HIDDEN, write=True),
+    command("start", at(EVERYWHERE, "place.help:start", parse="place.help:parse_start"), HIDDEN, write=True),
     # Status updates.
     Route(Kind.MY_CHAT_MEMBER, "my chat member", admin.on_my_chat_member, updates=("my_chat_member",)),
     message("migrate", filters.StatusUpdate.MIGRATE, admin.on_migrate),  # group -> supergroup
     # Buttons (callback data v1:…, see keyboards.py). PTB takes the first pattern that matches.
     button("delete", r"^v1:del:", admin.on_delete_button),  # /loeschen's confirmation
-    button("close", r"^v1:(close|keep):", lazy("place.documents:close_tap"), heavy=True),  # /abschluss's question (a PDF)
-    button("me", r"^v1:me:", lazy("people.persons:me_tap")),  # "Das bin ich" under a new list
+    button("close", r"^v1:(close|keep):", at(EVERYWHERE, "place.documents:close_tap", parse="place.documents:parse_close_tap"), heavy=True),  # /abschluss's question (a PDF)
+    button("me", r"^v1:me:", at(EVERYWHERE, "people.persons:me_tap", parse="people.persons:parse_me_tap")),  # "Das bin ich" under a new list
     button("claim", r"^v1:ic:", at(PLAYING, "people.persons:claim", parse="people.persons:parse_claim")),  # a table confirms a name
     button("reading", r"^v1:nu:", lazy("sheet.commands:reading_tap")),  # which table a doubtful /neu means
     button("sign", r"^v1:tu:", at(PLAYING, "tournament.tables:sign", parse="tournament.tables:parse_sign")),  # a tournament table signs its closed list

@@ -114,6 +114,21 @@ TABLE_LINKER: Final = Right("a player of that table", {"*": "tables.lifecycle:ma
 
 
 # --- the place: documents, deletion, money, people ---------------------------------------------
+# A list as a whole (/oeffnen): the latest list's creator and the chat's admins.
+LIST_MANAGER: Final = Right("list manager", {"*": "place.documents:list_manager"}, asks_admin=True)
+# /loeschen liste: the latest list alone, for its creator and the chat's admins.
+LIST_DELETER: Final = Right("list manager", {"*": "place.admin:list_deleter"}, asks_admin=True)
+# /loeschen (away from a desk; at a desk /loeschen alles): everything of the place, for the
+# chat's admins alone (the refusal names what the sender may delete instead).
+PLACE_DELETER: Final = Right("admin", {"*": "place.admin:whole_deleter"}, asks_admin=True)
+# /einsatz … liste N: a closed list's money is changed like the list itself, by its creator
+# and the chat's admins; an open list's by anyone at the table.
+CLOSED_LIST_STAKE: Final = Right(
+    "list manager", {"*": "money.stakes:closed_list_manager"}, asks_admin=True
+)
+# /spieler zusammen|trennen: who is who is the table's own knowledge, open to anyone at the
+# place (a merge is undone the same way, and never joins two names of one list).
+WHO_IS_WHO: Final = Right("anyone")
 
 
 # --- house rules, seasons, evenings, display ---------------------------------------------------

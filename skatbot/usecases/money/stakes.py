@@ -14,6 +14,7 @@ starts with the next list. The reply says which.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from html import escape
 from typing import Any
 
@@ -23,14 +24,15 @@ from skatbot.rules.numbers import is_number
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import lists as lists_store
 from skatbot.storage import money as money_store
-from skatbot.storage import tournament as trepo
-from skatbot.storage.database import ensure_chat, lock_chat
+from skatbot.storage.database import ensure_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import rich, texts
+from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.places import owns
 from skatbot.usecases.common.reply import Command, Reply
 from skatbot.usecases.common.rich import Block, Cell, Paragraph, RichDoc, Table
 from skatbot.usecases.evening.commands import evening_lists
+from skatbot.usecases.money import texts as stake_texts
 from skatbot.usecases.sheet.commands import list_number_word, picked_list
 
 # --- stakes of a list -----------------------------------------------------------------------
@@ -156,150 +158,161 @@ def export_money(session: Session, loaded: lists_store.LoadedList) -> dict[str, 
     }
 
 
-def _refuse_at_desk(session: Session, cmd: Command, what: str) -> None:
-    if trepo.tournament_of(session, cmd.place_id) is not None:
-        raise RuleError(
-            f"{what} gilt für Listen am Tisch; hier ist die Turnierleitung eines Turniers.",
-            hint="Turniergeld: /gebuehren, /preise, /kasse.",
-        )
+# --- /einsatz -------------------------------------------------------------------------------
 
 
-def einsatz(session: Session, cmd: Command) -> Reply:
-    """``/einsatz BETRAG [paarweise|kasse|verlustspiel]``, ``/einsatz aus``, ``/einsatz``."""
-    _refuse_at_desk(session, cmd, "Der Einsatz")
-    running = lists_store.open_list(session, cmd.place_id)
-    latest = running or lists_store.latest_list(session, cmd.place_id)
+@dataclass(frozen=True)
+class ShowStake:
+    """``/einsatz``: the place's stake, and the list's when it differs."""
+
+
+@dataclass(frozen=True)
+class SetStake:
+    """``/einsatz BETRAG [ART] [startpunkte]`` or ``/einsatz aus`` (``stake`` None)."""
+
+    stake: m.Stake | None
+    carry_start: bool
+
+
+@dataclass(frozen=True)
+class StakeOfList:
+    """``/einsatz BETRAG liste N``: the stake of list N alone."""
+
+    number: int
+    stake: m.Stake | None
+    words: tuple[str, ...]  # as typed, for the refusal's hint
+
+
+def parse(cmd: Command) -> ShowStake | SetStake | StakeOfList:
     if not cmd.args:
-        current = money_store.latest(session, cmd.place_id, money_store.STAKE)
-        stake = None if current is None else m.Stake.from_json(current)
-        lines = [
-            "💶 Einsatz: "
-            + (escape(stake.label) if stake else "keiner")
-            + " (gilt, bis er mit /einsatz geändert wird)."
-        ]
-        if latest is not None:
-            of_list = stake_of(session, latest)
-            if (of_list is None) != (stake is None) or (of_list and of_list != stake):
-                label = of_list.label if of_list else "keiner"
-                lines.append(
-                    f"Für die {'laufende' if running else 'letzte'} Liste: {escape(label)}."
-                )
-        lines.append("Setzen: " + m.STAKE_EXAMPLE + " · ohne Geld: /einsatz aus")
-        return Reply("\n".join(lines))
+        return ShowStake()
     words = [w.casefold() for w in cmd.args]
     if "liste" in words[:-1] and is_number(words[words.index("liste") + 1]):
-        return _stake_of_earlier_list(session, cmd, words.index("liste"))
-    carry = any(w.casefold() in START_WORDS for w in cmd.args)
-    stake = m.parse_stake([w for w in cmd.args if w.casefold() not in START_WORDS])
-    ensure_chat(session, cmd.place_id, lock=True)
-    lock_chat(session, cmd.place_id)
+        at = words.index("liste")
+        stake = m.parse_stake([*cmd.args[:at], *cmd.args[at + 2 :]])
+        return StakeOfList(int(cmd.args[at + 1]), stake, cmd.args)
+    carry = any(w in START_WORDS for w in words)
+    return SetStake(m.parse_stake([w for w in cmd.args if w.casefold() not in START_WORDS]), carry)
+
+
+def einsatz(
+    session: Session, place: Place, request: ShowStake | SetStake | StakeOfList
+) -> stake_texts.StakeShown | stake_texts.StakeSet | stake_texts.ListStakeSet:
+    """``/einsatz BETRAG [paarweise|kasse|verlustspiel]``, ``/einsatz aus``, ``/einsatz``,
+    ``/einsatz BETRAG liste N``. A Preisskat desk keeps no lists: the route serves it not."""
+    if isinstance(request, StakeOfList):
+        return _stake_of_earlier_list(session, place, request)
+    if isinstance(request, ShowStake):
+        return _show_stake(session, place)
+    return _set_stake(session, place, request)
+
+
+def _show_stake(session: Session, place: Place) -> stake_texts.StakeShown:
+    running = lists_store.open_list(session, place.id)
+    latest = running or lists_store.latest_list(session, place.id)
+    current = money_store.latest(session, place.id, money_store.STAKE)
+    stake = None if current is None else m.Stake.from_json(current)
+    of_list = stake_of(session, latest) if latest is not None else None
+    differs = latest is not None and of_list != stake
+    return stake_texts.StakeShown(stake, of_list, differs, running is not None)
+
+
+def _stake_scope(
+    session: Session, running: lists_store.ListInfo | None, latest: lists_store.ListInfo | None
+) -> tuple[int, stake_texts.Scope]:
+    """From which list a new stake of the place holds."""
     if running is not None:
-        from_list, scope = running.id, "für die laufende Liste und alle folgenden"
-    elif latest is not None and stake_of(session, latest) is None:
-        from_list, scope = latest.id, "für die zuletzt gespielte Liste und alle folgenden"
-    elif latest is not None:
-        from_list, scope = latest.id + 1, "ab der nächsten Liste"
-    else:
-        from_list, scope = 0, "für alle Listen"
+        return running.id, stake_texts.Scope.RUNNING
+    if latest is not None and stake_of(session, latest) is None:
+        return latest.id, stake_texts.Scope.LATEST
+    if latest is not None:
+        return latest.id + 1, stake_texts.Scope.NEXT
+    return 0, stake_texts.Scope.ALL
+
+
+def _set_stake(session: Session, place: Place, request: SetStake) -> stake_texts.StakeSet:
+    running = lists_store.open_list(session, place.id)
+    latest = running or lists_store.latest_list(session, place.id)
+    stake = request.stake
+    ensure_chat(session, place.id)  # the stake's row refers to it
+    from_list, scope = _stake_scope(session, running, latest)
     value: dict[str, object] = {"per_point": "0", "method": "paarweise"}
     if stake is not None:
         value = dict(stake.to_json())
-    if carry and stake is not None:
+    carries_start = request.carry_start and stake is not None
+    if carries_start:
         value["start"] = True
-    notice = _stake_change_notice(session, cmd, running, stake)
+    changed = _stake_changed(session, place, running, stake)
+    asker = place.asker
     money_store.add(
-        session, cmd.place_id, money_store.STAKE, value, from_list=from_list,
-        user_id=cmd.user_id, update_id=cmd.update_id,
+        session, place.id, money_store.STAKE, value, from_list=from_list,
+        user_id=asker.user_id, update_id=asker.update_id,
     )  # fmt: skip
-    if stake is None:
-        return Reply(
-            notice + f"💶 Ohne Einsatz – {scope} in {cmd.here}. Wieder mit Geld: /einsatz 1 ct"
-        )
-    start = "Startpunkte zählen beim Geld mit.\n" if carry else ""
-    return Reply(
-        notice + f"💶 Einsatz: <b>{escape(stake.label)}</b> – gilt {scope} in {cmd.here}, "
-        "bis ihr ihn mit /einsatz ändert (ohne Geld: /einsatz aus).\n"
-        f"{start}Wer wem was zahlt: /abrechnung"
+    return stake_texts.StakeSet(stake, scope, place.here, carries_start, changed)
+
+
+def closed_list_manager(session: Session, place: Place, request: object) -> None:
+    """The right ``rights.CLOSED_LIST_STAKE``: the money of a closed series is changed like the
+    series itself (``/oeffnen``), by its creator or the chat's admins; an open list's by anyone
+    (a list that is not there is the use case's refusal)."""
+    assert isinstance(request, StakeOfList)
+    lst = lists_store.numbered_list(session, place.id, request.number)
+    if lst is None or lst.status == "open" or place.asker.is_admin:
+        return
+    if owns(place.asker.user_id, lst.created_by):
+        return
+    raise RuleError(
+        f"Den Einsatz der abgeschlossenen Liste {request.number} ändern nur die Admins dieses "
+        "Chats und wer die Liste angelegt hat.",
+        hint=f"Bitte einen Admin, /einsatz {escape(' '.join(request.words))} zu schicken.",
     )
 
 
-def _stake_of_earlier_list(session: Session, cmd: Command, at: int) -> Reply:
+def _stake_of_earlier_list(
+    session: Session, place: Place, request: StakeOfList
+) -> stake_texts.ListStakeSet:
     """``/einsatz BETRAG liste N``: the stake of list N alone (an earlier series of the
-    evening played without one); the chat's stake and the other lists keep theirs."""
-    number = int(cmd.args[at + 1])
-    stake = m.parse_stake([*cmd.args[:at], *cmd.args[at + 2 :]])
-    ensure_chat(session, cmd.place_id, lock=True)
-    lock_chat(session, cmd.place_id)
-    lst = lists_store.numbered_list(session, cmd.place_id, number)
+    evening played without one); the chat's stake and the other lists keep theirs. Who may
+    change a closed list's stake is the route's right (``closed_list_manager``)."""
+    number, stake = request.number, request.stake
+    ensure_chat(session, place.id)  # the stake's row refers to it
+    lst = lists_store.numbered_list(session, place.id, number)
     if lst is None:
         raise RuleError(
-            f"In {cmd.here} gibt es keine Liste {number}.", hint="Alle Listen zeigt /listen."
-        )
-    if lst.status != "open" and not cmd.is_admin and not owns(cmd.user_id, lst.created_by):
-        # the money of a closed series is changed like the series itself (/oeffnen)
-        raise RuleError(
-            f"Den Einsatz der abgeschlossenen Liste {number} ändern nur die Admins dieses "
-            "Chats und wer die Liste angelegt hat.",
-            hint=f"Bitte einen Admin, /einsatz {escape(' '.join(cmd.args))} zu schicken.",
+            f"In {place.here} gibt es keine Liste {number}.", hint="Alle Listen zeigt /listen."
         )
     value = stake.to_json() if stake else {"per_point": "0", "method": "paarweise"}
     money_store.add(
-        session, cmd.place_id, money_store.STAKE, {**value, "only": lst.id}, from_list=lst.id,
-        user_id=cmd.user_id, update_id=cmd.update_id,
+        session, place.id, money_store.STAKE, {**value, "only": lst.id}, from_list=lst.id,
+        user_id=place.asker.user_id, update_id=place.asker.update_id,
     )  # fmt: skip
-    label = f"<b>{escape(stake.label)}</b>" if stake else "ohne Einsatz"
-    settle = f"Abrechnen: /abrechnung {number}"
-    if _in_latest_evening(session, cmd, lst):
-        settle += " · den ganzen Abend: /abrechnung abend"
-    return Reply(
-        f"💶 Liste {number}: {label} – nur diese Liste; die anderen behalten ihren Einsatz.\n"
-        + settle
-    )
+    return stake_texts.ListStakeSet(number, stake, _in_latest_evening(session, place, lst))
 
 
-def _in_latest_evening(session: Session, cmd: Command, lst: lists_store.ListInfo) -> bool:
+def _in_latest_evening(session: Session, place: Place, lst: lists_store.ListInfo) -> bool:
     """Whether ``/abrechnung abend`` settles ``lst`` with others: it is one of several
     series of the latest evening (the /weiter chain of the latest list)."""
-    latest = lists_store.latest_list(session, cmd.place_id)
+    latest = lists_store.latest_list(session, place.id)
     if latest is None:
         return False
     evening = evening_lists(session, latest)
     return len(evening) > 1 and lst.id in {e.id for e in evening}
 
 
-def _stake_change_notice(
-    session: Session, cmd: Command, running: lists_store.ListInfo | None, new: m.Stake | None
-) -> str:
+def _stake_changed(
+    session: Session, place: Place, running: lists_store.ListInfo | None, new: m.Stake | None
+) -> stake_texts.StakeChanged | None:
     """The table is told when the money of a list it is playing changes: who changed it,
     from what to what, and that the games already played count with the new stake."""
     if running is None:
-        return ""
+        return None
     old = stake_of(session, running)
     if old == new:
-        return ""
+        return None
     played = lists_store.load(session, running).sheet.games_played
     if not played:
-        return ""
-    who = escape(cmd.user_name) if cmd.user_name else "jemand"
-    before = escape(old.label) if old else "keiner"
-    after = escape(new.label) if new else "keiner"
-    games = (
-        "das Spiel, das schon gespielt ist"
-        if played == 1
-        else f"die {played} Spiele, die schon gespielt sind"
-    )
-    return (
-        f"📣 <b>An alle am Tisch:</b> {who} hat den Einsatz der laufenden Liste geändert – "
-        f"{before} → {after}; die Änderung gilt auch für {games}. "
-        f"Zurück: {_stake_command(old)}\n"
-    )
-
-
-def _stake_command(stake: m.Stake | None) -> str:
-    """The /einsatz line that sets ``stake`` again (parse_stake reads it back)."""
-    if stake is None:
-        return "/einsatz aus"
-    return f"/einsatz {m.format_stake(stake.per_point)} {stake.method.value}"
+        return None
+    return stake_texts.StakeChanged(place.asker.name, old, new, played)
 
 
 def list_settlement_reply(session: Session, cmd: Command) -> Reply:
@@ -403,14 +416,14 @@ def settlement_doc(
     return RichDoc(tuple(blocks))
 
 
-def evening_settlement(session: Session, cmd: Command) -> Reply:
+def evening_settlement(session: Session, place: Place) -> Reply:
     """The evening of /abend (the lists linked by /weiter on one day), each series settled
     under its own stake, the balances added per player (names matched as /abend does) and
     settled anew: the fewest transfers for the whole evening."""
-    latest = lists_store.latest_list(session, cmd.place_id)
+    latest = lists_store.latest_list(session, place.id)
     if latest is None:
         raise RuleError(
-            f"In {cmd.here} gibt es noch keine Liste.",
+            f"In {place.here} gibt es noch keine Liste.",
             hint="Starte eine mit /neu Anna Bernd Carla.",
         )
     lists = evening_lists(session, latest)

@@ -33,7 +33,6 @@ from skatbot.rules.numbers import is_number
 from skatbot.storage import claims, table_lists
 from skatbot.storage import lists as lists_store
 from skatbot.storage import people as people_store
-from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import keyboards
 from skatbot.usecases.common.names import clean_name, folded, full_stop, match_words, spellings
@@ -230,7 +229,6 @@ def _link(session: Session, cmd: Command, spelling: str) -> str | Claimed:
             "Dich kann ich keinem Namen zuordnen (anonym oder als Kanal geschrieben).",
             hint="Schreib /ich NAME als du selbst.",
         )
-    lock_chat(session, cmd.place_id)
     place = cmd.place_id
     d = _refresh(session, place)
     target = _ensure_stored(session, place, d, spelling)
@@ -457,53 +455,135 @@ def _confirm(session: Session, place: int, row: claims.NameClaim, by: str) -> An
     )
 
 
-def ich(session: Session, cmd: Command) -> Reply:
-    """/ich NAME links the sender's Telegram account to NAME; /ich shows it; /ich nicht
-    removes it."""
+# --- /ich: the route's requests -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ShowMe:
+    """``/ich``: the name the sender is linked to."""
+
+
+@dataclass(frozen=True)
+class OwnData:
+    """``/ich daten``."""
+
+
+@dataclass(frozen=True)
+class ForgetMe:
+    """``/ich vergessen``."""
+
+
+@dataclass(frozen=True)
+class Unlink:
+    """``/ich nicht``: the sender's link at this place goes."""
+
+
+@dataclass(frozen=True)
+class LinkName:
+    """``/ich NAME``: link the sender's account to NAME (a person's own account only: the
+    route's right)."""
+
+    spelling: str
+
+
+def parse_ich(cmd: Command) -> ShowMe | OwnData | ForgetMe | Unlink | LinkName:
     if not cmd.args:
-        if cmd.user_id is None:
-            return Reply("Anonym oder als Kanal bist du mit keinem Namen verknüpft.")
-        d = _refresh(session, cmd.place_id)
-        root = d.of_user(cmd.user_id)
-        if root is None:
-            return Reply(
-                "Du bist noch mit keinem Namen verknüpft. So geht's: /ich NAME "
-                "(oder „Das bin ich“ unter einer neuen Liste)."
-            )
-        return Reply(f"🙋 Du bist {_who(d, root)}. Lösen: /ich nicht")
+        return ShowMe()
     words = " ".join(cmd.args)
-    if words.casefold() in ("daten", "meine daten"):
-        return own_data(session, cmd)
-    if words.casefold() in ("vergessen", "vergiss mich"):
-        return forget_me(session, cmd)
-    if words.casefold() in ("nicht", "niemand", "loesen", "lösen"):
-        if cmd.user_id is None:
-            raise RuleError("Anonym bist du mit keinem Namen verknüpft.", hint="/ich NAME")
-        lock_chat(session, cmd.place_id)
-        d = _refresh(session, cmd.place_id)
-        root = d.of_user(cmd.user_id)
-        if root is None:
-            return Reply("Du warst mit keinem Namen verknüpft.")
-        for p in d.members(root):
-            if p.user_id == cmd.user_id:
-                people_store.set_user(session, p.id, None, None)
-        return Reply(f"Verknüpfung mit {_who(d, root)} gelöst.")
-    spelling = clean_name(words)
-    d, seen = directory(session, cmd.place_id)
-    participant = _participant(session, cmd.place_id, spelling)  # at a tournament desk
+    said = words.casefold()
+    if said in ("daten", "meine daten"):
+        return OwnData()
+    if said in ("vergessen", "vergiss mich"):
+        return ForgetMe()
+    if said in ("nicht", "niemand", "loesen", "lösen"):
+        return Unlink()
+    return LinkName(clean_name(words))
+
+
+def ich(
+    session: Session, place: Place, request: ShowMe | OwnData | ForgetMe | Unlink | LinkName
+) -> Reply:
+    """/ich NAME links the sender's Telegram account to NAME; /ich shows it; /ich nicht
+    removes it; /ich daten and /ich vergessen: the sender's own data."""
+    if isinstance(request, LinkName):
+        return _link_name(session, place, request.spelling)
+    if isinstance(request, OwnData):
+        return own_data(session, command_at(place))
+    if isinstance(request, ForgetMe):
+        return forget_me(session, command_at(place))
+    if isinstance(request, Unlink):
+        return _unlink(session, place)
+    return _show_me(session, place)
+
+
+def command_at(place: Place) -> Command:
+    """``/ich`` as the place's asker sent it, for the linking code that reads a Command (a
+    table's claims share it with the table's buttons). The place layer's
+    ``place.words.command_at`` does the same for any command; people sit below it."""
+    asker = place.asker
+    return Command(
+        place_id=place.id,
+        chat_title=place.title,
+        user_id=asker.user_id,
+        user_name=asker.name,
+        update_id=asker.update_id,
+        args=(),
+        text="/ich",
+        message_id=asker.message_id,
+        is_admin=asker.is_admin,
+        source_message_id=asker.source_message_id,
+        thread_id=place.thread_id,
+        telegram_chat_id=place.telegram_chat_id,
+        is_forum=place.is_forum,
+        bot_username=place.bot_username,
+        named_users=asker.named_users,
+    )
+
+
+def _show_me(session: Session, place: Place) -> Reply:
+    user_id = place.asker.user_id
+    if user_id is None:
+        return Reply("Anonym oder als Kanal bist du mit keinem Namen verknüpft.")
+    d = _refresh(session, place.id)
+    root = d.of_user(user_id)
+    if root is None:
+        return Reply(
+            "Du bist noch mit keinem Namen verknüpft. So geht's: /ich NAME "
+            "(oder „Das bin ich“ unter einer neuen Liste)."
+        )
+    return Reply(f"🙋 Du bist {_who(d, root)}. Lösen: /ich nicht")
+
+
+def _unlink(session: Session, place: Place) -> Reply:
+    user_id = place.asker.user_id
+    if user_id is None:
+        raise RuleError("Anonym bist du mit keinem Namen verknüpft.", hint="/ich NAME")
+    d = _refresh(session, place.id)
+    root = d.of_user(user_id)
+    if root is None:
+        return Reply("Du warst mit keinem Namen verknüpft.")
+    for p in d.members(root):
+        if p.user_id == user_id:
+            people_store.set_user(session, p.id, None, None)
+    return Reply(f"Verknüpfung mit {_who(d, root)} gelöst.")
+
+
+def _link_name(session: Session, place: Place, spelling: str) -> Reply:
+    d, seen = directory(session, place.id)
+    participant = _participant(session, place, spelling)  # at a tournament desk
     spelling = participant if participant is not None else _known_or_refuse(d, seen, spelling)
-    done = _link(session, cmd, spelling)
+    done = _link(session, command_at(place), spelling)
     if isinstance(done, Claimed):
         return Reply(done.text, buttons=done.buttons)
     return Reply("🙋 " + done)
 
 
-def _participant(session: Session, place: int, spelling: str) -> str | None:
+def _participant(session: Session, place: Place, spelling: str) -> str | None:
     """At a tournament desk, the participant named ``spelling`` (case-insensitively): a
     player links their account there once, and their table then knows them."""
     from skatbot.storage import tournament as trepo
 
-    t = trepo.tournament_of(session, place)
+    t = place.tournament
     if t is None:
         return None
     key = folded(spelling)
@@ -613,15 +693,33 @@ def me_buttons(list_id: int) -> Buttons:
     return (((ME_LABEL, f"{ME_PREFIX}{list_id}"),),)
 
 
-def me_tap(session: Session, cmd: Command) -> Answer:
-    """``v1:me:<list>`` shows one button per player in place of "Das bin ich";
-    ``v1:me:<list>:<seat>`` links the tapper to that seat's name (as it is now)."""
+@dataclass(frozen=True)
+class MeTap:
+    """``v1:me:<list>`` (the names as buttons) or ``v1:me:<list>:<seat>`` (that seat's name)."""
+
+    numbers: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class StaleTap:
+    """Data no "Das bin ich" button carries (any more)."""
+
+
+def parse_me_tap(cmd: Command) -> MeTap | StaleTap:
     parts = cmd.text.removeprefix(ME_PREFIX).split(":")
     if not all(is_number(p) and len(p) <= 12 for p in parts):
+        return StaleTap()
+    return MeTap(tuple(int(p) for p in parts))
+
+
+def me_tap(session: Session, place: Place, request: MeTap | StaleTap) -> Answer:
+    """``v1:me:<list>`` shows one button per player in place of "Das bin ich";
+    ``v1:me:<list>:<seat>`` links the tapper to that seat's name (as it is now)."""
+    if isinstance(request, StaleTap):
         return Answer(notice="Dieser Knopf gilt nicht mehr.")
-    numbers = [int(p) for p in parts]
+    numbers = request.numbers
     lst = lists_store.get_list(session, numbers[0]) if numbers else None
-    if lst is None or lst.chat_id != cmd.place_id or len(numbers) > 2:
+    if lst is None or lst.chat_id != place.id or len(numbers) > 2:
         return Answer(notice="Diese Liste gibt es hier nicht mehr.")
     loaded = lists_store.load(session, lst)
     if len(numbers) == 1:
@@ -636,7 +734,7 @@ def me_tap(session: Session, cmd: Command) -> Answer:
     seat = numbers[1]
     if not 0 <= seat < len(loaded.names):
         return Answer(notice="Dieser Knopf gilt nicht mehr.")
-    text = _link(session, cmd, loaded.names[seat])
+    text = _link(session, command_at(place), loaded.names[seat])
     if isinstance(text, Claimed):  # at a table: the table confirms first
         return Answer(
             notice="Ein Mitspieler oder die Leitung bestätigt das.",
@@ -652,20 +750,54 @@ def _series(n: int) -> str:
     return "1 Liste" if n == 1 else f"{n} Listen"
 
 
-def spieler(session: Session, cmd: Command) -> Reply:
-    """/spieler: the place's people; /spieler zusammen A B; /spieler trennen A B."""
+@dataclass(frozen=True)
+class ShowPeople:
+    """``/spieler``: the place's people."""
+
+
+@dataclass(frozen=True)
+class Merge:
+    """``/spieler zusammen A B …``: two spellings, one person."""
+
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Split:
+    """``/spieler trennen A B`` (or ``trennen B``): undo a merge."""
+
+    names: tuple[str, ...]
+
+
+def parse_spieler(cmd: Command) -> ShowPeople | Merge | Split:
     words = list(cmd.args)
     verb = words[0].casefold() if words else ""
     if verb in ("zusammen", "zusammenlegen", "gleich"):
-        return _merge(session, cmd, words[1:])
+        return Merge(tuple(_two_names(words[1:], "zusammen")))
     if verb in ("trennen", "auseinander"):
-        return _split(session, cmd, words[1:])
+        names = _two_names(words[1:], "trennen")
+        if len(names) > 2:
+            raise RuleError("Bitte zwei Namen.", hint="Z. B. /spieler trennen Anna Anni")
+        return Split(tuple(names))
     if words:
         raise RuleError(
             f"„{words[0][:20]}“ kenne ich bei /spieler nicht.",
             hint="/spieler · /spieler zusammen A B · /spieler trennen A B",
         )
-    d, seen = directory(session, cmd.place_id)
+    return ShowPeople()
+
+
+def spieler(session: Session, place: Place, request: ShowPeople | Merge | Split) -> Reply:
+    """/spieler: the place's people; /spieler zusammen A B; /spieler trennen A B."""
+    if isinstance(request, Merge):
+        return _merge(session, place.id, list(request.names))
+    if isinstance(request, Split):
+        return _split(session, place.id, list(request.names))
+    return _people(session, place)
+
+
+def _people(session: Session, place: Place) -> Reply:
+    d, seen = directory(session, place.id)
     people: dict[str, Person] = {}
     for s in seen:
         p = d(s.name)
@@ -675,33 +807,36 @@ def spieler(session: Session, cmd: Command) -> Reply:
         people.setdefault(f"p:{root}", Person(f"p:{root}", d.book.people[root].name))
     if not people:
         return Reply(
-            f"In {cmd.here} gibt es noch keine Spieler. Starte eine Liste mit /neu Anna Bernd Carla."
+            f"In {place.here} gibt es noch keine Spieler. Starte eine Liste mit /neu Anna Bernd Carla."
         )
-    lines = [f"👥 <b>Spieler in {cmd.here}</b> ({len(people)})"]
+    lines = [f"👥 <b>Spieler in {place.here}</b> ({len(people)})"]
     written: dict[str, dict[str, str]] = {}  # person key -> folded spelling -> as written
     for s in seen:
         written.setdefault(d(s.name).key, {}).setdefault(folded(s.name), s.name)
     for p in sorted(people.values(), key=lambda p: (p.name.casefold(), p.key)):
-        line = f"• <b>{escape(p.name)}</b>"
-        spelled = dict(written.get(p.key, {}))
-        if p.key.startswith("p:"):
-            root = int(p.key[2:])
-            holder = d.account(root)
-            if holder is not None:
-                line += f" ✓ {escape(holder.user_name or 'verknüpft')}"
-            for n in d.spellings_of(root):
-                spelled.setdefault(folded(n), n)
-        spelled.pop(folded(p.name), None)
-        if spelled:
-            also = sorted(spelled.values(), key=str.casefold)
-            line += " · auch: " + ", ".join(escape(n) for n in also)
-        line += f" · {_series(d.counts.get(p.key, 0))}"
-        lines.append(line)
+        lines.append(_person_line(d, p, dict(written.get(p.key, {}))))
     lines.append(
         "✓ = mit Telegram verknüpft (/ich NAME). Gleiche Person, zwei Schreibweisen: "
         "/spieler zusammen A B · rückgängig: /spieler trennen A B"
     )
     return Reply("\n".join(lines))
+
+
+def _person_line(d: Directory, p: Person, spelled: dict[str, str]) -> str:
+    """One person of ``/spieler``: the name, the account, the other spellings, the lists."""
+    line = f"• <b>{escape(p.name)}</b>"
+    if p.key.startswith("p:"):
+        root = int(p.key[2:])
+        holder = d.account(root)
+        if holder is not None:
+            line += f" ✓ {escape(holder.user_name or 'verknüpft')}"
+        for n in d.spellings_of(root):
+            spelled.setdefault(folded(n), n)
+    spelled.pop(folded(p.name), None)
+    if spelled:
+        also = sorted(spelled.values(), key=str.casefold)
+        line += " · auch: " + ", ".join(escape(n) for n in also)
+    return line + f" · {_series(d.counts.get(p.key, 0))}"
 
 
 def _two_names(words: list[str], verb: str) -> list[str]:
@@ -713,10 +848,7 @@ def _two_names(words: list[str], verb: str) -> list[str]:
     return names
 
 
-def _merge(session: Session, cmd: Command, words: list[str]) -> Reply:
-    names = _two_names(words, "zusammen")
-    lock_chat(session, cmd.place_id)
-    place = cmd.place_id
+def _merge(session: Session, place: int, names: list[str]) -> Reply:
     d, seen = directory(session, place)
     for n in names:
         _known_or_refuse(d, seen, n)
@@ -762,12 +894,7 @@ def _merge(session: Session, cmd: Command, words: list[str]) -> Reply:
     )
 
 
-def _split(session: Session, cmd: Command, words: list[str]) -> Reply:
-    names = _two_names(words, "trennen")
-    if len(names) > 2:
-        raise RuleError("Bitte zwei Namen.", hint="Z. B. /spieler trennen Anna Anni")
-    lock_chat(session, cmd.place_id)
-    place = cmd.place_id
+def _split(session: Session, place: int, names: list[str]) -> Reply:
     d = _refresh(session, place)
     leaving = names[-1]
     pid = d.stored(leaving)

@@ -18,9 +18,11 @@ Each first answers with a warning and asks for ``… ja`` or a press on the butt
 question named (that list, that tournament, everything as it was), or nothing and says what
 changed; a typed ``ja`` answers only its sender's own question. Without any question,
 ``/loeschen ja`` (away from a desk), ``/loeschen liste ja`` and ``/loeschen turnier [N] ja``
-are one-step orders. The admin check needs the Bot API
-(``getChatMember``): the route asks before the transaction (``admin=True``) and passes
-``Command.is_admin``.
+are one-step orders. Who may is declared on the route (``common/rights.py``:
+``PLACE_DELETER``, ``LIST_DELETER``, checked by :func:`whole_deleter` and
+:func:`list_deleter`; both ask Telegram whether the sender is a chat admin, getChatMember,
+before the transaction); what a confirmation deletes - a tournament, or everything when the
+sender's question named it - is checked here, on what the question named.
 
 Forum topics are places of their own (``storage.places``): ``/loeschen`` in a topic deletes
 that topic's data and nothing else; in General (or a chat without topics) the chat's own data
@@ -31,13 +33,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from html import escape, unescape
 
 from skatbot.rules.errors import RuleError
 from skatbot.storage import chats, places, questions
 from skatbot.storage import lists as lists_store
 from skatbot.storage import tournament as trepo
-from skatbot.storage.database import lock_chat
 from skatbot.storage.lists_models import ListStatus
 from skatbot.storage.tournament import (
     table_by_list,
@@ -48,8 +50,10 @@ from skatbot.storage.tournament_models import Tournament
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import confirm
 from skatbot.usecases.common.confirm import Shown
+from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.places import owns
 from skatbot.usecases.common.reply import Command, Reply
+from skatbot.usecases.place.words import command_at
 from skatbot.usecases.tournament import tournament_season
 
 DELETE_PREFIX = "v1:del:"
@@ -66,17 +70,17 @@ CONFIRM_WORDS = {"ja", "yes", "bestätigen", "bestaetigen"}
 
 
 def check_manager(
-    session: Session, cmd: Command, is_admin: bool, action: str, command: str
+    session: Session, place_id: int, user_id: int | None, is_admin: bool, action: str, command: str
 ) -> None:
-    """Who may change the chat's latest list as a whole (``/oeffnen``, ``/loeschen liste``):
+    """Who may change the place's latest list as a whole (``/oeffnen``, ``/loeschen liste``):
     the chat's admins (``is_admin``, asked from Telegram before the transaction; an
     anonymous admin is one) and the person who created that list. Anyone else gets a
     RuleError naming who may."""
     if is_admin:
         return
-    latest = lists_store.latest_list(session, cmd.place_id)
+    latest = lists_store.latest_list(session, place_id)
     creator = latest.created_by if latest is not None else None
-    if owns(cmd.user_id, creator):
+    if owns(user_id, creator):
         return
     who = "wer die Liste angelegt hat"
     if latest is not None and creator is not None and owns(creator, creator):
@@ -172,22 +176,23 @@ def _button_data(target: str, nonce: str) -> str:
     return f"{DELETE_PREFIX}{what}:{nonce}"
 
 
-def _ask_again(session: Session, cmd: Command, target: str) -> str:
-    """The command that asks the question about ``target`` anew."""
+def _ask_again(session: Session, target: str, desk: bool) -> str:
+    """The command that asks the question about ``target`` anew (``desk``: at a Preisskat
+    desk, where ``/loeschen`` names a tournament)."""
     kind, _, ident = target.partition(":")
     if kind == "tournament":
         found = trepo.tournament_by_id(session, int(ident))
         return f"/loeschen turnier {found.number}" if found is not None else "/turniere"
     if kind == "list":
         return "/loeschen liste"
-    return "/loeschen alles" if _is_desk(session, cmd) else "/loeschen"
+    return "/loeschen alles" if desk else "/loeschen"
 
 
-def ask(session: Session, cmd: Command, is_admin: bool) -> Reply:
-    """``/loeschen`` (at a desk ``/loeschen alles``): warn, and ask."""
+def ask(session: Session, cmd: Command) -> Reply:
+    """``/loeschen`` (at a desk ``/loeschen alles``): warn, and ask (who may: the route's
+    right, at a desk :func:`desk_loeschen`)."""
     if not chats.has_data(session, cmd.place_id):
         return Reply(f"ℹ️ In {cmd.here} ist nichts gespeichert.")
-    _check_whole(session, cmd, is_admin)
     shown = _place_shown(session, cmd)
     nonce = confirm.ask(session, cmd, confirm.DELETE, shown)
     this = "dieses Themas" if cmd.thread_id else "dieses Chats"
@@ -206,14 +211,14 @@ def ask(session: Session, cmd: Command, is_admin: bool) -> Reply:
 def confirm_button(session: Session, cmd: Command, is_admin: bool, what: str, nonce: str) -> Reply:
     """A tap on the button of a ``/loeschen`` question (``what``: p, l<id>, t<id>, or ""
     on an older version's button): exactly what that question named, or nothing."""
-    lock_chat(session, cmd.place_id)
     if what.startswith("l") and what[1:].isdigit():
         return confirm_list(session, cmd, is_admin, nonce)
     if what in ("", "liste", "turnier"):
         raise confirm.NotConfirmed(
             "Dieser Knopf gilt nicht mehr – nichts gelöscht.", hint="Neu fragen: /loeschen"
         )
-    return _confirm_delete(session, cmd, is_admin, nonce)
+    desk = bool(tournaments_of(session, cmd.place_id))  # the button's route is Telegram glue
+    return _confirm_delete(session, cmd, is_admin, nonce, desk=desk)
 
 
 def _now(session: Session, cmd: Command, target: str) -> Shown | None:
@@ -229,19 +234,18 @@ def _now(session: Session, cmd: Command, target: str) -> Shown | None:
     return None
 
 
-def _confirm_delete(session: Session, cmd: Command, is_admin: bool, nonce: str | None) -> Reply:
+def _confirm_delete(
+    session: Session, cmd: Command, is_admin: bool, nonce: str | None, *, desk: bool
+) -> Reply:
     """``/loeschen ja`` or the button of a question about the place or a tournament. Away
-    from a desk ``/loeschen ja`` without a question is the one-step order (admins only)."""
-    lock_chat(session, cmd.place_id)
-    desk = _is_desk(session, cmd)
-    if nonce is None and not desk:
-        _check_whole(session, cmd, is_admin)
+    from a desk ``/loeschen ja`` without a question is the one-step order (admins only: the
+    route's right, ``whole_deleter``, checked it for the typed one)."""
     shown = confirm.answer(
         session,
         cmd,
         confirm.DELETE,
         lambda target: _now(session, cmd, target),
-        again=lambda target: _ask_again(session, cmd, target) if target else "/loeschen",
+        again=lambda target: _ask_again(session, target, desk) if target else "/loeschen",
         nonce=nonce,
         one_step=not desk,
         button=True,
@@ -271,11 +275,20 @@ def _confirm_delete(session: Session, cmd: Command, is_admin: bool, nonce: str |
 
 
 def _check_list(session: Session, cmd: Command, is_admin: bool) -> lists_store.ListInfo:
-    """The latest list, if the sender may delete it (else the refusal)."""
+    """The latest list, if the sender may delete it (else the refusal): a confirmation's
+    check, also of the button, whose route is Telegram glue and declares no right."""
+    if lists_store.latest_list(session, cmd.place_id) is not None:
+        check_manager(
+            session, cmd.place_id, cmd.user_id, is_admin, "Diese Liste löschen", "/loeschen liste"
+        )
+    return _deletable_list(session, cmd)
+
+
+def _deletable_list(session: Session, cmd: Command) -> lists_store.ListInfo:
+    """The latest list, unless there is none or it is a tournament table's."""
     latest = lists_store.latest_list(session, cmd.place_id)
     if latest is None:
         raise RuleError(f"In {cmd.here} gibt es keine Liste.", hint="Neu: /neu Anna Bernd Carla")
-    check_manager(session, cmd, is_admin, "Diese Liste löschen", "/loeschen liste")
     if table_by_list(session, latest.id) is not None:
         raise RuleError(
             "Das ist die Liste eines Tisches im Turnier – ihr Ergebnis gehört zum Turnier.",
@@ -306,9 +319,9 @@ def _rest_line(session: Session, cmd: Command) -> str:
     )
 
 
-def ask_list(session: Session, cmd: Command, is_admin: bool) -> Reply:
-    lock_chat(session, cmd.place_id)
-    latest = _check_list(session, cmd, is_admin)
+def ask_list(session: Session, cmd: Command) -> Reply:
+    """``/loeschen liste``: warn, and ask (who may: the route's right, ``list_deleter``)."""
+    latest = _deletable_list(session, cmd)
     lists, _ = chats.count_lists_and_games(session, cmd.place_id)
     shown = _list_shown(session, latest)
     nonce = confirm.ask(session, cmd, confirm.DELETE_LIST, shown)
@@ -331,7 +344,6 @@ def ask_list(session: Session, cmd: Command, is_admin: bool) -> Reply:
 def confirm_list(session: Session, cmd: Command, is_admin: bool, nonce: str | None) -> Reply:
     """``/loeschen liste ja`` or the button: the list the question named, as it was, or
     nothing; without a question (and nobody else's open) the one-step order."""
-    lock_chat(session, cmd.place_id)
     latest = lists_store.latest_list(session, cmd.place_id)
     confirm.answer(
         session,
@@ -365,38 +377,118 @@ def check_tournament_deleter(cmd: Command, is_admin: bool, t: Tournament) -> Non
         )
 
 
-def loeschen(session: Session, cmd: Command) -> Reply:
-    """``/loeschen [liste|turnier] [ja]``: ask, then delete; the route asks whether the
-    sender is a chat admin (``cmd.is_admin``)."""
-    words = [w.casefold() for w in cmd.args]
-    scope = ""
-    if words and words[0] in SCOPES:
-        scope = SCOPES[words[0]]
-        words = words[1:]
-    if scope != SCOPE_LIST and _is_desk(session, cmd):
-        # a desk may hold several tournaments: the question names which one goes
-        return desk_loeschen(session, cmd, list(cmd.args))
-    if not words:
-        if scope == SCOPE_LIST:
-            return ask_list(session, cmd, cmd.is_admin)
-        if scope == SCOPE_TOURNAMENT:
-            raise RuleError(f"In {cmd.here} gibt es kein Turnier.", hint="Alles löschen: /loeschen")
-        return ask(session, cmd, cmd.is_admin)
-    if len(words) == 1 and words[0] in CONFIRM_WORDS:
-        if scope == SCOPE_LIST:
-            return confirm_list(session, cmd, cmd.is_admin, None)
-        if scope == SCOPE_TOURNAMENT:
-            raise RuleError(f"In {cmd.here} gibt es kein Turnier.", hint="Alles löschen: /loeschen")
-        return _confirm_delete(session, cmd, cmd.is_admin, None)
-    raise RuleError(
+# --- the route: what /loeschen asks for, and who may -------------------------------------------
+
+
+@dataclass(frozen=True)
+class AskWhole:
+    """``/loeschen`` (at a desk ``/loeschen alles``): everything of the place, asked first."""
+
+
+@dataclass(frozen=True)
+class ConfirmWhole:
+    """``/loeschen ja`` away from a desk: the sender's question, or the one-step order."""
+
+
+@dataclass(frozen=True)
+class AskList:
+    """``/loeschen liste``: the latest list alone, asked first."""
+
+
+@dataclass(frozen=True)
+class ConfirmList:
+    """``/loeschen liste ja``."""
+
+
+@dataclass(frozen=True)
+class AtDesk:
+    """The words of ``/loeschen`` at a Preisskat desk but for ``liste``: a tournament, or
+    everything (``alles``); which one, and so who may, follows from the words and from what
+    the sender's question named (``desk_loeschen``)."""
+
+    words: tuple[str, ...]
+
+
+def _not_understood() -> RuleError:
+    return RuleError(
         "Das verstehe ich nicht.",
         hint="/loeschen (alles, Admins), /loeschen liste (die letzte Liste) oder "
         "/loeschen turnier – danach mit „ja“ bestätigen.",
     )
 
 
-def _is_desk(session: Session, cmd: Command) -> bool:
-    return bool(tournaments_of(session, cmd.place_id))
+def _list_request(words: Sequence[str]) -> AskList | ConfirmList:
+    if not words:
+        return AskList()
+    if len(words) == 1 and words[0] in CONFIRM_WORDS:
+        return ConfirmList()
+    raise _not_understood()
+
+
+def parse(cmd: Command) -> AskWhole | ConfirmWhole | AskList | ConfirmList:
+    """``/loeschen [liste] [ja]`` away from a Preisskat desk (a place without a tournament)."""
+    words = [w.casefold() for w in cmd.args]
+    scope = SCOPES.get(words[0], "") if words else ""
+    if scope == SCOPE_LIST:
+        return _list_request(words[1:])
+    if scope == SCOPE_TOURNAMENT:
+        if len(words) == 1 or (len(words) == 2 and words[1] in CONFIRM_WORDS):
+            raise RuleError(f"In {cmd.here} gibt es kein Turnier.", hint="Alles löschen: /loeschen")
+        raise _not_understood()
+    if not words:
+        return AskWhole()
+    if len(words) == 1 and words[0] in CONFIRM_WORDS:
+        return ConfirmWhole()
+    raise _not_understood()
+
+
+def parse_at_desk(cmd: Command) -> AtDesk | AskList | ConfirmList:
+    """``/loeschen …`` at a Preisskat desk: ``liste`` as anywhere, else :class:`AtDesk`."""
+    words = [w.casefold() for w in cmd.args]
+    if words and SCOPES.get(words[0]) == SCOPE_LIST:
+        return _list_request(words[1:])
+    return AtDesk(cmd.args)
+
+
+def whole_deleter(session: Session, place: Place, request: object) -> None:
+    """The right ``rights.PLACE_DELETER``: everything of a place is for the chat's admins
+    (an empty place is said so to anyone asking)."""
+    if isinstance(request, AskWhole) and not chats.has_data(session, place.id):
+        return
+    _check_whole(session, command_at(place, "loeschen"), place.asker.is_admin)
+
+
+def list_deleter(session: Session, place: Place, request: object) -> None:
+    """The right ``rights.LIST_DELETER``: the latest list is for its creator and the chat's
+    admins (no list: the use case says so)."""
+    if lists_store.latest_list(session, place.id) is None:
+        return
+    asker = place.asker
+    check_manager(
+        session, place.id, asker.user_id, asker.is_admin, "Diese Liste löschen", "/loeschen liste"
+    )
+
+
+def loeschen(
+    session: Session,
+    place: Place,
+    request: AskWhole | ConfirmWhole | AskList | ConfirmList | AtDesk,
+) -> Reply:
+    """``/loeschen [liste] [ja]``: ask, then delete (the route's rights: everything for the
+    admins, the latest list also for its creator); at a desk :func:`desk_loeschen`."""
+    words = {AskList: ("liste",), ConfirmList: ("liste", "ja"), ConfirmWhole: ("ja",)}
+    named = request.words if isinstance(request, AtDesk) else words.get(type(request), ())
+    cmd = command_at(place, "loeschen", named)
+    is_admin = place.asker.is_admin
+    if isinstance(request, AtDesk):
+        return desk_loeschen(session, cmd, request.words)
+    if isinstance(request, AskList):
+        return ask_list(session, cmd)
+    if isinstance(request, ConfirmList):
+        return confirm_list(session, cmd, is_admin, None)
+    if isinstance(request, ConfirmWhole):
+        return _confirm_delete(session, cmd, is_admin, None, desk=False)
+    return ask(session, cmd)
 
 
 # --- at a tournament desk: one tournament or everything ----------------------------------------
@@ -407,7 +499,6 @@ def desk_loeschen(session: Session, cmd: Command, words: Sequence[str]) -> Reply
     earlier one; ``/loeschen alles`` everything of the place (the chat's own deletion);
     ``/loeschen ja`` or the button what the sender's question named. A tournament goes for
     its creator or the chat's admins, everything for the admins only."""
-    lock_chat(session, cmd.place_id)
     folded = [w.casefold() for w in words]
     if len(folded) >= 2 and folded[0] == "turnier" and folded[-1] in CONFIRM_WORDS:
         # "/loeschen turnier [N] ja" names what goes and says yes in one message: the
@@ -433,9 +524,11 @@ def desk_loeschen(session: Session, cmd: Command, words: Sequence[str]) -> Reply
     if folded == ["turnier"]:
         words, folded = [], []  # "/loeschen turnier": the newest
     if len(folded) == 1 and folded[0] in CONFIRM_WORDS:
-        return _confirm_delete(session, cmd, cmd.is_admin, None)
-    if folded == ["alles"]:
-        return ask(session, cmd, cmd.is_admin)
+        return _confirm_delete(session, cmd, cmd.is_admin, None, desk=True)
+    if folded == ["alles"]:  # everything of the place: the admins alone
+        if chats.has_data(session, cmd.place_id):
+            _check_whole(session, cmd, cmd.is_admin)
+        return ask(session, cmd)
     t, rest = tournament_season.pick(session, cmd, words)
     check_tournament_deleter(cmd, cmd.is_admin, t)
     if rest:

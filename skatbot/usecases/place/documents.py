@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import re
+from dataclasses import dataclass
 from html import escape
 
 # fpdf2 and fontTools (~30 MB) are imported when the first PDF is made, not at start.
@@ -18,16 +19,17 @@ from skatbot.rules.sheet import Entry, RowKind, Sheet, Status
 from skatbot.rules.statistics import running_scores
 from skatbot.storage import lists as lists_store
 from skatbot.storage import questions
-from skatbot.storage.database import lock_chat
 from skatbot.storage.lists_models import ListStatus
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import confirm, texts
 from skatbot.usecases.common.confirm import Shown
 from skatbot.usecases.common.names import neu_line
+from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.places import guard_ended
 from skatbot.usecases.common.reply import Answer, Command, Document, Reply
 from skatbot.usecases.money import stakes as money
 from skatbot.usecases.place import admin
+from skatbot.usecases.place.words import Words, command_at
 from skatbot.usecases.sheet.booking import user_fields
 from skatbot.usecases.sheet.commands import picked_list
 from skatbot.usecases.sheet.lists import require_list
@@ -145,10 +147,10 @@ def pdf_filename(session: Session, lst: lists_store.ListInfo) -> str:
     return f"skatliste-{number}-zwischenstand-{day.isoformat()}.pdf"
 
 
-def pdf_reply(session: Session, loaded: lists_store.LoadedList, cmd: Command, text: str) -> Reply:
+def pdf_reply(session: Session, loaded: lists_store.LoadedList, title: str, text: str) -> Reply:
     from skatbot.pdf.series import render_series
 
-    doc = series_document(loaded, cmd.chat_title)
+    doc = series_document(loaded, title)
     doc = dataclasses.replace(doc, money=money.series_money_lines(session, loaded))
     data, lossy = render_series(doc)
     if lossy:
@@ -157,8 +159,10 @@ def pdf_reply(session: Session, loaded: lists_store.LoadedList, cmd: Command, te
     return Reply(text, documents=(Document(filename, data, "Skatliste als PDF"),))
 
 
-def pdf(session: Session, cmd: Command) -> Reply:
-    lst, _words, head = picked_list(session, cmd)
+def pdf(session: Session, place: Place, request: Words) -> Reply:
+    """The list as PDF: the running one, else the latest, ``/pdf N`` list N (a desk keeps no
+    list of its own: the sheet's list picking says what works there)."""
+    lst, _words, head = picked_list(session, command_at(place, "pdf", request.words))
     loaded = lists_store.load(session, lst)
     games = texts.games(loaded.sheet.games_played)
     if lst.status is ListStatus.OPEN:
@@ -168,7 +172,7 @@ def pdf(session: Session, cmd: Command) -> Reply:
             f", abgeschlossen am {texts.day(lst.closed_at)}" if lst.closed_at else ""
         )
     said = f"📄 Skatliste als PDF ({state})."
-    return pdf_reply(session, loaded, cmd, f"{head}\n{said}" if head else said)
+    return pdf_reply(session, loaded, place.title, f"{head}\n{said}" if head else said)
 
 
 # --- /abschluss (asks first while the series is not full) and /oeffnen -----------------------
@@ -189,21 +193,32 @@ def _close_shown(session: Session, loaded: lists_store.LoadedList) -> Shown:
     )
 
 
-def abschluss(session: Session, cmd: Command) -> Reply:
-    """Close the series with the PDF. Before the series is full it asks first (buttons, or
-    ``/abschluss ja``): ``/abschluss`` is a tappable link in the bot's own messages.
-    ``/abschluss ja`` answers the sender's own question (the list as it was then), or,
-    when nobody asked, closes at once."""
-    lock_chat(session, cmd.place_id)
-    loaded = require_list(session, cmd)
+@dataclass(frozen=True)
+class Close:
+    """``/abschluss`` (asks while the series is not full) or ``/abschluss ja`` (``confirmed``)."""
+
+    confirmed: bool
+
+
+def parse_close(cmd: Command) -> Close:
     words = [w.casefold() for w in cmd.args]
     if words and (len(words) != 1 or words[0] not in CONFIRM_WORDS):
         raise RuleError(
             "Das verstehe ich nicht.", hint="/abschluss – oder ohne Rückfrage: /abschluss ja"
         )
+    return Close(confirmed=bool(words))
+
+
+def abschluss(session: Session, place: Place, request: Close) -> Reply:
+    """Close the series with the PDF. Before the series is full it asks first (buttons, or
+    ``/abschluss ja``): ``/abschluss`` is a tappable link in the bot's own messages.
+    ``/abschluss ja`` answers the sender's own question (the list as it was then), or,
+    when nobody asked, closes at once."""
+    cmd = command_at(place, "abschluss", ("ja",) if request.confirmed else ())
+    loaded = require_list(session, cmd)
     sheet = loaded.sheet
     refuse_empty(loaded)
-    if words:
+    if request.confirmed:
         confirm.answer(
             session,
             cmd,
@@ -214,8 +229,8 @@ def abschluss(session: Session, cmd: Command) -> Reply:
             button=True,
             undone="nichts abgeschlossen",
         )
-    if words or sheet.games_played >= sheet.series_length:
-        return close_now(session, cmd, loaded)
+    if request.confirmed or sheet.games_played >= sheet.series_length:
+        return close_now(session, place, loaded)
     list_id = loaded.lst.id
     nonce = confirm.ask(session, cmd, confirm.CLOSE, _close_shown(session, loaded))
     text = (
@@ -244,8 +259,9 @@ def refuse_empty(loaded: lists_store.LoadedList) -> None:
         )
 
 
-def close_now(session: Session, cmd: Command, loaded: lists_store.LoadedList) -> Reply:
+def close_now(session: Session, place: Place, loaded: lists_store.LoadedList) -> Reply:
     """Close the open list ``loaded`` (recorded in its log) and post the Serienabschluss."""
+    cmd = command_at(place, "abschluss")
     closed = lists_store.close_list(session, loaded.lst)
     lists_store.append_row(session, loaded.lst, kind=RowKind.CLOSE, **user_fields(cmd))
     loaded = dataclasses.replace(loaded, lst=closed)
@@ -256,7 +272,7 @@ def close_now(session: Session, cmd: Command, loaded: lists_store.LoadedList) ->
         + "\nVersehentlich abgeschlossen? Wieder öffnen: /oeffnen (wer die Liste angelegt hat, oder ein Admin)"
     )
     # the PDF, and beside it the running scores as a picture
-    reply = with_series_photo(session, loaded, pdf_reply(session, loaded, cmd, text))
+    reply = with_series_photo(session, loaded, pdf_reply(session, loaded, place.title, text))
     from skatbot.usecases.league.tables import after_close as league_after_close
 
     signing = after_close(session, cmd, loaded)  # a tournament table's list: the signatures
@@ -264,27 +280,37 @@ def close_now(session: Session, cmd: Command, loaded: lists_store.LoadedList) ->
     return dataclasses.replace(reply, posts=reply.posts + signing) if signing else reply
 
 
-def close_tap(session: Session, cmd: Command) -> Answer:
-    """A tap on the buttons under ``/abschluss``'s question (``runtime.execute_callback``
-    has checked that the data is on the tapped message)."""
+@dataclass(frozen=True)
+class CloseTap:
+    """A tap under ``/abschluss``'s question: ``close`` or ``keep`` the list it named."""
+
+    close: bool
+    list_id: int
+    nonce: str
+    data: str
+
+
+@dataclass(frozen=True)
+class UnknownTap:
+    """Button data that is none of ours (forged or garbled)."""
+
+
+def parse_close_tap(cmd: Command) -> CloseTap | UnknownTap:
     m = CLOSE_DATA.fullmatch(cmd.text)
     if m is None:
+        return UnknownTap()
+    return CloseTap(m[1] == "close", int(m[2]), m[3], cmd.text)
+
+
+def close_tap(session: Session, place: Place, request: CloseTap | UnknownTap) -> Answer:
+    """A tap on the buttons under ``/abschluss``'s question (``runtime.execute_callback``
+    has checked that the data is on the tapped message)."""
+    if isinstance(request, UnknownTap):
         return Answer(notice="Unbekannter Knopf – nichts geändert.")
-    action, list_id, nonce = m[1], int(m[2]), m[3]
-    lock_chat(session, cmd.place_id)
-    loaded = lists_store.open_list_loaded(session, cmd.place_id)
-    if action == "keep":
-        asked = questions.by_nonce(session, cmd.place_id, confirm.CLOSE, nonce)
-        if asked is not None:
-            questions.drop(session, asked.id)  # keeping changes nothing: no check needed
-        if loaded is None or loaded.lst.id != list_id:
-            return Answer(notice="Diese Liste ist schon abgeschlossen.", buttons=())
-        progress = texts.progress(loaded.sheet)
-        return Answer(
-            notice="Die Serie läuft weiter.",
-            text=f"▶️ Nicht abgeschlossen – die Serie läuft weiter.\n{progress}",
-            buttons=(),
-        )
+    loaded = lists_store.open_list_loaded(session, place.id)
+    if not request.close:
+        return _keep_playing(session, place, request, loaded)
+    cmd = command_at(place, "abschluss", text=request.data)
     try:
         confirm.answer(
             session,
@@ -292,14 +318,14 @@ def close_tap(session: Session, cmd: Command) -> Answer:
             confirm.CLOSE,
             lambda _target: _close_shown(session, loaded) if loaded is not None else None,
             again="/abschluss",
-            nonce=nonce,
+            nonce=request.nonce,
             undone="nichts abgeschlossen",
         )
     except confirm.NotConfirmed as refused:
         return Answer(notice=f"{refused.message} 👉 {refused.hint}", alert=True, buttons=())
     assert loaded is not None  # the question's list is open, as it was
-    reply = close_now(session, cmd, loaded)
-    who = escape(cmd.user_name) if cmd.user_name else "jemandem"
+    reply = close_now(session, place, loaded)
+    who = escape(place.asker.name) if place.asker.name else "jemandem"
     return Answer(
         notice="Liste abgeschlossen.",
         text=f"🏁 Serie abgeschlossen (bestätigt von {who}).",
@@ -308,30 +334,61 @@ def close_tap(session: Session, cmd: Command) -> Answer:
     )
 
 
-def oeffnen(session: Session, cmd: Command) -> Reply:
-    """Open the chat's latest list again, if it is closed (admins and the list's creator)."""
-    lock_chat(session, cmd.place_id)
-    running = lists_store.open_list(session, cmd.place_id)
-    latest = lists_store.latest_list(session, cmd.place_id)
+def _keep_playing(
+    session: Session, place: Place, request: CloseTap, loaded: lists_store.LoadedList | None
+) -> Answer:
+    """ "Nein, weiterspielen": the question is used up; keeping changes nothing, so nothing
+    needs checking."""
+    asked = questions.by_nonce(session, place.id, confirm.CLOSE, request.nonce)
+    if asked is not None:
+        questions.drop(session, asked.id)
+    if loaded is None or loaded.lst.id != request.list_id:
+        return Answer(notice="Diese Liste ist schon abgeschlossen.", buttons=())
+    progress = texts.progress(loaded.sheet)
+    return Answer(
+        notice="Die Serie läuft weiter.",
+        text=f"▶️ Nicht abgeschlossen – die Serie läuft weiter.\n{progress}",
+        buttons=(),
+    )
+
+
+@dataclass(frozen=True)
+class Reopen:
+    """``/oeffnen``: the place's latest list, if it is closed (words are not read)."""
+
+
+def parse_reopen(_cmd: Command) -> Reopen:
+    return Reopen()
+
+
+def list_manager(session: Session, place: Place, request: object) -> None:
+    """The right ``rights.LIST_MANAGER`` of ``/oeffnen``: the latest list's creator and the
+    chat's admins. Without a closed latest list there is nothing to manage: the use case
+    says why (no list, a running one)."""
+    if lists_store.open_list(session, place.id) is not None:
+        return
+    if lists_store.latest_list(session, place.id) is None:
+        return
+    asker = place.asker
+    admin.check_manager(
+        session, place.id, asker.user_id, asker.is_admin, "Wieder öffnen", "/oeffnen"
+    )
+
+
+def oeffnen(session: Session, place: Place, _request: Reopen) -> Reply:
+    """Open the place's latest list again, if it is closed (the route's right: admins and the
+    list's creator)."""
+    running = lists_store.open_list(session, place.id)
+    latest = lists_store.latest_list(session, place.id)
     if latest is None:
         raise RuleError(
-            f"In {cmd.here} gibt es noch keine Liste.",
+            f"In {place.here} gibt es noch keine Liste.",
             hint="Starte eine mit /neu Anna Bernd Carla.",
         )
     if running is not None:
-        games = texts.games(lists_store.load(session, running).sheet.games_played)
-        if running.id == latest.id and lists_store.list_number(session, latest) == 1:  # no other
-            raise RuleError(
-                f"Die Liste ist gar nicht abgeschlossen – sie läuft ({games}).",
-                hint="Weiter eintragen mit /spiel.",
-            )
-        raise RuleError(
-            f"Es läuft schon eine neuere Liste ({games}); nur die neueste lässt sich "
-            "wieder öffnen.",
-            hint="In der laufenden Liste weiterspielen – die abgeschlossene bleibt gespeichert.",
-        )
-    admin.check_manager(session, cmd, cmd.is_admin, "Wieder öffnen", "/oeffnen")
+        _refuse_running(session, running, latest)
     guard_ended(session, latest.id)  # a table of an ended tournament stays closed
+    cmd = command_at(place, "oeffnen")
     opened = lists_store.reopen_list(session, latest)
     lists_store.append_row(session, latest, kind=RowKind.REOPEN, **user_fields(cmd))
     loaded = lists_store.load(session, opened)
@@ -343,6 +400,21 @@ def oeffnen(session: Session, cmd: Command) -> Reply:
         + texts.progress(loaded.sheet)
         + ("\n↩️ Das gemeldete Turnierergebnis ist zurückgezogen." if withdrawn else ""),
         posts=withdrawn,
+    )
+
+
+def _refuse_running(
+    session: Session, running: lists_store.ListInfo, latest: lists_store.ListInfo
+) -> None:
+    games = texts.games(lists_store.load(session, running).sheet.games_played)
+    if running.id == latest.id and lists_store.list_number(session, latest) == 1:  # no other
+        raise RuleError(
+            f"Die Liste ist gar nicht abgeschlossen – sie läuft ({games}).",
+            hint="Weiter eintragen mit /spiel.",
+        )
+    raise RuleError(
+        f"Es läuft schon eine neuere Liste ({games}); nur die neueste lässt sich wieder öffnen.",
+        hint="In der laufenden Liste weiterspielen – die abgeschlossene bleibt gespeichert.",
     )
 
 

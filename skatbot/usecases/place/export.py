@@ -6,21 +6,34 @@ from __future__ import annotations
 import json
 
 from skatbot.storage import lists as lists_store
-from skatbot.storage.tournament import tournament_of
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import texts
-from skatbot.usecases.common.reply import Command, Document, Reply
+from skatbot.usecases.common.place_kinds import Place
+from skatbot.usecases.common.reply import Document, Reply
 from skatbot.usecases.money import stakes
+from skatbot.usecases.place.words import Words, command_at
 from skatbot.usecases.season.commands import export_saison
 from skatbot.usecases.sheet.commands import export_document, picked_list
 from skatbot.usecases.tournament import desk as tournament_desk
 
 
-def export(session: Session, cmd: Command) -> Reply:
-    if cmd.args and cmd.args[0].casefold() == "saison":
+def _season(words: Words) -> bool:
+    return bool(words.words) and words.words[0].casefold() == "saison"
+
+
+def export_at_desk(session: Session, place: Place, request: Words) -> Reply:
+    """At a Preisskat desk: the season, else the tournament (``/export turnier N``)."""
+    cmd = command_at(place, "export", request.words)
+    if _season(request):
         return export_saison(session, cmd)
-    if tournament_of(session, cmd.place_id) is not None:
-        return tournament_desk.export(session, cmd)
+    return tournament_desk.export(session, cmd)
+
+
+def export(session: Session, place: Place, request: Words) -> Reply:
+    """Away from a desk: the season, else the list (``/export N``: list N)."""
+    cmd = command_at(place, "export", request.words)
+    if _season(request):
+        return export_saison(session, cmd)
     lst, _words, head = picked_list(session, cmd)
     loaded = lists_store.load(session, lst)
     data = export_document(loaded)

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Final
+
 from skatbot.storage.unit import Session
+from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Reply
 from skatbot.usecases.league import roles
+from skatbot.usecases.place.words import command_at
 from skatbot.usecases.tournament import tables
 
 HELP = """<b>skatbot – die Skatliste im Gruppenchat</b>
@@ -232,15 +237,30 @@ unter der Buchung (Korrigieren, Stornieren, Stand). Falscher Geber in Spiel 7:
 /geber NAME legt nur den nächsten Geber fest."""
 
 
-def start(session: Session, cmd: Command) -> Reply:
-    if len(cmd.args) == 1 and (cmd.telegram_chat_id or cmd.place_id) < 0:
-        invite = tables.INVITE_DATA.fullmatch(cmd.args[0])
+@dataclass(frozen=True)
+class Start:
+    """``/start`` and the one word of a deep link (``tisch_…``, ``code_…``), if any."""
+
+    payload: str | None
+
+
+def parse_start(cmd: Command) -> Start:
+    return Start(cmd.args[0] if len(cmd.args) == 1 else None)
+
+
+def start(session: Session, place: Place, request: Start) -> Reply:
+    """Telegram's "Start": in a private chat the welcome (or a role's code), in a group the
+    help - or a table's deep link, which the tables' own code takes."""
+    telegram_chat = place.telegram_chat_id or place.id
+    payload = request.payload
+    if payload is not None and telegram_chat < 0:
+        invite = tables.INVITE_DATA.fullmatch(payload)
         if invite is not None:  # the draw's deep link: "add to group" sent /start tisch_…
-            return tables.join(session, cmd, invite.group(1))
-    if (cmd.telegram_chat_id or cmd.place_id) > 0:  # a private chat (a topic's place is no chat)
-        token = roles.TOKEN_DATA.fullmatch(cmd.args[0]) if len(cmd.args) == 1 else None
+            return tables.join(session, command_at(place, "start", (payload,)), invite.group(1))
+    if telegram_chat > 0:  # a private chat (a topic's place is no chat)
+        token = roles.TOKEN_DATA.fullmatch(payload) if payload is not None else None
         if token is not None:  # "Code abholen": a role's code, for the person named only
-            return roles.fetch(session, cmd, token.group(1))
+            return roles.fetch(session, command_at(place, "start", (token[0],)), token.group(1))
         return Reply(
             "Hallo! Ich führe eure Skatliste im Gruppenchat.\n"
             "Füge mich einer Gruppe hinzu (Gruppeninfo → Mitglieder hinzufügen → skatbot) und "
@@ -249,25 +269,37 @@ def start(session: Session, cmd: Command) -> Reply:
     return Reply(HELP)
 
 
-def hilfe(_session: Session, cmd: Command) -> Reply:
-    topic = cmd.args[0].casefold().lstrip("/") if cmd.args else ""
-    topics = {
-        "spiel": HELP_SPIEL,
-        "haus": HELP_HAUS,
-        "hausregeln": HELP_HAUS,
-        "ramsch": HELP_HAUS,
-        "turnier": HELP_TURNIER,
-        "liga": HELP_LIGA,
-        "mannschaft": HELP_LIGA,
-        "preisskat": HELP_TURNIER,
-        "auslosung": HELP_AUSLOSUNG,
-        "auslosen": HELP_AUSLOSUNG,
-        "geld": HELP_GELD,
-        "einsatz": HELP_GELD,
-        "abrechnung": HELP_GELD,
-        "kasse": HELP_GELD,
-        "rating": HELP_RATING,
-        "skatzahl": HELP_RATING,
-        "saison": HELP_RATING,
-    }
-    return Reply(topics.get(topic, HELP))
+@dataclass(frozen=True)
+class Topic:
+    """``/hilfe THEMA``: the topic's word, "" for the overview."""
+
+    word: str
+
+
+def parse_topic(cmd: Command) -> Topic:
+    return Topic(cmd.args[0].casefold().lstrip("/") if cmd.args else "")
+
+
+_TOPICS: Final = {
+    "spiel": HELP_SPIEL,
+    "haus": HELP_HAUS,
+    "hausregeln": HELP_HAUS,
+    "ramsch": HELP_HAUS,
+    "turnier": HELP_TURNIER,
+    "liga": HELP_LIGA,
+    "mannschaft": HELP_LIGA,
+    "preisskat": HELP_TURNIER,
+    "auslosung": HELP_AUSLOSUNG,
+    "auslosen": HELP_AUSLOSUNG,
+    "geld": HELP_GELD,
+    "einsatz": HELP_GELD,
+    "abrechnung": HELP_GELD,
+    "kasse": HELP_GELD,
+    "rating": HELP_RATING,
+    "skatzahl": HELP_RATING,
+    "saison": HELP_RATING,
+}
+
+
+def hilfe(_session: Session, _place: Place, request: Topic) -> Reply:
+    return Reply(_TOPICS.get(request.word, HELP))

@@ -9,7 +9,6 @@ import datetime as dt
 import re
 from typing import Any
 
-import pytest
 from sqlalchemy import func, select
 
 from skatbot.storage.schema import metadata

@@ -249,7 +249,7 @@ async def test_tournament_money_is_for_its_managers_and_validated(chat: Harness)
     )
     await ok(chat, "/gebuehren", "Startgeld: 0,00 €")  # the refused message stored nothing
     await refused(chat, "/gebuehren eintritt 5 €", "kenne ich bei /gebuehren nicht")
-    await refused(chat, "/einsatz 1 ct", "Turnierleitung", "/gebuehren")
+    await refused(chat, "/einsatz 1 ct", "/einsatz gilt hier nicht", "Turnierleitung")
     await ok(chat, "/preise 100 € 60 € 40 €", "1. 100,00 € · 2. 60,00 € · 3. 40,00 €")
     text = await ok(chat, "/preise")
     assert "1. 100,00 €" in text
