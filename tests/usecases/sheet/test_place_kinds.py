@@ -46,7 +46,7 @@ async def test_a_league_desk_refuses_the_sheet_naming_its_league(chat: Harness) 
     await ok(chat, "/liga Kreisliga", "angelegt", **LEADER)
     before = row_counts(chat)
     for message in ("/stand", "/liste", "/korrigieren 1 Anna null gewonnen", "/neu Ute Vera Wim"):
-        text = await refused(chat, message, "Ligaleitung der Liga „Kreisliga“", "anderen Chat")
+        await refused(chat, message, "Ligaleitung der Liga „Kreisliga“", "anderen Chat")
     assert row_counts(chat) == before
     await ok(chat, "/wert null hand gewonnen", "Null Hand")
 
