@@ -50,7 +50,13 @@ def no_new_list(session: Session, place: Place, request: object) -> NoReturn:
     """/neu (and what starts a list like it): a desk keeps no lists of its own."""
     if place.kind is PlaceKind.LEAGUE_DESK:
         _at_league_desk(place)
-    raise RuleError(
-        f"{_this(place)} ist die Turnierleitung eines Turniers.",
+    raise no_list_at_tournament_desk(_this(place))
+
+
+def no_list_at_tournament_desk(this: str) -> RuleError:
+    """The refusal of a new list at a Preisskat desk (``this``: "Dieser Chat" or "Dieses
+    Thema")."""
+    return RuleError(
+        f"{this} ist die Turnierleitung eines Turniers.",
         hint="Listen bitte in einem eigenen Chat oder Thema führen (je Tisch eins). " + DESK_HINT,
     )

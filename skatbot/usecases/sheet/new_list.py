@@ -33,7 +33,7 @@ from skatbot.usecases.common.place_kinds import Becoming, Place, refuse_other_ki
 from skatbot.usecases.common.places import guard_replace
 from skatbot.usecases.common.reply import Answer, Command, Reply
 from skatbot.usecases.people.persons import me_buttons
-from skatbot.usecases.sheet.desks import DESK_HINT
+from skatbot.usecases.sheet.desks import no_list_at_tournament_desk
 from skatbot.usecases.sheet.lists import At, place_id
 
 READING_PREFIX = "v1:nu:"
@@ -213,12 +213,7 @@ def refuse_at_tournament_desk(session: Session, cmd: Command) -> str:
     /tisch): a declared route refuses the desks itself."""
     rules = chats.chat_rules(session, cmd.place_id)
     if tournament_of(session, cmd.place_id) is not None:
-        raise RuleError(
-            ("Dieses Thema" if cmd.thread_id else "Dieser Chat")
-            + " ist die Turnierleitung eines Turniers.",
-            hint="Listen bitte in einem eigenen Chat oder Thema führen (je Tisch eins). "
-            + DESK_HINT,
-        )
+        raise no_list_at_tournament_desk("Dieses Thema" if cmd.thread_id else "Dieser Chat")
     refuse_other_kind(session, cmd, Becoming.LISTS)
     return rules
 
