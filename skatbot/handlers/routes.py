@@ -55,6 +55,9 @@ from skatbot.usecases.common.rights import (
 from skatbot.usecases.common.serving import Target, at
 
 DESK = PlaceKind.TOURNAMENT_DESK
+DESKS = frozenset({PlaceKind.TOURNAMENT_DESK, PlaceKind.LEAGUE_DESK})
+# The sheet's commands at a desk: refused with what the desk offers and where tables play.
+NO_LIST = at(DESKS, "sheet.desks:no_list")
 LEAGUE_DESK = PlaceKind.LEAGUE_DESK
 HOST = PlaceKind.HOST
 # Where a match day is run: the league's desk, and a host's chat on its day.
@@ -163,21 +166,21 @@ ROUTES: list[Route] = [
         updates=("edited_message",),
     ),
     # Commands. PTB tries them in this order; the commands of every deal come first.
-    command("spiel", lazy("sheet.spiel:spiel"), "Spiel eintragen – ohne Worte mit Knöpfen, oder: /spiel Anna grand ohne 1 hand g", write=True, editable=True),
-    command("eingepasst", lazy("sheet.commands:eingepasst"), "Alle haben gepasst", write=True, editable=True),
-    command("neu", lazy("sheet.commands:neu"), "Neue Liste: /neu Anna Bernd Carla [Dora]", write=True),
+    command("spiel", (at(PLAYING, "sheet.spiel:spiel", parse="sheet.spiel:parse"), NO_LIST), "Spiel eintragen – ohne Worte mit Knöpfen, oder: /spiel Anna grand ohne 1 hand g", write=True, editable=True),
+    command("eingepasst", (at(PLAYING, "sheet.commands:eingepasst", parse="sheet.commands:parse_pass"), NO_LIST), "Alle haben gepasst", write=True, editable=True),
+    command("neu", (at(PLAYING, "sheet.new_list:neu", parse="sheet.new_list:parse"), at(DESKS, "sheet.desks:no_new_list")), "Neue Liste: /neu Anna Bernd Carla [Dora]", write=True),
     # heavy: /stand bild renders a picture, in a worker thread like the PDFs
-    command("stand", lazy("sheet.commands:stand"), "Serienabschluss mit Rechenweg – /stand bild als Bild", heavy=True),
+    command("stand", (at(PLAYING, "sheet.views:stand", parse="sheet.views:parse_stand"), NO_LIST), "Serienabschluss mit Rechenweg – /stand bild als Bild", heavy=True),
     command("anheften", glue("pinned:cmd_anheften"), "Stand anheften – wird nach jedem Spiel aktualisiert"),
-    command("liste", lazy("sheet.commands:liste"), "Die letzten Zeilen der Liste – /liste 2: Liste 2"),
-    command("listen", lazy("sheet.commands:listen"), "Alle Listen dieses Chats mit Nummer"),
+    command("liste", (at(PLAYING, "sheet.views:liste", parse="sheet.views:parse_liste"), NO_LIST), "Die letzten Zeilen der Liste – /liste 2: Liste 2"),
+    command("listen", (at(PLAYING, "sheet.views:listen", parse="sheet.views:parse_listen"), NO_LIST), "Alle Listen dieses Chats mit Nummer"),
     command("darstellung", at(EVERYWHERE, "common.display:darstellung", parse="common.display:parse"), "Liste und Stand als Tabelle oder Text: /darstellung tabelle|text", write=True),
-    command("korrigieren", lazy("sheet.commands:korrigieren"), "Spiel N korrigieren: /korrigieren 7 Anna … [geber NAME]", write=True, editable=True),
-    command("storno", lazy("sheet.commands:storno"), "Spiel N streichen: /storno 7", write=True),
-    command("geber", lazy("sheet.commands:geber"), "Nächsten Geber festlegen", write=True),
-    command("serie", lazy("sheet.commands:serie"), "Serienlänge ändern: /serie 48", write=True),
-    command("umbenennen", lazy("sheet.commands:umbenennen"), "Anzeigenamen ändern", write=True),
-    command("wert", lazy("sheet.commands:wert"), "Spielwert berechnen, ohne einzutragen"),
+    command("korrigieren", (at(PLAYING, "sheet.commands:korrigieren", parse="sheet.commands:parse_korrigieren"), NO_LIST), "Spiel N korrigieren: /korrigieren 7 Anna … [geber NAME]", write=True, editable=True),
+    command("storno", (at(PLAYING, "sheet.commands:storno", parse="sheet.commands:parse_storno"), NO_LIST), "Spiel N streichen: /storno 7", write=True),
+    command("geber", (at(PLAYING, "sheet.commands:geber", parse="sheet.commands:parse_geber"), NO_LIST), "Nächsten Geber festlegen", write=True),
+    command("serie", (at(PLAYING, "sheet.commands:serie", parse="sheet.commands:parse_serie"), NO_LIST), "Serienlänge ändern: /serie 48", write=True),
+    command("umbenennen", (at(PLAYING, "sheet.commands:umbenennen", parse="sheet.commands:parse_umbenennen"), NO_LIST), "Anzeigenamen ändern", write=True),
+    command("wert", at(EVERYWHERE, "sheet.calculator:wert", parse="sheet.calculator:parse_wert"), "Spielwert berechnen, ohne einzutragen"),
     # heavy: a tournament's export (up to 1,000 participants) is computed in a worker thread
     command("export", (at(DESK, "place.export:export_at_desk", parse="place.words:words"), at(EVERYWHERE - {DESK}, "place.export:export", parse="place.words:words")), "Liste als JSON", heavy=True, document=True),
     # PDFs take 50-100 ms to render: in a worker thread, not on the event loop
@@ -257,19 +260,19 @@ ROUTES: list[Route] = [
     button("close", r"^v1:(close|keep):", at(EVERYWHERE, "place.documents:close_tap", parse="place.documents:parse_close_tap"), heavy=True),  # /abschluss's question (a PDF)
     button("me", r"^v1:me:", at(EVERYWHERE, "people.persons:me_tap", parse="people.persons:parse_me_tap")),  # "Das bin ich" under a new list
     button("claim", r"^v1:ic:", at(PLAYING, "people.persons:claim", parse="people.persons:parse_claim")),  # a table confirms a name
-    button("reading", r"^v1:nu:", lazy("sheet.commands:reading_tap")),  # which table a doubtful /neu means
+    button("reading", r"^v1:nu:", at(PLAYING, "sheet.new_list:reading_tap", parse="sheet.new_list:parse_reading")),  # which table a doubtful /neu means
     button("sign", r"^v1:tu:", at(PLAYING, "tournament.tables:sign", parse="tournament.tables:parse_sign")),  # a tournament table signs its closed list
     button("next draw", r"^v1:td:", lazy("tournament.desk:draw_tap"), heavy=True),  # "Nächste Serie auslosen"
     button("builder", r"^v1:b:", glue("builder:on_builder_button")),  # the game builder's own buttons
-    button("korrigieren", r"^v1:k:", lazy("sheet.buttons:korrigieren")),  # under a booking
-    button("storno", r"^v1:s:", lazy("sheet.buttons:storno_ask")),  # under a booking: asks
-    button("storno ja", r"^v1:sj:", lazy("sheet.buttons:storno_yes")),
-    button("storno nein", r"^v1:sn:", lazy("sheet.buttons:storno_no")),
+    button("korrigieren", r"^v1:k:", at(PLAYING, "sheet.buttons:korrigieren", parse="sheet.buttons:parse_row")),  # under a booking
+    button("storno", r"^v1:s:", at(PLAYING, "sheet.buttons:storno_ask", parse="sheet.buttons:parse_row")),  # under a booking: asks
+    button("storno ja", r"^v1:sj:", at(PLAYING, "sheet.buttons:storno_yes", parse="sheet.buttons:parse_row")),
+    button("storno nein", r"^v1:sn:", at(PLAYING, "sheet.buttons:storno_no", parse="sheet.buttons:parse_row")),
     button("gesund", r"^v1:g:", at(PLAYING, "house.buttons:gesund")),  # before a Ramsch: Alle gesund
     button("krank", r"^v1:kr:", at(PLAYING, "house.buttons:krank")),  # before a Ramsch: NAME krank
-    button("new game", r"^v1:n$", lazy("sheet.buttons:new_game")),  # Neues Spiel
-    button("stand", r"^v1:st$", lazy("sheet.buttons:show_stand")),  # Stand
-    button("unknown", r"^", lazy("sheet.buttons:unknown")),  # anything else: "Unbekannter Knopf"
+    button("new game", r"^v1:n$", at(PLAYING, "sheet.buttons:new_game", parse="sheet.buttons:parse_tap")),  # Neues Spiel
+    button("stand", r"^v1:st$", at(PLAYING, "sheet.buttons:show_stand", parse="sheet.buttons:parse_tap")),  # Stand
+    button("unknown", r"^", at(EVERYWHERE, "sheet.buttons:unknown", parse="sheet.buttons:parse_tap")),  # anything else: "Unbekannter Knopf"
     # Messages: a bid typed as a reply to the builder.
     message("bid reply", filters.TEXT & filters.REPLY & ~filters.COMMAND, glue("builder:on_reply")),
     # A command no route took (/stnad): the nearest of ours, or silence (handlers/typos.py).

@@ -169,25 +169,27 @@ def test_the_cache_is_bounded() -> None:
 def test_a_rolled_back_series_length_is_never_served(db: Database) -> None:
     """/serie in a unit that rolls back must leave no trace in the cached sheet: /stand
     shows the database's series length (it showed the rolled-back one: 2/48 against 36)."""
+    from skatbot.handlers.routes import ROUTES
     from skatbot.usecases.common.reply import Command
-    from skatbot.usecases.sheet import commands as sheet_ops
 
     def cmd(*args: str) -> Command:
         return Command(CHAT, "Skat", 1, "Anna", 99, args)
+
+    serie, stand = (next(r for r in ROUTES if r.name == n).use_case for n in ("serie", "stand"))
 
     db.run_write(new_list)
     db.run_write(lambda s: book(s, GAMES[0]))
     assert db.run_read(load).sheet.series_length == 36  # cached now
 
     def serie_then_fail(s: Session) -> None:
-        assert "48 Spiele" in sheet_ops.serie(s, cmd("48")).text
+        assert "48 Spiele" in serie(s, cmd("48")).text
         raise RuntimeError("the unit fails after /serie")
 
     with pytest.raises(RuntimeError):
         db.run_write(serie_then_fail)
     assert db.run_read(lambda s: lists_store.open_list(s, CHAT)).series_length == 36  # type: ignore[union-attr]
     assert db.run_read(load).sheet.series_length == 36
-    assert "Spiel 2/36" in db.run_read(lambda s: sheet_ops.stand(s, cmd())).text
+    assert "Spiel 2/36" in db.run_read(lambda s: stand(s, cmd())).text
 
 
 def test_a_cached_sheet_cannot_be_changed_in_place(db: Database) -> None:

@@ -26,8 +26,10 @@ from skatbot.rules.sheet import PLAYS, Entry, LogRow, RowKind, Sheet, evaluate_t
 from skatbot.storage import lists as lists_store
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import keyboards, texts
+from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Buttons, Command, Edit, Reply
 from skatbot.usecases.sheet import standings
+from skatbot.usecases.sheet.lists import At
 
 
 class Keys(enum.Enum):
@@ -39,8 +41,16 @@ class Keys(enum.Enum):
     NONE = "none"
 
 
-def user_fields(cmd: Command) -> dict[str, object]:
-    return {"user_id": cmd.user_id, "user_name": cmd.user_name[:128], "update_id": cmd.update_id}
+def user_fields(at: At) -> dict[str, object]:
+    """Who made a change, as its log row records them."""
+    if isinstance(at, Place):
+        asker = at.asker
+        return {
+            "user_id": asker.user_id,
+            "user_name": asker.name[:128],
+            "update_id": asker.update_id,
+        }
+    return {"user_id": at.user_id, "user_name": at.user_name[:128], "update_id": at.update_id}
 
 
 def _replay_with(loaded: lists_store.LoadedList, new: LogRow) -> Sheet:
@@ -96,28 +106,32 @@ class Booked:
 
 def book(
     session: Session,
-    cmd: Command,
+    at: At,
     loaded: lists_store.LoadedList,
     *,
     row: dict[str, object] | None = None,
     after: Sheet | None = None,
     keys: Keys = Keys.BOOKING,
+    typed: str | None = None,
 ) -> Booked:
     """Change ``loaded``: the one path of every change of a list.
 
     ``row``: the fields of the log row to append, its ``kind`` a ``RowKind`` (the user's
     fields are added); else the change was written already - ``after`` is the sheet it gives,
     or (not given) the players changed (names, start points) and the sheet is replayed from
-    the database. ``keys``: the buttons the reply gets.
+    the database. ``keys``: the buttons the reply gets. ``typed``: the command as sent, for
+    a refusal's hint to repeat (a Command's own text unless given).
     """
+    if typed is None:
+        typed = at.text if isinstance(at, Command) else ""
     new: LogRow | None = None
     rows = len(loaded.rows)
     if row is not None:
         fields = dict(row)
         kind = fields.pop("kind")
         assert isinstance(kind, RowKind), kind
-        new = lists_store.append_row(session, loaded.lst, kind=kind, **fields, **user_fields(cmd))
-        after = after_row(session, loaded, new, cmd.text)
+        new = lists_store.append_row(session, loaded.lst, kind=kind, **fields, **user_fields(at))
+        after = after_row(session, loaded, new, typed)
         rows += 1
     elif after is None:
         after = lists_store.load(session, loaded.lst).sheet
@@ -131,7 +145,7 @@ def book(
 
 def book_game(
     session: Session,
-    cmd: Command,
+    at: At,
     loaded: lists_store.LoadedList,
     declarer: int,
     text: str,
@@ -145,7 +159,7 @@ def book_game(
     sheet.check_game_allowed(declarer, evaluate_text(text, sheet.house is not None))
     booked = book(
         session,
-        cmd,
+        at,
         loaded,
         row={"kind": RowKind.GAME, "dealer": dealer, "declarer": declarer, "announcement": text},
     )

@@ -1,7 +1,8 @@
 """The buttons under the bot's replies (common/keyboards.py makes them): one use case per button,
-``fn(session, cmd) -> Answer``, each a line of the route table (``handlers/routes.py``) with
-the pattern of its callback data. ``cmd.args == (data,)``; ``runtime.execute_callback`` has
-checked that the data is on a button of the tapped message.
+``fn(session, place, request) -> Answer``, each a line of the route table
+(``handlers/routes.py``) with the pattern of its callback data; its parser reads the data
+(``cmd.args == (data,)``). ``runtime.execute_callback`` has checked that the data is on a
+button of the tapped message, and locked the place.
 
 The game builder's own buttons (``v1:b:…``) are ``builder.builder_tap``; /abschluss's
 question is ``documents.close_tap``.
@@ -9,60 +10,84 @@ question is ``documents.close_tap``.
 
 from __future__ import annotations
 
-import dataclasses
 import re
+from dataclasses import dataclass
 
 from skatbot.rules.grammar import parse_announcement
 from skatbot.rules.sheet import Entry
 from skatbot.storage import lists as lists_store
 from skatbot.storage import questions
-from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
-from skatbot.usecases.common import confirm, keyboards
+from skatbot.usecases.common import confirm, keyboards, wording
 from skatbot.usecases.common.confirm import Shown
+from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Answer, Command
 from skatbot.usecases.sheet.builder import state as bs
 from skatbot.usecases.sheet.builder.commands import UNKNOWN, open_builder, valid_entry
-from skatbot.usecases.sheet.commands import stand, storno
+from skatbot.usecases.sheet.commands import Cancel, storno
+from skatbot.usecases.sheet.views import ShowStand, stand
 
 # v1:<kind>:<row id>, and for "Ja, stornieren" the question's seal (common/confirm.py; an
 # older version's v1:sj:<row id> without one asks again)
 DATA_ROW = re.compile(r"v1:(k|s|sj|sn):([0-9]{1,10})(?::([0-9a-f]{16}))?")
 
 
-def _data(cmd: Command) -> str:
-    return cmd.args[0] if cmd.args else ""
+@dataclass(frozen=True)
+class RowTap:
+    """A button under a booking: its kind (``k``, ``s``, ``sj``, ``sn``), the row it is
+    about, and the seal of the question a "Ja" answers."""
+
+    kind: str
+    row_id: int
+    sealed: str | None = None
+
+
+@dataclass(frozen=True)
+class Tap:
+    """A button that carries nothing but itself (Neues Spiel, Stand, unknown data)."""
+
+
+def parse_row(cmd: Command) -> RowTap | Tap:
+    m = DATA_ROW.fullmatch(cmd.args[0] if cmd.args else "")
+    if m is None:
+        return Tap()
+    return RowTap(m.group(1), int(m.group(2)), m.group(3))
+
+
+def parse_tap(cmd: Command) -> Tap:
+    return Tap()
 
 
 # --- under a booking: Korrigieren, Stornieren (ask, yes, no) -----------------------------------
 
 
-def _booked_entry(
-    session: Session, cmd: Command, kind: str
-) -> tuple[lists_store.LoadedList, Entry, int] | Answer:
+def _entry_of(
+    session: Session, place: Place, request: RowTap | Tap, kind: str
+) -> tuple[lists_store.LoadedList, Entry, RowTap] | Answer:
     """The still valid game a row button (``v1:<kind>:<row id>``) is about, or the answer
-    that it is gone."""
-    m = DATA_ROW.fullmatch(_data(cmd))
-    if m is None or m.group(1) != kind or (m.group(3) is not None and kind != "sj"):
+    that it is gone (or that the data is no such button's)."""
+    if (
+        not isinstance(request, RowTap)
+        or request.kind != kind
+        or (request.sealed is not None and kind != "sj")
+    ):
         return Answer(notice=UNKNOWN)
-    row_id = int(m.group(2))
-    lock_chat(session, cmd.place_id)
-    lst = lists_store.open_list(session, cmd.place_id)
+    lst = lists_store.open_list(session, place.id)
     if lst is None:
         return Answer(notice="Hier läuft keine Liste mehr.", buttons=())
     loaded = lists_store.load(session, lst)
-    entry = valid_entry(loaded, row_id)
+    entry = valid_entry(loaded, request.row_id)
     if entry is None or entry.nr is None:
         return Answer(
             notice="Dieses Spiel wurde inzwischen korrigiert oder storniert – /liste zeigt es.",
             buttons=(keyboards.new_game_row(),),
         )
-    return loaded, entry, row_id
+    return loaded, entry, request
 
 
-def korrigieren(session: Session, cmd: Command) -> Answer:
+def korrigieren(session: Session, place: Place, request: RowTap | Tap) -> Answer:
     """ "Korrigieren" (``v1:k:<row id>``): a builder prefilled with that game."""
-    found = _booked_entry(session, cmd, "k")
+    found = _entry_of(session, place, request, "k")
     if isinstance(found, Answer):
         return found
     loaded, entry, _ = found
@@ -70,9 +95,10 @@ def korrigieren(session: Session, cmd: Command) -> Answer:
     if entry.result is not None and entry.row.announcement is not None:
         a = parse_announcement(entry.row.announcement, house=loaded.sheet.house is not None)
         state = bs.from_announcement(a, entry.row.declarer)
-    return Answer(
-        send=open_builder(session, cmd, target=entry, state=state, source_message_id=cmd.message_id)
+    opened = open_builder(
+        session, place, target=entry, state=state, source_message_id=place.asker.message_id
     )
+    return Answer(send=opened)
 
 
 def _storno_shown(session: Session, loaded: lists_store.LoadedList, entry: Entry) -> Shown:
@@ -84,37 +110,35 @@ def _storno_shown(session: Session, loaded: lists_store.LoadedList, entry: Entry
     )
 
 
-def storno_ask(session: Session, cmd: Command) -> Answer:
+def storno_ask(session: Session, place: Place, request: RowTap | Tap) -> Answer:
     """ "Stornieren" (``v1:s:<row id>``): asks, with Ja/Nein in place of the buttons; the
     question is sealed into its Ja (it stores nothing)."""
-    found = _booked_entry(session, cmd, "s")
+    found = _entry_of(session, place, request, "s")
     if isinstance(found, Answer):
         return found
-    loaded, entry, row_id = found
+    loaded, entry, tap = found
     assert entry.nr is not None
     sealed = confirm.seal(_storno_shown(session, loaded, entry))
-    return Answer(buttons=keyboards.confirm_cancel_buttons(row_id, entry.nr, sealed))
+    return Answer(buttons=keyboards.confirm_cancel_buttons(tap.row_id, entry.nr, sealed))
 
 
-def storno_yes(session: Session, cmd: Command) -> Answer:
+def storno_yes(session: Session, place: Place, request: RowTap | Tap) -> Answer:
     """ "Ja, stornieren" (``v1:sj:<row id>:<seal>``): the game the question named, as it
     was, or nothing."""
-    found = _booked_entry(session, cmd, "sj")
+    found = _entry_of(session, place, request, "sj")
     if isinstance(found, Answer):
         return found
-    loaded, entry, row_id = found
+    loaded, entry, tap = found
     assert entry.nr is not None
     shown = _storno_shown(session, loaded, entry)
-    m = DATA_ROW.fullmatch(_data(cmd))
-    sealed = m.group(3) if m is not None else None
-    if sealed is None:  # a button of an older version: ask again
+    if tap.sealed is None:  # a button of an older version: ask again
         return Answer(
             notice=f"Bitte noch einmal bestätigen: Spiel {entry.nr} stornieren?",
-            buttons=keyboards.confirm_cancel_buttons(row_id, entry.nr, confirm.seal(shown)),
+            buttons=keyboards.confirm_cancel_buttons(tap.row_id, entry.nr, confirm.seal(shown)),
         )
     try:
         confirm.answer_sealed(
-            sealed,
+            tap.sealed,
             shown,
             asked="das Spiel unter diesem Knopf",
             again=f"Neu fragen: „Stornieren“ unter dem Spiel tippen oder /storno {entry.nr}",
@@ -122,32 +146,33 @@ def storno_yes(session: Session, cmd: Command) -> Answer:
         )
     except confirm.NotConfirmed as refused:
         return Answer(notice=f"{refused.message} 👉 {refused.hint}", alert=True, buttons=())
-    reply = storno(session, dataclasses.replace(cmd, args=(str(entry.nr),)))
+    reply = wording.reply_of(storno(session, place, Cancel(str(entry.nr))))
+    assert not isinstance(reply, Answer)
     return Answer(notice="Storniert.", buttons=(), send=reply)
 
 
-def storno_no(session: Session, cmd: Command) -> Answer:
+def storno_no(session: Session, place: Place, request: RowTap | Tap) -> Answer:
     """ "Nein" (``v1:sn:<row id>``): the booking's buttons again."""
-    found = _booked_entry(session, cmd, "sn")
+    found = _entry_of(session, place, request, "sn")
     if isinstance(found, Answer):
         return found
-    _, _, row_id = found
-    return Answer(notice="Nicht storniert.", buttons=keyboards.booking_buttons(row_id))
+    _, _, tap = found
+    return Answer(notice="Nicht storniert.", buttons=keyboards.booking_buttons(tap.row_id))
 
 
 # --- Neues Spiel, Stand, and anything else ------------------------------------------------------
 
 
-def new_game(session: Session, cmd: Command) -> Answer:
+def new_game(session: Session, place: Place, request: Tap) -> Answer:
     """ "Neues Spiel" (``v1:n``): opens the builder."""
-    return Answer(send=open_builder(session, cmd))
+    return Answer(send=open_builder(session, place))
 
 
-def show_stand(session: Session, cmd: Command) -> Answer:
+def show_stand(session: Session, place: Place, request: Tap) -> Answer:
     """ "Stand" (``v1:st``): what /stand answers."""
-    return Answer(send=stand(session, cmd))
+    return Answer(send=stand(session, place, ShowStand()))
 
 
-def unknown(_session: Session, _cmd: Command) -> Answer:
+def unknown(session: Session, place: Place, request: Tap) -> Answer:
     """Data no route knows (an older version's button): nothing changes."""
     return Answer(notice=UNKNOWN)

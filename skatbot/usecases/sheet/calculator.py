@@ -1,7 +1,8 @@
-"""The inline calculator's answer (``@bot grand ohne 1 hand``): pure, no database, no
-Telegram types (``handlers/inline.py`` turns it into an inline result).
+"""``/wert`` and the inline calculator's answer (``@bot grand ohne 1 hand``): pure, no
+database, no Telegram types (``handlers/inline.py`` turns the calculation into an inline
+result). Both compute a game without booking it, so ``/wert`` works at every place.
 
-What the result sends is what ``/wert`` answers (``sheet.wert_text``). Without a result word
+What the inline result sends is what ``/wert`` answers (``texts.wert_text``). Without a result word
 ("gewonnen", "verloren", "augen N") the game counts as won, so the title shows the plain
 value. A refusal (unknown word, impossible game) and an empty query are answered with one
 result too, carrying the German hint.
@@ -13,14 +14,37 @@ from dataclasses import dataclass
 from html import escape
 
 from skatbot.rules.errors import RuleError
+from skatbot.rules.game import Announcement
 from skatbot.rules.grammar import POINT_WORDS, WON_WORDS, parse_with_notes, tokenize
 from skatbot.rules.value import evaluate
+from skatbot.storage.unit import Session
 from skatbot.usecases.common import texts
-from skatbot.usecases.common.reply import error_text
-from skatbot.usecases.sheet.commands import wert_text
+from skatbot.usecases.common.place_kinds import Place
+from skatbot.usecases.common.reply import Command, error_text
+from skatbot.usecases.sheet.texts import GameValue, wert_text
 
 EXAMPLE = "grand ohne 1 hand"
 MAX_QUERY_WORDS = 40  # Telegram sends at most 256 characters; a game needs a dozen words
+
+
+@dataclass(frozen=True)
+class Evaluate:
+    """/wert GAME: the game as read, and what the parser noted."""
+
+    announcement: Announcement
+    notes: tuple[str, ...] = ()
+
+
+def parse_wert(cmd: Command) -> Evaluate:
+    if not cmd.args:
+        raise RuleError("Welches Spiel?", hint="Z. B. /wert grand ohne 1 hand gewonnen")
+    announcement, notes = parse_with_notes(cmd.args)
+    return Evaluate(announcement, notes)
+
+
+def wert(session: Session, place: Place, request: Evaluate) -> GameValue:
+    """/wert: compute a game without booking it."""
+    return GameValue(evaluate(request.announcement), request.notes)
 
 
 @dataclass(frozen=True)

@@ -29,32 +29,11 @@ def apply_edit(
     assert cmd.source_message_id is not None
     words = list(cmd.args)
     typed = f"/{name} {' '.join(words)}".rstrip()
-    link = message_links.find(session, cmd.place_id, cmd.source_message_id)
-    booked = message_links.booked_row(session, link) if link is not None else None
-    if link is None or booked is None:
-        raise RuleError(
-            f"{NOT_APPLIED} Zu dieser Nachricht ist kein Spiel eingetragen.",
-            hint=f"Als neue Nachricht schicken: {typed}",
-        )
-    row_id, list_id = booked
-    loaded = lists_store.open_list_loaded(session, cmd.place_id)
-    if loaded is None or loaded.lst.id != list_id:
-        _refuse_closed(session, list_id, row_id, name, words)
-    assert loaded is not None
-    entry = current_entry(loaded.sheet, row_id)
-    if entry is None:
-        raise RuleError(
-            f"{NOT_APPLIED} Zu dieser Nachricht ist kein Spiel eingetragen.",
-            hint=f"Als neue Nachricht schicken: {typed}",
-        )
-    example = f"{loaded.names[0]} grand ohne 1 hand gewonnen"
-    if entry.status is Status.CANCELLED or entry.nr is None:
-        again = " ".join(_game_words(name, words)) or example
-        raise RuleError(
-            f"{NOT_APPLIED} Dieses Spiel ist storniert.", hint=f"Neu eintragen: /spiel {again}"
-        )
+    link, loaded, entry = _edited_entry(session, cmd, name, words, typed)
     nr = entry.nr
+    assert nr is not None
     rest = _game_words(name, words)
+    example = f"{loaded.names[0]} grand ohne 1 hand gewonnen"
     line = f"/korrigieren {nr} {' '.join(rest) or example}"
     if name == "korrigieren" and (not words or words[0] != str(nr)):
         raise RuleError(
@@ -67,7 +46,7 @@ def apply_edit(
         if name == "spiel" and not rest:
             raise RuleError("Wer hat gespielt und was?", hint=f"Z. B. /spiel {example}")
         fields, notes = correction_fields(loaded, nr, rest)
-        if _same(entry, fields):
+        if unchanged(entry, fields):
             return Reply(""), "", None
         corrected = write_correction(session, cmd, loaded, nr, fields, notes)
     except RuleError as err:
@@ -78,6 +57,41 @@ def apply_edit(
         ) from err
     shown = _show(link, corrected)
     return shown, corrected.text, (link if shown.text else None)
+
+
+def _edited_entry(
+    session: Session, cmd: Command, name: str, words: list[str], typed: str
+) -> tuple[message_links.Link, lists_store.LoadedList, Entry]:
+    """The game the edited message booked, as it is now in the running list (a correction
+    of it, if corrected since); refused when there is none, the list is closed or the game
+    is cancelled."""
+    assert cmd.source_message_id is not None
+    link = message_links.find(session, cmd.place_id, cmd.source_message_id)
+    booked = message_links.booked_row(session, link) if link is not None else None
+    if link is None or booked is None:
+        raise _nothing_booked(typed)
+    row_id, list_id = booked
+    loaded = lists_store.open_list_loaded(session, cmd.place_id)
+    if loaded is None or loaded.lst.id != list_id:
+        _refuse_closed(session, list_id, row_id, name, words)
+    assert loaded is not None
+    entry = current_entry(loaded.sheet, row_id)
+    if entry is None:
+        raise _nothing_booked(typed)
+    if entry.status is Status.CANCELLED or entry.nr is None:
+        example = f"{loaded.names[0]} grand ohne 1 hand gewonnen"
+        again = " ".join(_game_words(name, words)) or example
+        raise RuleError(
+            f"{NOT_APPLIED} Dieses Spiel ist storniert.", hint=f"Neu eintragen: /spiel {again}"
+        )
+    return link, loaded, entry
+
+
+def _nothing_booked(typed: str) -> RuleError:
+    return RuleError(
+        f"{NOT_APPLIED} Zu dieser Nachricht ist kein Spiel eingetragen.",
+        hint=f"Als neue Nachricht schicken: {typed}",
+    )
 
 
 def current_entry(sheet: Sheet, row_id: int) -> Entry | None:
@@ -96,10 +110,6 @@ def _game_words(name: str, words: list[str]) -> list[str]:
     if name == "korrigieren":
         return words[1:]
     return words
-
-
-def _same(entry: Entry, fields: dict[str, object]) -> bool:
-    return unchanged(entry, fields)
 
 
 def _refuse_closed(

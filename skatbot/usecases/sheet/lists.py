@@ -1,46 +1,53 @@
-"""The running list of a place, or a refusal that says why there is none (a tournament desk
-keeps none, an ended tournament closed its table's, the last one is closed)."""
+"""The running list of a place, or a refusal that says why there is none (an ended tournament
+closed its table's, the last one is closed, there never was one).
+
+What kind of place it is was decided before (the route serves the places that keep lists):
+nothing here asks. A use case of the new shape passes its ``Place``; the commands of other
+features that still get the ``Command`` pass that (``At``).
+"""
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from skatbot.rules.errors import RuleError
 from skatbot.storage import lists as lists_store
-from skatbot.storage.tournament import tournament_of
 from skatbot.storage.unit import Session
-from skatbot.usecases.common.place_kinds import Becoming, refuse_other_kind
+from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.places import guard_ended
 from skatbot.usecases.common.reply import Command
 
-DESK_HINT = (
-    "Gespielt wird an den Tischen (jeder in seinem Thema oder mit /tisch CODE); "
-    "hier: /rangliste, /fehlend, /turniere."
-)
+At = Place | Command
 
 
-def refuse_at_desk(session: Session, cmd: Command) -> None:
-    """A tournament desk and a league desk keep no list: /spiel, /stand and the like point
-    to what works."""
-    if tournament_of(session, cmd.place_id) is not None:
-        raise RuleError(
-            ("Dieses Thema" if cmd.thread_id else "Dieser Chat")
-            + " ist die Turnierleitung – hier läuft keine Liste.",
-            hint=DESK_HINT,
-        )
-    refuse_other_kind(session, cmd, Becoming.LISTS)
+def place_id(at: At) -> int:
+    return at.id if isinstance(at, Place) else at.place_id
 
 
-def require_list(session: Session, cmd: Command) -> lists_store.LoadedList:
-    loaded = lists_store.open_list_loaded(session, cmd.place_id)
+def require_list(session: Session, at: At) -> lists_store.LoadedList:
+    loaded = lists_store.open_list_loaded(session, place_id(at))
     if loaded is None:
-        refuse_at_desk(session, cmd)
-        latest = lists_store.latest_list(session, cmd.place_id)
-        if latest is not None:
-            guard_ended(session, latest.id)  # an ended tournament closed its table: say so
-            raise RuleError(
-                "Die Liste ist abgeschlossen.",
-                hint="Neue Serie mit denselben Spielern: /weiter · ganz neu: /neu Anna Bernd Carla",
-            )
-        raise RuleError(
-            f"In {cmd.here} läuft keine Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
-        )
+        refuse_without_list(session, at)
     return loaded
+
+
+def refuse_without_list(session: Session, at: At) -> NoReturn:
+    """Why the place has no running list: its last one is closed (by an ended tournament:
+    say so), or it never had one."""
+    latest = lists_store.latest_list(session, place_id(at))
+    if latest is not None:
+        guard_ended(session, latest.id)  # an ended tournament closed its table: say so
+        raise RuleError(
+            "Die Liste ist abgeschlossen.",
+            hint="Neue Serie mit denselben Spielern: /weiter · ganz neu: /neu Anna Bernd Carla",
+        )
+    raise RuleError(
+        f"In {at.here} läuft keine Liste.", hint="Starte eine mit /neu Anna Bernd Carla."
+    )
+
+
+def asker(at: At) -> tuple[int | None, str]:
+    """Who asks: their user id (None: nobody) and name."""
+    if isinstance(at, Place):
+        return at.asker.user_id, at.asker.name
+    return at.user_id, at.user_name

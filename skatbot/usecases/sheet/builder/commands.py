@@ -43,7 +43,7 @@ from skatbot.usecases.common.reply import Answer, Buttons, Call, Command, Edit, 
 from skatbot.usecases.sheet.booking import book_game
 from skatbot.usecases.sheet.builder import state as bs
 from skatbot.usecases.sheet.commands import correct_game
-from skatbot.usecases.sheet.lists import require_list
+from skatbot.usecases.sheet.lists import At, asker, place_id, require_list
 
 # The pure state machine (state + tap -> new state / refusal) lives in builder_state.
 State = bs.State
@@ -123,23 +123,23 @@ CHANGED = "Die Liste hat sich inzwischen geändert – bitte neu öffnen."
 
 def open_builder(
     session: Session,
-    cmd: Command,
+    at: At,
     *,
     target: Entry | None = None,
     state: State | None = None,
     source_message_id: int | None = None,
 ) -> Reply:
-    lock_chat(session, cmd.place_id)
-    loaded = require_list(session, cmd)
+    loaded = require_list(session, at)
     if target is None:
         loaded.sheet.check_can_add()
-    edits = _retire_open_builders(session, cmd)
+    user_id, user_name = asker(at)
+    edits = _retire_open_builders(session, place_id(at), user_id)
     b = builders.create(
         session,
-        chat_id=cmd.place_id,
+        chat_id=place_id(at),
         list_id=loaded.lst.id,
-        owner_id=cmd.user_id,
-        owner_name=cmd.user_name[:128],
+        owner_id=user_id,
+        owner_name=user_name[:128],
         target_row=target.row.id if target is not None else None,
         source_message_id=source_message_id,
         rows_seen=len(loaded.rows),
@@ -158,11 +158,11 @@ def bind_message(session: Session, builder_id: int, message_id: int) -> None:
     builders.bind_message(session, builder_id, message_id)
 
 
-def _retire_open_builders(session: Session, cmd: Command) -> tuple[Edit, ...]:
+def _retire_open_builders(session: Session, place: int, user_id: int | None) -> tuple[Edit, ...]:
     """A user has one open builder per chat: opening a new one closes the older ones."""
     return tuple(
         Edit(message_id, "↪️ Abgelöst durch eine neue Eingabe.")
-        for message_id in builders.retire_open(session, cmd.place_id, cmd.user_id)
+        for message_id in builders.retire_open(session, place, user_id)
     )
 
 
