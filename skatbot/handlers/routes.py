@@ -185,9 +185,9 @@ ROUTES: list[Route] = [
     command("export", (at(DESK, "place.export:export_at_desk", parse="place.words:words"), at(EVERYWHERE - {DESK}, "place.export:export", parse="place.words:words")), "Liste als JSON", heavy=True, document=True),
     # PDFs take 50-100 ms to render: in a worker thread, not on the event loop
     command("pdf", at(EVERYWHERE, "place.documents:pdf", parse="place.words:words"), "Liste als PDF", heavy=True, document=True),
-    command("abschluss", at(EVERYWHERE, "place.documents:abschluss", parse="place.documents:parse_close"), "Serie abschließen (mit PDF)", write=True, heavy=True),
+    command("abschluss", (at(PLAYING, "place.documents:abschluss", parse="place.documents:parse_close"), NO_LIST), "Serie abschließen (mit PDF)", write=True, heavy=True),
     # the latest list's creator and the chat's admins may open it again
-    command("oeffnen", at(EVERYWHERE, "place.documents:oeffnen", parse="place.documents:parse_reopen", right=LIST_MANAGER), "Abgeschlossene Serie wieder öffnen (Admins)", write=True),
+    command("oeffnen", (at(PLAYING, "place.documents:oeffnen", parse="place.documents:parse_reopen", right=LIST_MANAGER), NO_LIST), "Abgeschlossene Serie wieder öffnen (Admins)", write=True),
     command("weiter", at(PLAYING, "evening.commands:weiter"), "Neue Serie mit denselben Spielern", write=True),
     command("statistik", at(EVERYWHERE, "season.statistics:statistik", parse="season.statistics:parse"), "Statistik des Chats – /statistik NAME für einen Spieler", heavy=True),
     command("abend", at(EVERYWHERE, "evening.commands:abend", parse="evening.commands:parse"), "Alle Serien des Abends mit Summe je Spieler: /abend [pdf]", heavy=True),
@@ -257,7 +257,7 @@ ROUTES: list[Route] = [
     message("migrate", filters.StatusUpdate.MIGRATE, admin.on_migrate),  # group -> supergroup
     # Buttons (callback data v1:…, see keyboards.py). PTB takes the first pattern that matches.
     button("delete", r"^v1:del:", admin.on_delete_button),  # /loeschen's confirmation
-    button("close", r"^v1:(close|keep):", at(EVERYWHERE, "place.documents:close_tap", parse="place.documents:parse_close_tap"), heavy=True),  # /abschluss's question (a PDF)
+    button("close", r"^v1:(close|keep):", at(PLAYING, "place.documents:close_tap", parse="place.documents:parse_close_tap"), heavy=True),  # /abschluss's question (a PDF)
     button("me", r"^v1:me:", at(EVERYWHERE, "people.persons:me_tap", parse="people.persons:parse_me_tap")),  # "Das bin ich" under a new list
     button("claim", r"^v1:ic:", at(PLAYING, "people.persons:claim", parse="people.persons:parse_claim")),  # a table confirms a name
     button("reading", r"^v1:nu:", at(PLAYING, "sheet.new_list:reading_tap", parse="sheet.new_list:parse_reading")),  # which table a doubtful /neu means

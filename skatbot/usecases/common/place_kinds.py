@@ -225,10 +225,22 @@ def place_of(session: Session, cmd: Command) -> Place:
 
 def not_served(command: str, place: Place, kinds: Iterable[PlaceKind]) -> RuleError:
     """The refusal of ``/command`` at a place of a kind it does not serve: what the place is,
-    and where the command works."""
-    where = [_WHERE[k] for k in PlaceKind if k in set(kinds)]
-    this = "Dieses Thema" if place.thread_id else "Dieser Chat"
+    and where the command works (short: a chat with lists covers a host's chat, both tables
+    are one phrase)."""
+    served = set(kinds)
+    if PlaceKind.LISTS in served:
+        served.discard(PlaceKind.HOST)
+    where = [_WHERE[k] for k in PlaceKind if k in served and k not in _TABLES]
+    tables = served & _TABLES
+    if tables == _TABLES:
+        where.append("an einem Tisch eines Turniers oder Spieltags (/tisch CODE)")
+    elif tables:
+        where.append(_WHERE[tables.pop()])
+    this = "dieses Thema" if place.thread_id else "dieser Chat"
     return RuleError(
         f"/{command} gilt hier nicht – {this} ist {_IS[place.kind]}.",
         hint=f"/{command} geht " + " oder ".join(where) + ". Nichts wurde geändert.",
     )
+
+
+_TABLES: Final = frozenset({PlaceKind.TOURNAMENT_TABLE, PlaceKind.LEAGUE_TABLE})
