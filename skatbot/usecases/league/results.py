@@ -17,12 +17,12 @@ from skatbot.rules.money import format_money
 from skatbot.rules.numbers import is_number
 from skatbot.rules.scoring import minus_sign
 from skatbot.storage import league as league_store
-from skatbot.storage import tournament as trepo
 from skatbot.storage.database import lock_chat
 from skatbot.storage.league_models import (
     MatchDay,
 )
 from skatbot.storage.unit import Session
+from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Reply
 from skatbot.usecases.league.common import (
     BINDING_DAYS,
@@ -39,25 +39,18 @@ from skatbot.usecases.league.common import (
     require_manager,
     require_runner,
 )
-from skatbot.usecases.tournament import desk as tournament_desk
-from skatbot.usecases.tournament.desk import RESULT_SERIES_LINE, parse_result_lines, result_lines
+from skatbot.usecases.tournament.result_entry import (
+    RESULT_SERIES_LINE,
+    parse_result_lines,
+    result_lines,
+)
 
 # --- /ergebnis at a league desk ---------------------------------------------------------------
 
 
-def ergebnis(session: Session, cmd: Command) -> Reply:
-    """/ergebnis: at a league desk the league's, else the Preisskat desk's."""
-    league = league_store.league_of(session, cmd.place_id)
-    hosted = league_store.hosted_day(session, cmd.place_id)
-    running = trepo.tournament_of(session, cmd.place_id)
-    if running is not None and running.closed_at is not None:
-        running = None
-    # A place is one kind (usecases.common.place_kinds); one that holds both from an earlier
-    # version gives its results to what it was first, so a later tournament blocks no league.
-    if running is not None and league is not None and league.created_at <= running.created_at:
-        running = None
-    if (league is None and hosted is None) or running is not None:
-        return tournament_desk.ergebnis(session, cmd)
+def ergebnis(session: Session, place: Place, cmd: Command) -> Reply:
+    """/ergebnis at a league desk or a host's chat (the route gives a Preisskat desk's to
+    ``tournament.result_entry``)."""
     return _league_results(session, cmd, desk_of(session, cmd))
 
 
