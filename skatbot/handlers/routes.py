@@ -276,7 +276,7 @@ ROUTES: list[Route] = [
     # Tournament management is for its creator and the chat's admins (admin=True); draws,
     # rankings and certificates of up to 1,000 participants run in a worker thread.
     command("turnier", at(frozenset({PlaceKind.LISTS, DESK}), "tournament.desk:turnier", parse="tournament.desk:parse", right={"EndTournament": TOURNAMENT_MANAGER}), "Preisskat: diesen Chat zur Turnierleitung machen · /turnier ende beendet es", write=True),
-    command("turniere", at(DESK, "tournament.tournament_season:turniere", parse="tournament.tournament_season:parse_turniere"), "Preisskat: die Turniere dieses Chats mit Datum und Sieg"),
+    command("turniere", at(frozenset({PlaceKind.LISTS, DESK}), "tournament.tournament_season:turniere", parse="tournament.tournament_season:parse_turniere"), "Preisskat: die Turniere dieses Chats mit Datum und Sieg"),
     command("teilnehmer", at(DESK, "tournament.roster:teilnehmer", parse="tournament.roster:parse_teilnehmer", right={"AddParticipants": TOURNAMENT_MANAGER}), "Preisskat: Teilnehmer eintragen (nach der Auslosung: ab der nächsten Serie) oder anzeigen", write=True),
     command("entfernen", at(DESK, "tournament.roster:entfernen", parse="tournament.roster:parse_entfernen", right=TOURNAMENT_MANAGER), "Preisskat: Teilnehmer entfernen, nach der Auslosung ab der nächsten Serie", write=True),
     command("team", at(DESK, "tournament.teams:team", parse="tournament.teams:parse_team", right={"SetTeam": TOURNAMENT_MANAGER}), "Preisskat: Team setzen: /team Anna Skatfreunde Nord (/team Anna -)", write=True),

@@ -206,7 +206,11 @@ def parse_turniere(cmd: Command) -> ListTournaments:
 
 
 def turniere(session: Session, place: Place, request: ListTournaments) -> Reply:
+    """At a desk its tournaments; at a place with lists (never a desk, or its tournaments
+    deleted) that there were none."""
     every = trepo.tournaments_of(session, place.id)
+    if not every:
+        return Reply(f"ℹ️ In {place.here} gab es noch kein Turnier. Eins anlegen: /turnier NAME")
     lines = [f"🗂 <b>Turniere in {escape(place.here)}</b> ({len(every)})"]
     for t in every:
         done = trepo.load_series(session, t)
