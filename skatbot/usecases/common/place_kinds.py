@@ -176,10 +176,15 @@ class Place:
 
 def kind_of(facts: PlaceFacts) -> PlaceKind:
     """A desk first (its commands must never go to a list), then a host's day today, then
-    the table whose list the place keeps."""
-    if facts.tournament is not None:
+    the table whose list the place keeps. A place holding a tournament and a league from
+    before they excluded each other is what it was first (a later tournament blocks no
+    league; an ended one neither)."""
+    t, league = facts.tournament, facts.league
+    if t is not None and not (
+        league is not None and (t.closed_at is not None or league.created_at <= t.created_at)
+    ):
         return PlaceKind.TOURNAMENT_DESK
-    if facts.league is not None:
+    if league is not None:
         return PlaceKind.LEAGUE_DESK
     day = facts.hosted_day
     if day is not None and day.approved_at is None and day.play_date == berlin_date(None):
