@@ -327,7 +327,7 @@ ROUTES: list[Route] = [
     button("claim", r"^v1:ic:", lazy("people.persons:claim_tap")),  # a table confirms a name
     button("reading", r"^v1:nu:", lazy("sheet.commands:reading_tap")),  # which table a doubtful /neu means
     button("sign", r"^v1:tu:", lazy("tournament.tables:sign_tap")),  # a tournament table signs its closed list
-    button("next draw", r"^v1:td:", at(DESK, "tournament.draw:draw_tap", parse="tournament.draw:parse_tap"), heavy=True),  # "Nächste Serie auslosen"
+    button("next draw", r"^v1:td:", at(frozenset({PlaceKind.LISTS, DESK}), "tournament.draw:draw_tap", parse="tournament.draw:parse_tap"), heavy=True),  # "Nächste Serie auslosen"
     button("builder", r"^v1:b:", glue("builder:on_builder_button")),  # the game builder's own buttons
     button("korrigieren", r"^v1:k:", lazy("sheet.buttons:korrigieren")),  # under a booking
     button("storno", r"^v1:s:", lazy("sheet.buttons:storno_ask")),  # under a booking: asks

@@ -316,7 +316,8 @@ def parse_tap(cmd: Command) -> DrawTap | StaleTap:
 
 
 def draw_tap(session: Session, place: Place, request: DrawTap | StaleTap) -> Answer:
-    """One tap = /auslosen with a fresh seed, by whoever created the tournament."""
+    """One tap = /auslosen with a fresh seed, by whoever created the tournament. (At a place
+    with lists, its tournament deleted, the button is stale.)"""
     if isinstance(request, StaleTap):
         return Answer(notice="Dieser Knopf gilt nicht mehr.")
     t = place.tournament

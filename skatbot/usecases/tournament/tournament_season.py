@@ -88,21 +88,6 @@ def shown_line(session: Session, t: Tournament) -> str | None:
     return f"ℹ️ Gezeigt: {label(t)} vom {dates(t)} ({state}){other}"
 
 
-def running(session: Session, cmd: Command) -> Tournament:
-    """The tournament the management works on now; refused when the latest has ended."""
-    t = trepo.tournament_of(session, cmd.place_id)
-    if t is None:
-        raise RuleError(
-            f"In {cmd.here} läuft kein Turnier.", hint="Lege eins an mit /turnier NAME."
-        )
-    if t.closed_at is not None:
-        raise RuleError(
-            f"{label(t)} ist beendet – daran ändert sich nichts mehr.",
-            hint=f"Lesen: {READABLE} · das nächste Turnier: /turnier NAME.",
-        )
-    return t
-
-
 def running_at(place: Place) -> Tournament:
     """The tournament a desk's management works on now (its latest); refused when it ended."""
     t = place.tournament

@@ -11,7 +11,12 @@ from skatbot.usecases.common.place_kinds import PlaceKind
 from skatbot.usecases.common.rights import ANYONE, TOURNAMENT_MANAGER
 from tests.harness import Harness
 from tests.helpers import export_raw, ok, refused
-from tests.usecases.tournament.test_tournament_chat import ORGANISER, draw, setup_tournament
+from tests.usecases.tournament.test_tournament_chat import (
+    ORGANISER,
+    draw,
+    results_message,
+    setup_tournament,
+)
 
 DESK = -1701
 LISTS = -1702
@@ -129,3 +134,18 @@ async def test_a_desk_command_elsewhere_says_where_it_works(chat: Harness) -> No
     )
     await ok(chat, "/turniere", "gab es noch kein Turnier", chat_id=LISTS, **ORGANISER)
     assert await export_raw(chat, LISTS) == before
+
+
+async def test_the_draw_button_is_stale_where_the_tournament_is_gone(chat: Harness) -> None:
+    await setup_tournament(chat, chat_id=DESK, names=NAMES)
+    await draw(chat, "7", chat_id=DESK)
+    at_desk = {"chat_id": DESK, **ORGANISER}
+    await ok(chat, results_message({n: (10, 1, 0) for n in NAMES}), **at_desk)
+    await ok(chat, "/auslosen 8", "Serie 2", **at_desk)
+    await ok(chat, "/auslosen zurück", **at_desk)
+    await ok(chat, "/auslosen zurück ja", "zurückgenommen", **at_desk)
+    offer = chat.last(DESK, with_buttons=True)  # the one-tap draw of series 2 again
+    await ok(chat, "/loeschen", **at_desk)
+    await ok(chat, "/loeschen ja", "kein Turnier mehr", **at_desk)  # a place with lists now
+    tapped = await chat.tap(offer, "Nächste Serie auslosen", user_id=ORGANISER["user_id"])
+    assert tapped.notice == "Dieser Knopf gilt nicht mehr.", tapped.notice
