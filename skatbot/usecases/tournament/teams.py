@@ -196,10 +196,12 @@ class SetTeam:
 
 def parse_team(cmd: Command) -> ListTeams | ShowTeam | SetTeam:
     """``/team`` (list), ``/team NAME`` (show), ``/team NAME TEAM``, ``/team NAME [TEAM]``,
-    ``/team NAME -`` (a change: two words or more)."""
+    ``/team NAME -`` (a change: two words or more, or a team in brackets: ``/team Anna[Nord]``)."""
     if not cmd.rest.strip():
         return ListTeams()
-    return SetTeam(cmd.rest) if len(cmd.args) >= 2 else ShowTeam(cmd.rest)
+    if len(cmd.args) >= 2 or "[" in cmd.rest or "]" in cmd.rest:
+        return SetTeam(cmd.rest)
+    return ShowTeam(cmd.rest)
 
 
 def team(session: Session, place: Place, request: ListTeams | ShowTeam | SetTeam) -> Reply:

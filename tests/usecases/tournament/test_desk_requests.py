@@ -95,7 +95,8 @@ async def test_a_stranger_reads_but_changes_nothing(chat: Harness) -> None:
     stranger = {"chat_id": DESK, **STRANGER}
     for change in (
         "/teilnehmer Gustav", "/entfernen Anna", "/auslosen zurück", "/ergebnis Anna 10 1 0",
-        "/turnierregeln summe", "/team Anna Nord", "/teamwertung beste 2", "/turnier ende",
+        "/turnierregeln summe", "/team Anna Nord", "/team Anna[Nord]", "/teamwertung beste 2",
+        "/turnier ende",
     ):  # fmt: skip
         text = await refused(chat, change, "verwalten Olga", "Lesen geht für alle", **stranger)
         assert "/teilnehmer, /fehlend" in text or "/rangliste, /urkunden" in text, text
