@@ -25,6 +25,7 @@ from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Document, Reply
 from skatbot.usecases.tournament import cash, tournament_season
 from skatbot.usecases.tournament import teams as teams_uc
+from skatbot.usecases.tournament import texts as tournament_texts
 from skatbot.usecases.tournament.desk import latest
 from skatbot.usecases.tournament.results import (
     counting_of,
@@ -127,7 +128,7 @@ def _notes(full: tr.SeriesRanking, counting: tr.Counting, columns: bool) -> list
             + names_line(full.unranked)
         )
     if columns:
-        lines.append(_counting_line(counting))
+        lines.append(tournament_texts.counting_line(counting))
     if full.incomplete:
         verb = "ist" if len(full.incomplete) == 1 else "sind"
         lines.append(
@@ -277,15 +278,6 @@ def _pdf_scoring(counting: tr.Counting) -> str:
     return ""  # the PDF's default: the sum
 
 
-def _counting_line(counting: tr.Counting) -> str:
-    if counting.average:
-        return (
-            f"Gezählt: Schnitt je gespielter Serie, gewertet ab "
-            f"{texts.series_count(counting.minimum)} (/turnierregeln)."
-        )
-    return "Gezählt: Summe aller Serien, eine fehlende Serie zählt 0 (/turnierregeln)."
-
-
 def _series_rangliste(session: Session, t: Tournament, number: int) -> Reply:
     done = trepo.load_series(session, t)
     if not done:
@@ -362,13 +354,12 @@ def parse_turnierregeln(cmd: Command) -> ShowCounting | SetCounting:
     )
 
 
-def turnierregeln(session: Session, place: Place, request: ShowCounting | SetCounting) -> Reply:
+def turnierregeln(
+    session: Session, place: Place, request: ShowCounting | SetCounting
+) -> tournament_texts.Counting:
     if isinstance(request, ShowCounting):
         t = latest(place)
-        return Reply(
-            f"📐 <b>Zählweise – {escape(t.name)}</b>\n{_counting_line(counting_of(t))}\n"
-            "Ändern: /turnierregeln summe oder /turnierregeln schnitt mindestens 2"
-        )
+        return tournament_texts.Counting(t.name, counting_of(t), changed=False)
     t = tournament_season.running_at(place)
     t.counting = request.counting.code
-    return Reply(f"✅ {_counting_line(request.counting)}\nDie Rangliste folgt sofort: /rangliste")
+    return tournament_texts.Counting(t.name, request.counting, changed=True)

@@ -44,7 +44,7 @@ from skatbot.storage.unit import Session
 from skatbot.usecases.common.names import hide_quoted, join_initials, match_words, unquote
 from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Reply
-from skatbot.usecases.tournament import tournament_season
+from skatbot.usecases.tournament import texts, tournament_season
 
 if TYPE_CHECKING:
     from skatbot.pdf.ranking import TeamRow
@@ -287,9 +287,7 @@ def team_listing(session: Session, t: Tournament) -> str:
 
 
 def scoring_text(t: Tournament) -> str:
-    if t.team_best is None:
-        return "Teamwertung: Summe aller Mitglieder"
-    return f"Teamwertung: die besten {t.team_best} je Team"
+    return texts.team_scoring(t.team_best)
 
 
 @dataclass(frozen=True)
@@ -324,15 +322,16 @@ def parse_teamwertung(cmd: Command) -> ShowTeamScoring | SetTeamScoring:
     )
 
 
-def teamwertung(session: Session, place: Place, request: ShowTeamScoring | SetTeamScoring) -> Reply:
+def teamwertung(
+    session: Session, place: Place, request: ShowTeamScoring | SetTeamScoring
+) -> texts.TeamScoring:
     if isinstance(request, ShowTeamScoring):
-        t = _latest(place)
-        return Reply(f"🏅 {scoring_text(t)}.\nÄndern: /teamwertung summe · /teamwertung beste 3")
+        return texts.TeamScoring(_latest(place).team_best, texts.Change.NONE)
     t = tournament_season.running_at(place)
     if request.best == t.team_best:
-        return Reply(f"🏅 {scoring_text(t)} – unverändert.")
+        return texts.TeamScoring(t.team_best, texts.Change.SAME)
     tournament_teams.set_team_best(session, t, request.best)
-    return Reply(f"🏅 {scoring_text(t)}. Die /rangliste zeigt sie neben der Einzelwertung.")
+    return texts.TeamScoring(request.best, texts.Change.DONE)
 
 
 # --- draw -------------------------------------------------------------------------------------
