@@ -208,25 +208,25 @@ ROUTES: list[Route] = [
     command("abrechnung", (at(DESK, "place.abrechnung:dues", parse="place.words:words"), at(EVERYWHERE - {DESK}, "place.abrechnung:abrechnung", parse="place.words:words")), "Geld: wer wem was zahlt (Turnier: wer was zahlt)", heavy=True),
     # Tournament management is for its creator and the chat's admins (admin=True); draws,
     # rankings and certificates of up to 1,000 participants run in a worker thread.
-    command("turnier", lazy("tournament.desk:turnier"), "Preisskat: diesen Chat zur Turnierleitung machen · /turnier ende beendet es", write=True, admin=True),
-    command("turniere", lazy("tournament.tournament_season:turniere"), "Preisskat: die Turniere dieses Chats mit Datum und Sieg"),
-    command("teilnehmer", lazy("tournament.desk:teilnehmer"), "Preisskat: Teilnehmer eintragen (nach der Auslosung: ab der nächsten Serie) oder anzeigen", write=True, admin=True),
-    command("entfernen", lazy("tournament.desk:entfernen"), "Preisskat: Teilnehmer entfernen, nach der Auslosung ab der nächsten Serie", write=True, admin=True),
-    command("team", lazy("tournament.desk:team"), "Preisskat: Team setzen: /team Anna Skatfreunde Nord (/team Anna -)", write=True, admin=True),
-    command("teamwertung", lazy("tournament.desk:teamwertung"), "Preisskat: Teamwertung: /teamwertung summe oder beste 3", write=True, admin=True),
+    command("turnier", at(frozenset({PlaceKind.LISTS, DESK}), "tournament.desk:turnier", parse="tournament.desk:parse", right={"EndTournament": TOURNAMENT_MANAGER}), "Preisskat: diesen Chat zur Turnierleitung machen · /turnier ende beendet es", write=True),
+    command("turniere", at(frozenset({PlaceKind.LISTS, DESK}), "tournament.tournament_season:turniere", parse="tournament.tournament_season:parse_turniere"), "Preisskat: die Turniere dieses Chats mit Datum und Sieg"),
+    command("teilnehmer", at(DESK, "tournament.roster:teilnehmer", parse="tournament.roster:parse_teilnehmer", right={"AddParticipants": TOURNAMENT_MANAGER}), "Preisskat: Teilnehmer eintragen (nach der Auslosung: ab der nächsten Serie) oder anzeigen", write=True),
+    command("entfernen", at(DESK, "tournament.roster:entfernen", parse="tournament.roster:parse_entfernen", right=TOURNAMENT_MANAGER), "Preisskat: Teilnehmer entfernen, nach der Auslosung ab der nächsten Serie", write=True),
+    command("team", at(DESK, "tournament.teams:team", parse="tournament.teams:parse_team", right={"SetTeam": TOURNAMENT_MANAGER}), "Preisskat: Team setzen: /team Anna Skatfreunde Nord (/team Anna -)", write=True),
+    command("teamwertung", at(DESK, "tournament.teams:teamwertung", parse="tournament.teams:parse_teamwertung", right={"SetTeamScoring": TOURNAMENT_MANAGER}), "Preisskat: Teamwertung: /teamwertung summe oder beste 3", write=True),
     command("serienlaenge", at(DESK, "tournament.series_length:serienlaenge", parse="tournament.series_length:parse", right={"SetLengths": TOURNAMENT_MANAGER}), "Preisskat: Spiele je Serie: /serienlaenge 36 48", write=True),
-    command("turnierregeln", lazy("tournament.desk:turnierregeln"), "Preisskat: Zählweise: /turnierregeln summe oder schnitt mindestens 2", write=True, admin=True),
-    command("auslosen", lazy("tournament.desk:auslosen"), "Preisskat: Tische der nächsten Serie auslosen", write=True, admin=True, heavy=True),
+    command("turnierregeln", at(DESK, "tournament.ranking:turnierregeln", parse="tournament.ranking:parse_turnierregeln", right={"SetCounting": TOURNAMENT_MANAGER}), "Preisskat: Zählweise: /turnierregeln summe oder schnitt mindestens 2", write=True),
+    command("auslosen", at(DESK, "tournament.draw:auslosen", parse="tournament.draw:parse", right=TOURNAMENT_MANAGER), "Preisskat: Tische der nächsten Serie auslosen", write=True, heavy=True),
     # a league desk and a host's chat take the league's results, a Preisskat desk its own
-    command("ergebnis", (at(LEAGUE_RUN, "league.results:ergebnis", parse="league.results:parse_ergebnis", right=DAY_RUNNER), at(DESK, "tournament.desk:ergebnis_at_desk", parse=None, right=TOURNAMENT_MANAGER)), "Preisskat und Liga: Ergebnis: /ergebnis Anna 437 12 3", write=True),
-    command("fehlend", lazy("tournament.desk:fehlend"), "Preisskat: fehlende Ergebnisse und wie weit die Tische sind"),
+    command("ergebnis", (at(LEAGUE_RUN, "league.results:ergebnis", parse="league.results:parse_ergebnis", right=DAY_RUNNER), at(DESK, "tournament.result_entry:ergebnis", parse="tournament.result_entry:parse_ergebnis", right=TOURNAMENT_MANAGER)), "Preisskat und Liga: Ergebnis: /ergebnis Anna 437 12 3", write=True),
+    command("fehlend", at(DESK, "tournament.result_entry:fehlend", parse="tournament.result_entry:parse_fehlend"), "Preisskat: fehlende Ergebnisse und wie weit die Tische sind"),
     # /tisch CODE where a table plays (a league's or a Preisskat's code); /tisch freigeben N at the desk
     command("tisch", (at(PLAYING, "tables.lifecycle:link", parse="tables.lifecycle:parse", right={"LinkTable": TABLE_LINKER}), at(DESK, "tournament.tables:release", parse="tournament.tables:parse_release", right={"ReleaseTable": TOURNAMENT_MANAGER})), "Preisskat und Liga: hier spielt ein Tisch: /tisch CODE (aus der Auslosung, dem Sitzplan)", write=True),
-    command("rangliste", lazy("tournament.desk:rangliste"), "Preisskat: Rangliste über alle Serien", heavy=True),
-    command("urkunden", lazy("tournament.desk:urkunden"), "Preisskat: Urkunden als PDF", heavy=True, document=True),
-    command("gebuehren", lazy("tournament.cash:gebuehren"), "Preisskat: Startgeld, Verlustspielgeld, Tischgeld", write=True, admin=True),
-    command("preise", lazy("tournament.cash:preise"), "Preisskat: Preise als Beträge oder Anteile am Topf", write=True, admin=True, heavy=True),
-    command("kasse", lazy("tournament.cash:kasse"), "Preisskat: Kassenbericht als PDF", heavy=True, document=True),
+    command("rangliste", at(DESK, "tournament.ranking:rangliste", parse="tournament.ranking:parse_rangliste"), "Preisskat: Rangliste über alle Serien", heavy=True),
+    command("urkunden", at(DESK, "tournament.ranking:urkunden", parse="tournament.ranking:parse_urkunden"), "Preisskat: Urkunden als PDF", heavy=True, document=True),
+    command("gebuehren", at(DESK, "tournament.cash:gebuehren", parse="tournament.cash:parse_gebuehren", right={"SetFees": TOURNAMENT_MANAGER}), "Preisskat: Startgeld, Verlustspielgeld, Tischgeld", write=True),
+    command("preise", at(DESK, "tournament.cash:preise", parse="tournament.cash:parse_preise", right={"SetPrizes": TOURNAMENT_MANAGER}), "Preisskat: Preise als Beträge oder Anteile am Topf", write=True, heavy=True),
+    command("kasse", at(DESK, "tournament.cash:kasse", parse="tournament.cash:parse_kasse"), "Preisskat: Kassenbericht als PDF", heavy=True, document=True),
     # League play: the league's creator and the chat's admins manage at its desk; a host runs
     # the day in its own chat; captains change their own team's line-up (/aufstellung,
     # /wechsel); reading is for all, also where a day was hosted before.
@@ -262,7 +262,7 @@ ROUTES: list[Route] = [
     button("claim", r"^v1:ic:", at(PLAYING, "people.persons:claim", parse="people.persons:parse_claim")),  # a table confirms a name
     button("reading", r"^v1:nu:", at(PLAYING, "sheet.new_list:reading_tap", parse="sheet.new_list:parse_reading")),  # which table a doubtful /neu means
     button("sign", r"^v1:tu:", at(PLAYING, "tournament.tables:sign", parse="tournament.tables:parse_sign")),  # a tournament table signs its closed list
-    button("next draw", r"^v1:td:", lazy("tournament.desk:draw_tap"), heavy=True),  # "Nächste Serie auslosen"
+    button("next draw", r"^v1:td:", at(frozenset({PlaceKind.LISTS, DESK}), "tournament.draw:draw_tap", parse="tournament.draw:parse_tap"), heavy=True),  # "Nächste Serie auslosen"
     button("builder", r"^v1:b:", glue("builder:on_builder_button")),  # the game builder's own buttons
     button("korrigieren", r"^v1:k:", at(PLAYING, "sheet.buttons:korrigieren", parse="sheet.buttons:parse_row")),  # under a booking
     button("storno", r"^v1:s:", at(PLAYING, "sheet.buttons:storno_ask", parse="sheet.buttons:parse_row")),  # under a booking: asks

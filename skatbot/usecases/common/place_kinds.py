@@ -179,13 +179,13 @@ class Place:
 
 def kind_of(facts: PlaceFacts) -> PlaceKind:
     """A desk first (its commands must never go to a list), then a host's day today, then
-    the table whose list the place keeps."""
+    the table whose list the place keeps. A place holding a tournament and a league from
+    before they excluded each other is what it was first (a later tournament blocks no
+    league; an ended one neither)."""
     t, league = facts.tournament, facts.league
-    if t is not None and league is not None:
-        # Both, from before a place was one kind: the first one keeps the place's commands.
-        first = t.created_at <= league.created_at
-        return PlaceKind.TOURNAMENT_DESK if first else PlaceKind.LEAGUE_DESK
-    if t is not None:
+    if t is not None and not (
+        league is not None and (t.closed_at is not None or league.created_at <= t.created_at)
+    ):
         return PlaceKind.TOURNAMENT_DESK
     if league is not None:
         return PlaceKind.LEAGUE_DESK

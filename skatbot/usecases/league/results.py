@@ -29,7 +29,11 @@ from skatbot.usecases.league.common import (
     load_day,
     open_day,
 )
-from skatbot.usecases.tournament.desk import RESULT_SERIES_LINE, parse_result_lines, result_lines
+from skatbot.usecases.tournament.result_entry import (
+    RESULT_SERIES_LINE,
+    parse_result_lines,
+    result_lines,
+)
 
 # --- /ergebnis at a league desk or a host's chat -------------------------------------------------
 

@@ -9,12 +9,10 @@ from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.places import owns
 from skatbot.usecases.common.reply import Command
 
+READABLE = "/teilnehmer, /fehlend, /rangliste, /urkunden, /export"
 
-def require_manager(
-    t: Tournament,
-    cmd: Command,
-    readable: str = "/teilnehmer, /fehlend, /rangliste, /urkunden, /export",
-) -> None:
+
+def require_manager(t: Tournament, cmd: Command, readable: str = READABLE) -> None:
     """Managing commands: the tournament's creator and the chat's admins; the refusal names
     what everyone may read (``readable``)."""
     if cmd.is_admin or owns(cmd.user_id, t.created_by):
@@ -38,10 +36,11 @@ def _refuse(t: Tournament, readable: str) -> None:
 
 def manager(session: Session, place: Place, request: object) -> None:
     """The right ``rights.TOURNAMENT_MANAGER`` at a Preisskat desk: the tournament's creator and the chat's
-    admins (checked on the place's latest tournament)."""
+    admins (checked on the place's latest tournament). The refusal names what everyone may
+    read: the request's ``readable`` where its command group has its own (money, ending)."""
     t = place.tournament
     assert t is not None  # a desk has one
     asker = place.asker
     if asker.is_admin or owns(asker.user_id, t.created_by):
         return
-    _refuse(t, "/teilnehmer, /fehlend, /rangliste, /urkunden, /export")
+    _refuse(t, getattr(request, "readable", READABLE))

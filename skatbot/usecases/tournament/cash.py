@@ -5,21 +5,21 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from html import escape
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from skatbot.rules import money as m
 from skatbot.rules import tournament as tr
 from skatbot.rules.errors import RuleError
 from skatbot.storage import money as money_store
 from skatbot.storage import tournament as trepo
-from skatbot.storage.database import lock_chat
 from skatbot.storage.tournament_models import Tournament
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import texts
+from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Document, Reply
 from skatbot.usecases.tournament import tournament_season
-from skatbot.usecases.tournament.access import require_manager
 from skatbot.usecases.tournament.results import full_ranking, series_ranking
 
 if TYPE_CHECKING:
@@ -42,8 +42,10 @@ def _require_tournament(session: Session, cmd: Command) -> Tournament:
     return t
 
 
-def _running(session: Session, cmd: Command) -> Tournament:
-    return tournament_season.running(session, cmd)
+def _latest(place: Place) -> Tournament:
+    t = place.tournament
+    assert t is not None  # the routes serve desks only
+    return t
 
 
 def _picked(session: Session, cmd: Command) -> tuple[Tournament, list[str], str | None]:
@@ -185,25 +187,45 @@ def _apply_fee_line(fees: m.Fees, line: str) -> m.Fees:
     )
 
 
-def gebuehren(session: Session, cmd: Command) -> Reply:
-    lines = [" ".join(line.split()) for line in cmd.rest.splitlines()]
-    lines = [line for line in lines if line]
-    t = _require_tournament(session, cmd)
-    if not lines:
-        fees = fees_of(session, t)
+MONEY_READABLE = "/gebuehren, /preise, /kasse, /abrechnung"
+
+
+def _lines_of(cmd: Command) -> tuple[str, ...]:
+    """The message's lines after the command, spaces collapsed, empty ones left out."""
+    lines = (" ".join(line.split()) for line in cmd.rest.splitlines())
+    return tuple(line for line in lines if line)
+
+
+@dataclass(frozen=True)
+class ShowFees:
+    pass
+
+
+@dataclass(frozen=True)
+class SetFees:
+    lines: tuple[str, ...]  # a fee each
+    readable: ClassVar[str] = MONEY_READABLE
+
+
+def parse_gebuehren(cmd: Command) -> ShowFees | SetFees:
+    lines = _lines_of(cmd)
+    return SetFees(lines) if lines else ShowFees()
+
+
+def gebuehren(session: Session, place: Place, request: ShowFees | SetFees) -> Reply:
+    if isinstance(request, ShowFees):
+        t = _latest(place)
         return Reply(
             f"💶 <b>Gebühren – {escape(t.name)}</b>\n"
-            + "\n".join(escape(x) for x in fees_lines(fees))
+            + "\n".join(escape(x) for x in fees_lines(fees_of(session, t)))
             + "\nÄndern (nur Turnierleitung), z. B.: "
             + escape(FEES_EXAMPLE)
         )
-    lock_chat(session, cmd.place_id)
-    t = _running(session, cmd)
-    require_manager(t, cmd, readable="/gebuehren, /preise, /kasse, /abrechnung")
-    fees = _each_line(lines, fees_of(session, t), _apply_fee_line)
+    t = tournament_season.running_at(place)
+    fees = _each_line(request.lines, fees_of(session, t), _apply_fee_line)
     money_store.add(
         session, t.chat_id, money_store.FEES, fees.to_json(), from_list=t.id,
-        user_id=cmd.user_id, update_id=cmd.update_id,
+        user_id=place.asker.user_id, update_id=place.asker.update_id,
     )  # fmt: skip
     return Reply(
         f"✅ <b>Gebühren – {escape(t.name)}</b>\n"
@@ -241,26 +263,38 @@ def prizes_lines(prizes: m.Prizes, report: m.CashReport | None = None) -> list[s
     return lines
 
 
-def preise(session: Session, cmd: Command) -> Reply:
-    lines = [" ".join(line.split()) for line in cmd.rest.splitlines()]
-    lines = [line for line in lines if line]
-    t = _require_tournament(session, cmd)
-    if not lines:
-        prizes = prizes_of(session, t)
-        report = cash_report(session, t)
+@dataclass(frozen=True)
+class ShowPrizes:
+    pass
+
+
+@dataclass(frozen=True)
+class SetPrizes:
+    lines: tuple[str, ...]  # a prize each
+    readable: ClassVar[str] = MONEY_READABLE
+
+
+def parse_preise(cmd: Command) -> ShowPrizes | SetPrizes:
+    lines = _lines_of(cmd)
+    return SetPrizes(lines) if lines else ShowPrizes()
+
+
+def preise(session: Session, place: Place, request: ShowPrizes | SetPrizes) -> Reply:
+    if isinstance(request, ShowPrizes):
+        t = _latest(place)
         return Reply(
             f"🏅 <b>Preise – {escape(t.name)}</b>\n"
-            + "\n".join(escape(x) for x in prizes_lines(prizes, report))
+            + "\n".join(
+                escape(x) for x in prizes_lines(prizes_of(session, t), cash_report(session, t))
+            )
             + "\nÄndern (nur Turnierleitung): "
             + escape(m.PRIZE_EXAMPLE)
         )
-    lock_chat(session, cmd.place_id)
-    t = _running(session, cmd)
-    require_manager(t, cmd, readable="/gebuehren, /preise, /kasse, /abrechnung")
-    prizes = _each_line(lines, prizes_of(session, t), _apply_prize_line)
+    t = tournament_season.running_at(place)
+    prizes = _each_line(request.lines, prizes_of(session, t), _apply_prize_line)
     money_store.add(
         session, t.chat_id, money_store.PRIZES, prizes.to_json(), from_list=t.id,
-        user_id=cmd.user_id, update_id=cmd.update_id,
+        user_id=place.asker.user_id, update_id=place.asker.update_id,
     )  # fmt: skip
     report = cash_report(session, t)
     out = [f"✅ <b>Preise – {escape(t.name)}</b>"]
@@ -452,14 +486,25 @@ def _plays_by_series(done: Sequence[trepo.LoadedSeries]) -> dict[int, list[m.Ser
     return out
 
 
-def kasse(session: Session, cmd: Command) -> Reply:
-    """The cash report: income by kind, payouts, balance; the PDF has every participant."""
-    t, rest, shown = _picked(session, cmd)
+@dataclass(frozen=True)
+class ShowCash:
+    tournament: int | None  # "turnier N"; None: the latest
+
+
+def parse_kasse(cmd: Command) -> ShowCash:
+    number, rest = tournament_season.split_number(cmd.args)
     if rest:
         raise RuleError(
             f"„{rest[0][:20]}“ kenne ich bei /kasse nicht.",
             hint="Einfach /kasse, ein früheres Turnier: /kasse turnier 1",
         )
+    return ShowCash(number)
+
+
+def kasse(session: Session, place: Place, request: ShowCash) -> Reply:
+    """The cash report: income by kind, payouts, balance; the PDF has every participant."""
+    t = tournament_season.chosen_at(session, place, request.tournament)
+    shown = tournament_season.shown_line(session, t)
     report = cash_report(session, t)
     from skatbot.pdf.cash import render_cash
 
@@ -470,9 +515,9 @@ def kasse(session: Session, cmd: Command) -> Reply:
     lines.append(f"Startgeld: {m.format_money(report.entry)}")
     lines.append(f"Verlustspielgeld: {m.format_money(sum(report.lost_fees.values()))}")
     lines.append(f"Tischgeld: {m.format_money(sum(report.table_fees.values()))}")
-    place = [p for p in report.payouts if p.series is None]
+    for_places = [p for p in report.payouts if p.series is None]
     series = [p for p in report.payouts if p.series is not None]
-    lines.append(f"Preise: {m.format_money(sum(p.cents for p in place))}")
+    lines.append(f"Preise: {m.format_money(sum(p.cents for p in for_places))}")
     if series:
         lines.append(f"Serienpreise: {m.format_money(sum(p.cents for p in series))}")
     lines.append(_totals_line(report))

@@ -7,14 +7,14 @@ from html import unescape
 
 from skatbot.storage import questions
 from skatbot.storage import tournament as trepo
-from skatbot.storage.database import lock_chat
 from skatbot.storage.tournament_models import Tournament
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import confirm
 from skatbot.usecases.common.confirm import Shown
-from skatbot.usecases.common.reply import Command, Reply
+from skatbot.usecases.common.place_kinds import Place
+from skatbot.usecases.common.reply import Reply
 from skatbot.usecases.tournament import tables, tournament_season
-from skatbot.usecases.tournament.access import require_manager
+from skatbot.usecases.tournament.bridge import command_at
 from skatbot.usecases.tournament.results import ranking_of, series_span
 
 
@@ -31,40 +31,48 @@ def _shown(session: Session, t: Tournament) -> Shown:
     )
 
 
-def ende(session: Session, cmd: Command) -> Reply:
-    lock_chat(session, cmd.place_id)
-    t = tournament_season.running(session, cmd)
-    require_manager(t, cmd, readable=tournament_season.READABLE)
-    done = trepo.load_series(session, t)
-    ranked, complete, incomplete = ranking_of(t, done)
-    if len(cmd.args) == 1:
-        confirm.ask(session, cmd, confirm.END_TOURNAMENT, _shown(session, t))
-        lines = [f"❓ <b>{tournament_season.label(t)} beenden?</b>"]
-        if complete:
-            lines.append(f"Gewertet: {series_span(complete)}.")
-        else:
-            lines.append("Noch keine Serie ist vollständig – die Rangliste bleibt leer.")
-        if incomplete:
-            lines.append(
-                f"⚠️ {series_span(incomplete)} unvollständig: fehlende Ergebnisse "
-                "werden nicht mehr nachgetragen (/fehlend)."
-            )
+def ende(session: Session, place: Place, *, confirmed: bool) -> Reply:
+    """``/turnier ende`` asks, ``/turnier ende ja`` ends (the management's: the route's
+    right)."""
+    t = tournament_season.running_at(place)
+    if not confirmed:
+        return _ask(session, place, t)
+    return _end(session, place, t)
+
+
+def _ask(session: Session, place: Place, t: Tournament) -> Reply:
+    _, complete, incomplete = ranking_of(t, trepo.load_series(session, t))
+    confirm.ask(session, command_at(place), confirm.END_TOURNAMENT, _shown(session, t))
+    lines = [f"❓ <b>{tournament_season.label(t)} beenden?</b>"]
+    if complete:
+        lines.append(f"Gewertet: {series_span(complete)}.")
+    else:
+        lines.append("Noch keine Serie ist vollständig – die Rangliste bleibt leer.")
+    if incomplete:
         lines.append(
-            "Danach nimmt das Turnier nichts mehr an (keine Ergebnisse, keine Spiele an seinen "
-            f"Tischen); lesbar bleiben {tournament_season.READABLE}. Das nächste Turnier: /turnier NAME."
+            f"⚠️ {series_span(incomplete)} unvollständig: fehlende Ergebnisse "
+            "werden nicht mehr nachgetragen (/fehlend)."
         )
-        lines.append("👉 Zum Bestätigen: /turnier ende ja")
-        return Reply("\n".join(lines))
+    lines.append(
+        "Danach nimmt das Turnier nichts mehr an (keine Ergebnisse, keine Spiele an seinen "
+        f"Tischen); lesbar bleiben {tournament_season.READABLE}. Das nächste Turnier: /turnier NAME."
+    )
+    lines.append("👉 Zum Bestätigen: /turnier ende ja")
+    return Reply("\n".join(lines))
+
+
+def _end(session: Session, place: Place, t: Tournament) -> Reply:
+    ranked, complete, _ = ranking_of(t, trepo.load_series(session, t))
     # the sender's own question, about this tournament as it was then
     confirm.answer(
         session,
-        cmd,
+        command_at(place),
         confirm.END_TOURNAMENT,
         lambda _target: _shown(session, t),
         again="/turnier ende",
         undone="nichts beendet",
     )
-    trepo.close_tournament(t, cmd.user_id)
+    trepo.close_tournament(t, place.asker.user_id)
     tournament_season.forget_pinned(session, t)
     closed, posts = tables.close_tables(session, t)
     lines = [f"🏁 <b>{tournament_season.label(t)} ist beendet</b> ({tournament_season.dates(t)})."]

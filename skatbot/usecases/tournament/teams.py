@@ -20,14 +20,15 @@ draws, a drawn series keeps its tables (the export lists the teams each draw use
 ``/teamwertung beste 3`` the best 3 members of a team (by individual place).  Ties in the team
 ranking: the team whose best member has the better individual place ranks first.
 
-The command entry points take the tournament (``t``): the desk's adapter finds it and checks
-the manager rights (usecases/tournament/desk.py), so this module needs no handler code.
+The routes declare the place (a desk) and the right: a change is the management's
+(``access.manager``), reading is everyone's.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING
 
@@ -41,7 +42,9 @@ from skatbot.storage import tournament_teams
 from skatbot.storage.tournament_models import Series, Tournament
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.names import hide_quoted, join_initials, match_words, unquote
+from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Reply
+from skatbot.usecases.tournament import texts, tournament_season
 
 if TYPE_CHECKING:
     from skatbot.pdf.ranking import TeamRow
@@ -170,14 +173,57 @@ def _resolve(words: Sequence[str], names: Sequence[str]) -> tuple[str, list[str]
     )
 
 
-def team(session: Session, cmd: Command, t: Tournament) -> Reply:
-    """``/team`` (list), ``/team NAME TEAM``, ``/team NAME [TEAM]``, ``/team NAME -``."""
-    rest = cmd.rest
-    if not rest.strip():
+def _latest(place: Place) -> Tournament:
+    t = place.tournament
+    assert t is not None  # the routes serve desks only
+    return t
+
+
+@dataclass(frozen=True)
+class ListTeams:
+    pass
+
+
+@dataclass(frozen=True)
+class ShowTeam:
+    rest: str  # a participant
+
+
+@dataclass(frozen=True)
+class SetTeam:
+    rest: str  # a participant and a team, "NAME [TEAM]" or "NAME -"
+
+
+def parse_team(cmd: Command) -> ListTeams | ShowTeam | SetTeam:
+    """``/team`` (list), ``/team NAME`` (show), ``/team NAME TEAM``, ``/team NAME [TEAM]``,
+    ``/team NAME -`` (a change: two words or more, or a team in brackets: ``/team Anna[Nord]``)."""
+    if not cmd.rest.strip():
+        return ListTeams()
+    if len(cmd.args) >= 2 or "[" in cmd.rest or "]" in cmd.rest:
+        return SetTeam(cmd.rest)
+    return ShowTeam(cmd.rest)
+
+
+def team(session: Session, place: Place, request: ListTeams | ShowTeam | SetTeam) -> Reply:
+    t = tournament_season.running_at(place) if isinstance(request, SetTeam) else _latest(place)
+    if isinstance(request, ListTeams):
         return Reply(team_listing(session, t))
     names = [p.name for p in trepo.participants(session, t)]
     if not names:
         raise RuleError("Noch keine Teilnehmer.", hint="Erst " + ENTRY_EXAMPLE)
+    name, raw_team = _named(request.rest, names)
+    if raw_team is None:
+        current = tournament_teams.teams_of(session, t).get(name)
+        where = f"im Team „{escape(current)}“" if current else "in keinem Team"
+        return Reply(
+            f"{escape(name)} ist {where}.\nÄndern: /team {escape(name)} TEAM · "
+            f"entfernen: /team {escape(name)} -"
+        )
+    return _set_team(session, t, name, raw_team)
+
+
+def _named(rest: str, names: Sequence[str]) -> tuple[str, str | None]:
+    """The participant and the team as typed (None: only the participant was named)."""
     bracket = re.fullmatch(r"\s*(?P<name>[^\[\]]+?)\s*\[(?P<team>[^\[\]]*)\]\s*", rest)
     if bracket is not None:
         name, left = _resolve(bracket.group("name").split(), names)
@@ -186,20 +232,14 @@ def team(session: Session, cmd: Command, t: Tournament) -> Reply:
                 f"„{' '.join(bracket.group('name').split())}“ ist kein Teilnehmer.",
                 hint="Die Liste zeigt /teilnehmer.",
             )
-        raw_team = bracket.group("team")
-    else:
-        if "[" in rest or "]" in rest:
-            raise RuleError("Die eckigen Klammern passen nicht.", hint="Z. B. " + TEAM_EXAMPLE)
-        words = rest.split()
-        name, left = _resolve(words, names)
-        if not left:
-            current = tournament_teams.teams_of(session, t).get(name)
-            where = f"im Team „{escape(current)}“" if current else "in keinem Team"
-            return Reply(
-                f"{escape(name)} ist {where}.\nÄndern: /team {escape(name)} TEAM · "
-                f"entfernen: /team {escape(name)} -"
-            )
-        raw_team = " ".join(left)
+        return name, bracket.group("team")
+    if "[" in rest or "]" in rest:
+        raise RuleError("Die eckigen Klammern passen nicht.", hint="Z. B. " + TEAM_EXAMPLE)
+    name, left = _resolve(rest.split(), names)
+    return name, " ".join(left) if left else None
+
+
+def _set_team(session: Session, t: Tournament, name: str, raw_team: str) -> Reply:
     before = tournament_teams.teams_of(session, t).get(name)
     if raw_team.strip() == NO_TEAM:
         if before is None:
@@ -247,35 +287,51 @@ def team_listing(session: Session, t: Tournament) -> str:
 
 
 def scoring_text(t: Tournament) -> str:
-    if t.team_best is None:
-        return "Teamwertung: Summe aller Mitglieder"
-    return f"Teamwertung: die besten {t.team_best} je Team"
+    return texts.team_scoring(t.team_best)
 
 
-def teamwertung(session: Session, cmd: Command, t: Tournament) -> Reply:
+@dataclass(frozen=True)
+class ShowTeamScoring:
+    pass
+
+
+@dataclass(frozen=True)
+class SetTeamScoring:
+    best: int | None  # the best N members of a team count; None: all of them
+
+
+def parse_teamwertung(cmd: Command) -> ShowTeamScoring | SetTeamScoring:
     """``/teamwertung`` (show), ``/teamwertung summe``, ``/teamwertung beste N``."""
     words = [w.casefold() for w in cmd.args]
     if not words:
-        return Reply(f"🏅 {scoring_text(t)}.\nÄndern: /teamwertung summe · /teamwertung beste 3")
+        return ShowTeamScoring()
     for word in words[1:]:
         refuse_foreign_digits(word, "die Zahl der besten Mitglieder", "/teamwertung beste 3")
     if words == ["summe"]:
-        best: int | None = None
-    elif len(words) == 2 and words[0] == "beste" and is_number(words[1]) and len(words[1]) <= 3:
+        return SetTeamScoring(None)
+    if len(words) == 2 and words[0] == "beste" and is_number(words[1]) and len(words[1]) <= 3:
         best = int(words[1])
         if not 1 <= best <= MAX_TEAM_BEST:
             raise RuleError(
                 f"„beste {best}“ geht nicht.", hint=f"Erlaubt: beste 1 bis beste {MAX_TEAM_BEST}."
             )
-    else:
-        raise RuleError(
-            "Das kenne ich bei /teamwertung nicht.",
-            hint="/teamwertung summe (alle Mitglieder) oder /teamwertung beste 3",
-        )
-    if best == t.team_best:
-        return Reply(f"🏅 {scoring_text(t)} – unverändert.")
-    tournament_teams.set_team_best(session, t, best)
-    return Reply(f"🏅 {scoring_text(t)}. Die /rangliste zeigt sie neben der Einzelwertung.")
+        return SetTeamScoring(best)
+    raise RuleError(
+        "Das kenne ich bei /teamwertung nicht.",
+        hint="/teamwertung summe (alle Mitglieder) oder /teamwertung beste 3",
+    )
+
+
+def teamwertung(
+    session: Session, place: Place, request: ShowTeamScoring | SetTeamScoring
+) -> texts.TeamScoring:
+    if isinstance(request, ShowTeamScoring):
+        return texts.TeamScoring(_latest(place).team_best, texts.Change.NONE)
+    t = tournament_season.running_at(place)
+    if request.best == t.team_best:
+        return texts.TeamScoring(t.team_best, texts.Change.SAME)
+    tournament_teams.set_team_best(session, t, request.best)
+    return texts.TeamScoring(request.best, texts.Change.DONE)
 
 
 # --- draw -------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from dataclasses import dataclass
 from html import escape
 
 from skatbot.rules.calendar import berlin_date
@@ -87,21 +88,6 @@ def shown_line(session: Session, t: Tournament) -> str | None:
     return f"ℹ️ Gezeigt: {label(t)} vom {dates(t)} ({state}){other}"
 
 
-def running(session: Session, cmd: Command) -> Tournament:
-    """The tournament the management works on now; refused when the latest has ended."""
-    t = trepo.tournament_of(session, cmd.place_id)
-    if t is None:
-        raise RuleError(
-            f"In {cmd.here} läuft kein Turnier.", hint="Lege eins an mit /turnier NAME."
-        )
-    if t.closed_at is not None:
-        raise RuleError(
-            f"{label(t)} ist beendet – daran ändert sich nichts mehr.",
-            hint=f"Lesen: {READABLE} · das nächste Turnier: /turnier NAME.",
-        )
-    return t
-
-
 def running_at(place: Place) -> Tournament:
     """The tournament a desk's management works on now (its latest); refused when it ended."""
     t = place.tournament
@@ -117,8 +103,14 @@ def running_at(place: Place) -> Tournament:
 def pick(session: Session, cmd: Command, words: Sequence[str]) -> tuple[Tournament, list[str]]:
     """The tournament a read-only command shows: ``turnier N`` among ``words`` (anywhere),
     else the latest. Returns it and the other words."""
+    number, rest = split_number(words)
+    return chosen(session, cmd.place_id, cmd.here, number), rest
+
+
+def split_number(words: Sequence[str]) -> tuple[int | None, list[str]]:
+    """``turnier N`` among a read-only command's words (anywhere): N (None: none) and the
+    other words."""
     rest = list(words)
-    number: int | None = None
     for i, word in enumerate(rest):
         if word.casefold() in NUMBER_WORDS and i + 1 < len(rest):
             raw = rest[i + 1]
@@ -127,24 +119,31 @@ def pick(session: Session, cmd: Command, words: Sequence[str]) -> tuple[Tourname
                     f"„{raw[:20]}“ ist keine Turniernummer.",
                     hint="Z. B. turnier 1 – die Nummern zeigt /turniere.",
                 )
-            number = int(raw)
             del rest[i : i + 2]
-            break
-    every = trepo.tournaments_of(session, cmd.place_id)
+            return int(raw), rest
+    return None, rest
+
+
+def chosen(session: Session, place_id: int, here: str, number: int | None) -> Tournament:
+    """Tournament ``number`` of the place (None: its latest)."""
+    every = trepo.tournaments_of(session, place_id)
     if not every:
-        raise RuleError(
-            f"In {cmd.here} gibt es kein Turnier.", hint="Lege eins an mit /turnier NAME."
-        )
+        raise RuleError(f"In {here} gibt es kein Turnier.", hint="Lege eins an mit /turnier NAME.")
     if number is None:
-        return every[-1], rest
+        return every[-1]
     found = [t for t in every if t.number == number]
     if not found:
         span = "Turnier 1" if len(every) == 1 else f"Turnier 1 bis {every[-1].number}"
         raise RuleError(
-            f"Turnier {number} gibt es in {cmd.here} nicht.",
+            f"Turnier {number} gibt es in {here} nicht.",
             hint=f"Hier: {span} (/turniere).",
         )
-    return found[-1], rest
+    return found[-1]
+
+
+def chosen_at(session: Session, place: Place, number: int | None) -> Tournament:
+    """Tournament ``number`` of a desk (None: its latest)."""
+    return chosen(session, place.id, place.here, number)
 
 
 # --- /turnier ende ------------------------------------------------------------------------------
@@ -177,16 +176,27 @@ def forget_pinned(session: Session, t: Tournament) -> None:
 # --- /turniere ----------------------------------------------------------------------------------
 
 
-def turniere(session: Session, cmd: Command) -> Reply:
+@dataclass(frozen=True)
+class ListTournaments:
+    pass
+
+
+def parse_turniere(cmd: Command) -> ListTournaments:
     if cmd.args:
         raise RuleError(
             f"„{cmd.args[0][:20]}“ kenne ich bei /turniere nicht.",
             hint="Einfach /turniere; ein Turnier zeigen: /rangliste turnier 1",
         )
-    every = trepo.tournaments_of(session, cmd.place_id)
+    return ListTournaments()
+
+
+def turniere(session: Session, place: Place, request: ListTournaments) -> Reply:
+    """At a desk its tournaments; at a place with lists (never a desk, or its tournaments
+    deleted) that there were none."""
+    every = trepo.tournaments_of(session, place.id)
     if not every:
-        return Reply(f"ℹ️ In {cmd.here} gab es noch kein Turnier. Eins anlegen: /turnier NAME")
-    lines = [f"🗂 <b>Turniere in {escape(cmd.here)}</b> ({len(every)})"]
+        return Reply(f"ℹ️ In {place.here} gab es noch kein Turnier. Eins anlegen: /turnier NAME")
+    lines = [f"🗂 <b>Turniere in {escape(place.here)}</b> ({len(every)})"]
     for t in every:
         done = trepo.load_series(session, t)
         ranked, _, _ = ranking_of(t, done)

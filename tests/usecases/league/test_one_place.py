@@ -43,7 +43,9 @@ async def test_a_member_cannot_make_the_league_desk_a_tournament(chat: Harness) 
     await ok(chat, "/spieltag 1 Reken", **LEADER)
     await ok(chat, "/setzen", "Serie 1", **LEADER)
     before = row_counts(chat)
-    text = await refused(chat, "/turnier Störung", "Ligaleitung", "Kreisliga", "👉", **STRANGER)
+    text = await refused(
+        chat, "/turnier Störung", "gilt hier nicht", "Ligaleitung", "👉", **STRANGER
+    )
     assert "/turnier" in text.split("👉", 1)[1], text
     # not even the league's own management turns its desk into a tournament desk
     await refused(chat, "/turnier Pokal", "Ligaleitung", "👉", **LEADER)
@@ -100,7 +102,7 @@ async def test_a_host_chat_is_no_tournament_desk_on_its_day(chat: Harness) -> No
     host = {"chat_id": -2002, "user_id": 20, "name": "Hugo"}
     await ok(chat, f"/ausrichter {code}", "richtet hier Spieltag 1", **host)
     before = row_counts(chat)
-    await refused(chat, "/turnier Preisskat", "Spieltag 1", "👉", **host)
+    await refused(chat, "/turnier Preisskat", "Chat des Ausrichters", "👉", **host)
     await refused(chat, "/liga Kreisliga Süd", "ausgerichtet", "👉", **host)
     assert row_counts(chat) == before
     await ok(chat, "/setzen", "Serie 1", **host)

@@ -135,8 +135,8 @@ async def test_bad_money_input_is_refused_and_changes_nothing(chat: Harness) -> 
     await refused(
         chat, "/abrechnung morgen", "kenne ich bei /abrechnung nicht", "/abrechnung abend"
     )
-    await refused(chat, "/gebuehren startgeld 10 €", "läuft kein Turnier")
-    await refused(chat, "/kasse", "läuft kein Turnier")
+    await refused(chat, "/gebuehren startgeld 10 €", "gilt hier nicht", "an der Turnierleitung")
+    await refused(chat, "/kasse", "gilt hier nicht", "an der Turnierleitung")
     assert await export_raw(chat) == before  # no "money" part: no stake was ever stored
 
 

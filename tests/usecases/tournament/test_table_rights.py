@@ -13,14 +13,13 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from sqlalchemy import select
 
-from skatbot.handlers.routes import ROUTES
+from skatbot.handlers.routes import ROUTES, Kind
 from skatbot.rules.errors import RuleError
 from skatbot.storage.database import Database, lock_chat
 from skatbot.storage.lists_models import SheetList
 from skatbot.storage.schema import metadata
 from skatbot.storage.tournament_models import TableLink
 from skatbot.usecases.common.reply import Command
-from skatbot.usecases.tournament import desk as tournament_desk
 from skatbot.usecases.tournament import tables as tournament_tables
 from tests.harness import Harness
 from tests.helpers import PG_URL, fresh_database
@@ -246,10 +245,16 @@ def test_two_chats_linking_one_table_at_once_get_it_once(tmp_path: Any) -> None:
                 update_id=0, args=tuple(text.split()[1:]), text=text, telegram_chat_id=chat,
             )  # fmt: skip
 
-        db.run_write(lambda s: tournament_desk.turnier(s, cmd(desk, "/turnier Rennen")))
+        def desk_use_case(name: str) -> Any:  # a desk command as its route serves it
+            return next(r for r in ROUTES if r.kind is Kind.COMMAND and r.name == name).use_case
+
+        turnier, teilnehmer, auslosen = (
+            desk_use_case(n) for n in ("turnier", "teilnehmer", "auslosen")
+        )
+        db.run_write(lambda s: turnier(s, cmd(desk, "/turnier Rennen")))
         names = ", ".join(f"Spieler{i}" for i in range(12))  # three Vierertische
-        db.run_write(lambda s: tournament_desk.teilnehmer(s, cmd(desk, f"/teilnehmer {names}")))
-        db.run_write(lambda s: tournament_desk.auslosen(s, cmd(desk, "/auslosen 1")))
+        db.run_write(lambda s: teilnehmer(s, cmd(desk, f"/teilnehmer {names}")))
+        db.run_write(lambda s: auslosen(s, cmd(desk, "/auslosen 1")))
         codes = db.run_read(lambda s: list(s.scalars(select(TableLink.code))))
         assert len(codes) == 3
         tisch = next(r for r in ROUTES if r.name == "tisch").use_case  # as the runtime runs it

@@ -396,7 +396,7 @@ async def test_a_draw_with_codes_undone_and_refused_after_a_result(chat: Harness
     before = await export_raw(chat, tl.PLAIN)
     await tl.refused(chat, "/auslosen zurück", tl.PLAIN, None, "1 Ergebnis eingetragen")
     assert await export_raw(chat, tl.PLAIN) == before
-    await tl.refused(chat, "/auslosen zurück", -1009199, None, "kein Turnier")
+    await tl.refused(chat, "/auslosen zurück", -1009199, None, "gilt hier nicht")  # no desk
 
 
 # --- the ranking of one series and its ties ---------------------------------------------------
