@@ -196,7 +196,7 @@ ROUTES: list[Route] = [
     # a season replays every closed list of the place: in a worker thread
     command("saison", at(EVERYWHERE, "season.commands:saison", parse="season.commands:parse"), "Saisontabelle: /saison [2026 | märz 2026 | von … bis …] [pdf]", heavy=True),
     command("saisonregeln", at(EVERYWHERE, "season.commands:saisonregeln", parse="season.commands:parse_rules", right={"SetSeasonRules": SEASON_COUNTING}), "Zählweise der Saison: /saisonregeln summe|schnitt beste N mindestens N", write=True),
-    command("vordruck", lazy("place.documents:vordruck"), "Leere Liste zum Ausdrucken: /vordruck 3 oder 4", heavy=True, document=True),
+    command("vordruck", at(EVERYWHERE, "place.documents:vordruck", parse="place.documents:parse_blank_form"), "Leere Liste zum Ausdrucken: /vordruck 3 oder 4", heavy=True, document=True),
     command("regeln", at(PLAYING, "house.commands:regeln", parse="house.commands:parse_regeln"), "Regeln: /regeln haus (Kontra/Re, Bock, Ramsch) oder /regeln isko", write=True),
     command("ramsch", at(PLAYING, "house.commands:ramsch"), "Hausregeln: Ramsch eintragen: /ramsch Anna 55", write=True),
     command("bock", at(PLAYING, "house.commands:bock"), "Hausregeln: Bock von Hand auslösen", write=True),

@@ -223,6 +223,30 @@ def place_of(session: Session, cmd: Command) -> Place:
     )
 
 
+def command_at(place: Place, text: str) -> Command:
+    """``text`` as the place's asker sent it, for the code that still reads a ``Command``
+    (the sheet's list picking, the confirmation questions, a table's topics): the one way
+    back from a place to a Command."""
+    asker = place.asker
+    return Command(
+        place_id=place.id,
+        chat_title=place.title,
+        user_id=asker.user_id,
+        user_name=asker.name,
+        update_id=asker.update_id,
+        args=tuple(text.split()[1:]),
+        text=text,
+        message_id=asker.message_id,
+        is_admin=asker.is_admin,
+        source_message_id=asker.source_message_id,
+        thread_id=place.thread_id,
+        telegram_chat_id=place.telegram_chat_id,
+        is_forum=place.is_forum,
+        bot_username=place.bot_username,
+        named_users=asker.named_users,
+    )
+
+
 def not_served(command: str, place: Place, kinds: Iterable[PlaceKind]) -> RuleError:
     """The refusal of ``/command`` at a place of a kind it does not serve: what the place is,
     and where the command works (short: a chat with lists covers a host's chat, both tables
@@ -233,7 +257,7 @@ def not_served(command: str, place: Place, kinds: Iterable[PlaceKind]) -> RuleEr
     where = [_WHERE[k] for k in PlaceKind if k in served and k not in _TABLES]
     tables = served & _TABLES
     if tables == _TABLES:
-        where.append("an einem Tisch eines Turniers oder Spieltags (/tisch CODE)")
+        where.append("am Tisch eines Turniers oder Spieltags (/tisch CODE)")
     elif tables:
         where.append(_WHERE[tables.pop()])
     this = "dieses Thema" if place.thread_id else "dieser Chat"

@@ -34,7 +34,7 @@ from skatbot.storage import claims, table_lists
 from skatbot.storage import lists as lists_store
 from skatbot.storage import people as people_store
 from skatbot.storage.unit import Session
-from skatbot.usecases.common import keyboards
+from skatbot.usecases.common import keyboards, place_kinds
 from skatbot.usecases.common.names import clean_name, folded, full_stop, match_words, spellings
 from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.places import owns
@@ -518,26 +518,8 @@ def ich(
 
 def command_at(place: Place) -> Command:
     """``/ich`` as the place's asker sent it, for the linking code that reads a Command (a
-    table's claims share it with the table's buttons). The place layer's
-    ``place.words.command_at`` does the same for any command; people sit below it."""
-    asker = place.asker
-    return Command(
-        place_id=place.id,
-        chat_title=place.title,
-        user_id=asker.user_id,
-        user_name=asker.name,
-        update_id=asker.update_id,
-        args=(),
-        text="/ich",
-        message_id=asker.message_id,
-        is_admin=asker.is_admin,
-        source_message_id=asker.source_message_id,
-        thread_id=place.thread_id,
-        telegram_chat_id=place.telegram_chat_id,
-        is_forum=place.is_forum,
-        bot_username=place.bot_username,
-        named_users=asker.named_users,
-    )
+    table's claims share it with the table's buttons)."""
+    return place_kinds.command_at(place, "/ich")
 
 
 def _show_me(session: Session, place: Place) -> Reply:

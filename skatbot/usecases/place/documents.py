@@ -418,18 +418,28 @@ def _refuse_running(
     )
 
 
-def vordruck(_session: Session, cmd: Command) -> Reply:
+@dataclass(frozen=True)
+class BlankForm:
+    players: int  # 3 or 4
+
+
+def parse_blank_form(cmd: Command) -> BlankForm:
     size = cmd.args[0] if cmd.args else ""
     if size not in ("3", "4"):
         raise RuleError(
             "Für welchen Tisch?", hint="/vordruck 3 (36 Spiele) oder /vordruck 4 (48 Spiele)"
         )
+    return BlankForm(int(size))
+
+
+def vordruck(_session: Session, _place: Place, request: BlankForm) -> Reply:
     from skatbot.pdf.forms import render_blank_form
 
-    data = render_blank_form(int(size))
-    games = 36 if size == "3" else 48
+    size = request.players
+    data = render_blank_form(size)
+    games = 36 if size == 3 else 48
     name = f"vordruck-{size}er-tisch.pdf"
-    caption = f"Leere Skatliste für den {'Dreier' if size == '3' else 'Vierer'}tisch"
+    caption = f"Leere Skatliste für den {'Dreier' if size == 3 else 'Vierer'}tisch"
     return Reply(
         f"📄 Vordruck für {size} Spieler: {games} Zeilen und der Serienabschluss zum Ausfüllen.",
         documents=(Document(name, data, caption),),

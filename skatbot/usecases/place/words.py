@@ -4,8 +4,10 @@ the request, so that the use case itself reads only its place and its request.""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
+from skatbot.usecases.common import place_kinds
 from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command
 
@@ -27,21 +29,5 @@ def command_at(
 ) -> Command:
     """``/name words`` as sent by the place's asker (``text``: as typed, without a bot's
     @name, since the code it is handed to names ``/name`` in its hints; a button's data)."""
-    asker = place.asker
-    return Command(
-        place_id=place.id,
-        chat_title=place.title,
-        user_id=asker.user_id,
-        user_name=asker.name,
-        update_id=asker.update_id,
-        args=words,
-        text=" ".join((f"/{name}", *words)) if text is None else text,
-        message_id=asker.message_id,
-        is_admin=asker.is_admin,
-        source_message_id=asker.source_message_id,
-        thread_id=place.thread_id,
-        telegram_chat_id=place.telegram_chat_id,
-        is_forum=place.is_forum,
-        bot_username=place.bot_username,
-        named_users=asker.named_users,
-    )
+    cmd = place_kinds.command_at(place, " ".join((f"/{name}", *words)) if text is None else text)
+    return dataclasses.replace(cmd, args=words)

@@ -35,7 +35,6 @@ from skatbot.rules.sheet import Entry, Status
 from skatbot.storage import builders
 from skatbot.storage import lists as lists_store
 from skatbot.storage.builders import BuilderStatus, GameBuilder
-from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import keyboards
 from skatbot.usecases.common.continuations import continuation
@@ -269,8 +268,8 @@ def valid_entry(loaded: lists_store.LoadedList, row_id: int) -> Entry | None:
 
 
 def bid_text(session: Session, cmd: Command, reply_to: int) -> Reply:
-    """A text answer to a builder that asked for another bid ("anderer …")."""
-    lock_chat(session, cmd.place_id)
+    """A text answer to a builder that asked for another bid ("anderer …"); the runtime has
+    locked the place."""
     b = builders.open_at_message(session, cmd.place_id, reply_to)
     if b is None or not may_use(b, cmd):
         return Reply("")  # not for us: ignore
