@@ -14,8 +14,8 @@ from pathlib import Path
 from skatbot.app import build_application
 from skatbot.handlers.html_split import plain_length
 from skatbot.runner import run_polling
-from skatbot.standin.server import BotApiServer
 from skatbot.storage.database import Database
+from tests.standin.server import BotApiServer
 
 CHAT = -1001
 NAMES = ["Anna", "Bernd", "Carla"]

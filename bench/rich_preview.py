@@ -16,8 +16,8 @@ from pathlib import Path
 from skatbot.app import build_application
 from skatbot.runner import run_polling
 from skatbot.standin.rich import parse_rich
-from skatbot.standin.server import BotApiServer
 from skatbot.storage.database import Database
+from tests.standin.server import BotApiServer
 
 CHAT = -1001
 NAMES = [

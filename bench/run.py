@@ -36,8 +36,8 @@ from telegram.ext import Application  # noqa: E402
 from skatbot.handlers.outbox.pacer import Pacer  # noqa: E402
 from skatbot.handlers.outbox.queues import Outbox  # noqa: E402
 from skatbot.handlers.registry import register  # noqa: E402
-from skatbot.standin.server import BotApiServer  # noqa: E402
 from skatbot.storage.database import Database  # noqa: E402
+from tests.standin.server import BotApiServer  # noqa: E402
 
 ROWS: list[tuple[str, str, str, str]] = []  # (part, figure, value, goal)
 GAMES = [

@@ -38,8 +38,9 @@ from typing import Any
 
 from skatbot.app import build_application
 from skatbot.runner import run_polling
-from skatbot.standin.server import ApiError, BotApiServer, JSONDict
+from skatbot.standin.botapi import ApiError, JSONDict
 from skatbot.storage.database import Database
+from tests.standin.server import BotApiServer
 
 SENDS = frozenset({"sendmessage", "senddocument", "sendphoto", "sendrichmessage"})
 GAMES = (

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 from telegram.ext import Application
-from telegram.request import HTTPXRequest
+from telegram.request import BaseRequest, HTTPXRequest
 
 from skatbot.handlers.outbox.pacer import Pacer
 from skatbot.handlers.outbox.queues import Outbox
@@ -60,6 +60,7 @@ def build_application(
     db: Database,
     *,
     base_url: str | None = None,
+    requests: tuple[BaseRequest, BaseRequest] | None = None,
     rate_limit: bool = True,
     request_timeout: float | None = None,
     group_limit: int | None = 20,
@@ -74,15 +75,17 @@ def build_application(
     paced per group chat to ``group_limit`` messages per ``group_window`` seconds (Telegram's
     ~20 a minute) and to 30 a second overall; ``rate_limit=False`` paces nothing, and a 429
     answer still pauses the chat it was about (``handlers.outbox``). ``routes`` replaces
-    the route table (``handlers.routes.ROUTES``), for tests.
+    the route table (``handlers.routes.ROUTES``), for tests. ``requests`` (the calls' and
+    getUpdates' transport) replaces PTB's HTTP clients: the console's in-process Bot API
+    (``skatbot.standin.request``).
     """
-    requests, get_updates = bot_api_requests(request_timeout)
+    calls, get_updates = requests if requests is not None else bot_api_requests(request_timeout)
     builder = (
         Application.builder()
         .token(token)
         .updater(None)
         .post_init(post_init)
-        .request(requests)
+        .request(calls)
         .get_updates_request(get_updates)
     )
     if base_url:
@@ -111,7 +114,9 @@ def run_console_mode(out_dir: str | Path) -> int:
     try:
         return asyncio.run(
             run_console(
-                lambda token, url: build_application(token, db, base_url=url, rate_limit=False),
+                lambda token, requests: build_application(
+                    token, db, requests=requests, rate_limit=False
+                ),
                 stdin=sys.stdin,
                 stdout=sys.stdout,
                 out_dir=Path(out_dir),

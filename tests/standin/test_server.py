@@ -20,6 +20,7 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
 )
+from telegram.request import BaseRequest
 
 from skatbot.runner import poll_updates, run_polling
 from skatbot.standin.console import run_console
@@ -396,8 +397,10 @@ async def test_console_end_to_end(tmp_path: Path) -> None:
         await query.answer()
         await query.edit_message_text(f"<i>Gewählt:</i> {query.data}", parse_mode="HTML")
 
-    def build_app(token: str, base_url: str) -> App:
-        app = Application.builder().token(token).base_url(base_url).updater(None).build()
+    def build_app(token: str, requests: tuple[BaseRequest, BaseRequest]) -> App:
+        builder = Application.builder().token(token).updater(None)
+        builder = builder.request(requests[0]).get_updates_request(requests[1])
+        app = builder.build()
         app.add_handler(CommandHandler("echo", echo))
         app.add_handler(CommandHandler("pdf", pdf))
         app.add_handler(CommandHandler("menu", menu))

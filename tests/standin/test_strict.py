@@ -17,7 +17,7 @@ from telegram import (
 )
 from telegram.error import BadRequest, Forbidden, RetryAfter
 
-from skatbot.standin.server import BOT_ID
+from skatbot.standin.botapi import BOT_ID
 from tests.standin.fake_telegram import GENERAL_TOPIC, TOPIC_ICON_COLORS, FakeBotApi
 
 GROUP = -1001
