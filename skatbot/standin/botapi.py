@@ -843,7 +843,8 @@ class BotApi:
         whatever carried the call (``InProcessRequest``, or the tests' HTTP server)."""
         file_match = re.fullmatch(r"/file/bot([^/]+)/(.+)", path)
         if file_match:
-            return self._download(file_match.group(1), unquote(file_match.group(2)))
+            # PTB quotes the token in a file URL (``4242%3ATEST``), as Telegram accepts it
+            return self._download(unquote(file_match.group(1)), unquote(file_match.group(2)))
         match = re.fullmatch(r"/bot([^/]*)/([A-Za-z_]+)", path)
         if match is None:
             return self._json(404, {"ok": False, "error_code": 404, "description": "Not Found"})

@@ -39,11 +39,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from telegram.request import BaseRequest
-
 from skatbot.runner import run_polling
 from skatbot.standin.botapi import GENERAL_THREAD_ID, GENERAL_TOPIC, ApiCall, BotApi
-from skatbot.standin.request import InProcessRequest
 from skatbot.standin.rich import parse_rich
 
 __all__ = ["run_console"]
@@ -469,7 +466,7 @@ def _thread_of(call: ApiCall) -> int | None:
 
 
 async def run_console(
-    build_app: Callable[[str, tuple[BaseRequest, BaseRequest]], Any],
+    build_app: Callable[[BotApi], Any],
     *,
     stdin: TextIO,
     stdout: TextIO,
@@ -479,10 +476,11 @@ async def run_console(
     """Run the bot against the in-process Bot API and chat with it through
     ``stdin``/``stdout``.
 
-    ``build_app(token, requests)`` must return a ``telegram.ext.Application`` built with
-    ``.token(token).request(requests[0]).get_updates_request(requests[1]).updater(None)``:
-    the requests are ``InProcessRequest``s to the console's ``BotApi`` (no socket, no
-    server). Returns 0 at EOF, 1 if the bot stopped on its own.
+    ``build_app(api)`` must return a ``telegram.ext.Application`` with ``.updater(None)``
+    that calls the console's ``BotApi`` in process (``build_application(api.token, db,
+    bot_api=api)``, or ``.token(api.token)`` with ``.request`` and ``.get_updates_request``
+    each an ``InProcessRequest(api)``): no socket, no server. Returns 0 at EOF, 1 if the bot
+    stopped on its own.
     """
     out_dir = Path(out_dir)
     # Update ids go on from the clock, not from 1: a bot remembers processed update ids in
@@ -494,8 +492,7 @@ async def run_console(
     # whoever sits at the terminal owns its chats (an admin: /loeschen, /oeffnen work);
     # "Name> …" writes as a plain member, to try what members may do
     api.chat_owner = 1
-    # PTB's two transports (the calls; getUpdates), straight into ``api``
-    app = build_app(api.token, (InProcessRequest(api), InProcessRequest(api)))
+    app = build_app(api)
     db = app.bot_data.get("db")
     from skatbot.usecases.common.display import default_display
 

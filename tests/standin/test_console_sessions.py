@@ -6,9 +6,8 @@ import asyncio
 import io
 from pathlib import Path
 
-from telegram.request import BaseRequest
-
 from skatbot.app import build_application
+from skatbot.standin.botapi import BotApi
 from skatbot.standin.console import run_console
 from skatbot.storage.database import Database
 
@@ -16,8 +15,8 @@ from skatbot.storage.database import Database
 async def session(db: Database, lines: str, out_dir: Path) -> list[str]:
     stdout = io.StringIO()
 
-    def build_app(token: str, requests: tuple[BaseRequest, BaseRequest]):  # type: ignore[no-untyped-def]
-        return build_application(token, db, requests=requests, rate_limit=False)
+    def build_app(api: BotApi):  # type: ignore[no-untyped-def]
+        return build_application(api.token, db, bot_api=api, rate_limit=False)
 
     code = await asyncio.wait_for(
         run_console(build_app, stdin=io.StringIO(lines), stdout=stdout, out_dir=out_dir), 30

@@ -20,10 +20,11 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
 )
-from telegram.request import BaseRequest
 
 from skatbot.runner import poll_updates, run_polling
+from skatbot.standin.botapi import BotApi
 from skatbot.standin.console import run_console
+from skatbot.standin.request import InProcessRequest
 from tests.standin.fake_telegram import FakeBotApi, parse_html
 
 App = Application[Any, Any, Any, Any, Any, Any]
@@ -397,10 +398,10 @@ async def test_console_end_to_end(tmp_path: Path) -> None:
         await query.answer()
         await query.edit_message_text(f"<i>Gewählt:</i> {query.data}", parse_mode="HTML")
 
-    def build_app(token: str, requests: tuple[BaseRequest, BaseRequest]) -> App:
-        builder = Application.builder().token(token).updater(None)
-        builder = builder.request(requests[0]).get_updates_request(requests[1])
-        app = builder.build()
+    def build_app(api: BotApi) -> App:
+        builder = Application.builder().token(api.token).updater(None)
+        builder = builder.request(InProcessRequest(api))
+        app = builder.get_updates_request(InProcessRequest(api)).build()
         app.add_handler(CommandHandler("echo", echo))
         app.add_handler(CommandHandler("pdf", pdf))
         app.add_handler(CommandHandler("menu", menu))
