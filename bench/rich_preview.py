@@ -13,6 +13,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: the Bot API server
+
 from skatbot.app import build_application
 from skatbot.runner import run_polling
 from skatbot.standin.rich import parse_rich

@@ -28,6 +28,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))  # tests/: the Bot API server
 
 from common import InstantRequest, message_update, summary  # noqa: E402
 from telegram import Update  # noqa: E402

@@ -30,11 +30,15 @@ import asyncio
 import math
 import random
 import statistics
+import sys
 import tempfile
 import time
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: the Bot API server
 
 from skatbot.app import build_application
 from skatbot.runner import run_polling
