@@ -118,18 +118,18 @@ def bad_request(description: str) -> ApiError:
 
 @dataclass
 class ApiCall:
-    """One request the fake server received."""
+    """One call the Bot API received."""
 
     method: str
     """Bot API method name as spelled in the URL (e.g. ``sendMessage``)."""
     params: JSONDict
     """Parameters with JSON values decoded (``chat_id`` is an int, ``reply_markup`` a dict)."""
     files: dict[str, tuple[str, bytes]]
-    """Uploaded multipart files: part name -> (filename, content)."""
+    """Uploaded files: part name -> (filename, content)."""
     time: float
     """``time.monotonic()`` when the request arrived."""
     status: int = 0
-    """HTTP status of the answer (200 on success); 0 while the request is still running."""
+    """Status of the answer, as HTTP would carry it (200 on success); 0 while the call runs."""
     result: Any = None
     """The ``result`` returned to the client (``None`` for failed calls)."""
     error: str | None = None
