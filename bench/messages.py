@@ -8,14 +8,17 @@ strict stand-in and counts the Bot API calls that put a message into the chat (T
 from __future__ import annotations
 
 import asyncio
+import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: the Bot API server
 
 from skatbot.app import build_application
 from skatbot.handlers.html_split import plain_length
 from skatbot.runner import run_polling
-from skatbot.standin.server import BotApiServer
 from skatbot.storage.database import Database
+from tests.standin.server import BotApiServer
 
 CHAT = -1001
 NAMES = ["Anna", "Bernd", "Carla"]

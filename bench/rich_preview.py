@@ -13,11 +13,13 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: the Bot API server
+
 from skatbot.app import build_application
 from skatbot.runner import run_polling
 from skatbot.standin.rich import parse_rich
-from skatbot.standin.server import BotApiServer
 from skatbot.storage.database import Database
+from tests.standin.server import BotApiServer
 
 CHAT = -1001
 NAMES = [

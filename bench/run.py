@@ -28,6 +28,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))  # tests/: the Bot API server
 
 from common import InstantRequest, message_update, summary  # noqa: E402
 from telegram import Update  # noqa: E402
@@ -37,8 +38,8 @@ from skatbot.handlers.bot_state import CONTEXT_TYPES  # noqa: E402
 from skatbot.handlers.outbox.pacer import Pacer  # noqa: E402
 from skatbot.handlers.outbox.queues import Outbox  # noqa: E402
 from skatbot.handlers.registry import register  # noqa: E402
-from skatbot.standin.server import BotApiServer  # noqa: E402
 from skatbot.storage.database import Database  # noqa: E402
+from tests.standin.server import BotApiServer  # noqa: E402
 
 ROWS: list[tuple[str, str, str, str]] = []  # (part, figure, value, goal)
 GAMES = [

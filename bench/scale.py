@@ -30,16 +30,21 @@ import asyncio
 import math
 import random
 import statistics
+import sys
 import tempfile
 import time
 from collections import defaultdict, deque
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: the Bot API server
 
 from skatbot.app import build_application
 from skatbot.runner import run_polling
-from skatbot.standin.server import ApiError, BotApiServer, JSONDict
+from skatbot.standin.botapi import ApiError, JSONDict
 from skatbot.storage.database import Database
+from tests.standin.server import BotApiServer
 
 SENDS = frozenset({"sendmessage", "senddocument", "sendphoto", "sendrichmessage"})
 GAMES = (

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 from telegram.ext import Application
-from telegram.request import HTTPXRequest
+from telegram.request import BaseRequest, HTTPXRequest
 
 from skatbot.handlers.bot_state import CONTEXT_TYPES, SkatApplication
 from skatbot.handlers.outbox.pacer import Pacer
@@ -23,6 +23,7 @@ from skatbot.storage.database import DEFAULT_URL, Database
 
 if TYPE_CHECKING:
     from skatbot.handlers.route import Route
+    from skatbot.standin.botapi import BotApi
 
 log = logging.getLogger(__name__)
 
@@ -56,11 +57,23 @@ def bot_api_requests(timeout: float | None = None) -> tuple[HTTPXRequest, HTTPXR
     return requests, get_updates
 
 
+def in_process_requests(
+    api: BotApi, timeout: float | None = None
+) -> tuple[BaseRequest, BaseRequest]:
+    """The two clients of ``bot_api_requests`` with their read timeouts, but calling a Bot
+    API in this process (the console's): no socket, no TLS context."""
+    from skatbot.standin.request import InProcessRequest
+
+    send_timeout = SEND_READ_TIMEOUT if timeout is None else timeout
+    return InProcessRequest(api, read_timeout=send_timeout), InProcessRequest(api)
+
+
 def build_application(
     token: str,
     db: Database,
     *,
     base_url: str | None = None,
+    bot_api: BotApi | None = None,
     rate_limit: bool = True,
     request_timeout: float | None = None,
     group_limit: int | None = 20,
@@ -75,16 +88,21 @@ def build_application(
     paced per group chat to ``group_limit`` messages per ``group_window`` seconds (Telegram's
     ~20 a minute) and to 30 a second overall; ``rate_limit=False`` paces nothing, and a 429
     answer still pauses the chat it was about (``handlers.outbox``). ``routes`` replaces
-    the route table (``handlers.routes.ROUTES``), for tests.
+    the route table (``handlers.routes.ROUTES``), for tests. With ``bot_api`` (the
+    console's) the bot calls that Bot API in process (``in_process_requests``) instead of
+    over HTTP (``base_url``, default Telegram's).
     """
-    requests, get_updates = bot_api_requests(request_timeout)
+    if bot_api is not None:
+        calls, get_updates = in_process_requests(bot_api, request_timeout)
+    else:
+        calls, get_updates = bot_api_requests(request_timeout)
     builder = (
         Application.builder()
         .token(token)
         .context_types(CONTEXT_TYPES)
         .updater(None)
         .post_init(post_init)
-        .request(requests)
+        .request(calls)
         .get_updates_request(get_updates)
     )
     if base_url:
@@ -113,7 +131,7 @@ def run_console_mode(out_dir: str | Path) -> int:
     try:
         return asyncio.run(
             run_console(
-                lambda token, url: build_application(token, db, base_url=url, rate_limit=False),
+                lambda api: build_application(api.token, db, bot_api=api, rate_limit=False),
                 stdin=sys.stdin,
                 stdout=sys.stdout,
                 out_dir=Path(out_dir),

@@ -1,5 +1,5 @@
-"""Reading one HTTP/1.1 request from an asyncio stream: shared by the webhook server and the
-Bot API stand-in (both are small stdlib servers; neither needs a web framework).
+"""Reading one HTTP/1.1 request from an asyncio stream: the webhook server's (a small stdlib
+server: it needs no web framework); the tests' Bot API server reads with it too.
 
 ``read_head`` and ``read_body`` are the two halves, so that a server can look at the headers
 (a secret, the declared length) before it reads a byte of the body."""
@@ -83,17 +83,3 @@ async def read_body(
         chunks.append(await reader.readexactly(size))
         await reader.readexactly(2)
     return b"".join(chunks)
-
-
-async def read_request(
-    reader: asyncio.StreamReader, *, max_body: int | None = None
-) -> tuple[str, str, dict[str, str], bytes] | None:
-    """(method, target, lower-cased headers, body), or None when the peer closed the stream.
-
-    Content-Length and chunked bodies are supported; ``max_body`` bounds the body size.
-    """
-    head = await read_head(reader)
-    if head is None:
-        return None
-    verb, target, headers = head
-    return verb, target, headers, await read_body(reader, headers, max_body=max_body)

@@ -40,6 +40,16 @@ PG_URL = os.environ.get("SKATBOT_TEST_DATABASE_URL", "")
 # real one.
 GROUP_WINDOW = 0.5
 
+IN_PROCESS = os.environ.get("SKATBOT_TEST_BOT_API", "").strip().lower() == "in-process"
+"""``SKATBOT_TEST_BOT_API=in-process``: the ``bot`` fixture's bot calls the strict stand-in
+in process (``InProcessRequest``, as the console does) instead of over loopback HTTP; the
+stand-in refuses the same either way."""
+
+
+def connected_to(api: FakeBotApi) -> dict[str, Any]:
+    """``build_application``'s keywords that connect the bot to ``api`` (``IN_PROCESS``)."""
+    return {"bot_api": api} if IN_PROCESS else {"base_url": f"{api.url}/bot"}
+
 
 def fresh_database(tmp_path: Path) -> Database:
     """An empty database at the head revision: on SQLite a copy of one migrated file (made
@@ -109,8 +119,8 @@ class Bot:
         app = build_application(
             self.api.token,
             self.db,
-            base_url=f"{self.api.url}/bot",
             group_window=GROUP_WINDOW,
+            **connected_to(self.api),
         )
         self.app = app
         # Tests ask for /export and documents far more often than a member may (the limits

@@ -1,4 +1,4 @@
-r"""Terminal front end: chat with the bot through the fake Bot API, no Telegram needed.
+r"""Terminal front end: chat with the bot through the in-process Bot API, no Telegram needed.
 
 Every input line is sent as a group message (first to chat -1001 "Skatrunde"). Special lines:
 
@@ -41,8 +41,8 @@ from typing import Any, TextIO
 
 from skatbot.handlers.bot_state import SkatApplication
 from skatbot.runner import run_polling
+from skatbot.standin.botapi import GENERAL_THREAD_ID, GENERAL_TOPIC, ApiCall, BotApi
 from skatbot.standin.rich import parse_rich
-from skatbot.standin.server import GENERAL_THREAD_ID, GENERAL_TOPIC, ApiCall, BotApiServer
 
 __all__ = ["run_console"]
 
@@ -131,7 +131,7 @@ def _chat_id_of(key: str) -> int:
 
 
 class _Console:
-    def __init__(self, api: BotApiServer, stdout: TextIO, out_dir: Path):
+    def __init__(self, api: BotApi, stdout: TextIO, out_dir: Path):
         self.api = api
         self.stdout = stdout
         self.out_dir = out_dir
@@ -467,19 +467,21 @@ def _thread_of(call: ApiCall) -> int | None:
 
 
 async def run_console(
-    build_app: Callable[[str, str], SkatApplication],
+    build_app: Callable[[BotApi], SkatApplication],
     *,
     stdin: TextIO,
     stdout: TextIO,
     out_dir: Path,
     wait_timeout: float = 60.0,
 ) -> int:
-    """Run the bot against a fake Bot API and chat with it through ``stdin``/``stdout``.
+    """Run the bot against the in-process Bot API and chat with it through
+    ``stdin``/``stdout``.
 
-    ``build_app(token, base_url)`` must return the bot's Application built with
-    ``.token(token).base_url(base_url).updater(None)`` (``app.build_application``); ``base_url`` is
-    ``"http://127.0.0.1:PORT/bot"`` (the file URL, if needed, is the same with
-    ``/file/bot`` instead of ``/bot``). Returns 0 at EOF, 1 if the bot stopped on its own.
+    ``build_app(api)`` must return a ``telegram.ext.Application`` with ``.updater(None)``
+    that calls the console's ``BotApi`` in process (``build_application(api.token, db,
+    bot_api=api)``, or ``.token(api.token)`` with ``.request`` and ``.get_updates_request``
+    each an ``InProcessRequest(api)``): no socket, no server. Returns 0 at EOF, 1 if the bot
+    stopped on its own.
     """
     out_dir = Path(out_dir)
     # Update ids go on from the clock, not from 1: a bot remembers processed update ids in
@@ -487,104 +489,102 @@ async def run_console(
     # not look like a redelivery of the earlier one's updates (Telegram never reuses ids).
     # No flood control: the console is one human typing; pacing is the bot's job and is
     # tested against the strict stand-in of the test suite, not here.
-    async with BotApiServer(first_update_id=time.time_ns() // 1_000_000) as api:
-        # whoever sits at the terminal owns its chats (an admin: /loeschen, /oeffnen work);
-        # "Name> …" writes as a plain member, to try what members may do
-        api.chat_owner = 1
-        app = build_app(api.token, f"{api.url}/bot")
-        db = app.bot_data.database
-        from skatbot.usecases.common.display import default_display
+    api = BotApi(first_update_id=time.time_ns() // 1_000_000)
+    # whoever sits at the terminal owns its chats (an admin: /loeschen, /oeffnen work);
+    # "Name> …" writes as a plain member, to try what members may do
+    api.chat_owner = 1
+    app = build_app(api)
+    db = app.bot_data.database
+    from skatbot.usecases.common.display import default_display
 
-        async def text_first(chat_id: int) -> None:
-            """Every chat of the console shows text first, as the README does (its tables
-            as aligned columns after /darstellung tabelle)."""
-            if db is not None:
-                await db.write(lambda session: default_display(session, chat_id, "text"))
-
-        await text_first(CHAT_ID)
+    async def text_first(chat_id: int) -> None:
+        """Every chat of the console shows text first, as the README does (its tables
+        as aligned columns after /darstellung tabelle)."""
         if db is not None:
-            # the chats of earlier sessions on this database exist again (a table's report
-            # to the desk of yesterday's session is delivered, not "chat not found")
-            from skatbot.storage.chats import known_chat_ids
+            await db.write(lambda session: default_display(session, chat_id, "text"))
 
-            for known in await db.read(known_chat_ids):
-                if known != CHAT_ID:
-                    api.add_chat(known, title=f"Chat {known}")
-            # and so do their forum topics with lists, by number (their names are not kept)
-            from skatbot.storage.places import topics_with_lists
+    await text_first(CHAT_ID)
+    if db is not None:
+        # the chats of earlier sessions on this database exist again (a table's report
+        # to the desk of yesterday's session is delivered, not "chat not found")
+        from skatbot.storage.chats import known_chat_ids
 
-            for forum, thread in await db.read(topics_with_lists):
-                if not api.is_forum(forum):
-                    api.make_forum(forum, title=f"Chat {forum}")
-                api.new_topic(forum, f"Thema {thread}", thread_id=thread)
-        stop = asyncio.Event()
-        poller = asyncio.create_task(run_polling(app, stop=stop, timeout=10), name="standin-poll")
-        console = _Console(api, stdout, out_dir)
-        queue = _start_reader(stdin, asyncio.get_running_loop())
-        echo = not _isatty(stdin)
-        if not echo:
-            console.write(HINT)
-        code = 0
-        pending: list[str] = []  # the lines of a message that goes on ("… \\")
-        try:
-            while True:
-                if not echo and not pending:
-                    console.prompt_now()
-                line_task = asyncio.ensure_future(queue.get())
-                await asyncio.wait({line_task, poller}, return_when=asyncio.FIRST_COMPLETED)
-                if not line_task.done():
-                    line_task.cancel()
-                    console.write("⚠ Der Bot wurde beendet.")
-                    code = 1
-                    break
-                raw = line_task.result()
-                if raw is None or console.closed:
-                    break
-                line = raw.strip()
-                console.flush_calls()  # output of background jobs since the last line
-                if line.endswith("\\"):
-                    pending.append(line[:-1].rstrip())
-                    continue
-                if pending:
-                    line = "\n".join([*pending, line]).strip()
-                    pending = []
-                if not line or line == "#" or line.startswith("# "):
-                    continue
-                if line.casefold() in QUIT:
-                    break
-                if echo:
-                    console.write("> " + line.replace("\n", "\n  "))
-                new_chat = console.new_chat_of(line)
-                if new_chat is not None:
-                    await text_first(new_chat)
-                update_id = console.push_line(line)
-                if update_id is None:
-                    continue
-                waiter = asyncio.ensure_future(_answered(app, api, update_id, wait_timeout))
-                await asyncio.wait({waiter, poller}, return_when=asyncio.FIRST_COMPLETED)
-                if not waiter.done():
-                    waiter.cancel()
-                    console.flush_calls()
-                    console.write("⚠ Der Bot wurde beendet.")
-                    code = 1
-                    break
-                if waiter.exception() is not None:
-                    console.write("⚠ Keine Antwort vom Bot (Zeitüberschreitung).")
+        for known in await db.read(known_chat_ids):
+            if known != CHAT_ID:
+                api.add_chat(known, title=f"Chat {known}")
+        # and so do their forum topics with lists, by number (their names are not kept)
+        from skatbot.storage.places import topics_with_lists
+
+        for forum, thread in await db.read(topics_with_lists):
+            if not api.is_forum(forum):
+                api.make_forum(forum, title=f"Chat {forum}")
+            api.new_topic(forum, f"Thema {thread}", thread_id=thread)
+    stop = asyncio.Event()
+    poller = asyncio.create_task(run_polling(app, stop=stop, timeout=10), name="standin-poll")
+    console = _Console(api, stdout, out_dir)
+    queue = _start_reader(stdin, asyncio.get_running_loop())
+    echo = not _isatty(stdin)
+    if not echo:
+        console.write(HINT)
+    code = 0
+    pending: list[str] = []  # the lines of a message that goes on ("… \\")
+    try:
+        while True:
+            if not echo and not pending:
+                console.prompt_now()
+            line_task = asyncio.ensure_future(queue.get())
+            await asyncio.wait({line_task, poller}, return_when=asyncio.FIRST_COMPLETED)
+            if not line_task.done():
+                line_task.cancel()
+                console.write("⚠ Der Bot wurde beendet.")
+                code = 1
+                break
+            raw = line_task.result()
+            if raw is None or console.closed:
+                break
+            line = raw.strip()
+            console.flush_calls()  # output of background jobs since the last line
+            if line.endswith("\\"):
+                pending.append(line[:-1].rstrip())
+                continue
+            if pending:
+                line = "\n".join([*pending, line]).strip()
+                pending = []
+            if not line or line == "#" or line.startswith("# "):
+                continue
+            if line.casefold() in QUIT:
+                break
+            if echo:
+                console.write("> " + line.replace("\n", "\n  "))
+            new_chat = console.new_chat_of(line)
+            if new_chat is not None:
+                await text_first(new_chat)
+            update_id = console.push_line(line)
+            if update_id is None:
+                continue
+            waiter = asyncio.ensure_future(_answered(app, api, update_id, wait_timeout))
+            await asyncio.wait({waiter, poller}, return_when=asyncio.FIRST_COMPLETED)
+            if not waiter.done():
+                waiter.cancel()
                 console.flush_calls()
-        finally:
-            stop.set()
-            try:
-                await asyncio.wait_for(poller, 15)
-            except Exception as exc:
-                console.write(f"⚠ Fehler beim Beenden: {exc!r}")
-                code = code or 1
+                console.write("⚠ Der Bot wurde beendet.")
+                code = 1
+                break
+            if waiter.exception() is not None:
+                console.write("⚠ Keine Antwort vom Bot (Zeitüberschreitung).")
             console.flush_calls()
-        return 0 if console.closed else code
+    finally:
+        stop.set()
+        try:
+            await asyncio.wait_for(poller, 15)
+        except Exception as exc:
+            console.write(f"⚠ Fehler beim Beenden: {exc!r}")
+            code = code or 1
+        console.flush_calls()
+    return 0 if console.closed else code
 
 
-async def _answered(
-    app: SkatApplication, api: BotApiServer, update_id: int, timeout: float
-) -> None:
+async def _answered(app: SkatApplication, api: BotApi, update_id: int, timeout: float) -> None:
     """The update is committed (confirmed) and its replies have left the outbox (every
     chat's: a table's report goes to the desk)."""
     await api.wait_confirmed(update_id, timeout)

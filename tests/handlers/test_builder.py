@@ -9,7 +9,7 @@ from pathlib import Path
 
 from skatbot.handlers import registry
 from skatbot.handlers.routes import ROUTES, Kind
-from skatbot.standin.server import BotMessage
+from skatbot.standin.botapi import BotMessage
 from skatbot.usecases.common.reply import Command
 from skatbot.usecases.sheet.builder import commands as builder
 from tests.helpers import Bot

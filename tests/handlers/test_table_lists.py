@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from skatbot.standin.server import BOT_ID, BotMessage, html_to_text
+from skatbot.standin.botapi import BOT_ID, BotMessage, html_to_text
 from skatbot.usecases.tournament import tables as tournament_tables
 from tests.helpers import Bot
 from tests.usecases.tournament.test_table_lists import (

@@ -22,7 +22,7 @@ from pypdf import PdfReader
 from sqlalchemy import func, select
 from sqlalchemy.orm import sessionmaker
 
-from skatbot.standin.server import ApiCall, html_to_text
+from skatbot.standin.botapi import ApiCall, html_to_text
 from skatbot.storage import lists as lists_store
 from skatbot.storage import places
 from skatbot.storage.database import Database

@@ -5,7 +5,7 @@ tests/usecases/tournament/test_tournament_season.py."""
 
 from __future__ import annotations
 
-from skatbot.standin.server import BOT_ID
+from skatbot.standin.botapi import BOT_ID
 from tests.handlers import test_table_lists as tl
 from tests.helpers import Bot
 

@@ -27,8 +27,8 @@ from typing import Any
 from sqlalchemy import func, select
 
 from skatbot.faults import EXIT_CODE
+from skatbot.standin.botapi import BOT_ID
 from skatbot.standin.rich import parse_rich
-from skatbot.standin.server import BOT_ID
 from skatbot.storage.database import Database
 from skatbot.storage.schema import metadata
 from tests.standin.fake_telegram import FakeBotApi, html_to_text

@@ -1,9 +1,11 @@
 """The strict Telegram stand-in of the test suite: ``FakeBotApi``.
 
-It extends the product's minimal Bot API server (``skatbot.standin.server.BotApiServer``, the
-transport of ``skatbot console``) with everything only tests need. It is meant to be as
-strict as Telegram, so that a bot passing its tests does not fail in a real group. Enforced
-(with Telegram's error texts):
+It extends the product's minimal Bot API (``skatbot.standin.botapi.BotApi``, what ``skatbot
+console`` talks to) with everything only tests need, and is served over loopback HTTP
+(``tests/standin/server.py``: ``async with FakeBotApi() as api``, ``api.url``); being a
+``BotApi``, it answers the same in process (``InProcessRequest(api)``, no server started).
+It is meant to be as strict as Telegram, so that a bot passing its tests does not fail in a
+real group. Enforced (with Telegram's error texts):
 
 * **Lengths** - a message text <= 4,096 and a caption <= 1,024, counted in UTF-16 code units
   *after* entity parsing (markup is free, an emoji outside the BMP counts 2): ``message is
@@ -71,15 +73,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from skatbot.standin.server import (
-    _STATUS_PHRASES,
+from skatbot.standin.botapi import (
     BOT_ID,
     GENERAL_THREAD_ID,
     GENERAL_TOPIC,
     TOPIC_ICON_COLORS,
     ApiCall,
     ApiError,
-    BotApiServer,
     BotMessage,
     JSONDict,
     _command_entities,
@@ -89,6 +89,7 @@ from skatbot.standin.server import (
     image_size,
     parse_html,
 )
+from tests.standin.server import STATUS_PHRASES, BotApiServer
 
 __all__ = [
     "ANONYMOUS_ADMIN_ID",
@@ -500,7 +501,7 @@ class FakeBotApi(BotApiServer):
                 {"retry_after": retry},
             )
         if fault.status >= 400:
-            phrase = _STATUS_PHRASES.get(fault.status, "Error")
+            phrase = STATUS_PHRASES.get(fault.status, "Error")
             raise ApiError(
                 fault.status,
                 fault.description or phrase,

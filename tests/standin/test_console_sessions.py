@@ -7,6 +7,7 @@ import io
 from pathlib import Path
 
 from skatbot.app import build_application
+from skatbot.standin.botapi import BotApi
 from skatbot.standin.console import run_console
 from skatbot.storage.database import Database
 
@@ -14,8 +15,8 @@ from skatbot.storage.database import Database
 async def session(db: Database, lines: str, out_dir: Path) -> list[str]:
     stdout = io.StringIO()
 
-    def build_app(token: str, base_url: str):  # type: ignore[no-untyped-def]
-        return build_application(token, db, base_url=base_url, rate_limit=False)
+    def build_app(api: BotApi):  # type: ignore[no-untyped-def]
+        return build_application(api.token, db, bot_api=api, rate_limit=False)
 
     code = await asyncio.wait_for(
         run_console(build_app, stdin=io.StringIO(lines), stdout=stdout, out_dir=out_dir), 30

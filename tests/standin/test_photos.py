@@ -12,8 +12,9 @@ from PIL import Image
 from telegram import Bot
 from telegram.error import BadRequest
 
-from skatbot.standin.server import BotApiServer, image_size
+from skatbot.standin.botapi import image_size
 from tests.standin.fake_telegram import FakeBotApi
+from tests.standin.server import BotApiServer
 
 GROUP = -1001
 

@@ -15,8 +15,8 @@ import httpx
 import pytest
 
 from skatbot.standin.rich import MAX_BLOCKS, MAX_COLUMNS, MAX_DEPTH, MAX_TEXT
-from skatbot.standin.server import BotApiServer
 from tests.standin.fake_telegram import FakeBotApi
+from tests.standin.server import BotApiServer
 
 GROUP = -1001
 

@@ -23,7 +23,9 @@ from telegram.ext import (
 
 from skatbot.handlers.bot_state import CONTEXT_TYPES
 from skatbot.runner import poll_updates, run_polling
+from skatbot.standin.botapi import BotApi
 from skatbot.standin.console import run_console
+from skatbot.standin.request import InProcessRequest
 from tests.standin.fake_telegram import FakeBotApi, parse_html
 
 App = Application[Any, Any, Any, Any, Any, Any]
@@ -398,15 +400,10 @@ async def test_console_end_to_end(tmp_path: Path) -> None:
         await query.answer()
         await query.edit_message_text(f"<i>Gewählt:</i> {query.data}", parse_mode="HTML")
 
-    def build_app(token: str, base_url: str) -> App:
-        app: App = (
-            Application.builder()
-            .token(token)
-            .context_types(CONTEXT_TYPES)
-            .base_url(base_url)
-            .updater(None)
-            .build()
-        )
+    def build_app(api: BotApi) -> App:
+        builder = Application.builder().token(api.token).context_types(CONTEXT_TYPES).updater(None)
+        builder = builder.request(InProcessRequest(api))
+        app: App = builder.get_updates_request(InProcessRequest(api)).build()
         app.add_handler(CommandHandler("echo", echo))
         app.add_handler(CommandHandler("pdf", pdf))
         app.add_handler(CommandHandler("menu", menu))

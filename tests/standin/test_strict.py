@@ -1,6 +1,7 @@
 """The stand-in is as strict as Telegram: limits, HTML, unchanged edits, callback data, forum
 topics, flood control, inline answers and the bot's membership - each driven over HTTP, with
-raw ``httpx`` (to read Telegram's exact answer) or PTB's ``Bot`` (to prove PTB understands it)."""
+raw ``httpx`` (to read Telegram's exact answer), or with PTB's ``Bot`` (to prove PTB
+understands it) over HTTP and in process alike (``transport``)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from telegram import (
 )
 from telegram.error import BadRequest, Forbidden, RetryAfter
 
-from skatbot.standin.server import BOT_ID
+from skatbot.standin.botapi import BOT_ID
+from skatbot.standin.request import InProcessRequest
 from tests.standin.fake_telegram import GENERAL_TOPIC, TOPIC_ICON_COLORS, FakeBotApi
 
 GROUP = -1001
@@ -43,6 +45,21 @@ async def api() -> AsyncIterator[FakeBotApi]:
     async with FakeBotApi() as fake:
         fake.add_chat(GROUP)
         yield fake
+
+
+@pytest.fixture(params=["http", "in-process"])
+def transport(request: pytest.FixtureRequest) -> str:
+    """How PTB's ``Bot`` reaches the stand-in: over loopback HTTP (``HTTPXRequest``) or in
+    process (``InProcessRequest``, the console's); the answers are the same."""
+    return str(request.param)
+
+
+def ptb(api: FakeBotApi, transport: str) -> Bot:
+    if transport == "in-process":
+        return Bot(
+            api.token, request=InProcessRequest(api), get_updates_request=InProcessRequest(api)
+        )
+    return Bot(api.token, base_url=f"{api.url}/bot")
 
 
 @pytest.fixture
@@ -115,8 +132,8 @@ async def test_empty_text_refused(api: FakeBotApi, client: httpx.AsyncClient) ->
     assert api.messages(GROUP) == []
 
 
-async def test_caption_limit_and_edit_limits(api: FakeBotApi) -> None:
-    async with Bot(api.token, base_url=f"{api.url}/bot") as bot:
+async def test_caption_limit_and_edit_limits(api: FakeBotApi, transport: str) -> None:
+    async with ptb(api, transport) as bot:
         await bot.send_document(
             GROUP, b"%PDF", filename="a.pdf", caption="<b>x</b>" * 1024, parse_mode="HTML"
         )
@@ -180,7 +197,9 @@ async def test_good_html_accepted(api: FakeBotApi, client: httpx.AsyncClient) ->
 # -- 3. "message is not modified" ------------------------------------------------------------
 
 
-async def test_unchanged_edits_refused(api: FakeBotApi, client: httpx.AsyncClient) -> None:
+async def test_unchanged_edits_refused(
+    api: FakeBotApi, client: httpx.AsyncClient, transport: str
+) -> None:
     msg = await ok(
         client,
         api,
@@ -206,7 +225,7 @@ async def test_unchanged_edits_refused(api: FakeBotApi, client: httpx.AsyncClien
     ) == (400, NOT_MODIFIED)
     assert api.message(GROUP, msg["message_id"]).edits == 3
 
-    async with Bot(api.token, base_url=f"{api.url}/bot") as bot:
+    async with ptb(api, transport) as bot:
         doc = await bot.send_document(GROUP, b"%PDF", filename="l.pdf", caption="Liste")
         with pytest.raises(BadRequest, match=r"(?i)message is not modified"):
             await bot.edit_message_caption(GROUP, doc.message_id, caption="Liste")
@@ -282,10 +301,10 @@ async def test_callback_answer_limit_and_current_keyboard(
 # -- 5. forum topics --------------------------------------------------------------------------
 
 
-async def test_forum_topics(api: FakeBotApi, client: httpx.AsyncClient) -> None:
+async def test_forum_topics(api: FakeBotApi, client: httpx.AsyncClient, transport: str) -> None:
     forum = -1002
     api.add_forum(forum, title="Skatclub")
-    async with Bot(api.token, base_url=f"{api.url}/bot") as bot:
+    async with ptb(api, transport) as bot:
         with pytest.raises(BadRequest, match=r"(?i)not enough rights to create a topic"):
             await bot.create_forum_topic(forum, "Tisch 1")  # the bot is no admin yet
         api.set_admins(forum, [BOT_ID])
@@ -335,7 +354,7 @@ async def test_forum_topics(api: FakeBotApi, client: httpx.AsyncClient) -> None:
     )
     assert "message_thread_id" not in general
     assert min(topic.message_thread_id, table2) >= 2
-    async with Bot(api.token, base_url=f"{api.url}/bot") as bot:
+    async with ptb(api, transport) as bot:
         with pytest.raises(BadRequest, match=r"(?i)message thread not found"):
             await bot.send_document(forum, b"%PDF", filename="x.pdf", message_thread_id=999)
         doc = await bot.send_document(forum, b"%PDF", filename="t.pdf", message_thread_id=table2)
@@ -383,7 +402,9 @@ async def test_a_lone_surrogate_is_a_bad_request(
     assert "UTF-8" in answer["description"]
 
 
-async def test_replies_in_topics(api: FakeBotApi, client: httpx.AsyncClient) -> None:
+async def test_replies_in_topics(
+    api: FakeBotApi, client: httpx.AsyncClient, transport: str
+) -> None:
     forum = -1003
     uid = api.push_message("/stand", chat_id=forum, thread_id=77)  # main's helper still works
     [update] = await ok(client, api, "getUpdates", offset=uid)
@@ -400,7 +421,7 @@ async def test_replies_in_topics(api: FakeBotApi, client: httpx.AsyncClient) -> 
     )
     assert reply["message_thread_id"] == 77
     # PTB's reply_text passes the thread itself
-    async with Bot(api.token, base_url=f"{api.url}/bot") as bot:
+    async with ptb(api, transport) as bot:
         from telegram import Message
 
         message = Message.de_json(user_msg, bot)
@@ -414,7 +435,7 @@ async def test_replies_in_topics(api: FakeBotApi, client: httpx.AsyncClient) -> 
 # -- 6. flood control -------------------------------------------------------------------------
 
 
-async def test_flood_control_sliding_window(client: httpx.AsyncClient) -> None:
+async def test_flood_control_sliding_window(client: httpx.AsyncClient, transport: str) -> None:
     clock = Clock()
     async with FakeBotApi(group_limit=3, group_window=10.0, clock=clock) as api:
         api.add_chat(GROUP)
@@ -450,7 +471,7 @@ async def test_flood_control_sliding_window(client: httpx.AsyncClient) -> None:
         assert api.flood_refusals == 4
         assert len(api.messages(GROUP)) == 4
 
-        async with Bot(api.token, base_url=f"{api.url}/bot") as bot:
+        async with ptb(api, transport) as bot:
             with pytest.raises(RetryAfter) as info:
                 await bot.send_message(GROUP, "zu viel")
         assert info.value.retry_after in (1, __import__("datetime").timedelta(seconds=1))
@@ -482,7 +503,9 @@ def article(result_id: str, title: str = "Grand", text: str = "<b>72</b>") -> di
     }
 
 
-async def test_answer_inline_query(api: FakeBotApi, client: httpx.AsyncClient) -> None:
+async def test_answer_inline_query(
+    api: FakeBotApi, client: httpx.AsyncClient, transport: str
+) -> None:
     assert (await ok(client, api, "getMe"))["supports_inline_queries"] is True
     api.push_inline_query("grand ohne 1 hand", user_id=5)
     [update] = await ok(client, api, "getUpdates")
@@ -514,7 +537,7 @@ async def test_answer_inline_query(api: FakeBotApi, client: httpx.AsyncClient) -
     assert api.inline_answers == []
 
     # all refusals left the query open: a valid answer (built by PTB) goes through once
-    async with Bot(api.token, base_url=f"{api.url}/bot") as bot:
+    async with ptb(api, transport) as bot:
         result = InlineQueryResultArticle(
             id="ä" * 32,  # 64 bytes
             title="Grand ohne 1 Hand",
@@ -540,9 +563,9 @@ async def test_inline_mode_off(client: httpx.AsyncClient) -> None:
 # -- 8. the bot's membership ------------------------------------------------------------------
 
 
-async def test_kicked_and_left_bot_cannot_send(api: FakeBotApi) -> None:
+async def test_kicked_and_left_bot_cannot_send(api: FakeBotApi, transport: str) -> None:
     api.add_chat(-1004, chat_type="supergroup")
-    async with Bot(api.token, base_url=f"{api.url}/bot") as bot:
+    async with ptb(api, transport) as bot:
         await bot.send_message(GROUP, "da")
         api.push_my_chat_member(GROUP, "kicked")
         with pytest.raises(Forbidden, match=r"^Forbidden: bot was kicked from the group chat$"):

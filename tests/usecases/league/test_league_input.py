@@ -3,7 +3,7 @@ error notice, and every refusal names a fix (👉)."""
 
 from __future__ import annotations
 
-from skatbot.standin.server import html_to_text
+from skatbot.standin.botapi import html_to_text
 from tests.harness import Harness
 from tests.helpers import ERROR_NOTICE
 from tests.usecases.league import test_league as t

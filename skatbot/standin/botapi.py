@@ -1,19 +1,19 @@
-"""A minimal Telegram Bot API server on loopback: the transport of ``skatbot console``.
+"""A minimal Telegram Bot API in process: the other side of ``skatbot console``.
 
-The server speaks real HTTP/1.1 (keep-alive, Content-Length or chunked bodies) and accepts
-the three body encodings a Bot API client may use:
+``BotApi`` holds what Telegram holds for a bot - its chats, users, messages (as edited),
+pending updates, files, commands, pins and forum topics - and answers Bot API calls on them
+as Telegram does, refusals included. It knows no transport: ``answer(path, params, files)``
+takes a call whose parameters are already decoded and gives the answer's status and JSON
+body. The console reaches it through ``skatbot.standin.request.InProcessRequest`` (PTB's
+``BaseRequest``: no socket, no server); the test suite also puts it behind a loopback HTTP
+server (``tests/standin/server.py``) for what needs real HTTP (webhooks, PTB's own client).
 
-* ``application/x-www-form-urlencoded`` - what PTB's ``HTTPXRequest`` sends for every call
-  without a file upload. String parameters arrive raw, everything else JSON-encoded.
-* ``multipart/form-data`` - what PTB sends as soon as a file is uploaded (``sendDocument``);
-  the file is a part with a ``filename``, all other parameters are plain form fields.
-* ``application/json`` - accepted for completeness (curl, other clients).
-
-Answers are ``{"ok": true, "result": ...}`` with Bot API objects that PTB can de-serialise.
-It implements the methods the bot calls (getUpdates, sendMessage, the edits, sendDocument,
-sendPhoto, answerCallbackQuery, getMe, commands, pins, chat and member queries, webhooks) and parses
-Telegram HTML as Telegram shows it (``parse_html``/``html_to_text``; a text Telegram could not
-parse is refused with its ``can't parse entities`` error).
+Parameters are decoded as a client sends them (``decode_param``): string parameters raw,
+everything else JSON. Answers are ``{"ok": true, "result": ...}`` with Bot API objects that
+PTB can de-serialise. It implements the methods the bot calls (getUpdates, sendMessage, the
+edits, sendDocument, sendPhoto, answerCallbackQuery, getMe, commands, pins, chat and member
+queries) and parses Telegram HTML as Telegram shows it (``parse_html``/``html_to_text``; a
+text Telegram could not parse is refused with its ``can't parse entities`` error).
 
 Forum topics are modelled as Telegram has them (the console's forum chats): the General
 topic is thread 1 and its messages carry no ``message_thread_id``; created topics
@@ -24,9 +24,10 @@ creation message's); messages in a topic carry ``message_thread_id`` and
 
 Everything only tests need - Telegram's limits and strict checks, fault injection, fake
 admins and rights, flood control, inline queries, membership changes - lives in the test
-suite (``tests/standin/fake_telegram.py``), which extends ``BotApiServer`` through the hooks
+suite (``tests/standin/fake_telegram.py``), which extends ``BotApi`` through the hooks
 ``_before_call``/``_after_call``, ``_check_text``, ``_check_markup``, ``_check_edit``,
-``_may_manage_topics``, ``_writable_chat``, ``_member`` and ``_METHODS``.
+``_may_manage_topics``, ``_writable_chat``, ``_member`` and ``_METHODS``; being transport
+free, the strict stand-in answers the same over HTTP and in process.
 """
 
 from __future__ import annotations
@@ -40,11 +41,9 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from types import TracebackType
 from typing import Any
-from urllib.parse import parse_qsl, unquote, urlsplit
+from urllib.parse import unquote
 
-from skatbot.httpio import BadRequest, read_request
 from skatbot.standin.rich import RichContent, RichError, parse_rich
 
 __all__ = [
@@ -53,7 +52,7 @@ __all__ = [
     "TOPIC_ICON_COLORS",
     "ApiCall",
     "ApiError",
-    "BotApiServer",
+    "BotApi",
     "BotMessage",
     "bad_request",
     "html_to_text",
@@ -77,7 +76,7 @@ TOPIC_ICON_COLORS = (0x6FB9F0, 0xFFD67E, 0xCB86DB, 0x8EEE98, 0xFF93B2, 0xFB6F5F)
 
 # Form fields that are strings in the Bot API and must not be JSON-decoded
 # (a message text "42" must stay the string "42").
-_STRING_FIELDS = frozenset(
+STRING_PARAMS = frozenset(
     {
         "text",
         "caption",
@@ -119,18 +118,18 @@ def bad_request(description: str) -> ApiError:
 
 @dataclass
 class ApiCall:
-    """One request the fake server received."""
+    """One call the Bot API received."""
 
     method: str
     """Bot API method name as spelled in the URL (e.g. ``sendMessage``)."""
     params: JSONDict
     """Parameters with JSON values decoded (``chat_id`` is an int, ``reply_markup`` a dict)."""
     files: dict[str, tuple[str, bytes]]
-    """Uploaded multipart files: part name -> (filename, content)."""
+    """Uploaded files: part name -> (filename, content)."""
     time: float
     """``time.monotonic()`` when the request arrived."""
     status: int = 0
-    """HTTP status of the answer (200 on success); 0 while the request is still running."""
+    """Status of the answer, as HTTP would carry it (200 on success); 0 while the call runs."""
     result: Any = None
     """The ``result`` returned to the client (``None`` for failed calls)."""
     error: str | None = None
@@ -409,38 +408,24 @@ def _command_entities(text: str) -> list[JSONDict]:
 
 
 # ---------------------------------------------------------------------------------------------
-# HTTP helpers
+# Parameters as a Bot API client sends them
 
 
-_STATUS_PHRASES = {
-    200: "OK",
-    400: "Bad Request",
-    401: "Unauthorized",
-    403: "Forbidden",
-    404: "Not Found",
-    409: "Conflict",
-    413: "Request Entity Too Large",
-    429: "Too Many Requests",
-    500: "Internal Server Error",
-    502: "Bad Gateway",
-    503: "Service Unavailable",
-    504: "Gateway Timeout",
-}
-
-
-def _has_lone_surrogate(value: Any) -> bool:
+def has_lone_surrogate(value: Any) -> bool:
     """JSON's ``\\ud800`` decodes to a string UTF-8 cannot hold; Telegram answers 400."""
     if isinstance(value, str):
         return any("\ud800" <= ch <= "\udfff" for ch in value)
     if isinstance(value, dict):
-        return any(_has_lone_surrogate(k) or _has_lone_surrogate(v) for k, v in value.items())
+        return any(has_lone_surrogate(k) or has_lone_surrogate(v) for k, v in value.items())
     if isinstance(value, list):
-        return any(_has_lone_surrogate(v) for v in value)
+        return any(has_lone_surrogate(v) for v in value)
     return False
 
 
-def _decode_value(key: str, raw: str) -> Any:
-    if key in _STRING_FIELDS:
+def decode_param(key: str, raw: str) -> Any:
+    """A parameter as a client sends it (a form field: strings raw, everything else
+    JSON-encoded) decoded to its value."""
+    if key in STRING_PARAMS:
         return raw
     try:
         return json.loads(raw)
@@ -448,69 +433,14 @@ def _decode_value(key: str, raw: str) -> Any:
         return raw
 
 
-def _unescape_multipart_param(value: str) -> str:
-    # httpx escapes '"' as %22, control characters as %XX and '\' as '\\'.
-    value = re.sub(
-        r"%(0[0-9A-Fa-f]|1[0-9A-Fa-f]|22|7[Ff])", lambda m: chr(int(m.group(1), 16)), value
-    )
-    return value.replace("\\\\", "\\")
+# The Bot API
 
 
-def _parse_header_params(value: str) -> tuple[str, dict[str, str]]:
-    """Split ``form-data; name="x"; filename="y"`` into ('form-data', {...})."""
-    main, _, rest = value.partition(";")
-    params: dict[str, str] = {}
-    for m in re.finditer(r';?\s*([A-Za-z0-9_*-]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;]*)', ";" + rest):
-        key = m.group(1).lower()
-        val = m.group(2).strip()
-        if val.startswith('"') and val.endswith('"') and len(val) >= 2:
-            val = _unescape_multipart_param(val[1:-1])
-        if key.endswith("*"):
-            # RFC 5987: utf-8''percent-encoded
-            charset, _, encoded = val.partition("''")
-            val = unquote(encoded, encoding=charset or "utf-8")
-            key = key[:-1]
-        params[key] = val
-    return main.strip().lower(), params
+class BotApi:
+    """A minimal Bot API in process: what ``skatbot console`` talks to.
 
-
-def _parse_multipart(body: bytes, boundary: str) -> tuple[JSONDict, dict[str, tuple[str, bytes]]]:
-    params: JSONDict = {}
-    files: dict[str, tuple[str, bytes]] = {}
-    delimiter = b"--" + boundary.encode("latin-1")
-    for chunk in body.split(delimiter)[1:]:
-        if chunk.startswith(b"--"):
-            break
-        chunk = chunk.removeprefix(b"\r\n")
-        head, sep, content = chunk.partition(b"\r\n\r\n")
-        if not sep:
-            continue
-        content = content.removesuffix(b"\r\n")
-        headers: dict[str, str] = {}
-        for line in head.decode("utf-8", "replace").split("\r\n"):
-            name, _, value = line.partition(":")
-            headers[name.strip().lower()] = value.strip()
-        _, disposition = _parse_header_params(headers.get("content-disposition", ""))
-        part_name = disposition.get("name")
-        if part_name is None:
-            continue
-        if "filename" in disposition:
-            files[part_name] = (disposition["filename"], content)
-        else:
-            params[part_name] = _decode_value(part_name, content.decode("utf-8", "replace"))
-    return params, files
-
-
-# ---------------------------------------------------------------------------------------------
-# The server
-
-
-class BotApiServer:
-    """Minimal Bot API on ``127.0.0.1`` (random port): what ``skatbot console`` talks to.
-
-    Use ``async with BotApiServer() as api:`` or ``await api.start()`` / ``await api.stop()``,
-    then build the PTB application with ``.base_url(f"{api.url}/bot")`` and
-    ``.base_file_url(f"{api.url}/file/bot")`` and the token ``api.token``.
+    A PTB application reaches it through ``InProcessRequest(api)`` (``skatbot.standin.request``)
+    with the token ``api.token``; any base URL will do, only the path is read.
     """
 
     _METHODS: tuple[str, ...] = (
@@ -552,8 +482,6 @@ class BotApiServer:
         self,
         token: str = "4242:TEST",
         *,
-        host: str = "127.0.0.1",
-        port: int = 0,
         first_update_id: int = 1,
         username: str = BOT_USERNAME,
         rich_messages: bool = True,
@@ -562,9 +490,6 @@ class BotApiServer:
         an unknown method and editMessageText ignores ``rich_message``."""
         self.token = token
         self.rich_messages = rich_messages
-        self.url = ""
-        self._host = host
-        self._port = port
         self.calls: list[ApiCall] = []
         self.confirmed_offset = 0
         self.commands: dict[tuple[str, str], list[JSONDict]] = {}
@@ -574,8 +499,6 @@ class BotApiServer:
             "first_name": BOT_FIRST_NAME,
             "username": username,
         }
-        self._server: asyncio.Server | None = None
-        self._connections: set[asyncio.Task[None]] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._changed: asyncio.Condition | None = None
         self._pending: list[JSONDict] = []
@@ -603,39 +526,6 @@ class BotApiServer:
         self._handlers: dict[str, Callable[[JSONDict, dict[str, tuple[str, bytes]]], Any]] = {
             name.lower(): getattr(self, f"_m_{name}") for name in self._METHODS
         }
-
-    # -- lifecycle ------------------------------------------------------------------------
-
-    async def start(self) -> None:
-        self._changed = asyncio.Condition()
-        self._server = await asyncio.start_server(self._serve, self._host, self._port)
-        sock = self._server.sockets[0]
-        host, port = sock.getsockname()[:2]
-        self.url = f"http://{host}:{port}"
-
-    async def stop(self) -> None:
-        server, self._server = self._server, None
-        if server is None:
-            return
-        server.close()
-        for task in list(self._connections):
-            task.cancel()
-        if self._connections:
-            await asyncio.gather(*self._connections, return_exceptions=True)
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(server.wait_closed(), 1)
-
-    async def __aenter__(self) -> BotApiServer:
-        await self.start()
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.stop()
 
     # -- feeding updates ------------------------------------------------------------------
 
@@ -942,64 +832,25 @@ class BotApiServer:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    # -- HTTP -----------------------------------------------------------------------------
+    # -- answering a call -----------------------------------------------------------------
 
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        assert task is not None
-        self._connections.add(task)
-        try:
-            while True:
-                try:
-                    request = await read_request(reader)
-                except BadRequest:
-                    break  # a malformed request ends the connection
-                if request is None:
-                    break
-                _verb, target, headers, body = request
-                status, payload, content_type = await self._dispatch(target, headers, body)
-                keep_alive = headers.get("connection", "").lower() != "close"
-                phrase = _STATUS_PHRASES.get(status, "Error")
-                head = (
-                    f"HTTP/1.1 {status} {phrase}\r\n"
-                    f"Content-Type: {content_type}\r\n"
-                    f"Content-Length: {len(payload)}\r\n"
-                    f"Connection: {'keep-alive' if keep_alive else 'close'}\r\n"
-                    "Server: skatbot-standin\r\n\r\n"
-                )
-                writer.write(head.encode("latin-1") + payload)
-                await writer.drain()
-                if not keep_alive:
-                    break
-        except (ConnectionError, asyncio.IncompleteReadError):
-            pass
-        except asyncio.CancelledError:
-            pass
-        except Exception:
-            _LOGGER.exception("fake Bot API: connection handler failed")
-        finally:
-            self._connections.discard(task)
-            writer.close()
-            with contextlib.suppress(Exception):
-                await writer.wait_closed()
-
-    async def _dispatch(
-        self, target: str, headers: dict[str, str], body: bytes
+    async def answer(
+        self, path: str, params: JSONDict, files: dict[str, tuple[str, bytes]]
     ) -> tuple[int, bytes, str]:
-        path = urlsplit(target)
-        file_match = re.fullmatch(r"/file/bot([^/]+)/(.+)", path.path)
+        """Telegram's answer (status, body, content type) to a call of ``path`` -
+        ``/bot<token>/<method>`` or a download ``/file/bot<token>/<file path>`` - with its
+        parameters (``decode_param``) and uploaded files (part name -> (filename, content)),
+        whatever carried the call (``InProcessRequest``, or the tests' HTTP server)."""
+        file_match = re.fullmatch(r"/file/bot([^/]+)/(.+)", path)
         if file_match:
-            return self._download(file_match.group(1), unquote(file_match.group(2)))
-        match = re.fullmatch(r"/bot([^/]*)/([A-Za-z_]+)", path.path)
+            # PTB quotes the token in a file URL (``4242%3ATEST``), as Telegram accepts it
+            return self._download(unquote(file_match.group(1)), unquote(file_match.group(2)))
+        match = re.fullmatch(r"/bot([^/]*)/([A-Za-z_]+)", path)
         if match is None:
             return self._json(404, {"ok": False, "error_code": 404, "description": "Not Found"})
         token, method = match.groups()
-        try:
-            params, files = self._parse_body(path.query, headers, body)
-            if _has_lone_surrogate(params):
-                raise ValueError("strings must be encoded in UTF-8")
-        except ValueError as exc:
-            return self._error(bad_request(str(exc)))
+        if has_lone_surrogate(params):
+            return self._error(bad_request("strings must be encoded in UTF-8"))
         call = ApiCall(method=method, params=params, files=files, time=time.monotonic())
         if token != self.token:
             call.status, call.error = 401, "Unauthorized"
@@ -1044,31 +895,6 @@ class BotApiServer:
     def _answer(self, method: str, result: Any) -> Any:
         """The ``result`` sent back for a method that succeeded (a subclass may garble it)."""
         return result
-
-    @staticmethod
-    def _parse_body(
-        query: str, headers: dict[str, str], body: bytes
-    ) -> tuple[JSONDict, dict[str, tuple[str, bytes]]]:
-        params: JSONDict = {k: _decode_value(k, v) for k, v in parse_qsl(query)}
-        files: dict[str, tuple[str, bytes]] = {}
-        ctype, cparams = _parse_header_params(headers.get("content-type", ""))
-        if not body:
-            return params, files
-        if ctype == "application/json":
-            data = json.loads(body)
-            if not isinstance(data, dict):
-                raise ValueError("request body must be a JSON object")
-            params.update(data)
-        elif ctype == "multipart/form-data":
-            boundary = cparams.get("boundary")
-            if not boundary:
-                raise ValueError("multipart body without boundary")
-            form, files = _parse_multipart(body, boundary)
-            params.update(form)
-        else:
-            for k, v in parse_qsl(body.decode("utf-8"), keep_blank_values=True):
-                params[k] = _decode_value(k, v)
-        return params, files
 
     @staticmethod
     def _json(status: int, obj: JSONDict) -> tuple[int, bytes, str]:
