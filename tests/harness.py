@@ -39,7 +39,7 @@ from skatbot.handlers.runtime import STALE_BUTTON, effect, once, replies_of, wor
 from skatbot.handlers.typos import unknown_answer
 from skatbot.rules.errors import RuleError
 from skatbot.standin.rich import parse_rich
-from skatbot.storage import places
+from skatbot.storage import topic_places
 from skatbot.storage.database import Database
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import (
@@ -149,7 +149,7 @@ class Harness:
         key = (chat_id, thread_id)
         if key not in self._places:
             self._places[key] = await self.db.write(
-                lambda s: places.place_id(s, chat_id, thread_id)
+                lambda s: topic_places.place_id(s, chat_id, thread_id)
             )
         return self._places[key]
 
@@ -307,7 +307,7 @@ class Harness:
         use_case: Callable[[Session, Command], Answer]
         admin = self.is_admin(msg.chat_id, user_id)
         if route.name == "builder":  # its glue only asks whether the tapper is an admin
-            from skatbot.usecases.sheet.builder.commands import builder_tap
+            from skatbot.usecases.sheet.builder.flow import builder_tap
 
             use_case = builder_tap
         elif route.is_use_case:

@@ -1,6 +1,6 @@
 """The game builder's PTB glue: its buttons (``v1:b:…``) and a bid typed as a reply to it.
 
-The use cases are ``usecases/sheet/builder/commands.py``. A builder opened on behalf of a chat (an anonymous
+The use cases are ``usecases/sheet/builder/flow.py``. A builder opened on behalf of a chat (an anonymous
 admin, a channel) may be worked by the chat's admins; whether the sender is one needs the Bot
 API, so it is asked here, before the transaction, and passed as ``Command.is_admin``.
 """
@@ -20,7 +20,7 @@ from skatbot.handlers.runtime import database, execute, execute_callback, place_
 from skatbot.storage import builders
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import Answer, Command, Reply
-from skatbot.usecases.sheet.builder.commands import DATA_BUILDER, bid_text, builder_tap, chat_owned
+from skatbot.usecases.sheet.builder.flow import DATA_BUILDER, bid_text, builder_tap, chat_owned
 
 T = TypeVar("T")
 

@@ -25,7 +25,7 @@ from skatbot.handlers.outbox.target import Target, target_of, topic_of
 from skatbot.handlers.route import CallbackUseCase, UseCase
 from skatbot.rules.errors import RuleError
 from skatbot.storage import lists as lists_store
-from skatbot.storage import message_links, places
+from skatbot.storage import message_links, topic_places
 from skatbot.storage.database import Database, lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import (
@@ -359,7 +359,7 @@ async def place_of(context: SkatContext, chat_id: int, thread_id: int) -> int:
     place = known.get(key)
     if place is None:
         place = await database(context).write(
-            lambda session: places.place_id(session, chat_id, thread_id)
+            lambda session: topic_places.place_id(session, chat_id, thread_id)
         )
         known[key] = place
         while len(known) > PLACES_KEPT:  # least recently used first: looked up again if needed

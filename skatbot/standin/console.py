@@ -513,7 +513,7 @@ async def run_console(
             if known != CHAT_ID:
                 api.add_chat(known, title=f"Chat {known}")
         # and so do their forum topics with lists, by number (their names are not kept)
-        from skatbot.storage.places import topics_with_lists
+        from skatbot.storage.topic_places import topics_with_lists
 
         for forum, thread in await db.read(topics_with_lists):
             if not api.is_forum(forum):

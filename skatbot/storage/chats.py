@@ -16,8 +16,8 @@ from skatbot.rules.sheet import PLAYS
 from skatbot.storage import lists as lists_store
 from skatbot.storage.database import ensure_chat
 from skatbot.storage.lists_models import Chat, ProcessedUpdate, Row, SheetList
-from skatbot.storage.places import Topic
 from skatbot.storage.settings import ChatSettings
+from skatbot.storage.topic_places import Topic
 
 log = logging.getLogger(__name__)
 

@@ -17,8 +17,8 @@ def metadata() -> MetaData:
     import skatbot.storage.money
     import skatbot.storage.outbox
     import skatbot.storage.people
-    import skatbot.storage.places
     import skatbot.storage.questions_models
+    import skatbot.storage.topic_places
     import skatbot.storage.tournament_models  # noqa: F401
     from skatbot.storage.base import Base
 

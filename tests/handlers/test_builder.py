@@ -11,7 +11,7 @@ from skatbot.handlers import registry
 from skatbot.handlers.routes import ROUTES, Kind
 from skatbot.standin.botapi import BotMessage
 from skatbot.usecases.common.reply import Command
-from skatbot.usecases.sheet.builder import commands as builder
+from skatbot.usecases.sheet.builder import flow as builder
 from tests.helpers import Bot
 from tests.usecases.sheet.test_builder import games
 

@@ -271,13 +271,13 @@ def test_a_start_does_not_import_the_features_it_does_not_need() -> None:
     )
     assert "skatbot.handlers.routes" in loaded  # the script did load the routes
     for module in (
-        "skatbot.usecases.sheet.commands",
+        "skatbot.usecases.sheet.list_changes",
         "skatbot.usecases.sheet.spiel",
         "skatbot.usecases.sheet.booking",
-        "skatbot.usecases.sheet.builder.commands",
+        "skatbot.usecases.sheet.builder.flow",
         "skatbot.handlers.builder",
         "skatbot.usecases.money.stakes",
-        "skatbot.usecases.season.commands",
+        "skatbot.usecases.season.season_table",
         "skatbot.usecases.season.statistics",
         "skatbot.usecases.tournament.desk",
         "skatbot.usecases.place.documents",

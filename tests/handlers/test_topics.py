@@ -24,9 +24,9 @@ from sqlalchemy.orm import sessionmaker
 
 from skatbot.standin.botapi import ApiCall, html_to_text
 from skatbot.storage import lists as lists_store
-from skatbot.storage import places
+from skatbot.storage import topic_places
 from skatbot.storage.database import Database
-from skatbot.storage.places import Topic, is_topic_place
+from skatbot.storage.topic_places import Topic, is_topic_place
 from tests.handlers.test_builder import Phone, buttons
 from tests.helpers import Bot
 
@@ -406,10 +406,16 @@ async def test_a_reply_in_a_plain_supergroup_uses_the_chats_list(bot: Bot) -> No
 
 async def test_topic_places_are_stable_distinct_and_outside_telegrams_ids(bot: Bot) -> None:
     def allocate(session):  # type: ignore[no-untyped-def]
-        a = places.place_id(session, FORUM, 11)
-        b = places.place_id(session, FORUM, 12)
-        c = places.place_id(session, -1009002, 11)
-        return a, b, c, places.place_id(session, FORUM, 11), places.place_id(session, FORUM, 0)
+        a = topic_places.place_id(session, FORUM, 11)
+        b = topic_places.place_id(session, FORUM, 12)
+        c = topic_places.place_id(session, -1009002, 11)
+        return (
+            a,
+            b,
+            c,
+            topic_places.place_id(session, FORUM, 11),
+            topic_places.place_id(session, FORUM, 0),
+        )
 
     a, b, c, again, general = bot.db.run_write(allocate)
     assert len({a, b, c}) == 3 and again == a and general == FORUM
@@ -417,11 +423,11 @@ async def test_topic_places_are_stable_distinct_and_outside_telegrams_ids(bot: B
     # Telegram's ids (52 significant bits) are never topic places, users' nor chats'
     for telegram_id in (FORUM, -(2**52) + 1, 2**52 - 1, 1):
         assert not is_topic_place(telegram_id)
-    assert bot.db.run_read(lambda s: places.chat_topic_places(s, FORUM)) == [a, b]
+    assert bot.db.run_read(lambda s: topic_places.chat_topic_places(s, FORUM)) == [a, b]
 
     # concurrent first use of one topic by several units (PostgreSQL: several connections)
     async def first_use() -> int:
-        return await bot.db.write(lambda s: places.place_id(s, FORUM, 99), offload=True)
+        return await bot.db.write(lambda s: topic_places.place_id(s, FORUM, 99), offload=True)
 
     found = await asyncio.gather(*(first_use() for _ in range(4)))
     assert len(set(found)) == 1
@@ -434,11 +440,11 @@ def test_a_topics_first_use_racing_another_finds_its_place(db: Database) -> None
         pytest.skip("SQLite serialises writers: no two first uses can interleave")
     make = sessionmaker(db.write_engine)
     with make() as first, make() as second:
-        place = places.place_id(first, FORUM, 77)  # inserted, not yet committed
+        place = topic_places.place_id(first, FORUM, 77)  # inserted, not yet committed
         seen: list[int] = []
 
         def other() -> None:
-            seen.append(places.place_id(second, FORUM, 77))  # waits on first's insert
+            seen.append(topic_places.place_id(second, FORUM, 77))  # waits on first's insert
             second.commit()
 
         thread = threading.Thread(target=other)
@@ -465,7 +471,7 @@ async def test_a_supergroup_move_takes_every_topics_list_along(bot: Bot) -> None
     def topic_list(session):  # type: ignore[no-untyped-def]
         from skatbot.storage.database import ensure_chat
 
-        place = places.place_id(session, old, 5)
+        place = topic_places.place_id(session, old, 5)
         ensure_chat(session, place)
         lists_store.create_list(
             session, place, ["Anna", "Bernd", "Carla"],
@@ -481,7 +487,7 @@ async def test_a_supergroup_move_takes_every_topics_list_along(bot: Bot) -> None
         lambda s: s.execute(select(Topic.telegram_chat_id, Topic.thread_id)).all()
     )
     assert [tuple(t) for t in topics] == [(new, 5)]
-    assert bot.db.run_write(lambda s: places.place_id(s, new, 5)) == place
+    assert bot.db.run_write(lambda s: topic_places.place_id(s, new, 5)) == place
     bot.api.add_forum(new)
     bot.api.topics[new][5] = "Tisch 1"
     assert "Anna" in await ok(bot, "/stand", 5, chat_id=new)

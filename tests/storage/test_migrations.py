@@ -139,7 +139,7 @@ def test_upgrade_to_topics_keeps_the_chats_list_in_topic_0(tmp_path: Path) -> No
     and pinned standings stay the chat's (topic 0); a topic of the same chat gets a place of
     its own with nothing in it."""
     from skatbot.storage import lists as lists_store
-    from skatbot.storage import places
+    from skatbot.storage import topic_places
     from skatbot.storage.migrate import current_revision
     from skatbot.storage.settings import ChatSettings
 
@@ -156,7 +156,7 @@ def test_upgrade_to_topics_keeps_the_chats_list_in_topic_0(tmp_path: Path) -> No
         db.migrate()  # on to the head, whatever comes after
 
         def general(session):  # type: ignore[no-untyped-def]
-            place = places.place_id(session, -1001, 0)
+            place = topic_places.place_id(session, -1001, 0)
             return place, lists_store.open_list_loaded(session, place)
 
         place, loaded = db.run_write(general)
@@ -167,7 +167,7 @@ def test_upgrade_to_topics_keeps_the_chats_list_in_topic_0(tmp_path: Path) -> No
         assert loaded.chat_settings == ChatSettings(pinned_standings=17)
 
         def topic(session):  # type: ignore[no-untyped-def]
-            place = places.place_id(session, -1001, 42)
+            place = topic_places.place_id(session, -1001, 42)
             return (
                 place,
                 lists_store.open_list(session, place),
@@ -175,8 +175,8 @@ def test_upgrade_to_topics_keeps_the_chats_list_in_topic_0(tmp_path: Path) -> No
             )
 
         place, lst, settings = db.run_write(topic)
-        assert places.is_topic_place(place) and lst is None and settings is None
-        assert db.run_write(lambda s: places.place_id(s, -1001, 42)) == place
+        assert topic_places.is_topic_place(place) and lst is None and settings is None
+        assert db.run_write(lambda s: topic_places.place_id(s, -1001, 42)) == place
     finally:
         db.dispose()
 

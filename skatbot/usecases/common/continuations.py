@@ -28,7 +28,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 DECLARED: dict[str, str] = {
     "standings.store": "skatbot.usecases.sheet.standings",
     "standings.forget": "skatbot.usecases.sheet.standings",
-    "builder.bind_message": "skatbot.usecases.sheet.builder.commands",
+    "builder.bind_message": "skatbot.usecases.sheet.builder.flow",
     "tournament.topic_created": "skatbot.usecases.tournament.tables",
     "tournament.topic_refused": "skatbot.usecases.tournament.tables",
     "tournament.render_standings": "skatbot.usecases.tournament.tables",

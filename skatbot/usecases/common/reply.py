@@ -173,7 +173,7 @@ class Command:
     """The parts of an update a use case needs (no Telegram types below the handlers).
 
     ``place_id`` is the *place* the command belongs to: the Telegram chat, or for a message in
-    a forum topic that topic's place id (``storage.places``); ``thread_id`` is the topic,
+    a forum topic that topic's place id (``storage.topic_places``); ``thread_id`` is the topic,
     ``telegram_chat_id`` the Telegram chat.
     """
 

@@ -55,6 +55,19 @@ def is_person(user_id: int | None) -> bool:
     return user_id is not None and user_id > 0 and user_id not in PLACEHOLDER_IDS
 
 
+def owns(user_id: int | None, owner: int | None) -> bool:
+    """Whether ``user_id`` owns what ``owner`` created. Only a person owns anything: a chat
+    identity (an anonymous admin posting as the group, a channel: negative ids) and
+    Telegram's placeholder users stand for many people and own nothing."""
+    return (
+        user_id is not None
+        and owner is not None
+        and user_id == owner
+        and owner > 0
+        and owner not in PLACEHOLDER_IDS
+    )
+
+
 def person(session: Session, place: Place, request: object) -> None:
     if not is_person(place.asker.user_id):
         raise RuleError(

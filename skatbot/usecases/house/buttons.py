@@ -9,8 +9,8 @@ import re
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Answer, Command
-from skatbot.usecases.house.commands import health_tap
-from skatbot.usecases.sheet.builder.commands import UNKNOWN
+from skatbot.usecases.house.house_rules import health_tap
+from skatbot.usecases.sheet.builder.flow import UNKNOWN
 
 DATA_HEALTH = re.compile(r"v1:(g|kr):([0-9]{1,10}):([0-9]{1,6})(?::([0-9]))?")
 

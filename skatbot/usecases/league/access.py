@@ -13,7 +13,7 @@ from skatbot.storage import league as league_store
 from skatbot.storage.league_models import League, LeagueTeam
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.place_kinds import Place
-from skatbot.usecases.common.places import owns
+from skatbot.usecases.common.rights import owns
 from skatbot.usecases.league.common import READABLE, Desk, day_label, desk_at, team_prefix
 
 

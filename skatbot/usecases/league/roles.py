@@ -21,7 +21,7 @@ from html import escape
 
 from skatbot.rules.errors import RuleError
 from skatbot.storage import league as league_store
-from skatbot.storage import places
+from skatbot.storage import topic_places
 from skatbot.storage.base import utc_now
 from skatbot.storage.league_models import League, LeagueTeam, MatchDay, RoleCode
 from skatbot.storage.unit import Session
@@ -174,7 +174,7 @@ def send_code(session: Session, place: Place, code: RoleCode, what: str) -> Repl
 def _origin(session: Session, place: Place) -> tuple[int, int]:
     if place.telegram_chat_id:
         return place.telegram_chat_id, place.thread_id
-    return places.telegram_of(session, place.id)
+    return topic_places.telegram_of(session, place.id)
 
 
 def hand_out_captain(

@@ -16,7 +16,7 @@ from skatbot.rules.calendar import berlin_date
 from skatbot.rules.errors import RuleError
 from skatbot.storage import league as league_store
 from skatbot.storage import lists as lists_store
-from skatbot.storage import places, table_lists
+from skatbot.storage import table_lists, topic_places
 from skatbot.storage.database import lock_chat
 from skatbot.storage.league_models import LeagueTable, MatchDay
 from skatbot.storage.table_lists import Table, TableKind
@@ -183,11 +183,11 @@ def _report_table(
         x.name: tr.SeriesResult(x.name, x.game_points, x.won, x.lost) for x in loaded.sheet.totals()
     }
     lines = store_results(session, state, series, entered, cmd.user_id, cmd.update_id)
-    chat, thread = places.telegram_of(session, league.chat_id)
+    chat, thread = topic_places.telegram_of(session, league.chat_id)
     desk = Reply(f"📋 <b>{day_label(day)} · {label}</b> meldet (vorläufig):\n" + "\n".join(lines))
     posts = [Post(chat, thread, desk)]
     if day.host_chat_id is not None and day.host_chat_id != league.chat_id:
-        host_chat, host_thread = places.telegram_of(session, day.host_chat_id)
+        host_chat, host_thread = topic_places.telegram_of(session, day.host_chat_id)
         posts.append(Post(host_chat, host_thread, desk))
     here = Reply(f"✅ {label}: an die Ligaleitung gemeldet (vorläufig, bis zur Freigabe).")
     posts.append(Post(cmd.telegram_chat_id or cmd.place_id, cmd.thread_id, here))

@@ -28,12 +28,12 @@ from skatbot.storage.database import ensure_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import rich, texts
 from skatbot.usecases.common.place_kinds import Place
-from skatbot.usecases.common.places import owns
 from skatbot.usecases.common.reply import Command, Reply
 from skatbot.usecases.common.rich import Block, Cell, Paragraph, RichDoc, Table
-from skatbot.usecases.evening.commands import evening_lists
+from skatbot.usecases.common.rights import owns
+from skatbot.usecases.evening.evenings import evening_lists
 from skatbot.usecases.money import texts as stake_texts
-from skatbot.usecases.sheet.commands import list_number_word, picked_list
+from skatbot.usecases.sheet.list_changes import list_number_word, picked_list
 
 # --- stakes of a list -----------------------------------------------------------------------
 

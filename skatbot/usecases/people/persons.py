@@ -37,8 +37,8 @@ from skatbot.storage.unit import Session
 from skatbot.usecases.common import keyboards, place_kinds
 from skatbot.usecases.common.names import clean_name, folded, full_stop, match_words, spellings
 from skatbot.usecases.common.place_kinds import Place
-from skatbot.usecases.common.places import owns
 from skatbot.usecases.common.reply import Answer, Buttons, Command, Document, Reply
+from skatbot.usecases.common.rights import owns
 
 __all__ = ["Directory", "Person", "after_rename", "resolve_people"]
 

@@ -24,7 +24,7 @@ are one-step orders. Who may is declared on the route (``common/rights.py``:
 before the transaction); what a confirmation deletes - a tournament, or everything when the
 sender's question named it - is checked here, on what the question named.
 
-Forum topics are places of their own (``storage.places``): ``/loeschen`` in a topic deletes
+Forum topics are places of their own (``storage.topic_places``): ``/loeschen`` in a topic deletes
 that topic's data and nothing else; in General (or a chat without topics) the chat's own data
 and no topic's.
 """
@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from html import escape, unescape
 
 from skatbot.rules.errors import RuleError
-from skatbot.storage import chats, places, questions
+from skatbot.storage import chats, questions, topic_places
 from skatbot.storage import lists as lists_store
 from skatbot.storage import tournament as trepo
 from skatbot.storage.lists_models import ListStatus
@@ -51,8 +51,8 @@ from skatbot.storage.unit import Session
 from skatbot.usecases.common import confirm
 from skatbot.usecases.common.confirm import Shown
 from skatbot.usecases.common.place_kinds import Place
-from skatbot.usecases.common.places import owns
 from skatbot.usecases.common.reply import Command, Reply
+from skatbot.usecases.common.rights import owns
 from skatbot.usecases.place.words import command_at
 from skatbot.usecases.tournament import tournament_season
 
@@ -117,7 +117,7 @@ def _others_stay(session: Session, cmd: Command) -> str:
     topic), or the topics (asked in General of a forum whose topics have data)."""
     if cmd.thread_id:
         return "Die anderen Themen dieser Gruppe bleiben, wie sie sind.\n"
-    topics = places.chat_topic_places(session, cmd.telegram_chat_id or cmd.place_id)
+    topics = topic_places.chat_topic_places(session, cmd.telegram_chat_id or cmd.place_id)
     if any(chats.has_data(session, place) for place in topics):
         return "Die Listen in den Themen dieser Gruppe bleiben, wie sie sind.\n"
     return ""

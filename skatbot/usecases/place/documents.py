@@ -25,13 +25,13 @@ from skatbot.usecases.common import confirm, texts
 from skatbot.usecases.common.confirm import Shown
 from skatbot.usecases.common.names import neu_line
 from skatbot.usecases.common.place_kinds import Place
-from skatbot.usecases.common.places import guard_ended
 from skatbot.usecases.common.reply import Answer, Command, Document, Reply
+from skatbot.usecases.common.table_guards import guard_ended
 from skatbot.usecases.money import stakes as money
 from skatbot.usecases.place import admin
 from skatbot.usecases.place.words import Words, command_at
 from skatbot.usecases.sheet.booking import user_fields
-from skatbot.usecases.sheet.commands import picked_list
+from skatbot.usecases.sheet.list_changes import picked_list
 from skatbot.usecases.sheet.lists import require_list
 from skatbot.usecases.sheet.pictures import CURVE_LABEL, with_series_photo
 from skatbot.usecases.tournament.tables import after_close, after_reopen

@@ -12,8 +12,8 @@ from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Document, Reply
 from skatbot.usecases.money import stakes
 from skatbot.usecases.place.words import Words, command_at
-from skatbot.usecases.season.commands import export_saison
-from skatbot.usecases.sheet.commands import export_document, picked_list
+from skatbot.usecases.season.season_table import export_saison
+from skatbot.usecases.sheet.list_changes import export_document, picked_list
 from skatbot.usecases.tournament import desk as tournament_desk
 
 

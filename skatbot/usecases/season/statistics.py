@@ -40,7 +40,7 @@ from skatbot.usecases.common.names import full_stop, match_words
 from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Reply
 from skatbot.usecases.people.persons import Person, resolve_people
-from skatbot.usecases.season.commands import history
+from skatbot.usecases.season.season_table import history
 from skatbot.usecases.sheet.pictures import season_photo
 
 KIND_LABELS = {GRAND: "Grand", SUIT: "Farbe", NULL: "Null", HAND: "Hand", OUVERT: "Ouvert"}

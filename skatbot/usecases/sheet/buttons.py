@@ -23,8 +23,8 @@ from skatbot.usecases.common.confirm import Shown
 from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Answer, Command
 from skatbot.usecases.sheet.builder import state as bs
-from skatbot.usecases.sheet.builder.commands import UNKNOWN, open_builder, valid_entry
-from skatbot.usecases.sheet.commands import Cancel, storno
+from skatbot.usecases.sheet.builder.flow import UNKNOWN, open_builder, valid_entry
+from skatbot.usecases.sheet.list_changes import Cancel, storno
 from skatbot.usecases.sheet.views import ShowStand, stand
 
 # v1:<kind>:<row id>, and for "Ja, stornieren" the question's seal (common/confirm.py; an

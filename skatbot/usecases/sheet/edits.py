@@ -16,7 +16,7 @@ from skatbot.storage import lists as lists_store
 from skatbot.storage import message_links
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import Command, Edit, Reply
-from skatbot.usecases.sheet.commands import correction_fields, unchanged, write_correction
+from skatbot.usecases.sheet.list_changes import correction_fields, unchanged, write_correction
 
 NOT_APPLIED = "Bearbeitung nicht übernommen:"
 

@@ -14,8 +14,8 @@ from skatbot.rules.errors import RuleError
 from skatbot.storage import lists as lists_store
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.place_kinds import Place
-from skatbot.usecases.common.places import guard_ended
 from skatbot.usecases.common.reply import Command
+from skatbot.usecases.common.table_guards import guard_ended
 
 At = Place | Command
 

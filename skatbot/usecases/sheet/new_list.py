@@ -30,8 +30,8 @@ from skatbot.usecases.common.names import (
     resolve,
 )
 from skatbot.usecases.common.place_kinds import Becoming, Place, refuse_other_kind
-from skatbot.usecases.common.places import guard_replace
 from skatbot.usecases.common.reply import Answer, Command, Reply
+from skatbot.usecases.common.table_guards import guard_replace
 from skatbot.usecases.people.persons import me_buttons
 from skatbot.usecases.sheet.desks import no_list_at_tournament_desk
 from skatbot.usecases.sheet.lists import At, place_id

@@ -20,8 +20,8 @@ from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Reply, error_text
 from skatbot.usecases.sheet import texts
 from skatbot.usecases.sheet.booking import book_game
-from skatbot.usecases.sheet.builder.commands import open_builder
-from skatbot.usecases.sheet.commands import (
+from skatbot.usecases.sheet.builder.flow import open_builder
+from skatbot.usecases.sheet.list_changes import (
     PASS_WORDS,
     MissingName,
     PassRound,

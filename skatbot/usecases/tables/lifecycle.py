@@ -22,7 +22,7 @@ from skatbot.storage.table_lists import Table, TableKind
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Reply
-from skatbot.usecases.sheet.commands import opening_reply, start_list
+from skatbot.usecases.sheet.list_changes import opening_reply, start_list
 
 MAX_CODE = 16  # longer words are no code of either kind
 

@@ -6,8 +6,8 @@ from skatbot.rules.errors import RuleError
 from skatbot.storage.tournament_models import Tournament
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.place_kinds import Place
-from skatbot.usecases.common.places import owns
 from skatbot.usecases.common.reply import Command
+from skatbot.usecases.common.rights import owns
 
 READABLE = "/teilnehmer, /fehlend, /rangliste, /urkunden, /export"
 

@@ -21,8 +21,8 @@ from skatbot.usecases.common import confirm, texts
 from skatbot.usecases.common.confirm import Shown
 from skatbot.usecases.common.names import full_stop
 from skatbot.usecases.common.place_kinds import Place
-from skatbot.usecases.common.places import owns
 from skatbot.usecases.common.reply import Answer, Command, Reply
+from skatbot.usecases.common.rights import owns
 from skatbot.usecases.tournament import tables as tournament_tables
 from skatbot.usecases.tournament import teams as teams_uc
 from skatbot.usecases.tournament import tournament_season

@@ -39,7 +39,7 @@ from skatbot.rules.errors import RuleError
 from skatbot.rules.numbers import is_number, parse_count
 from skatbot.rules.ranking import Ranked, Standing, lot_note
 from skatbot.rules.scoring import minus_sign
-from skatbot.storage import claims, places, table_lists
+from skatbot.storage import claims, table_lists, topic_places
 from skatbot.storage import lists as lists_store
 from skatbot.storage import tournament as trepo
 from skatbot.storage.database import lock_chat
@@ -50,9 +50,6 @@ from skatbot.storage.unit import Session
 from skatbot.usecases.common import rich, texts
 from skatbot.usecases.common.continuations import continuation
 from skatbot.usecases.common.place_kinds import PLAYING, Place, not_served, place_of
-from skatbot.usecases.common.places import owns
-from skatbot.usecases.common.places import table_context as _context
-from skatbot.usecases.common.places import table_label as _label
 from skatbot.usecases.common.reply import (
     Answer,
     Buttons,
@@ -64,6 +61,9 @@ from skatbot.usecases.common.reply import (
     Post,
     Reply,
 )
+from skatbot.usecases.common.rights import owns
+from skatbot.usecases.common.table_guards import table_context as _context
+from skatbot.usecases.common.table_guards import table_label as _label
 from skatbot.usecases.people import persons as people
 from skatbot.usecases.sheet import standings
 from skatbot.usecases.tables import lifecycle
@@ -122,7 +122,7 @@ def _tables(series: Series) -> list[list[str]]:
 
 
 def _desk_post(session: Session, t: Tournament, reply: Reply, *, pin: bool = False) -> Post:
-    chat, thread = places.telegram_of(session, t.chat_id)
+    chat, thread = topic_places.telegram_of(session, t.chat_id)
     return Post(chat, thread, reply, pin=pin)
 
 
@@ -207,7 +207,7 @@ def topic_opener(
 ) -> Command:
     """The command of whoever had a table's topic created, as if sent in that topic (its
     place, locked): the list it opens there belongs to them."""
-    place = places.place_id(session, telegram_chat, thread_id)
+    place = topic_places.place_id(session, telegram_chat, thread_id)
     lock_chat(session, place)
     return Command(
         place_id=place,
@@ -424,7 +424,7 @@ def release(session: Session, place: Place, request: ReleaseTable) -> Reply:
     link.invite = new_invite()
     posts: tuple[Post, ...] = ()
     if lst is not None:
-        chat, thread = places.telegram_of(session, lst.chat_id)
+        chat, thread = topic_places.telegram_of(session, lst.chat_id)
         note = (
             f"ℹ️ Diese Liste gehört nicht mehr zu {label} – die Turnierleitung hat ihn freigegeben."
         )
@@ -449,7 +449,7 @@ def close_tables(session: Session, t: Tournament) -> tuple[int, tuple[Post, ...]
         lists_store.close_list(session, lst)
         series = trepo.series_by_id(session, link.series_id)
         assert series is not None
-        chat, thread = places.telegram_of(session, lst.chat_id)
+        chat, thread = topic_places.telegram_of(session, lst.chat_id)
         note = (
             f"🏁 Das Turnier „{escape(t.name)}“ ist beendet – die Liste von "
             f"{_label(series, link)} ist geschlossen und nimmt keine Spiele mehr an "
@@ -794,7 +794,7 @@ def take_back(
         lst = lists_store.get_list(session, link.list_id) if link.list_id is not None else None
         if lst is None:
             continue
-        chat, thread = places.telegram_of(session, lst.chat_id)
+        chat, thread = topic_places.telegram_of(session, lst.chat_id)
         if link.bot_topic and thread:
             gone.append(CloseTopic(chat, thread))
             continue

@@ -88,7 +88,7 @@ async def test_house_commands_read_names_with_spaces(chat: Harness) -> None:
     await ok(chat, "/startpunkte Anna Maria 100 anna lena -20", "Anna Maria 100", "Anna Lena −20")
     await ok(chat, "/bock")
     # Bock rounds, then ramsch: play to the ramsch is long; the parse is checked directly
-    from skatbot.usecases.house.commands import parse_ramsch
+    from skatbot.usecases.house.house_rules import parse_ramsch
 
     game = parse_ramsch(("Anna", "Lena", "Bernd", "50"), TABLE)
     assert game.losers == (1, 2)

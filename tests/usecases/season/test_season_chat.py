@@ -8,7 +8,7 @@ import datetime as dt
 import pytest
 
 from skatbot.rules.errors import RuleError
-from skatbot.usecases.season.commands import parse_period
+from skatbot.usecases.season.season_table import parse_period
 from tests.harness import Harness
 from tests.helpers import ok, refused
 

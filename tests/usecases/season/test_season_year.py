@@ -22,7 +22,7 @@ from skatbot.rules import rating as rt
 from skatbot.rules.season import Result, Series
 from skatbot.storage import lists as lists_store
 from skatbot.storage.lists_models import SheetList
-from skatbot.usecases.season import commands as season_uc
+from skatbot.usecases.season import season_table as season_uc
 from tests.harness import Harness
 from tests.helpers import ok
 from tests.pdf.helpers import all_text

@@ -1,6 +1,6 @@
 """The game builder's pure state machine: a state and a tap give a new state or a refusal.
 
-No Telegram, no SQL: ``usecases/sheet/builder/commands.py`` loads the state from the ``builders`` row, asks ``tap``
+No Telegram, no SQL: ``usecases/sheet/builder/flow.py`` loads the state from the ``builders`` row, asks ``tap``
 and stores or books what comes back. The state speaks ``Announcement``'s field names, and the
 rule inferences (ouvert ⇒ Hand and both announcements, …) come from ``rules.value``
 (``implied``/``dependents``/``required``), never from here.

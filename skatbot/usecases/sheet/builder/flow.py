@@ -41,7 +41,7 @@ from skatbot.usecases.common.continuations import continuation
 from skatbot.usecases.common.reply import Answer, Buttons, Call, Command, Edit, Reply
 from skatbot.usecases.sheet.booking import book_game
 from skatbot.usecases.sheet.builder import state as bs
-from skatbot.usecases.sheet.commands import correct_game
+from skatbot.usecases.sheet.list_changes import correct_game
 from skatbot.usecases.sheet.lists import At, asker, place_id, require_list
 
 # The pure state machine (state + tap -> new state / refusal) lives in builder_state.

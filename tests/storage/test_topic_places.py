@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from skatbot.storage import places
+from skatbot.storage import topic_places
 from skatbot.storage.database import Database
 from tests.helpers import Bot
 
@@ -20,5 +20,5 @@ async def test_topics_with_lists_are_those_that_have_a_list(bot: Bot, db: Databa
         await bot.api.wait_confirmed(update, timeout=15)
     await bot.delivered()
     # both topics are places of their own (a setting is kept for B), only A has a list
-    assert len(db.run_write(lambda s: places.chat_topic_places(s, VEREIN))) == 2
-    assert db.run_write(places.topics_with_lists) == [(VEREIN, with_list)]
+    assert len(db.run_write(lambda s: topic_places.chat_topic_places(s, VEREIN))) == 2
+    assert db.run_write(topic_places.topics_with_lists) == [(VEREIN, with_list)]

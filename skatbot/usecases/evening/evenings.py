@@ -26,7 +26,7 @@ from skatbot.usecases.common import rich, texts
 from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Document, Reply
 from skatbot.usecases.common.rich import Cell, Heading, Paragraph, RichDoc, Table
-from skatbot.usecases.sheet.commands import start_list
+from skatbot.usecases.sheet.list_changes import start_list
 
 if TYPE_CHECKING:
     from skatbot.pdf.evening import EveningDocument

@@ -1,6 +1,6 @@
-"""The checks of a place that every feature asks: who owns what, and whether a list is a
-tournament table's (whose lists follow the tournament, not the chat). Confirmations:
-``confirm.py``."""
+"""Whether a list is a tournament table's, whose lists follow the tournament, not the chat:
+its label, and the guards that keep such a list from being replaced or played on after
+the tournament ended."""
 
 from __future__ import annotations
 
@@ -9,22 +9,8 @@ from skatbot.storage import tournament as trepo
 from skatbot.storage.lists import ListInfo
 from skatbot.storage.tournament_models import Series, TableLink, Tournament
 from skatbot.storage.unit import Session
-from skatbot.usecases.common.reply import PLACEHOLDER_IDS
 
 # --- who owns what ----------------------------------------------------------------------------
-
-
-def owns(user_id: int | None, owner: int | None) -> bool:
-    """Whether ``user_id`` owns what ``owner`` created. Only a person owns anything: a chat
-    identity (an anonymous admin posting as the group, a channel: negative ids) and
-    Telegram's placeholder users stand for many people and own nothing."""
-    return (
-        user_id is not None
-        and owner is not None
-        and user_id == owner
-        and owner > 0
-        and owner not in PLACEHOLDER_IDS
-    )
 
 
 # --- a tournament table's list -----------------------------------------------------------------
