@@ -1,7 +1,7 @@
 """The only place with SQL. One module per feature, named after the feature.
 
 - ``<feature>.py`` holds a feature's queries and, when they are small, its tables too:
-  builders, chats, message_links, money, outbox, own_data, people, places, season, stats,
+  builders, chats, message_links, money, outbox, own_data, people, topic_places, place_facts, table_lists, season, stats,
   tournament_teams.
 - ``<feature>_models.py`` holds a feature's tables where tables and queries together would be
   too long to read in one sitting; its queries stay in ``<feature>.py``: lists (a chat, its
