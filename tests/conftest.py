@@ -32,9 +32,11 @@ def db(tmp_path: Path) -> Iterator[Database]:
 
 
 @pytest.fixture
-def chat(db: Database) -> Harness:
+def chat(db: Database) -> Iterator[Harness]:
     """The use cases without Telegram (tests/harness.py): for what a command does."""
-    return Harness(db)
+    harness = Harness(db)
+    yield harness
+    harness.close()
 
 
 @pytest.fixture

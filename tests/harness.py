@@ -3,18 +3,20 @@
 A message becomes the ``Command`` its route's use case gets (as ``runtime.command_of`` makes
 it), the use case runs in a real database transaction exactly as the runtime runs it
 (``runtime.effect``: the chat locked, the update id stored, a booking's message linked), and
-its ``Reply`` is what the test sees. No PTB, no HTTP, no pacing: a command costs what its use
-case costs.
+its ``Reply`` goes out through the product's own outbox (``handlers.outbox``: the delivery's
+captions, rich messages and their text form, ``on_sent``, edits and their coalescing, forum
+topics, posts, a refused private chat's ``instead``), unpaced, to an in-memory chat
+(``tests/harness_wire.py``). No PTB, no HTTP, no pacing: a command costs what its use case
+and its delivery cost.
 
-What a reply asks for after sending is carried out here too, in-process, so a conversation of
-many commands goes on as in a chat: every message gets an id (one counter per chat, shared
-with the users' messages), ``on_sent`` runs with it, edits are rendered and applied, posts go
-to their place, forum topics are opened (``forum``) and their ``on_created`` runs.
+Every message gets an id (one counter per chat, shared with the users' messages), so a
+conversation of many commands goes on as in a chat. What the outbox logs as an error and goes
+on from fails the test here.
 
-How a reply looks on the wire (HTML split at 4,096 characters, captions, rich messages,
-flood control, retries, a failed upload) is the delivery's business and is tested through
-PTB and the strict stand-in (``tests/helpers.py:Bot``, the ``bot`` fixture), as is everything
-else about Telegram: identities, edited messages, topics' thread ids, buttons' limits.
+How a reply looks on the wire against Telegram's limits (HTML split at 4,096 characters,
+captions, flood control, retries, a failed upload) is tested through PTB and the strict
+stand-in (``tests/helpers.py:Bot``, the ``bot`` fixture), as is everything else about
+Telegram: identities, edited messages, topics' thread ids, buttons' limits.
 
 ``say`` returns the same ``helpers.Reply`` list as ``Bot.say`` (text as a user reads it: the
 text form, also of a table), so ``ok``/``refused``/``export_raw`` work on both; ``run``
@@ -24,21 +26,21 @@ returns the product's ``Reply`` objects themselves.
 from __future__ import annotations
 
 import itertools
+import logging
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from html import escape
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from skatbot.handlers import durable
 from skatbot.handlers.command_like import LOOKS_LIKE_COMMAND
-from skatbot.handlers.outbox import rich
-from skatbot.handlers.outbox.delivery import _caption, record_link
+from skatbot.handlers.outbox.delivery import Delivery
+from skatbot.handlers.outbox.rich import RichRefusals
+from skatbot.handlers.outbox.target import Target
 from skatbot.handlers.routes import ROUTES, Kind, Route
 from skatbot.handlers.runtime import STALE_BUTTON, effect, once, replies_of, words_of
 from skatbot.handlers.typos import unknown_answer
 from skatbot.rules.errors import RuleError
-from skatbot.standin.rich import parse_rich
 from skatbot.storage import topic_places
 from skatbot.storage.database import Database
 from skatbot.storage.unit import Session
@@ -46,12 +48,10 @@ from skatbot.usecases.common.reply import (
     PLACEHOLDER_IDS,
     Answer,
     Command,
-    Edit,
-    Photo,
     Reply,
     error_text,
 )
-from skatbot.usecases.common.rich import RichText
+from tests.harness_wire import Buttons, Wire, unpaced_outbox
 from tests.helpers import Reply as Seen
 from tests.standin.fake_telegram import BOT_USERNAME, html_to_text
 
@@ -103,6 +103,17 @@ class Tapped:
         return "\n".join(r.text for r in self.replies)
 
 
+class _Failures(logging.Handler):
+    """The outbox's errors (a failed ``on_sent``, a refused request) while a test runs."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
 class Harness:
     """The route table's use cases on a real database, driven like a chat (see the module)."""
 
@@ -116,16 +127,34 @@ class Harness:
         self._updates = itertools.count(1)
         self._topics = itertools.count(2)  # General is thread 1
         self._places: dict[tuple[int, int], int] = {}
-        self._seen: list[tuple[int, Seen]] = []  # (chat, reply) in the order they happened
+        # (chat, message id, what it showed) in the order it happened
+        self._seen: list[tuple[int, int, Seen]] = []
         # Whether the server takes rich messages: yes by default, as Telegram does since Bot
         # API 10.1 (a table reads as the rich stand-in shows it). Without (a server before
         # 10.1, like the ``bot`` fixture's stand-in by default), a table goes out in its text
         # form, as the delivery sends it when the server refuses sendRichMessage.
-        self.rich_messages = True
+        self._rich_messages = True
         self.topic_names: dict[tuple[int, int], str] = {}  # (chat, thread): the bot's topics
         # Users who wrote to the bot privately: as in Telegram, the bot may not write first
         # to anyone else (a reply's ``instead`` goes out then).
         self.started: set[int] = set()
+        self.outbox = unpaced_outbox()
+        self.wire = Wire(self)
+        # What the outbox logs and goes on from (as in production) fails the test here.
+        self.failures = _Failures()
+        logging.getLogger("skatbot.handlers.outbox").addHandler(self.failures)
+
+    @property
+    def rich_messages(self) -> bool:
+        return self._rich_messages
+
+    @rich_messages.setter
+    def rich_messages(self, taken: bool) -> None:
+        self._rich_messages = taken
+        self.outbox.rich_refused = RichRefusals()  # a server switched: nothing learnt yet
+
+    def close(self) -> None:
+        logging.getLogger("skatbot.handlers.outbox").removeHandler(self.failures)
 
     # --- the chat's side -------------------------------------------------------------------
 
@@ -269,15 +298,15 @@ class Harness:
         except RuleError as err:
             reply = Reply(error_text(err), refusal=True)
         replies = [reply]
-        await self._deliver(reply, chat_id, thread_id, replies, link=link)
-        return replies, self._seen[start:]
+        await self._deliver(reply, chat_id, thread_id, link=link)
+        return replies, self._seen_since(start)
 
     async def _finish(
         self, replies: list[Reply], chat_id: int, thread_id: int, start: int
     ) -> tuple[list[Reply], list[tuple[int, Seen]]]:
         for reply in list(replies):
-            await self._deliver(reply, chat_id, thread_id, replies)
-        return replies, self._seen[start:]
+            await self._deliver(reply, chat_id, thread_id)
+        return replies, self._seen_since(start)
 
     # --- buttons ----------------------------------------------------------------------------
 
@@ -339,8 +368,8 @@ class Harness:
             return Tapped(notice, True)
         assert answer is not None
         for reply in replies_of(cmd, answer):
-            await self._deliver(reply, msg.chat_id, msg.thread_id, [])
-        seen = [r for chat, r in self._seen[start:] if chat == msg.chat_id]
+            await self._deliver(reply, msg.chat_id, msg.thread_id)
+        seen = [r for chat, r in self._seen_since(start) if chat == msg.chat_id]
         return Tapped(answer.notice, answer.alert, seen)
 
     # --- what a reply asks for after sending ------------------------------------------------
@@ -356,140 +385,69 @@ class Harness:
             raise LookupError(f"no bot message in chat {chat_id}")
         return max(found, key=lambda m: m.message_id)
 
-    def _show(self, chat_id: int, seen: Seen) -> None:
-        self._seen.append((chat_id, seen))
+    # --- the wire's side (``harness_wire.Wire``, called by the outbox) --------------------
 
-    def _send(
+    def show(self, chat_id: int, message_id: int, seen: Seen) -> None:
+        self._seen.append((chat_id, message_id, seen))
+
+    def send(
         self,
         chat_id: int,
         thread_id: int,
         html: str,
-        buttons: Any = (),
+        buttons: Buttons = (),
         *,
         document: tuple[str, bytes] | None = None,
         method: str = "sendMessage",
-        refusal: bool = False,
         seen: Seen | None = None,
     ) -> int:
+        """A new bot message in the chat; its id."""
         message_id = self._next_id(chat_id)
         self.messages[(chat_id, message_id)] = Message(
-            chat_id, thread_id, message_id, html, tuple(buttons), document
+            chat_id, thread_id, message_id, html, buttons, document
         )
-        self._show(chat_id, seen or Seen(method, html_to_text(html), html, document, refusal))
+        self.show(chat_id, message_id, seen or Seen(method, html_to_text(html), html, document))
         return message_id
+
+    def new_topic(self, chat_id: int, name: str) -> int:
+        thread = next(self._topics)
+        self.topic_names[(chat_id, thread)] = name
+        return thread
+
+    def _seen_since(self, start: int) -> list[tuple[int, Seen]]:
+        """What the chats got since ``start``; a message the outbox sent as a refusal
+        (``Outbox.refusals``) marked as one, as ``helpers.replies`` marks it."""
+        refusals = set(self.outbox.refusals)
+        return [
+            (chat, replace(seen, refusal=True) if (chat, mid) in refusals else seen)
+            for chat, mid, seen in self._seen[start:]
+        ]
+
+    # --- delivery: the product's outbox ---------------------------------------------------
 
     async def _deliver(
         self,
         reply: Reply,
         chat_id: int,
         thread_id: int,
-        out: list[Reply],
         *,
         link: durable.Link | None = None,
-    ) -> int | None:
-        if chat_id > 0 and chat_id not in self.started:  # "can't initiate conversation"
-            if reply.instead is not None:
-                post = reply.instead
-                out.append(post.reply)
-                await self._deliver(post.reply, post.chat_id, post.thread_id, out)
-            return None
-        sent = self._messages_of(reply, chat_id, thread_id)
-        if sent is not None and (reply.on_sent is not None or link is not None):
-            on_sent = reply.on_sent
+    ) -> None:
+        """Hand ``reply`` to the outbox as the runtime does and wait until it is out (with
+        its edits, topics and posts)."""
+        heavy = bool(reply.documents)
+        target = Target(chat_id, thread_id or None)
+        delivery = Delivery(self.wire, self.outbox, self.db, target, heavy=heavy, link=link)
 
-            def after(session: Session) -> None:
-                if on_sent is not None:
-                    on_sent(session, sent)
-                if link is not None:
-                    record_link(session, link, sent)
+        async def job() -> None:
+            await delivery.reply(reply)
 
-            await self.db.write(after)
-        for gone in reply.gone_topics:
-            self.closed_topics.add((gone.chat_id, gone.thread_id))
-        for edit in reply.edits:
-            await self._edit(chat_id, edit)
-        for topic in reply.topics:
-            if topic.chat_id in self.forums:
-                thread = next(self._topics)
-                self.topic_names[(topic.chat_id, thread)] = topic.name
-                made = await self.db.write(
-                    lambda s, created=topic.on_created, thread=thread: created(s, thread)
-                )
-                out.append(made)
-                await self._deliver(made, topic.chat_id, thread, out)
-            elif topic.on_refused is not None:
-                made = await self.db.write(lambda s, refused=topic.on_refused: refused(s))
-                out.append(made)
-                await self._deliver(made, chat_id, thread_id, out)
-        for post in reply.posts:
-            out.append(post.reply)
-            posted = await self._deliver(post.reply, post.chat_id, post.thread_id, out)
-            if post.pin and posted is not None:
-                self.messages[(post.chat_id, posted)].pinned = True
-        return sent
-
-    def _messages_of(self, reply: Reply, chat_id: int, thread_id: int) -> int | None:
-        """The reply's text and documents as messages (the delivery's caption rule: a short
-        text rides on the first document); the id of the first message."""
-        docs = list(reply.documents)
-        caption = _caption(reply.text, docs[0].caption) if docs and reply.on_sent is None else None
-        sent: int | None = None
-        if caption is not None:
-            first = docs.pop(0)
-            method = "sendPhoto" if isinstance(first, Photo) else "sendDocument"
-            sent = self._send(
-                chat_id,
-                thread_id,
-                caption,
-                reply.buttons,
-                document=(first.filename, first.data),
-                method=method,
-                refusal=reply.refusal,
-            )
-        elif self.rich_messages and isinstance(reply.text, RichText) and rich.parts_of(reply.text):
-            parts = rich.parts_of(reply.text) or []
-            for i, part in enumerate(parts):  # a table: as the stand-in shows it
-                message = rich.input_rich_message(part)
-                plain = parse_rich(message).plain()
-                seen = Seen("sendRichMessage", plain, message["html"], refusal=reply.refusal)
-                last = i == len(parts) - 1  # the buttons go under the last part, as delivered
-                buttons = reply.buttons if last else ()
-                # the message keeps the text form (what an edit compares), a part its own text
-                html = str(reply.text) if len(parts) == 1 else escape(plain)
-                sent = self._send(chat_id, thread_id, html, buttons, seen=seen)
-        elif reply.text:
-            sent = self._send(
-                chat_id, thread_id, str(reply.text), reply.buttons, refusal=reply.refusal
-            )
-        for doc in docs:
-            method = "sendPhoto" if isinstance(doc, Photo) else "sendDocument"
-            self._send(
-                chat_id,
-                thread_id,
-                escape(doc.caption),
-                document=(doc.filename, doc.data),
-                method=method,
-            )
-        return sent
-
-    async def _edit(self, chat_id: int, edit: Edit) -> None:
-        msg = self.messages.get((chat_id, edit.message_id))
-        if msg is None:  # gone (or never ours): as Telegram, "message to edit not found"
-            if edit.on_gone is not None:
-                await self.db.write(edit.on_gone)
-            return
-        text = edit.text
-        if edit.render is not None:
-            render = edit.render
-            text = await self.db.read(lambda s: render(s))
-            if text is None:
-                return
-        new_html = msg.html if text is None else str(text)
-        if (new_html, tuple(edit.buttons)) == (msg.html, msg.buttons):
-            return  # Telegram: "message is not modified"
-        msg.html, msg.buttons = new_html, tuple(edit.buttons)
-        msg.edits += 1
-        self._show(chat_id, Seen("editMessageText", html_to_text(new_html), new_html))
+        self.outbox.edits.queued(chat_id, reply.edits)
+        self.outbox.submit(chat_id, job, heavy=heavy)
+        await self.outbox.wait_idle()
+        if self.failures.records:
+            failed, self.failures.records = self.failures.records, []
+            raise AssertionError(f"the delivery failed: {failed[0].getMessage()}")
 
 
 def _command_route(name: str) -> Route | None:
