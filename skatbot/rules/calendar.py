@@ -31,7 +31,7 @@ def berlin_time(moment: dt.datetime) -> dt.datetime:
 
         return moment.astimezone(ZoneInfo("Europe/Berlin"))
     except Exception:  # no time zone data on this system (e.g. a slim image): the EU rule
-        return moment.astimezone(dt.UTC) + _berlin_offset(moment)
+        return moment.astimezone(dt.timezone(_berlin_offset(moment)))
 
 
 def berlin_date(moment: dt.datetime | None) -> dt.date:
@@ -41,3 +41,18 @@ def berlin_date(moment: dt.datetime | None) -> dt.date:
 
 def berlin_today() -> dt.date:
     return berlin_date(None)
+
+
+def berlin_moment(day: dt.date, clock: dt.time) -> dt.datetime | None:
+    """The moment the clock in Germany shows ``clock`` on ``day`` (aware, Berlin time).
+
+    ``None`` where that reading is not one moment: the hour skipped when summer time starts
+    (02:00-03:00 on the last Sunday of March) and the hour shown twice when it ends (02:00-03:00
+    on the last Sunday of October). Found by trying both offsets, so it works without a time
+    zone database too."""
+    wall = dt.datetime.combine(day, clock)
+    # Kept in UTC: two times of one zone compare by their clock readings, so the two
+    # moments of the repeated hour would count as one.
+    candidates = [(wall - dt.timedelta(hours=h)).replace(tzinfo=dt.UTC) for h in (1, 2)]
+    found = [utc for utc in candidates if berlin_time(utc).replace(tzinfo=None) == wall]
+    return berlin_time(found[0]) if len(found) == 1 else None

@@ -51,3 +51,15 @@ class TournamentError(RuleError):
         self.problem = problem
         self.fix = fix
         super().__init__(f"{problem} – {fix}" if fix else problem)
+
+
+class GameNightError(RuleError):
+    """A game night that cannot be planned as typed (its time, or too few votes); German.
+
+    ``problem`` says what is wrong, ``fix`` what to type or do instead (``hint`` of
+    :class:`RuleError`, so the reply reads ``problem fix``)."""
+
+    def __init__(self, problem: str, fix: str) -> None:
+        self.problem = problem
+        self.fix = fix
+        super().__init__(problem, hint=fix)
