@@ -44,6 +44,18 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
+from skatbot.standin.ephemeral import (
+    API_10_1,
+    API_10_2,
+    API_10_3,
+    CURRENT_API,
+    EPHEMERAL_EDIT_METHODS,
+    EPHEMERAL_WINDOW,
+    EphemeralRequest,
+    EphemeralStore,
+    Trigger,
+    read_request,
+)
 from skatbot.standin.rich import RichContent, RichError, parse_rich
 
 __all__ = [
@@ -167,6 +179,15 @@ class BotMessage:
     rich: RichContent | None = None
     """A rich message's content (``sendRichMessage``); ``text`` is then its plain form."""
     rich_html: str | None = None
+    receiver: int | None = None
+    """An ephemeral message's one reader (its ``receiver_user``); ``None``: the group's."""
+    ephemeral_id: int | None = None
+    """An ephemeral message's ``ephemeral_message_id`` (its ``message_id`` is 0)."""
+    replaces: int | None = None
+    """The message an ephemeral one is shown in place of for its reader
+    (``replace_callback_query_message``)."""
+    seq: int = 0
+    """Order of sending among all the bot's messages, public and ephemeral."""
 
     @property
     def buttons(self) -> list[list[JSONDict]]:
@@ -475,6 +496,11 @@ class BotApi:
         "deleteForumTopic",
         "closeForumTopic",
         "reopenForumTopic",
+        "editEphemeralMessageText",
+        "editEphemeralMessageCaption",
+        "editEphemeralMessageMedia",
+        "editEphemeralMessageReplyMarkup",
+        "deleteEphemeralMessage",
     )
     """Bot API methods served; each is the method ``_m_<name>``."""
 
@@ -485,12 +511,30 @@ class BotApi:
         first_update_id: int = 1,
         username: str = BOT_USERNAME,
         rich_messages: bool = True,
+        api_version: tuple[int, int] = CURRENT_API,
+        clock: Callable[[], float] = time.monotonic,
     ):
         """``rich_messages=False`` plays a Bot API server older than 10.1: sendRichMessage is
-        an unknown method and editMessageText ignores ``rich_message``."""
+        an unknown method and editMessageText ignores ``rich_message``. ``api_version`` is
+        the Bot API version played for what came later (``skatbot.standin.ephemeral``):
+        before ``(10, 2)`` no ephemeral messages (their parameters are ignored, their methods
+        404), before ``(10, 3)`` no ``ephemeral_message_parameters``, disabled buttons, rich
+        button rows or compact tables; before ``(10, 1)`` no rich messages either. ``clock``
+        is the time source of the 15 seconds an ephemeral answer may take."""
         self.token = token
-        self.rich_messages = rich_messages
+        self.api_version = api_version
+        self.rich_messages = rich_messages and api_version >= API_10_1
+        self._clock = clock
         self.calls: list[ApiCall] = []
+        self.ignored_params: list[tuple[str, str]] = []
+        """(method, parameter) of every parameter a call passed that the played version does
+        not know and therefore ignored, as a Bot API server does (an ephemeral send to a
+        server before 10.2 is posted to the whole group)."""
+        self.ephemeral = EphemeralStore()
+        """The ephemeral messages: ``ephemeral_messages`` shows them."""
+        self._members: dict[int, set[int]] = {}
+        self._tapped_message: dict[str, int] = {}
+        self._seq = 0
         self.confirmed_offset = 0
         self.commands: dict[tuple[str, str], list[JSONDict]] = {}
         self.bot_user: JSONDict = {
@@ -709,6 +753,7 @@ class BotApi:
         if reply_to is not None:
             message["reply_to_message"] = self._message_stub(chat_id, reply_to)
         self._messages.setdefault(chat_id, {})[message["message_id"]] = message
+        self._members.setdefault(chat_id, set()).add(int(user["id"]))
         return message
 
     def push_callback(
@@ -719,17 +764,35 @@ class BotApi:
         chat_id: int = -1001,
         user_id: int = 1,
         first_name: str = "Spieler",
+        ephemeral_message_id: int | None = None,
     ) -> int:
-        """Queue a CallbackQuery update (a button press on a message); returns its update_id."""
-        message = self._messages.get(chat_id, {}).get(message_id)
-        if message is None:
-            raise LookupError(f"no message {message_id} in chat {chat_id}")
+        """Queue a CallbackQuery update (a button press on a message); returns its update_id.
+        ``ephemeral_message_id`` presses a button of the bot's ephemeral message to
+        ``user_id`` instead (its ``message_id`` is 0; only its reader can press it)."""
+        if ephemeral_message_id is not None:
+            sent = self.ephemeral.message(chat_id, user_id, ephemeral_message_id)
+            if sent is None:
+                raise LookupError(
+                    f"no ephemeral message {ephemeral_message_id} to {user_id} in chat {chat_id}"
+                )
+            message = sent.obj
+        else:
+            found = self._messages.get(chat_id, {}).get(message_id)
+            if found is None:
+                raise LookupError(f"no message {message_id} in chat {chat_id}")
+            message = found
         known = self._users.get(user_id)
         username = known.get("username") if known else None
         user = self._user(user_id, first_name, username)
         query_id = f"{BOT_ID}{self._next_callback_id:08d}"
         self._next_callback_id += 1
         self._callback_ids[query_id] = False
+        self._members.setdefault(chat_id, set()).add(user_id)
+        if ephemeral_message_id is None:
+            self._tapped_message[query_id] = message_id
+        self.ephemeral.taps[query_id] = Trigger(
+            chat_id, user_id, self._clock(), from_ephemeral=ephemeral_message_id is not None
+        )
         query: JSONDict = {
             "id": query_id,
             "from": user,
@@ -738,6 +801,62 @@ class BotApi:
             "data": data,
         }
         return self.push_update({"callback_query": query})
+
+    def push_ephemeral_command(
+        self,
+        text: str,
+        *,
+        chat_id: int = -1001,
+        user_id: int = 1,
+        first_name: str = "Spieler",
+        chat_type: str = "group",
+        chat_title: str = "Skatrunde",
+    ) -> int:
+        """Queue an ephemeral command from a user (a Message only the bot receives: its
+        ``message_id`` is 0, it has an ``ephemeral_message_id``); returns its update_id.
+
+        As in Telegram the user can send one only for a command the bot declared with
+        ``is_ephemeral`` (setMyCommands), in a group, to a server of Bot API 10.2 or later;
+        anything else is refused here (``RuntimeError``): the app would send a normal
+        message. The bot may answer it ephemerally within 15 seconds
+        (``reply_parameters.ephemeral_message_id``)."""
+        if self.api_version < API_10_2:
+            raise RuntimeError("no ephemeral commands before Bot API 10.2")
+        if chat_type not in ("group", "supergroup"):
+            raise RuntimeError("ephemeral commands exist only in groups and supergroups")
+        name = text.split(maxsplit=1)[0].lstrip("/").split("@", 1)[0] if text else ""
+        declared = any(
+            c.get("command") == name and c.get("is_ephemeral") is True
+            for commands in self.commands.values()
+            for c in commands
+        )
+        if not declared:
+            raise RuntimeError(f"/{name} is not declared with is_ephemeral (setMyCommands)")
+        user = self._user(user_id, first_name, None)
+        chat = self._chat(chat_id, chat_type, chat_title, user)
+        self._members.setdefault(chat_id, set()).add(user_id)
+        ephemeral_id = self.ephemeral.new_id(chat_id)
+        message: JSONDict = {
+            "message_id": 0,
+            "ephemeral_message_id": ephemeral_id,
+            "receiver_user": dict(self.bot_user),
+            "from": user,
+            "chat": chat,
+            "date": int(time.time()),
+            "text": text,
+        }
+        entities = _command_entities(text)
+        if entities:
+            message["entities"] = entities
+        self.ephemeral.incoming.setdefault(chat_id, {})[ephemeral_id] = Trigger(
+            chat_id, user_id, self._clock()
+        )
+        return self.push_update({"message": message})
+
+    def remove_member(self, chat_id: int, user_id: int) -> None:
+        """``user_id`` left ``chat_id``: an ephemeral message to them is refused
+        (``USER_NOT_PARTICIPANT``)."""
+        self._members.get(chat_id, set()).discard(user_id)
 
     def push_update(self, update: JSONDict) -> int:
         """Queue a raw Update dict; assigns ``update_id`` if absent. Returns the update_id."""
@@ -792,6 +911,23 @@ class BotApi:
 
     def message(self, chat_id: int, message_id: int) -> BotMessage:
         return self._bot_messages[chat_id][message_id]
+
+    def ephemeral_messages(
+        self, chat_id: int = -1001, receiver: int | None = None
+    ) -> list[BotMessage]:
+        """Current state of the bot's (not deleted) ephemeral messages in a chat, oldest
+        first; ``receiver``: only those to that user. ``messages`` never lists them: they
+        are not the group's."""
+        msgs = self.ephemeral.sent.get(chat_id, {})
+        return [
+            m
+            for _, m in sorted(msgs.items())
+            if not m.deleted and (receiver is None or m.receiver == receiver)
+        ]
+
+    def user_name(self, user_id: int) -> str:
+        """The first name a user wrote under (``Nutzer N`` for one never seen)."""
+        return str(self._users.get(user_id, {}).get("first_name") or f"Nutzer {user_id}")
 
     def documents(self, chat_id: int | None = None) -> list[tuple[str, bytes]]:
         """(filename, bytes) of all documents the bot sent, oldest first."""
@@ -860,6 +996,8 @@ class BotApi:
         handler = self._handlers.get(method.lower())
         if method.lower() == "sendrichmessage" and not self.rich_messages:
             handler = None  # before Bot API 10.1
+        if method.lower() in EPHEMERAL_EDIT_METHODS and self.api_version < API_10_2:
+            handler = None
         if handler is None:
             call.status, call.error = 404, "Not Found: method not found"
             self._notify()
@@ -1011,13 +1149,111 @@ class BotApi:
 
     def _check_markup(self, markup: Any) -> JSONDict | None:
         """The ``reply_markup`` of a send or edit (a subclass checks the buttons)."""
-        return markup if isinstance(markup, dict) else None
+        return self._known_markup(markup) if isinstance(markup, dict) else None
+
+    def _known_markup(self, markup: JSONDict) -> JSONDict:
+        """``markup`` as the played server reads it: before 10.3 a button's ``disabled`` is
+        an unknown field, ignored (the button keeps whatever else it does, or has no action
+        and is refused)."""
+        rows = markup.get("inline_keyboard")
+        if self.api_version >= API_10_3 or not isinstance(rows, list):
+            return markup
+        if not any(
+            isinstance(b, dict) and "disabled" in b for r in rows if isinstance(r, list) for b in r
+        ):
+            return markup
+        markup = copy.deepcopy(markup)
+        for row in markup["inline_keyboard"]:
+            for button in row if isinstance(row, list) else []:
+                if isinstance(button, dict):
+                    button.pop("disabled", None)
+        return markup
+
+    def _known_commands(self, commands: list[Any]) -> list[JSONDict]:
+        """BotCommands as the played server keeps them: before 10.2 ``is_ephemeral`` is an
+        unknown field, ignored (the command is an ordinary one)."""
+        kept = [dict(c) for c in commands if isinstance(c, dict)]
+        if self.api_version < API_10_2:
+            for command in kept:
+                if command.pop("is_ephemeral", None) is not None:
+                    self.ignored_params.append(("setMyCommands", "BotCommand.is_ephemeral"))
+        return kept
 
     def _check_edit(
         self, msg: BotMessage, content: tuple[str, list[JSONDict]], markup: JSONDict | None
     ) -> None:
         """Check an edit of ``msg`` to ``content`` (text or caption with its entities) and
         ``markup`` before it is applied (a subclass refuses "message is not modified")."""
+
+    # -- ephemeral messages ---------------------------------------------------------------
+
+    def _bot_is_admin(self, chat_id: int) -> bool:
+        """Whether the bot administers the chat (an admin may send ephemeral messages at any
+        time); the console's bot is a plain member, a subclass may configure it."""
+        return False
+
+    def _is_member(self, chat_id: int, user_id: int) -> bool:
+        return user_id == self.chat_owner or user_id in self._members.get(chat_id, set())
+
+    def _ephemeral_receiver(
+        self, method: str, chat: JSONDict, params: JSONDict
+    ) -> tuple[JSONDict, int | None] | None:
+        """The receiver of an ephemeral send (and the message it replaces), ``None`` for a
+        public send; ``ApiError`` for what Telegram refuses (the module doc of
+        ``skatbot.standin.ephemeral``)."""
+        request = read_request(method, params, self.api_version, self.ignored_params)
+        if request is None:
+            return None
+        if request.receiver_user_id is None and request.callback_query_id is None:
+            raise bad_request("a reply to an ephemeral message must be ephemeral")
+        if chat.get("type") not in ("group", "supergroup"):
+            raise bad_request("BOT_NOT_ADMIN")
+        if request.receiver_user_id is None:
+            raise bad_request("receiver_user_id must be specified for an ephemeral message")
+        receiver = request.receiver_user_id
+        if receiver == BOT_ID or self._users.get(receiver, {}).get("is_bot"):
+            raise bad_request("USER_IS_BOT")
+        if not self._is_member(chat["id"], receiver):
+            raise bad_request("USER_NOT_PARTICIPANT")
+        self._check_trigger(chat["id"], request)
+        replaces = None
+        if request.replace_callback_query_message:
+            tap = self.ephemeral.taps.get(request.callback_query_id or "")
+            if tap is None or tap.from_ephemeral:
+                raise bad_request(
+                    "replace_callback_query_message can be used only for a callback query "
+                    "from a regular message"
+                )
+            replaces = self._tapped_message.get(request.callback_query_id or "")
+        user = dict(self._users.get(receiver) or {"id": receiver, "is_bot": False})
+        user.setdefault("first_name", f"Nutzer {receiver}")
+        return user, replaces
+
+    def _check_trigger(self, chat_id: int, request: EphemeralRequest) -> None:
+        """A tap or an ephemeral command of the receiver less than 15 s ago - or an admin."""
+        now = self._clock()
+        if request.callback_query_id is not None:
+            tap = self.ephemeral.taps.get(request.callback_query_id)
+            if tap is None or now - tap.time > EPHEMERAL_WINDOW:
+                raise bad_request(
+                    "query is too old and response timeout expired or query ID is invalid"
+                )
+            if tap.chat_id != chat_id or tap.user_id != request.receiver_user_id:
+                raise bad_request("USER_ID_INVALID")
+        if request.reply_ephemeral_id is not None:
+            command = self.ephemeral.incoming.get(chat_id, {}).get(request.reply_ephemeral_id)
+            if (
+                command is None
+                or command.user_id != request.receiver_user_id
+                or now - command.time > EPHEMERAL_WINDOW
+            ):
+                raise bad_request("message to be replied not found")
+        if (
+            request.callback_query_id is None
+            and request.reply_ephemeral_id is None
+            and not self._bot_is_admin(chat_id)
+        ):
+            raise bad_request("BOT_NOT_ADMIN")
 
     def _store_bot_message(
         self,
@@ -1028,15 +1264,22 @@ class BotApi:
         entities: list[JSONDict] | None = None,
         extra: JSONDict | None = None,
         thread_id: int | None = None,
+        receiver: tuple[JSONDict, int | None] | None = None,
     ) -> tuple[JSONDict, BotMessage]:
+        """Store a sent message: the group's, or with ``receiver`` (``_ephemeral_receiver``)
+        an ephemeral one, which only its reader sees."""
         chat_id = chat["id"]
         markup = self._check_markup(params.get("reply_markup"))
+        ephemeral_id = self.ephemeral.new_id(chat_id) if receiver is not None else None
         message: JSONDict = {
-            "message_id": self._new_message_id(chat_id),
+            "message_id": self._new_message_id(chat_id) if ephemeral_id is None else 0,
             "from": dict(self.bot_user),
             "chat": chat,
             "date": int(time.time()),
         }
+        if receiver is not None:
+            message["ephemeral_message_id"] = ephemeral_id
+            message["receiver_user"] = dict(receiver[0])
         if thread_id is not None:
             message["message_thread_id"] = thread_id
             message["is_topic_message"] = True
@@ -1051,7 +1294,7 @@ class BotApi:
         reply_id = self._reply_id(params)
         if reply_id:
             message["reply_to_message"] = self._message_stub(chat_id, reply_id)
-        self._messages.setdefault(chat_id, {})[message["message_id"]] = message
+        self._seq += 1
         bot_message = BotMessage(
             chat_id=chat_id,
             message_id=message["message_id"],
@@ -1061,7 +1304,15 @@ class BotApi:
             reply_markup=markup,
             obj=message,
             thread_id=thread_id,
+            seq=self._seq,
         )
+        if receiver is not None and ephemeral_id is not None:
+            bot_message.receiver = int(receiver[0]["id"])
+            bot_message.ephemeral_id = ephemeral_id
+            bot_message.replaces = receiver[1]
+            self.ephemeral.sent.setdefault(chat_id, {})[ephemeral_id] = bot_message
+            return copy.deepcopy(message), bot_message
+        self._messages.setdefault(chat_id, {})[message["message_id"]] = message
         self._bot_messages.setdefault(chat_id, {})[message["message_id"]] = bot_message
         return copy.deepcopy(message), bot_message
 
@@ -1140,11 +1391,12 @@ class BotApi:
     def _m_sendMessage(self, params: JSONDict, files: Any) -> JSONDict:
         chat = self._writable_chat(params)
         thread_id = self._thread(chat, params)
+        receiver = self._ephemeral_receiver("sendMessage", chat, params)
         text, entities = self._format_text(
             params.get("text"), params.get("parse_mode"), params.get("entities")
         )
         message, _ = self._store_bot_message(
-            chat, params, text=text, entities=entities, thread_id=thread_id
+            chat, params, text=text, entities=entities, thread_id=thread_id, receiver=receiver
         )
         return message
 
@@ -1161,9 +1413,10 @@ class BotApi:
     def _m_sendRichMessage(self, params: JSONDict, files: Any) -> JSONDict:
         chat = self._writable_chat(params)
         thread_id = self._thread(chat, params)
+        receiver = self._ephemeral_receiver("sendRichMessage", chat, params)
         content = self._rich(params)
         message, msg = self._store_bot_message(
-            chat, params, text=content.plain(), entities=[], thread_id=thread_id
+            chat, params, text=content.plain(), entities=[], thread_id=thread_id, receiver=receiver
         )
         html = str(params["rich_message"]["html"])
         msg.rich, msg.rich_html = content, html
@@ -1192,10 +1445,14 @@ class BotApi:
         """Check a rich edit before it is applied (a subclass refuses "not modified")."""
 
     def _m_editMessageText(self, params: JSONDict, files: Any) -> JSONDict:
-        msg = self._editable(params)
+        return self._edit_text(self._editable(params), params, rich=self.rich_messages)
+
+    def _edit_text(self, msg: BotMessage, params: JSONDict, *, rich: bool) -> JSONDict:
+        """editMessageText and editEphemeralMessageText: ``rich`` whether the method takes
+        ``rich_message`` on the played server."""
         if msg.text is None:
             raise bad_request("there is no text in the message to edit")
-        if self.rich_messages and params.get("rich_message") is not None:
+        if rich and params.get("rich_message") is not None:
             return self._edit_rich(msg, params)
         if params.get("text") is None:
             raise bad_request("message text is empty")
@@ -1218,7 +1475,9 @@ class BotApi:
         return copy.deepcopy(msg.obj)
 
     def _m_editMessageCaption(self, params: JSONDict, files: Any) -> JSONDict:
-        msg = self._editable(params)
+        return self._edit_caption(self._editable(params), params)
+
+    def _edit_caption(self, msg: BotMessage, params: JSONDict) -> JSONDict:
         if msg.document is None and msg.photo is None:
             raise bad_request("there is no caption in the message to edit")
         caption, entities = self._format_text(
@@ -1243,7 +1502,9 @@ class BotApi:
         return copy.deepcopy(msg.obj)
 
     def _m_editMessageReplyMarkup(self, params: JSONDict, files: Any) -> JSONDict:
-        msg = self._editable(params)
+        return self._edit_markup(self._editable(params), params)
+
+    def _edit_markup(self, msg: BotMessage, params: JSONDict) -> JSONDict:
         markup = self._check_markup(params.get("reply_markup"))
         self._check_edit(msg, self._content(msg), markup)
         msg.reply_markup = markup
@@ -1251,6 +1512,61 @@ class BotApi:
         self._set_markup(msg, markup)
         msg.obj["edit_date"] = int(time.time())
         return copy.deepcopy(msg.obj)
+
+    def _ephemeral_message(self, params: JSONDict, *, deleting: bool = False) -> BotMessage:
+        """The bot's ephemeral message an edit or deletion names (chat_id, receiver_user_id,
+        ephemeral_message_id)."""
+        chat = self._known_chat(params)
+        receiver, ephemeral_id = params.get("receiver_user_id"), params.get("ephemeral_message_id")
+        msg = None
+        if isinstance(receiver, int) and isinstance(ephemeral_id, int):
+            msg = self.ephemeral.message(chat["id"], receiver, ephemeral_id)
+        if msg is None:
+            raise bad_request(
+                "message to delete not found" if deleting else "message to edit not found"
+            )
+        return msg
+
+    def _m_editEphemeralMessageText(self, params: JSONDict, files: Any) -> bool:
+        rich = self.rich_messages and self.api_version >= API_10_3
+        self._edit_text(self._ephemeral_message(params), params, rich=rich)
+        return True
+
+    def _m_editEphemeralMessageCaption(self, params: JSONDict, files: Any) -> bool:
+        self._edit_caption(self._ephemeral_message(params), params)
+        return True
+
+    def _m_editEphemeralMessageReplyMarkup(self, params: JSONDict, files: Any) -> bool:
+        self._edit_markup(self._ephemeral_message(params), params)
+        return True
+
+    def _m_editEphemeralMessageMedia(
+        self, params: JSONDict, files: dict[str, tuple[str, bytes]]
+    ) -> bool:
+        """A new photo or document for an ephemeral one: before 10.3 a file already on the
+        server only ("A new file can't be uploaded")."""
+        msg = self._ephemeral_message(params)
+        media = params.get("media")
+        if isinstance(media, str):
+            with contextlib.suppress(ValueError):
+                media = json.loads(media)
+        if not isinstance(media, dict) or media.get("type") not in ("photo", "document"):
+            raise bad_request("can't parse InputMedia JSON object")
+        kind = str(media["type"])
+        if msg.photo is None and msg.document is None:
+            raise bad_request("there is no media in the message to edit")
+        ref = media.get("media")
+        if isinstance(ref, str) and ref.startswith("attach://") and self.api_version < API_10_3:
+            raise bad_request("can't upload a new file; use a file_id or a URL")
+        _file_id, filename, content = self._upload({kind: ref}, files, kind, f"{kind}s")
+        msg.photo = (filename, content) if kind == "photo" else None
+        msg.document = (filename, content) if kind == "document" else None
+        msg.edits += 1
+        return True
+
+    def _m_deleteEphemeralMessage(self, params: JSONDict, files: Any) -> bool:
+        self._ephemeral_message(params, deleting=True).deleted = True
+        return True
 
     @staticmethod
     def _set_markup(msg: BotMessage, markup: JSONDict | None) -> None:
@@ -1314,7 +1630,12 @@ class BotApi:
         """Check an uploaded file (a subclass enforces Telegram's limits for photos)."""
 
     def _send_file(
-        self, params: JSONDict, extra: JSONDict, chat: JSONDict, thread_id: int | None
+        self,
+        params: JSONDict,
+        extra: JSONDict,
+        chat: JSONDict,
+        thread_id: int | None,
+        receiver: tuple[JSONDict, int | None] | None = None,
     ) -> tuple[JSONDict, BotMessage]:
         """Store a sent document or photo with its caption (checked like a text)."""
         caption: str | None = None
@@ -1329,13 +1650,16 @@ class BotApi:
             extra["caption"] = caption
             if cap_entities:
                 extra["caption_entities"] = cap_entities
-        message, bot_msg = self._store_bot_message(chat, params, extra=extra, thread_id=thread_id)
+        message, bot_msg = self._store_bot_message(
+            chat, params, extra=extra, thread_id=thread_id, receiver=receiver
+        )
         bot_msg.caption = caption
         return message, bot_msg
 
     def _m_sendDocument(self, params: JSONDict, files: dict[str, tuple[str, bytes]]) -> JSONDict:
         chat = self._writable_chat(params)
         thread_id = self._thread(chat, params)
+        receiver = self._ephemeral_receiver("sendDocument", chat, params)
         file_id, filename, content = self._upload(params, files, "document", "documents")
         extra: JSONDict = {
             "document": {
@@ -1346,15 +1670,17 @@ class BotApi:
                 "file_size": len(content),
             }
         }
-        message, bot_msg = self._send_file(params, extra, chat, thread_id)
+        message, bot_msg = self._send_file(params, extra, chat, thread_id, receiver)
         bot_msg.document = (filename, content)
-        self._documents.append((chat["id"], (filename, content)))
+        if receiver is None:  # the group's documents (an ephemeral one is its reader's)
+            self._documents.append((chat["id"], (filename, content)))
         return message
 
     def _m_sendPhoto(self, params: JSONDict, files: dict[str, tuple[str, bytes]]) -> JSONDict:
         """A picture: Telegram answers with its sizes (here the one uploaded) and no name."""
         chat = self._writable_chat(params)
         thread_id = self._thread(chat, params)
+        receiver = self._ephemeral_receiver("sendPhoto", chat, params)
         file_id, filename, content = self._upload(params, files, "photo", "photos")
         width, height = image_size(content) or (0, 0)
         extra: JSONDict = {
@@ -1368,9 +1694,10 @@ class BotApi:
                 }
             ]
         }
-        message, bot_msg = self._send_file(params, extra, chat, thread_id)
+        message, bot_msg = self._send_file(params, extra, chat, thread_id, receiver)
         bot_msg.photo = (filename, content)
-        self._photos.append((chat["id"], (filename, content)))
+        if receiver is None:
+            self._photos.append((chat["id"], (filename, content)))
         return message
 
     def _m_sendChatAction(self, params: JSONDict, files: Any) -> bool:
@@ -1398,7 +1725,7 @@ class BotApi:
         commands = params.get("commands")
         if not isinstance(commands, list):
             raise bad_request("commands must be non-empty")
-        self.commands[self._commands_key(params)] = [dict(c) for c in commands]
+        self.commands[self._commands_key(params)] = self._known_commands(commands)
         return True
 
     def _m_deleteMyCommands(self, params: JSONDict, files: Any) -> bool:

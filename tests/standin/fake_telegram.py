@@ -89,6 +89,7 @@ from skatbot.standin.botapi import (
     image_size,
     parse_html,
 )
+from skatbot.standin.ephemeral import API_10_2, API_10_3, CURRENT_API, read_request
 from tests.standin.server import STATUS_PHRASES, BotApiServer
 
 __all__ = [
@@ -186,6 +187,7 @@ class FakeBotApi(BotApiServer):
         inline: bool = True,
         clock: Callable[[], float] = time.monotonic,
         rich_messages: bool = False,
+        api_version: tuple[int, int] = CURRENT_API,
     ):
         """``group_limit`` sends per sliding ``group_window`` seconds are allowed in each
         group or supergroup (``None``: no flood control); ``inline`` is what getMe reports as
@@ -193,7 +195,9 @@ class FakeBotApi(BotApiServer):
         of the flood control (tests may pass a fake one). ``rich_messages`` plays a Bot API
         10.1 server (sendRichMessage, editMessageText with ``rich_message``); the default is
         an older one, which does not know them, so the bot's text form is what most tests
-        (and the recorded evenings) see."""
+        (and the recorded evenings) see. ``api_version`` plays the Bot API version for
+        ephemeral messages and the 10.3 additions (``API_10_2``: the 10.2 shape; below it no
+        ephemeral messages at all); ``clock`` also times their 15 seconds."""
         super().__init__(
             token,
             host=host,
@@ -201,6 +205,8 @@ class FakeBotApi(BotApiServer):
             first_update_id=first_update_id,
             username=BOT_USERNAME,
             rich_messages=rich_messages,
+            api_version=api_version,
+            clock=clock,
         )
         self.group_limit = group_limit
         self.group_window = group_window
@@ -399,9 +405,11 @@ class FakeBotApi(BotApiServer):
         self._no_delete_rights.add(chat_id)
 
     def _may_manage_topics(self, chat_id: int) -> bool:
+        return self._bot_is_admin(chat_id) and chat_id not in self._no_topic_rights
+
+    def _bot_is_admin(self, chat_id: int) -> bool:
         owner, admins = self._admins.get(chat_id, (None, set()))
-        admin = owner == BOT_ID or BOT_ID in admins
-        return admin and chat_id not in self._no_topic_rights
+        return owner == BOT_ID or BOT_ID in admins
 
     def fail_next(
         self,
@@ -467,6 +475,8 @@ class FakeBotApi(BotApiServer):
         against (``None`` when the call is not a group send or flood control is off)."""
         if self.group_limit is None or method.lower() not in _SEND_METHODS:
             return None
+        if self._ephemeral_send(method, params):
+            return None  # not posted to the group (whether Telegram counts it: not documented)
         try:
             chat_id = int(params.get("chat_id"))  # type: ignore[arg-type]
         except (TypeError, ValueError):
@@ -507,6 +517,13 @@ class FakeBotApi(BotApiServer):
                 fault.description or phrase,
                 {"retry_after": fault.retry_after} if fault.retry_after else None,
             )
+
+    def _ephemeral_send(self, method: str, params: JSONDict) -> bool:
+        try:
+            request = read_request(method, params, self.api_version)
+        except ApiError:
+            return False  # refused by the method itself
+        return request is not None and request.receiver_user_id is not None
 
     def _writable_chat(self, params: JSONDict) -> JSONDict:
         raw = params.get("chat_id")
@@ -560,6 +577,7 @@ class FakeBotApi(BotApiServer):
             return None
         if not isinstance(markup, dict):
             raise bad_request("can't parse reply keyboard markup JSON object")
+        markup = self._known_markup(markup)
         rows = markup.get("inline_keyboard")
         if rows is None:
             return markup
@@ -581,7 +599,10 @@ class FakeBotApi(BotApiServer):
                     raise bad_request(
                         'can\'t parse inline keyboard button: Field "text" must be of type String'
                     )
-                if not any(key in button for key in _BUTTON_ACTIONS):
+                actions = _BUTTON_ACTIONS
+                if self.api_version >= API_10_3:
+                    actions = (*_BUTTON_ACTIONS, "disabled")
+                if not any(key in button for key in actions):
                     raise bad_request(
                         "can't parse inline keyboard button: Text buttons are unallowed in the "
                         "inline keyboard"
@@ -741,7 +762,10 @@ class FakeBotApi(BotApiServer):
                 raise bad_request("BOT_COMMAND_INVALID")
             if not 1 <= len(desc) <= 256:
                 raise bad_request("BOT_COMMAND_DESCRIPTION_INVALID")
-        self.commands[self._commands_key(params)] = [dict(c) for c in commands]
+            flag = cmd.get("is_ephemeral")
+            if self.api_version >= API_10_2 and flag is not None and not isinstance(flag, bool):
+                raise bad_request('field "is_ephemeral" must be of type Boolean')
+        self.commands[self._commands_key(params)] = self._known_commands(commands)
         return True
 
     def _member(self, chat_id: int, user_id: int) -> JSONDict:
