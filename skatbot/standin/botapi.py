@@ -45,10 +45,6 @@ from typing import Any
 from urllib.parse import unquote
 
 from skatbot.standin.ephemeral import (
-    API_10_1,
-    API_10_2,
-    API_10_3,
-    CURRENT_API,
     EPHEMERAL_EDIT_METHODS,
     EPHEMERAL_WINDOW,
     EphemeralRequest,
@@ -57,6 +53,7 @@ from skatbot.standin.ephemeral import (
     read_request,
 )
 from skatbot.standin.rich import RichContent, RichError, parse_rich
+from skatbot.standin.versions import API_10_1, API_10_2, API_10_3, CURRENT_API
 
 __all__ = [
     "GENERAL_THREAD_ID",
@@ -1215,7 +1212,6 @@ class BotApi:
             raise bad_request("USER_IS_BOT")
         if not self._is_member(chat["id"], receiver):
             raise bad_request("USER_NOT_PARTICIPANT")
-        self._check_trigger(chat["id"], request)
         replaces = None
         if request.replace_callback_query_message:
             tap = self.ephemeral.taps.get(request.callback_query_id or "")
@@ -1225,6 +1221,7 @@ class BotApi:
                     "from a regular message"
                 )
             replaces = self._tapped_message.get(request.callback_query_id or "")
+        self._check_trigger(chat["id"], request)
         user = dict(self._users.get(receiver) or {"id": receiver, "is_bot": False})
         user.setdefault("first_name", f"Nutzer {receiver}")
         return user, replaces
@@ -1406,7 +1403,7 @@ class BotApi:
             with contextlib.suppress(ValueError):
                 params["rich_message"] = raw = json.loads(raw)
         try:
-            return parse_rich(raw)
+            return parse_rich(raw, self.api_version)
         except RichError as exc:
             raise bad_request(str(exc)) from None
 

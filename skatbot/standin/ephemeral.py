@@ -29,14 +29,12 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from skatbot.standin.versions import API_10_2, API_10_3
+
 if TYPE_CHECKING:
     from skatbot.standin.botapi import BotMessage
 
 __all__ = [
-    "API_10_1",
-    "API_10_2",
-    "API_10_3",
-    "CURRENT_API",
     "EPHEMERAL_EDIT_METHODS",
     "EPHEMERAL_WINDOW",
     "EphemeralRequest",
@@ -44,16 +42,6 @@ __all__ = [
     "Trigger",
     "read_request",
 ]
-
-API_10_1 = (10, 1)
-"""Rich messages (sendRichMessage)."""
-API_10_2 = (10, 2)
-"""Ephemeral messages: ``receiver_user_id``/``callback_query_id``, the edit and delete methods,
-``BotCommand.is_ephemeral``, ``ReplyParameters.ephemeral_message_id``."""
-API_10_3 = (10, 3)
-"""``EphemeralMessageParameters``, ``InlineKeyboardButton.disabled``, rich button rows
-(``<tg-button-row>``) and compact tables."""
-CURRENT_API = API_10_3
 
 EPHEMERAL_WINDOW = 15.0
 """Seconds after a tap or an ephemeral command in which any bot may answer it ephemerally."""

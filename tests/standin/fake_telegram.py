@@ -89,7 +89,8 @@ from skatbot.standin.botapi import (
     image_size,
     parse_html,
 )
-from skatbot.standin.ephemeral import API_10_2, API_10_3, CURRENT_API, read_request
+from skatbot.standin.ephemeral import read_request
+from skatbot.standin.versions import API_10_2, API_10_3, CURRENT_API
 from tests.standin.server import STATUS_PHRASES, BotApiServer
 
 __all__ = [

@@ -39,7 +39,7 @@ from skatbot.standin.botapi import (
     bad_request,
     decode_param,
 )
-from skatbot.standin.ephemeral import CURRENT_API
+from skatbot.standin.versions import CURRENT_API
 
 __all__ = ["STATUS_PHRASES", "BotApiServer"]
 
