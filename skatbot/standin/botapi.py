@@ -22,6 +22,10 @@ creation message's); messages in a topic carry ``message_thread_id`` and
 ``is_topic_message``; a send into a closed topic answers ``TOPIC_CLOSED``, into a deleted one
 ``message thread not found``.
 
+Ephemeral messages (Bot API 10.2/10.3: a group message only one member sees) are kept apart
+from the group's (``ephemeral_messages``), with the rules and the version switch
+(``api_version``) of ``skatbot.standin.ephemeral``.
+
 Everything only tests need - Telegram's limits and strict checks, fault injection, fake
 admins and rights, flood control, inline queries, membership changes - lives in the test
 suite (``tests/standin/fake_telegram.py``), which extends ``BotApi`` through the hooks

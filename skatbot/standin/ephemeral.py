@@ -19,8 +19,8 @@ user "within 15 seconds of the incoming eligible action" - a callback query
 (``callback_query_id``) or an incoming ephemeral message (``reply_parameters.
 ephemeral_message_id``) of that user; a bot that is an administrator may send one "to any
 non-bot member of the chat at any time". The checks and their texts are in ``BotApi``
-(``_ephemeral_receiver``); the docs give no error texts, the ones chosen are listed in the
-module doc of ``tests/standin/fake_telegram.py``.
+(``_ephemeral_receiver``); the docs give no error texts, the ones chosen (in the server's
+style) are listed in ``docs/testing.md``.
 """
 
 from __future__ import annotations

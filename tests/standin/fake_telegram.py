@@ -50,6 +50,14 @@ real group. Enforced (with Telegram's error texts):
   editMessageText with ``rich_message`` (HTML form), checked against the documented limits
   (``skatbot.standin.rich``), "message is not modified" for an identical rich edit; by default
   an older server (sendRichMessage is an unknown method, 404).
+* **Ephemeral messages** (Bot API 10.2/10.3, ``api_version``; ``skatbot.standin.ephemeral``):
+  as the console's Bot API (15 s after the receiver's tap or ephemeral command, or any time
+  from an admin bot, ``set_admins`` with the bot's id; the texts in ``docs/testing.md``), plus
+  the limits and "message is not modified" for their edits; ephemeral sends are not counted
+  by the flood control. Before 10.2 their parameters are ignored (a public message,
+  ``ignored_params``) and their methods 404; before 10.3 ``ephemeral_message_parameters``
+  is ignored, a button's ``disabled`` too (a button with nothing else is refused), and rich
+  button rows are an unsupported tag.
 * ``chat not found``, ``message to edit not found``, ``query is too old ...``, 401 for a wrong
   token, 404 for an unknown method; ``fail_next`` injects 429/5xx answers and delays;
   ``garble_next`` answers a successful call with another result (``null``); ``hold_sends``
