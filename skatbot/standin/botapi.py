@@ -56,8 +56,9 @@ from skatbot.standin.ephemeral import (
     Trigger,
     read_request,
 )
+from skatbot.standin.polls import PollState, read_poll
 from skatbot.standin.rich import RichContent, RichError, parse_rich
-from skatbot.standin.versions import API_10_1, API_10_2, API_10_3, CURRENT_API
+from skatbot.standin.versions import API_9_4, API_9_5, API_10_1, API_10_2, API_10_3, CURRENT_API
 
 __all__ = [
     "GENERAL_THREAD_ID",
@@ -189,6 +190,8 @@ class BotMessage:
     (``replace_callback_query_message``)."""
     seq: int = 0
     """Order of sending among all the bot's messages, public and ephemeral."""
+    poll_id: str | None = None
+    """A poll's id (``BotApi.polls``); ``text`` is then its question."""
 
     @property
     def buttons(self) -> list[list[JSONDict]]:
@@ -225,6 +228,9 @@ _SIMPLE_TAGS = {
     "blockquote": "blockquote",
 }
 _SUPPORTED_TAGS = frozenset({*_SIMPLE_TAGS, "span", "a", "tg-emoji"})
+_DATE_TIME_FORMAT = re.compile(r"r|w?[dD]?[tT]?")
+"""``date_time_format``: relative (``r``), or an optional weekday, short or long date, short or
+long time (the server's spelling of TDLib's formatting types)."""
 
 
 def _unescape_entity(match: re.Match[str]) -> str:
@@ -249,7 +255,8 @@ class _HtmlParser:
     next ``<``.
     """
 
-    def __init__(self, html: str) -> None:
+    def __init__(self, html: str, version: tuple[int, int] = CURRENT_API) -> None:
+        self.since_9_5 = version >= API_9_5
         self.html = html
         self.n = len(html)
         self.out: list[str] = []
@@ -331,7 +338,7 @@ class _HtmlParser:
         if i >= self.n:
             raise ValueError(f"Unclosed start tag at byte offset {offset}")
         tag = html[begin + 1 : i].lower()
-        if tag not in _SUPPORTED_TAGS:
+        if tag not in _SUPPORTED_TAGS and not (tag == "tg-time" and self.since_9_5):
             raise ValueError(f'Unsupported start tag "{tag}" at byte offset {offset}')
         attrs: dict[str, str] = {}
         while True:
@@ -397,20 +404,29 @@ class _HtmlParser:
         if tag == "a":
             href = attrs.get("href", "")
             return {"type": "text_link", "url": href} if href else None
+        if tag == "tg-time":
+            unix = attrs.get("unix", "")
+            if not unix.isdigit():
+                raise ValueError('Tag "tg-time" must have attribute "unix" with a Unix time')
+            fmt = attrs.get("format", "")
+            if not _DATE_TIME_FORMAT.fullmatch(fmt):
+                raise ValueError(f'Invalid date-time format "{fmt}" in the tag "tg-time"')
+            return {"type": "date_time", "unix_time": int(unix), "date_time_format": fmt}
         # tg-emoji
         if not attrs.get("emoji-id"):
             raise ValueError('Tag "tg-emoji" must have attribute "emoji-id"')
         return {"type": "custom_emoji", "custom_emoji_id": attrs["emoji-id"]}
 
 
-def parse_html(html: str) -> tuple[str, list[JSONDict]]:
-    """Parse Telegram-flavoured HTML into plain text and MessageEntity dicts.
+def parse_html(html: str, version: tuple[int, int] = CURRENT_API) -> tuple[str, list[JSONDict]]:
+    """Parse Telegram-flavoured HTML into plain text and MessageEntity dicts, as a server of Bot
+    API ``version`` does (``<tg-time unix=… format=…>``, a ``date_time`` entity, since 9.5).
 
     Raises ``ValueError`` with Telegram's description for markup Telegram rejects: unsupported
     tags, unbalanced or unclosed tags, a bare ``<`` (``Unsupported start tag ""``) and - stricter
     than TDLib, as the Bot API documentation demands - an ``&`` that starts no entity.
     """
-    return _HtmlParser(html).parse()
+    return _HtmlParser(html, version).parse()
 
 
 def html_to_text(html: str) -> str:
@@ -502,6 +518,8 @@ class BotApi:
         "editEphemeralMessageMedia",
         "editEphemeralMessageReplyMarkup",
         "deleteEphemeralMessage",
+        "sendPoll",
+        "stopPoll",
     )
     """Bot API methods served; each is the method ``_m_<name>``."""
 
@@ -536,6 +554,8 @@ class BotApi:
         self._members: dict[int, set[int]] = {}
         self._tapped_message: dict[str, int] = {}
         self._seq = 0
+        self.polls: dict[str, PollState] = {}
+        """The bot's polls by id (``skatbot.standin.polls``)."""
         self.confirmed_offset = 0
         self.commands: dict[tuple[str, str], list[JSONDict]] = {}
         self.bot_user: JSONDict = {
@@ -549,6 +569,7 @@ class BotApi:
         self._pending: list[JSONDict] = []
         self._next_update_id = first_update_id
         self._allowed_updates: list[str] | None = None
+        self._dropped: set[int] = set()
         self._chats: dict[int, JSONDict] = {}
         self._users: dict[int, JSONDict] = {}
         self.chat_owner: int | None = None
@@ -854,6 +875,71 @@ class BotApi:
         )
         return self.push_update({"message": message})
 
+    def push_poll_answer(
+        self,
+        poll_id: str,
+        option_ids: list[int],
+        *,
+        user_id: int = 1,
+        first_name: str = "Spieler",
+    ) -> int | None:
+        """A member votes in the bot's poll (``[]``: takes the vote back); returns the
+        ``poll_answer`` update's id (``None`` for an anonymous poll: Telegram tells the bot
+        nothing). What the app would not let the member do is refused (``RuntimeError``): a
+        closed poll, a second vote where the poll allows no revoting, several options where
+        it allows one, an option that does not exist."""
+        poll = self.polls[poll_id]
+        if self._poll_closed(poll):
+            raise RuntimeError("the poll is closed")
+        if user_id in poll.votes and not poll.allows_revoting:
+            raise RuntimeError("this poll allows no change of a vote")
+        if len(option_ids) > 1 and not poll.allows_multiple_answers:
+            raise RuntimeError("this poll allows one option")
+        if any(not 0 <= i < len(poll.options) for i in option_ids):
+            raise RuntimeError("no such option")
+        if not option_ids and user_id not in poll.votes:
+            raise RuntimeError("nothing to take back")
+        user = self._user(user_id, first_name, self._users.get(user_id, {}).get("username"))
+        self._members.setdefault(poll.chat_id, set()).add(user_id)
+        if option_ids:
+            poll.votes[user_id] = sorted(option_ids)
+        else:
+            poll.votes.pop(user_id, None)
+        self._poll_message_changed(poll)
+        if poll.is_anonymous:
+            return None
+        answer = {
+            "poll_id": poll_id,
+            "user": user,
+            "option_ids": sorted(option_ids),
+            "option_persistent_ids": [str(i) for i in sorted(option_ids)],
+        }
+        return self.push_update({"poll_answer": answer})
+
+    def close_due_polls(self) -> list[str]:
+        """Close the polls whose ``open_period``/``close_date`` has passed (by the stand-in's
+        clock), each with a ``poll`` update as Telegram sends for the bot's polls; returns
+        their ids."""
+        closed = []
+        for poll in self.polls.values():
+            if not poll.closed and poll.close_at is not None and self._clock() >= poll.close_at:
+                poll.closed = True
+                self._poll_message_changed(poll)
+                self.push_update({"poll": poll.obj(self.api_version)})
+                closed.append(poll.poll_id)
+        return closed
+
+    def _poll_closed(self, poll: PollState) -> bool:
+        return poll.closed or (poll.close_at is not None and self._clock() >= poll.close_at)
+
+    def _poll_message_changed(self, poll: PollState) -> None:
+        msg = self._bot_messages.get(poll.chat_id, {}).get(poll.message_id)
+        if msg is not None:
+            msg.obj["poll"] = poll.obj(self.api_version)
+        stored = self._messages.get(poll.chat_id, {}).get(poll.message_id)
+        if stored is not None:
+            stored["poll"] = poll.obj(self.api_version)
+
     def remove_member(self, chat_id: int, user_id: int) -> None:
         """``user_id`` left ``chat_id``: an ephemeral message to them is refused
         (``USER_NOT_PARTICIPANT``)."""
@@ -939,8 +1025,11 @@ class BotApi:
         return [photo for cid, photo in self._photos if chat_id is None or cid == chat_id]
 
     async def wait_confirmed(self, update_id: int, timeout: float = 10) -> None:
-        """Return once a getUpdates call has confirmed ``update_id`` (offset > update_id)."""
-        await self._wait_for(lambda: self.confirmed_offset > update_id, timeout)
+        """Return once a getUpdates call has confirmed ``update_id`` (offset > update_id), or
+        it was dropped because the bot does not take its kind (``allowed_updates``)."""
+        await self._wait_for(
+            lambda: self.confirmed_offset > update_id or update_id in self._dropped, timeout
+        )
 
     async def _wait_for(self, predicate: Callable[[], bool], timeout: float) -> None:
         cond = self._condition()
@@ -1134,7 +1223,7 @@ class BotApi:
         mode = str(parse_mode or "")
         if mode.lower() == "html":
             try:
-                plain, ents = parse_html(text)
+                plain, ents = parse_html(text, self.api_version)
             except ValueError as exc:
                 raise bad_request(f"can't parse entities: {exc}") from None
         elif mode in ("", "Markdown", "MarkdownV2"):
@@ -1153,21 +1242,25 @@ class BotApi:
         return self._known_markup(markup) if isinstance(markup, dict) else None
 
     def _known_markup(self, markup: JSONDict) -> JSONDict:
-        """``markup`` as the played server reads it: before 10.3 a button's ``disabled`` is
-        an unknown field, ignored (the button keeps whatever else it does, or has no action
-        and is refused)."""
+        """``markup`` as the played server reads it: a button's field it does not know is
+        ignored - ``disabled`` before 10.3 (the button keeps whatever else it does, or has no
+        action and is refused), ``style`` before 9.4."""
         rows = markup.get("inline_keyboard")
-        if self.api_version >= API_10_3 or not isinstance(rows, list):
+        unknown = [
+            key
+            for key, since in (("disabled", API_10_3), ("style", API_9_4))
+            if self.api_version < since
+        ]
+        if not unknown or not isinstance(rows, list):
             return markup
-        if not any(
-            isinstance(b, dict) and "disabled" in b for r in rows if isinstance(r, list) for b in r
-        ):
+        buttons = [b for r in rows if isinstance(r, list) for b in r if isinstance(b, dict)]
+        if not any(key in b for b in buttons for key in unknown):
             return markup
         markup = copy.deepcopy(markup)
         for row in markup["inline_keyboard"]:
             for button in row if isinstance(row, list) else []:
-                if isinstance(button, dict):
-                    button.pop("disabled", None)
+                for key in unknown if isinstance(button, dict) else []:
+                    button.pop(key, None)
         return markup
 
     def _known_commands(self, commands: list[Any]) -> list[JSONDict]:
@@ -1380,9 +1473,11 @@ class BotApi:
         if self._allowed_updates is None:
             return
         allowed = set(self._allowed_updates)
-        self._pending = [
-            u for u in self._pending if any(k in allowed for k in u if k != "update_id")
-        ]
+        kept = [u for u in self._pending if any(k in allowed for k in u if k != "update_id")]
+        if len(kept) != len(self._pending):
+            self._dropped.update(int(u["update_id"]) for u in self._pending if u not in kept)
+            self._notify()
+        self._pending = kept
 
     def _m_deleteWebhook(self, params: JSONDict, files: Any) -> bool:
         if params.get("drop_pending_updates"):
@@ -1564,6 +1659,40 @@ class BotApi:
         msg.document = (filename, content) if kind == "document" else None
         msg.edits += 1
         return True
+
+    def _m_sendPoll(self, params: JSONDict, files: Any) -> JSONDict:
+        chat = self._writable_chat(params)
+        thread_id = self._thread(chat, params)
+        self._ephemeral_receiver("sendPoll", chat, params)  # polls are never ephemeral
+        poll = read_poll(
+            params,
+            self.api_version,
+            self.ignored_params,
+            channel=chat.get("type") == "channel",
+            now=self._clock(),
+        )
+        poll.poll_id = f"{5000 + len(self.polls) + 1}"
+        poll.chat_id = chat["id"]
+        message, msg = self._store_bot_message(
+            chat, params, extra={"poll": poll.obj(self.api_version)}, thread_id=thread_id
+        )
+        poll.message_id = msg.message_id
+        msg.poll_id, msg.text = poll.poll_id, poll.question
+        self.polls[poll.poll_id] = poll
+        return message
+
+    def _m_stopPoll(self, params: JSONDict, files: Any) -> JSONDict:
+        chat = self._known_chat(params)
+        mid = params.get("message_id")
+        msg = self._bot_messages.get(chat["id"], {}).get(int(mid)) if isinstance(mid, int) else None
+        if msg is None or msg.poll_id is None or msg.deleted:
+            raise bad_request("message with poll to stop not found")
+        poll = self.polls[msg.poll_id]
+        if self._poll_closed(poll):
+            raise bad_request("poll has already been closed")
+        poll.closed = True
+        self._poll_message_changed(poll)
+        return poll.obj(self.api_version)
 
     def _m_deleteEphemeralMessage(self, params: JSONDict, files: Any) -> bool:
         self._ephemeral_message(params, deleting=True).deleted = True

@@ -16,6 +16,8 @@ Every input line is sent as a group message (first to chat -1001 "Skatrunde"). S
 * ``@Name text``   send ``text`` as ``Name`` in their private chat with the bot (a role's
                    code comes there); a link button ``t.me/<bot>?start=…`` tapped with
                    ``Name> !N`` opens that private chat with ``/start …``, as Telegram does
+* ``?N``           vote for option N of the latest poll in the current chat (``?1 3``: several
+                   options, ``?`` alone takes the vote back); ``Name> ?N`` as that player
 * ``text \``       a line ending in a backslash goes on in the next line (one message)
 * ``!ende``        quit (as does the end of the input, Ctrl+D)
 
@@ -84,6 +86,8 @@ _PRINTED_METHODS = {
     "editephemeralmessagetext",
     "editephemeralmessagecaption",
     "editephemeralmessagereplymarkup",
+    "sendpoll",
+    "stoppoll",
 }
 _TOPIC_METHODS = {
     "createforumtopic": "🗂 Neues Thema",
@@ -330,6 +334,9 @@ class _Console:
         if "ephemeral" in method:
             self.print_ephemeral_edit(call)
             return
+        if method == "stoppoll":
+            self.print_poll(call.result if isinstance(call.result, dict) else {}, closed=True)
+            return
         if method == "answercallbackquery":
             text = call.params.get("text")
             if text:
@@ -338,6 +345,9 @@ class _Console:
         result = call.result if isinstance(call.result, dict) else {}
         if method in ("senddocument", "sendphoto"):
             self.save_document(call, result)
+            return
+        if method == "sendpoll":
+            self.print_poll(result.get("poll") or {}, closed=False)
             return
         if method == "editmessagereplymarkup":
             self.write("✎ (Knöpfe geändert)")
@@ -349,6 +359,49 @@ class _Console:
             self.write(prefix + _reader(result) + str(text or ""))
         for line in _keyboard_lines(result.get("reply_markup")):
             self.write(line)
+
+    def print_poll(self, poll: dict[str, Any], *, closed: bool) -> None:
+        """A poll the bot posted (its options numbered, to vote with ``?N``) or stopped (the
+        votes per option)."""
+        options = poll.get("options") or []
+        if closed:
+            counts = ", ".join(f"{o.get('text')} {o.get('voter_count', 0)}" for o in options)
+            self.write(f"📊 Umfrage beendet: {poll.get('question', '')} – {counts}")
+            return
+        self.write(f"📊 {poll.get('question', '')}")
+        for number, option in enumerate(options, 1):
+            self.write(f"  ({number}) {option.get('text', '')}")
+        self.write("  (abstimmen: ?1, ?2 …)")
+
+    def vote(self, line: str, name: str) -> int | None:
+        """``?N``: ``name`` votes for option N (``?1 3`` several, ``?`` takes it back) of the
+        latest open poll in the current chat."""
+        here = GENERAL_TOPIC if self.thread is None else self.thread
+        polls = [
+            self.api.polls[m.poll_id]
+            for m in self.api.messages(self.chat_id, thread_id=here)
+            if m.poll_id is not None
+        ]
+        if not polls:
+            self.write("⚠ Hier gibt es keine Umfrage.")
+            return None
+        poll = polls[-1]
+        words = line[1:].replace(",", " ").split()
+        if not all(w.isdigit() for w in words):
+            self.write("⚠ Antwort-Nummer erwartet, z. B. ?1")
+            return None
+        chosen = [int(w) - 1 for w in words]
+        try:
+            update_id = self.api.push_poll_answer(
+                poll.poll_id, chosen, user_id=self.user_id(name), first_name=name
+            )
+        except RuntimeError as exc:
+            self.write(f"⚠ Geht nicht: {exc}")
+            return None
+        who = "" if name == DEFAULT_USER else f"{name} "
+        picked = ", ".join(poll.options[i] for i in chosen) or "zurückgenommen"
+        self.write(f"({who}stimmt ab: {picked})")
+        return update_id
 
     def print_ephemeral_edit(self, call: ApiCall) -> None:
         """An edit of an ephemeral message (the Bot API answers only True): what the bot
@@ -457,6 +510,8 @@ class _Console:
             name, line = match.group(1), match.group(2)
         if line.startswith("!"):
             return self.tap(line, name)
+        if line.startswith("?") and (len(line) == 1 or line[1].isdigit()):
+            return self.vote(line, name)
         return self.api.push_message(
             line,
             chat_id=self.chat_id,
@@ -617,6 +672,7 @@ async def run_console(
                 break
             if echo:
                 console.write("> " + line.replace("\n", "\n  "))
+            api.close_due_polls()  # a poll whose time is up closes (its update goes first)
             new_chat = console.new_chat_of(line)
             if new_chat is not None:
                 await text_first(new_chat)

@@ -132,8 +132,10 @@ MAX_INLINE_RESULTS = 50
 
 
 _SEND_METHODS = frozenset(
-    {"sendmessage", "senddocument", "sendphoto", "sendmediagroup", "sendrichmessage"}
+    {"sendmessage", "senddocument", "sendphoto", "sendmediagroup", "sendrichmessage", "sendpoll"}
 )
+_BUTTON_STYLES = frozenset({"", "default", "primary", "danger", "success"})
+"""``InlineKeyboardButton.style`` (Bot API 9.4), as the Bot API server reads it."""
 _BUTTON_ACTIONS = (
     "callback_data",
     "url",
@@ -619,6 +621,11 @@ class FakeBotApi(BotApiServer):
                 data = button.get("callback_data")
                 if data is not None and not 1 <= len(str(data).encode()) <= 64:
                     raise bad_request("BUTTON_DATA_INVALID")
+                style = button.get("style")
+                if style is not None and str(style).lower() not in _BUTTON_STYLES:
+                    raise bad_request(
+                        "can't parse inline keyboard button: invalid button style specified"
+                    )
         return markup
 
     @staticmethod
