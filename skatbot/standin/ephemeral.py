@@ -167,7 +167,7 @@ def read_request(
     takes_flat = version >= API_10_2 and name in _SENDS_10_2
     takes_object = version >= API_10_3 and name in (*_SENDS_10_2, "sendrichmessage")
     for key in (*_FLAT, _OBJECT):
-        known = takes_object if key == _OBJECT else takes_flat or takes_object
+        known = takes_object if key == _OBJECT else takes_flat
         if key in params and not known and ignored is not None:
             ignored.append((method, key))
     reply_id = _reply_ephemeral_id(params, version)
@@ -185,11 +185,12 @@ def read_request(
             given.get("replace_callback_query_message") is True,
             reply_id,
         )
-    if takes_flat or (takes_object and name != "sendrichmessage"):
+    if takes_flat:
         receiver_raw, query = params.get("receiver_user_id"), params.get("callback_query_id")
-        if receiver_raw is None and not query:
-            return None if reply_id is None else EphemeralRequest(None, None, False, reply_id)
-        return EphemeralRequest(_int(receiver_raw), str(query) if query else None, False, reply_id)
+        if receiver_raw is not None or query:
+            return EphemeralRequest(
+                _int(receiver_raw), str(query) if query else None, False, reply_id
+            )
     if reply_id is not None:
         return EphemeralRequest(None, None, False, reply_id)
     return None

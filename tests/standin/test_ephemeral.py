@@ -765,3 +765,23 @@ async def test_through_a_ptb_application(strict: FakeBotApi) -> None:
     (msg,) = strict.ephemeral_messages(GROUP, ANNA)
     assert (msg.text, msg.edits) == ("Erledigt", 1)
     assert [m.text for m in strict.messages(GROUP)] == ["Liste"]
+
+
+async def test_rich_messages_never_took_the_10_2_parameters(
+    api: BotApiServer, client: httpx.AsyncClient
+) -> None:
+    query = await tap(client, api)
+    status, answer = await call(
+        client,
+        api,
+        "sendRichMessage",
+        chat_id=GROUP,
+        rich_message={"html": "<p>an alle</p>"},
+        receiver_user_id=ANNA,
+        callback_query_id=query,
+    )
+    assert status == 200 and answer["result"]["message_id"] > 0
+    assert api.ignored_params == [
+        ("sendRichMessage", "receiver_user_id"),
+        ("sendRichMessage", "callback_query_id"),
+    ]
