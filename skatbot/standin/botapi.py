@@ -22,6 +22,10 @@ creation message's); messages in a topic carry ``message_thread_id`` and
 ``is_topic_message``; a send into a closed topic answers ``TOPIC_CLOSED``, into a deleted one
 ``message thread not found``.
 
+Ephemeral messages (Bot API 10.2/10.3: a group message only one member sees) are kept apart
+from the group's (``ephemeral_messages``), with the rules and the version switch
+(``api_version``) of ``skatbot.standin.ephemeral``.
+
 Everything only tests need - Telegram's limits and strict checks, fault injection, fake
 admins and rights, flood control, inline queries, membership changes - lives in the test
 suite (``tests/standin/fake_telegram.py``), which extends ``BotApi`` through the hooks
@@ -44,7 +48,17 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
+from skatbot.standin.ephemeral import (
+    EPHEMERAL_EDIT_METHODS,
+    EPHEMERAL_WINDOW,
+    EphemeralRequest,
+    EphemeralStore,
+    Trigger,
+    read_request,
+)
+from skatbot.standin.polls import PollState, read_poll
 from skatbot.standin.rich import RichContent, RichError, parse_rich
+from skatbot.standin.versions import API_9_4, API_9_5, API_10_1, API_10_2, API_10_3, CURRENT_API
 
 __all__ = [
     "GENERAL_THREAD_ID",
@@ -167,6 +181,17 @@ class BotMessage:
     rich: RichContent | None = None
     """A rich message's content (``sendRichMessage``); ``text`` is then its plain form."""
     rich_html: str | None = None
+    receiver: int | None = None
+    """An ephemeral message's one reader (its ``receiver_user``); ``None``: the group's."""
+    ephemeral_id: int | None = None
+    """An ephemeral message's ``ephemeral_message_id`` (its ``message_id`` is 0)."""
+    replaces: int | None = None
+    """The message an ephemeral one is shown in place of for its reader
+    (``replace_callback_query_message``)."""
+    seq: int = 0
+    """Order of sending among all the bot's messages, public and ephemeral."""
+    poll_id: str | None = None
+    """A poll's id (``BotApi.polls``); ``text`` is then its question."""
 
     @property
     def buttons(self) -> list[list[JSONDict]]:
@@ -203,6 +228,9 @@ _SIMPLE_TAGS = {
     "blockquote": "blockquote",
 }
 _SUPPORTED_TAGS = frozenset({*_SIMPLE_TAGS, "span", "a", "tg-emoji"})
+_DATE_TIME_FORMAT = re.compile(r"r|w?[dD]?[tT]?")
+"""``date_time_format``: relative (``r``), or an optional weekday, short or long date, short or
+long time (the server's spelling of TDLib's formatting types)."""
 
 
 def _unescape_entity(match: re.Match[str]) -> str:
@@ -227,7 +255,8 @@ class _HtmlParser:
     next ``<``.
     """
 
-    def __init__(self, html: str) -> None:
+    def __init__(self, html: str, version: tuple[int, int] = CURRENT_API) -> None:
+        self.since_9_5 = version >= API_9_5
         self.html = html
         self.n = len(html)
         self.out: list[str] = []
@@ -309,7 +338,7 @@ class _HtmlParser:
         if i >= self.n:
             raise ValueError(f"Unclosed start tag at byte offset {offset}")
         tag = html[begin + 1 : i].lower()
-        if tag not in _SUPPORTED_TAGS:
+        if tag not in _SUPPORTED_TAGS and not (tag == "tg-time" and self.since_9_5):
             raise ValueError(f'Unsupported start tag "{tag}" at byte offset {offset}')
         attrs: dict[str, str] = {}
         while True:
@@ -375,20 +404,29 @@ class _HtmlParser:
         if tag == "a":
             href = attrs.get("href", "")
             return {"type": "text_link", "url": href} if href else None
+        if tag == "tg-time":
+            unix = attrs.get("unix", "")
+            if not unix.isdigit():
+                raise ValueError('Tag "tg-time" must have attribute "unix" with a Unix time')
+            fmt = attrs.get("format", "")
+            if not _DATE_TIME_FORMAT.fullmatch(fmt):
+                raise ValueError(f'Invalid date-time format "{fmt}" in the tag "tg-time"')
+            return {"type": "date_time", "unix_time": int(unix), "date_time_format": fmt}
         # tg-emoji
         if not attrs.get("emoji-id"):
             raise ValueError('Tag "tg-emoji" must have attribute "emoji-id"')
         return {"type": "custom_emoji", "custom_emoji_id": attrs["emoji-id"]}
 
 
-def parse_html(html: str) -> tuple[str, list[JSONDict]]:
-    """Parse Telegram-flavoured HTML into plain text and MessageEntity dicts.
+def parse_html(html: str, version: tuple[int, int] = CURRENT_API) -> tuple[str, list[JSONDict]]:
+    """Parse Telegram-flavoured HTML into plain text and MessageEntity dicts, as a server of Bot
+    API ``version`` does (``<tg-time unix=… format=…>``, a ``date_time`` entity, since 9.5).
 
     Raises ``ValueError`` with Telegram's description for markup Telegram rejects: unsupported
     tags, unbalanced or unclosed tags, a bare ``<`` (``Unsupported start tag ""``) and - stricter
     than TDLib, as the Bot API documentation demands - an ``&`` that starts no entity.
     """
-    return _HtmlParser(html).parse()
+    return _HtmlParser(html, version).parse()
 
 
 def html_to_text(html: str) -> str:
@@ -475,6 +513,13 @@ class BotApi:
         "deleteForumTopic",
         "closeForumTopic",
         "reopenForumTopic",
+        "editEphemeralMessageText",
+        "editEphemeralMessageCaption",
+        "editEphemeralMessageMedia",
+        "editEphemeralMessageReplyMarkup",
+        "deleteEphemeralMessage",
+        "sendPoll",
+        "stopPoll",
     )
     """Bot API methods served; each is the method ``_m_<name>``."""
 
@@ -485,12 +530,32 @@ class BotApi:
         first_update_id: int = 1,
         username: str = BOT_USERNAME,
         rich_messages: bool = True,
+        api_version: tuple[int, int] = CURRENT_API,
+        clock: Callable[[], float] = time.monotonic,
     ):
         """``rich_messages=False`` plays a Bot API server older than 10.1: sendRichMessage is
-        an unknown method and editMessageText ignores ``rich_message``."""
+        an unknown method and editMessageText ignores ``rich_message``. ``api_version`` is
+        the Bot API version played for what came later (``skatbot.standin.ephemeral``):
+        before ``(10, 2)`` no ephemeral messages (their parameters are ignored, their methods
+        404), before ``(10, 3)`` no ``ephemeral_message_parameters``, disabled buttons, rich
+        button rows or compact tables; before ``(10, 1)`` no rich messages either. ``clock``
+        is the time source of the 15 seconds an ephemeral answer may take."""
         self.token = token
-        self.rich_messages = rich_messages
+        self.api_version = api_version
+        self.rich_messages = rich_messages and api_version >= API_10_1
+        self._clock = clock
         self.calls: list[ApiCall] = []
+        self.ignored_params: list[tuple[str, str]] = []
+        """(method, parameter) of every parameter a call passed that the played version does
+        not know and therefore ignored, as a Bot API server does (an ephemeral send to a
+        server before 10.2 is posted to the whole group)."""
+        self.ephemeral = EphemeralStore()
+        """The ephemeral messages: ``ephemeral_messages`` shows them."""
+        self._members: dict[int, set[int]] = {}
+        self._tapped_message: dict[str, int] = {}
+        self._seq = 0
+        self.polls: dict[str, PollState] = {}
+        """The bot's polls by id (``skatbot.standin.polls``)."""
         self.confirmed_offset = 0
         self.commands: dict[tuple[str, str], list[JSONDict]] = {}
         self.bot_user: JSONDict = {
@@ -504,6 +569,7 @@ class BotApi:
         self._pending: list[JSONDict] = []
         self._next_update_id = first_update_id
         self._allowed_updates: list[str] | None = None
+        self._dropped: set[int] = set()
         self._chats: dict[int, JSONDict] = {}
         self._users: dict[int, JSONDict] = {}
         self.chat_owner: int | None = None
@@ -709,6 +775,7 @@ class BotApi:
         if reply_to is not None:
             message["reply_to_message"] = self._message_stub(chat_id, reply_to)
         self._messages.setdefault(chat_id, {})[message["message_id"]] = message
+        self._members.setdefault(chat_id, set()).add(int(user["id"]))
         return message
 
     def push_callback(
@@ -719,17 +786,35 @@ class BotApi:
         chat_id: int = -1001,
         user_id: int = 1,
         first_name: str = "Spieler",
+        ephemeral_message_id: int | None = None,
     ) -> int:
-        """Queue a CallbackQuery update (a button press on a message); returns its update_id."""
-        message = self._messages.get(chat_id, {}).get(message_id)
-        if message is None:
-            raise LookupError(f"no message {message_id} in chat {chat_id}")
+        """Queue a CallbackQuery update (a button press on a message); returns its update_id.
+        ``ephemeral_message_id`` presses a button of the bot's ephemeral message to
+        ``user_id`` instead (its ``message_id`` is 0; only its reader can press it)."""
+        if ephemeral_message_id is not None:
+            sent = self.ephemeral.message(chat_id, user_id, ephemeral_message_id)
+            if sent is None:
+                raise LookupError(
+                    f"no ephemeral message {ephemeral_message_id} to {user_id} in chat {chat_id}"
+                )
+            message = sent.obj
+        else:
+            found = self._messages.get(chat_id, {}).get(message_id)
+            if found is None:
+                raise LookupError(f"no message {message_id} in chat {chat_id}")
+            message = found
         known = self._users.get(user_id)
         username = known.get("username") if known else None
         user = self._user(user_id, first_name, username)
         query_id = f"{BOT_ID}{self._next_callback_id:08d}"
         self._next_callback_id += 1
         self._callback_ids[query_id] = False
+        self._members.setdefault(chat_id, set()).add(user_id)
+        if ephemeral_message_id is None:
+            self._tapped_message[query_id] = message_id
+        self.ephemeral.taps[query_id] = Trigger(
+            chat_id, user_id, self._clock(), from_ephemeral=ephemeral_message_id is not None
+        )
         query: JSONDict = {
             "id": query_id,
             "from": user,
@@ -738,6 +823,127 @@ class BotApi:
             "data": data,
         }
         return self.push_update({"callback_query": query})
+
+    def push_ephemeral_command(
+        self,
+        text: str,
+        *,
+        chat_id: int = -1001,
+        user_id: int = 1,
+        first_name: str = "Spieler",
+        chat_type: str = "group",
+        chat_title: str = "Skatrunde",
+    ) -> int:
+        """Queue an ephemeral command from a user (a Message only the bot receives: its
+        ``message_id`` is 0, it has an ``ephemeral_message_id``); returns its update_id.
+
+        As in Telegram the user can send one only for a command the bot declared with
+        ``is_ephemeral`` (setMyCommands), in a group, to a server of Bot API 10.2 or later;
+        anything else is refused here (``RuntimeError``): the app would send a normal
+        message. The bot may answer it ephemerally within 15 seconds
+        (``reply_parameters.ephemeral_message_id``)."""
+        if self.api_version < API_10_2:
+            raise RuntimeError("no ephemeral commands before Bot API 10.2")
+        if chat_type not in ("group", "supergroup"):
+            raise RuntimeError("ephemeral commands exist only in groups and supergroups")
+        name = text.split(maxsplit=1)[0].lstrip("/").split("@", 1)[0] if text else ""
+        declared = any(
+            c.get("command") == name and c.get("is_ephemeral") is True
+            for commands in self.commands.values()
+            for c in commands
+        )
+        if not declared:
+            raise RuntimeError(f"/{name} is not declared with is_ephemeral (setMyCommands)")
+        user = self._user(user_id, first_name, None)
+        chat = self._chat(chat_id, chat_type, chat_title, user)
+        self._members.setdefault(chat_id, set()).add(user_id)
+        ephemeral_id = self.ephemeral.new_id(chat_id)
+        message: JSONDict = {
+            "message_id": 0,
+            "ephemeral_message_id": ephemeral_id,
+            "receiver_user": dict(self.bot_user),
+            "from": user,
+            "chat": chat,
+            "date": int(time.time()),
+            "text": text,
+        }
+        entities = _command_entities(text)
+        if entities:
+            message["entities"] = entities
+        self.ephemeral.incoming.setdefault(chat_id, {})[ephemeral_id] = Trigger(
+            chat_id, user_id, self._clock()
+        )
+        return self.push_update({"message": message})
+
+    def push_poll_answer(
+        self,
+        poll_id: str,
+        option_ids: list[int],
+        *,
+        user_id: int = 1,
+        first_name: str = "Spieler",
+    ) -> int | None:
+        """A member votes in the bot's poll (``[]``: takes the vote back); returns the
+        ``poll_answer`` update's id (``None`` for an anonymous poll: Telegram tells the bot
+        nothing). What the app would not let the member do is refused (``RuntimeError``): a
+        closed poll, a second vote where the poll allows no revoting, several options where
+        it allows one, an option that does not exist."""
+        poll = self.polls[poll_id]
+        if self._poll_closed(poll):
+            raise RuntimeError("the poll is closed")
+        if user_id in poll.votes and not poll.allows_revoting:
+            raise RuntimeError("this poll allows no change of a vote")
+        if len(option_ids) > 1 and not poll.allows_multiple_answers:
+            raise RuntimeError("this poll allows one option")
+        if any(not 0 <= i < len(poll.options) for i in option_ids):
+            raise RuntimeError("no such option")
+        if not option_ids and user_id not in poll.votes:
+            raise RuntimeError("nothing to take back")
+        user = self._user(user_id, first_name, self._users.get(user_id, {}).get("username"))
+        self._members.setdefault(poll.chat_id, set()).add(user_id)
+        if option_ids:
+            poll.votes[user_id] = sorted(option_ids)
+        else:
+            poll.votes.pop(user_id, None)
+        self._poll_message_changed(poll)
+        if poll.is_anonymous:
+            return None
+        answer = {
+            "poll_id": poll_id,
+            "user": user,
+            "option_ids": sorted(option_ids),
+            "option_persistent_ids": [str(i) for i in sorted(option_ids)],
+        }
+        return self.push_update({"poll_answer": answer})
+
+    def close_due_polls(self) -> list[str]:
+        """Close the polls whose ``open_period``/``close_date`` has passed (by the stand-in's
+        clock), each with a ``poll`` update as Telegram sends for the bot's polls; returns
+        their ids."""
+        closed = []
+        for poll in self.polls.values():
+            if not poll.closed and poll.close_at is not None and self._clock() >= poll.close_at:
+                poll.closed = True
+                self._poll_message_changed(poll)
+                self.push_update({"poll": poll.obj(self.api_version)})
+                closed.append(poll.poll_id)
+        return closed
+
+    def _poll_closed(self, poll: PollState) -> bool:
+        return poll.closed or (poll.close_at is not None and self._clock() >= poll.close_at)
+
+    def _poll_message_changed(self, poll: PollState) -> None:
+        msg = self._bot_messages.get(poll.chat_id, {}).get(poll.message_id)
+        if msg is not None:
+            msg.obj["poll"] = poll.obj(self.api_version)
+        stored = self._messages.get(poll.chat_id, {}).get(poll.message_id)
+        if stored is not None:
+            stored["poll"] = poll.obj(self.api_version)
+
+    def remove_member(self, chat_id: int, user_id: int) -> None:
+        """``user_id`` left ``chat_id``: an ephemeral message to them is refused
+        (``USER_NOT_PARTICIPANT``)."""
+        self._members.get(chat_id, set()).discard(user_id)
 
     def push_update(self, update: JSONDict) -> int:
         """Queue a raw Update dict; assigns ``update_id`` if absent. Returns the update_id."""
@@ -793,6 +999,23 @@ class BotApi:
     def message(self, chat_id: int, message_id: int) -> BotMessage:
         return self._bot_messages[chat_id][message_id]
 
+    def ephemeral_messages(
+        self, chat_id: int = -1001, receiver: int | None = None
+    ) -> list[BotMessage]:
+        """Current state of the bot's (not deleted) ephemeral messages in a chat, oldest
+        first; ``receiver``: only those to that user. ``messages`` never lists them: they
+        are not the group's."""
+        msgs = self.ephemeral.sent.get(chat_id, {})
+        return [
+            m
+            for _, m in sorted(msgs.items())
+            if not m.deleted and (receiver is None or m.receiver == receiver)
+        ]
+
+    def user_name(self, user_id: int) -> str:
+        """The first name a user wrote under (``Nutzer N`` for one never seen)."""
+        return str(self._users.get(user_id, {}).get("first_name") or f"Nutzer {user_id}")
+
     def documents(self, chat_id: int | None = None) -> list[tuple[str, bytes]]:
         """(filename, bytes) of all documents the bot sent, oldest first."""
         return [doc for cid, doc in self._documents if chat_id is None or cid == chat_id]
@@ -802,8 +1025,11 @@ class BotApi:
         return [photo for cid, photo in self._photos if chat_id is None or cid == chat_id]
 
     async def wait_confirmed(self, update_id: int, timeout: float = 10) -> None:
-        """Return once a getUpdates call has confirmed ``update_id`` (offset > update_id)."""
-        await self._wait_for(lambda: self.confirmed_offset > update_id, timeout)
+        """Return once a getUpdates call has confirmed ``update_id`` (offset > update_id), or
+        it was dropped because the bot does not take its kind (``allowed_updates``)."""
+        await self._wait_for(
+            lambda: self.confirmed_offset > update_id or update_id in self._dropped, timeout
+        )
 
     async def _wait_for(self, predicate: Callable[[], bool], timeout: float) -> None:
         cond = self._condition()
@@ -860,6 +1086,8 @@ class BotApi:
         handler = self._handlers.get(method.lower())
         if method.lower() == "sendrichmessage" and not self.rich_messages:
             handler = None  # before Bot API 10.1
+        if method.lower() in EPHEMERAL_EDIT_METHODS and self.api_version < API_10_2:
+            handler = None
         if handler is None:
             call.status, call.error = 404, "Not Found: method not found"
             self._notify()
@@ -995,7 +1223,7 @@ class BotApi:
         mode = str(parse_mode or "")
         if mode.lower() == "html":
             try:
-                plain, ents = parse_html(text)
+                plain, ents = parse_html(text, self.api_version)
             except ValueError as exc:
                 raise bad_request(f"can't parse entities: {exc}") from None
         elif mode in ("", "Markdown", "MarkdownV2"):
@@ -1011,13 +1239,115 @@ class BotApi:
 
     def _check_markup(self, markup: Any) -> JSONDict | None:
         """The ``reply_markup`` of a send or edit (a subclass checks the buttons)."""
-        return markup if isinstance(markup, dict) else None
+        return self._known_markup(markup) if isinstance(markup, dict) else None
+
+    def _known_markup(self, markup: JSONDict) -> JSONDict:
+        """``markup`` as the played server reads it: a button's field it does not know is
+        ignored - ``disabled`` before 10.3 (the button keeps whatever else it does, or has no
+        action and is refused), ``style`` before 9.4."""
+        rows = markup.get("inline_keyboard")
+        unknown = [
+            key
+            for key, since in (("disabled", API_10_3), ("style", API_9_4))
+            if self.api_version < since
+        ]
+        if not unknown or not isinstance(rows, list):
+            return markup
+        buttons = [b for r in rows if isinstance(r, list) for b in r if isinstance(b, dict)]
+        if not any(key in b for b in buttons for key in unknown):
+            return markup
+        markup = copy.deepcopy(markup)
+        for row in markup["inline_keyboard"]:
+            for button in row if isinstance(row, list) else []:
+                for key in unknown if isinstance(button, dict) else []:
+                    button.pop(key, None)
+        return markup
+
+    def _known_commands(self, commands: list[Any]) -> list[JSONDict]:
+        """BotCommands as the played server keeps them: before 10.2 ``is_ephemeral`` is an
+        unknown field, ignored (the command is an ordinary one)."""
+        kept = [dict(c) for c in commands if isinstance(c, dict)]
+        if self.api_version < API_10_2:
+            for command in kept:
+                if command.pop("is_ephemeral", None) is not None:
+                    self.ignored_params.append(("setMyCommands", "BotCommand.is_ephemeral"))
+        return kept
 
     def _check_edit(
         self, msg: BotMessage, content: tuple[str, list[JSONDict]], markup: JSONDict | None
     ) -> None:
         """Check an edit of ``msg`` to ``content`` (text or caption with its entities) and
         ``markup`` before it is applied (a subclass refuses "message is not modified")."""
+
+    # -- ephemeral messages ---------------------------------------------------------------
+
+    def _bot_is_admin(self, chat_id: int) -> bool:
+        """Whether the bot administers the chat (an admin may send ephemeral messages at any
+        time); the console's bot is a plain member, a subclass may configure it."""
+        return False
+
+    def _is_member(self, chat_id: int, user_id: int) -> bool:
+        return user_id == self.chat_owner or user_id in self._members.get(chat_id, set())
+
+    def _ephemeral_receiver(
+        self, method: str, chat: JSONDict, params: JSONDict
+    ) -> tuple[JSONDict, int | None] | None:
+        """The receiver of an ephemeral send (and the message it replaces), ``None`` for a
+        public send; ``ApiError`` for what Telegram refuses (the module doc of
+        ``skatbot.standin.ephemeral``)."""
+        request = read_request(method, params, self.api_version, self.ignored_params)
+        if request is None:
+            return None
+        if request.receiver_user_id is None and request.callback_query_id is None:
+            raise bad_request("a reply to an ephemeral message must be ephemeral")
+        if chat.get("type") not in ("group", "supergroup"):
+            raise bad_request("BOT_NOT_ADMIN")
+        if request.receiver_user_id is None:
+            raise bad_request("receiver_user_id must be specified for an ephemeral message")
+        receiver = request.receiver_user_id
+        if receiver == BOT_ID or self._users.get(receiver, {}).get("is_bot"):
+            raise bad_request("USER_IS_BOT")
+        if not self._is_member(chat["id"], receiver):
+            raise bad_request("USER_NOT_PARTICIPANT")
+        replaces = None
+        if request.replace_callback_query_message:
+            tap = self.ephemeral.taps.get(request.callback_query_id or "")
+            if tap is None or tap.from_ephemeral:
+                raise bad_request(
+                    "replace_callback_query_message can be used only for a callback query "
+                    "from a regular message"
+                )
+            replaces = self._tapped_message.get(request.callback_query_id or "")
+        self._check_trigger(chat["id"], request)
+        user = dict(self._users.get(receiver) or {"id": receiver, "is_bot": False})
+        user.setdefault("first_name", f"Nutzer {receiver}")
+        return user, replaces
+
+    def _check_trigger(self, chat_id: int, request: EphemeralRequest) -> None:
+        """A tap or an ephemeral command of the receiver less than 15 s ago - or an admin."""
+        now = self._clock()
+        if request.callback_query_id is not None:
+            tap = self.ephemeral.taps.get(request.callback_query_id)
+            if tap is None or now - tap.time > EPHEMERAL_WINDOW:
+                raise bad_request(
+                    "query is too old and response timeout expired or query ID is invalid"
+                )
+            if tap.chat_id != chat_id or tap.user_id != request.receiver_user_id:
+                raise bad_request("USER_ID_INVALID")
+        if request.reply_ephemeral_id is not None:
+            command = self.ephemeral.incoming.get(chat_id, {}).get(request.reply_ephemeral_id)
+            if (
+                command is None
+                or command.user_id != request.receiver_user_id
+                or now - command.time > EPHEMERAL_WINDOW
+            ):
+                raise bad_request("message to be replied not found")
+        if (
+            request.callback_query_id is None
+            and request.reply_ephemeral_id is None
+            and not self._bot_is_admin(chat_id)
+        ):
+            raise bad_request("BOT_NOT_ADMIN")
 
     def _store_bot_message(
         self,
@@ -1028,15 +1358,22 @@ class BotApi:
         entities: list[JSONDict] | None = None,
         extra: JSONDict | None = None,
         thread_id: int | None = None,
+        receiver: tuple[JSONDict, int | None] | None = None,
     ) -> tuple[JSONDict, BotMessage]:
+        """Store a sent message: the group's, or with ``receiver`` (``_ephemeral_receiver``)
+        an ephemeral one, which only its reader sees."""
         chat_id = chat["id"]
         markup = self._check_markup(params.get("reply_markup"))
+        ephemeral_id = self.ephemeral.new_id(chat_id) if receiver is not None else None
         message: JSONDict = {
-            "message_id": self._new_message_id(chat_id),
+            "message_id": self._new_message_id(chat_id) if ephemeral_id is None else 0,
             "from": dict(self.bot_user),
             "chat": chat,
             "date": int(time.time()),
         }
+        if receiver is not None:
+            message["ephemeral_message_id"] = ephemeral_id
+            message["receiver_user"] = dict(receiver[0])
         if thread_id is not None:
             message["message_thread_id"] = thread_id
             message["is_topic_message"] = True
@@ -1051,7 +1388,7 @@ class BotApi:
         reply_id = self._reply_id(params)
         if reply_id:
             message["reply_to_message"] = self._message_stub(chat_id, reply_id)
-        self._messages.setdefault(chat_id, {})[message["message_id"]] = message
+        self._seq += 1
         bot_message = BotMessage(
             chat_id=chat_id,
             message_id=message["message_id"],
@@ -1061,7 +1398,15 @@ class BotApi:
             reply_markup=markup,
             obj=message,
             thread_id=thread_id,
+            seq=self._seq,
         )
+        if receiver is not None and ephemeral_id is not None:
+            bot_message.receiver = int(receiver[0]["id"])
+            bot_message.ephemeral_id = ephemeral_id
+            bot_message.replaces = receiver[1]
+            self.ephemeral.sent.setdefault(chat_id, {})[ephemeral_id] = bot_message
+            return copy.deepcopy(message), bot_message
+        self._messages.setdefault(chat_id, {})[message["message_id"]] = message
         self._bot_messages.setdefault(chat_id, {})[message["message_id"]] = bot_message
         return copy.deepcopy(message), bot_message
 
@@ -1128,9 +1473,11 @@ class BotApi:
         if self._allowed_updates is None:
             return
         allowed = set(self._allowed_updates)
-        self._pending = [
-            u for u in self._pending if any(k in allowed for k in u if k != "update_id")
-        ]
+        kept = [u for u in self._pending if any(k in allowed for k in u if k != "update_id")]
+        if len(kept) != len(self._pending):
+            self._dropped.update(int(u["update_id"]) for u in self._pending if u not in kept)
+            self._notify()
+        self._pending = kept
 
     def _m_deleteWebhook(self, params: JSONDict, files: Any) -> bool:
         if params.get("drop_pending_updates"):
@@ -1140,11 +1487,12 @@ class BotApi:
     def _m_sendMessage(self, params: JSONDict, files: Any) -> JSONDict:
         chat = self._writable_chat(params)
         thread_id = self._thread(chat, params)
+        receiver = self._ephemeral_receiver("sendMessage", chat, params)
         text, entities = self._format_text(
             params.get("text"), params.get("parse_mode"), params.get("entities")
         )
         message, _ = self._store_bot_message(
-            chat, params, text=text, entities=entities, thread_id=thread_id
+            chat, params, text=text, entities=entities, thread_id=thread_id, receiver=receiver
         )
         return message
 
@@ -1154,16 +1502,17 @@ class BotApi:
             with contextlib.suppress(ValueError):
                 params["rich_message"] = raw = json.loads(raw)
         try:
-            return parse_rich(raw)
+            return parse_rich(raw, self.api_version)
         except RichError as exc:
             raise bad_request(str(exc)) from None
 
     def _m_sendRichMessage(self, params: JSONDict, files: Any) -> JSONDict:
         chat = self._writable_chat(params)
         thread_id = self._thread(chat, params)
+        receiver = self._ephemeral_receiver("sendRichMessage", chat, params)
         content = self._rich(params)
         message, msg = self._store_bot_message(
-            chat, params, text=content.plain(), entities=[], thread_id=thread_id
+            chat, params, text=content.plain(), entities=[], thread_id=thread_id, receiver=receiver
         )
         html = str(params["rich_message"]["html"])
         msg.rich, msg.rich_html = content, html
@@ -1192,10 +1541,14 @@ class BotApi:
         """Check a rich edit before it is applied (a subclass refuses "not modified")."""
 
     def _m_editMessageText(self, params: JSONDict, files: Any) -> JSONDict:
-        msg = self._editable(params)
+        return self._edit_text(self._editable(params), params, rich=self.rich_messages)
+
+    def _edit_text(self, msg: BotMessage, params: JSONDict, *, rich: bool) -> JSONDict:
+        """editMessageText and editEphemeralMessageText: ``rich`` whether the method takes
+        ``rich_message`` on the played server."""
         if msg.text is None:
             raise bad_request("there is no text in the message to edit")
-        if self.rich_messages and params.get("rich_message") is not None:
+        if rich and params.get("rich_message") is not None:
             return self._edit_rich(msg, params)
         if params.get("text") is None:
             raise bad_request("message text is empty")
@@ -1218,7 +1571,9 @@ class BotApi:
         return copy.deepcopy(msg.obj)
 
     def _m_editMessageCaption(self, params: JSONDict, files: Any) -> JSONDict:
-        msg = self._editable(params)
+        return self._edit_caption(self._editable(params), params)
+
+    def _edit_caption(self, msg: BotMessage, params: JSONDict) -> JSONDict:
         if msg.document is None and msg.photo is None:
             raise bad_request("there is no caption in the message to edit")
         caption, entities = self._format_text(
@@ -1243,7 +1598,9 @@ class BotApi:
         return copy.deepcopy(msg.obj)
 
     def _m_editMessageReplyMarkup(self, params: JSONDict, files: Any) -> JSONDict:
-        msg = self._editable(params)
+        return self._edit_markup(self._editable(params), params)
+
+    def _edit_markup(self, msg: BotMessage, params: JSONDict) -> JSONDict:
         markup = self._check_markup(params.get("reply_markup"))
         self._check_edit(msg, self._content(msg), markup)
         msg.reply_markup = markup
@@ -1251,6 +1608,95 @@ class BotApi:
         self._set_markup(msg, markup)
         msg.obj["edit_date"] = int(time.time())
         return copy.deepcopy(msg.obj)
+
+    def _ephemeral_message(self, params: JSONDict, *, deleting: bool = False) -> BotMessage:
+        """The bot's ephemeral message an edit or deletion names (chat_id, receiver_user_id,
+        ephemeral_message_id)."""
+        chat = self._known_chat(params)
+        receiver, ephemeral_id = params.get("receiver_user_id"), params.get("ephemeral_message_id")
+        msg = None
+        if isinstance(receiver, int) and isinstance(ephemeral_id, int):
+            msg = self.ephemeral.message(chat["id"], receiver, ephemeral_id)
+        if msg is None:
+            raise bad_request(
+                "message to delete not found" if deleting else "message to edit not found"
+            )
+        return msg
+
+    def _m_editEphemeralMessageText(self, params: JSONDict, files: Any) -> bool:
+        rich = self.rich_messages and self.api_version >= API_10_3
+        self._edit_text(self._ephemeral_message(params), params, rich=rich)
+        return True
+
+    def _m_editEphemeralMessageCaption(self, params: JSONDict, files: Any) -> bool:
+        self._edit_caption(self._ephemeral_message(params), params)
+        return True
+
+    def _m_editEphemeralMessageReplyMarkup(self, params: JSONDict, files: Any) -> bool:
+        self._edit_markup(self._ephemeral_message(params), params)
+        return True
+
+    def _m_editEphemeralMessageMedia(
+        self, params: JSONDict, files: dict[str, tuple[str, bytes]]
+    ) -> bool:
+        """A new photo or document for an ephemeral one: before 10.3 a file already on the
+        server only ("A new file can't be uploaded")."""
+        msg = self._ephemeral_message(params)
+        media = params.get("media")
+        if isinstance(media, str):
+            with contextlib.suppress(ValueError):
+                media = json.loads(media)
+        if not isinstance(media, dict) or media.get("type") not in ("photo", "document"):
+            raise bad_request("can't parse InputMedia JSON object")
+        kind = str(media["type"])
+        if msg.photo is None and msg.document is None:
+            raise bad_request("there is no media in the message to edit")
+        ref = media.get("media")
+        if isinstance(ref, str) and ref.startswith("attach://") and self.api_version < API_10_3:
+            raise bad_request("can't upload a new file; use a file_id or a URL")
+        _file_id, filename, content = self._upload({kind: ref}, files, kind, f"{kind}s")
+        msg.photo = (filename, content) if kind == "photo" else None
+        msg.document = (filename, content) if kind == "document" else None
+        msg.edits += 1
+        return True
+
+    def _m_sendPoll(self, params: JSONDict, files: Any) -> JSONDict:
+        chat = self._writable_chat(params)
+        thread_id = self._thread(chat, params)
+        self._ephemeral_receiver("sendPoll", chat, params)  # polls are never ephemeral
+        poll = read_poll(
+            params,
+            self.api_version,
+            self.ignored_params,
+            channel=chat.get("type") == "channel",
+            now=self._clock(),
+        )
+        poll.poll_id = f"{5000 + len(self.polls) + 1}"
+        poll.chat_id = chat["id"]
+        message, msg = self._store_bot_message(
+            chat, params, extra={"poll": poll.obj(self.api_version)}, thread_id=thread_id
+        )
+        poll.message_id = msg.message_id
+        msg.poll_id, msg.text = poll.poll_id, poll.question
+        self.polls[poll.poll_id] = poll
+        return message
+
+    def _m_stopPoll(self, params: JSONDict, files: Any) -> JSONDict:
+        chat = self._known_chat(params)
+        mid = params.get("message_id")
+        msg = self._bot_messages.get(chat["id"], {}).get(int(mid)) if isinstance(mid, int) else None
+        if msg is None or msg.poll_id is None or msg.deleted:
+            raise bad_request("message with poll to stop not found")
+        poll = self.polls[msg.poll_id]
+        if self._poll_closed(poll):
+            raise bad_request("poll has already been closed")
+        poll.closed = True
+        self._poll_message_changed(poll)
+        return poll.obj(self.api_version)
+
+    def _m_deleteEphemeralMessage(self, params: JSONDict, files: Any) -> bool:
+        self._ephemeral_message(params, deleting=True).deleted = True
+        return True
 
     @staticmethod
     def _set_markup(msg: BotMessage, markup: JSONDict | None) -> None:
@@ -1314,7 +1760,12 @@ class BotApi:
         """Check an uploaded file (a subclass enforces Telegram's limits for photos)."""
 
     def _send_file(
-        self, params: JSONDict, extra: JSONDict, chat: JSONDict, thread_id: int | None
+        self,
+        params: JSONDict,
+        extra: JSONDict,
+        chat: JSONDict,
+        thread_id: int | None,
+        receiver: tuple[JSONDict, int | None] | None = None,
     ) -> tuple[JSONDict, BotMessage]:
         """Store a sent document or photo with its caption (checked like a text)."""
         caption: str | None = None
@@ -1329,13 +1780,16 @@ class BotApi:
             extra["caption"] = caption
             if cap_entities:
                 extra["caption_entities"] = cap_entities
-        message, bot_msg = self._store_bot_message(chat, params, extra=extra, thread_id=thread_id)
+        message, bot_msg = self._store_bot_message(
+            chat, params, extra=extra, thread_id=thread_id, receiver=receiver
+        )
         bot_msg.caption = caption
         return message, bot_msg
 
     def _m_sendDocument(self, params: JSONDict, files: dict[str, tuple[str, bytes]]) -> JSONDict:
         chat = self._writable_chat(params)
         thread_id = self._thread(chat, params)
+        receiver = self._ephemeral_receiver("sendDocument", chat, params)
         file_id, filename, content = self._upload(params, files, "document", "documents")
         extra: JSONDict = {
             "document": {
@@ -1346,15 +1800,17 @@ class BotApi:
                 "file_size": len(content),
             }
         }
-        message, bot_msg = self._send_file(params, extra, chat, thread_id)
+        message, bot_msg = self._send_file(params, extra, chat, thread_id, receiver)
         bot_msg.document = (filename, content)
-        self._documents.append((chat["id"], (filename, content)))
+        if receiver is None:  # the group's documents (an ephemeral one is its reader's)
+            self._documents.append((chat["id"], (filename, content)))
         return message
 
     def _m_sendPhoto(self, params: JSONDict, files: dict[str, tuple[str, bytes]]) -> JSONDict:
         """A picture: Telegram answers with its sizes (here the one uploaded) and no name."""
         chat = self._writable_chat(params)
         thread_id = self._thread(chat, params)
+        receiver = self._ephemeral_receiver("sendPhoto", chat, params)
         file_id, filename, content = self._upload(params, files, "photo", "photos")
         width, height = image_size(content) or (0, 0)
         extra: JSONDict = {
@@ -1368,9 +1824,10 @@ class BotApi:
                 }
             ]
         }
-        message, bot_msg = self._send_file(params, extra, chat, thread_id)
+        message, bot_msg = self._send_file(params, extra, chat, thread_id, receiver)
         bot_msg.photo = (filename, content)
-        self._photos.append((chat["id"], (filename, content)))
+        if receiver is None:
+            self._photos.append((chat["id"], (filename, content)))
         return message
 
     def _m_sendChatAction(self, params: JSONDict, files: Any) -> bool:
@@ -1398,7 +1855,7 @@ class BotApi:
         commands = params.get("commands")
         if not isinstance(commands, list):
             raise bad_request("commands must be non-empty")
-        self.commands[self._commands_key(params)] = [dict(c) for c in commands]
+        self.commands[self._commands_key(params)] = self._known_commands(commands)
         return True
 
     def _m_deleteMyCommands(self, params: JSONDict, files: Any) -> bool:

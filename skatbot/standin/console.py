@@ -16,14 +16,19 @@ Every input line is sent as a group message (first to chat -1001 "Skatrunde"). S
 * ``@Name text``   send ``text`` as ``Name`` in their private chat with the bot (a role's
                    code comes there); a link button ``t.me/<bot>?start=…`` tapped with
                    ``Name> !N`` opens that private chat with ``/start …``, as Telegram does
+* ``?N``           vote for option N of the latest poll in the current chat (``?1 3``: several
+                   options, ``?`` alone takes the vote back); ``Name> ?N`` as that player
 * ``text \``       a line ending in a backslash goes on in the next line (one message)
 * ``!ende``        quit (as does the end of the input, Ctrl+D)
 
 Messages are printed as plain text, rich messages (``/darstellung tabelle``) with their tables
 as aligned columns, those to another chat or topic than the current one behind ``[#chat]``
 or ``[#chat/topic]``; topics the bot opens, closes or deletes get a line each; inline
-keyboards as ``  [Label] [Label]``, documents and photos (PNG pictures) are written to
-``out_dir``. In a terminal the console shows a one-line hint and a prompt.
+keyboards as ``  [Label] [Label]`` (a disabled button as ``[Label ⊘]``), documents and photos
+(PNG pictures) are written to ``out_dir``. An ephemeral message (Bot API 10.2: only one
+member sees it) is marked with its one reader, ``[nur Anna] …``, its edits ``✎ [nur Anna] …``;
+``Anna> !N`` presses a button of the latest message Anna sees, her ephemeral ones included.
+In a terminal the console shows a one-line hint and a prompt.
 """
 
 from __future__ import annotations
@@ -41,7 +46,14 @@ from typing import Any, TextIO
 
 from skatbot.handlers.bot_state import SkatApplication
 from skatbot.runner import run_polling
-from skatbot.standin.botapi import GENERAL_THREAD_ID, GENERAL_TOPIC, ApiCall, BotApi
+from skatbot.standin.botapi import (
+    GENERAL_THREAD_ID,
+    GENERAL_TOPIC,
+    ApiCall,
+    BotApi,
+    BotMessage,
+    html_to_text,
+)
 from skatbot.standin.rich import parse_rich
 
 __all__ = ["run_console"]
@@ -71,6 +83,11 @@ _PRINTED_METHODS = {
     "senddocument",
     "sendphoto",
     "answercallbackquery",
+    "editephemeralmessagetext",
+    "editephemeralmessagecaption",
+    "editephemeralmessagereplymarkup",
+    "sendpoll",
+    "stoppoll",
 }
 _TOPIC_METHODS = {
     "createforumtopic": "🗂 Neues Thema",
@@ -112,10 +129,14 @@ def _buttons(markup: Any) -> list[list[dict[str, Any]]]:
     return [[b for b in row if isinstance(b, dict)] for row in rows if isinstance(row, list)]
 
 
+def _label(button: dict[str, Any]) -> str:
+    return (
+        f"[{button.get('text', '')} ⊘]" if "disabled" in button else f"[{button.get('text', '')}]"
+    )
+
+
 def _keyboard_lines(markup: Any) -> list[str]:
-    return [
-        "  " + " ".join(f"[{b.get('text', '')}]" for b in row) for row in _buttons(markup) if row
-    ]
+    return ["  " + " ".join(_label(b) for b in row) for row in _buttons(markup) if row]
 
 
 def _safe_filename(name: str) -> str:
@@ -257,12 +278,19 @@ class _Console:
             self.user_ids[name] = 1000 + zlib.crc32(name.casefold().encode()) % 1_000_000_000
         return self.user_ids[name]
 
-    def last_keyboard_message(self) -> tuple[int, list[dict[str, Any]]] | None:
+    def last_keyboard_message(self, name: str = DEFAULT_USER) -> BotMessage | None:
+        """The latest message with buttons that ``name`` sees here: the group's, or one of
+        the ephemeral messages to them."""
         here = GENERAL_TOPIC if self.thread is None else self.thread
-        for msg in reversed(self.api.messages(self.chat_id, thread_id=here)):
-            buttons = [b for row in msg.buttons for b in row]
-            if buttons:
-                return msg.message_id, buttons
+        own = [
+            m
+            for m in self.api.ephemeral_messages(self.chat_id, self.user_id(name))
+            if (m.thread_id or 0) == here
+        ]
+        seen = sorted([*self.api.messages(self.chat_id, thread_id=here), *own], key=lambda m: m.seq)
+        for msg in reversed(seen):
+            if any(msg.buttons):
+                return msg
         return None
 
     def flush_calls(self) -> None:
@@ -303,6 +331,12 @@ class _Console:
         if not call.ok:
             self.write(f"⚠ {call.method} fehlgeschlagen: {call.error}")
             return
+        if "ephemeral" in method:
+            self.print_ephemeral_edit(call)
+            return
+        if method == "stoppoll":
+            self.print_poll(call.result if isinstance(call.result, dict) else {}, closed=True)
+            return
         if method == "answercallbackquery":
             text = call.params.get("text")
             if text:
@@ -312,6 +346,9 @@ class _Console:
         if method in ("senddocument", "sendphoto"):
             self.save_document(call, result)
             return
+        if method == "sendpoll":
+            self.print_poll(result.get("poll") or {}, closed=False)
+            return
         if method == "editmessagereplymarkup":
             self.write("✎ (Knöpfe geändert)")
         else:
@@ -319,8 +356,71 @@ class _Console:
             if "rich_message" in result:  # a table: aligned columns
                 text = parse_rich(result["rich_message"]).plain()
             prefix = "✎ " if method.startswith("edit") else ""
-            self.write(prefix + str(text or ""))
+            self.write(prefix + _reader(result) + str(text or ""))
         for line in _keyboard_lines(result.get("reply_markup")):
+            self.write(line)
+
+    def print_poll(self, poll: dict[str, Any], *, closed: bool) -> None:
+        """A poll the bot posted (its options numbered, to vote with ``?N``) or stopped (the
+        votes per option)."""
+        options = poll.get("options") or []
+        if closed:
+            counts = ", ".join(f"{o.get('text')} {o.get('voter_count', 0)}" for o in options)
+            self.write(f"📊 Umfrage beendet: {poll.get('question', '')} – {counts}")
+            return
+        self.write(f"📊 {poll.get('question', '')}")
+        for number, option in enumerate(options, 1):
+            self.write(f"  ({number}) {option.get('text', '')}")
+        self.write("  (abstimmen: ?1, ?2 …)")
+
+    def vote(self, line: str, name: str) -> int | None:
+        """``?N``: ``name`` votes for option N (``?1 3`` several, ``?`` takes it back) of the
+        latest open poll in the current chat."""
+        here = GENERAL_TOPIC if self.thread is None else self.thread
+        polls = [
+            self.api.polls[m.poll_id]
+            for m in self.api.messages(self.chat_id, thread_id=here)
+            if m.poll_id is not None
+        ]
+        if not polls:
+            self.write("⚠ Hier gibt es keine Umfrage.")
+            return None
+        poll = polls[-1]
+        words = line[1:].replace(",", " ").split()
+        if not all(w.isdigit() for w in words):
+            self.write("⚠ Antwort-Nummer erwartet, z. B. ?1")
+            return None
+        chosen = [int(w) - 1 for w in words]
+        try:
+            update_id = self.api.push_poll_answer(
+                poll.poll_id, chosen, user_id=self.user_id(name), first_name=name
+            )
+        except RuntimeError as exc:
+            self.write(f"⚠ Geht nicht: {exc}")
+            return None
+        who = "" if name == DEFAULT_USER else f"{name} "
+        picked = ", ".join(poll.options[i] for i in chosen) or "zurückgenommen"
+        self.write(f"({who}stimmt ab: {picked})")
+        return update_id
+
+    def print_ephemeral_edit(self, call: ApiCall) -> None:
+        """An edit of an ephemeral message (the Bot API answers only True): what the bot
+        sent, marked with its reader."""
+        params = call.params
+        receiver = params.get("receiver_user_id")
+        reader = f"[nur {self.api.user_name(receiver)}] " if isinstance(receiver, int) else ""
+        method = call.method.lower()
+        if method == "editephemeralmessagereplymarkup":
+            self.write(f"✎ {reader}(Knöpfe geändert)")
+        else:
+            key = "caption" if method == "editephemeralmessagecaption" else "text"
+            raw = params.get(key)
+            text = html_to_text(str(raw or "")) if params.get("parse_mode") else str(raw or "")
+            if params.get("rich_message") is not None and key == "text":
+                with contextlib.suppress(ValueError):
+                    text = parse_rich(params["rich_message"]).plain()
+            self.write(f"✎ {reader}{text}")
+        for line in _keyboard_lines(params.get("reply_markup")):
             self.write(line)
 
     def print_topic(self, call: ApiCall) -> None:
@@ -355,6 +455,8 @@ class _Console:
         path.write_bytes(content)
         mark = "🖼" if part == "photo" else "📄"
         self.write(f"{mark} {filename} gespeichert: {path}")
+        if result.get("receiver_user"):
+            self.write(f"  {_reader(result).strip()}")
         if result.get("caption"):
             self.write(f"  {result['caption']}")
         for line in _keyboard_lines(result.get("reply_markup")):
@@ -408,6 +510,8 @@ class _Console:
             name, line = match.group(1), match.group(2)
         if line.startswith("!"):
             return self.tap(line, name)
+        if line.startswith("?") and (len(line) == 1 or line[1].isdigit()):
+            return self.vote(line, name)
         return self.api.push_message(
             line,
             chat_id=self.chat_id,
@@ -426,15 +530,18 @@ class _Console:
             except ValueError:
                 self.write("⚠ Knopf-Nummer erwartet, z. B. !1")
                 return None
-            found = self.last_keyboard_message()
+            found = self.last_keyboard_message(name)
             if found is None:
                 self.write("⚠ Keine Nachricht mit Knöpfen vorhanden.")
                 return None
-            message_id, buttons = found
+            buttons = [b for row in found.buttons for b in row]
             if not 1 <= number <= len(buttons):
                 self.write(f"⚠ Es gibt nur {len(buttons)} Knöpfe.")
                 return None
             button = buttons[number - 1]
+            if "disabled" in button:  # Telegram sends nothing for a disabled button
+                self.write(f"⚠ Knopf [{button.get('text', '')}] ist gesperrt und tut nichts.")
+                return None
             data = button.get("callback_data")
             link = _START_LINK_RE.match(str(button.get("url", "")))
             if data is None and link is not None:  # Telegram opens the bot's private chat
@@ -447,12 +554,21 @@ class _Console:
             self.write(f"({who}drückt [{button.get('text', '')}])")
             return self.api.push_callback(
                 str(data),
-                message_id=message_id,
+                message_id=found.message_id,
                 chat_id=self.chat_id,
                 user_id=self.user_id(name),
                 first_name=name,
+                ephemeral_message_id=found.ephemeral_id,
             )
         return None
+
+
+def _reader(result: dict[str, Any]) -> str:
+    """``[nur Anna] `` for an ephemeral message (only Anna sees it), else nothing."""
+    receiver = result.get("receiver_user")
+    if not isinstance(receiver, dict):
+        return ""
+    return f"[nur {receiver.get('first_name') or receiver.get('id')}] "
 
 
 def _thread_of(call: ApiCall) -> int | None:
@@ -556,6 +672,7 @@ async def run_console(
                 break
             if echo:
                 console.write("> " + line.replace("\n", "\n  "))
+            api.close_due_polls()  # a poll whose time is up closes (its update goes first)
             new_chat = console.new_chat_of(line)
             if new_chat is not None:
                 await text_first(new_chat)

@@ -5,6 +5,13 @@ with a combining stroke), as the console prints them.
 Checked as the Bot API documents them: at most 32,768 characters of text, 500 blocks (table
 rows and nested blocks count), 20 table columns, 16 levels of nesting; only the tags below;
 every tag closed. The error texts are the stand-in's own (the documentation gives none).
+
+Bot API 10.3 added rows of buttons inside the message (``InputRichBlockButtons``, the HTML
+tag ``<tg-button-row align=…>`` of 1-8 ``<tg-button type="callback_data" data=… style=…>``,
+a ``disabled`` button does nothing) and compact tables (``is_compact``; in HTML the stand-in
+takes a bare ``compact`` attribute of ``<table>`` - the documentation found names no HTML
+form). For an older server (``version``) the button tags are unknown (refused) and
+``compact`` is ignored.
 """
 
 from __future__ import annotations
@@ -13,6 +20,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
+
+from skatbot.standin.versions import API_10_3, CURRENT_API
 
 MAX_TEXT = 32_768
 MAX_BLOCKS = 500
@@ -24,6 +33,9 @@ _INLINE_TAGS = {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "cod
 _TABLE_TAGS = {"tr", "th", "td", "caption"}
 _ALLOWED = _BLOCK_TAGS | _INLINE_TAGS | _TABLE_TAGS
 _STRUCK = {"s", "strike", "del"}
+_BUTTON_STYLES = {"danger", "success", "primary", "link"}
+_BUTTON_TYPES = {"callback_data", "url"}
+MAX_ROW_BUTTONS = 8
 
 
 class RichError(ValueError):
@@ -39,10 +51,27 @@ class RCell:
 
 
 @dataclass
+class RButton:
+    """A button of a rich message's button row (Bot API 10.3)."""
+
+    text: str = ""
+    callback_data: str | None = None
+    url: str | None = None
+    style: str | None = None
+    disabled: bool = False
+
+    def label(self) -> str:
+        return f"[{self.text} ⊘]" if self.disabled else f"[{self.text}]"
+
+
+@dataclass
 class RBlock:
-    kind: str  # "heading", "paragraph", "table"
+    kind: str  # "heading", "paragraph", "table", "buttons"
     text: str = ""
     rows: list[list[RCell]] = field(default_factory=list)
+    buttons: list[RButton] = field(default_factory=list)
+    compact: bool = False
+    """A table with smaller indents (``is_compact``, Bot API 10.3)."""
 
 
 @dataclass
@@ -54,12 +83,17 @@ class RichContent:
     def tables(self) -> list[list[list[RCell]]]:
         return [b.rows for b in self.blocks if b.kind == "table"]
 
+    def button_rows(self) -> list[list[RButton]]:
+        return [b.buttons for b in self.blocks if b.kind == "buttons"]
+
     def plain(self) -> str:
         """The message as text: tables as aligned columns."""
         out: list[str] = []
         for block in self.blocks:
             if block.kind == "table":
                 out.extend(table_lines(block.rows))
+            elif block.kind == "buttons":
+                out.append(" ".join(button.label() for button in block.buttons))
             else:
                 out.append(block.text)
         return "\n".join(out)
@@ -95,8 +129,10 @@ def table_lines(rows: list[list[RCell]]) -> list[str]:
 
 
 class _Parser(HTMLParser):
-    def __init__(self) -> None:
+    def __init__(self, version: tuple[int, int] = CURRENT_API) -> None:
         super().__init__(convert_charrefs=True)
+        self.since_10_3 = version >= API_10_3
+        self.button: RButton | None = None
         self.stack: list[str] = []
         self.blocks: list[RBlock] = []
         self.block: RBlock | None = None
@@ -107,8 +143,14 @@ class _Parser(HTMLParser):
         self.depth = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag not in _ALLOWED:
+        buttons = self.since_10_3 and tag in ("tg-button-row", "tg-button")
+        if tag not in _ALLOWED and not buttons:
             raise RichError(f"can't parse rich message: unsupported tag <{tag}>")
+        if buttons:
+            self._button_start(tag, dict(attrs))
+            return
+        if self.block is not None and self.block.kind == "buttons":
+            raise RichError(f"can't parse rich message: <{tag}> inside a button row")
         if tag == "br":
             self._text("\n")
             return
@@ -121,6 +163,7 @@ class _Parser(HTMLParser):
                 raise RichError(f"can't parse rich message: <{tag}> inside a table")
             kind = "heading" if tag[0] == "h" else "table" if tag == "table" else "paragraph"
             self.block = RBlock(kind)
+            self.block.compact = tag == "table" and self.since_10_3 and "compact" in dict(attrs)
             self.count += 1
         elif tag == "tr":
             if self.block is None or self.block.kind != "table":
@@ -137,12 +180,55 @@ class _Parser(HTMLParser):
         elif tag in _STRUCK and self.cell is not None:
             self.cell.struck = True
 
+    def _button_start(self, tag: str, attrs: dict[str, str | None]) -> None:
+        self.stack.append(tag)
+        if tag == "tg-button-row":
+            if self.block is not None:
+                raise RichError("can't parse rich message: <tg-button-row> inside a block")
+            if attrs.get("align") not in (None, "left", "center", "right"):
+                raise RichError("can't parse rich message: bad button row alignment")
+            self.block = RBlock("buttons")
+            self.count += 1
+            return
+        if self.block is None or self.block.kind != "buttons" or self.button is not None:
+            raise RichError("can't parse rich message: <tg-button> outside a button row")
+        kind, style = attrs.get("type"), attrs.get("style")
+        button = RButton(style=style, disabled="disabled" in attrs)
+        if kind not in _BUTTON_TYPES and not button.disabled:
+            raise RichError("can't parse rich message: unsupported button type")
+        if kind == "callback_data":
+            button.callback_data = attrs.get("data") or ""
+            if not 1 <= len(button.callback_data.encode()) <= 64:
+                raise RichError("BUTTON_DATA_INVALID")
+        elif kind == "url":
+            button.url = attrs.get("url") or attrs.get("data") or ""
+            if not button.url:
+                raise RichError("can't parse rich message: a url button needs a url")
+        if style is not None and (
+            style not in _BUTTON_STYLES or (style == "link" and kind != "callback_data")
+        ):
+            raise RichError("can't parse rich message: bad button style")
+        self.button = button
+
+    def _button_end(self, tag: str) -> None:
+        if tag == "tg-button" and self.button is not None and self.block is not None:
+            self.block.buttons.append(self.button)
+            self.button = None
+        elif tag == "tg-button-row" and self.block is not None:
+            if not 1 <= len(self.block.buttons) <= MAX_ROW_BUTTONS:
+                raise RichError("can't parse rich message: a button row has 1-8 buttons")
+            self.blocks.append(self.block)
+            self.block = None
+
     def handle_endtag(self, tag: str) -> None:
         if tag == "br":
             return
         if not self.stack or self.stack[-1] != tag:
             raise RichError(f"can't parse rich message: unexpected end tag </{tag}>")
         self.stack.pop()
+        if tag in ("tg-button-row", "tg-button"):
+            self._button_end(tag)
+            return
         if tag in ("th", "td") and self.cell is not None and self.row is not None:
             self.row.append(self.cell)
             self.cell = None
@@ -166,6 +252,12 @@ class _Parser(HTMLParser):
                 raise RichError("can't parse rich message: text outside a block")
             return
         self.chars += len(data)
+        if self.block.kind == "buttons":
+            if self.button is not None:
+                self.button.text += data
+            elif data.strip():
+                raise RichError("can't parse rich message: text outside a button")
+            return
         if self.cell is not None:
             self.cell.text += data
         elif self.block.kind == "table":
@@ -175,8 +267,9 @@ class _Parser(HTMLParser):
             self.block.text += data
 
 
-def parse_rich(message: Any) -> RichContent:
-    """Check an ``InputRichMessage`` and read it; ``RichError`` if Telegram would refuse it."""
+def parse_rich(message: Any, version: tuple[int, int] = CURRENT_API) -> RichContent:
+    """Check an ``InputRichMessage`` and read it as a server of Bot API ``version`` would;
+    ``RichError`` if Telegram would refuse it."""
     if isinstance(message, str):
         import json
 
@@ -194,7 +287,7 @@ def parse_rich(message: Any) -> RichContent:
     html = message["html"]
     if not isinstance(html, str) or not html.strip():
         raise RichError("rich message is empty")
-    parser = _Parser()
+    parser = _Parser(version)
     parser.feed(html)
     parser.close()
     if parser.stack:

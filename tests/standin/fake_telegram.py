@@ -50,6 +50,14 @@ real group. Enforced (with Telegram's error texts):
   editMessageText with ``rich_message`` (HTML form), checked against the documented limits
   (``skatbot.standin.rich``), "message is not modified" for an identical rich edit; by default
   an older server (sendRichMessage is an unknown method, 404).
+* **Ephemeral messages** (Bot API 10.2/10.3, ``api_version``; ``skatbot.standin.ephemeral``):
+  as the console's Bot API (15 s after the receiver's tap or ephemeral command, or any time
+  from an admin bot, ``set_admins`` with the bot's id; the texts in ``docs/testing.md``), plus
+  the limits and "message is not modified" for their edits; ephemeral sends are not counted
+  by the flood control. Before 10.2 their parameters are ignored (a public message,
+  ``ignored_params``) and their methods 404; before 10.3 ``ephemeral_message_parameters``
+  is ignored, a button's ``disabled`` too (a button with nothing else is refused), and rich
+  button rows are an unsupported tag.
 * ``chat not found``, ``message to edit not found``, ``query is too old ...``, 401 for a wrong
   token, 404 for an unknown method; ``fail_next`` injects 429/5xx answers and delays;
   ``garble_next`` answers a successful call with another result (``null``); ``hold_sends``
@@ -89,6 +97,8 @@ from skatbot.standin.botapi import (
     image_size,
     parse_html,
 )
+from skatbot.standin.ephemeral import read_request
+from skatbot.standin.versions import API_10_2, API_10_3, CURRENT_API
 from tests.standin.server import STATUS_PHRASES, BotApiServer
 
 __all__ = [
@@ -122,8 +132,10 @@ MAX_INLINE_RESULTS = 50
 
 
 _SEND_METHODS = frozenset(
-    {"sendmessage", "senddocument", "sendphoto", "sendmediagroup", "sendrichmessage"}
+    {"sendmessage", "senddocument", "sendphoto", "sendmediagroup", "sendrichmessage", "sendpoll"}
 )
+_BUTTON_STYLES = frozenset({"", "default", "primary", "danger", "success"})
+"""``InlineKeyboardButton.style`` (Bot API 9.4), as the Bot API server reads it."""
 _BUTTON_ACTIONS = (
     "callback_data",
     "url",
@@ -186,6 +198,7 @@ class FakeBotApi(BotApiServer):
         inline: bool = True,
         clock: Callable[[], float] = time.monotonic,
         rich_messages: bool = False,
+        api_version: tuple[int, int] = CURRENT_API,
     ):
         """``group_limit`` sends per sliding ``group_window`` seconds are allowed in each
         group or supergroup (``None``: no flood control); ``inline`` is what getMe reports as
@@ -193,7 +206,9 @@ class FakeBotApi(BotApiServer):
         of the flood control (tests may pass a fake one). ``rich_messages`` plays a Bot API
         10.1 server (sendRichMessage, editMessageText with ``rich_message``); the default is
         an older one, which does not know them, so the bot's text form is what most tests
-        (and the recorded evenings) see."""
+        (and the recorded evenings) see. ``api_version`` plays the Bot API version for
+        ephemeral messages and the 10.3 additions (``API_10_2``: the 10.2 shape; below it no
+        ephemeral messages at all); ``clock`` also times their 15 seconds."""
         super().__init__(
             token,
             host=host,
@@ -201,6 +216,8 @@ class FakeBotApi(BotApiServer):
             first_update_id=first_update_id,
             username=BOT_USERNAME,
             rich_messages=rich_messages,
+            api_version=api_version,
+            clock=clock,
         )
         self.group_limit = group_limit
         self.group_window = group_window
@@ -399,9 +416,11 @@ class FakeBotApi(BotApiServer):
         self._no_delete_rights.add(chat_id)
 
     def _may_manage_topics(self, chat_id: int) -> bool:
+        return self._bot_is_admin(chat_id) and chat_id not in self._no_topic_rights
+
+    def _bot_is_admin(self, chat_id: int) -> bool:
         owner, admins = self._admins.get(chat_id, (None, set()))
-        admin = owner == BOT_ID or BOT_ID in admins
-        return admin and chat_id not in self._no_topic_rights
+        return owner == BOT_ID or BOT_ID in admins
 
     def fail_next(
         self,
@@ -467,6 +486,8 @@ class FakeBotApi(BotApiServer):
         against (``None`` when the call is not a group send or flood control is off)."""
         if self.group_limit is None or method.lower() not in _SEND_METHODS:
             return None
+        if self._ephemeral_send(method, params):
+            return None  # not posted to the group (whether Telegram counts it: not documented)
         try:
             chat_id = int(params.get("chat_id"))  # type: ignore[arg-type]
         except (TypeError, ValueError):
@@ -507,6 +528,13 @@ class FakeBotApi(BotApiServer):
                 fault.description or phrase,
                 {"retry_after": fault.retry_after} if fault.retry_after else None,
             )
+
+    def _ephemeral_send(self, method: str, params: JSONDict) -> bool:
+        try:
+            request = read_request(method, params, self.api_version)
+        except ApiError:
+            return False  # refused by the method itself
+        return request is not None and request.receiver_user_id is not None
 
     def _writable_chat(self, params: JSONDict) -> JSONDict:
         raw = params.get("chat_id")
@@ -560,6 +588,7 @@ class FakeBotApi(BotApiServer):
             return None
         if not isinstance(markup, dict):
             raise bad_request("can't parse reply keyboard markup JSON object")
+        markup = self._known_markup(markup)
         rows = markup.get("inline_keyboard")
         if rows is None:
             return markup
@@ -581,7 +610,10 @@ class FakeBotApi(BotApiServer):
                     raise bad_request(
                         'can\'t parse inline keyboard button: Field "text" must be of type String'
                     )
-                if not any(key in button for key in _BUTTON_ACTIONS):
+                actions = _BUTTON_ACTIONS
+                if self.api_version >= API_10_3:
+                    actions = (*_BUTTON_ACTIONS, "disabled")
+                if not any(key in button for key in actions):
                     raise bad_request(
                         "can't parse inline keyboard button: Text buttons are unallowed in the "
                         "inline keyboard"
@@ -589,6 +621,11 @@ class FakeBotApi(BotApiServer):
                 data = button.get("callback_data")
                 if data is not None and not 1 <= len(str(data).encode()) <= 64:
                     raise bad_request("BUTTON_DATA_INVALID")
+                style = button.get("style")
+                if style is not None and str(style).lower() not in _BUTTON_STYLES:
+                    raise bad_request(
+                        "can't parse inline keyboard button: invalid button style specified"
+                    )
         return markup
 
     @staticmethod
@@ -741,7 +778,10 @@ class FakeBotApi(BotApiServer):
                 raise bad_request("BOT_COMMAND_INVALID")
             if not 1 <= len(desc) <= 256:
                 raise bad_request("BOT_COMMAND_DESCRIPTION_INVALID")
-        self.commands[self._commands_key(params)] = [dict(c) for c in commands]
+            flag = cmd.get("is_ephemeral")
+            if self.api_version >= API_10_2 and flag is not None and not isinstance(flag, bool):
+                raise bad_request('field "is_ephemeral" must be of type Boolean')
+        self.commands[self._commands_key(params)] = self._known_commands(commands)
         return True
 
     def _member(self, chat_id: int, user_id: int) -> JSONDict:

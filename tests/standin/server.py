@@ -26,6 +26,8 @@ import contextlib
 import json
 import logging
 import re
+import time
+from collections.abc import Callable
 from types import TracebackType
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -37,6 +39,7 @@ from skatbot.standin.botapi import (
     bad_request,
     decode_param,
 )
+from skatbot.standin.versions import CURRENT_API
 
 __all__ = ["STATUS_PHRASES", "BotApiServer"]
 
@@ -166,9 +169,16 @@ class BotApiServer(BotApi):
         first_update_id: int = 1,
         username: str = BOT_USERNAME,
         rich_messages: bool = True,
+        api_version: tuple[int, int] = CURRENT_API,
+        clock: Callable[[], float] = time.monotonic,
     ):
         super().__init__(
-            token, first_update_id=first_update_id, username=username, rich_messages=rich_messages
+            token,
+            first_update_id=first_update_id,
+            username=username,
+            rich_messages=rich_messages,
+            api_version=api_version,
+            clock=clock,
         )
         self.url = ""
         self._host = host
