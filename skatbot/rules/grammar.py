@@ -202,6 +202,11 @@ def is_grammar_word(word: str) -> bool:
     return bool(tokens) and all(t in KNOWN_TOKENS or is_number(t) for t in tokens)
 
 
+def has_outcome(text: str | Iterable[str]) -> bool:
+    """Do the words give the game's result ("gewonnen", "v", "augen 85", "61 augen")?"""
+    return any(t in WON_WORDS or t in POINT_WORDS for t in _read_aloud(tokenize(text)))
+
+
 def suggest(word: str, vocabulary: Iterable[str]) -> str | None:
     """The closest known word, if one is close enough to be a typo."""
     matches = difflib.get_close_matches(word, list(vocabulary), n=1, cutoff=0.6)

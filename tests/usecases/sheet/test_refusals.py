@@ -80,7 +80,7 @@ async def table(chat: Harness) -> Harness:
         # /neu with 2 or 5 names, duplicate names
         ("/neu Anna Bernd", ["3 oder 4 Spieler, nicht 2"]),
         ("/neu Anna Bernd Carla Dora Emil", ["3 oder 4 Spieler, nicht 5"]),
-        ("/neu Anna Bernd anna", ["„anna“ kommt doppelt vor", "Groß-/Kleinschreibung"]),
+        ("/neu Anna Bernd anna", ["„Anna“ kommt doppelt vor", "Groß-/Kleinschreibung"]),
         ("/neu ÅSA Bernd åsa", ["kommt doppelt vor"]),
         # Kontra only under house rules
         (
