@@ -5,6 +5,7 @@ without "hand". A count that differs from the bot's is refused and changes nothi
 
 from __future__ import annotations
 
+from skatbot.rules.grammar import ABBREVIATIONS
 from tests.helpers import Bot, game_rows, ok, refused
 
 # Each phrasing that a table used and the bot refused, with the line it books and its booking.
@@ -64,3 +65,11 @@ async def test_an_announcement_without_hand_is_a_hand_game_and_says_so(bot: Bot)
         "Grand mit 1 Hand Schwarz angesagt",
         "Hand automatisch gesetzt",
     )
+
+
+async def test_hilfe_spiel_lists_every_abbreviation(bot: Bot) -> None:
+    text = await bot.text("/hilfe spiel")
+    listed = text.split("Abkürzungen:")[1].split("\n\n")[0]
+    for short, word in ABBREVIATIONS.items():
+        assert f"{short} {word}".casefold() in listed.casefold(), (short, listed)
+    assert "kreuz ohne 2 spiel 3 hand 4" in text and "gereizt bis 30" in text
