@@ -96,6 +96,19 @@ NUMBER_WORDS = {
     "elf": 11,
     "elfen": 11,
 }
+# A counted level goes up to 18 (a suit game mit 11 ouvert); matadors stop at elf.
+LEVEL_NUMBER_WORDS = {
+    **NUMBER_WORDS,
+    "zwölf": 12,
+    "zwoelf": 12,
+    "dreizehn": 13,
+    "vierzehn": 14,
+    "fünfzehn": 15,
+    "fuenfzehn": 15,
+    "sechzehn": 16,
+    "siebzehn": 17,
+    "achtzehn": 18,
+}
 BID_WORDS = {"reiz", "gereizt", "reizwert", "r"}
 BID_FILLERS = {"bis", "auf"}  # "gereizt bis 30", "reiz auf 30"; "bis 30" alone is a bid too
 POINT_WORDS = {"augen"}
@@ -189,7 +202,7 @@ KNOWN_TOKENS = frozenset(
         *BID_FILLERS,
         *COUNTED,
         *ABBREVIATIONS,
-        *NUMBER_WORDS,
+        *LEVEL_NUMBER_WORDS,
         "angesagt",
     }
 )
@@ -245,8 +258,8 @@ def _count(tokens: list[str], i: int) -> int | None:
     """The count at ``tokens[i]`` (digits or a number word), None when there is none."""
     if i >= len(tokens):
         return None
-    if tokens[i] in NUMBER_WORDS:
-        return NUMBER_WORDS[tokens[i]]
+    if tokens[i] in LEVEL_NUMBER_WORDS:
+        return LEVEL_NUMBER_WORDS[tokens[i]]
     if not is_number(tokens[i]):
         return None
     return _number(tokens, i, tokens[i - 1], "spiel 3 hand 4")
@@ -389,7 +402,7 @@ def read_fields(
                 "„angesagt“ steht allein.",
                 hint="Schreib „schneider angesagt“ oder „schwarz angesagt“.",
             )
-        elif is_number(tok) or tok in NUMBER_WORDS:
+        elif is_number(tok) or tok in LEVEL_NUMBER_WORDS:
             raise GrammarError(
                 f"Die Zahl {tok[:8]} steht ohne Bezug.",
                 hint="Meinst du „mit/ohne N“, „reiz N“ oder „augen N“?",

@@ -13,7 +13,7 @@ from skatbot.rules import Announcement, ContradictionError, GameType, GrammarErr
 from skatbot.rules.errors import RuleError
 from skatbot.rules.grammar import (
     ABBREVIATIONS,
-    NUMBER_WORDS,
+    LEVEL_NUMBER_WORDS,
     format_announcement,
     parse_announcement,
     parse_with_notes,
@@ -26,7 +26,7 @@ SHORT: dict[str, list[str]] = {}
 for short, word in ABBREVIATIONS.items():
     SHORT.setdefault(word, []).append(short)
 SPOKEN: dict[int, list[str]] = {}
-for word, n in NUMBER_WORDS.items():
+for word, n in LEVEL_NUMBER_WORDS.items():
     SPOKEN.setdefault(n, []).append(word)
 COUNTED_WORDS = {"hand": "Hand", "schneider": "Schneider", "schwarz": "Schwarz", "ouvert": "Ouvert"}
 
@@ -115,6 +115,7 @@ def test_every_phrasing_reads_back_as_the_same_game(a: Announcement, draw: st.Da
         ("grand mit einem spiel zwei hand drei schneider vier angesagt fünf g",
          "Grand mit 1 Hand Schneider angesagt gewonnen"),
         ("kreuz mit vieren gewonnen", "Kreuz mit 4 gewonnen"),
+        ("kreuz mit elfen spiel zwölf hand dreizehn g", "Kreuz mit 11 Hand gewonnen"),
         ("pik ohne einem h g", "Pik ohne 1 Hand gewonnen"),
         ("herz mit dreien schn g", "Herz mit 3 Schneider gewonnen"),
         ("gr o1 h g", "Grand ohne 1 Hand gewonnen"),
