@@ -6,6 +6,7 @@ without "hand". A count that differs from the bot's is refused and changes nothi
 from __future__ import annotations
 
 from skatbot.rules.grammar import ABBREVIATIONS
+from tests.handlers.test_edits import CHAT, edit, post
 from tests.helpers import Bot, game_rows, ok, refused
 
 # Each phrasing that a table used and the bot refused, with the line it books and its booking.
@@ -50,6 +51,18 @@ async def test_korrigieren_spiel_n(bot: Bot) -> None:
     await ok(bot, "/spiel Anna grand mit 1 gewonnen")
     await ok(bot, "/spiel Bernd herz mit 2 verloren")
     await ok(bot, "/korrigieren Spiel 2 Bernd herz mit 2 gewonnen", "Spiel 2 korrigiert", "+30")
+
+
+async def test_an_edited_korrigieren_spiel_n_corrects_again(bot: Bot) -> None:
+    await ok(bot, "/neu Anna Bernd Carla", chat_id=CHAT)
+    await ok(bot, "/spiel Anna grand mit 1 gewonnen", chat_id=CHAT)
+    await ok(bot, "/spiel Bernd herz mit 2 verloren", chat_id=CHAT)
+    message_id, answers = await post(bot, "/korrigieren Spiel 2 Bernd herz mit 2 gewonnen")
+    assert "Spiel 2 korrigiert" in "\n".join(a.text for a in answers)
+    _, answers = await edit(bot, message_id, "/korrigieren Spiel 2 Bernd herz mit 3 gewonnen")
+    text = "\n".join(a.text for a in answers)
+    assert "Herz mit 3" in text and "+40" in text, text
+    assert not any(a.refusal for a in answers), text
 
 
 async def test_wert_without_a_result_shows_both_bookings(bot: Bot) -> None:
