@@ -1,7 +1,7 @@
 """Game value, outcome and booking of one game by the ISkO (2.4-2.5, 3.6, 5.x).
 
 ``RULES`` states each inference between the announced levels once (ouvert implies hand and
-announcements, Schwarz announced implies Schneider announced, ...); ``implied`` applies them
+announcements, Schwarz announced implies Schneider announced, an announcement implies hand ...); ``implied`` applies them
 without raising, for ``normalize`` and for the button builder alike. ``normalize`` applies the
 inferences and refuses impossible games; ``evaluate`` decides won/lost, Schneider/Schwarz,
 overbid and the value, and explains the computation in German.
@@ -76,14 +76,11 @@ RULES: tuple[Rule, ...] = (
         note="Schwarz angesagt schließt Schneider angesagt ein.",
     ),
     Rule("schwarz", "schneider"),
+    # Only a Hand game can announce (ISkO 2.4.3): an announcement without "hand" is one.
     Rule(
         "schneider_announced",
         "hand",
-        automatic=False,
-        refusal=(
-            "Schneider oder Schwarz ansagen geht nur beim Handspiel.",
-            "Schreib „hand“ dazu.",
-        ),
+        note="Angesagt wird nur beim Handspiel – Hand automatisch gesetzt.",
     ),
     Rule(
         "re",
@@ -154,8 +151,8 @@ def implied(game: GameType | None, levels: Iterable[Level]) -> frozenset[Level]:
 
 def required(game: GameType | None, level: Level) -> frozenset[Level]:
     """The levels that must be set before ``level`` can be: what it or what it implies
-    cannot be announced without, and it does not set itself. Schneider angesagt and Schwarz
-    angesagt need Hand, Re needs Kontra; ouvert needs nothing (it sets Hand)."""
+    cannot be announced without, and it does not set itself. Re needs Kontra; ouvert,
+    Schneider angesagt and Schwarz angesagt need nothing (they set Hand)."""
     closure = {level} | implied(game, {level})
     needs = {
         r.consequence
@@ -333,7 +330,6 @@ def _check_trump_game(a: Announcement, notes: list[str]) -> tuple[Announcement, 
             hint=f"Erlaubt: {_matador_range(game)}.",
         )
     a, inferred = _infer(a)
-    _refuse_without(a, "schneider_announced")
     return a, notes + inferred
 
 

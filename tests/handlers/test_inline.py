@@ -72,9 +72,10 @@ async def test_the_value_and_the_wert_breakdown(bot: Bot, monkeypatch: pytest.Mo
     assert article["description"] == "Grand ohne 1, Spiel 2, Hand 3 → 3 × 24 = 72"
     content = article["input_message_content"]
     assert content["parse_mode"] == "HTML"
-    # the message is exactly what /wert answers
-    wert = await bot.say("/wert grand ohne 1 hand gewonnen", chat_id=-1005)
+    # the message is exactly what /wert answers: without a result, both bookings
+    wert = await bot.say("/wert grand ohne 1 hand", chat_id=-1005)
     assert content["message_text"] == wert[0].html
+    assert "Buchung gewonnen: +72 · verloren: −2 × 72 = −144" in wert[0].html
     assert units  # the observer sees the units of a command
     assert str(params["inline_query_id"]).startswith("iq")
     assert stored(bot) == (0, 0, 0)  # nothing stored (/wert stores nothing either)

@@ -30,12 +30,14 @@ def test_examples() -> None:
         "schwarz_announced",
     }
     assert implied(GameType.NULL, {"ouvert"}) == frozenset()  # Null ouvert is no Hand game
-    assert implied(GameType.KREUZ, {"schwarz_announced"}) == {"schneider_announced"}
+    # An announcement is only made in a Hand game: it sets Hand, as ouvert does.
+    assert implied(GameType.KREUZ, {"schwarz_announced"}) == {"schneider_announced", "hand"}
+    assert implied(GameType.KREUZ, {"schneider_announced"}) == {"hand"}
     assert implied(GameType.KREUZ, {"schwarz"}) == {"schneider"}
     assert implied(None, {"ouvert"}) == frozenset()  # no game chosen: ouvert may still be Null
     assert implied(GameType.PIK, {"hand", "kontra"}) == frozenset()
-    assert required(GameType.HERZ, "schneider_announced") == {"hand"}
-    assert required(GameType.HERZ, "schwarz_announced") == {"hand"}
+    assert required(GameType.HERZ, "schneider_announced") == frozenset()  # it sets Hand
+    assert required(GameType.HERZ, "schwarz_announced") == frozenset()
     assert required(GameType.HERZ, "ouvert") == frozenset()  # it sets Hand itself
     assert required(GameType.HERZ, "re") == {"kontra"}
     assert dependents(GameType.HERZ, "hand") == {

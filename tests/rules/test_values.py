@@ -288,18 +288,21 @@ def test_result_missing_refused() -> None:
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "same"),
     [
-        "kreuz mit 1 schneider angesagt gewonnen",
-        "kreuz mit 1 sa gewonnen",
-        "grand ohne 2 schwarz angesagt gewonnen",
-        "grand ohne 2 swa verloren",
+        ("kreuz mit 1 schneider angesagt gewonnen", "kreuz mit 1 hand schneider angesagt gewonnen"),
+        ("kreuz mit 1 sa gewonnen", "kreuz mit 1 hand sa gewonnen"),
+        ("grand ohne 2 schwarz angesagt gewonnen", "grand ohne 2 hand swa gewonnen"),
+        ("grand ohne 2 swa verloren", "grand ohne 2 hand swa verloren"),
     ],
 )
-def test_announcing_needs_hand(text: str) -> None:
-    with pytest.raises(RuleError, match="Handspiel") as exc:
-        ev(text)
-    assert "hand" in exc.value.hint
+def test_announcing_implies_hand_and_says_so(text: str, same: str) -> None:
+    """Only a Hand game announces: the announcement sets Hand, as ouvert does, with a note."""
+    a, notes = parse_with_notes(text)
+    assert a.hand
+    assert a == parse_with_notes(same)[0]
+    assert any("Hand automatisch" in n for n in notes)
+    assert ev(text).value == ev(same).value
 
 
 def test_schwarz_announced_implies_schneider_announced() -> None:

@@ -216,6 +216,36 @@ def spellings(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+# What a name's parts are joined by; typed names are matched without them ("hans peter",
+# "hanspeter" and "HANS-PETER" are Hans-Peter).
+_JOINERS = re.compile(r"[\s\-‐‑–]+")
+
+
+def compact(text: str) -> str:
+    """``text`` without the spaces and hyphens between a name's parts."""
+    return _JOINERS.sub("", text)
+
+
+def name_parts(name: str) -> int:
+    """How many words a name may be typed as ("Hans-Peter": "hans peter", 2)."""
+    return len([p for p in _JOINERS.split(name) if p]) or 1
+
+
+def as_written(name: str) -> str:
+    """A name typed all in small letters, capitalised as a table writes it on its list
+    ("anna" → "Anna", "hans-peter" → "Hans-Peter", "peter m." → "Peter M."); a name with
+    any capital letter stays as it was typed ("van der Berg", "McLeod")."""
+    if name != name.lower() or name == name.upper():
+        return name
+    out: list[str] = []
+    start = True
+    for ch in name:
+        big = ch.upper()
+        out.append(big if start and len(big) == 1 else ch)
+        start = _JOINERS.fullmatch(ch) is not None
+    return "".join(out)
+
+
 class _Table:
     """The names of a table as :func:`_hits` compares them: folded at once, their plain
     spellings only when an exact match fails, and then once per lookup."""
@@ -227,6 +257,10 @@ class _Table:
     def keys(self) -> tuple[frozenset[str], ...]:
         return tuple(spellings(n) for n in self.folded)
 
+    @functools.cached_property
+    def compact_keys(self) -> tuple[frozenset[str], ...]:
+        return tuple(frozenset(compact(k) for k in keys) for keys in self.keys)
+
     @classmethod
     def of(cls, names: Sequence[str]) -> _Table:
         return cls(names)
@@ -235,7 +269,9 @@ class _Table:
 def _hits(typed: str, table: _Table) -> list[int]:
     """The seats ``typed`` may name, from the first step that finds any: the exact name; the
     name written without diacritics (``juergen``/``jurgen`` → Jürgen, ``lukasz`` → Łukasz); a
-    beginning of either. Case-insensitive; trailing punctuation (``Anna:``) is ignored."""
+    beginning of either; the whole name without its spaces and hyphens (``hans peter``,
+    ``hanspeter`` → Hans-Peter). Case-insensitive; trailing punctuation (``Anna:``) is
+    ignored."""
     key = " ".join(folded(typed).lstrip("@").split())
     if key in table.folded:  # exact, even a name that ends in a dot
         return [table.folded.index(key)]
@@ -248,13 +284,19 @@ def _hits(typed: str, table: _Table) -> list[int]:
     exact = [i for i, keys in enumerate(table.keys) if typed_keys & keys]
     if exact:
         return exact
+    # The whole name without its spaces and hyphens; a beginning only as typed, so that
+    # "karl h" stays Karl-Heinz with Hand rather than the beginning of "karlheinz".
+    typed_compact = {compact(k) for k in typed_keys}
+    joined = [i for i, keys in enumerate(table.compact_keys) if typed_compact & keys]
+    if joined:
+        return joined
     return [i for i, keys in enumerate(table.keys) if any(k.startswith(key) for k in keys)]
 
 
 def match_words(words: Sequence[str], names: Sequence[str]) -> tuple[list[int], int]:
     """(candidate seats, words used) of the longest run of leading words that names anyone
     (exactly, without diacritics, or as a beginning); ``([], 0)`` when none does."""
-    longest = max((len(n.split()) for n in names), default=1)
+    longest = max((name_parts(n) for n in names), default=1)
     table = _Table.of(names)
     for used in range(min(len(words), longest), 0, -1):
         hits = _hits(" ".join(words[:used]), table)

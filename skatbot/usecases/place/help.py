@@ -39,8 +39,9 @@ Namen mit Leerzeichen: /neu "Anna Maria" Bernd Carla oder mit Komma: /neu Anna M
 <b>Spielansage</b> (Reihenfolge egal, groß/klein egal):
 Spiel: karo herz pik kreuz grand null (auch schellen rot grün eichel)
 Spitzen: mit 2 · ohne 1 · m2 · o1
-Stufen: hand · schneider · schneider angesagt (sa) · schwarz · schwarz angesagt (swa) · ouvert
-Reizwert: reiz 30 · r30
+Stufen: hand (h) · schneider (schn) · schneider angesagt (sa) · schwarz (schw) · schwarz angesagt (swa) · ouvert (ouv)
+Mitzählen: kreuz ohne 2 spiel 3 hand 4 – ich rechne nach
+Reizwert: reiz 30 · gereizt bis 30 · r30
 Ergebnis: gewonnen / g / + · verloren / v / - · oder augen 85
 Beispiele:
 /spiel an kreuz mit 2 r36 g
@@ -206,24 +207,32 @@ Am schnellsten: /spiel ohne Worte öffnet die Knöpfe (Spieler, Spiel, Spitzen, 
 Ergebnis, Eintragen). Oder per Text: /spiel NAME ANSAGE – Reihenfolge und groß/klein egal.
 
 <b>Name</b>: der Anfang reicht, wenn er eindeutig ist (an → Anna); ohne Umlaute und
-  Akzente geht auch (juergen → Jürgen, lukasz → Łukasz), ein „:“ dahinter stört nicht.
+  Akzente geht auch (juergen → Jürgen, lukasz → Łukasz), ein „:“ dahinter stört nicht;
+  Bindestrich, Leerzeichen, groß/klein egal (hans peter → Hans-Peter).
 <b>Spiel</b>: karo · herz · pik · kreuz · grand · null
   auch deutsches Blatt: schellen = karo · rot = herz · grün/gruen = pik · eichel = kreuz
-<b>Spitzen</b> (nicht beim Null): mit 2 · ohne 1 · auch mit2 · m2 · o1 · mit zwei
-  Farbspiel 1 bis 11, Grand 1 bis 4
+<b>Spitzen</b> (nicht beim Null): mit 2 · ohne 1 · auch mit2 · m2 · o1 · mit zwei ·
+  mit vieren · ohne einem – Farbspiel 1 bis 11, Grand 1 bis 4
 <b>Stufen</b>: hand · schneider · schwarz · ouvert (auch offen)
-  schneider angesagt (sa) · schwarz angesagt (swa) – ansagen geht nur mit hand
+  schneider angesagt (sa) · schwarz angesagt (swa) – angesagt ist immer Hand
   ouvert im Farbspiel/Grand ist immer Hand mit Schneider und Schwarz angesagt
   Null: nur hand und ouvert (Null 23 · Hand 35 · ouvert 46 · ouvert Hand 59)
-<b>Reizwert</b> (freiwillig): reiz 30 · gereizt 30 · r30 – zu hoch gereizt = überreizt
+<b>Mitzählen</b> wie am Tisch: kreuz ohne 2 spiel 3 hand 4 · schneider 4 angesagt 5
+  – ich rechne nach; zählt ihr anders, sage ich es und trage nichts ein.
+<b>Reizwert</b> (freiwillig): reiz 30 · gereizt 30 · gereizt bis 30 · bis 30 · reizwert 30 ·
+  r30 – zu hoch gereizt = überreizt
 <b>Ergebnis</b>: gewonnen · gew · g · + oder verloren · verl · v · -
   (Punkte und Kommas vom Handy stören nicht: „gew.“, „g!“)
-  oder augen 85 (Augen des Alleinspielers; ab 61 gewonnen, ab 90 Schneider)
+  oder augen 85 · 85 augen (Augen des Alleinspielers; ab 61 gewonnen, ab 90 Schneider)
+<b>Abkürzungen</b>: gr Grand · kr Kreuz · pi Pik · he Herz · ka Karo · nu Null ·
+  h Hand · schn Schneider · schw Schwarz · ang angesagt · ouv ouvert · sp Spiel
 <b>Hausregeln</b>: zusätzlich kontra · re
 <b>Eingepasst</b>: /eingepasst oder /spiel passe
 
 <b>Beispiele</b>
 /spiel anna grand ohne 1 hand gewonnen → 72
+/spiel anna kreuz ohne 2 spiel 3 hand 4 gewonnen → 48
+/spiel bernd gr m1 h schn g → 96
 /spiel bernd kreuz mit 2 r36 g → 36
 /spiel carla herz ohne 3 augen 92 → Schneider, 50
 /spiel an null ouvert hand verloren → −118
@@ -231,7 +240,10 @@ Ergebnis, Eintragen). Oder per Text: /spiel NAME ANSAGE – Reihenfolge und gro�
 /spiel ca eichel ohne 2 swa hand g → Schwarz angesagt, 96
 /spiel anna karo mit 1 reiz 30 g → überreizt, −72
 
-<b>Danach</b>: /korrigieren 7 Anna kreuz mit 2 gewonnen · /storno 7 – oder die Knöpfe
+<b>Nur rechnen</b>: /wert kreuz mit 2 – ohne Ergebnis beide Buchungen (gewonnen, verloren)
+
+<b>Danach</b>: /korrigieren 7 Anna kreuz mit 2 gewonnen (auch /korrigieren Spiel 7 …) ·
+/storno 7 – oder die Knöpfe
 unter der Buchung (Korrigieren, Stornieren, Stand). Falscher Geber in Spiel 7:
 /korrigieren 7 geber Carla (auch zusammen mit dem Spiel: … gewonnen geber Carla).
 /geber NAME legt nur den nächsten Geber fest."""

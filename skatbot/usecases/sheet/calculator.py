@@ -3,9 +3,10 @@ database, no Telegram types (``handlers/inline.py`` turns the calculation into a
 result). Both compute a game without booking it, so ``/wert`` works at every place.
 
 What the inline result sends is what ``/wert`` answers (``texts.wert_text``). Without a result word
-("gewonnen", "verloren", "augen N") the game counts as won, so the title shows the plain
-value. A refusal (unknown word, impossible game) and an empty query are answered with one
-result too, carrying the German hint.
+("gewonnen", "verloren", "augen N") a calculator needs only the game: the answer shows both
+bookings, won and lost, and the inline title the plain value. A refusal (unknown word,
+impossible game) and an empty query are answered with one result too, carrying the German
+hint.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from html import escape
 
 from skatbot.rules.errors import RuleError
 from skatbot.rules.game import Announcement
-from skatbot.rules.grammar import POINT_WORDS, WON_WORDS, parse_with_notes, tokenize
+from skatbot.rules.grammar import has_outcome, parse_with_notes
 from skatbot.rules.value import evaluate
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import texts
@@ -29,22 +30,29 @@ MAX_QUERY_WORDS = 40  # Telegram sends at most 256 characters; a game needs a do
 
 @dataclass(frozen=True)
 class Evaluate:
-    """/wert GAME: the game as read, and what the parser noted."""
+    """/wert GAME: the game as read, and what the parser noted; ``lost``: given without a
+    result, the game read as won (``announcement``) and as lost."""
 
     announcement: Announcement
     notes: tuple[str, ...] = ()
+    lost: Announcement | None = None
 
 
 def parse_wert(cmd: Command) -> Evaluate:
     if not cmd.args:
         raise RuleError("Welches Spiel?", hint="Z. B. /wert grand ohne 1 hand gewonnen")
-    announcement, notes = parse_with_notes(cmd.args)
-    return Evaluate(announcement, notes)
+    if has_outcome(cmd.args):
+        announcement, notes = parse_with_notes(cmd.args)
+        return Evaluate(announcement, notes)
+    won, notes = parse_with_notes([*cmd.args, "gewonnen"])
+    lost, _ = parse_with_notes([*cmd.args, "verloren"])
+    return Evaluate(won, notes, lost)
 
 
 def wert(session: Session, place: Place, request: Evaluate) -> GameValue:
-    """/wert: compute a game without booking it."""
-    return GameValue(evaluate(request.announcement), request.notes)
+    """/wert: compute a game without booking it (without a result: won and lost)."""
+    lost = evaluate(request.lost) if request.lost is not None else None
+    return GameValue(evaluate(request.announcement), request.notes, lost)
 
 
 @dataclass(frozen=True)
@@ -94,10 +102,10 @@ def calculate(query: str, bot_username: str = "") -> Calculation:
         err = RuleError("Das sind zu viele Wörter.", hint=f"Nur das Spiel, z. B. {EXAMPLE}")
         return refusal(err, bot_username)
     try:
-        tokens = tokenize(words)
-        assumed = not any(t in WON_WORDS or t in POINT_WORDS for t in tokens)
+        assumed = not has_outcome(words)
         announcement, notes = parse_with_notes([*words, "gewonnen"] if assumed else words)
         r = evaluate(announcement)
+        lost = evaluate(parse_with_notes([*words, "verloren"])[0]) if assumed else None
     except RuleError as err:
         return refusal(err, bot_username)
     label = texts.game_label(r)
@@ -106,4 +114,5 @@ def calculate(query: str, bot_username: str = "") -> Calculation:
     else:
         outcome = "gewonnen" if r.won else ("verloren, überreizt" if r.overbid else "verloren")
         title = f"{label}, {outcome} → {texts.signed(r.score)}"
-    return Calculation(title=title, description=r.breakdown, message=wert_text(r, notes))
+    message = wert_text(r, notes, lost)
+    return Calculation(title=title, description=r.breakdown, message=message)

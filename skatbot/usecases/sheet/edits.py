@@ -16,7 +16,12 @@ from skatbot.storage import lists as lists_store
 from skatbot.storage import message_links
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import Command, Edit, Reply
-from skatbot.usecases.sheet.list_changes import correction_fields, unchanged, write_correction
+from skatbot.usecases.sheet.list_changes import (
+    correction_fields,
+    unchanged,
+    without_number_prefix,
+    write_correction,
+)
 
 NOT_APPLIED = "Bearbeitung nicht übernommen:"
 
@@ -27,8 +32,8 @@ def apply_edit(
     """Correct what the edited message booked: what to send, the text to record, and the
     message's link when the reply is a new message answering it (to be recorded once sent)."""
     assert cmd.source_message_id is not None
-    words = list(cmd.args)
-    typed = f"/{name} {' '.join(words)}".rstrip()
+    words = list(without_number_prefix(cmd.args) if name == "korrigieren" else cmd.args)
+    typed = f"/{name} {' '.join(cmd.args)}".rstrip()
     link, loaded, entry = _edited_entry(session, cmd, name, words, typed)
     nr = entry.nr
     assert nr is not None

@@ -96,8 +96,19 @@ def parse_pass(cmd: Command) -> PassRound:
     return PassRound()
 
 
+# The word a table may put before a game's number: "/korrigieren Spiel 7 …".
+NUMBER_PREFIXES = {"spiel", "nr", "nr.", "nummer"}
+
+
+def without_number_prefix(words: tuple[str, ...]) -> tuple[str, ...]:
+    """``words`` without a "Spiel" before the game's number ("Spiel 7 Anna …" → "7 Anna …")."""
+    if len(words) > 1 and words[0].casefold() in NUMBER_PREFIXES and is_number(words[1]):
+        return words[1:]
+    return words
+
+
 def parse_korrigieren(cmd: Command) -> Correct:
-    return Correct(cmd.args, cmd.text)
+    return Correct(without_number_prefix(cmd.args), cmd.text)
 
 
 def parse_storno(cmd: Command) -> Cancel:

@@ -23,6 +23,7 @@ from skatbot.storage.unit import Session
 from skatbot.usecases.common import keyboards, texts
 from skatbot.usecases.common.names import (
     Reading,
+    as_written,
     check_unique,
     clean_name,
     neu_line,
@@ -119,7 +120,7 @@ def reading_tap(session: Session, place: Place, request: TableChosen | StaleRead
 
 
 def _checked_table(raw: list[str], dealer_name: str | None) -> tuple[list[str], int]:
-    names = [clean_name(p) for p in raw]
+    names = [as_written(clean_name(p)) for p in raw]
     if not 3 <= len(names) <= 4:
         hint = "In Sitzreihenfolge: /neu Anna Bernd Carla [Dora] [geber NAME]"
         if len(names) > 4:

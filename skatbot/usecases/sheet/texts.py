@@ -58,6 +58,7 @@ class GameValue:
 
     result: GameResult
     notes: tuple[str, ...] = ()
+    lost: GameResult | None = None  # given without a result: ``result`` won, this lost
 
 
 @wording.reply_of.register
@@ -108,11 +109,14 @@ def _(result: SeriesLengthSet) -> Reply:
 
 @wording.reply_of.register
 def _(result: GameValue) -> Reply:
-    return Reply(wert_text(result.result, result.notes))
+    return Reply(wert_text(result.result, result.notes, result.lost))
 
 
-def wert_text(r: GameResult, notes: tuple[str, ...] = ()) -> str:
-    """What /wert answers for an evaluated game (also the inline calculator's message)."""
+def wert_text(r: GameResult, notes: tuple[str, ...] = (), lost: GameResult | None = None) -> str:
+    """What /wert answers for an evaluated game (also the inline calculator's message); with
+    ``lost`` (no result was given) both bookings, ``r`` being the game won."""
+    if lost is not None:
+        return _both_bookings(r, lost, notes)
     outcome = "gewonnen" if r.won else ("verloren, überreizt" if r.overbid else "verloren")
     lines = [f"🧮 <b>{escape(texts.game_label(r))}</b> – {outcome}"]
     lines.extend(f"ℹ️ {escape(n)}" for n in notes)
@@ -120,4 +124,17 @@ def wert_text(r: GameResult, notes: tuple[str, ...] = ()) -> str:
     if not r.won and texts.loss_reason(r):
         lines.append(f"❌ verloren: {escape(texts.loss_reason(r))}.")
     lines.append(f"Buchung: {r.booking} · nicht eingetragen")
+    return "\n".join(lines)
+
+
+def _both_bookings(won: GameResult, lost: GameResult, notes: tuple[str, ...]) -> str:
+    """/wert without a result: the value, and what winning and losing the game books."""
+    lines = [f"🧮 <b>{escape(texts.game_label(won))}</b>"]
+    lines.extend(f"ℹ️ {escape(n)}" for n in notes)
+    lines.append(won.breakdown)
+    if won.won:
+        lines.append(f"Buchung gewonnen: {won.booking} · verloren: {lost.booking}")
+    else:  # overbid: lost however it is played
+        lines.append(f"❌ überreizt – immer verloren: {won.booking}")
+    lines[-1] += " · nicht eingetragen"
     return "\n".join(lines)

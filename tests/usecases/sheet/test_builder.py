@@ -141,16 +141,16 @@ async def test_illegal_combinations_are_unreachable(chat: Harness) -> None:
     assert "mit 11" in labels(phone.msg) and "mit 12" not in labels(phone.msg)
     await phone.tap("↩ zurück")
     await phone.tap("mit 2")
-    # no Schneider angesagt without Hand
-    assert "Schneider angesagt" not in labels(phone.msg)
-    assert "Schwarz angesagt" not in labels(phone.msg)
-    await phone.tap("Hand")
-    assert "Schneider angesagt" in labels(phone.msg)
+    # Schneider angesagt sets Hand, as ouvert does (only a Hand game announces)
+    await phone.tap("Schneider angesagt")
+    assert {"✓ Hand", "✓ Schneider angesagt"} <= set(labels(phone.msg))
+    await phone.tap("✓ Schneider angesagt")
     await phone.tap("Schwarz angesagt")  # implies Schneider angesagt
     assert "✓ Schneider angesagt" in labels(phone.msg)
     await phone.tap("✓ Hand")  # Hand off takes the announcements with it
-    assert "Schneider angesagt" not in labels(phone.msg)
+    assert "✓ Schneider angesagt" not in labels(phone.msg)
     assert "✓ Schwarz angesagt" not in labels(phone.msg)
+    assert "✓ Hand" not in labels(phone.msg)
     await phone.tap("Ouvert")  # ouvert sets Hand, Schneider and Schwarz angesagt
     assert {"✓ Hand", "✓ Ouvert", "✓ Schneider angesagt", "✓ Schwarz angesagt"} <= set(
         labels(phone.msg)

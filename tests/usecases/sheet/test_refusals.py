@@ -55,8 +55,8 @@ async def table(chat: Harness) -> Harness:
         ("/spiel Anna kreuz gewonnen", ["Bei Kreuz fehlen die Spitzen", "mit 1"]),
         # matadors at null
         ("/spiel Anna null mit 2 gewonnen", ["Null hat keine Spitzen"]),
-        # Schneider announced without hand
-        ("/spiel Anna kreuz mit 1 schneider angesagt gewonnen", ["nur beim Handspiel", "hand"]),
+        # a level counted aloud other than the rules count it: both named
+        ("/spiel Anna kreuz ohne 2 spiel 3 hand 5 gewonnen", ["„hand 5“", "ich rechne Hand 4"]),
         # contradictions
         (
             "/spiel Anna kreuz mit 1 gewonnen augen 50",
@@ -80,7 +80,7 @@ async def table(chat: Harness) -> Harness:
         # /neu with 2 or 5 names, duplicate names
         ("/neu Anna Bernd", ["3 oder 4 Spieler, nicht 2"]),
         ("/neu Anna Bernd Carla Dora Emil", ["3 oder 4 Spieler, nicht 5"]),
-        ("/neu Anna Bernd anna", ["„anna“ kommt doppelt vor", "Groß-/Kleinschreibung"]),
+        ("/neu Anna Bernd anna", ["„Anna“ kommt doppelt vor", "Groß-/Kleinschreibung"]),
         ("/neu ÅSA Bernd åsa", ["kommt doppelt vor"]),
         # Kontra only under house rules
         (
@@ -106,7 +106,7 @@ async def table(chat: Harness) -> Harness:
         ("/korrigieren 1", ["Wie lautet das richtige Spiel?", "/korrigieren 1"]),
         # Schwarz is about tricks: card points must be 0 or 120
         ("/spiel Anna grand mit 1 schwarz augen 100", ["Schwarz passt nicht zu 100 Augen"]),
-        ("/spiel Anna grand mit 1 schwarz angesagt gewonnen", ["nur beim Handspiel"]),
+        ("/spiel Anna grand mit 1 spiel 3 gewonnen", ["„spiel 3“", "ich rechne Spiel 2"]),
         # unknown dealer
         ("/geber Zoe", ["„Zoe“ spielt in dieser Liste nicht mit"]),
         ("/geber", ["Wer gibt als Nächstes?"]),
