@@ -352,7 +352,7 @@ class Harness:
             args=(data,),
             text=data,
             message_id=msg.message_id,
-            is_admin=admin and route.name == "builder",
+            is_admin=admin and (route.name == "builder" or route.asks_admin),
             thread_id=msg.thread_id,
             telegram_chat_id=msg.chat_id,
             is_forum=msg.chat_id in self.forums,
