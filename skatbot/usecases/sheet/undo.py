@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from skatbot.rules.errors import RuleError
-from skatbot.rules.sheet import PLAYS, LogRow, RowKind, Sheet, latest_change, undone_ids
+from skatbot.rules.sheet import LogRow, RowKind, Sheet, latest_change, undone_ids
 from skatbot.storage import lists as lists_store
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import keyboards, texts
@@ -77,7 +77,7 @@ def describe(sheet: Sheet, row: LogRow) -> str:
     von Spiel 2" (HTML)."""
     if row.kind is RowKind.CANCEL and row.target is not None:
         _, title = _title(sheet, row.target)
-        return f"das Streichen von <s>{title}</s>" if title else "ein Streichen"
+        return f"das Streichen eines Spiels ({title})" if title else "ein Streichen"
     nr, title = _title(sheet, row.id)
     if row.target is not None:
         return f"die Korrektur von Spiel {nr}" if nr else "eine Korrektur"
@@ -160,20 +160,21 @@ def _plain(html: str) -> str:
 def _take_back(
     session: Session, place: Place, loaded: lists_store.LoadedList, row: LogRow
 ) -> Reply:
-    before = loaded.sheet
-    what = describe(before, row)
+    """Append the undo row of change ``row`` and word what the list is now."""
+    what = describe(loaded.sheet, row)
     undo = {"kind": RowKind.UNDO, "target": row.id}
     booked = book(session, place, loaded, row=undo, keys=Keys.HEALTH)
     after = booked.after
-    lines = [f"↩️ Zurückgenommen: {what}."]
-    if row.kind is RowKind.CANCEL and row.target is not None:
+    if row.target is None:  # a booking
+        lines = [f"↩️ Zurückgenommen: {what}.", "Das Spiel ist von der Liste genommen."]
+    else:  # the game the strike or correction was about, as it is again
         nr, title = _title(after, row.target)
-        lines.append(f"Spiel {nr} zählt wieder: {title}.")
-    elif row.kind in PLAYS and row.target is not None:
-        nr, title = _title(after, row.target)
-        lines.append(f"Spiel {nr} gilt wieder wie vorher: {title}.")
-    else:
-        lines.append("Das Spiel ist von der Liste genommen.")
+        if row.kind is RowKind.CANCEL:
+            lines = [f"↩️ Zurückgenommen: das Streichen von Spiel {nr}."]
+            lines.append(f"Spiel {nr} zählt wieder: {title}.")
+        else:
+            lines = [f"↩️ Zurückgenommen: {what}."]
+            lines.append(f"Spiel {nr} gilt wieder wie vorher: {title}.")
     lines.append(f"Stand: {texts.standings_line(after, loaded.lst.seed)}")
     lines.append(texts.progress(after))
     lines.append(f"👉 Noch eine Änderung zurück: {COMMAND}")
