@@ -6,7 +6,7 @@ A command for another bot stays unanswered (the rule for groups)."""
 from __future__ import annotations
 
 from skatbot.handlers.routes import ROUTES, commands
-from skatbot.usecases.place.typos import SYNONYMS
+from skatbot.usecases.place.typos import SYNONYMS, unknown_command_text
 from tests.helpers import Bot, ok, refused
 
 NAMES = [r.name for r in commands(ROUTES)]
@@ -47,7 +47,10 @@ async def test_every_synonym_gets_the_command_it_means(bot: Bot) -> None:
 
 async def test_the_messages_that_went_unanswered(bot: Bot) -> None:
     await refused(bot, "/hallo", "Hallo", "/hilfe")
-    await refused(bot, "/unterschreiben", "/abschluss" if "unterschreiben" not in NAMES else "")
+    if "unterschreiben" in NAMES:  # the signature's own command: its synonyms lead there
+        await refused(bot, "/unterschrift", "Meintest du /unterschreiben?")
+    else:
+        await refused(bot, "/unterschreiben", "Meintest du /abschluss?")
     await refused(bot, "/wiederherstellen 1", "Meintest du /rueckgaengig?")
     await refused(bot, "/stornieren 3", "Meintest du /storno 3?", "👉 /storno 3")
     text = await refused(bot, "/punkte", "Meintest du /stand?")
@@ -68,3 +71,11 @@ async def test_the_rule_for_other_bots_stays(bot: Bot) -> None:
     assert await bot.say("/stornieren@otherbot 3") == []
     assert await bot.say("/hallo@otherbot") == []
     assert await bot.say("/kick Anna") == []  # neither meaning nor near ours: another bot's
+
+
+def test_the_signature_goes_to_its_own_command_once_there_is_one() -> None:
+    without = unknown_command_text("/unterschreiben", ["abschluss", "hilfe"], addressed=False)
+    assert without is not None and "Meintest du /abschluss?" in without
+    ours = ["unterschreiben", "abschluss", "hilfe"]
+    found = unknown_command_text("/unterschrift", ours, addressed=False)
+    assert found is not None and "Meintest du /unterschreiben?" in found
