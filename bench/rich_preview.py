@@ -72,7 +72,7 @@ async def main(out: Path) -> None:
             await say(f"/spiel {NAMES[(i + 1 + i % 3) % 4]} {GAMES[i % len(GAMES)]}")
         for nr in (3, 17, 30, 44):
             await say(f"/korrigieren {nr} {NAMES[(nr + nr % 3) % 4]} grand mit 2 gewonnen")
-        await say("/storno 20")
+        await say("/storno 20 ja")
         await say(f"/spiel {NAMES[2]} grand ohne 2 gewonnen")
         out.mkdir(parents=True, exist_ok=True)
         for command, name in (("/liste alle", "liste"), ("/stand", "stand")):

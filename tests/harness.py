@@ -39,7 +39,7 @@ from skatbot.handlers.outbox.rich import RichRefusals
 from skatbot.handlers.outbox.target import Target
 from skatbot.handlers.routes import ROUTES, Kind, Route
 from skatbot.handlers.runtime import STALE_BUTTON, effect, once, replies_of, words_of
-from skatbot.handlers.typos import unknown_answer
+from skatbot.handlers.typos import spelled_route, unknown_answer
 from skatbot.rules.errors import RuleError
 from skatbot.storage import topic_places
 from skatbot.storage.database import Database
@@ -248,7 +248,10 @@ class Harness:
         words = text.split()
         head = COMMAND.match(words[0]) if words else None
         route = _command_route(head[1].casefold()) if head is not None else None
-        if (
+        spelled = spelled_route(text, ROUTES, BOT_USERNAME) if words else None
+        if spelled is not None:  # /rückgängig: run as the route it spells (handlers/typos.py)
+            route = spelled
+        elif (
             head is None
             or route is None
             or (head[2] and head[2].casefold() != BOT_USERNAME.casefold())
@@ -352,7 +355,7 @@ class Harness:
             args=(data,),
             text=data,
             message_id=msg.message_id,
-            is_admin=admin and route.name == "builder",
+            is_admin=admin and (route.name == "builder" or route.asks_admin),
             thread_id=msg.thread_id,
             telegram_chat_id=msg.chat_id,
             is_forum=msg.chat_id in self.forums,

@@ -35,7 +35,7 @@ from skatbot.usecases.common.reply import Reply
 log = logging.getLogger(__name__)
 
 
-def _command_handler(route: Route) -> Callback:
+def command_handler(route: Route) -> Callback:
     """The one wrapper of a command route: what its flags ask for around its use case."""
 
     async def handle(update: Update, context: SkatContext) -> None:
@@ -58,7 +58,11 @@ def _command_handler(route: Route) -> Callback:
 
 def _tap_handler(route: Route) -> Callback:
     async def handle(update: Update, context: SkatContext) -> None:
-        await execute_callback(update, context, route.use_case, offload=route.heavy)
+        # a button whose right admits the chat's admins asks Telegram about the tapper first
+        is_admin = await admin.is_chat_admin(update, context) if route.asks_admin else False
+        await execute_callback(
+            update, context, route.use_case, offload=route.heavy, is_admin=is_admin
+        )
 
     handle.__name__ = f"tap_{route.name}"
     return handle
@@ -136,7 +140,7 @@ ALLOWED_UPDATES = allowed_updates(ROUTES)
 def handler_of(route: Route) -> BaseHandler:  # type: ignore[type-arg]
     """The PTB handler of one route."""
     if route.kind is Kind.COMMAND:
-        callback = _command_handler(route) if route.is_use_case else route.run
+        callback = command_handler(route) if route.is_use_case else route.run
         return CommandHandler(route.name, callback)  # type: ignore[arg-type]
     if route.kind is Kind.CALLBACK:
         callback = _tap_handler(route) if route.is_use_case else route.run

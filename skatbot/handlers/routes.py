@@ -39,6 +39,7 @@ from skatbot.handlers.route import Lazy as Lazy
 from skatbot.handlers.route import Route as Route
 from skatbot.usecases.common.place_kinds import EVERYWHERE, PLAYING, PlaceKind
 from skatbot.usecases.common.rights import (
+    CHANGE_MAKER,
     CLOSED_LIST_STAKE,
     DAY_RUNNER,
     LEAGUE_MANAGER,
@@ -177,6 +178,8 @@ ROUTES: list[Route] = [
     command("darstellung", at(EVERYWHERE, "common.display:darstellung", parse="common.display:parse"), "Liste und Stand als Tabelle oder Text: /darstellung tabelle|text", write=True),
     command("korrigieren", (at(PLAYING, "sheet.list_changes:korrigieren", parse="sheet.list_changes:parse_korrigieren"), NO_LIST), "Spiel N korrigieren: /korrigieren 7 Anna … [geber NAME]", write=True, editable=True),
     command("storno", (at(PLAYING, "sheet.list_changes:storno", parse="sheet.list_changes:parse_storno"), NO_LIST), "Spiel N streichen: /storno 7", write=True),
+    # typed also /rückgängig (Telegram's commands are a-z, 0-9 and _: handlers/typos.py runs it)
+    command("rueckgaengig", (at(PLAYING, "sheet.undo:rueckgaengig", parse="sheet.undo:parse", right={"Undo": CHANGE_MAKER}), NO_LIST), "Letzte Änderung zurücknehmen (Spiel, Streichen, Korrektur)", write=True),
     command("geber", (at(PLAYING, "sheet.list_changes:geber", parse="sheet.list_changes:parse_geber"), NO_LIST), "Nächsten Geber festlegen", write=True),
     command("serie", (at(PLAYING, "sheet.list_changes:serie", parse="sheet.list_changes:parse_serie"), NO_LIST), "Serienlänge ändern: /serie 48", write=True),
     command("umbenennen", (at(PLAYING, "sheet.list_changes:umbenennen", parse="sheet.list_changes:parse_umbenennen"), NO_LIST), "Anzeigenamen ändern", write=True),
@@ -267,7 +270,8 @@ ROUTES: list[Route] = [
     button("korrigieren", r"^v1:k:", at(PLAYING, "sheet.buttons:korrigieren", parse="sheet.buttons:parse_row")),  # under a booking
     button("storno", r"^v1:s:", at(PLAYING, "sheet.buttons:storno_ask", parse="sheet.buttons:parse_row")),  # under a booking: asks
     button("storno ja", r"^v1:sj:", at(PLAYING, "sheet.buttons:storno_yes", parse="sheet.buttons:parse_row")),
-    button("storno nein", r"^v1:sn:", at(PLAYING, "sheet.buttons:storno_no", parse="sheet.buttons:parse_row")),
+    button("storno nein", r"^v1:(sn|sq):", at(PLAYING, "sheet.buttons:storno_no", parse="sheet.buttons:parse_row")),  # also the Nein of a typed /storno N
+    button("undo", r"^v1:u:", at(PLAYING, "sheet.undo:undo_tap", parse="sheet.undo:parse_tap", right={"UndoTap": CHANGE_MAKER})),  # ↩️ Rückgängig under a strike or a correction
     button("gesund", r"^v1:g:", at(PLAYING, "house.buttons:gesund")),  # before a Ramsch: Alle gesund
     button("krank", r"^v1:kr:", at(PLAYING, "house.buttons:krank")),  # before a Ramsch: NAME krank
     button("new game", r"^v1:n$", at(PLAYING, "sheet.buttons:new_game", parse="sheet.buttons:parse_tap")),  # Neues Spiel

@@ -392,6 +392,7 @@ async def execute_callback(
     use_case: CallbackUseCase,
     *,
     offload: bool = False,
+    is_admin: bool = False,
 ) -> None:
     """A button tap, like ``execute``: one transaction, update id stored, a RuleError rolls
     back (and is shown as an alert). The answer edits the tapped message instead of sending a
@@ -399,13 +400,15 @@ async def execute_callback(
 
     Data that is not on a button of the tapped message (forged, or from an older keyboard) is
     refused before anything is read or written. ``offload`` as for ``execute`` (a tap that
-    renders a PDF).
+    renders a PDF); ``is_admin``: Telegram said the tapper is a chat admin.
     """
     query = update.callback_query
     chat = update.effective_chat
     if query is None:
         return
     cmd = callback_command_of(update)
+    if is_admin:
+        cmd = dataclasses.replace(cmd, is_admin=True)
     if (
         chat is None
         or not cmd.text

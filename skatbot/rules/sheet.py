@@ -2,9 +2,11 @@
 
 Rows are games, passed games, Ramsch games, cancellations, dealer overrides, house-rule
 events (`/bock`, `/krank`, `/gesund`) and the list's closing and reopening (`/abschluss`,
-`/oeffnen`: history only, they change no game). A correction is a play row that names the row it
+`/oeffnen`: history only, they change no game) and undos (`/rueckgaengig`). A correction is a play row that names the row it
 corrects: the corrected row is struck and the correction is shown directly after it, with the
-same dealer and the same number. Valid plays are numbered 1, 2, 3, ... in display order;
+same dealer and the same number. An undo names the change it takes back (a play, a
+correction or a cancellation): the replay reads the log as if that row had never been written.
+Valid plays are numbered 1, 2, 3, ... in display order;
 struck and cancelled rows have no number. Under house rules the 3B3R machine is replayed along.
 """
 
@@ -36,11 +38,15 @@ class RowKind(enum.StrEnum):
     HEALTHY = "healthy"  # house rules: the sick report is withdrawn
     CLOSE = "close"  # /abschluss: the series was closed (who and when; the list row says so too)
     REOPEN = "reopen"  # /oeffnen: a closed series was opened again
+    UNDO = "undo"  # /rueckgaengig: the change ``target`` is taken back (never itself undone)
 
 
 PLAYS = (RowKind.GAME, RowKind.PASS, RowKind.RAMSCH)
 EVENTS = (RowKind.BOCK, RowKind.SICK, RowKind.HEALTHY)
 MARKS = (RowKind.CLOSE, RowKind.REOPEN)  # the list's history; nothing on the sheet changes
+# What /rueckgaengig takes back: a booking (a new play), a correction (a play naming the row
+# it corrects) and a cancellation (/storno).
+CHANGES = (*PLAYS, RowKind.CANCEL)
 
 
 class Status(enum.StrEnum):
@@ -319,6 +325,7 @@ def replay(
     start: Sequence[int] = (),
 ) -> Sheet:
     """Derive the sheet from the log (rows in id order)."""
+    rows = without_undone(rows)
     size = len(players)
     sheet = Sheet(
         start=tuple(start),
@@ -371,6 +378,31 @@ def replay(
             current = by_id.get(follow) if follow is not None else None
     _build(sheet, entries=tuple(entries), next_dealer=_next_dealer(rows, size, first_dealer))
     return sheet
+
+
+def without_undone(rows: Sequence[LogRow]) -> Sequence[LogRow]:
+    """The log as if every change an undo took back had never been written (and without
+    the undo rows themselves)."""
+    undone = {r.target for r in rows if r.kind is RowKind.UNDO}
+    if not undone:
+        return rows
+    return [r for r in rows if r.kind is not RowKind.UNDO and r.id not in undone]
+
+
+def undone_ids(rows: Sequence[LogRow]) -> frozenset[int]:
+    """The ids of the changes an undo took back."""
+    return frozenset(r.target for r in rows if r.kind is RowKind.UNDO and r.target is not None)
+
+
+def latest_change(rows: Sequence[LogRow]) -> LogRow | None:
+    """The change ``/rueckgaengig`` takes back next: the newest booking, correction or
+    cancellation not taken back already (an undo is no change: undoing twice takes back
+    the change before, never the undo)."""
+    undone = undone_ids(rows)
+    for row in reversed(rows):
+        if row.kind in CHANGES and row.id not in undone:
+            return row
+    return None
 
 
 def _build(sheet: Sheet, **fields: object) -> None:

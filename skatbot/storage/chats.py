@@ -12,7 +12,7 @@ from sqlalchemy import Table, delete, exists, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
-from skatbot.rules.sheet import PLAYS
+from skatbot.rules.sheet import PLAYS, RowKind
 from skatbot.storage import lists as lists_store
 from skatbot.storage.database import ensure_chat
 from skatbot.storage.lists_models import Chat, ProcessedUpdate, Row, SheetList
@@ -89,6 +89,9 @@ def count_lists_and_games(session: Session, chat_id: int) -> tuple[int, int]:
     the plays (games, passed games, Ramsch) that no later row struck or cancelled."""
     lists = session.scalar(select(func.count()).where(SheetList.chat_id == chat_id)) or 0
     later = aliased(Row)
+    undo = aliased(Row)
+    # a later row that an undo took back (/rueckgaengig) strikes nothing
+    taken_back = select(undo.id).where(undo.target == later.id, undo.kind == RowKind.UNDO)
     games = (
         session.scalar(
             select(func.count())
@@ -97,7 +100,7 @@ def count_lists_and_games(session: Session, chat_id: int) -> tuple[int, int]:
             .where(
                 SheetList.chat_id == chat_id,
                 Row.kind.in_(PLAYS),
-                ~select(later.id).where(later.target == Row.id).exists(),
+                ~select(later.id).where(later.target == Row.id, ~taken_back.exists()).exists(),
             )
         )
         or 0

@@ -367,6 +367,26 @@ def append_row(session: Session, lst: ListInfo, *, kind: RowKind, **fields: Any)
     )
 
 
+@dataclass(frozen=True)
+class Author:
+    """Who wrote a log row (as the row records them)."""
+
+    user_id: int | None
+    name: str
+
+
+def row_author(session: Session, lst: ListInfo, row_id: int) -> Author | None:
+    """Who wrote row ``row_id`` of list ``lst`` (None: no such row of that list)."""
+    found = session.execute(
+        select(ROWS.c.user_id, ROWS.c.user_name).where(
+            ROWS.c.id == row_id, ROWS.c.list_id == lst.id
+        )
+    ).first()
+    if found is None:
+        return None
+    return Author(found[0], found[1] or "")
+
+
 def close_list(session: Session, lst: ListInfo) -> ListInfo:
     """Close the list; returns it as it is now (status "closed", ``closed_at`` set)."""
     now = dt.datetime.now(dt.UTC)

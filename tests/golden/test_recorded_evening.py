@@ -34,7 +34,7 @@ THREE = [
     "/spiel Bernd karo mit 1 reiz 30 gewonnen",
     "/spiel Carla pik mit 1 hand schneider angesagt augen 95",
     "/korrigieren 2 Bernd kreuz mit 2 reiz 36 augen 55",
-    "/storno 4",
+    "/storno 4 ja",
     "/umbenennen Carla Carlotta",
     "/geber Anna",
     "/spiel Bernd grand mit 2 schwarz angesagt hand augen 120",

@@ -98,7 +98,7 @@ async def test_redelivery_of_a_correction_and_a_cancellation(bot: Bot) -> None:
     await bot.say("/spiel Bernd kreuz mit 1 gewonnen")
     await bot.say("/spiel Carla kreuz mit 1 gewonnen")
     fix = message_update(90010, "/korrigieren 1 Anna kreuz mit 2 gewonnen", message_id=600)
-    cancel = message_update(90011, "/storno 2", message_id=601)
+    cancel = message_update(90011, "/storno 2 ja", message_id=601)
     assert await deliver(bot, fix) and await deliver(bot, fix) == []
     assert await deliver(bot, cancel) and await deliver(bot, cancel) == []
     data = await export(bot)

@@ -133,7 +133,7 @@ async def test_edited_storno_and_other_commands_are_ignored(bot: Bot) -> None:
     await bot.say("/neu Anna Bernd Carla")
     for game in ("Anna", "Bernd", "Carla"):
         await bot.say(f"/spiel {game} kreuz mit 1 gewonnen")
-    storno_id, _ = await post(bot, "/storno 1")
+    storno_id, _ = await post(bot, "/storno 1 ja")
     data = await export(bot)
     assert [g["status"] for g in data["games"]] == ["cancelled", "valid", "valid"]
 

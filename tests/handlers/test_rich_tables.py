@@ -62,7 +62,7 @@ async def full_evening(bot: Bot) -> None:
     for nr in (3, 17, 30, 44):
         declarer = NAMES[(nr + nr % 3) % 4]  # game nr was i = nr - 1
         await bot.say(f"/korrigieren {nr} {declarer} grand mit 2 gewonnen")
-    await bot.say("/storno 20")
+    await bot.say("/storno 20 ja")
     await bot.say(f"/spiel {NAMES[2]} grand ohne 2 gewonnen")  # the 48th valid game
     assert "48/48" in await bot.text("/stand")
 

@@ -43,8 +43,23 @@ def booking_buttons(row_id: int) -> Buttons:
     )
 
 
-def after_cancel_buttons() -> Buttons:
-    return (new_game_row(),)
+UNDO_LABEL = "↩️ Rückgängig"
+
+
+def undo_row(row_id: int) -> tuple[tuple[str, str], ...]:
+    """ "↩️ Rückgängig" for the change written as log row ``row_id`` (a strike, a
+    correction): the data names that row, so a stale button cannot take back another."""
+    return ((UNDO_LABEL, f"v1:u:{row_id}"),)
+
+
+def correction_buttons(row_id: int) -> Buttons:
+    """Under a correction: the way back first, then what is under a booking."""
+    return (undo_row(row_id), *booking_buttons(row_id))
+
+
+def after_cancel_buttons(row_id: int) -> Buttons:
+    """Under a strike (``row_id``: its cancel row)."""
+    return (undo_row(row_id), new_game_row())
 
 
 def confirm_cancel_buttons(row_id: int, nr: int, sealed: str) -> Buttons:
@@ -54,6 +69,17 @@ def confirm_cancel_buttons(row_id: int, nr: int, sealed: str) -> Buttons:
         (
             (f"Ja, Spiel {nr} stornieren", f"v1:sj:{row_id}:{sealed}"),
             ("Nein", f"v1:sn:{row_id}"),
+        ),
+    )
+
+
+def confirm_typed_cancel_buttons(row_id: int, nr: int, sealed: str) -> Buttons:
+    """The question of a typed ``/storno N`` of an earlier game: its Ja is the one of
+    "Stornieren" under a booking (sealed), its Nein leaves everything as it is."""
+    return (
+        (
+            (f"Ja, Spiel {nr} streichen", f"v1:sj:{row_id}:{sealed}"),
+            ("Nein", f"v1:sq:{row_id}"),
         ),
     )
 

@@ -124,6 +124,9 @@ TABLE_LINKER: Final = Right("a player of that table", {"*": "tables.lifecycle:ma
 
 
 # --- the sheet (lists, games, corrections) -----------------------------------------------------
+# /rueckgaengig and "↩️ Rückgängig": taking back a change is for whoever made it and the
+# chat's admins (entering and correcting stay everyone's: a correction keeps the old row).
+CHANGE_MAKER: Final = Right("who made the change", {"*": "sheet.undo:may_undo"}, asks_admin=True)
 
 
 # --- the place: documents, deletion, money, people ---------------------------------------------

@@ -21,7 +21,8 @@ Namen mit Leerzeichen: /neu "Anna Maria" Bernd Carla oder mit Komma: /neu Anna M
 /eingepasst – alle haben gepasst
 /stand – Serienabschluss · /stand bild – als Bild · /liste [alle] – die Zeilen · /anheften – Stand oben anheften
 /darstellung tabelle|text – Liste und Stand als Tabelle oder als Text
-/korrigieren 7 Anna kreuz mit 2 gewonnen · /storno 7
+/korrigieren 7 Anna kreuz mit 2 gewonnen · /storno 7 (ein früheres Spiel: fragt erst; /storno 7 ja)
+/rueckgaengig (oder /rückgängig) – letzte Änderung zurücknehmen: Spiel, Streichen oder Korrektur
 /korrigieren 7 geber Carla – Geber eines früheren Spiels berichtigen
 /geber Bernd · /serie 48 · /umbenennen Anna Annika
 /wert grand ohne 1 hand gewonnen – nur rechnen
@@ -244,7 +245,8 @@ Ergebnis, Eintragen). Oder per Text: /spiel NAME ANSAGE – Reihenfolge und gro�
 
 <b>Danach</b>: /korrigieren 7 Anna kreuz mit 2 gewonnen (auch /korrigieren Spiel 7 …) ·
 /storno 7 – oder die Knöpfe
-unter der Buchung (Korrigieren, Stornieren, Stand). Falscher Geber in Spiel 7:
+unter der Buchung (Korrigieren, Stornieren, Stand). Vertan? /rueckgaengig nimmt die letzte
+Änderung zurück (wer sie gemacht hat, oder ein Admin). Falscher Geber in Spiel 7:
 /korrigieren 7 geber Carla (auch zusammen mit dem Spiel: … gewonnen geber Carla).
 /geber NAME legt nur den nächsten Geber fest."""
 

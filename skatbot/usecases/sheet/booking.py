@@ -35,8 +35,10 @@ from skatbot.usecases.sheet.lists import At
 class Keys(enum.Enum):
     """The buttons under the reply of a change."""
 
-    BOOKING = "booking"  # Neues Spiel · Korrigieren · Stornieren · Stand (+ Alle gesund?)
-    CANCEL = "cancel"  # Neues Spiel · Stand (+ Alle gesund?)
+    # Neues Spiel · Korrigieren · Stornieren · Stand (+ Alle gesund?); a correction also
+    # ↩️ Rückgängig
+    BOOKING = "booking"
+    CANCEL = "cancel"  # ↩️ Rückgängig · Neues Spiel · Stand (+ Alle gesund?)
     HEALTH = "health"  # only "Alle gesund?" (if a Ramsch is next)
     NONE = "none"
 
@@ -184,8 +186,10 @@ def _buttons(keys: Keys, new: LogRow | None, after: Sheet, list_id: int, rows: i
     if keys is Keys.NONE:
         return ()
     first: Buttons = ()
-    if keys is Keys.BOOKING and new is not None:
+    if keys is Keys.BOOKING and new is not None and new.target is not None:
+        first = keyboards.correction_buttons(new.id)
+    elif keys is Keys.BOOKING and new is not None:
         first = keyboards.booking_buttons(new.id)
-    elif keys is Keys.CANCEL:
-        first = keyboards.after_cancel_buttons()
+    elif keys is Keys.CANCEL and new is not None:
+        first = keyboards.after_cancel_buttons(new.id)
     return keyboards.with_health(first, after, list_id, rows)

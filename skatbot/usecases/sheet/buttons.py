@@ -16,20 +16,18 @@ from dataclasses import dataclass
 from skatbot.rules.grammar import parse_announcement
 from skatbot.rules.sheet import Entry
 from skatbot.storage import lists as lists_store
-from skatbot.storage import questions
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import confirm, keyboards, wording
-from skatbot.usecases.common.confirm import Shown
 from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Answer, Command
 from skatbot.usecases.sheet.builder import state as bs
 from skatbot.usecases.sheet.builder.flow import UNKNOWN, open_builder, valid_entry
-from skatbot.usecases.sheet.list_changes import Cancel, storno
+from skatbot.usecases.sheet.list_changes import Cancel, storno, storno_shown
 from skatbot.usecases.sheet.views import ShowStand, stand
 
 # v1:<kind>:<row id>, and for "Ja, stornieren" the question's seal (common/confirm.py; an
 # older version's v1:sj:<row id> without one asks again)
-DATA_ROW = re.compile(r"v1:(k|s|sj|sn):([0-9]{1,10})(?::([0-9a-f]{16}))?")
+DATA_ROW = re.compile(r"v1:(k|s|sj|sn|sq):([0-9]{1,10})(?::([0-9a-f]{16}))?")
 
 
 @dataclass(frozen=True)
@@ -101,15 +99,6 @@ def korrigieren(session: Session, place: Place, request: RowTap | Tap) -> Answer
     return Answer(send=opened)
 
 
-def _storno_shown(session: Session, loaded: lists_store.LoadedList, entry: Entry) -> Shown:
-    """The game as "Spiel N stornieren?" names it: its row, as stored."""
-    return Shown(
-        f"row:{entry.row.id}",
-        questions.thing_state(session, "rows", entry.row.id),
-        f"Spiel {entry.nr} der Liste Nr. {lists_store.list_number(session, loaded.lst)}",
-    )
-
-
 def storno_ask(session: Session, place: Place, request: RowTap | Tap) -> Answer:
     """ "Stornieren" (``v1:s:<row id>``): asks, with Ja/Nein in place of the buttons; the
     question is sealed into its Ja (it stores nothing)."""
@@ -118,7 +107,7 @@ def storno_ask(session: Session, place: Place, request: RowTap | Tap) -> Answer:
         return found
     loaded, entry, tap = found
     assert entry.nr is not None
-    sealed = confirm.seal(_storno_shown(session, loaded, entry))
+    sealed = confirm.seal(storno_shown(session, loaded, entry))
     return Answer(buttons=keyboards.confirm_cancel_buttons(tap.row_id, entry.nr, sealed))
 
 
@@ -130,7 +119,7 @@ def storno_yes(session: Session, place: Place, request: RowTap | Tap) -> Answer:
         return found
     loaded, entry, tap = found
     assert entry.nr is not None
-    shown = _storno_shown(session, loaded, entry)
+    shown = storno_shown(session, loaded, entry)
     if tap.sealed is None:  # a button of an older version: ask again
         return Answer(
             notice=f"Bitte noch einmal bestätigen: Spiel {entry.nr} stornieren?",
@@ -146,13 +135,16 @@ def storno_yes(session: Session, place: Place, request: RowTap | Tap) -> Answer:
         )
     except confirm.NotConfirmed as refused:
         return Answer(notice=f"{refused.message} 👉 {refused.hint}", alert=True, buttons=())
-    reply = wording.reply_of(storno(session, place, Cancel(str(entry.nr))))
+    reply = wording.reply_of(storno(session, place, Cancel(str(entry.nr), confirmed=True)))
     assert not isinstance(reply, Answer)
     return Answer(notice="Storniert.", buttons=(), send=reply)
 
 
 def storno_no(session: Session, place: Place, request: RowTap | Tap) -> Answer:
-    """ "Nein" (``v1:sn:<row id>``): the booking's buttons again."""
+    """ "Nein" (``v1:sn:<row id>``): the booking's buttons again; the "Nein" of a typed
+    /storno N (``v1:sq:<row id>``): the question's buttons go, nothing is struck."""
+    if isinstance(request, RowTap) and request.kind == "sq":
+        return Answer(notice="Nichts gestrichen.", buttons=())
     found = _entry_of(session, place, request, "sn")
     if isinstance(found, Answer):
         return found

@@ -20,8 +20,10 @@ from skatbot.rules.grammar import format_announcement, is_grammar_word, parse_wi
 from skatbot.rules.numbers import is_number, refuse_foreign_digits
 from skatbot.rules.sheet import Entry, RowKind, Sheet
 from skatbot.storage import lists as lists_store
+from skatbot.storage import questions
 from skatbot.storage.unit import Session
-from skatbot.usecases.common import texts
+from skatbot.usecases.common import confirm, keyboards, texts
+from skatbot.usecases.common.confirm import Shown
 from skatbot.usecases.common.names import check_unique, clean_name, resolve, take_name
 from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Reply
@@ -72,9 +74,12 @@ class Correct:
 
 @dataclass(frozen=True)
 class Cancel:
-    """/storno N (``word``: the number as typed; None: none given)."""
+    """/storno N (``word``: the number as typed; None: none given). ``confirmed``: "/storno
+    N ja", or the "Ja" of the question: an earlier game than the latest is struck without
+    asking."""
 
     word: str | None
+    confirmed: bool = False
 
 
 @dataclass(frozen=True)
@@ -112,7 +117,11 @@ def parse_korrigieren(cmd: Command) -> Correct:
 
 
 def parse_storno(cmd: Command) -> Cancel:
-    return Cancel(cmd.args[0] if cmd.args else None)
+    words = list(cmd.args)
+    confirmed = len(words) >= 2 and words[-1].casefold() == "ja"
+    if confirmed:
+        words.pop()
+    return Cancel(words[0] if words else None, confirmed)
 
 
 def parse_umbenennen(cmd: Command) -> Rename:
@@ -339,7 +348,7 @@ def write_correction(
             f"\n🔄 Geber in Spiel {nr}: {escape(loaded.names[dealer])}"
             f" (vorher {escape(loaded.names[old_dealer])})."
         )
-    return booked.reply(f"{head}\n{text}")
+    return booked.reply(f"{head}\n{text}\n{UNDO_LINE}")
 
 
 def _check_correction(
@@ -389,10 +398,26 @@ def _check_corrected_declarer(
     )
 
 
-def storno(session: Session, place: Place, request: Cancel) -> sheet_texts.Cancelled:
+UNDO_LINE = "↩️ Zurücknehmen: /rueckgaengig"
+
+
+def storno_shown(session: Session, loaded: lists_store.LoadedList, entry: Entry) -> Shown:
+    """The game as a question "Spiel N streichen?" names it: its row, as stored."""
+    return Shown(
+        f"row:{entry.row.id}",
+        questions.thing_state(session, "rows", entry.row.id),
+        f"Spiel {entry.nr} der Liste Nr. {lists_store.list_number(session, loaded.lst)}",
+    )
+
+
+def storno(session: Session, place: Place, request: Cancel) -> sheet_texts.Cancelled | Reply:
+    """Strike game N: the latest game at once (``/rueckgaengig`` brings it back), an earlier
+    one after a question naming it (``/storno N ja`` skips it)."""
     loaded = require_list(session, place)
     nr = _game_number(request.word, "storno", loaded.sheet)
     target = loaded.sheet.entry(nr)
+    if target.nr is not None and target.nr < loaded.sheet.games_played and not request.confirmed:
+        return _ask_storno(session, loaded, target)
     booked = book(
         session,
         place,
@@ -402,6 +427,24 @@ def storno(session: Session, place: Place, request: Cancel) -> sheet_texts.Cance
     )
     title = texts.entry_title(loaded.sheet, target)
     return sheet_texts.Cancelled(booked, nr, title, loaded.lst.seed)
+
+
+def _ask_storno(session: Session, loaded: lists_store.LoadedList, entry: Entry) -> Reply:
+    """ "Spiel N streichen?" for an earlier game than the latest: a typo (/storno 1 for
+    11) would strike a game nobody meant. The question is sealed into its "Ja" (it stores
+    nothing): the "Ja" strikes exactly this game, or says what changed."""
+    assert entry.nr is not None
+    sheet = loaded.sheet
+    sealed = confirm.seal(storno_shown(session, loaded, entry))
+    text = (
+        f"❓ Spiel {entry.nr} streichen? Es ist nicht das letzte Spiel (das ist Spiel "
+        f"{sheet.games_played}).\n"
+        f"Spiel {entry.nr} · {texts.entry_title(sheet, entry)}\n"
+        f"👉 Ja oder Nein tippen – oder gleich: /storno {entry.nr} ja"
+    )
+    return Reply(
+        text, buttons=keyboards.confirm_typed_cancel_buttons(entry.row.id, entry.nr, sealed)
+    )
 
 
 # --- /umbenennen, /geber, /serie ------------------------------------------------------------

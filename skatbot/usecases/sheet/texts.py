@@ -76,11 +76,13 @@ def _(result: Passed) -> Reply:
 @wording.reply_of.register
 def _(result: Cancelled) -> Reply:
     after = result.booked.after
-    lines = [
-        f"🗑 Spiel {result.nr} storniert: <s>{result.title}</s>",
-        "Die folgenden Spiele rücken eine Nummer auf.",
+    lines = [f"🗑 Spiel {result.nr} storniert: <s>{result.title}</s>"]
+    if result.nr <= after.games_played:
+        lines.append("Die folgenden Spiele rücken eine Nummer auf.")
+    lines += [
         f"Stand: {texts.standings_line(after, result.seed)}",
         texts.progress(after),
+        "↩️ Zurücknehmen: /rueckgaengig",
     ]
     return result.booked.reply("\n".join(lines))
 

@@ -121,7 +121,7 @@ async def test_evening_at_a_three_table(chat: Harness) -> None:
     # and the next deal is unchanged (the last valid row is still G12, dealt by Carla).
     await play(
         chat,
-        "/storno 11",
+        "/storno 11 ja",
         "Spiel 12/36 · Geber Anna · Vorhand Bernd",
         "Spiel 11 storniert",
         "rücken eine Nummer auf",

@@ -294,7 +294,7 @@ async def test_cancelling_the_trigger_removes_the_bock_phase(chat: Harness) -> N
     await ok(chat, TRIGGER, "Anna +96", "🎲 Bock 1/3")
     await ok(chat, "/spiel Bernd kreuz mit 1 gewonnen", "Bernd +48", "🎲 Bock 2/3")
     await ok(chat, "/spiel Carla kreuz mit 1 verloren", "Carla −96", "🎲 Bock 3/3")  # −24×2×2
-    await ok(chat, "/storno 1", "🎲 kein Bock, kein Ramsch")
+    await ok(chat, "/storno 1 ja", "🎲 kein Bock, kein Ramsch")
     data = await export(chat)
     valid = [g for g in data["games"] if g["status"] == "valid"]
     # without Bock: Bernd +24, Carla −48
@@ -334,7 +334,7 @@ async def test_cancelling_a_bock_game_shifts_the_phase(chat: Harness) -> None:
         await ok(chat, "/eingepasst")
     await ok(chat, "/stand", "🎲 Ramsch 1/3")
     # cancelling one passed Bock game: one Bock game is left
-    await ok(chat, "/storno 2", "🎲 Bock 3/3")
+    await ok(chat, "/storno 2 ja", "🎲 Bock 3/3")
     await ok(chat, "/spiel Bernd kreuz mit 1 gewonnen", "Bernd +48", "🎲 Ramsch 1/3")
 
 
@@ -344,7 +344,7 @@ async def test_krank_is_void_when_its_ramsch_phase_is_cancelled(chat: Harness) -
     for _ in range(3):
         await ok(chat, "/eingepasst")
     await ok(chat, "/krank Bernd", "🎲 Ramsch 1/3")
-    await ok(chat, "/storno 1", "🎲 kein Bock, kein Ramsch")
+    await ok(chat, "/storno 1 ja", "🎲 kein Bock, kein Ramsch")
     await ok(chat, "/bock", "🎲 Bock 1/3")
     for _ in range(3):
         await ok(chat, "/spiel Anna kreuz mit 1 gewonnen")

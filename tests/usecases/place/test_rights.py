@@ -170,6 +170,10 @@ MATRIX: dict[str, Row] = {
     "/ich NAME": Row("lists", "/ich Xaver", PEOPLE),
     "/spieler zusammen": Row("lists", "/spieler zusammen Anna Xaver", EVERYONE),
     "/saisonregeln": Row("lists", "/saisonregeln schnitt", EVERYONE),
+    # taking a change back: whoever made it (here the "creator") and the admins
+    "/rueckgaengig": Row("own change", "/rueckgaengig", MANAGERS, says="Zurückgenommen"),
+    # someone else's change: creating the list grants nothing over it
+    "/rueckgaengig OTHER": Row("lists", "/rueckgaengig", ADMINS, says="Zurückgenommen"),
     "/oeffnen": Row("closed", "/oeffnen", MANAGERS, says="Liste wieder geöffnet"),
     "/loeschen liste": Row(
         "lists", "/loeschen liste ja", MANAGERS, asks="/loeschen liste", says="Gelöscht: Liste"
@@ -325,6 +329,8 @@ MATRIX: dict[str, Row] = {
     "Nein (stornieren)": tap(
         "storno asked", "storno nein", "Nein", PEOPLE, reads=True, readme="Nein"
     ),
+    # under a strike of the tapper ("creator"): they and the admins (the tap asks Telegram)
+    "↩️ Rückgängig": tap("struck", "undo", "Rückgängig", frozenset({"creator", "admin"})),
     "Neues Spiel": tap("lists", "new game", "Neues Spiel", PEOPLE),
     "Stand": tap("lists", "stand", "Stand", PEOPLE, reads=True),
     "Alle gesund": tap("ramsch", "gesund", "Alle gesund", PEOPLE),
@@ -411,7 +417,8 @@ async def lists(chat: Harness, by: Sender, kind: str = "lists") -> dict[str, str
     """An older list of someone else (closed), then the newest list by ``by`` with a game of
     someone else (``closed``: closed; ``stake``: with a stake; ``asked``: /abschluss asked;
     ``storno asked``: its booking's Stornieren tapped; ``builder``: without a game, the game
-    builder of ``by`` open; ``doubtful``: a /neu of ``by`` asking which table it means)."""
+    builder of ``by`` open; ``doubtful``: a /neu of ``by`` asking which table it means;
+    ``own change``: a second game, booked by ``by``; ``struck``: the game struck by ``by``)."""
     await accepted(chat, "/neu Anna Bernd Carla", BY_OTHER)
     await accepted(chat, "/spiel Anna grand ohne 1 hand gewonnen", BY_OTHER)
     await accepted(chat, "/abschluss ja", BY_OTHER)
@@ -432,6 +439,10 @@ async def lists(chat: Harness, by: Sender, kind: str = "lists") -> dict[str, str
     if kind == "storno asked":
         booking = chat.last(CHAT, with_buttons=True)
         await chat.tap(booking, "Stornieren", user_id=OTHER)
+    if kind == "own change":  # the latest change is a game ``by`` booked
+        await accepted(chat, "/spiel Zora null gewonnen", by)
+    if kind == "struck":  # the latest change is ``by``'s strike, "↩️ Rückgängig" under it
+        await accepted(chat, "/storno 1", by)
     return {}
 
 
@@ -577,7 +588,17 @@ SETUPS: dict[str, Setup] = {
     "nothing": nothing,
     **{
         kind: partial(lists, kind=kind)
-        for kind in ("lists", "closed", "stake", "asked", "storno asked", "builder", "doubtful")
+        for kind in (
+            "lists",
+            "closed",
+            "stake",
+            "asked",
+            "storno asked",
+            "builder",
+            "doubtful",
+            "own change",
+            "struck",
+        )
     },
     **{kind: partial(house, kind=kind) for kind in ("house", "house rules", "ramsch", "sick")},
     **{kind: partial(tournament, kind=kind) for kind in TOURNAMENT_SETUPS},
