@@ -133,7 +133,7 @@ def test_notes_once_per_member_and_window() -> None:
 
     def outcome(user: int, text: str) -> str:
         try:
-            gate.admit(CHAT, user, text, pending=0)
+            gate.admit(CHAT, CHAT, user, text, pending=0)
         except Repeated as held:
             return "quiet repeat" if held.quiet else "repeat"
         except Throttled as held:
