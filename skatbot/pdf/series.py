@@ -329,7 +329,7 @@ class _SeriesPDF(SkatPDF):
         needed = 6 + 9 + max(rows_h, 6.5) + 8
         if self.space_left() < needed + 4:
             self.add_page()
-        self.heading("Serienabschluss" if doc.closed else "Zwischenstand (Serienabschluss)")
+        self.heading("Serienabschluss" if doc.closed else "Zwischenstand")
         self.header_row(columns, 6.0, size=7.5)
         for total in doc.totals:
             self._total_row(columns, total)

@@ -267,7 +267,7 @@ def close_now(session: Session, place: Place, loaded: lists_store.LoadedList) ->
     loaded = dataclasses.replace(loaded, lst=closed)
     text = (
         "🏁 <b>Liste abgeschlossen.</b>\n"
-        + texts.totals_block(loaded.sheet, loaded.lst.seed)
+        + texts.totals_block(loaded.sheet, loaded.lst.seed, closed=True)
         + "\nWeiter mit denselben Spielern: /weiter · Neue Runde: /neu …"
         + "\nVersehentlich abgeschlossen? Wieder öffnen: /oeffnen (wer die Liste angelegt hat, oder ein Admin)"
     )

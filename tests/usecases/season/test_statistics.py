@@ -211,7 +211,7 @@ async def test_stand_bild_and_abschluss_post_the_running_scores(chat: Harness) -
     assert [r.method for r in plain] == ["sendMessage"]  # /stand alone: no picture
     out = await chat.say("/stand bild")
     assert [r.method for r in out] == ["sendPhoto"]
-    assert "Serienabschluss" in out[0].text  # the text as its caption
+    assert "Zwischenstand" in out[0].text  # the text as its caption
     name, png = out[0].document or ("", b"")
     assert name.startswith("skatliste-1-stand-") and name.endswith(".png")
     assert Image.open(io.BytesIO(png)).size == (1200, 1000)
