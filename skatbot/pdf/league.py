@@ -95,11 +95,24 @@ class _LeaguePDF(SkatPDF):
         bold: int = -1,
         groups: list[int] | None = None,
         tail: float = 0.0,
+        continued: str = "",
     ) -> None:
-        """A table with its header repeated on a new page; ``groups``: the sizes of the
-        runs of rows that stay on one page together (a table's players), else one run;
-        ``tail``: the height of what follows that stays with the last run."""
-        self.begin_table(lambda: self.header_row(columns, HEAD_H, size=8), ROW_H)
+        """A table with its header repeated on a new page (its second column's title then
+        followed by ``continued``, e.g. "Serie 2, Fortsetzung": no room taken); ``groups``:
+        the sizes of the runs of rows that stay on one page together (a table's players),
+        else one run; ``tail``: the height of what follows that stays with the last run."""
+        first = [True]
+
+        def header() -> None:
+            shown = columns
+            if continued and not first[0]:
+                name = columns[1]
+                shown = [columns[0], Column(f"{name.title} – {continued}", name.width, name.align)]
+                shown += columns[2:]
+            first[0] = False
+            self.header_row(shown, HEAD_H, size=8)
+
+        self.begin_table(header, ROW_H)
         starts: dict[int, int] = {}
         at = 0
         for size in groups or [len(rows)]:
@@ -143,6 +156,7 @@ def render_match_report(doc: MatchReport) -> tuple[bytes, set[str]]:
             bold=6,
             groups=groups,
             tail=sums_h,
+            continued=f"{block.title.split(' · ')[0]}, Fortsetzung",
         )
         pdf.set_y(pdf.get_y() + 2)
         pdf.keep_together(HEAD_H + len(block.teams) * ROW_H)

@@ -69,6 +69,8 @@ def test_a_normal_match_day_runs_over_the_pages_it_needs() -> None:
     """Four teams of four, three series: two full pages (before, every series took a page
     of its own and the report ran over a third, mostly empty one)."""
     assert [len(page_texts(render_match_report(_report(n))[0])) for n in (1, 2, 3)] == [1, 2, 2]
+    # series 2 goes on over the page: the repeated header says which series it is
+    assert "Spieler – Serie 2, Fortsetzung" in page_texts(render_match_report(_report(3))[0])[1]
 
 
 def test_the_settings_line_is_legible_and_whole() -> None:
