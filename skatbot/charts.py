@@ -59,6 +59,10 @@ LABEL_SIZE = 42
 TICK_SIZE = 36
 LINE_WIDTH = 9
 MARKER_RADIUS = 14
+# How far the widest marker (a triangle, with its ring) reaches from its point: every line
+# has one at the plot's left edge, beside the value labels, and may have one on its bottom.
+MARKER_REACH = round((MARKER_RADIUS + 3) * 1.3)
+LABEL_GAP = MARKER_REACH + 8  # from the plot's edge to a value's or a game's label
 MAX_MARKERS = 14  # per line; more points get a marker on every k-th point (and the last)
 MINUS = "\u2212"
 
@@ -284,7 +288,7 @@ class _Plot:
     @classmethod
     def fit(cls, c: _Canvas, chart: Chart, top: float) -> _Plot:
         notes_h = len(chart.notes) * (TICK_SIZE + 8)
-        bottom = HEIGHT - 40 - (TICK_SIZE + 12) * 2 - notes_h
+        bottom = HEIGHT - 40 - (TICK_SIZE + 12) * 2 - notes_h - (LABEL_GAP - 10)
         values = [v for line in chart.lines for v in line.values] + list(chart.bars) + [0]
         lo, hi = min(values), max(values)
         step = nice_step(hi - lo)
@@ -292,7 +296,8 @@ class _Plot:
         hi = math.ceil(hi / step) * step
         if hi == lo:
             hi = lo + step
-        left = MARGIN + max(c.width(number(v), TICK_SIZE) for v in range(lo, hi + 1, step)) + 20
+        widest = max(c.width(number(v), TICK_SIZE) for v in range(lo, hi + 1, step))
+        left = MARGIN + widest + LABEL_GAP + 4
         points = max((len(line.values) for line in chart.lines), default=1)
         x_max = max(points - 1, len(chart.bars), 1)
         x_span = x_max + (0.5 if chart.bars else 0)  # room for the last bar
@@ -310,7 +315,7 @@ def _axes(c: _Canvas, chart: Chart, plot: _Plot) -> None:
     for v in range(plot.lo, plot.hi + 1, plot.step):
         y = plot.sy(v)
         c.line([(plot.left, y), (plot.right, y)], ZERO if v == 0 else GRID, 3 if v == 0 else 1.5)
-        c.text((plot.left - 16, y), number(v), TICK_SIZE, MUTED, anchor="rm")
+        c.text((plot.left - LABEL_GAP, y), number(v), TICK_SIZE, MUTED, anchor="rm")
     ticks = list(chart.x_ticks) or [
         (i, str(i)) for i in range(0, plot.x_max + 1, chart.x_step or x_step(plot.x_max))
     ]
@@ -321,9 +326,10 @@ def _axes(c: _Canvas, chart: Chart, plot: _Plot) -> None:
         w = c.width(label, TICK_SIZE)
         centre = min(x, WIDTH - 12 - w / 2)  # the last label stays inside the picture
         if centre - w / 2 > last_right + 12:  # labels that would overlap are left out
-            c.text((centre, plot.bottom + 10), label, TICK_SIZE, MUTED, anchor="ma")
+            c.text((centre, plot.bottom + LABEL_GAP), label, TICK_SIZE, MUTED, anchor="ma")
             last_right = centre + w / 2
-    c.text((plot.right, plot.bottom + TICK_SIZE + 22), chart.x_label, TICK_SIZE, MUTED, anchor="ra")
+    x_label_y = plot.bottom + LABEL_GAP + TICK_SIZE + 12
+    c.text((plot.right, x_label_y), chart.x_label, TICK_SIZE, MUTED, anchor="ra")
 
 
 def _bars(c: _Canvas, chart: Chart, plot: _Plot) -> None:

@@ -134,3 +134,43 @@ def test_a_bot_start_imports_no_chart_library(tmp_path: Path) -> None:
     )
     assert "LOADED ['PIL', 'skatbot.charts', 'skatbot.usecases.sheet.pictures']" in done.stderr
     assert list((tmp_path / "out").glob("skatliste-1-stand-*.png"))
+
+
+def test_the_value_labels_keep_clear_of_the_first_markers() -> None:
+    """Every line starts at 0 at the plot's left edge, where its marker sits: the value
+    label "0" beside it stays readable, with a gap to the widest marker (a diamond, a
+    triangle)."""
+    chart = Chart(
+        "Liste 1",
+        "4/48 Spiele",
+        "Spiele",
+        tuple(
+            Line(name, (0, *values))
+            for name, values in (
+                ("Anna", (30, 30, -60)),
+                ("Bernd", (-120, -120, 6)),
+                ("Carla", (30, 103, 133)),
+                ("Dora", (30, 103, 132)),
+            )
+        ),
+    )
+    image = Image.open(io.BytesIO(render_png(chart))).convert("RGB")
+    pixels = image.load()
+    assert pixels is not None
+
+    def coloured(x: int, y: int) -> bool:
+        r, g, b = pixels[x, y]
+        return max(r, g, b) - min(r, g, b) > 60
+
+    def text(x: int, y: int) -> bool:
+        r, g, b = pixels[x, y]
+        return max(r, g, b) - min(r, g, b) < 14 and max(r, g, b) < 170
+
+    plot_rows = range(HEIGHT // 3, HEIGHT)  # below the legend, whose markers stand further left
+    left_edge = min(x for y in plot_rows for x in range(WIDTH) if coloured(x, y))
+    marker_rows = [
+        y for y in plot_rows if any(coloured(x, y) for x in range(left_edge, left_edge + 8))
+    ]
+    band = range(min(marker_rows) - 20, max(marker_rows) + 20)
+    label_right = max(x for y in band for x in range(left_edge) if text(x, y))
+    assert left_edge - label_right >= 6, (label_right, left_edge)

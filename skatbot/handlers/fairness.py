@@ -4,10 +4,15 @@ A heavy command that only reads is cheap to ask for and dear to answer: renderin
 that every other chat waits for, and its document takes send slots of the group's ~20 a
 minute. So, per chat:
 
-* the same command asked again in a row (the same text) within ``REPEAT_SECONDS`` is answered
-  once: the second ask gets a short note, no second document;
+* the same command asked again in a row (the same text) in the same place (a forum topic is
+  a place of its own, with its own list) within ``REPEAT_SECONDS`` is answered once: the
+  second ask gets a short note, no second document. The same words in another topic name
+  another list, so both are sent;
 * a member may ask for ``PER_MEMBER`` of them per ``WINDOW`` seconds; more are refused with
-  the wait;
+  the wait. Those who run the place (a desk's management, the chat's admins: ``limited``
+  False) are not counted: the evening's end asks them for a ranking, certificates, a cash
+  report and an export at once. The chat's pending documents and the group's pace still
+  hold for them;
 * at most ``PENDING`` documents wait in the chat's outbox; a further ask is refused until
   they are out (the documents' lane of the outbox, ``outbox.queues.Outbox``, keeps them from
   holding up any other reply);
@@ -56,7 +61,7 @@ CHATS_KEPT = 4096
 
 @dataclass
 class _Chat:
-    last: tuple[str, float] | None = None  # (command text, when)
+    last: dict[int, tuple[str, float]] = field(default_factory=dict)  # place -> (text, when)
     asked: dict[int | None, deque[float]] = field(default_factory=dict)  # member -> times
     told: dict[tuple[int | None, str], float] = field(default_factory=dict)  # (member, why)
 
@@ -114,22 +119,40 @@ class Fairness:
 
     def changed(self, chat_id: int) -> None:
         """Something was written in the chat: the next document may differ, not a repeat."""
+        # Any place of the chat: a table's signature in its topic changes the desk's ranking.
         chat = self._chats.get(chat_id)
         if chat is not None:
-            chat.last = None
+            chat.last.clear()
 
-    def admit(self, chat_id: int, user_id: int | None, text: str, pending: int) -> None:
+    def over_limit(self, chat_id: int, user_id: int | None) -> bool:
+        """Whether the member has had their ``per_member`` documents within the window (so
+        the caller asks whether they run the place before ``admit``)."""
+        chat = self._chats.get(chat_id)
+        if chat is None:
+            return False
+        old = self._clock() - self.window
+        return sum(1 for t in chat.asked.get(user_id, ()) if t > old) >= self.per_member
+
+    def admit(
+        self,
+        chat_id: int,
+        place_id: int,
+        user_id: int | None,
+        text: str,
+        pending: int,
+        *,
+        limited: bool = True,
+    ) -> None:
         """Let a heavy read through, or raise ``Repeated`` / ``Throttled`` saying why not.
-        ``pending``: the documents waiting in the chat's outbox now."""
+        ``place_id``: where it was asked (the chat, or its forum topic's place);
+        ``pending``: the documents waiting in the chat's outbox now; ``limited`` False: the
+        asker runs the place and has no member's limit."""
         now = self._clock()
         chat = self._chat(chat_id)
         self._forget_old(chat, now)
         asked = " ".join(text.split()).lower()
-        if (
-            chat.last is not None
-            and chat.last[0] == asked
-            and now - chat.last[1] < self.repeat_seconds
-        ):
+        last = chat.last.get(place_id)
+        if last is not None and last[0] == asked and now - last[1] < self.repeat_seconds:
             raise Repeated(quiet=self._told(chat, user_id, "repeat", now))
         if pending >= self.pending:
             raise Throttled(
@@ -140,15 +163,16 @@ class Fairness:
         times = chat.asked.setdefault(user_id, deque())
         while times and times[0] <= now - self.window:
             times.popleft()
-        if len(times) >= self.per_member:
+        if limited and len(times) >= self.per_member:
             wait = max(1, int(times[0] + self.window - now + 0.999))
             raise Throttled(
                 f"Du hast gerade {self.per_member} Dokumente angefordert – das nächste in {wait} s.",
                 hint="So kommen auch die Einträge der anderen sofort an.",
                 quiet=self._told(chat, user_id, "rate", now),
             )
-        times.append(now)
-        chat.last = (asked, now)
+        if limited:
+            times.append(now)
+        chat.last[place_id] = (asked, now)
 
     def _told(self, chat: _Chat, user_id: int | None, why: str, now: float) -> bool:
         """Whether the member heard ``why`` within the window already; if not, they hear it
@@ -159,6 +183,8 @@ class Fairness:
         return False
 
     def _forget_old(self, chat: _Chat, now: float) -> None:
+        for place in [p for p, (_, when) in chat.last.items() if now - when >= self.repeat_seconds]:
+            del chat.last[place]
         old = now - self.window
         for member in [m for m, t in chat.asked.items() if not t or t[-1] <= old]:
             del chat.asked[member]

@@ -50,6 +50,7 @@ def command_handler(route: Route) -> Callback:
             is_admin=is_admin,
             offload=route.heavy,
             link=route.editable,  # remember which message booked what (edits)
+            ask_admin=lambda: admin.is_chat_admin(update, context),
         )
 
     handle.__name__ = f"cmd_{route.name}"

@@ -171,7 +171,7 @@ ROUTES: list[Route] = [
     command("eingepasst", (at(PLAYING, "sheet.list_changes:eingepasst", parse="sheet.list_changes:parse_pass"), NO_LIST), "Alle haben gepasst", write=True, editable=True),
     command("neu", (at(PLAYING, "sheet.new_list:neu", parse="sheet.new_list:parse"), at(DESKS, "sheet.desks:no_new_list")), "Neue Liste: /neu Anna Bernd Carla [Dora]", write=True),
     # heavy: /stand bild renders a picture, in a worker thread like the PDFs
-    command("stand", (at(PLAYING, "sheet.views:stand", parse="sheet.views:parse_stand"), NO_LIST), "Serienabschluss mit Rechenweg – /stand bild als Bild", heavy=True),
+    command("stand", (at(PLAYING, "sheet.views:stand", parse="sheet.views:parse_stand"), NO_LIST), "Zwischenstand mit Rechenweg – /stand bild als Bild", heavy=True),
     command("anheften", glue("pinned:cmd_anheften"), "Stand anheften – wird nach jedem Spiel aktualisiert"),
     command("liste", (at(PLAYING, "sheet.views:liste", parse="sheet.views:parse_liste"), NO_LIST), "Die letzten Zeilen der Liste – /liste 2: Liste 2"),
     command("listen", (at(PLAYING, "sheet.views:listen", parse="sheet.views:parse_listen"), NO_LIST), "Alle Listen dieses Chats mit Nummer"),

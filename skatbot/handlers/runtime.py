@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from telegram import Message, Update
@@ -36,6 +36,7 @@ from skatbot.usecases.common.reply import (
     Reply,
     error_text,
 )
+from skatbot.usecases.common.rights import PLACE_MANAGEMENT
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -186,12 +187,15 @@ async def execute(
     is_admin: bool = False,
     offload: bool = False,
     link: bool = False,
+    ask_admin: Callable[[], Awaitable[bool]] | None = None,
 ) -> None:
     """Parse, run ``use_case`` in one transaction, then send its reply.
 
     ``offload`` runs a long unit (a PDF, a tournament-sized computation) in a worker thread
     so that the event loop keeps serving other chats meanwhile. ``link``: the command books
-    what an edit of its message may correct (``effect``).
+    what an edit of its message may correct (``effect``). ``ask_admin`` asks Telegram whether
+    the sender is a chat admin, for a document asked beyond a member's limit (``is_admin``
+    unless the route asked already).
     """
     try:
         cmd = command_of(update)
@@ -213,7 +217,14 @@ async def execute(
     ):
         try:
             pending = state.outbox.pending(target.chat_id, heavy=True)
-            gate.admit(target.chat_id, cmd.user_id, cmd.text, pending)
+            # Who runs the place is asked only of a member beyond the limit.
+            limited = not (
+                gate.over_limit(target.chat_id, cmd.user_id)
+                and await _runs_place(context, cmd, ask_admin)
+            )
+            gate.admit(
+                target.chat_id, cmd.place_id, cmd.user_id, cmd.text, pending, limited=limited
+            )
         except fairness.Repeated as held:
             if not held.quiet:  # told once per window: no paced spam in front of others
                 await send(update, context, Reply(fairness.repeated_note(cmd.text)))
@@ -252,6 +263,17 @@ async def execute(
         handoff.enqueue_stored(context.bot, state, rows)
         return
     await send(update, context, reply)
+
+
+async def _runs_place(
+    context: SkatContext, cmd: Command, ask_admin: Callable[[], Awaitable[bool]] | None
+) -> bool:
+    """Whether the sender runs ``cmd``'s place (``rights.PLACE_MANAGEMENT``: a desk's
+    management, the chat's admins), asked only of a member beyond the document limit."""
+    is_admin = cmd.is_admin or (ask_admin is not None and await ask_admin())
+    if is_admin:
+        return True
+    return await database(context).read(lambda s: PLACE_MANAGEMENT.held_by(s, cmd))
 
 
 async def _read_and_send(

@@ -227,15 +227,21 @@ class SkatPDF(FPDF):
         small_notes: Sequence[str] = (),
         gap: float = 3,
     ) -> None:
-        """A document's head on a new page: title, subtitle, grey notes (``small_notes`` in
-        a smaller size after them) and a rule across the page."""
+        """A document's head on a new page: title, subtitle, grey notes (wrapped at a
+        reading size, never shrunk or cut; ``small_notes`` in a smaller size after them) and
+        a rule across the page."""
         self.add_page()
         self.color(BLACK)
         self.text_line(title, 8, 16, bold=True)
         self.text_line(subtitle, 6, 12, bold=True)
         self.color(GREY_TEXT)
         for note in notes:
-            self.text_line(note, 5, 9)
+            self.font(9)
+            lines = self.wrap(self.clean(note), self.content_width - 2)
+            for line in lines:
+                self.set_x(self.l_margin)
+                self.cell(self.content_width, 5 if len(lines) == 1 else 4.2, line)
+                self.ln(5 if len(lines) == 1 else 4.2)
         for note in small_notes:
             self.text_line(note, 4.5, 8.5)
         self.color(BLACK)

@@ -8,7 +8,7 @@ GAMES_PER_TABLE = {3: 36, 4: 48}
 OTHERS_FACTOR = {3: 40, 4: 30}
 TABLE_NAME = {3: "Dreiertisch", 4: "Vierertisch"}
 
-HEAD_H1 = 7.0
+HEAD_H1 = 12.0  # the players' names are written here by hand: room for a name of ~5 mm
 HEAD_H2 = 3.5
 MAX_ROW_H = 7.0
 ROUND_LINE = (60, 60, 60)

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from skatbot.pdf.base import BLACK, GREY_TEXT, GRID, Column, SkatPDF
 from skatbot.pdf.fonts import printable
 
-ROW_H = 5.6
-HEAD_H = 6.0
+ROW_H = 5.0
+HEAD_H = 5.6
 
 
 @dataclass(frozen=True)
@@ -88,9 +88,40 @@ class _LeaguePDF(SkatPDF):
             for title, width, align in spec
         ]
 
-    def grid(self, columns: list[Column], rows: list[list[str]], bold: int = -1) -> None:
-        self.begin_table(lambda: self.header_row(columns, HEAD_H, size=8), ROW_H)
-        for values in rows:
+    def grid(
+        self,
+        columns: list[Column],
+        rows: list[list[str]],
+        bold: int = -1,
+        groups: list[int] | None = None,
+        tail: float = 0.0,
+        continued: str = "",
+    ) -> None:
+        """A table with its header repeated on a new page (its second column's title then
+        followed by ``continued``, e.g. "Serie 2, Fortsetzung": no room taken); ``groups``:
+        the sizes of the runs of rows that stay on one page together (a table's players),
+        else one run; ``tail``: the height of what follows that stays with the last run."""
+        first = [True]
+
+        def header() -> None:
+            shown = columns
+            if continued and not first[0]:
+                name = columns[1]
+                shown = [columns[0], Column(f"{name.title} – {continued}", name.width, name.align)]
+                shown += columns[2:]
+            first[0] = False
+            self.header_row(shown, HEAD_H, size=8)
+
+        self.begin_table(header, ROW_H)
+        starts: dict[int, int] = {}
+        at = 0
+        for size in groups or [len(rows)]:
+            starts[at] = size
+            at += size
+        for index, values in enumerate(rows):
+            if index in starts:
+                last = index + starts[index] == len(rows)
+                self.ensure_row_space(starts[index] * ROW_H + (tail if last else 0.0))
             cells = [
                 self.fit(self.clean(v), c.width - 2) for v, c in zip(values, columns, strict=True)
             ]
@@ -108,9 +139,13 @@ def render_match_report(doc: MatchReport) -> tuple[bytes, set[str]]:
     players = pdf.columns(PLAYER_COLUMNS)
     teams = pdf.columns((("Mannschaft", 0, "L"), ("Summe", 28, "R"), ("Matchpunkte", 50, "L")))
     for block in doc.series:
-        # a series (its players and its teams) stays on one page when it fits on one
-        tables_h = (len(block.players) + len(block.teams) + 2) * ROW_H + 2 * HEAD_H + 2
-        pdf.keep_together(11 + tables_h)
+        # Series follow each other down the page; a page breaks between two tables (the
+        # header again), never inside one, and the team sums stay with the last table. (A series kept
+        # whole took a page of its own: a match day ran over a third, mostly empty page.)
+        groups = _table_runs(block.players)
+        sums_h = 2 + HEAD_H + len(block.teams) * ROW_H  # the team sums, under the last table
+        first_h = (groups[0] if groups else 0) * ROW_H + (sums_h if len(groups) == 1 else 0)
+        pdf.keep_together(11 + HEAD_H + first_h)
         pdf.heading(block.title, size=11, gap_before=3)
         pdf.grid(
             players,
@@ -119,8 +154,12 @@ def render_match_report(doc: MatchReport) -> tuple[bytes, set[str]]:
                 for r in block.players
             ],
             bold=6,
+            groups=groups,
+            tail=sums_h,
+            continued=f"{block.title.split(' · ')[0]}, Fortsetzung",
         )
         pdf.set_y(pdf.get_y() + 2)
+        pdf.keep_together(HEAD_H + len(block.teams) * ROW_H)
         pdf.grid(teams, [[t.team, t.points, t.reason] for t in block.teams], bold=1)
     pdf.heading("Tabelle des Spieltags", size=11, gap_before=5)
     table = pdf.columns(
@@ -137,6 +176,16 @@ def render_match_report(doc: MatchReport) -> tuple[bytes, set[str]]:
     _signatures(pdf, doc.captains)
     names = [r.name for b in doc.series for r in b.players]
     return bytes(pdf.output()), {n for n in names if printable(n)[1]}
+
+
+def _table_runs(players: list[PlayerRow]) -> list[int]:
+    """The number of rows of each table of a series (a table's first row names it)."""
+    runs: list[int] = []
+    for row in players:
+        if row.table or not runs:
+            runs.append(0)
+        runs[-1] += 1
+    return runs
 
 
 def _signatures(pdf: _LeaguePDF, captains: list[tuple[str, str]]) -> None:

@@ -60,9 +60,17 @@ class _Layout:
         return self.player - self.booking
 
 
-def _layout(pdf: SkatPDF, players: int) -> _Layout:
+# The value column: the game's value on an ISkO list; under house rules what was booked to
+# the declarer (Kontra/Re, Bock and a lost game's doubling included), named so.
+VALUE_TITLE = {False: "Wert", True: "gebucht"}
+VALUE_LEGEND = (
+    "gebucht = der Betrag des Alleinspielers: Spielwert mit Kontra/Re, Bock und doppeltem Verlust."
+)
+
+
+def _layout(pdf: SkatPDF, players: int, house: bool = False) -> _Layout:
     player = 23.0 if players >= 4 else 27.0
-    nr, dealer, bid, value = 8.0, 20.0, 9.0, 10.0
+    nr, dealer, bid, value = 8.0, 20.0, 9.0, 14.0 if house else 10.0
     game = pdf.content_width - nr - dealer - bid - value - players * player
     return _Layout(nr, dealer, game, bid, value, player)
 
@@ -74,7 +82,7 @@ class _SeriesPDF(SkatPDF):
         )
         self.doc = doc
         self.players = [self.clean(p) for p in doc.players]
-        self.layout = _layout(self, len(doc.players))
+        self.layout = _layout(self, len(doc.players), doc.house)
         self.house = doc.house
         self.start = {name: doc.start.get(name, 0) for name in doc.players}
         self.head_names = [
@@ -159,7 +167,7 @@ class _SeriesPDF(SkatPDF):
             Column("Geber", lay.dealer),
             Column("Spiel", lay.game),
             Column("Reiz", lay.bid, "R"),
-            Column("Wert", lay.value, "R"),
+            Column(VALUE_TITLE[self.house], lay.value, "R"),
         ]
 
     def table_header(self) -> None:
@@ -329,7 +337,7 @@ class _SeriesPDF(SkatPDF):
         needed = 6 + 9 + max(rows_h, 6.5) + 8
         if self.space_left() < needed + 4:
             self.add_page()
-        self.heading("Serienabschluss" if doc.closed else "Zwischenstand (Serienabschluss)")
+        self.heading("Serienabschluss" if doc.closed else "Zwischenstand")
         self.header_row(columns, 6.0, size=7.5)
         for total in doc.totals:
             self._total_row(columns, total)
@@ -341,7 +349,11 @@ class _SeriesPDF(SkatPDF):
         else:
             legend = "Verl. andere = verlorene Spiele der anderen Spieler am Tisch."
         self.cell(self.content_width, 4.5, legend)
-        self.ln(5)
+        self.ln(4.5 if self.house else 5)
+        if self.house:
+            self.set_x(self.l_margin)
+            self.cell(self.content_width, 4.5, VALUE_LEGEND)
+            self.ln(5)
         self.color(BLACK)
 
     def _closing_columns(self) -> list[Column]:

@@ -21,7 +21,7 @@ plays of the sheets, in the order the lists were made and the games were played:
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from skatbot.rules.game import GameType
@@ -134,12 +134,19 @@ class PlayerStats:
 
 @dataclass(frozen=True)
 class Record:
-    """A record of the chat: who holds it and with what."""
+    """A record of the chat: who holds it and with what. A player's count (series, games
+    won, a streak) is held by every player who reached the best value: ``tied`` are the
+    others, after ``key`` (first seen first)."""
 
     key: str
     value: int
     game: GameRef | None = None
     series: SeriesRef | None = None
+    tied: tuple[str, ...] = ()
+
+    @property
+    def holders(self) -> tuple[str, ...]:
+        return (self.key, *self.tied)
 
 
 @dataclass
@@ -298,12 +305,22 @@ def compute(series: Sequence[Series]) -> ChatStats:
             chat.costliest_game = _better(
                 chat.costliest_game, Record(key, booked, game=game), high=False
             )
-    for p in players.values():
-        chat.longest_won = _better(chat.longest_won, Record(p.key, p.longest_won))
-        chat.longest_lost = _better(chat.longest_lost, Record(p.key, p.longest_lost))
-        chat.most_series = _better(chat.most_series, Record(p.key, p.series))
-        chat.most_won = _better(chat.most_won, Record(p.key, p.won))
+    everyone = list(players.values())
+    chat.longest_won = _leaders(everyone, lambda p: p.longest_won)
+    chat.longest_lost = _leaders(everyone, lambda p: p.longest_lost)
+    chat.most_series = _leaders(everyone, lambda p: p.series)
+    chat.most_won = _leaders(everyone, lambda p: p.won)
     return chat
+
+
+def _leaders(players: Sequence[PlayerStats], value: Callable[[PlayerStats], int]) -> Record | None:
+    """The record of a player's count: everyone with the best ``value``, in the order the
+    players were first seen (a count of 0 is no record)."""
+    best = max((value(p) for p in players), default=0)
+    if best <= 0:
+        return None
+    keys = [p.key for p in players if value(p) == best]
+    return Record(keys[0], best, tied=tuple(keys[1:]))
 
 
 def _better(held: Record | None, new: Record, *, high: bool = True) -> Record | None:

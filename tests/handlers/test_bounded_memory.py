@@ -50,7 +50,7 @@ def test_fairness_keeps_the_chats_used_last(monkeypatch) -> None:  # type: ignor
     monkeypatch.setattr(fairness, "CHATS_KEPT", 100)
     gate = fairness.Fairness()
     for chat in range(1000):
-        gate.admit(-chat, 1, "/vordruck 4", 0)
+        gate.admit(-chat, -chat, 1, "/vordruck 4", 0)
     assert len(gate._chats) == 100
 
 

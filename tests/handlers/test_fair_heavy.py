@@ -133,7 +133,7 @@ def test_notes_once_per_member_and_window() -> None:
 
     def outcome(user: int, text: str) -> str:
         try:
-            gate.admit(CHAT, user, text, pending=0)
+            gate.admit(CHAT, CHAT, user, text, pending=0)
         except Repeated as held:
             return "quiet repeat" if held.quiet else "repeat"
         except Throttled as held:
@@ -159,3 +159,21 @@ def test_notes_once_per_member_and_window() -> None:
         "repeat",
         "quiet repeat",
     ]
+
+
+def test_the_repeat_note_is_per_place_and_who_runs_it_has_no_member_limit() -> None:
+    """Fairness alone: the same words in two places (forum topics) are two documents, again
+    in the first place a repeat; an ask not ``limited`` is admitted beyond the member's
+    share and not counted, while the chat's pending documents still hold."""
+    now = [0.0]
+    gate = Fairness(clock=lambda: now[0])
+    topic_a, topic_b = 101, 102
+    gate.admit(CHAT, topic_a, 1, "/export", pending=0)
+    gate.admit(CHAT, topic_b, 2, "/export", pending=0)
+    with pytest.raises(Repeated):
+        gate.admit(CHAT, topic_a, 3, "/export", pending=0)
+    for text in ("/pdf", "/vordruck 3", "/vordruck 4", "/kasse", "/urkunden"):
+        gate.admit(CHAT, CHAT, 7, text, pending=0, limited=False)
+    assert not gate.over_limit(CHAT, 7)
+    with pytest.raises(Throttled):
+        gate.admit(CHAT, CHAT, 7, "/rangliste pdf", pending=3, limited=False)

@@ -247,7 +247,7 @@ async def test_a_chat_that_refuses_the_format_gets_text_from_then_on(rich_bot: B
         "sendRichMessage", status=400, description="Bad Request: RICH_MESSAGE_INVALID"
     )
     out = await bot.say("/stand", chat_id=CHAT)
-    assert [r.method for r in out] == ["sendMessage"] and "Serienabschluss" in out[0].text
+    assert [r.method for r in out] == ["sendMessage"] and "Zwischenstand" in out[0].text
     before = len(bot.api.calls)
     await bot.say("/stand", chat_id=CHAT)
     assert not calls(bot, "sendRichMessage", before)  # remembered for this chat

@@ -159,3 +159,32 @@ def test_one_person_on_two_seats_counts_one_series() -> None:
     assert stats.players["hans"].series == 1
     assert stats.players["hans"].declared == 1
     assert set(stats.players["hans"].rivals) == {"carla"}
+
+
+@settings(max_examples=150, deadline=None)
+@given(seasons())
+def test_a_players_record_names_everyone_who_holds_it(season: list[Series]) -> None:
+    """Most series, most games won, the longest streaks: every player with the best value
+    holds the record (first seen first), not only the first one to reach it."""
+    stats = compute(season)
+    players = list(stats.players.values())
+    for record, value in (
+        (stats.most_series, lambda p: p.series),
+        (stats.most_won, lambda p: p.won),
+        (stats.longest_won, lambda p: p.longest_won),
+        (stats.longest_lost, lambda p: p.longest_lost),
+    ):
+        best = max((value(p) for p in players), default=0)
+        if best == 0:
+            assert record is None
+            continue
+        assert record is not None and record.value == best
+        assert record.holders == tuple(p.key for p in players if value(p) == best)
+
+
+def test_four_players_with_two_series_each_all_hold_most_series() -> None:
+    sheet = replay(["A", "B", "C", "D"], [], series_length=48)
+    people = ("anna", "bernd", "carla", "dora")
+    season = [Series(n, dt.date(2026, 1, n), people, sheet) for n in (1, 2)]
+    most = compute(season).most_series
+    assert most is not None and most.value == 2 and most.holders == people

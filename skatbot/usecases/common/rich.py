@@ -196,14 +196,17 @@ def standings_table(sheet: Sheet, seed: str) -> Table:
     return Table(("Platz", "Spieler", "Punkte", "gew.", "verl.", "Rechnung"), tuple(rows))
 
 
-def standings_doc(sheet: Sheet, seed: str, *, title: str = "", tail: str = "") -> RichDoc:
-    """The running Serienabschluss as a table (``totals_block``'s content)."""
+def standings_doc(
+    sheet: Sheet, seed: str, *, title: str = "", tail: str = "", closed: bool = False
+) -> RichDoc:
+    """The standings as a table (``totals_block``'s content): the Zwischenstand, or the
+    Serienabschluss of a ``closed`` series."""
     blocks: list[Block] = []
     if title:
         blocks.append(Paragraph(title))
     blocks.append(
         Heading(
-            f"Serienabschluss ({texts.rules_label(sheet)}), "
+            f"{texts.standings_heading(closed)} ({texts.rules_label(sheet)}), "
             f"{sheet.games_played}/{sheet.series_length} Spiele"
         )
     )

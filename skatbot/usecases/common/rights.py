@@ -14,8 +14,8 @@ from typing import Any, Final
 
 from skatbot.rules.errors import RuleError
 from skatbot.storage.unit import Session
-from skatbot.usecases.common.place_kinds import Place, PlaceKind
-from skatbot.usecases.common.reply import PLACEHOLDER_IDS
+from skatbot.usecases.common.place_kinds import Place, PlaceKind, place_of
+from skatbot.usecases.common.reply import PLACEHOLDER_IDS, Command
 
 Check = Callable[[Session, Place, Any], None]
 
@@ -35,6 +35,15 @@ class Right:
         target = self.checks.get(place.kind) or self.checks.get("*")
         if target is not None:
             _resolve(target)(session, place, request)
+
+    def held_by(self, session: Session, cmd: Command) -> bool:
+        """Whether ``cmd``'s sender holds this right at ``cmd``'s place (no request: a
+        right declared for the whole target), without a refusal."""
+        try:
+            self.check(session, place_of(session, cmd), None)
+        except RuleError:
+            return False
+        return True
 
 
 _RESOLVED: dict[str, Check] = {}
@@ -92,6 +101,19 @@ ADMIN: Final = Right("admin", {"*": "common.rights:admin"}, asks_admin=True)
 # A Preisskat desk's management: the tournament's creator and the chat's admins.
 TOURNAMENT_MANAGER: Final = Right(
     "manager", {PlaceKind.TOURNAMENT_DESK: "tournament.access:manager"}, asks_admin=True
+)
+
+
+# Who runs a place, and so is not held to a member's limit of documents (handlers.fairness):
+# a Preisskat desk's or a league desk's management, elsewhere the chat's admins.
+PLACE_MANAGEMENT: Final = Right(
+    "management",
+    {
+        PlaceKind.TOURNAMENT_DESK: "tournament.access:manager",
+        PlaceKind.LEAGUE_DESK: "league.access:manager",
+        "*": "common.rights:admin",
+    },
+    asks_admin=True,
 )
 
 

@@ -250,10 +250,17 @@ def rules_label(sheet: Sheet) -> str:
     return "Hausregeln, 3B3R" + (", Runde = Geberrunde" if sheet.house.dealing_round else "")
 
 
-def totals_block(sheet: Sheet, seed: str) -> str:
-    """The running Serienabschluss with the calculation steps per player."""
+def standings_heading(closed: bool) -> str:
+    """What the standings with their calculation are called: the Serienabschluss once the
+    series is closed; before, a Zwischenstand (the series has not ended)."""
+    return "Serienabschluss" if closed else "Zwischenstand"
+
+
+def totals_block(sheet: Sheet, seed: str, *, closed: bool = False) -> str:
+    """The standings with the calculation steps per player: the Zwischenstand of a running
+    series, the Serienabschluss of a ``closed`` one."""
     lines = [
-        f"<b>Serienabschluss</b> ({rules_label(sheet)}), "
+        f"<b>{standings_heading(closed)}</b> ({rules_label(sheet)}), "
         f"{sheet.games_played}/{sheet.series_length} Spiele"
     ]
     if not sheet.games_played:  # nothing to rank yet: no places, no lot

@@ -130,7 +130,7 @@ def transfers_line(count: int) -> str:
 
 
 def series_money_lines(session: Session, loaded: lists_store.LoadedList) -> list[str]:
-    """For the Serienabschluss PDF: the settlement's lines, empty without a stake."""
+    """For the list's PDF (Zwischenstand or Serienabschluss): the settlement's lines, empty without a stake."""
     settlement = list_settlement(session, loaded)
     if settlement is None:
         return []

@@ -43,15 +43,16 @@ RULES_LABEL = {"isko": "ISkO / Seeger-Fabian", "haus": "Hausregeln (3B3R)"}
 
 
 def _value(sheet: Sheet, e: Entry) -> int | None:
-    """The Wert column: the game's value; under Bock what was booked (the doubled value),
-    so that the column and the booking agree."""
+    """The value column: on an ISkO list the game's value ("Wert"); under house rules the
+    amount booked to the declarer ("gebucht": with Kontra/Re, Bock and a lost game's
+    doubling), one meaning for every row, as the declarer's booking shows it."""
     r = e.result
     if r is None:
         return None
+    if sheet.house is None:
+        return r.value
     declarer = e.row.declarer
-    if e.house is not None and e.house.bock and declarer is not None and declarer in e.points:
-        return abs(e.points[declarer])
-    return r.value
+    return abs(e.points[declarer]) if declarer is not None and declarer in e.points else None
 
 
 def series_document(loaded: lists_store.LoadedList, chat_title: str) -> SeriesDocument:
@@ -267,7 +268,7 @@ def close_now(session: Session, place: Place, loaded: lists_store.LoadedList) ->
     loaded = dataclasses.replace(loaded, lst=closed)
     text = (
         "🏁 <b>Liste abgeschlossen.</b>\n"
-        + texts.totals_block(loaded.sheet, loaded.lst.seed)
+        + texts.totals_block(loaded.sheet, loaded.lst.seed, closed=True)
         + "\nWeiter mit denselben Spielern: /weiter · Neue Runde: /neu …"
         + "\nVersehentlich abgeschlossen? Wieder öffnen: /oeffnen (wer die Liste angelegt hat, oder ein Admin)"
     )

@@ -19,7 +19,7 @@ Namen mit Leerzeichen: /neu "Anna Maria" Bernd Carla oder mit Komma: /neu Anna M
 /spiel – Spiel mit Knöpfen eintragen
 /spiel Anna grand ohne 1 hand gewonnen – Spiel per Text eintragen
 /eingepasst – alle haben gepasst
-/stand – Serienabschluss · /stand bild – als Bild · /liste [alle] – die Zeilen · /anheften – Stand oben anheften
+/stand – Zwischenstand · /stand bild – als Bild · /liste [alle] – die Zeilen · /anheften – Stand oben anheften
 /darstellung tabelle|text – Liste und Stand als Tabelle oder als Text
 /korrigieren 7 Anna kreuz mit 2 gewonnen · /storno 7 (ein früheres Spiel: fragt erst; /storno 7 ja)
 /rueckgaengig (oder /rückgängig) – letzte Änderung zurücknehmen: Spiel, Streichen oder Korrektur

@@ -163,23 +163,38 @@ def _game_records(stats: ChatStats, who: Callable[[Record], str]) -> list[str]:
     return records
 
 
-def _player_records(stats: ChatStats, who: Callable[[Record], str]) -> list[str]:
-    records = []
-    if stats.longest_won:
-        records.append(
-            f"Längste Glückssträhne: {who(stats.longest_won)}, "
-            f"{texts.games(stats.longest_won.value)} gewonnen in Folge"
-        )
-    if stats.longest_lost:
-        records.append(
-            f"Längste Pechsträhne: {who(stats.longest_lost)}, "
-            f"{texts.games(stats.longest_lost.value)} verloren in Folge"
-        )
-    if stats.most_series:
-        records.append(f"Meiste Serien: {who(stats.most_series)}, {stats.most_series.value}")
-    if stats.most_won:
-        records.append(f"Meiste gewonnene Spiele: {who(stats.most_won)}, {stats.most_won.value}")
-    return records
+def _player_records(stats: ChatStats, names: dict[str, str]) -> list[str]:
+    """The records of a player's count, each naming everyone who holds it."""
+
+    def holders(record: Record) -> str:
+        """Who holds ``record``: "Anna,", "Anna und Carla, je", or "alle gleich, je" when every
+        player of the chat holds it."""
+        if not record.tied:
+            return f"<b>{escape(names[record.key])}</b>,"
+        if len(record.holders) == len(stats.players):
+            return "alle gleich, je"
+        shown = [f"<b>{escape(names[k])}</b>" for k in record.holders]
+        return f"{', '.join(shown[:-1])} und {shown[-1]}, je"
+
+    records: tuple[tuple[str, Record | None, Callable[[int], str]], ...] = (
+        (
+            "Längste Glückssträhne",
+            stats.longest_won,
+            lambda n: f"{texts.games(n)} gewonnen in Folge",
+        ),
+        (
+            "Längste Pechsträhne",
+            stats.longest_lost,
+            lambda n: f"{texts.games(n)} verloren in Folge",
+        ),
+        ("Meiste Serien", stats.most_series, str),
+        ("Meiste gewonnene Spiele", stats.most_won, str),
+    )
+    return [
+        f"{label}: {holders(record)} {said(record.value)}"
+        for label, record, said in records
+        if record is not None
+    ]
 
 
 def _player_lines(stats: ChatStats, names: dict[str, str]) -> list[str]:
@@ -205,7 +220,7 @@ def chat_text(stats: ChatStats, names: dict[str, str], running: bool) -> str:
 
     lines = ["📊 <b>Statistik dieses Chats</b>", scope_line(stats, running)]
     lines += _played_lines(stats)
-    records = _game_records(stats, who) + _player_records(stats, who)
+    records = _game_records(stats, who) + _player_records(stats, names)
     if records:
         lines += ["", "🏆 <b>Rekorde</b>", *records]
     lines += ["", "<b>Spieler</b> – Serien · Ø Seeger-Fabian je Serie · gewonnen/gespielt"]

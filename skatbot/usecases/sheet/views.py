@@ -119,8 +119,9 @@ def stand(session: Session, place: Place, request: ShowStand) -> Reply:
     lst, head = pick_list(session, place, request.number)
     loaded = lists_store.load(session, lst)
     state = state_line(loaded)
-    text = texts.totals_block(loaded.sheet, loaded.lst.seed) + "\n" + state
-    doc = rich.standings_doc(loaded.sheet, loaded.lst.seed, title=head, tail=state)
+    closed = loaded.lst.status is ListStatus.CLOSED
+    text = texts.totals_block(loaded.sheet, loaded.lst.seed, closed=closed) + "\n" + state
+    doc = rich.standings_doc(loaded.sheet, loaded.lst.seed, title=head, tail=state, closed=closed)
     settings = rich.settings_of(session, place.id, loaded.chat_settings)
     reply = Reply(rich.maybe(f"{head}\n{text}" if head else text, doc, settings))
     if request.picture:

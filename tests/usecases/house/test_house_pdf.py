@@ -117,3 +117,33 @@ async def test_four_long_names_are_printed_in_full(chat: Harness) -> None:
     for name in names:
         # header, Geber or booking rows, closing, ranking, legend
         assert squeezed.count(name) >= 4, name
+
+
+async def test_the_value_column_is_what_was_booked_and_says_so(chat: Harness) -> None:
+    """One meaning in the column: the amount booked to the declarer, with Kontra/Re, Bock and
+    the lost game's doubling (the game's value alone stood beside the booking before: Pik mit
+    1 lost showed 22 beside −44, Grand mit 2 with Kontra 72 beside +144)."""
+    await ok(chat, "/regeln haus")
+    await ok(chat, "/neu Anna Bernd Carla")
+    await ok(chat, "/spiel Anna pik mit 1 verloren", "Anna −44")
+    await ok(chat, "/spiel Bernd grand mit 2 kontra gewonnen", "Bernd +144")
+    await ok(chat, "/spiel Carla kreuz mit 1 gewonnen", "Carla +48")  # Bock
+    await ok(chat, "/spiel Anna null verloren", "Anna −92")  # Bock, lost
+    lines = (await pdf_text(chat)).splitlines()
+    assert "Nr Geber Spiel Reiz gebucht Anna" in lines, lines[:8]
+    for row in (
+        "1 Anna Pik mit 1 44 −44 −44",
+        "2 Bernd Grand mit 2 Kontra 3B3R 144 +144 144",
+        "3 Carla Kreuz mit 1 Bock 48 +48 48",
+        "4 Anna Null Bock 92 −92 −136",
+    ):
+        assert row in lines, (row, lines)
+    assert any(line.startswith("gebucht =") for line in lines), lines
+
+
+async def test_an_isko_list_keeps_the_games_value(chat: Harness) -> None:
+    await ok(chat, "/neu Anna Bernd Carla")
+    await ok(chat, "/spiel Anna pik mit 1 verloren", "Anna")
+    text = await pdf_text(chat)
+    assert "Nr Geber Spiel Reiz Wert Anna" in text and "gebucht" not in text
+    assert "1 Anna Pik mit 1 22 −44 −44" in text

@@ -192,7 +192,10 @@ async def test_stand_and_liste_show_the_final_state_of_a_closed_list(chat: Harne
     closed_line = f"🏁 Serie abgeschlossen am {german_today()} (2 Spiele)."
 
     stand = await ok(chat, "/stand")
-    assert stand.startswith(open_stand.split("\nSpiel 3/36")[0])  # the same totals
+    # the same totals, now the Serienabschluss instead of the Zwischenstand
+    totals = open_stand.split("\nSpiel 3/36")[0]
+    assert totals.startswith("Zwischenstand (")
+    assert stand.startswith(totals.replace("Zwischenstand", "Serienabschluss", 1))
     assert closed_line in stand and "/weiter" in stand and "/oeffnen" in stand
     assert "Spiel 3/36" not in stand
 

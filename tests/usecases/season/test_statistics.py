@@ -123,11 +123,13 @@ async def test_statistics_of_the_chat_match_the_hand_computation(
         "Teuerstes Spiel: Dora, Null ouvert −92 (Spiel 1, 10.04.2026)",
         "Beste Serie: Anna 260 am 05.03.2026",
         "Schwächste Serie: Anna −138 am 05.03.2026",
-        # every player won 2 in a row at best; Anna (first seen) reached it first
-        "Längste Glückssträhne: Anna, 2 Spiele gewonnen in Folge",
+        # every player won 2 in a row at best (Anna L1, Bernd L2 + L4, Carla L1 + L3, Dora
+        # L3 + L4): all hold the record
+        "Längste Glückssträhne: alle gleich, je 2 Spiele gewonnen in Folge",
         # Anna lost Pik (L2) and Kreuz (L4) one after the other
         "Längste Pechsträhne: Anna, 2 Spiele verloren in Folge",
-        "Meiste Serien: Anna, 4",
+        # Anna and Carla played all four lists, Bernd three, Dora two
+        "Meiste Serien: Anna und Carla, je 4",
         "Meiste gewonnene Spiele: Anna, 3",
         "",
         "Spieler – Serien · Ø Seeger-Fabian je Serie · gewonnen/gespielt",
@@ -211,7 +213,7 @@ async def test_stand_bild_and_abschluss_post_the_running_scores(chat: Harness) -
     assert [r.method for r in plain] == ["sendMessage"]  # /stand alone: no picture
     out = await chat.say("/stand bild")
     assert [r.method for r in out] == ["sendPhoto"]
-    assert "Serienabschluss" in out[0].text  # the text as its caption
+    assert "Zwischenstand" in out[0].text  # the text as its caption
     name, png = out[0].document or ("", b"")
     assert name.startswith("skatliste-1-stand-") and name.endswith(".png")
     assert Image.open(io.BytesIO(png)).size == (1200, 1000)

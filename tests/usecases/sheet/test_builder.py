@@ -231,7 +231,7 @@ async def test_korrigieren_and_stornieren_buttons(chat: Harness) -> None:
     await chat.say("/spiel Bernd pik mit 1 gewonnen")
     last = Phone(chat, chat.last(CHAT).message_id)
     await last.tap("Stand")
-    assert "Serienabschluss" in chat.last(CHAT).text
+    assert "Zwischenstand" in chat.last(CHAT).text
 
 
 async def test_help_and_forgiving_input(chat: Harness) -> None:
