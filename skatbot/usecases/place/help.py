@@ -62,7 +62,9 @@ danach 3 Spiele Ramsch. Was währenddessen ausgelöst wird, steht „ausstehend�
 <b>Ramsch</b>: /ramsch Anna 55 [geschoben 1] [jungfrau 1] · Gleichstand: /ramsch Anna Bernd 50
 40:40:40 – alle drei verlieren 40: /ramsch Anna Bernd Carla 40
 /ramsch durchmarsch Carla – +120 · vorher: alle gesund? /gesund oder /krank NAME
-(wer krank ist, spielt Grand Hand; das zählt nicht als Ramsch; einmal pro Ramsch-Phase)"""
+(wer krank ist, spielt Grand Hand; das zählt nicht als Ramsch; einmal pro Ramsch-Phase)
+Ein früheres Spiel ändern, ohne Bock und Ramsch umzuwerfen: /korrigieren 7 … wie gespielt
+oder /storno 7 wie gespielt – Bock und Ramsch bleiben, wie sie gespielt wurden."""
 
 HELP_TURNIER = """<b>Preisskat</b> – in einem eigenen Chat (oder Thema) der Turnierleitung; die Saison
 läuft dort ein Turnier nach dem anderen.

@@ -27,7 +27,14 @@ from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Reply
 from skatbot.usecases.people.persons import after_rename
 from skatbot.usecases.sheet import texts as sheet_texts
-from skatbot.usecases.sheet.booking import Keys, after_row, book, game_text, user_fields
+from skatbot.usecases.sheet.booking import (
+    KEEP_WORDS,
+    Keys,
+    after_row,
+    book,
+    game_text,
+    user_fields,
+)
 from skatbot.usecases.sheet.json_list import export_document
 from skatbot.usecases.sheet.lists import At, require_list
 from skatbot.usecases.sheet.new_list import (
@@ -68,13 +75,16 @@ class Correct:
 
     words: tuple[str, ...]
     typed: str = ""
+    keep: bool = False  # "… wie gespielt": Bock and Ramsch stay as played
 
 
 @dataclass(frozen=True)
 class Cancel:
-    """/storno N (``word``: the number as typed; None: none given)."""
+    """/storno N (``word``: the number as typed; None: none given; ``keep``: "wie gespielt",
+    Bock and Ramsch stay as played)."""
 
     word: str | None
+    keep: bool = False
 
 
 @dataclass(frozen=True)
@@ -96,12 +106,22 @@ def parse_pass(cmd: Command) -> PassRound:
     return PassRound()
 
 
+def _as_played(words: tuple[str, ...]) -> tuple[tuple[str, ...], bool]:
+    """The words without a closing "wie gespielt", and whether it was there."""
+    tail = len(KEEP_WORDS)
+    if tuple(w.casefold() for w in words[-tail:]) == KEEP_WORDS:
+        return words[:-tail], True
+    return words, False
+
+
 def parse_korrigieren(cmd: Command) -> Correct:
-    return Correct(cmd.args, cmd.text)
+    words, keep = _as_played(cmd.args)
+    return Correct(words, cmd.text, keep)
 
 
 def parse_storno(cmd: Command) -> Cancel:
-    return Cancel(cmd.args[0] if cmd.args else None)
+    words, keep = _as_played(cmd.args)
+    return Cancel(words[0] if words else None, keep)
 
 
 def parse_umbenennen(cmd: Command) -> Rename:
@@ -200,7 +220,9 @@ def korrigieren(session: Session, place: Place, request: Correct) -> Reply:
     nr = _game_number(words[0] if words else None, "korrigieren", loaded.sheet)
     loaded.sheet.entry(nr)  # an unknown number is refused first
     fields, notes = correction_fields(loaded, nr, words[1:])
-    return write_correction(session, place, loaded, nr, fields, notes, typed=request.typed)
+    return write_correction(
+        session, place, loaded, nr, fields, notes, typed=request.typed, keep=request.keep
+    )
 
 
 def correction_fields(
@@ -299,11 +321,13 @@ def write_correction(
     notes: tuple[str, ...] = (),
     *,
     typed: str | None = None,
+    keep: bool = False,
 ) -> Reply:
     """Strike game ``nr`` and book ``fields`` (see ``correction_fields``) in its place, with
     the same number and the same dealer unless ``fields`` name a new one; refuses what
     ``/korrigieren`` refuses, and a correction that changes nothing. ``typed``: the
-    command as sent, for the hint of a refusal (see ``booking.book``)."""
+    command as sent, for the hint of a refusal; ``keep``: Bock and Ramsch stay as played
+    (see ``booking.book``)."""
     sheet = loaded.sheet
     target = sheet.entry(nr)
     old_dealer = target.row.dealer if target.row.dealer is not None else 0
@@ -317,12 +341,14 @@ def write_correction(
     dealer = new_dealer if isinstance(new_dealer, int) else old_dealer
     _check_correction(loaded, nr, fields, dealer, old_dealer)
     row = {"dealer": dealer, "target": target.row.id, **fields}
-    booked = book(session, at, loaded, row=row, typed=typed)
+    booked = book(session, at, loaded, row=row, typed=typed, keep=keep)
     after, new = booked.after, booked.row
     entry = next(e for e in after.entries if new is not None and e.row.id == new.id)
     old = texts.entry_title(sheet, target)
     text = game_text(after, entry, loaded.lst.seed, "✏️", notes)
     head = f"Spiel {nr} korrigiert (gestrichen: <s>{old}</s>)."
+    if keep and sheet.house is not None:
+        head += f"\n{sheet_texts.KEPT}"
     if dealer != old_dealer:
         head += (
             f"\n🔄 Geber in Spiel {nr}: {escape(loaded.names[dealer])}"
@@ -388,9 +414,11 @@ def storno(session: Session, place: Place, request: Cancel) -> sheet_texts.Cance
         loaded,
         row={"kind": RowKind.CANCEL, "target": target.row.id},
         keys=Keys.CANCEL,
+        keep=request.keep,
     )
     title = texts.entry_title(loaded.sheet, target)
-    return sheet_texts.Cancelled(booked, nr, title, loaded.lst.seed)
+    kept = request.keep and loaded.sheet.house is not None
+    return sheet_texts.Cancelled(booked, nr, title, loaded.lst.seed, kept)
 
 
 # --- /umbenennen, /geber, /serie ------------------------------------------------------------

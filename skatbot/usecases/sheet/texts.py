@@ -31,6 +31,10 @@ class Cancelled:
     nr: int
     title: str
     seed: str
+    kept: bool = False  # "wie gespielt": Bock and Ramsch stay as played
+
+
+KEPT = "♻️ Bock und Ramsch bleiben, wie sie gespielt wurden."
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,7 @@ def _(result: Cancelled) -> Reply:
     lines = [
         f"🗑 Spiel {result.nr} storniert: <s>{result.title}</s>",
         "Die folgenden Spiele rücken eine Nummer auf.",
+        *([KEPT] if result.kept else []),
         f"Stand: {texts.standings_line(after, result.seed)}",
         texts.progress(after),
     ]
