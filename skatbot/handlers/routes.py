@@ -61,6 +61,8 @@ DESKS = frozenset({PlaceKind.TOURNAMENT_DESK, PlaceKind.LEAGUE_DESK})
 NO_LIST = at(DESKS, "sheet.desks:no_list")
 LEAGUE_DESK = PlaceKind.LEAGUE_DESK
 HOST = PlaceKind.HOST
+# Where a table of a Preisskat or a league plays.
+TABLES = frozenset({PlaceKind.TOURNAMENT_TABLE, PlaceKind.LEAGUE_TABLE})
 # Where a match day is run: the league's desk, and a host's chat on its day.
 LEAGUE_RUN = frozenset({LEAGUE_DESK, HOST})
 # Where a league is read: there, and in a chat that hosted a day before (on another date).
@@ -169,7 +171,8 @@ ROUTES: list[Route] = [
     # Commands. PTB tries them in this order; the commands of every deal come first.
     command("spiel", (at(PLAYING, "sheet.spiel:spiel", parse="sheet.spiel:parse"), NO_LIST), "Spiel eintragen – ohne Worte mit Knöpfen, oder: /spiel Anna grand ohne 1 hand g", write=True, editable=True),
     command("eingepasst", (at(PLAYING, "sheet.list_changes:eingepasst", parse="sheet.list_changes:parse_pass"), NO_LIST), "Alle haben gepasst", write=True, editable=True),
-    command("neu", (at(PLAYING, "sheet.new_list:neu", parse="sheet.new_list:parse"), at(DESKS, "sheet.desks:no_new_list")), "Neue Liste: /neu Anna Bernd Carla [Dora]", write=True),
+    # a table's next list comes from the next draw or seating: /neu and /weiter say so there
+    command("neu", (at(PLAYING - TABLES, "sheet.new_list:neu", parse="sheet.new_list:parse"), at(TABLES, "place.at_table:neu"), at(DESKS, "sheet.desks:no_new_list")), "Neue Liste: /neu Anna Bernd Carla [Dora]", write=True),
     # heavy: /stand bild renders a picture, in a worker thread like the PDFs
     command("stand", (at(PLAYING, "sheet.views:stand", parse="sheet.views:parse_stand"), NO_LIST), "Zwischenstand mit Rechenweg – /stand bild als Bild", heavy=True),
     command("anheften", glue("pinned:cmd_anheften"), "Stand anheften – wird nach jedem Spiel aktualisiert"),
@@ -191,7 +194,7 @@ ROUTES: list[Route] = [
     command("abschluss", (at(PLAYING, "place.documents:abschluss", parse="place.documents:parse_close"), NO_LIST), "Serie abschließen (mit PDF)", write=True, heavy=True),
     # the latest list's creator and the chat's admins may open it again
     command("oeffnen", (at(PLAYING, "place.documents:oeffnen", parse="place.documents:parse_reopen", right=LIST_MANAGER), NO_LIST), "Abgeschlossene Serie wieder öffnen (Admins)", write=True),
-    command("weiter", at(PLAYING, "evening.evenings:weiter"), "Neue Serie mit denselben Spielern", write=True),
+    command("weiter", (at(PLAYING - TABLES, "evening.evenings:weiter"), at(TABLES, "place.at_table:weiter")), "Neue Serie mit denselben Spielern", write=True),
     command("statistik", at(EVERYWHERE, "season.statistics:statistik", parse="season.statistics:parse"), "Statistik des Chats – /statistik NAME für einen Spieler", heavy=True),
     command("abend", at(EVERYWHERE, "evening.evenings:abend", parse="evening.evenings:parse"), "Alle Serien des Abends mit Summe je Spieler: /abend [pdf]", heavy=True),
     command("ich", at(EVERYWHERE, "people.persons:ich", parse="people.persons:parse_ich", right={"LinkName": PERSON}), "Wer bin ich? /ich NAME verknüpft dich mit deinem Namen", write=True),
@@ -225,6 +228,8 @@ ROUTES: list[Route] = [
     command("fehlend", at(DESK, "tournament.result_entry:fehlend", parse="tournament.result_entry:parse_fehlend"), "Preisskat: fehlende Ergebnisse und wie weit die Tische sind"),
     # /tisch CODE where a table plays (a league's or a Preisskat's code); /tisch freigeben N at the desk
     command("tisch", (at(PLAYING, "tables.lifecycle:link", parse="tables.lifecycle:parse", right={"LinkTable": TABLE_LINKER}), at(DESK, "tournament.tables:release", parse="tournament.tables:parse_release", right={"ReleaseTable": TOURNAMENT_MANAGER})), "Preisskat und Liga: hier spielt ein Tisch: /tisch CODE (aus der Auslosung, dem Sitzplan)", write=True),
+    # the signing message of a table's closed list again (a league table is told it signs nothing)
+    command("unterschreiben", at(TABLES, "place.at_table:unterschreiben"), "Preisskat: am Tisch die Nachricht zum Unterschreiben noch einmal zeigen"),
     command("rangliste", at(DESK, "tournament.ranking:rangliste", parse="tournament.ranking:parse_rangliste"), "Preisskat: Rangliste über alle Serien", heavy=True),
     command("urkunden", at(DESK, "tournament.ranking:urkunden", parse="tournament.ranking:parse_urkunden"), "Preisskat: Urkunden als PDF", heavy=True, document=True),
     command("gebuehren", at(DESK, "tournament.cash:gebuehren", parse="tournament.cash:parse_gebuehren", right={"SetFees": TOURNAMENT_MANAGER}), "Preisskat: Startgeld, Verlustspielgeld, Tischgeld", write=True),

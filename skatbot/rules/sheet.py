@@ -1,8 +1,11 @@
 """Sheet replay: a list is an append-only log; everything shown is derived from it (docs/rules.md §2).
 
 Rows are games, passed games, Ramsch games, cancellations, dealer overrides, house-rule
-events (`/bock`, `/krank`, `/gesund`) and the list's closing and reopening (`/abschluss`,
-`/oeffnen`: history only, they change no game) and undos (`/rueckgaengig`). A correction is a play row that names the row it
+events (`/bock`, `/krank`, `/gesund`), the list's closing and reopening (`/abschluss`,
+`/oeffnen`: history only, they change no game), undos (`/rueckgaengig`) and "keep" rows: a
+correction or cancellation they name leaves the 3B3R sequence as it was played (the corrected
+game moves the machine as the game it replaced did; a cancelled game still counts for the
+sequence, without points). A correction is a play row that names the row it
 corrects: the corrected row is struck and the correction is shown directly after it, with the
 same dealer and the same number. An undo names the change it takes back (a play, a
 correction or a cancellation): the replay reads the log as if that row had never been written.
@@ -39,6 +42,9 @@ class RowKind(enum.StrEnum):
     CLOSE = "close"  # /abschluss: the series was closed (who and when; the list row says so too)
     REOPEN = "reopen"  # /oeffnen: a closed series was opened again
     UNDO = "undo"  # /rueckgaengig: the change ``target`` is taken back (never itself undone)
+    # house rules: the 3B3R sequence stays as played across the change (a correction or a
+    # cancellation) the row names as its target ("… wie gespielt")
+    KEEP = "keep"
 
 
 PLAYS = (RowKind.GAME, RowKind.PASS, RowKind.RAMSCH)
@@ -47,6 +53,9 @@ MARKS = (RowKind.CLOSE, RowKind.REOPEN)  # the list's history; nothing on the sh
 # What /rueckgaengig takes back: a booking (a new play), a correction (a play naming the row
 # it corrects) and a cancellation (/storno).
 CHANGES = (*PLAYS, RowKind.CANCEL)
+
+
+AS_PLAYED = " (wie gespielt)"  # a trigger that stands as played, after a change of its game
 
 
 class Status(enum.StrEnum):
@@ -336,13 +345,17 @@ def replay(
         state=h.HouseState(length=house.phase_length(size) if house else h.PHASE_GAMES),
     )
     corrected_by: dict[int, int] = {}
-    cancelled: set[int] = set()
+    cancelled: dict[int, int] = {}  # cancelled row id -> id of the cancel row
+    kept: set[int] = set()  # changes (a correction or a cancel row) that keep the sequence
     primary: list[LogRow] = []
     by_id: dict[int, LogRow] = {}
     for row in rows:
         by_id[row.id] = row
         if row.kind is RowKind.CANCEL and row.target is not None:
-            cancelled.add(row.target)
+            cancelled[row.target] = row.id
+        elif row.kind is RowKind.KEEP:
+            if row.target is not None:
+                kept.add(row.target)
         elif row.kind is RowKind.DEALER:
             continue  # only the next dealer depends on it (_next_dealer)
         elif row.kind in MARKS:
@@ -362,6 +375,7 @@ def replay(
                 _apply_event(sheet, first)
             continue
         current: LogRow | None = first
+        played: HouseMark | None = None  # how the previous row of the chain moved the machine
         while current is not None:
             row = current
             follow = corrected_by.get(row.id)
@@ -374,7 +388,11 @@ def replay(
             if status is Status.VALID:
                 nr += 1
                 number = nr
-            entries.append(_entry(sheet, row, number, status, follow))
+            as_played = played if row.id in kept else None
+            moves = status is Status.VALID or cancelled.get(row.id) in kept
+            entry = _entry(sheet, row, number, status, follow, as_played, moves=moves)
+            played = entry.house if entry.house is not None and as_played is None else played
+            entries.append(entry)
             current = by_id.get(follow) if follow is not None else None
     _build(sheet, entries=tuple(entries), next_dealer=_next_dealer(rows, size, first_dealer))
     return sheet
@@ -486,8 +504,20 @@ def _booking(players: tuple[str, ...], e: Entry) -> Booking | None:
     return Booking(players[e.row.declarer], e.result.score, e.result.won)
 
 
-def _entry(sheet: Sheet, row: LogRow, nr: int | None, status: Status, follow: int | None) -> Entry:
-    """Evaluate one play; a valid one also drives the house machine."""
+def _entry(
+    sheet: Sheet,
+    row: LogRow,
+    nr: int | None,
+    status: Status,
+    follow: int | None,
+    as_played: HouseMark | None = None,
+    *,
+    moves: bool = True,
+) -> Entry:
+    """Evaluate one play; a valid one (or one whose cancellation keeps the sequence:
+    ``moves``) also drives the house machine. ``as_played``: the mark of the row this
+    correction replaced, when the change keeps the sequence - its trigger and whether it
+    counted for the phase stand."""
     house = sheet.house
     result = None
     ramsch = None
@@ -515,6 +545,10 @@ def _entry(sheet: Sheet, row: LogRow, nr: int | None, status: Status, follow: in
         trigger = f"über {limit} Punkte" if any(abs(p) > limit for p in points.values()) else None
     else:
         points, trigger = {}, None
+    if as_played is not None:
+        sick_game, trigger = as_played.sick_game, as_played.trigger
+        if trigger is not None and not trigger.endswith(AS_PLAYED):
+            trigger += AS_PLAYED
     mark = HouseMark(
         bock=state.bock,
         ramsch=ramsch is not None,
@@ -522,7 +556,7 @@ def _entry(sheet: Sheet, row: LogRow, nr: int | None, status: Status, follow: in
         trigger=trigger,
         violation=violation,
     )
-    if status is Status.VALID:
+    if moves:
         new = h.advance(state, counts=not sick_game, trigger=trigger is not None)
         if sick_game and row.declarer is not None:
             new = dataclasses.replace(

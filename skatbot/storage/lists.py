@@ -280,13 +280,16 @@ def _loaded(
     return loaded
 
 
-def remember(session: Session, loaded: LoadedList, new: LogRow, sheet: Sheet) -> None:
-    """Offer the cache the sheet after ``new`` was appended (kept only if the unit commits)."""
+def remember(
+    session: Session, loaded: LoadedList, new: LogRow, sheet: Sheet, also: tuple[LogRow, ...] = ()
+) -> None:
+    """Offer the cache the sheet after ``new`` (and the rows ``also`` appended with it) was
+    appended (kept only if the unit commits)."""
     cache = sheet_cache(session)
     if cache is None:
         return
-    rows = (*loaded.rows, new)
-    key = SheetKey(loaded.lst, tuple(loaded.players), len(rows), new.id)
+    rows = (*loaded.rows, new, *also)
+    key = SheetKey(loaded.lst, tuple(loaded.players), len(rows), rows[-1].id)
     after_commit(session, lambda: cache.put(key, (rows, sheet)))
 
 

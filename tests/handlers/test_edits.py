@@ -321,8 +321,10 @@ async def test_an_edit_a_later_house_rules_row_depends_on_is_refused(bot: Bot) -
     _, answers = await edit(bot, trigger_id, "/spiel Anna kreuz mit 1 gewonnen")
     text = only_refusal(answers)
     assert "Bock-/Ramsch-Ablauf" in text and "Spiel 1 bleibt, wie es war." in text
-    assert "Erst Spiel 5 streichen: /storno 5" in text  # the later game that hangs on it
-    assert "dann noch einmal: /spiel" not in text  # an edit's text is no line to send again
+    assert "betroffen: Spiel 5 (Ramsch außerhalb der Ramsch-Phase)" in text  # hangs on it
+    # the way that keeps every game, written out (an edit's text is no line to send again)
+    assert "/korrigieren 1 Anna kreuz mit 1 gewonnen wie gespielt" in text
+    assert "/storno" not in text and "/spiel Anna" not in text
     assert "Zum Korrigieren: /korrigieren 1 Anna kreuz mit 1 gewonnen" in text
     assert await export(bot) == data
     # /korrigieren refuses the same (the edit is exactly /korrigieren)

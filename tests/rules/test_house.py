@@ -696,3 +696,64 @@ def test_random_evenings_replay(data: st.DataObject, start: tuple[int, ...], geb
     assert [e.points for e in again.entries] == [e.points for e in sheet.entries]
     # valid plays are numbered 1..n
     assert [e.nr for e in sheet.valid] == list(range(1, len(sheet.valid) + 1))
+
+
+# --- a change "wie gespielt": the sequence stays as played ------------------------------------
+
+
+def _played_evening(data: st.DataObject, n: int) -> list[LogRow]:
+    """An evening as a table plays it: games and passes, Ramsch when the phase says so."""
+    rows: list[LogRow] = []
+    for i in range(1, n + 1):
+        sheet = house_sheet(rows)
+        dealer = sheet.next_dealer
+        if sheet.state.phase is Phase.RAMSCH:
+            rows.append(ramsch_row(i, dealer, Ramsch(losers=(i % 3,), points=55)))
+            continue
+        text = data.draw(game_texts(), label="game")
+        try:
+            res(text)
+        except RuleError:
+            rows.append(LogRow(i, RowKind.PASS, dealer))
+            continue
+        rows.append(game(i, dealer, data.draw(st.integers(0, 2)), text))
+    return rows
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), st.integers(2, 25), st.booleans())
+def test_a_change_as_played_keeps_every_other_game_in_its_phase(
+    data: st.DataObject, n: int, cancel: bool
+) -> None:
+    rows = _played_evening(data, n)
+    before = house_sheet(rows)
+    target = data.draw(st.sampled_from(before.valid), label="target")
+    change = n + 1
+    if cancel:
+        rows.append(LogRow(change, RowKind.CANCEL, target=target.row.id))
+    else:
+        text = data.draw(game_texts(), label="correction")
+        try:
+            res(text)
+        except RuleError:
+            return
+        dealer = target.row.dealer if target.row.dealer is not None else 0
+        declarer = data.draw(st.integers(0, 2))
+        rows.append(game(change, dealer, declarer, text, target=target.row.id))
+    rows.append(LogRow(change + 1, RowKind.KEEP, target=change))
+    after = house_sheet(rows)
+
+    def phases(sheet: Sheet) -> dict[int, tuple[bool, bool, str | None]]:
+        """Every game but the changed one: Bock, Ramsch, and whether it fits the sequence."""
+        return {
+            e.row.id: (e.house.bock, e.house.ramsch, e.house.violation)
+            for e in sheet.valid
+            if e.house is not None and e.row.id not in (target.row.id, change)
+        }
+
+    assert phases(after) == phases(before)
+    assert after.state == before.state
+    if not cancel:  # the corrected game stands where the old one stood, in the same phase
+        old = before.entry(target.nr or 0).house
+        new = after.entry(target.nr or 0).house
+        assert old is not None and new is not None and new.bock == old.bock

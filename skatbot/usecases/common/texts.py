@@ -339,9 +339,12 @@ def day(when: dt.datetime | dt.date) -> str:
     return f"{when.day:02d}.{when.month:02d}.{when.year}"
 
 
-def closed_line(closed_at: dt.datetime | None, games_played: int) -> str:
-    """What /stand and /liste say instead of the next deal once the series is closed."""
+def closed_line(closed_at: dt.datetime | None, games_played: int, then: str | None = None) -> str:
+    """What /stand and /liste say instead of the next deal once the series is closed;
+    ``then``: what comes next at a table (its next list is no /weiter)."""
     when = f" am {day(closed_at)}" if closed_at else ""
+    if then is not None:
+        return f"🏁 Serie abgeschlossen{when} ({games(games_played)}).\n{then}"
     return (
         f"🏁 Serie abgeschlossen{when} ({games(games_played)}).\n"
         "Neue Serie mit denselben Spielern: /weiter · wieder öffnen: /oeffnen (wer sie angelegt hat, oder ein Admin)"

@@ -25,6 +25,7 @@ from skatbot.usecases.common import texts
 from skatbot.usecases.common.names import resolve, take_name, take_names
 from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Reply
+from skatbot.usecases.common.table_guards import table_here
 from skatbot.usecases.house import texts as house_texts
 from skatbot.usecases.sheet.booking import Keys, book
 from skatbot.usecases.sheet.lists import require_list
@@ -90,7 +91,11 @@ def regeln(
     chats.set_chat_rules(session, place.id, code)
     lst = lists_store.open_list(session, place.id)
     if lst is None:
-        return house_texts.RulesSet(code, house_texts.From.NEW_LIST)
+        here = table_here(session, place.id)
+        at_table = here is not None and not here.over
+        return house_texts.RulesSet(
+            code, house_texts.From.AT_TABLE if at_table else house_texts.From.NEW_LIST
+        )
     if lists_store.load(session, lst).rows:
         return house_texts.RulesSet(code, house_texts.From.NEXT_LIST)
     lists_store.set_list_rules(session, lst, code)

@@ -27,6 +27,7 @@ class From(Enum):
     NOW = "now"  # the running list, it has no game yet
     NEXT_LIST = "next list"  # the running list has games: it keeps its rules
     NEW_LIST = "new list"  # no list runs
+    AT_TABLE = "at table"  # no list runs where a table played: its next list is the next draw's
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ _APPLIES = {
     From.NOW: "gilt ab sofort für diese Liste.",
     From.NEXT_LIST: "gilt ab der nächsten Liste; die laufende bleibt, wie sie ist.",
     From.NEW_LIST: "gilt ab der nächsten Liste (/neu …).",
+    From.AT_TABLE: "gilt ab der nächsten Liste.",
 }
 
 

@@ -26,9 +26,9 @@ from skatbot.usecases.common.confirm import Shown
 from skatbot.usecases.common.names import neu_line
 from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Answer, Command, Document, Reply
-from skatbot.usecases.common.table_guards import guard_ended
+from skatbot.usecases.common.table_guards import guard_ended, table_here
 from skatbot.usecases.money import stakes as money
-from skatbot.usecases.place import admin
+from skatbot.usecases.place import admin, at_table
 from skatbot.usecases.place.words import Words, command_at
 from skatbot.usecases.sheet.booking import user_fields
 from skatbot.usecases.sheet.list_changes import picked_list
@@ -216,9 +216,13 @@ def abschluss(session: Session, place: Place, request: Close) -> Reply:
     ``/abschluss ja`` answers the sender's own question (the list as it was then), or,
     when nobody asked, closes at once."""
     cmd = command_at(place, "abschluss", ("ja",) if request.confirmed else ())
+    if lists_store.open_list(session, place.id) is None:
+        again = at_table.closed_list(session, place)  # a table's list: its signatures again
+        if again is not None:
+            return again
     loaded = require_list(session, cmd)
     sheet = loaded.sheet
-    refuse_empty(loaded)
+    refuse_empty(loaded, table_here(session, place.id) is not None)
     if request.confirmed:
         confirm.answer(
             session,
@@ -249,14 +253,15 @@ def abschluss(session: Session, place: Place, request: Close) -> Reply:
     return Reply(text, buttons=buttons)
 
 
-def refuse_empty(loaded: lists_store.LoadedList) -> None:
-    """A list without a game is no series: it is not closed (a new list replaces it)."""
+def refuse_empty(loaded: lists_store.LoadedList, at_table: bool = False) -> None:
+    """A list without a game is no series: it is not closed (a new list replaces it, except
+    a table's, which belongs to its draw)."""
     if loaded.sheet.games_played == 0:
+        again = f"neu anfangen: {neu_line(loaded.names)} (ersetzt die leere Liste)"
         raise RuleError(
             "Die Liste hat noch kein Spiel – eine leere Liste wird nicht abgeschlossen.",
             hint=f"Erst spielen: /spiel {texts.command_name(loaded.names, loaded.sheet.vorhand)} "
-            f"grand mit 1 gewonnen – oder neu anfangen: {neu_line(loaded.names)} "
-            "(ersetzt die leere Liste).",
+            "grand mit 1 gewonnen" + ("." if at_table else f" – oder {again}."),
         )
 
 
@@ -266,10 +271,14 @@ def close_now(session: Session, place: Place, loaded: lists_store.LoadedList) ->
     closed = lists_store.close_list(session, loaded.lst)
     lists_store.append_row(session, loaded.lst, kind=RowKind.CLOSE, **user_fields(cmd))
     loaded = dataclasses.replace(loaded, lst=closed)
+    here = table_here(session, place.id)
+    then = "Weiter mit denselben Spielern: /weiter · Neue Runde: /neu …"
+    if here is not None and not here.over:  # a table goes on with the next draw or seating
+        then = here.after_close()
     text = (
         "🏁 <b>Liste abgeschlossen.</b>\n"
         + texts.totals_block(loaded.sheet, loaded.lst.seed, closed=True)
-        + "\nWeiter mit denselben Spielern: /weiter · Neue Runde: /neu …"
+        + f"\n{then}"
         + "\nVersehentlich abgeschlossen? Wieder öffnen: /oeffnen (wer die Liste angelegt hat, oder ein Admin)"
     )
     # the PDF, and beside it the running scores as a picture

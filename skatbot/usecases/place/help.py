@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from skatbot.storage.unit import Session
-from skatbot.usecases.common.place_kinds import Place
+from skatbot.usecases.common.place_kinds import Place, PlaceKind
 from skatbot.usecases.common.reply import Command, Reply
 from skatbot.usecases.league import roles
 from skatbot.usecases.place.words import command_at
@@ -64,7 +64,9 @@ danach 3 Spiele Ramsch. Was währenddessen ausgelöst wird, steht „ausstehend�
 <b>Ramsch</b>: /ramsch Anna 55 [geschoben 1] [jungfrau 1] · Gleichstand: /ramsch Anna Bernd 50
 40:40:40 – alle drei verlieren 40: /ramsch Anna Bernd Carla 40
 /ramsch durchmarsch Carla – +120 · vorher: alle gesund? /gesund oder /krank NAME
-(wer krank ist, spielt Grand Hand; das zählt nicht als Ramsch; einmal pro Ramsch-Phase)"""
+(wer krank ist, spielt Grand Hand; das zählt nicht als Ramsch; einmal pro Ramsch-Phase)
+Ein früheres Spiel ändern, ohne Bock und Ramsch umzuwerfen: /korrigieren 7 … wie gespielt
+oder /storno 7 wie gespielt – Bock und Ramsch bleiben, wie sie gespielt wurden."""
 
 HELP_TURNIER = """<b>Preisskat</b> – in einem eigenen Chat (oder Thema) der Turnierleitung; die Saison
 läuft dort ein Turnier nach dem anderen.
@@ -89,8 +91,9 @@ Tische melden selbst: in einem Forum legt /auslosen je Tisch ein Thema mit seine
 (oder /tisch CODE von der Turnierleitung). Falsch verknüpft: /tisch freigeben N.
 Am Tisch: /spiel …, am Ende /abschluss, dann unterschreibt jede Person mit ihrem Knopf
 (vorher /ich NAME, bei der Turnierleitung oder am Tisch; ohne Telefon tippt die
-Turnierleitung) – das Ergebnis kommt von selbst an die Turnierleitung. Korrektur: /oeffnen
-zieht es zurück.
+Turnierleitung) – das Ergebnis kommt von selbst an die Turnierleitung. Nachricht zum
+Unterschreiben weg? /unterschreiben (oder /abschluss) am Tisch zeigt sie wieder, mit wer
+noch fehlt. Korrektur: /oeffnen zieht es zurück.
 Von Hand: /ergebnis Anna 437 12 3 – Spielpunkte, gewonnen, verloren (mehrere Zeilen erlaubt)
 Der angeheftete Zwischenstand folgt jeder Meldung; ist eine Serie komplett: „Nächste Serie
 auslosen“ (ein Tipp, nur die Turnierleitung).
@@ -251,6 +254,35 @@ unter der Buchung (Korrigieren, Stornieren, Stand). Vertan? /rueckgaengig nimmt 
 /geber NAME legt nur den nächsten Geber fest."""
 
 
+_AT_TABLE = """<b>skatbot – am Tisch {what}</b>
+/spiel – Spiel mit Knöpfen eintragen · /spiel Anna grand ohne 1 hand gewonnen – per Text
+/eingepasst – alle haben gepasst
+/stand – der Stand · /liste – die Zeilen · /pdf – Liste als PDF
+/korrigieren 7 Anna kreuz mit 2 gewonnen · /storno 7
+{close}
+/ich NAME – das bin ich (ein Mitspieler bestätigt)
+Die nächste Serie: /tisch CODE {next}.
+Alle Wörter der Spielansage: /hilfe spiel · {more}"""
+# At a table no line names /neu or /weiter: its next list comes from the next draw or seating.
+HELP_TOURNAMENT_TABLE = _AT_TABLE.format(
+    what="eines Turniers",
+    close="/abschluss – Serie beenden, dann unterschreibt jede Person am Tisch\n"
+    "/unterschreiben – die Nachricht zum Unterschreiben noch einmal (wer fehlt noch?)",
+    next="aus der nächsten Auslosung (oder ihr Knopf)",
+    more="Preisskat: /hilfe turnier",
+)
+HELP_LEAGUE_TABLE = _AT_TABLE.format(
+    what="eines Spieltags",
+    close="/abschluss – Serie beenden, das Ergebnis geht an die Ligaleitung",
+    next="aus dem Sitzplan",
+    more="Liga: /hilfe liga",
+)
+_TABLE_HELP: Final = {
+    PlaceKind.TOURNAMENT_TABLE: HELP_TOURNAMENT_TABLE,
+    PlaceKind.LEAGUE_TABLE: HELP_LEAGUE_TABLE,
+}
+
+
 @dataclass(frozen=True)
 class Start:
     """``/start`` and the one word of a deep link (``tisch_…``, ``code_…``), if any."""
@@ -280,7 +312,7 @@ def start(session: Session, place: Place, request: Start) -> Reply:
             "Füge mich einer Gruppe hinzu (Gruppeninfo → Mitglieder hinzufügen → skatbot) und "
             "startet dort mit /neu Anna Bernd Carla.\n\n" + HELP
         )
-    return Reply(HELP)
+    return Reply(_TABLE_HELP.get(place.kind, HELP))
 
 
 @dataclass(frozen=True)
@@ -315,5 +347,6 @@ _TOPICS: Final = {
 }
 
 
-def hilfe(_session: Session, _place: Place, request: Topic) -> Reply:
-    return Reply(_TOPICS.get(request.word, HELP))
+def hilfe(_session: Session, place: Place, request: Topic) -> Reply:
+    """``/hilfe [THEMA]``; the overview at a table says what a table does."""
+    return Reply(_TOPICS.get(request.word, _TABLE_HELP.get(place.kind, HELP)))

@@ -16,7 +16,6 @@ the builder does not import the ``/spiel`` use case that opens it. No Telegram t
 from __future__ import annotations
 
 import enum
-import re
 from dataclasses import dataclass
 from html import escape
 
@@ -55,14 +54,22 @@ def user_fields(at: At) -> dict[str, object]:
     return {"user_id": at.user_id, "user_name": at.user_name[:128], "update_id": at.update_id}
 
 
-def _replay_with(loaded: lists_store.LoadedList, new: LogRow) -> Sheet:
-    """The sheet with one more row, without another database read."""
-    if new.kind in PLAYS and new.target is None and new.dealer is not None:
-        return loaded.sheet.extended(new)  # the common case: no full replay needed
+KEEP_WORDS = ("wie", "gespielt")  # "/korrigieren 5 … wie gespielt", "/storno 5 wie gespielt"
+
+
+def _replay_with(loaded: lists_store.LoadedList, *new: LogRow) -> Sheet:
+    """The sheet with more rows, without another database read."""
+    if (
+        len(new) == 1
+        and new[0].kind in PLAYS
+        and new[0].target is None
+        and new[0].dealer is not None
+    ):
+        return loaded.sheet.extended(new[0])  # the common case: no full replay needed
     lst = loaded.lst
     return replay(
         loaded.names,
-        [*loaded.rows, new],
+        [*loaded.rows, *new],
         first_dealer=lst.first_dealer,
         series_length=loaded.sheet.series_length,
         house=rules_from_code(lst.rules),
@@ -71,23 +78,91 @@ def _replay_with(loaded: lists_store.LoadedList, new: LogRow) -> Sheet:
 
 
 def after_row(
-    session: Session, loaded: lists_store.LoadedList, new: LogRow, command: str = ""
+    session: Session,
+    loaded: lists_store.LoadedList,
+    new: LogRow,
+    command: str = "",
+    keep: LogRow | None = None,
 ) -> Sheet:
-    """The sheet with one more row; refuses a row that breaks the 3B3R sequence (the hint
-    names the later game to strike first, then ``command`` again, when it is a command)."""
-    after = _replay_with(loaded, new)
+    """The sheet with one more row (and ``keep``, the row keeping the 3B3R sequence across
+    it); refuses a row that breaks the 3B3R sequence, naming every game it breaks and, when
+    the sequence kept as played fits, the change "wie gespielt" (``command``: the command as
+    typed, repeated in that hint when it is the change's own)."""
+    rows = (new,) if keep is None else (new, keep)
+    after = _replay_with(loaded, *rows)
     if after.house is not None:
-        broken = after.violations()
-        if len(broken) > len(loaded.sheet.violations()):
-            hint = "Erst die späteren Spiele korrigieren oder stornieren."
-            later = re.match(r"Spiel ([0-9]+)", broken[-1])
-            if later is not None:
-                hint = f"Erst Spiel {later[1]} streichen: /storno {later[1]}"
-                if command.split(maxsplit=1)[:1] == ["/korrigieren"]:  # not an edit's text
-                    hint += f" – dann noch einmal: {' '.join(command.split())}"
-            raise RuleError(f"Das passt nicht zum Bock-/Ramsch-Ablauf: {broken[-1]}.", hint=hint)
-    lists_store.remember(session, loaded, new, after)
+        broken = _broken(loaded.sheet, after)
+        if broken:
+            raise _sequence_refusal(loaded, new, broken, command)
+    lists_store.remember(session, loaded, new, after, rows[1:])
     return after
+
+
+def _broken(before: Sheet, after: Sheet) -> dict[str, list[int]]:
+    """The games a change would newly break, by reason, with their numbers as the list
+    shows them now (a cancellation renumbers the games after it)."""
+    numbers = {e.row.id: e.nr for e in before.valid}
+    old = {e.row.id for e in before.valid if e.house is not None and e.house.violation}
+    broken: dict[str, list[int]] = {}
+    for e in after.valid:
+        if e.house is None or not e.house.violation or e.row.id in old:
+            continue
+        nr = numbers.get(e.row.id) or e.nr  # a correction keeps its game's number
+        if nr is not None:
+            broken.setdefault(e.house.violation, []).append(nr)
+    return broken
+
+
+def _sequence_refusal(
+    loaded: lists_store.LoadedList, new: LogRow, broken: dict[str, list[int]], command: str
+) -> RuleError:
+    """Every game the change breaks at once; the hint keeps all of them when it can."""
+    parts = [f"{_games(nrs)} ({reason})" for reason, nrs in broken.items()]
+    message = f"Das passt nicht zum Bock-/Ramsch-Ablauf – betroffen: {'; '.join(parts)}."
+    if new.kind is RowKind.CANCEL or new.target is not None:
+        keep = LogRow(id=new.id + 1, kind=RowKind.KEEP, target=new.id)
+        if not _broken(loaded.sheet, _replay_with(loaded, new, keep)):
+            line = _as_played(loaded, new, command)
+            return RuleError(
+                message,
+                hint="Bock und Ramsch so lassen, wie sie gespielt wurden – dann bleiben alle "
+                f"Spiele stehen: {line}",
+            )
+    return RuleError(
+        message,
+        hint="Diese Änderung geht nur mit anderem Ablauf: erst die genannten Spiele "
+        "korrigieren (/korrigieren N …) – /liste zeigt sie.",
+    )
+
+
+def _games(nrs: list[int]) -> str:
+    """ "Spiel 5", "Spiel 5 und 6", "Spiel 5, 6 und 7"."""
+    shown = [str(n) for n in sorted(nrs)]
+    if len(shown) == 1:
+        return f"Spiel {shown[0]}"
+    return f"Spiel {', '.join(shown[:-1])} und {shown[-1]}"
+
+
+def _as_played(loaded: lists_store.LoadedList, new: LogRow, command: str) -> str:
+    """The change as a command that keeps the sequence: the command as typed plus "wie
+    gespielt", or (a button, an edit) the change written out as ``/korrigieren``/``/storno``."""
+    words = command.split()
+    if words[:1] in (["/korrigieren"], ["/storno"]):
+        return " ".join([*words, *KEEP_WORDS])
+    target = next(e for e in loaded.sheet.entries if e.row.id == new.target)
+    if new.kind is RowKind.CANCEL:
+        # an earlier game's strike asks first, and its "Ja" strikes without "wie gespielt":
+        # the line that works names the answer too
+        yes = " ja" if target.nr is not None and target.nr < loaded.sheet.games_played else ""
+        return f"/storno {target.nr}{yes} wie gespielt"
+    line = [f"/korrigieren {target.nr}"]
+    if new.kind is RowKind.PASS:
+        line.append("passe")
+    elif new.declarer is not None and new.announcement is not None:
+        line += [texts.command_name(loaded.names, new.declarer), new.announcement.lower()]
+    if new.dealer is not None and new.dealer != target.row.dealer:
+        line.append(f"geber {texts.command_name(loaded.names, new.dealer)}")
+    return " ".join([*line, *KEEP_WORDS])
 
 
 @dataclass(frozen=True)
@@ -115,6 +190,7 @@ def book(
     after: Sheet | None = None,
     keys: Keys = Keys.BOOKING,
     typed: str | None = None,
+    keep: bool = False,
 ) -> Booked:
     """Change ``loaded``: the one path of every change of a list.
 
@@ -122,7 +198,9 @@ def book(
     fields are added); else the change was written already - ``after`` is the sheet it gives,
     or (not given) the players changed (names, start points) and the sheet is replayed from
     the database. ``keys``: the buttons the reply gets. ``typed``: the command as sent, for
-    a refusal's hint to repeat (a Command's own text unless given).
+    a refusal's hint to repeat (a Command's own text unless given). ``keep``: under house
+    rules the 3B3R sequence stays as played across the change (a correction or a
+    cancellation: a "keep" row naming it follows it).
     """
     if typed is None:
         typed = at.text if isinstance(at, Command) else ""
@@ -132,8 +210,15 @@ def book(
         fields = dict(row)
         kind = fields.pop("kind")
         assert isinstance(kind, RowKind), kind
-        new = lists_store.append_row(session, loaded.lst, kind=kind, **fields, **user_fields(at))
-        after = after_row(session, loaded, new, typed)
+        who = user_fields(at)
+        new = lists_store.append_row(session, loaded.lst, kind=kind, **fields, **who)
+        kept = None
+        if keep and loaded.sheet.house is not None:
+            kept = lists_store.append_row(
+                session, loaded.lst, kind=RowKind.KEEP, target=new.id, **who
+            )
+            rows += 1
+        after = after_row(session, loaded, new, typed, kept)
         rows += 1
     elif after is None:
         after = lists_store.load(session, loaded.lst).sheet

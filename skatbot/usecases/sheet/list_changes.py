@@ -29,7 +29,14 @@ from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Reply
 from skatbot.usecases.people.persons import after_rename
 from skatbot.usecases.sheet import texts as sheet_texts
-from skatbot.usecases.sheet.booking import Keys, after_row, book, game_text, user_fields
+from skatbot.usecases.sheet.booking import (
+    KEEP_WORDS,
+    Keys,
+    after_row,
+    book,
+    game_text,
+    user_fields,
+)
 from skatbot.usecases.sheet.json_list import export_document
 from skatbot.usecases.sheet.lists import At, require_list
 from skatbot.usecases.sheet.new_list import (
@@ -70,16 +77,18 @@ class Correct:
 
     words: tuple[str, ...]
     typed: str = ""
+    keep: bool = False  # "… wie gespielt": Bock and Ramsch stay as played
 
 
 @dataclass(frozen=True)
 class Cancel:
     """/storno N (``word``: the number as typed; None: none given). ``confirmed``: "/storno
     N ja", or the "Ja" of the question: an earlier game than the latest is struck without
-    asking."""
+    asking. ``keep``: "wie gespielt", Bock and Ramsch stay as played."""
 
     word: str | None
     confirmed: bool = False
+    keep: bool = False
 
 
 @dataclass(frozen=True)
@@ -112,16 +121,33 @@ def without_number_prefix(words: tuple[str, ...]) -> tuple[str, ...]:
     return words
 
 
+def _as_played(words: tuple[str, ...]) -> tuple[tuple[str, ...], bool]:
+    """The words without a closing "wie gespielt", and whether it was there."""
+    tail = len(KEEP_WORDS)
+    if tuple(w.casefold() for w in words[-tail:]) == KEEP_WORDS:
+        return words[:-tail], True
+    return words, False
+
+
+def _with_yes(words: tuple[str, ...]) -> tuple[tuple[str, ...], bool]:
+    """The words without a closing "ja" after the number, and whether it was there."""
+    if len(words) >= 2 and words[-1].casefold() == "ja":
+        return words[:-1], True
+    return words, False
+
+
 def parse_korrigieren(cmd: Command) -> Correct:
-    return Correct(without_number_prefix(cmd.args), cmd.text)
+    words, keep = _as_played(without_number_prefix(cmd.args))
+    return Correct(words, cmd.text, keep)
 
 
 def parse_storno(cmd: Command) -> Cancel:
-    words = list(cmd.args)
-    confirmed = len(words) >= 2 and words[-1].casefold() == "ja"
-    if confirmed:
-        words.pop()
-    return Cancel(words[0] if words else None, confirmed)
+    # "/storno 5 ja wie gespielt" and "/storno 5 wie gespielt ja" alike
+    words, confirmed = _with_yes(cmd.args)
+    words, keep = _as_played(words)
+    if not confirmed:
+        words, confirmed = _with_yes(words)
+    return Cancel(words[0] if words else None, confirmed, keep)
 
 
 def parse_umbenennen(cmd: Command) -> Rename:
@@ -220,7 +246,9 @@ def korrigieren(session: Session, place: Place, request: Correct) -> Reply:
     nr = _game_number(words[0] if words else None, "korrigieren", loaded.sheet)
     loaded.sheet.entry(nr)  # an unknown number is refused first
     fields, notes = correction_fields(loaded, nr, words[1:])
-    return write_correction(session, place, loaded, nr, fields, notes, typed=request.typed)
+    return write_correction(
+        session, place, loaded, nr, fields, notes, typed=request.typed, keep=request.keep
+    )
 
 
 def correction_fields(
@@ -319,11 +347,13 @@ def write_correction(
     notes: tuple[str, ...] = (),
     *,
     typed: str | None = None,
+    keep: bool = False,
 ) -> Reply:
     """Strike game ``nr`` and book ``fields`` (see ``correction_fields``) in its place, with
     the same number and the same dealer unless ``fields`` name a new one; refuses what
     ``/korrigieren`` refuses, and a correction that changes nothing. ``typed``: the
-    command as sent, for the hint of a refusal (see ``booking.book``)."""
+    command as sent, for the hint of a refusal; ``keep``: Bock and Ramsch stay as played
+    (see ``booking.book``)."""
     sheet = loaded.sheet
     target = sheet.entry(nr)
     old_dealer = target.row.dealer if target.row.dealer is not None else 0
@@ -337,12 +367,14 @@ def write_correction(
     dealer = new_dealer if isinstance(new_dealer, int) else old_dealer
     _check_correction(loaded, nr, fields, dealer, old_dealer)
     row = {"dealer": dealer, "target": target.row.id, **fields}
-    booked = book(session, at, loaded, row=row, typed=typed)
+    booked = book(session, at, loaded, row=row, typed=typed, keep=keep)
     after, new = booked.after, booked.row
     entry = next(e for e in after.entries if new is not None and e.row.id == new.id)
     old = texts.entry_title(sheet, target)
     text = game_text(after, entry, loaded.lst.seed, "✏️", notes)
     head = f"Spiel {nr} korrigiert (gestrichen: <s>{old}</s>)."
+    if keep and sheet.house is not None:
+        head += f"\n{sheet_texts.KEPT}"
     if dealer != old_dealer:
         head += (
             f"\n🔄 Geber in Spiel {nr}: {escape(loaded.names[dealer])}"
@@ -417,19 +449,23 @@ def storno(session: Session, place: Place, request: Cancel) -> sheet_texts.Cance
     nr = _game_number(request.word, "storno", loaded.sheet)
     target = loaded.sheet.entry(nr)
     if target.nr is not None and target.nr < loaded.sheet.games_played and not request.confirmed:
-        return _ask_storno(session, loaded, target)
+        return _ask_storno(session, loaded, target, keep=request.keep)
     booked = book(
         session,
         place,
         loaded,
         row={"kind": RowKind.CANCEL, "target": target.row.id},
         keys=Keys.CANCEL,
+        keep=request.keep,
     )
     title = texts.entry_title(loaded.sheet, target)
-    return sheet_texts.Cancelled(booked, nr, title, loaded.lst.seed)
+    kept = request.keep and loaded.sheet.house is not None
+    return sheet_texts.Cancelled(booked, nr, title, loaded.lst.seed, kept)
 
 
-def _ask_storno(session: Session, loaded: lists_store.LoadedList, entry: Entry) -> Reply:
+def _ask_storno(
+    session: Session, loaded: lists_store.LoadedList, entry: Entry, *, keep: bool = False
+) -> Reply:
     """ "Spiel N streichen?" for an earlier game than the latest: a typo (/storno 1 for
     11) would strike a game nobody meant. The question is sealed into its "Ja" (it stores
     nothing): the "Ja" strikes exactly this game, or says what changed."""
@@ -442,6 +478,14 @@ def _ask_storno(session: Session, loaded: lists_store.LoadedList, entry: Entry) 
         f"Spiel {entry.nr} · {texts.entry_title(sheet, entry)}\n"
         f"👉 Ja oder Nein tippen – oder gleich: /storno {entry.nr} ja"
     )
+    if keep:  # the "Ja" strikes plainly; "wie gespielt" goes with the typed answer only
+        text = (
+            f"❓ Spiel {entry.nr} streichen, Bock und Ramsch wie gespielt? Es ist nicht das "
+            f"letzte Spiel (das ist Spiel {sheet.games_played}).\n"
+            f"Spiel {entry.nr} · {texts.entry_title(sheet, entry)}\n"
+            f"👉 Zum Streichen senden: /storno {entry.nr} ja wie gespielt"
+        )
+        return Reply(text)
     return Reply(
         text, buttons=keyboards.confirm_typed_cancel_buttons(entry.row.id, entry.nr, sealed)
     )

@@ -15,7 +15,7 @@ from skatbot.storage import lists as lists_store
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command
-from skatbot.usecases.common.table_guards import guard_ended
+from skatbot.usecases.common.table_guards import guard_ended, refuse_closed_table
 
 At = Place | Command
 
@@ -33,10 +33,11 @@ def require_list(session: Session, at: At) -> lists_store.LoadedList:
 
 def refuse_without_list(session: Session, at: At) -> NoReturn:
     """Why the place has no running list: its last one is closed (by an ended tournament:
-    say so), or it never had one."""
+    say so; a table's: what the table does now), or it never had one."""
     latest = lists_store.latest_list(session, place_id(at))
     if latest is not None:
         guard_ended(session, latest.id)  # an ended tournament closed its table: say so
+        refuse_closed_table(session, place_id(at))  # a table goes on with the next draw
         raise RuleError(
             "Die Liste ist abgeschlossen.",
             hint="Neue Serie mit denselben Spielern: /weiter · ganz neu: /neu Anna Bernd Carla",

@@ -31,6 +31,10 @@ class Cancelled:
     nr: int
     title: str
     seed: str
+    kept: bool = False  # "wie gespielt": Bock and Ramsch stay as played
+
+
+KEPT = "♻️ Bock und Ramsch bleiben, wie sie gespielt wurden."
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,8 @@ def _(result: Cancelled) -> Reply:
     lines = [f"🗑 Spiel {result.nr} storniert: <s>{result.title}</s>"]
     if result.nr <= after.games_played:
         lines.append("Die folgenden Spiele rücken eine Nummer auf.")
+    if result.kept:
+        lines.append(KEPT)
     lines += [
         f"Stand: {texts.standings_line(after, result.seed)}",
         texts.progress(after),

@@ -16,6 +16,7 @@ from skatbot.storage.unit import Session
 from skatbot.usecases.common import rich, texts
 from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Reply
+from skatbot.usecases.common.table_guards import table_here
 from skatbot.usecases.sheet.lists import At, place_id
 
 LIST_TAIL = 20
@@ -108,17 +109,22 @@ def list_head(number: int, lst: lists_store.ListInfo) -> str:
     return f"📋 <b>Liste {number}</b>{day} ({state})"
 
 
-def state_line(loaded: lists_store.LoadedList) -> str:
-    """The next deal of an open list, or when a closed one was closed."""
+def state_line(session: Session, loaded: lists_store.LoadedList) -> str:
+    """The next deal of an open list, or when a closed one was closed (and what comes
+    next: at a table, what the table does; elsewhere the next series)."""
     if loaded.lst.status is ListStatus.CLOSED:
-        return texts.closed_line(loaded.lst.closed_at, loaded.sheet.games_played)
+        here = table_here(session, loaded.lst.chat_id)
+        then = None
+        if here is not None and here.table.list_id == loaded.lst.id and not here.over:
+            then = here.after_close()
+        return texts.closed_line(loaded.lst.closed_at, loaded.sheet.games_played, then)
     return texts.progress(loaded.sheet)
 
 
 def stand(session: Session, place: Place, request: ShowStand) -> Reply:
     lst, head = pick_list(session, place, request.number)
     loaded = lists_store.load(session, lst)
-    state = state_line(loaded)
+    state = state_line(session, loaded)
     closed = loaded.lst.status is ListStatus.CLOSED
     text = texts.totals_block(loaded.sheet, loaded.lst.seed, closed=closed) + "\n" + state
     doc = rich.standings_doc(loaded.sheet, loaded.lst.seed, title=head, tail=state, closed=closed)
@@ -172,7 +178,9 @@ def liste(session: Session, place: Place, request: ShowList) -> Reply:
     sheet = loaded.sheet
     entries = sheet.entries
     if not entries:
-        return Reply((f"{which}\n" if which else "") + "Noch keine Spiele. " + state_line(loaded))
+        return Reply(
+            (f"{which}\n" if which else "") + "Noch keine Spiele. " + state_line(session, loaded)
+        )
     head = [which] if which else []
     if not request.every_row and len(entries) > LIST_TAIL:
         more = f"/liste {request.number} alle" if request.number else "/liste alle"
@@ -181,9 +189,9 @@ def liste(session: Session, place: Place, request: ShowList) -> Reply:
     lines = [*head, *(texts.row_line(sheet, e) for e in entries)]
     stand_line = f"Stand: {texts.standings_line(sheet, loaded.lst.seed)}"
     lines.append(stand_line)
-    lines.append(state_line(loaded))
+    lines.append(state_line(session, loaded))
     doc = rich.list_doc(
-        sheet, entries, head="\n".join(head), tail=f"{stand_line}\n{state_line(loaded)}"
+        sheet, entries, head="\n".join(head), tail=f"{stand_line}\n{state_line(session, loaded)}"
     )
     settings = rich.settings_of(session, place.id, loaded.chat_settings)
     return Reply(rich.maybe("\n".join(lines), doc, settings))

@@ -134,8 +134,9 @@ def _refuse_missing(done: Sequence[trepo.LoadedSeries], seeding: bool) -> None:
         raise RuleError(
             f"In Serie {current.number} fehlen noch Ergebnisse von "
             + full_stop(", ".join(missing)),
-            hint=f"Erst alle eintragen: {RESULT_EXAMPLE} – dann "
-            + ("/auslosen setzliste." if seeding else "/auslosen."),
+            # the example names who is missing, with numbers a whole table can have
+            hint=f"Erst alle eintragen: /ergebnis {missing[0]} 345 8 3 (Name, Spielpunkte, "
+            "gewonnen, verloren) – dann " + ("/auslosen setzliste." if seeding else "/auslosen."),
         )
 
 

@@ -475,6 +475,41 @@ def after_close(session: Session, cmd: Command, loaded: lists_store.LoadedList) 
     )
 
 
+def signing_again(session: Session, link: TableLink) -> Reply:
+    """``/unterschreiben`` (and ``/abschluss`` at the closed list): the signing message once
+    more, for when the first one is lost or scrolled far away, with who has signed and who
+    is missing. Its buttons are the first message's (the same list, the same last row), so
+    both sign; a tap edits the message it was made on."""
+    t, series = _context(session, link)
+    label = _label(series, link)
+    lst = lists_store.get_list(session, link.list_id) if link.list_id is not None else None
+    if lst is None or t.closed_at is not None:
+        raise RuleError(
+            f"Für {label} wird hier nichts mehr unterschrieben – das Turnier ist beendet "
+            "oder der Tisch freigegeben.",
+            hint="Die Liste bleibt lesbar: /liste, /pdf.",
+        )
+    loaded = lists_store.load(session, lst)
+    if lst.status is not ListStatus.CLOSED:
+        raise RuleError(
+            f"Die Liste von {label} läuft noch ({texts.games(loaded.sheet.games_played)} von "
+            f"{loaded.sheet.series_length}) – unterschrieben wird die abgeschlossene Liste.",
+            hint="Zu Ende spielen, dann /abschluss – danach kommt die Nachricht zum "
+            "Unterschreiben.",
+        )
+    if link.reported:
+        return Reply(
+            f"✅ {label}: alle haben unterschrieben, das Ergebnis ist bei der Turnierleitung.\n"
+            "Die nächste Serie: /tisch CODE aus der nächsten Auslosung (oder ihr Knopf)."
+        )
+    signed = trepo.signed_of(link)
+    text, buttons = _sign_message(session, link, loaded, signed)
+    done = [escape(n) for n in loaded.names if n in signed]
+    missing = [escape(n) for n in loaded.names if n not in signed]
+    who = f"Unterschrieben: {', '.join(done)}" if done else "Noch hat niemand unterschrieben"
+    return Reply(f"{text}\n{who} · es fehlen: {', '.join(missing)}.", buttons=buttons)
+
+
 def _results(loaded: lists_store.LoadedList) -> list[tr.SeriesResult]:
     if loaded.sheet.house is not None:
         raise RuleError(

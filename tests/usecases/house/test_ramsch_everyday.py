@@ -75,9 +75,9 @@ async def test_correcting_a_trigger_names_the_line_that_works(chat: Harness) -> 
     ):
         await ok(chat, line)
     text = await refused(chat, "/korrigieren 1 anna grand mit 1 g", "Ramsch-Phase")
-    assert "/storno 5 – dann noch einmal: /korrigieren 1 anna grand mit 1 g" in text
-    await ok(chat, "/storno 5")
-    await ok(chat, "/korrigieren 1 anna grand mit 1 g", "Spiel 1 korrigiert")
+    assert "/korrigieren 1 anna grand mit 1 g wie gespielt" in text  # game 5 stays
+    await ok(chat, "/korrigieren 1 anna grand mit 1 g wie gespielt", "Spiel 1 korrigiert")
+    assert "Ramsch: Anna 50 Augen" in await ok(chat, "/liste")
 
 
 async def test_house_rows_name_each_player_once(chat: Harness) -> None:

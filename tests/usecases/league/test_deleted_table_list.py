@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 
 from skatbot.storage.league_models import DayResult, LeagueTable
 from tests.harness import Harness
-from tests.helpers import ok
+from tests.helpers import ok, refused
 from tests.usecases.league.test_league import LEADER, NORD_CAPTAIN, setup_league
 
 DESK = -1001
@@ -55,19 +55,17 @@ async def test_a_deleted_table_list_takes_its_link_along(chat: Harness) -> None:
     await ok(chat, f"/tisch {code}", "Serie 1 · Tisch 1", **table)
 
 
-async def test_an_empty_table_list_replaced_by_neu_frees_the_table(chat: Harness) -> None:
-    """/neu replaces an empty list without asking: a league table's too. The new list is the
-    group's own, not the table's, and the table can be linked again."""
+async def test_neu_at_an_empty_table_list_says_what_to_do(chat: Harness) -> None:
+    """/neu at a table, even with its list still empty, starts no list of the group's own:
+    the table's next list is the next seating's, and the refusal says what to do (a list of
+    one's own: in another chat or topic; a table linked by mistake: /loeschen liste, above)."""
     await setup_league(chat)
     await ok(chat, "/spieltag 1 Reken", **LEADER)
     seating = await ok(chat, "/setzen", "/tisch L", **LEADER)
     code = re.search(r"Tisch 1 \(4er, 48 Spiele, /tisch (L\w{6})\)", seating).group(1)  # type: ignore[union-attr]
     table = {"chat_id": TABLE_CHAT, **NORD_CAPTAIN}
     await ok(chat, f"/tisch {code}", "Serie 1 · Tisch 1", **table)
-    await ok(chat, "/neu Ute Vera Wim", **table)
-    assert league_state(chat) == (0, [None] * len(league_state(chat)[1]))
-    await ok(chat, "/spiel Vera grand mit 1 gewonnen", **table)
-    closed = await ok(chat, "/abschluss ja", **table)
-    assert "Ligaleitung" not in closed, closed
-    assert league_state(chat)[0] == 0
-    await ok(chat, f"/tisch {code}", "Serie 1 · Tisch 1", chat_id=-3002, **NORD_CAPTAIN)
+    before = league_state(chat)
+    text = await refused(chat, "/neu Ute Vera Wim", "Hier spielt Serie 1 · Tisch 1", **table)
+    assert "/abschluss" in text and "anderen Chat oder Thema" in text, text
+    assert league_state(chat) == before

@@ -502,7 +502,8 @@ async def test_a_table_reports_itself_from_its_own_list(chat: Harness) -> None:
     closed = await ok(chat, "/abschluss ja", "Liste abgeschlossen", **second)
     assert "Tisch 2: nicht an die Ligaleitung übernommen" in closed, closed
     assert "Wechsel während der Serie" in closed and "/ergebnis" in closed, closed
-    await ok(chat, "/neu Ute Vera Wim", **second)  # the chat is free again
+    # the chat's next list is the next seating's (/tisch CODE), not one of its own
+    await refused(chat, "/neu Ute Vera Wim", "/tisch CODE aus dem Sitzplan", **second)
     assert tables[1][1][0] in await chat.text("/freigeben", **LEADER)  # still missing
 
 

@@ -232,6 +232,8 @@ MATRIX: dict[str, Row] = {
     "/rangliste": read("reported", "/rangliste"),
     "/urkunden": read("reported", "/urkunden"),
     "/kasse": read("reported", "/kasse"),
+    # at a table: the signing message again (who signed, who is missing); it signs nothing
+    "/unterschreiben": read("signing", "/unterschreiben", where=FAR, says="es fehlen"),
     # --- a league: its management, the captains, a decentral day's host --------------------
     "/liga NAME": Row("nothing", "/liga Testliga", EVERYONE),
     "/liga …": Row("league", "/liga serien 4", MANAGERS),

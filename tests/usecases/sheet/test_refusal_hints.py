@@ -427,8 +427,9 @@ CATALOGUE = [
         "korrigieren-3b3r-trigger",
         TRIGGERED,
         "/korrigieren 1 Anna grand mit 1 g",
-        ("/storno 5", "/korrigieren 1 Anna grand mit 1 g"),
+        ("/korrigieren 1 Anna grand mit 1 g wie gespielt",),
     ),
+    Case("storno-3b3r-trigger", TRIGGERED, "/storno 1", ("/storno 1 wie gespielt",)),
     # --- tournament ----------------------------------------------------------------------------
     Case(
         "no-tournament",
