@@ -29,10 +29,11 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from skatbot.standin.records import bad_request
 from skatbot.standin.versions import API_10_2, API_10_3
 
 if TYPE_CHECKING:
-    from skatbot.standin.botapi import BotMessage
+    from skatbot.standin.records import BotMessage
 
 __all__ = [
     "EPHEMERAL_EDIT_METHODS",
@@ -126,8 +127,6 @@ def _int(value: Any) -> int | None:
 
 
 def _bad(description: str) -> Exception:
-    from skatbot.standin.botapi import bad_request
-
     return bad_request(description)
 
 

@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from skatbot.standin.records import bad_request
 from skatbot.standin.versions import API_9_6, API_10_0
 
 __all__ = ["PollState", "read_poll"]
@@ -82,8 +83,6 @@ class PollState:
 
 
 def _bad(description: str) -> Exception:
-    from skatbot.standin.botapi import bad_request
-
     return bad_request(description)
 
 

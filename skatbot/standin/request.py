@@ -23,7 +23,8 @@ from telegram._utils.types import ODVInput
 from telegram.error import TimedOut
 from telegram.request import BaseRequest, RequestData
 
-from skatbot.standin.botapi import BotApi, JSONDict, decode_param
+from skatbot.standin.botapi import BotApi, decode_param
+from skatbot.standin.records import JSONDict
 
 __all__ = ["InProcessRequest"]
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from telegram import Update
 
-from skatbot.standin.botapi import JSONDict
+from skatbot.standin.records import JSONDict
 from tests.handlers.test_builder import open_builder
 from tests.helpers import Bot, Reply, export_json, replies
 
