@@ -137,7 +137,7 @@ async def test_before_10_3_eintragen_says_why_and_books_nothing(db: Database) ->
 
 def test_a_stored_reply_keeps_its_buttons_role_and_state() -> None:
     """The durable outbox carries a button's role and state over a restart."""
-    later = Button("Eintragen – erst gewonnen/verloren", "v1:b:7:ok", disabled=NO_OUTCOME)
+    later = Button("Eintragen: erst Ergebnis", "v1:b:7:ok", disabled=NO_OUTCOME)
     rows = ((danger_button("Stornieren", "v1:s:3"), ("Stand", "v1:st")), (later,))
     rows += ((confirm_button("✅ Eintragen", "v1:b:7:ok"),),)
     reply, _, _ = durable.decode(*durable.encode(Reply("x", buttons=rows)))

@@ -30,7 +30,6 @@ from skatbot.usecases.common.reply import CONFIRM, DANGER, Button, Buttons
 log = logging.getLogger(__name__)
 
 STYLES = {CONFIRM: "success", DANGER: "danger"}
-REFUSED_DISABLED = "text buttons are unallowed"
 
 
 def button_json(button: tuple[str, str], *, disabled_known: bool = True) -> dict[str, Any]:
@@ -79,7 +78,10 @@ class ButtonSupport:
         """True if ``err`` refused a disabled button of ``rows`` (then remembered: send again)."""
         if not self.disabled_known or not has_disabled(rows):
             return False
-        if not isinstance(err, BadRequest) or REFUSED_DISABLED not in err.message.lower():
+        # The server's text is "can't parse inline keyboard button: Text buttons are
+        # unallowed in the inline keyboard"; any refusal of a button counts, so that a
+        # wording we do not know still gets the message out with ordinary buttons.
+        if not isinstance(err, BadRequest) or "button" not in err.message.lower():
             return False
         log.info("the Bot API server has no disabled buttons (%s): ordinary ones from now", err)
         self.disabled_known = False

@@ -338,8 +338,9 @@ def layout(st: State, table: Table) -> Layout:
 CANCEL = ("Abbrechen", "x")
 SAVE = confirm_button("✅ Eintragen", "ok")
 NO_OUTCOME = "Erst „gewonnen“ oder „verloren“ tippen, dann Eintragen."
-# Shown before the outcome is chosen: greyed out where Telegram can, else its tap says why.
-SAVE_LATER = Button("Eintragen – erst gewonnen/verloren", "ok", disabled=NO_OUTCOME)
+# Shown before the outcome is chosen: greyed out where Telegram can, else its tap says why
+# (the reason in short in the label: a builder label fits 24 characters).
+SAVE_LATER = Button("Eintragen: erst Ergebnis", "ok", disabled=NO_OUTCOME)
 
 
 def _declarer_rows(st: State, table: Table) -> Rows:
