@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import json
 import os
 import shutil
 import tempfile
-from collections.abc import Collection
+from collections.abc import AsyncIterator, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -168,6 +169,23 @@ class Bot:
     async def text(self, message: str, **kw: int | str) -> str:
         """The text of all replies to ``message``, joined."""
         return "\n".join(r.text for r in await self.say(message, **kw))  # type: ignore[arg-type]
+
+
+@contextlib.asynccontextmanager
+async def bot_at(
+    db: Database, api_version: tuple[int, int], *, rich_messages: bool = False
+) -> AsyncIterator[Bot]:
+    """The ``bot`` fixture's bot on a stand-in that plays Bot API ``api_version``
+    (``skatbot.standin.versions``), for the fallbacks on an older server."""
+    async with FakeBotApi(
+        group_window=GROUP_WINDOW, api_version=api_version, rich_messages=rich_messages
+    ) as api:
+        b = Bot(api, db)
+        await b.start()
+        try:
+            yield b
+        finally:
+            await b.shutdown()
 
 
 class Talker(Protocol):

@@ -26,6 +26,8 @@ from skatbot.storage import outbox
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import continuations
 from skatbot.usecases.common.reply import (
+    ROLES,
+    Button,
     Buttons,
     Call,
     CloseTopic,
@@ -157,12 +159,31 @@ def _uncall(data: Any) -> Call | None:
     return Call(key, tuple(data[1]))
 
 
+def _button(button: tuple[str, str]) -> list[Any]:
+    """[label, data], with a third item for a ``Button``'s role and state."""
+    label, data = button
+    if isinstance(button, Button) and (button.role or button.disabled):
+        return [label, data, {"role": button.role, "disabled": button.disabled}]
+    return [label, data]
+
+
+def _unbutton(stored: Any) -> tuple[str, str]:
+    label, data, *more = stored
+    extra = more[0] if more and isinstance(more[0], dict) else {}
+    role, disabled = str(extra.get("role", "")), str(extra.get("disabled", ""))
+    if role not in ROLES:
+        role = ""  # stored by a version that knew another role: shown plainly
+    if role or disabled:
+        return Button(str(label), str(data), role=role, disabled=disabled)
+    return (str(label), str(data))
+
+
 def _buttons(rows: Buttons | None) -> list[Any]:
-    return [[[label, data] for label, data in row] for row in rows or ()]
+    return [[_button(b) for b in row] for row in rows or ()]
 
 
 def _unbuttons(rows: Any) -> Buttons:
-    return tuple(tuple((str(label), str(data)) for label, data in row) for row in rows or ())
+    return tuple(tuple(_unbutton(b) for b in row) for row in rows or ())
 
 
 def encode(

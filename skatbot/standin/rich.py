@@ -91,7 +91,7 @@ class RichContent:
         out: list[str] = []
         for block in self.blocks:
             if block.kind == "table":
-                out.extend(table_lines(block.rows))
+                out.extend(table_lines(block.rows, compact=block.compact))
             elif block.kind == "buttons":
                 out.append(" ".join(button.label() for button in block.buttons))
             else:
@@ -107,8 +107,9 @@ def _strike(text: str) -> str:
     return "".join(ch + "\u0336" for ch in text)
 
 
-def table_lines(rows: list[list[RCell]]) -> list[str]:
-    """Aligned columns (numbers to the right), a rule under the header row."""
+def table_lines(rows: list[list[RCell]], *, compact: bool = False) -> list[str]:
+    """Aligned columns (numbers to the right), a rule under the header row; a compact table
+    (smaller indents) without the spaces around the column rule."""
     if not rows:
         return []
     columns = max(len(r) for r in rows)
@@ -122,9 +123,9 @@ def table_lines(rows: list[list[RCell]]) -> list[str]:
             pad = " " * (widths[i] - _width(text))
             right = i < len(row) and row[i].right
             cells.append(pad + text if right else text + pad)
-        lines.append(" │ ".join(cells).rstrip())
+        lines.append(("│" if compact else " │ ").join(cells).rstrip())
         if row and all(c.header for c in row):
-            lines.append("─┼─".join("─" * w for w in widths))
+            lines.append(("┼" if compact else "─┼─").join("─" * w for w in widths))
     return lines
 
 

@@ -19,8 +19,10 @@ CHAT = -1001
 
 
 def buttons(msg: BotMessage) -> dict[str, str]:
-    """label -> callback data of the message's current keyboard."""
-    return {b["text"]: b["callback_data"] for row in msg.buttons for b in row}
+    """label -> callback data of the message's current keyboard (a disabled button has none)."""
+    return {
+        b["text"]: b["callback_data"] for row in msg.buttons for b in row if "callback_data" in b
+    }
 
 
 def labels(msg: BotMessage) -> list[str]:

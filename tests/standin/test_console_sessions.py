@@ -102,4 +102,4 @@ async def test_the_console_shows_tables_as_aligned_columns(tmp_path: Path) -> No
     assert len({tuple(bars(row)) for row in rows}) == 1  # the columns line up
     assert "\u0336" in rows[1]  # the corrected game is struck
     stand = lines[len(lines) - lines[::-1].index("> /stand") :]
-    assert any(line.startswith("Platz │ Spieler") for line in stand)
+    assert any(line.startswith("Platz│Spieler") for line in stand)  # a compact table

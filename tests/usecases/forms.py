@@ -55,7 +55,7 @@ def words(text: str) -> set[str]:
     """The words of ``text`` (signs and punctuation at their edges dropped; "+96" is 96 as
     a table writes it, without the plus)."""
     out = set()
-    for raw in re.split(r"\s+", text):
+    for raw in re.split(r"[\s│┼]+", text):  # a compact table's cells touch its rules
         word = raw.strip(_EDGE).lstrip("+")
         if any(ch.isalnum() for ch in word):
             out.add(word)

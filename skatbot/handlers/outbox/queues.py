@@ -9,6 +9,7 @@ backoff. A reply that still cannot be delivered is logged; it never undoes a boo
 
 The outbox also holds what it learns while sending, for as long as the application runs: the
 edits of each message (``EditCoalescer``), where rich messages are refused (``RichRefusals``),
+whether disabled buttons are (``ButtonSupport``),
 the names of forum topics (``TopicNames``) and the latest refusals sent.
 """
 
@@ -24,6 +25,7 @@ from typing import TypeVar
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
 from skatbot.handlers.outbox.coalesce import EditCoalescer
+from skatbot.handlers.outbox.keyboard import ButtonSupport
 from skatbot.handlers.outbox.pacer import Pacer, retry_after_seconds
 from skatbot.handlers.outbox.rich import RichRefusals
 from skatbot.handlers.outbox.topics import TopicNames
@@ -51,6 +53,7 @@ class Outbox:
         # What the outbox learns while it sends, kept as long as it runs:
         self.edits = EditCoalescer(self.submit)  # which edit of a message goes out
         self.rich_refused = RichRefusals()  # where rich messages are not taken
+        self.buttons = ButtonSupport()  # whether the server knows disabled buttons
         self.topic_names = TopicNames()  # for the note in General when a topic is closed
         self.refusals: deque[tuple[int, int]] = deque(maxlen=REFUSALS_KEPT)
         """(chat id, message id) of the latest sent messages that were refusals

@@ -20,6 +20,7 @@ form, for that reply only. Each rich message is a step of its outbox row, like a
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import warnings
 from collections.abc import Iterator
@@ -148,7 +149,7 @@ def split(doc: RichDoc, *, max_text: int = MAX_TEXT, max_blocks: int = MAX_BLOCK
             need = (chars, blocks) if rows else (chars + head_chars, blocks + head_blocks)
             if not room(*need) and (rows or parts[-1]):
                 if rows:
-                    parts[-1].append(Table(block.header, tuple(rows), block.caption))
+                    parts[-1].append(dataclasses.replace(block, rows=tuple(rows)))
                 rows = []
                 new_part()
                 need = (chars + head_chars, blocks + head_blocks)
@@ -157,7 +158,7 @@ def split(doc: RichDoc, *, max_text: int = MAX_TEXT, max_blocks: int = MAX_BLOCK
         if rows or not block.rows:
             if not block.rows:
                 take(head_chars, head_blocks)
-            parts[-1].append(Table(block.header, tuple(rows), block.caption))
+            parts[-1].append(dataclasses.replace(block, rows=tuple(rows)))
     return [RichDoc(tuple(p)) for p in parts if p]
 
 
@@ -183,7 +184,11 @@ def _blocks_html(blocks: tuple[Block, ...]) -> Iterator[str]:
                 "<tr>" + "".join(_cell(c, "td") for c in row) + "</tr>" for row in block.rows
             )
             caption = f"<caption>{block.caption}</caption>" if block.caption else ""
-            yield f"<table>{caption}<tr>{head}</tr>{body}</table>"
+            # ``compact``: InputRichBlockTable.is_compact (10.3); its HTML form is not in the
+            # documentation found - a bare attribute, which a server that does not know it
+            # ignores (as it ignores any unknown attribute)
+            table = "<table compact>" if block.compact else "<table>"
+            yield f"{table}{caption}<tr>{head}</tr>{body}</table>"
 
 
 def to_html(doc: RichDoc) -> str:

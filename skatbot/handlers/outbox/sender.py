@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
-import json
 import logging
 import warnings
 from collections.abc import Awaitable, Callable
@@ -26,6 +25,7 @@ from telegram.warnings import PTBUserWarning
 from skatbot.handlers import durable
 from skatbot.handlers.html_split import fits, split_html
 from skatbot.handlers.outbox import rich
+from skatbot.handlers.outbox.keyboard import markup
 from skatbot.handlers.outbox.queues import Outbox
 from skatbot.handlers.outbox.steps import Steps
 from skatbot.handlers.outbox.target import Target
@@ -51,26 +51,6 @@ T = TypeVar("T")
 # than a tenth of a booking, and all we read of it is the message id.
 SEND = "sendMessage"
 warnings.filterwarnings("ignore", message=r"Please use 'Bot\.sendMessage'", category=PTBUserWarning)
-
-
-def markup(rows: Buttons | None) -> Any:
-    """The inline keyboard as the Bot API's JSON text (``None`` without buttons).
-
-    PTB passes a string through unchanged; building its InlineKeyboardMarkup and serialising
-    it again cost ~55 µs per reply, this ~4 µs for the same bytes.
-    """
-    if not rows:
-        return None
-    keyboard = [
-        [
-            {"text": label, "url": data}
-            if data.startswith("https://")
-            else {"text": label, "callback_data": data}
-            for label, data in row
-        ]
-        for row in rows
-    ]
-    return json.dumps({"inline_keyboard": keyboard}, ensure_ascii=False)
 
 
 # --- what a reply becomes on the wire ---------------------------------------------------------
@@ -110,19 +90,25 @@ class Sender:
         """One request to the target, paced and retried (see ``_request``)."""
         return await self._request(request, counts=counts)
 
-    async def rich_step(self, request: Callable[[Target], Awaitable[object]]) -> int | None:
+    async def rich_step(
+        self, request: Callable[[Target], Awaitable[object]], buttons: Buttons = ()
+    ) -> int | None:
         """One rich message of a reply, a step of its outbox row like a text part (made once
         over restarts); returns its message id."""
 
         async def one() -> int | None:
-            result = await self._request(request, counts=True)
+            result = await self._request(request, counts=True, buttons=buttons)
             return result.get("message_id") if isinstance(result, dict) else None
 
         return await self._step(one)
 
-    async def _request(self, request: Callable[[Target], Awaitable[T]], *, counts: bool) -> T:
+    async def _request(
+        self, request: Callable[[Target], Awaitable[T]], *, counts: bool, buttons: Buttons = ()
+    ) -> T:
         """One request to the target; follows a group that became a supergroup, and falls
-        back to the chat without topic when the topic was deleted."""
+        back to the chat without topic when the topic was deleted. A request with
+        ``buttons`` builds its keyboard when made (``keyboard``): a server that refuses
+        disabled buttons gets the request again with ordinary ones."""
         for _ in range(3):
             target = self.target
             try:
@@ -136,6 +122,8 @@ class Sender:
                 log.info("chat %s migrated to %s", target.chat_id, err.new_chat_id)
                 self.target = Target(err.new_chat_id, target.thread_id)
             except BadRequest as err:
+                if self.outbox.buttons.note(err, buttons):
+                    continue
                 if target.thread_id and "thread not found" in err.message.lower():
                     log.info("topic %s of chat %s is gone", target.thread_id, target.chat_id)
                     self.target = Target(target.chat_id)
@@ -159,28 +147,37 @@ class Sender:
         one). Returns the id of the last message. A reply that can be a table (``RichText``)
         goes as a rich message where the server and the chat take it (``rich``)."""
         if isinstance(html, RichText):
-            rich_sent = await self._send_rich(html, markup(buttons))
+            rich_sent = await self._send_rich(html, buttons)
             if rich_sent is not None:
                 return rich_sent
         parts = split_html(html)
         sent: int | None = None
         for i, part in enumerate(parts):
             kwargs: dict[str, Any] = {"text": part, "parse_mode": ParseMode.HTML}
-            if buttons and i == len(parts) - 1:
-                kwargs["reply_markup"] = markup(buttons)
+            keys = buttons if i == len(parts) - 1 else ()
 
-            async def request(target: Target, kwargs: dict[str, Any] = kwargs) -> object:
+            async def request(
+                target: Target, kwargs: dict[str, Any] = kwargs, keys: Buttons = keys
+            ) -> object:
                 api_kwargs = {"chat_id": target.chat_id, **target.thread_kwargs(), **kwargs}
+                if keys:
+                    api_kwargs["reply_markup"] = self.keyboard(keys)
                 return await self.bot.do_api_request(SEND, api_kwargs)
 
-            async def one(request: Callable[[Target], Awaitable[object]] = request) -> int | None:
-                result = await self._request(request, counts=True)
+            async def one(
+                request: Callable[[Target], Awaitable[object]] = request, keys: Buttons = keys
+            ) -> int | None:
+                result = await self._request(request, counts=True, buttons=keys)
                 return result.get("message_id") if isinstance(result, dict) else None
 
             sent = await self._step(one)
         return sent
 
-    async def _send_rich(self, text: RichText, keyboard: Any) -> int | None:
+    def keyboard(self, buttons: Buttons | None) -> Any:
+        """``buttons`` as the reply markup this server takes (``keyboard``)."""
+        return self.outbox.buttons.markup(buttons)
+
+    async def _send_rich(self, text: RichText, buttons: Buttons) -> int | None:
         """Send ``text`` as rich messages (the keyboard under the last). ``None``: nothing was
         sent, send the text form instead (refused, or the document cannot be a rich message)."""
         chat_id = self.target.chat_id
@@ -192,15 +189,18 @@ class Sender:
         sent: int | None = None
         for i, part in enumerate(parts):
             kwargs: dict[str, Any] = {"rich_message": rich.input_rich_message(part)}
-            if keyboard is not None and i == len(parts) - 1:
-                kwargs["reply_markup"] = keyboard
+            keys = buttons if i == len(parts) - 1 else ()
 
-            async def request(target: Target, kwargs: dict[str, Any] = kwargs) -> object:
+            async def request(
+                target: Target, kwargs: dict[str, Any] = kwargs, keys: Buttons = keys
+            ) -> object:
                 api_kwargs = {"chat_id": target.chat_id, **target.thread_kwargs(), **kwargs}
+                if keys:
+                    api_kwargs["reply_markup"] = self.keyboard(keys)
                 return await self.bot.do_api_request(rich.SEND, api_kwargs)
 
             try:
-                sent = await self.rich_step(request)
+                sent = await self.rich_step(request, keys)
             except TelegramError as err:
                 if i == 0 and self.outbox.rich_refused.note(chat_id, err):
                     return None
@@ -217,7 +217,7 @@ class Sender:
         return sent
 
     async def _edit_rich(
-        self, target: Target, message_id: int, text: RichText, keyboard: Any
+        self, target: Target, message_id: int, text: RichText, buttons: Buttons
     ) -> object | None:
         """Edit ``message_id`` to ``text`` as a rich message (the first part, if it would need
         several). ``None``: refused, edit the text form instead."""
@@ -231,8 +231,8 @@ class Sender:
             "message_id": message_id,
             "rich_message": rich.input_rich_message(parts[0]),
         }
-        if keyboard is not None:
-            kwargs["reply_markup"] = keyboard
+        if buttons:
+            kwargs["reply_markup"] = self.keyboard(buttons)
         try:
             result: object = await self.bot.do_api_request(rich.EDIT, kwargs)
         except TelegramError as err:
@@ -270,12 +270,12 @@ class Sender:
                 filename=filename,
                 caption=caption or None,
                 parse_mode=ParseMode.HTML if html and caption else None,
-                reply_markup=markup(buttons),
+                reply_markup=self.keyboard(buttons),
                 message_thread_id=target.thread_id,
             )
 
         async def one() -> int | None:
-            message = await self._request(request, counts=True)
+            message = await self._request(request, counts=True, buttons=buttons)
             return getattr(message, "message_id", None)
 
         return await self._step(one)
@@ -332,8 +332,8 @@ class Sender:
                 return
             edit = dataclasses.replace(edit, text=text, render=None)
         chat_id = self.target.chat_id
-        keyboard = markup(edit.buttons)
-        content = (edit.text, keyboard)
+        # what the edit shows, as Telegram compares it ("not modified")
+        content = (edit.text, markup(edit.buttons))
         if self.outbox.edits.unchanged(chat_id, edit.message_id, content):
             return  # Telegram would answer "message is not modified"
         text = edit.text
@@ -341,12 +341,13 @@ class Sender:
             text = split_html(text)[0]  # an edit cannot become two messages
 
         async def request(target: Target) -> object:
+            keyboard = self.keyboard(edit.buttons)
             if text is None:
                 return await self.bot.edit_message_reply_markup(
                     target.chat_id, edit.message_id, reply_markup=keyboard
                 )
             if isinstance(edit.text, RichText):
-                done = await self._edit_rich(target, edit.message_id, edit.text, keyboard)
+                done = await self._edit_rich(target, edit.message_id, edit.text, edit.buttons)
                 if done is not None:
                     return done
             return await self.bot.edit_message_text(
@@ -358,7 +359,7 @@ class Sender:
             )
 
         try:
-            await self._request(request, counts=False)
+            await self._request(request, counts=False, buttons=edit.buttons)
         except asyncio.CancelledError:
             raise
         except Exception as err:

@@ -17,13 +17,16 @@ The builder's own buttons are ``v1:b:<builder id>:<op>`` (see sheet/builder/comm
 after the list changed is stale and changes nothing.
 
 ``<row>`` is the id of the log row; every tap is checked against the chat's open list.
+
+A button that strikes is declared ``danger``, one that does what a question asked
+``confirm`` (``reply.Button``): Telegram colours them where it can (handlers.outbox.keyboard).
 """
 
 from __future__ import annotations
 
 from skatbot.rules.house import Phase
 from skatbot.rules.sheet import Sheet
-from skatbot.usecases.common.reply import Buttons
+from skatbot.usecases.common.reply import Buttons, danger_button
 
 VERSION = "v1"
 NEW_GAME = "v1:n"
@@ -39,7 +42,11 @@ def booking_buttons(row_id: int) -> Buttons:
     """Under a booking (game, passed game, correction)."""
     return (
         ((LABEL_NEW, NEW_GAME),),
-        (("Korrigieren", f"v1:k:{row_id}"), ("Stornieren", f"v1:s:{row_id}"), ("Stand", STAND)),
+        (
+            ("Korrigieren", f"v1:k:{row_id}"),
+            danger_button("Stornieren", f"v1:s:{row_id}"),
+            ("Stand", STAND),
+        ),
     )
 
 
@@ -67,7 +74,7 @@ def confirm_cancel_buttons(row_id: int, nr: int, sealed: str) -> Buttons:
     what the question showed (common/confirm.py)."""
     return (
         (
-            (f"Ja, Spiel {nr} stornieren", f"v1:sj:{row_id}:{sealed}"),
+            danger_button(f"Ja, Spiel {nr} stornieren", f"v1:sj:{row_id}:{sealed}"),
             ("Nein", f"v1:sn:{row_id}"),
         ),
     )
@@ -78,7 +85,7 @@ def confirm_typed_cancel_buttons(row_id: int, nr: int, sealed: str) -> Buttons:
     "Stornieren" under a booking (sealed), its Nein leaves everything as it is."""
     return (
         (
-            (f"Ja, Spiel {nr} streichen", f"v1:sj:{row_id}:{sealed}"),
+            danger_button(f"Ja, Spiel {nr} streichen", f"v1:sj:{row_id}:{sealed}"),
             ("Nein", f"v1:sq:{row_id}"),
         ),
     )

@@ -13,8 +13,57 @@ from skatbot.usecases.common import continuations
 if TYPE_CHECKING:
     from skatbot.storage.unit import Session
 
-# rows of (label, callback data); data starting with "https://" is a link button instead
+# rows of (label, callback data); data starting with "https://" is a link button instead.
+# A pair may be a ``Button``, which also says what it does and whether it can act now.
 Buttons = tuple[tuple[tuple[str, str], ...], ...]
+
+CONFIRM = "confirm"  # the button does what a question asked (books, signs): shown green
+DANGER = "danger"  # the button strikes or deletes: shown red
+ROLES = (CONFIRM, DANGER)
+
+
+class Button(tuple[str, str]):
+    """A (label, data) pair of ``Buttons`` that also declares what it does and whether it can
+    act now, for Telegram to show (handlers.outbox.keyboard): ``role`` (``CONFIRM``,
+    ``DANGER`` or "") is its colour; ``disabled`` (when not "") says why it cannot act yet -
+    the button is shown greyed out, and where the server cannot grey it out it stays an
+    ordinary button whose tap the use case must answer with that reason (a button is never
+    trusted: the tap checks the state again anyway). Still a pair, so everything that reads
+    (label, data) reads it unchanged."""
+
+    role: str
+    disabled: str
+
+    def __new__(cls, label: str, data: str, *, role: str = "", disabled: str = "") -> Button:
+        if role and role not in ROLES:
+            raise ValueError(f"unknown button role {role!r}")
+        made = super().__new__(cls, (label, data))
+        made.role = role
+        made.disabled = disabled
+        return made
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str, str], dict[str, str]]:  # copy, pickle
+        return (self[0], self[1]), {"role": self.role, "disabled": self.disabled}
+
+    def __repr__(self) -> str:
+        return f"Button({self[0]!r}, {self[1]!r}, role={self.role!r}, disabled={self.disabled!r})"
+
+
+def confirm_button(label: str, data: str) -> Button:
+    """A button that does what a question asked (books, signs)."""
+    return Button(label, data, role=CONFIRM)
+
+
+def danger_button(label: str, data: str) -> Button:
+    """A button that strikes or deletes."""
+    return Button(label, data, role=DANGER)
+
+
+def with_data(button: tuple[str, str], data: str) -> tuple[str, str]:
+    """``button`` with other callback data, keeping its role and state."""
+    if isinstance(button, Button):
+        return Button(button[0], data, role=button.role, disabled=button.disabled)
+    return (button[0], data)
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ from skatbot.storage.unit import Session
 from skatbot.usecases.common import keyboards, place_kinds
 from skatbot.usecases.common.names import clean_name, folded, full_stop, match_words, spellings
 from skatbot.usecases.common.place_kinds import Place
-from skatbot.usecases.common.reply import Answer, Buttons, Command, Document, Reply
+from skatbot.usecases.common.reply import Answer, Buttons, Command, Document, Reply, confirm_button
 from skatbot.usecases.common.rights import owns
 
 __all__ = ["Directory", "Person", "after_rename", "resolve_people"]
@@ -352,7 +352,7 @@ def _claim(session: Session, cmd: Command, table: TableHere, name: str) -> Claim
         f"👉 Oder: /ich {escape(name)} bei {table.management} schicken."
     )
     data = f"{CLAIM_PREFIX}{claim_id}"
-    return Claimed(text, (((CLAIM_YES, data), (CLAIM_NO, f"{data}:n")),))
+    return Claimed(text, ((confirm_button(CLAIM_YES, data), (CLAIM_NO, f"{data}:n")),))
 
 
 @dataclass(frozen=True)

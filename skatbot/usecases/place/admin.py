@@ -51,7 +51,7 @@ from skatbot.storage.unit import Session
 from skatbot.usecases.common import confirm
 from skatbot.usecases.common.confirm import Shown
 from skatbot.usecases.common.place_kinds import Place
-from skatbot.usecases.common.reply import Command, Reply
+from skatbot.usecases.common.reply import Command, Reply, danger_button
 from skatbot.usecases.common.rights import owns
 from skatbot.usecases.place.words import command_at
 from skatbot.usecases.tournament import tournament_season
@@ -205,7 +205,7 @@ def ask(session: Session, cmd: Command) -> Reply:
         f"👉 Zum Bestätigen: {yes} (oder den Knopf drücken)."
     )
     data = _button_data(shown.target, nonce)
-    return Reply(text, buttons=((("🗑 Ja, alles löschen", data),),))
+    return Reply(text, buttons=(((danger_button("🗑 Ja, alles löschen", data),),)))
 
 
 def confirm_button(session: Session, cmd: Command, is_admin: bool, what: str, nonce: str) -> Reply:
@@ -338,7 +338,7 @@ def ask_list(session: Session, cmd: Command) -> Reply:
         "👉 Zum Bestätigen: /loeschen liste ja (oder den Knopf drücken)."
     )
     data = _button_data(shown.target, nonce)
-    return Reply(text, buttons=((("🗑 Ja, diese Liste löschen", data),),))
+    return Reply(text, buttons=(((danger_button("🗑 Ja, diese Liste löschen", data),),)))
 
 
 def confirm_list(session: Session, cmd: Command, is_admin: bool, nonce: str | None) -> Reply:
@@ -553,7 +553,15 @@ def desk_loeschen(session: Session, cmd: Command, words: Sequence[str]) -> Reply
     lines.append("👉 Zum Bestätigen: /loeschen ja (oder den Knopf drücken).")
     return Reply(
         "\n".join(lines),
-        buttons=(((f"🗑 Ja, Turnier {t.number} löschen", _button_data(shown.target, nonce)),),),
+        buttons=(
+            (
+                (
+                    danger_button(
+                        f"🗑 Ja, Turnier {t.number} löschen", _button_data(shown.target, nonce)
+                    ),
+                ),
+            )
+        ),
     )
 
 

@@ -25,7 +25,7 @@ from skatbot.usecases.common import confirm, texts
 from skatbot.usecases.common.confirm import Shown
 from skatbot.usecases.common.names import neu_line
 from skatbot.usecases.common.place_kinds import Place
-from skatbot.usecases.common.reply import Answer, Command, Document, Reply
+from skatbot.usecases.common.reply import Answer, Command, Document, Reply, confirm_button
 from skatbot.usecases.common.table_guards import guard_ended, table_here
 from skatbot.usecases.money import stakes as money
 from skatbot.usecases.place import admin, at_table
@@ -246,7 +246,7 @@ def abschluss(session: Session, place: Place, request: Close) -> Reply:
     )
     buttons = (
         (
-            ("🏁 Ja, abschließen", f"v1:close:{list_id}:{nonce}"),
+            confirm_button("🏁 Ja, abschließen", f"v1:close:{list_id}:{nonce}"),
             ("Nein, weiterspielen", f"v1:keep:{list_id}:{nonce}"),
         ),
     )

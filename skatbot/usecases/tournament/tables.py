@@ -60,6 +60,7 @@ from skatbot.usecases.common.reply import (
     NewTopic,
     Post,
     Reply,
+    confirm_button,
 )
 from skatbot.usecases.common.rights import owns
 from skatbot.usecases.common.table_guards import table_context as _context
@@ -540,7 +541,7 @@ def _sign_message(
         "Wenn alle unterschrieben haben, geht das Ergebnis an die Turnierleitung."
     )
     shown = f"{SIGN_PREFIX}{link.id}:r{lists_store.last_row_id(session, loaded.lst)}"
-    rows: list[tuple[tuple[str, str], ...]] = [((SIGN_LABEL, shown),)]
+    rows: list[tuple[tuple[str, str], ...]] = [(confirm_button(SIGN_LABEL, shown),)]
     open_names = [
         (f"✍️ {name[:20]}", f"{shown}:{seat}")
         for seat, name in enumerate(names)

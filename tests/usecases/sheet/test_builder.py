@@ -249,7 +249,11 @@ async def test_help_and_forgiving_input(chat: Harness) -> None:
 
 
 def snapshot(step: str, msg: Message) -> str:
-    rows = [" ".join(f"[{label}]" for label, _ in row) for row in msg.buttons]
+    # a greyed-out button (no data on the wire) as the console shows it
+    rows = [
+        " ".join(f"[{label}]" if data else f"[{label} ⊘]" for label, data in row)
+        for row in msg.buttons
+    ]
     body = "\n".join(f"    {line}" for line in msg.text.splitlines())
     keys = "\n".join(f"    {r}" for r in rows) or "    (keine Knöpfe)"
     return f"### {step}\n\n{body}\n\n{keys}\n"

@@ -38,7 +38,7 @@ from skatbot.storage.builders import BuilderStatus, GameBuilder
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import keyboards
 from skatbot.usecases.common.continuations import continuation
-from skatbot.usecases.common.reply import Answer, Buttons, Call, Command, Edit, Reply
+from skatbot.usecases.common.reply import Answer, Buttons, Call, Command, Edit, Reply, with_data
 from skatbot.usecases.sheet.booking import book_game
 from skatbot.usecases.sheet.builder import state as bs
 from skatbot.usecases.sheet.list_changes import correct_game
@@ -105,7 +105,7 @@ def render(b: GameBuilder, st: State, ctx: Context) -> tuple[str, Buttons]:
 def keyboard(builder_id: int, st: State, table: bs.Table) -> Buttons:
     """The state's keyboard with each op as callback data ``v1:b:<builder id>:<op>``."""
     return tuple(
-        tuple((label, f"v1:b:{builder_id}:{op}") for label, op in row)
+        tuple(with_data(button, f"v1:b:{builder_id}:{button[1]}") for button in row)
         for row in bs.layout(st, table)
     )
 

@@ -38,6 +38,7 @@ from skatbot.rules.value import (
     normalize,
     required,
 )
+from skatbot.usecases.common.reply import Button, confirm_button
 
 GAMES: dict[str, GameType] = {
     "ka": GameType.KARO,
@@ -335,6 +336,11 @@ def layout(st: State, table: Table) -> Layout:
 
 
 CANCEL = ("Abbrechen", "x")
+SAVE = confirm_button("✅ Eintragen", "ok")
+NO_OUTCOME = "Erst „gewonnen“ oder „verloren“ tippen, dann Eintragen."
+# Shown before the outcome is chosen: greyed out where Telegram can, else its tap says why
+# (the reason in short in the label: a builder label fits 24 characters).
+SAVE_LATER = Button("Eintragen: erst Ergebnis", "ok", disabled=NO_OUTCOME)
 
 
 def _declarer_rows(st: State, table: Table) -> Rows:
@@ -395,7 +401,7 @@ def _overview_keyboard(st: State, table: Table) -> Layout:
     edit = [("✎ " + table.names[st.declarer or 0], "v:p"), ("✎ " + gt.label, "v:g")]
     if not gt.is_null:
         edit.append(("✎ " + _mat_label(st), "v:m"))
-    last = [CANCEL, ("✅ Eintragen", "ok")] if st.has_outcome else [CANCEL]
+    last = [CANCEL, SAVE if st.has_outcome else SAVE_LATER]
     return (*_main_rows(st, table), tuple(edit), tuple(last))
 
 
@@ -474,8 +480,10 @@ def tap(st: State, op: str, table: Table) -> Outcome:
     if op == "x":
         return Cancel()
     if op == "ok":
-        if st.declarer is None or not st.complete or not st.has_outcome:
+        if st.declarer is None or not st.complete:
             return Refusal()
+        if not st.has_outcome:  # the greyed-out Eintragen, tapped where it is not grey
+            return Refusal(NO_OUTCOME)
         try:
             a, notes = normalize(announcement(st, assume_won=False))
         except RuleError as err:
