@@ -60,7 +60,7 @@ PLAYED_OUT = (
 )
 SEQUENCES = [
     Case("korrigieren-played-out", PLAYED_OUT, "/korrigieren 1 Anna grand mit 1 verloren"),
-    Case("storno-played-out", PLAYED_OUT, "/storno 1"),
+    Case("storno-played-out", PLAYED_OUT, "/storno 1 ja"),
 ]
 
 
@@ -165,6 +165,23 @@ async def test_the_way_that_keeps_the_sequence_keeps_every_game(chat: Harness) -
     listing = await ok(chat, "/liste")
     for nr in (5, 6, 7):
         assert re.search(rf"^ *{nr} │ \w+ +│ Ramsch", listing, re.M), listing
-    await ok(chat, "/storno 1 wie gespielt", "♻️ Bock und Ramsch bleiben")
+    await ok(chat, "/storno 1 ja wie gespielt", "♻️ Bock und Ramsch bleiben")
     listing = await ok(chat, "/liste")
     assert re.search(r"^ *4 │ \w+ +│ Ramsch", listing, re.M), listing
+
+
+async def test_an_earlier_games_strike_that_breaks_the_sequence_leads_to_the_way_that_keeps_it(
+    chat: Harness,
+) -> None:
+    """The strike of an earlier game asks first; its "Ja" strikes plainly, so where that
+    breaks Bock and Ramsch the refusal's way names the answer too, and a typed "wie gespielt"
+    is asked with the line that does it (the button would strike without it)."""
+    for message in PLAYED_OUT:
+        await ok(chat, message)
+    await ok(chat, "/storno 1", "❓ Spiel 1 streichen?")
+    tapped = await chat.tap(chat.last(with_buttons=True), "Ja, Spiel 1 streichen")
+    assert tapped.alert, tapped
+    assert "/storno 1 ja wie gespielt" in tapped.notice + tapped.text, tapped
+    asked = await ok(chat, "/storno 1 wie gespielt", "Bock und Ramsch wie gespielt?")
+    assert "/storno 1 ja wie gespielt" in asked
+    await ok(chat, "/storno 1 ja wie gespielt", "♻️ Bock und Ramsch bleiben")

@@ -429,7 +429,7 @@ CATALOGUE = [
         "/korrigieren 1 Anna grand mit 1 g",
         ("/korrigieren 1 Anna grand mit 1 g wie gespielt",),
     ),
-    Case("storno-3b3r-trigger", TRIGGERED, "/storno 1", ("/storno 1 wie gespielt",)),
+    Case("storno-3b3r-trigger", TRIGGERED, "/storno 1 ja", ("/storno 1 ja wie gespielt",)),
     # --- tournament ----------------------------------------------------------------------------
     Case(
         "no-tournament",
