@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import json
 import os
 import shutil
 import tempfile
-from collections.abc import Collection
+from collections.abc import AsyncIterator, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -168,6 +169,19 @@ class Bot:
     async def text(self, message: str, **kw: int | str) -> str:
         """The text of all replies to ``message``, joined."""
         return "\n".join(r.text for r in await self.say(message, **kw))  # type: ignore[arg-type]
+
+
+@contextlib.asynccontextmanager
+async def running_bot(db: Database, **stand_in: Any) -> AsyncIterator[Bot]:
+    """The ``bot`` fixture's bot on a stand-in made with ``stand_in`` (e.g.
+    ``api_version=API_10_1`` for a server before ephemeral messages, ``rich_messages=True``)."""
+    async with FakeBotApi(group_window=GROUP_WINDOW, **stand_in) as api:
+        bot = Bot(api, db)
+        await bot.start()
+        try:
+            yield bot
+        finally:
+            await bot.shutdown()
 
 
 class Talker(Protocol):

@@ -217,7 +217,8 @@ class Delivery(Sender):
             first = docs.pop(0)
             sent = await self._file_or_text(first, caption, html=True, buttons=reply.buttons)
         else:
-            sent = await self.send_text(text, reply.buttons) if text else None
+            asker = reply.asker if reply.for_asker else None
+            sent = await self.send_text(text, reply.buttons, asker=asker) if text else None
         for doc in docs:
             own = doc.caption if fits(escape(doc.caption), MAX_CAPTION) else ""
             await self._file_or_text(doc, own, html=False)

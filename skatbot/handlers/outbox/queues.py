@@ -24,6 +24,7 @@ from typing import TypeVar
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
 from skatbot.handlers.outbox.coalesce import EditCoalescer
+from skatbot.handlers.outbox.ephemeral import EphemeralRefusals
 from skatbot.handlers.outbox.pacer import Pacer, retry_after_seconds
 from skatbot.handlers.outbox.rich import RichRefusals
 from skatbot.handlers.outbox.topics import TopicNames
@@ -51,6 +52,7 @@ class Outbox:
         # What the outbox learns while it sends, kept as long as it runs:
         self.edits = EditCoalescer(self.submit)  # which edit of a message goes out
         self.rich_refused = RichRefusals()  # where rich messages are not taken
+        self.ephemeral = EphemeralRefusals()  # where answers for one reader are not taken
         self.topic_names = TopicNames()  # for the note in General when a topic is closed
         self.refusals: deque[tuple[int, int]] = deque(maxlen=REFUSALS_KEPT)
         """(chat id, message id) of the latest sent messages that were refusals
