@@ -196,13 +196,16 @@ class Talker(Protocol):
 def replies(
     calls: list[ApiCall], chat_id: int, refusals: Collection[tuple[int, int]] = ()
 ) -> list[Reply]:
-    """What the bot sent to ``chat_id`` in ``calls``; a message listed in ``refusals``
+    """What the bot sent to ``chat_id`` in ``calls``, as the group sees it (not a message only
+    one member sees: ``api.ephemeral_messages``); a message listed in ``refusals``
     (``Bot.refusals``) is marked as a refusal."""
     out = []
     for call in calls:
         if call.params.get("chat_id") != chat_id or not call.ok:  # refused: not in the chat
             continue
         result = call.result if isinstance(call.result, dict) else {}
+        if "receiver_user" in result:  # an ephemeral message: its one reader's, not the chat's
+            continue
         refusal = (chat_id, result.get("message_id")) in refusals
         rich = call.params.get("rich_message")
         if call.method in ("sendRichMessage", "editMessageText") and isinstance(rich, dict):
