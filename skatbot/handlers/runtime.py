@@ -280,9 +280,13 @@ def stage(
     link: durable.Link | None = None,
 ) -> list[durable.Stored]:
     """Store ``reply`` (to the update's chat and topic) in the outbox, in the caller's
-    transaction: the rows to hand to ``handoff.enqueue_stored`` after the commit."""
+    transaction: the rows to hand to ``handoff.enqueue_stored`` after the commit. A reply
+    of a transaction that changed a list is the group's, even if it says ``for_asker``."""
     if target is None or not reply.goes_out:
         return []
+    if reply.for_asker and lists_store.changed_in(session):
+        log.warning("a reply for one reader changed a list: sent to the chat")
+        reply = dataclasses.replace(reply, for_asker=False, asker=None)
     return durable.store(session, target.chat_id, target.thread_id, update_id, reply, link)
 
 

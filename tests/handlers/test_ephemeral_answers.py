@@ -12,10 +12,15 @@ import pytest
 
 from skatbot.handlers import durable
 from skatbot.handlers.outbox import ephemeral
+from skatbot.handlers.outbox.target import Target
+from skatbot.handlers.runtime import stage
+from skatbot.rules.sheet import RowKind
 from skatbot.standin.botapi import BotMessage
 from skatbot.standin.versions import API_10_1, API_10_2
+from skatbot.storage import lists as lists_store
 from skatbot.storage import outbox
 from skatbot.storage.database import Database
+from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import Asker, Edit, Post, Reply
 from tests.harness import Harness
 from tests.helpers import Bot, export_raw, ok, running_bot
@@ -160,6 +165,28 @@ def test_whatever_changes_a_list_or_a_table_is_never_for_one_reader() -> None:
         with pytest.raises(ValueError, match="only text and buttons"):
             Reply("✅ Spiel 1", for_asker=True, **carrying)  # type: ignore[arg-type]
     assert Reply("⚠️ Nein.", for_asker=True).for_asker
+
+
+async def test_a_reply_of_a_transaction_that_changed_a_list_is_the_groups(
+    chat: Harness,
+) -> None:
+    await chat.say("/neu Anna Bernd Carla")
+    asker = Asker(BERND, "77", time.time())
+    target = Target(CHAT)
+
+    def unit(session: Session, book: bool) -> list[durable.Stored]:
+        if book:
+            loaded = lists_store.open_list_loaded(session, CHAT)
+            assert loaded is not None
+            lists_store.append_row(session, loaded.lst, kind=RowKind.PASS)
+        return stage(session, target, 1, Reply("Für Bernd?", for_asker=True, asker=asker))
+
+    (kept,) = await chat.db.write(lambda s: unit(s, book=False))
+    (booked,) = await chat.db.write(lambda s: unit(s, book=True))
+    assert kept.reply.for_asker and kept.reply.asker == asker
+    assert not booked.reply.for_asker and booked.reply.asker is None
+    stored = [durable.decode(r.payload, r.blob)[0] for r in chat.db.run_read(outbox.pending)]
+    assert [r.for_asker for r in stored] == [True, False]
 
 
 async def test_an_ephemeral_reply_in_the_outbox_goes_out_once_after_a_restart(
