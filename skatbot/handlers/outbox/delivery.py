@@ -47,7 +47,7 @@ class Delivery(Sender):
         sent: int | None = None
         try:
             sent = await self._reply_messages(reply)
-            if reply.refusal and sent is not None:
+            if reply.refusal and sent:  # not an ephemeral message (id 0): not the chat's
                 self.outbox.refusals.append((self.target.chat_id, sent))
         except Forbidden as err:  # the bot was removed from the chat or blocked
             log.info("reply to chat %s not allowed: %s", self.target.chat_id, err)
