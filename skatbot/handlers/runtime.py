@@ -487,7 +487,7 @@ def tapper_of(update: Update) -> Asker | None:
 async def refuse_tap(update: Update, context: SkatContext, err: RuleError) -> None:
     """A refused tap: only the tapper needs to read why. Where the chat may take an answer
     for one reader (``outbox.ephemeral``), the refusal with its fix goes as an ephemeral
-    message to the tapper, and the tap's answer is a short notice; if Telegram refuses that
+    message to the tapper, and the tap's answer is a passing notice; if Telegram refuses that
     message after all, it goes to the chat (nothing is lost). Elsewhere (a private chat, a
     server without ephemeral messages) the tap's answer shows it as a dialog, as always."""
     notice = err.message + (f" {err.hint}" if err.hint else "")
