@@ -28,6 +28,7 @@ from __future__ import annotations
 import itertools
 import logging
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -35,6 +36,7 @@ from typing import Any
 from skatbot.handlers import durable
 from skatbot.handlers.command_like import LOOKS_LIKE_COMMAND
 from skatbot.handlers.outbox.delivery import Delivery
+from skatbot.handlers.outbox.ephemeral import EphemeralRefusals
 from skatbot.handlers.outbox.rich import RichRefusals
 from skatbot.handlers.outbox.target import Target
 from skatbot.handlers.routes import ROUTES, Kind, Route
@@ -47,6 +49,7 @@ from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import (
     PLACEHOLDER_IDS,
     Answer,
+    Asker,
     Command,
     Reply,
     error_text,
@@ -95,8 +98,9 @@ class Tapped:
     """What a tap answered: the notice (callback answer) and the messages it sent or edited."""
 
     notice: str
-    alert: bool
+    alert: bool  # refused: a dialog, or where the chat takes them a notice and ``private``
     replies: list[Seen] = field(default_factory=list)
+    private: list[Seen] = field(default_factory=list)  # what only the tapper sees
 
     @property
     def text(self) -> str:
@@ -134,6 +138,10 @@ class Harness:
         # 10.1, like the ``bot`` fixture's stand-in by default), a table goes out in its text
         # form, as the delivery sends it when the server refuses sendRichMessage.
         self._rich_messages = True
+        # Whether the server takes ephemeral messages (Bot API 10.3): yes by default, as the
+        # ``bot`` fixture's stand-in; without, the parameter is ignored (a public message).
+        self._ephemeral_messages = True
+        self.for_reader: list[tuple[int, int, Seen]] = []  # (chat, reader, message) ephemeral
         self.topic_names: dict[tuple[int, int], str] = {}  # (chat, thread): the bot's topics
         # Users who wrote to the bot privately: as in Telegram, the bot may not write first
         # to anyone else (a reply's ``instead`` goes out then).
@@ -152,6 +160,15 @@ class Harness:
     def rich_messages(self, taken: bool) -> None:
         self._rich_messages = taken
         self.outbox.rich_refused = RichRefusals()  # a server switched: nothing learnt yet
+
+    @property
+    def ephemeral_messages(self) -> bool:
+        return self._ephemeral_messages
+
+    @ephemeral_messages.setter
+    def ephemeral_messages(self, taken: bool) -> None:
+        self._ephemeral_messages = taken
+        self.outbox.ephemeral = EphemeralRefusals()  # a server switched: nothing learnt yet
 
     def close(self) -> None:
         logging.getLogger("skatbot.handlers.outbox").removeHandler(self.failures)
@@ -367,13 +384,27 @@ class Harness:
                 lambda s: once(s, cmd, lambda: use_case(s, cmd)), offload=route.heavy
             )
         except RuleError as err:
+            # as runtime.refuse_tap: the refusal for the tapper alone where the chat takes it
             notice = err.message + (f" {err.hint}" if err.hint else "")
-            return Tapped(notice, True)
+            if user_id in PLACEHOLDER_IDS or not self.outbox.ephemeral.allowed(msg.chat_id):
+                return Tapped(notice, True)
+            start, private = len(self._seen), len(self.for_reader)
+            asker = Asker(user_id, f"tap-{cmd.update_id}", time.time())
+            refusal = Reply(error_text(err), refusal=True, for_asker=True, asker=asker)
+            await self._deliver(refusal, msg.chat_id, msg.thread_id)
+            seen = [r for chat, r in self._seen_since(start) if chat == msg.chat_id]
+            mine = [r for _, reader, r in self.for_reader[private:] if reader == user_id]
+            return Tapped(notice, True, seen, mine)
         assert answer is not None
-        for reply in replies_of(cmd, answer):
+        private = len(self.for_reader)
+        tapper = (
+            None if cmd.user_id is None else Asker(user_id, f"tap-{cmd.update_id}", time.time())
+        )
+        for reply in replies_of(cmd, answer, tapper):
             await self._deliver(reply, msg.chat_id, msg.thread_id)
         seen = [r for chat, r in self._seen_since(start) if chat == msg.chat_id]
-        return Tapped(answer.notice, answer.alert, seen)
+        mine = [r for _, reader, r in self.for_reader[private:] if reader == user_id]
+        return Tapped(answer.notice, answer.alert, seen, mine)
 
     # --- what a reply asks for after sending ------------------------------------------------
 

@@ -5,7 +5,10 @@ messages and their text fallback, splitting, ``on_sent``, edits and their coales
 posts, a refused private chat's ``instead``), and ``Wire`` is the transport it talks to: a
 chat's messages kept as the chat shows them, answered as Telegram answers (a new message id,
 "message is not modified", "message to edit not found", no rich messages on an older server,
-no private message to someone who never wrote to the bot). The strict checks of lengths and
+no private message to someone who never wrote to the bot). A message only one member sees
+(an ephemeral message, ``ephemeral_message_parameters``) is kept apart with its reader
+(``Harness.for_reader``); on an older server (``Harness.ephemeral_messages = False``) the
+parameter is ignored and the message is the chat's, as Telegram does. The strict checks of lengths and
 HTML belong to the stand-in of the ``bot`` fixture.
 """
 
@@ -18,10 +21,11 @@ from typing import TYPE_CHECKING, Any
 
 from telegram.error import BadRequest, EndPointNotFound, Forbidden
 
-from skatbot.handlers.outbox import rich
+from skatbot.handlers.outbox import ephemeral, rich
 from skatbot.handlers.outbox.coalesce import EditCoalescer
 from skatbot.handlers.outbox.pacer import Pacer
 from skatbot.handlers.outbox.queues import Outbox
+from skatbot.handlers.outbox.sender import SEND
 from skatbot.standin.rich import parse_rich
 from tests.helpers import Reply as Seen
 from tests.standin.fake_telegram import html_to_text
@@ -87,6 +91,12 @@ class Wire:
         if endpoint == "sendMessage":
             self._check_chat(chat_id)
             html = api_kwargs["text"]
+            only = api_kwargs.get(ephemeral.PARAMETER)
+            if only is not None and self.h.ephemeral_messages:
+                # a message only its receiver sees: kept apart from the chat's messages
+                reader = int(only["receiver_user_id"])
+                self.h.for_reader.append((chat_id, reader, Seen(SEND, html_to_text(html), html)))
+                return {"message_id": 0, "receiver_user": {"id": reader, "is_bot": False}}
             return {"message_id": self.h.send(chat_id, thread_id, html, markup)}
         if endpoint == rich.SEND:
             self._check_chat(chat_id)

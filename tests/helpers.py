@@ -172,20 +172,26 @@ class Bot:
 
 
 @contextlib.asynccontextmanager
+async def running_bot(db: Database, **stand_in: Any) -> AsyncIterator[Bot]:
+    """The ``bot`` fixture's bot on a stand-in made with ``stand_in`` (e.g.
+    ``api_version=API_10_1`` for a server before ephemeral messages, ``rich_messages=True``)."""
+    async with FakeBotApi(group_window=GROUP_WINDOW, **stand_in) as api:
+        bot = Bot(api, db)
+        await bot.start()
+        try:
+            yield bot
+        finally:
+            await bot.shutdown()
+
+
+@contextlib.asynccontextmanager
 async def bot_at(
     db: Database, api_version: tuple[int, int], *, rich_messages: bool = False
 ) -> AsyncIterator[Bot]:
     """The ``bot`` fixture's bot on a stand-in that plays Bot API ``api_version``
     (``skatbot.standin.versions``), for the fallbacks on an older server."""
-    async with FakeBotApi(
-        group_window=GROUP_WINDOW, api_version=api_version, rich_messages=rich_messages
-    ) as api:
-        b = Bot(api, db)
-        await b.start()
-        try:
-            yield b
-        finally:
-            await b.shutdown()
+    async with running_bot(db, api_version=api_version, rich_messages=rich_messages) as b:
+        yield b
 
 
 class Talker(Protocol):
@@ -200,13 +206,16 @@ class Talker(Protocol):
 def replies(
     calls: list[ApiCall], chat_id: int, refusals: Collection[tuple[int, int]] = ()
 ) -> list[Reply]:
-    """What the bot sent to ``chat_id`` in ``calls``; a message listed in ``refusals``
+    """What the bot sent to ``chat_id`` in ``calls``, as the group sees it (not a message only
+    one member sees: ``api.ephemeral_messages``); a message listed in ``refusals``
     (``Bot.refusals``) is marked as a refusal."""
     out = []
     for call in calls:
         if call.params.get("chat_id") != chat_id or not call.ok:  # refused: not in the chat
             continue
         result = call.result if isinstance(call.result, dict) else {}
+        if "receiver_user" in result:  # an ephemeral message: its one reader's, not the chat's
+            continue
         refusal = (chat_id, result.get("message_id")) in refusals
         rich = call.params.get("rich_message")
         if call.method in ("sendRichMessage", "editMessageText") and isinstance(rich, dict):

@@ -12,6 +12,10 @@ What runs after sending (``on_sent``, an edit's ``on_gone``/``render``, a topic'
 the live delivery still runs it, but a restart before the reply is out delivers the reply
 without it (an edit that only a closure could render is left out; logged). A stored key this
 version does not know is left out the same way.
+
+A reply for the asker alone keeps its reader and the tap that allows an ephemeral answer;
+resumed after a restart, it goes ephemerally if the tap is still fresh enough, else publicly
+(``outbox.ephemeral``).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from skatbot.storage.unit import Session
 from skatbot.usecases.common import continuations
 from skatbot.usecases.common.reply import (
     ROLES,
+    Asker,
     Button,
     Buttons,
     Call,
@@ -178,6 +183,12 @@ def _unbutton(stored: Any) -> tuple[str, str]:
     return (str(label), str(data))
 
 
+def _asker(data: Any) -> Asker | None:
+    if not data:
+        return None
+    return Asker(int(data[0]), str(data[1]), float(data[2]))
+
+
 def _buttons(rows: Buttons | None) -> list[Any]:
     return [[_button(b) for b in row] for row in rows or ()]
 
@@ -242,6 +253,11 @@ def encode(
         payload["on_sent"] = _call(reply.on_sent)
     if reply.refusal:
         payload["refusal"] = True
+    if reply.for_asker:  # its reader and the tap, so a restart still knows whom it is for
+        asker = reply.asker
+        payload["for_asker"] = (
+            [asker.user_id, asker.callback_query_id, asker.since] if asker is not None else []
+        )
     if pin:
         payload["pin"] = True
     if link is not None:
@@ -294,6 +310,8 @@ def decode(payload: str, blob: bytes | None) -> tuple[Reply, bool, Link | None]:
         edits=tuple(edits),
         on_sent=_uncall(data.get("on_sent")),
         refusal=bool(data.get("refusal", False)),
+        for_asker="for_asker" in data,
+        asker=_asker(data.get("for_asker")),
         topics=tuple(topics),
         gone_topics=tuple(
             CloseTopic(int(chat), int(thread)) for chat, thread in data.get("gone_topics", ())

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
@@ -31,6 +32,7 @@ from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import (
     PLACEHOLDER_IDS,
     Answer,
+    Asker,
     Command,
     Edit,
     Reply,
@@ -254,7 +256,7 @@ async def execute(
         else:
             reply = await db.read(unit, offload=offload)
     except RuleError as err:
-        await send(update, context, Reply(error_text(err), refusal=True))
+        await send(update, context, refusal_of(update, err))
         return
     if write:
         faults.at("committed", cmd.update_id)
@@ -288,7 +290,7 @@ async def _read_and_send(
             lambda session: use_case(session, cmd), offload=offload
         )
     except RuleError as err:
-        reply = Reply(error_text(err), refusal=True)
+        reply = refusal_of(update, err)
     await send(update, context, reply)
 
 
@@ -300,9 +302,13 @@ def stage(
     link: durable.Link | None = None,
 ) -> list[durable.Stored]:
     """Store ``reply`` (to the update's chat and topic) in the outbox, in the caller's
-    transaction: the rows to hand to ``handoff.enqueue_stored`` after the commit."""
+    transaction: the rows to hand to ``handoff.enqueue_stored`` after the commit. A reply
+    of a transaction that changed a list is the group's, even if it says ``for_asker``."""
     if target is None or not reply.goes_out:
         return []
+    if reply.for_asker and lists_store.changed_in(session):
+        log.warning("a reply for one reader changed a list: sent to the chat")
+        reply = dataclasses.replace(reply, for_asker=False, asker=None)
     return durable.store(session, target.chat_id, target.thread_id, update_id, reply, link)
 
 
@@ -437,11 +443,13 @@ async def execute_callback(
         or len(cmd.text.encode()) > 64
         or cmd.text not in offered_data(update)
     ):
+        # complete as a notice, which only the tapper sees: no message for it
         await _answer(update, Answer(notice=STALE_BUTTON))
         return
     cmd = await in_place(context, cmd)
     db = database(context)
     target = target_of(update)
+    asker = tapper_of(update)
 
     def unit(session: Session) -> tuple[Answer, list[durable.Stored]]:
         answer = once(session, cmd, lambda: use_case(session, cmd))
@@ -449,7 +457,7 @@ async def execute_callback(
             return Answer(), []  # redelivered: the effect is committed already
         rows = [
             row
-            for reply in replies_of(cmd, answer)
+            for reply in replies_of(cmd, answer, asker)
             for row in stage(session, target, cmd.update_id, reply)
         ]
         faults.at("before_commit", cmd.update_id)
@@ -458,25 +466,62 @@ async def execute_callback(
     try:
         answer, rows = await db.write(unit, offload=offload)
     except RuleError as err:
-        notice = err.message + (f" {err.hint}" if err.hint else "")
-        await _answer(update, Answer(notice=notice, alert=True))
+        await refuse_tap(update, context, err)
         return
     faults.at("committed", cmd.update_id)
     await _answer(update, answer)
     handoff.enqueue_stored(context.bot, context.bot_data, rows)
 
 
-def replies_of(cmd: Command, answer: Answer) -> list[Reply]:
+def replies_of(cmd: Command, answer: Answer, asker: Asker | None = None) -> list[Reply]:
     """What a tap's answer sends, in order: the edit of the tapped message, the new
-    message, the other edits, the posts to other places."""
+    message, the other edits, the posts to other places. A new message for the asker alone
+    goes to ``asker`` (the tapper)."""
     out: list[Reply] = []
     if cmd.message_id is not None and (answer.text is not None or answer.buttons is not None):
         out.append(Reply("", edits=(Edit(cmd.message_id, answer.text, answer.buttons or ()),)))
     if answer.send is not None:
-        out.append(answer.send)
+        send = answer.send
+        if send.for_asker and send.asker is None and asker is not None:
+            send = dataclasses.replace(send, asker=asker)
+        out.append(send)
     if answer.edits or answer.posts:
         out.append(Reply("", edits=answer.edits, posts=answer.posts))
     return out
+
+
+def refusal_of(update: Update, err: RuleError) -> Reply:
+    """A refusal as a reply: to a tap (a glue route's button, e.g. a member's tap on an
+    admin's question) for the tapper alone, where the chat takes that (``Reply.for_asker``)."""
+    asker = tapper_of(update)
+    return Reply(error_text(err), refusal=True, for_asker=asker is not None, asker=asker)
+
+
+def tapper_of(update: Update) -> Asker | None:
+    """Who tapped, with the tap that lets the bot answer them alone (``Reply.for_asker``)."""
+    query = update.callback_query
+    user_id, _ = sender_of(update)
+    if query is None or user_id is None:
+        return None
+    return Asker(user_id, query.id, time.time())
+
+
+async def refuse_tap(update: Update, context: SkatContext, err: RuleError) -> None:
+    """A refused tap: only the tapper needs to read why. Where the chat may take an answer
+    for one reader (``outbox.ephemeral``), the refusal with its fix goes as an ephemeral
+    message to the tapper, and the tap's answer is a passing notice; if Telegram refuses that
+    message after all, it goes to the chat (nothing is lost). Elsewhere (a private chat, a
+    server without ephemeral messages) the tap's answer shows it as a dialog, as always."""
+    notice = err.message + (f" {err.hint}" if err.hint else "")
+    target = target_of(update)
+    asker = tapper_of(update)
+    state = context.bot_data
+    if target is None or asker is None or not state.outbox.ephemeral.allowed(target.chat_id):
+        await _answer(update, Answer(notice=notice, alert=True))
+        return
+    await _answer(update, Answer(notice=notice))  # a passing notice, no dialog to close
+    reply = Reply(error_text(err), refusal=True, for_asker=True, asker=asker)
+    handoff.enqueue(context.bot, state, target, lambda d: d.reply(reply))
 
 
 async def _answer(update: Update, answer: Answer) -> None:

@@ -353,12 +353,21 @@ _ROW_DEFAULTS: dict[str, Any] = {
 }
 
 
+_CHANGED_KEY = "skatbot.lists.changed"
+
+
+def changed_in(session: Session) -> bool:
+    """Whether this transaction appended a log row to a list (what a list shows changed)."""
+    return bool(session.info.get(_CHANGED_KEY, False))
+
+
 def append_row(session: Session, lst: ListInfo, *, kind: RowKind, **fields: Any) -> LogRow:
     """Append one log row of ``kind`` (never updated, never deleted) and return it."""
     kind = RowKind(kind)
     fields["kind"] = kind
     fields.setdefault("created_at", dt.datetime.now(dt.UTC))
     row_id: int = _INSERT_ROW.scalar(session, {"list_id": lst.id, **_ROW_DEFAULTS, **fields})
+    session.info[_CHANGED_KEY] = True  # a session is one unit (one transaction)
     return LogRow(
         id=row_id,
         kind=kind,

@@ -47,7 +47,7 @@ class Delivery(Sender):
         sent: int | None = None
         try:
             sent = await self._reply_messages(reply)
-            if reply.refusal and sent is not None:
+            if reply.refusal and sent:  # not an ephemeral message (id 0): not the chat's
                 self.outbox.refusals.append((self.target.chat_id, sent))
         except Forbidden as err:  # the bot was removed from the chat or blocked
             log.info("reply to chat %s not allowed: %s", self.target.chat_id, err)
@@ -217,7 +217,8 @@ class Delivery(Sender):
             first = docs.pop(0)
             sent = await self._file_or_text(first, caption, html=True, buttons=reply.buttons)
         else:
-            sent = await self.send_text(text, reply.buttons) if text else None
+            asker = reply.asker if reply.for_asker else None
+            sent = await self.send_text(text, reply.buttons, asker=asker) if text else None
         for doc in docs:
             own = doc.caption if fits(escape(doc.caption), MAX_CAPTION) else ""
             await self._file_or_text(doc, own, html=False)

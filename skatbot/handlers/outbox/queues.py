@@ -25,6 +25,7 @@ from typing import TypeVar
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
 from skatbot.handlers.outbox.coalesce import EditCoalescer
+from skatbot.handlers.outbox.ephemeral import EphemeralRefusals
 from skatbot.handlers.outbox.keyboard import ButtonSupport
 from skatbot.handlers.outbox.pacer import Pacer, retry_after_seconds
 from skatbot.handlers.outbox.rich import RichRefusals
@@ -54,6 +55,7 @@ class Outbox:
         self.edits = EditCoalescer(self.submit)  # which edit of a message goes out
         self.rich_refused = RichRefusals()  # where rich messages are not taken
         self.buttons = ButtonSupport()  # whether the server knows disabled buttons
+        self.ephemeral = EphemeralRefusals()  # where answers for one reader are not taken
         self.topic_names = TopicNames()  # for the note in General when a topic is closed
         self.refusals: deque[tuple[int, int]] = deque(maxlen=REFUSALS_KEPT)
         """(chat id, message id) of the latest sent messages that were refusals

@@ -24,13 +24,14 @@ from telegram.warnings import PTBUserWarning
 
 from skatbot.handlers import durable
 from skatbot.handlers.html_split import fits, split_html
-from skatbot.handlers.outbox import rich
+from skatbot.handlers.outbox import ephemeral, rich
 from skatbot.handlers.outbox.keyboard import markup
 from skatbot.handlers.outbox.queues import Outbox
 from skatbot.handlers.outbox.steps import Steps
 from skatbot.handlers.outbox.target import Target
 from skatbot.handlers.outbox.topics import is_topic_closed
 from skatbot.usecases.common.reply import (
+    Asker,
     Buttons,
     Document,
     Edit,
@@ -142,10 +143,16 @@ class Sender:
             target.chat_id, functools.partial(request, target), counts=counts, heavy=self.heavy
         )
 
-    async def send_text(self, html: str, buttons: Buttons = ()) -> int | None:
+    async def send_text(
+        self, html: str, buttons: Buttons = (), *, asker: Asker | None = None
+    ) -> int | None:
         """Send ``html`` (cut into several messages if needed; the buttons go under the last
         one). Returns the id of the last message. A reply that can be a table (``RichText``)
-        goes as a rich message where the server and the chat take it (``rich``)."""
+        goes as a rich message where the server and the chat take it (``rich``). With an
+        ``asker``, it goes as an ephemeral message only the asker sees where Telegram takes
+        it (``ephemeral``; its text form), else publicly."""
+        if asker is not None and self.outbox.ephemeral.allowed(self.target.chat_id):
+            return await self._send_ephemeral(html, buttons, asker)
         if isinstance(html, RichText):
             rich_sent = await self._send_rich(html, buttons)
             if rich_sent is not None:
@@ -176,6 +183,51 @@ class Sender:
     def keyboard(self, buttons: Buttons | None) -> Any:
         """``buttons`` as the reply markup this server takes (``keyboard``)."""
         return self.outbox.buttons.markup(buttons)
+
+    async def _send_ephemeral(self, html: str, buttons: Buttons, asker: Asker) -> int | None:
+        """``html`` as ephemeral messages to ``asker`` (message id 0); each part that
+        Telegram refuses to send so goes publicly in the same step (made once over
+        restarts), and the refusal is remembered (``ephemeral.EphemeralRefusals``)."""
+        refusals = self.outbox.ephemeral
+        parts = split_html(html)
+        sent: int | None = None
+        for i, part in enumerate(parts):
+            kwargs: dict[str, Any] = {"text": part, "parse_mode": ParseMode.HTML}
+            if buttons and i == len(parts) - 1:
+                kwargs["reply_markup"] = self.keyboard(buttons)
+
+            async def one(kwargs: dict[str, Any] = kwargs) -> int | None:
+                chat_id = self.target.chat_id
+                only = refusals.parameters(chat_id, asker)
+                if only is not None:
+
+                    async def private(target: Target) -> object:
+                        api_kwargs = {
+                            "chat_id": target.chat_id,
+                            **target.thread_kwargs(),
+                            **kwargs,
+                            ephemeral.PARAMETER: only,
+                        }
+                        return await self.bot.do_api_request(SEND, api_kwargs)
+
+                    try:
+                        result = await self._request(private, counts=False)
+                    except TelegramError as err:
+                        if not refusals.note(chat_id, err):
+                            raise
+                    else:
+                        refusals.sent(chat_id, result)
+                        return result.get("message_id") if isinstance(result, dict) else None
+
+                async def public(target: Target) -> object:
+                    api_kwargs = {"chat_id": target.chat_id, **target.thread_kwargs(), **kwargs}
+                    return await self.bot.do_api_request(SEND, api_kwargs)
+
+                result = await self._request(public, counts=True)
+                return result.get("message_id") if isinstance(result, dict) else None
+
+            sent = await self._step(one)
+        return sent
 
     async def _send_rich(self, text: RichText, buttons: Buttons) -> int | None:
         """Send ``text`` as rich messages (the keyboard under the last). ``None``: nothing was

@@ -155,6 +155,17 @@ class CloseTopic:
 
 
 @dataclass(frozen=True)
+class Asker:
+    """The one reader of a reply ``for_asker``, filled in by the handlers (use cases only say
+    ``for_asker``): the user, and the tap that makes an ephemeral answer possible
+    (``callback_query_id``, ``since``: its Unix time; Telegram takes the answer within 15 s)."""
+
+    user_id: int
+    callback_query_id: str = ""
+    since: float = 0.0
+
+
+@dataclass(frozen=True)
 class Reply:
     text: str  # Telegram HTML; every user-provided string in it is escaped
     documents: tuple[Document, ...] = ()
@@ -173,6 +184,25 @@ class Reply:
     # never wrote to the bot ("bot can't initiate conversation with a user") - a role's code
     # sent privately falls back to a deep link in the group that only that user can redeem.
     instead: Post | None = None
+    # Only the asker needs this text (a refused tap, a builder step): where Telegram can,
+    # an ephemeral message in the group that only ``asker`` sees; where it cannot, the text
+    # goes to the chat as any reply (``handlers.outbox.ephemeral``). Such a reply is only
+    # text and buttons: whatever changes a list or what a table sees (documents, edits,
+    # posts, topics, ``on_sent``) is never ephemeral, checked here.
+    for_asker: bool = False
+    asker: Asker | None = None  # whom ``for_asker`` means; set by the handlers
+
+    def __post_init__(self) -> None:
+        if self.for_asker and (
+            self.documents
+            or self.edits
+            or self.posts
+            or self.topics
+            or self.gone_topics
+            or self.on_sent is not None
+            or self.instead is not None
+        ):
+            raise ValueError("a reply for the asker alone carries only text and buttons")
 
     @property
     def goes_out(self) -> bool:

@@ -1,0 +1,101 @@
+"""Answers only the asker sees: ephemeral messages (Bot API 10.2/10.3), and what the server
+refused of them so far.
+
+A reply ``for_asker`` (``usecases.common.reply.Reply``) goes as an ephemeral message to its
+``asker`` where Telegram allows it: in a group, within 15 seconds of the asker's tap, with the
+tap's ``callback_query_id`` (the bot is no administrator, so the tap is what makes it
+allowed). It is sent in the 10.3 shape (``ephemeral_message_parameters``); a server that
+predates 10.3 ignores the parameter and posts the message publicly, which is the fallback
+anyway. Everywhere else the text goes to the chat as any reply, so nothing is lost:
+
+* a private chat, a reply without a tap, or a tap older than the window (e.g. a reply that
+  waited out a restart): public, nothing remembered;
+* the server posted it publicly (message id not 0: it ignores the parameter): remembered for
+  the bot, no ephemeral sends from now on;
+* the server refused it (``BOT_NOT_ADMIN``, ``USER_NOT_PARTICIPANT``, …): sent again publicly
+  in the same step, and remembered for that chat; a stale tap ("query is too old") only for
+  that reply.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram.error import BadRequest, EndPointNotFound, TelegramError
+
+from skatbot.usecases.common.reply import Asker
+
+log = logging.getLogger(__name__)
+
+PARAMETER = "ephemeral_message_parameters"
+WINDOW = 15.0  # seconds after a tap in which Telegram takes an ephemeral answer to it
+MARGIN = 2.0  # our clock and Telegram's differ, and the request takes its time
+
+# What Telegram answers when it will not deliver an ephemeral message here (the docs name no
+# error texts; these are the server's texts for what is missing, see docs/ephemeral.md).
+_CHAT_REFUSALS = (
+    "bot_not_admin",
+    "user_not_participant",
+    "user_is_bot",
+    "user_id_invalid",
+    "receiver_user_id",
+    "ephemeral",
+)
+_TOO_LATE = ("query is too old", "query id is invalid")
+
+
+@dataclass
+class EphemeralRefusals:
+    """What the server refused of ephemeral messages so far (one per outbox): at all (the
+    bot's server predates them), or in some chats. Not tried again there."""
+
+    unsupported: bool = False
+    chats: set[int] = field(default_factory=set)
+
+    def parameters(self, chat_id: int, asker: Asker | None) -> dict[str, Any] | None:
+        """The ``ephemeral_message_parameters`` for a reply to ``asker`` in ``chat_id`` now,
+        or ``None``: send it publicly."""
+        if asker is None or chat_id >= 0 or not asker.callback_query_id:
+            return None  # a private chat (or none to answer): Telegram has no ephemeral there
+        if self.unsupported or chat_id in self.chats:
+            return None
+        if time.time() - asker.since > WINDOW - MARGIN:
+            return None  # Telegram would refuse it as too late: public straight away
+        return {
+            "receiver_user_id": asker.user_id,
+            "callback_query_id": asker.callback_query_id,
+        }
+
+    def allowed(self, chat_id: int) -> bool:
+        """Whether a reply for one reader in ``chat_id`` may be tried ephemerally."""
+        return chat_id < 0 and not self.unsupported and chat_id not in self.chats
+
+    def sent(self, chat_id: int, result: object) -> None:
+        """An ephemeral send came back; a message with a real id means the server posted it
+        publicly (it predates the parameter): remembered for the bot."""
+        if isinstance(result, dict) and result.get("message_id", 0) != 0:
+            if not self.unsupported:
+                log.info("the Bot API server ignores ephemeral messages: public from now on")
+            self.unsupported = True
+
+    def note(self, chat_id: int, err: TelegramError) -> bool:
+        """True if ``err`` refuses the ephemeral message (then send it publicly); remembered
+        for the chat, or for the bot if the server does not know the method."""
+        if isinstance(err, EndPointNotFound) or "method not found" in err.message.lower():
+            self.unsupported = True
+            log.info("the Bot API server has no ephemeral messages (%s): public from now on", err)
+            return True
+        if not isinstance(err, BadRequest):
+            return False
+        lowered = err.message.lower()
+        if any(text in lowered for text in _TOO_LATE):
+            log.info("chat %s: ephemeral answer too late (%s): sent publicly", chat_id, err)
+            return True
+        if any(text in lowered for text in _CHAT_REFUSALS):
+            log.info("chat %s refused an ephemeral message (%s): public there now", chat_id, err)
+            self.chats.add(chat_id)
+            return True
+        return False
