@@ -52,10 +52,12 @@ async def client() -> AsyncIterator[httpx.AsyncClient]:
         yield c
 
 
-def stand_in(kind: str, clock: Clock, version: tuple[int, int] = API_10_3) -> BotApiServer:
+def stand_in(
+    kind: str, clock: Clock, version: tuple[int, int] = API_10_3, *, rich_messages: bool = True
+) -> BotApiServer:
     if kind == "console":
         return BotApiServer(clock=clock, api_version=version)
-    return FakeBotApi(clock=clock, api_version=version, rich_messages=True)
+    return FakeBotApi(clock=clock, api_version=version, rich_messages=rich_messages)
 
 
 @pytest.fixture(params=["console", "strict"])

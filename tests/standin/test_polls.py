@@ -19,29 +19,18 @@ import pytest
 from skatbot.standin.botapi import BotApi, parse_html
 from skatbot.standin.console import _Console
 from skatbot.standin.versions import API_9_4, API_9_5, API_9_6, API_10_0, API_10_3
-from tests.standin.fake_telegram import FakeBotApi
 from tests.standin.server import BotApiServer
 from tests.standin.test_ephemeral import ANNA, BERND, GROUP, Clock, call, meet, refused
+from tests.standin.test_ephemeral import client as client
+from tests.standin.test_ephemeral import clock as clock
+from tests.standin.test_ephemeral import stand_in as ephemeral_stand_in
 
 QUESTION = "Spielabend Di 19:00?"
 OPTIONS = [{"text": "Ja"}, {"text": "Nein"}]
 
 
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-async def client() -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient() as c:
-        yield c
-
-
 def stand_in(kind: str, clock: Clock, version: tuple[int, int] = API_10_3) -> BotApiServer:
-    if kind == "console":
-        return BotApiServer(clock=clock, api_version=version)
-    return FakeBotApi(clock=clock, api_version=version)
+    return ephemeral_stand_in(kind, clock, version, rich_messages=False)
 
 
 @pytest.fixture(params=["console", "strict"])
