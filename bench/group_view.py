@@ -43,9 +43,9 @@ takes the same path as someone else's "↩️ Rückgängig" (a refused tap's ans
 Deterministic: the script is fixed (no randomness), and the stand-in's flood control is off
 (``group_limit=None``; the bot still paces its sends to the tests' ``GROUP_WINDOW``), because
 with the tests' half-second window a 429 came or not with the machine's load, and a
-refused-and-resent message would count twice. (With it on, the 10.1 run met one 429: the
-bot's pacer does not count its first ephemeral try, which a server before 10.2 posts to the
-whole group, so the group got one send more than the bot had budgeted.) What the server refuses
+refused-and-resent message would count twice. (With it on, the 10.1 run once met a 429: the
+bot's pacer did not count its first ephemeral try, which a server before 10.2 posts to the
+whole group; it counts now until the server has shown that it knows ephemeral messages.) What the server refuses
 here is therefore refused for what it is, never for its timing: on 10.1 the builder's
 "✅ Eintragen" shown ``disabled`` (10.3) is refused once, and the bot sends it again without
 (its fallback, remembered for the bot).

@@ -259,3 +259,17 @@ async def test_a_strangers_signature_tap_is_told_to_the_stranger_alone(chat: Har
     chat.outbox.ephemeral.unsupported = True
     tapped = await chat.tap(msg, f"{data_of(msg, SIGN_LABEL)}:1", user_id=USER[players[0]])
     assert tapped.alert and said in tapped.notice and tapped.private == []
+
+
+def test_an_ephemeral_try_counts_toward_the_groups_pace_until_the_server_shows_it_knows_them() -> (
+    None
+):
+    """A server before 10.2 ignores the parameter and posts the message to the whole group:
+    until a send came back as ephemeral (message id 0), a try is paced like a public send."""
+    refusals = ephemeral.EphemeralRefusals()
+    assert refusals.counts
+    refusals.sent(-100, {"message_id": 0, "ephemeral_message_id": 1})
+    assert not refusals.counts
+    older = ephemeral.EphemeralRefusals()
+    older.sent(-100, {"message_id": 42})
+    assert older.counts and older.unsupported

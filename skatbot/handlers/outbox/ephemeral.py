@@ -54,6 +54,14 @@ class EphemeralRefusals:
 
     unsupported: bool = False
     chats: set[int] = field(default_factory=set)
+    known: bool = False
+    """The server answered an ephemeral send as one (message id 0). Until then a try counts
+    toward the group's pace: a server that predates the parameter posts it to the group."""
+
+    @property
+    def counts(self) -> bool:
+        """Whether the next ephemeral try counts toward the group's pace."""
+        return not self.known
 
     def parameters(self, chat_id: int, asker: Asker | None) -> dict[str, Any] | None:
         """The ``ephemeral_message_parameters`` for a reply to ``asker`` in ``chat_id`` now,
@@ -76,6 +84,8 @@ class EphemeralRefusals:
     def sent(self, chat_id: int, result: object) -> None:
         """An ephemeral send came back; a message with a real id means the server posted it
         publicly (it predates the parameter): remembered for the bot."""
+        if isinstance(result, dict) and result.get("message_id", 0) == 0:
+            self.known = True
         if isinstance(result, dict) and result.get("message_id", 0) != 0:
             if not self.unsupported:
                 log.info("the Bot API server ignores ephemeral messages: public from now on")

@@ -211,7 +211,7 @@ class Sender:
                         return await self.bot.do_api_request(SEND, api_kwargs)
 
                     try:
-                        result = await self._request(private, counts=False)
+                        result = await self._request(private, counts=refusals.counts)
                     except TelegramError as err:
                         if not refusals.note(chat_id, err):
                             raise
