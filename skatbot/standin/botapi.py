@@ -57,7 +57,7 @@ from skatbot.standin.ephemeral import (
 )
 from skatbot.standin.polls import PollState, read_poll
 from skatbot.standin.records import ApiCall, ApiError, BotMessage, JSONDict, bad_request
-from skatbot.standin.rich import RichContent, RichError, parse_rich
+from skatbot.standin.rich import RichContent, RichError, parse_rich, received_rich
 from skatbot.standin.versions import API_9_4, API_9_5, API_10_1, API_10_2, API_10_3, CURRENT_API
 
 __all__ = [
@@ -1431,7 +1431,7 @@ class BotApi:
         msg.rich, msg.rich_html = content, html
         for obj in (message, msg.obj):
             obj.pop("text", None)
-            obj["rich_message"] = {"html": html}
+            obj["rich_message"] = received_rich(content, html)
         return message
 
     def _edit_rich(self, msg: BotMessage, params: JSONDict) -> JSONDict:
@@ -1445,7 +1445,7 @@ class BotApi:
         msg.edits += 1
         msg.obj.pop("text", None)
         msg.obj.pop("entities", None)
-        msg.obj["rich_message"] = {"html": html}
+        msg.obj["rich_message"] = received_rich(content, html)
         self._set_markup(msg, markup)
         msg.obj["edit_date"] = int(time.time())
         return copy.deepcopy(msg.obj)

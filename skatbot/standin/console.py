@@ -4,7 +4,8 @@ Every input line is sent as a group message (first to chat -1001 "Skatrunde"). S
 
 * ``# ...``        a comment, ignored (``#`` and a space)
 * ``!N``           press the N-th button (1-based, row by row) of the bot's latest message
-                   with an inline keyboard in the current chat
+                   with buttons in the current chat (those inside a rich message first,
+                   then its inline keyboard)
 * ``Name> text``   send ``text`` as another player (each name gets its own user id);
                    ``Name> !N`` presses a button as that player
 * ``#chat [text]`` switch to the group chat ``chat`` (made on first use), and send ``text``
@@ -289,7 +290,7 @@ class _Console:
         ]
         seen = sorted([*self.api.messages(self.chat_id, thread_id=here), *own], key=lambda m: m.seq)
         for msg in reversed(seen):
-            if any(msg.buttons):
+            if any(msg.all_buttons):  # inside a rich message too
                 return msg
         return None
 
@@ -354,7 +355,7 @@ class _Console:
         else:
             text = result.get("text") if method != "editmessagecaption" else result.get("caption")
             if "rich_message" in result:  # a table: aligned columns
-                text = parse_rich(result["rich_message"]).plain()
+                text = parse_rich({"html": result["rich_message"]["html"]}).plain()
             prefix = "✎ " if method.startswith("edit") else ""
             self.write(prefix + _reader(result) + str(text or ""))
         for line in _keyboard_lines(result.get("reply_markup")):
@@ -534,7 +535,7 @@ class _Console:
             if found is None:
                 self.write("⚠ Keine Nachricht mit Knöpfen vorhanden.")
                 return None
-            buttons = [b for row in found.buttons for b in row]
+            buttons = [b for row in found.all_buttons for b in row]
             if not 1 <= number <= len(buttons):
                 self.write(f"⚠ Es gibt nur {len(buttons)} Knöpfe.")
                 return None

@@ -98,3 +98,18 @@ class BotMessage:
             return []
         rows = self.reply_markup.get("inline_keyboard")
         return list(rows) if isinstance(rows, list) else []
+
+    @property
+    def rich_buttons(self) -> list[list[JSONDict]]:
+        """Rows of buttons inside a rich message (``<tg-button-row>``, Bot API 10.3), as
+        ``RichMessageButton`` objects; empty for any other message."""
+        if self.rich is None:
+            return []
+        blocks = self.rich.blocks_json()
+        return [list(b["buttons"]) for b in blocks if b["type"] == "buttons"]
+
+    @property
+    def all_buttons(self) -> list[list[JSONDict]]:
+        """Every row of buttons as a reader sees them: those inside the message, then the
+        inline keyboard under it."""
+        return [*self.rich_buttons, *self.buttons]

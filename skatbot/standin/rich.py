@@ -8,7 +8,10 @@ every tag closed. The error texts are the stand-in's own (the documentation give
 
 Bot API 10.3 added rows of buttons inside the message (``InputRichBlockButtons``, the HTML
 tag ``<tg-button-row align=…>`` of 1-8 ``<tg-button type="callback_data" data=… style=…>``,
-a ``disabled`` button does nothing) and compact tables (``is_compact``; in HTML the stand-in
+a ``disabled`` button does nothing). As ``RichMessageButton`` documents it: exactly one
+action per button (``disabled`` is one), callback data of 1-64 bytes, the style ``link``
+only for callback buttons, a label of plain text only (no tags inside ``<tg-button>``), and
+not empty; a row stands between blocks, never inside one. Also compact tables (``is_compact``; in HTML the stand-in
 takes a bare ``compact`` attribute of ``<table>`` - the documentation found names no HTML
 form). For an older server (``version``) the button tags are unknown (refused) and
 ``compact`` is ignored.
@@ -85,6 +88,30 @@ class RichContent:
 
     def button_rows(self) -> list[list[RButton]]:
         return [b.buttons for b in self.blocks if b.kind == "buttons"]
+
+    def blocks_json(self) -> list[dict[str, Any]]:
+        """The blocks as a received ``RichMessage`` carries them, for a callback query's
+        message: a button row as ``RichBlockButtons`` (its buttons' callback data is what a
+        bot checks a tap against); the other blocks by their kind and text only."""
+        out: list[dict[str, Any]] = []
+        for block in self.blocks:
+            if block.kind != "buttons":
+                out.append({"type": block.kind, "text": block.text})
+                continue
+            buttons = []
+            for b in block.buttons:
+                one: dict[str, Any] = {"text": b.text}
+                if b.disabled:
+                    one["disabled"] = {}
+                elif b.callback_data is not None:
+                    one["callback_data"] = b.callback_data
+                else:
+                    one["url"] = b.url
+                if b.style:
+                    one["style"] = b.style
+                buttons.append(one)
+            out.append({"type": "buttons", "buttons": buttons})
+        return out
 
     def plain(self) -> str:
         """The message as text: tables as aligned columns."""
@@ -195,6 +222,10 @@ class _Parser(HTMLParser):
             raise RichError("can't parse rich message: <tg-button> outside a button row")
         kind, style = attrs.get("type"), attrs.get("style")
         button = RButton(style=style, disabled="disabled" in attrs)
+        if kind is not None and button.disabled:
+            # RichMessageButton: "Exactly one of the fields other than text and style must be
+            # used" - a disabled button has no other action
+            raise RichError("can't parse rich message: a button has exactly one action")
         if kind not in _BUTTON_TYPES and not button.disabled:
             raise RichError("can't parse rich message: unsupported button type")
         if kind == "callback_data":
@@ -213,6 +244,8 @@ class _Parser(HTMLParser):
 
     def _button_end(self, tag: str) -> None:
         if tag == "tg-button" and self.button is not None and self.block is not None:
+            if not self.button.text.strip():
+                raise RichError("can't parse rich message: button text is empty")
             self.block.buttons.append(self.button)
             self.button = None
         elif tag == "tg-button-row" and self.block is not None:
@@ -300,3 +333,10 @@ def parse_rich(message: Any, version: tuple[int, int] = CURRENT_API) -> RichCont
     if parser.count > MAX_BLOCKS:
         raise RichError("too many blocks in the rich message")
     return RichContent(parser.blocks, parser.chars, parser.count)
+
+
+def received_rich(content: RichContent, html: str) -> dict[str, Any]:
+    """A message's ``rich_message`` as the stand-in returns it: the ``blocks`` (see
+    ``RichContent.blocks_json``) and, the stand-in's own, the ``html`` it was sent as (what
+    the console prints)."""
+    return {"blocks": content.blocks_json(), "html": html}

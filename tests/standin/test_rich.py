@@ -172,3 +172,46 @@ async def test_rich_edits_and_not_modified(api: BotApiServer, client: httpx.Asyn
     )
     assert status == 400
     assert len(api.message(GROUP, ident["message_id"]).rich.tables()[0]) == 2  # type: ignore[union-attr]
+
+
+# -- button rows inside the message (Bot API 10.3) ---------------------------------------------
+
+
+def row(*buttons: str) -> str:
+    return "<p>Liste</p><tg-button-row>" + "".join(buttons) + "</tg-button-row>"
+
+
+def callback(data: str, label: str = "weiter ▶", more: str = "") -> str:
+    return f'<tg-button type="callback_data" data="{data}"{more}>{label}</tg-button>'
+
+
+@pytest.mark.parametrize(
+    ("html", "why"),
+    [
+        (row(*[callback(f"p{i}") for i in range(9)]), "a row has at most 8 buttons"),
+        (row(), "and at least one"),
+        (row(callback("x" * 65)), "callback data over 64 bytes"),
+        (row(callback("ä" * 33)), "64 bytes, not characters"),
+        (row(callback("")), "callback data of at least 1 byte"),
+        (row(callback("p1", more=" disabled")), "exactly one action: disabled is one"),
+        (row(callback("p1", label="<b>weiter</b>")), "a label is plain text"),
+        (row(callback("p1", label=" ")), "a label is not empty"),
+        (row('<tg-button type="url" url="https://x.de" style="link">x</tg-button>'), "link style"),
+        (row('<tg-button type="callback_game">x</tg-button>'), "a type it does not know"),
+        ("<table><tr><td>" + row(callback("p1")) + "</td></tr></table>", "a row inside a block"),
+        (row(callback("p1")).replace("<tg-button-row>", '<tg-button-row align="middle">'), ""),
+    ],
+)
+async def test_button_rows_refused_as_telegram_refuses_them(
+    api: BotApiServer, client: httpx.AsyncClient, html: str, why: str
+) -> None:
+    assert await send(client, api, {"html": html}) == 400, why
+
+
+async def test_button_rows_taken_at_their_limits(
+    api: BotApiServer, client: httpx.AsyncClient
+) -> None:
+    eight = [callback(f"v1:ls:{i}:{'9' * 50}"[:64]) for i in range(7)]
+    html = row(*eight, "<tg-button disabled>◀ zurück (erste Seite)</tg-button>")
+    html += row(callback("ä" * 32, more=' style="link"'))  # 64 bytes
+    assert await send(client, api, {"html": html}) == 200
