@@ -26,7 +26,7 @@ from skatbot.handlers.outbox.coalesce import EditCoalescer
 from skatbot.handlers.outbox.pacer import Pacer
 from skatbot.handlers.outbox.queues import Outbox
 from skatbot.handlers.outbox.sender import SEND
-from skatbot.standin.rich import parse_rich
+from skatbot.standin.rich import RichContent, parse_rich
 from tests.helpers import Reply as Seen
 from tests.standin.fake_telegram import html_to_text
 
@@ -74,6 +74,16 @@ def buttons_of(markup: Any) -> Buttons:
     )
 
 
+def rows_of(content: RichContent) -> Buttons:
+    """The button rows inside a rich message (Bot API 10.3), as (label, data) rows: a
+    reader's buttons are these, then the keyboard under the message (a disabled one has no
+    data)."""
+    return tuple(
+        tuple((b.text, b.callback_data or b.url or "") for b in row)
+        for row in content.button_rows()
+    )
+
+
 class Wire:
     """The transport the outbox talks to in the harness (``outbox.transport.Transport``)."""
 
@@ -103,14 +113,19 @@ class Wire:
             if not self.h.rich_messages:
                 raise EndPointNotFound("Not Found: method not found")
             message = api_kwargs["rich_message"]
-            plain = parse_rich(message).plain()
+            content = parse_rich(message)
+            plain = content.plain()
             seen = Seen("sendRichMessage", plain, message["html"])
+            markup = rows_of(content) + markup
             return {"message_id": self.h.send(chat_id, thread_id, escape(plain), markup, seen=seen)}
         if endpoint == rich.EDIT and "rich_message" in api_kwargs:
             if not self.h.rich_messages:
                 raise EndPointNotFound("Not Found: method not found")
-            plain = parse_rich(api_kwargs["rich_message"]).plain()
-            return self._edit(chat_id, int(api_kwargs["message_id"]), escape(plain), markup)
+            content = parse_rich(api_kwargs["rich_message"])
+            markup = rows_of(content) + markup
+            return self._edit(
+                chat_id, int(api_kwargs["message_id"]), escape(content.plain()), markup
+            )
         raise BadRequest(f"Bad Request: the harness does not know {endpoint}")
 
     async def send_document(self, chat_id: int, document: bytes, **kw: Any) -> Sent:

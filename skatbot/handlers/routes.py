@@ -281,6 +281,7 @@ ROUTES: list[Route] = [
     button("krank", r"^v1:kr:", at(PLAYING, "house.buttons:krank")),  # before a Ramsch: NAME krank
     button("new game", r"^v1:n$", at(PLAYING, "sheet.buttons:new_game", parse="sheet.buttons:parse_tap")),  # Neues Spiel
     button("stand", r"^v1:st$", at(PLAYING, "sheet.buttons:show_stand", parse="sheet.buttons:parse_tap")),  # Stand
+    button("liste page", r"^v1:ls:", at(PLAYING, "sheet.views:page_tap", parse="sheet.views:parse_page_tap")),  # ◀ zurück / weiter ▶ of a long /liste
     button("unknown", r"^", at(EVERYWHERE, "sheet.buttons:unknown", parse="sheet.buttons:parse_tap")),  # anything else: "Unbekannter Knopf"
     # Messages: a bid typed as a reply to the builder.
     message("bid reply", filters.TEXT & filters.REPLY & ~filters.COMMAND, glue("builder:on_reply")),

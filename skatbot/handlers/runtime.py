@@ -401,13 +401,32 @@ def offered_data(update: Update) -> set[str]:
     """The callback data of the buttons the tapped message carries now (as Telegram says)."""
     query = update.callback_query
     msg = query.message if query else None
-    if not isinstance(msg, Message) or msg.reply_markup is None:
+    if not isinstance(msg, Message):
+        return set()
+    offered = _rich_row_data(msg.api_kwargs.get("rich_message"))
+    if msg.reply_markup is not None:
+        offered |= {
+            str(b.callback_data)
+            for row in msg.reply_markup.inline_keyboard
+            for b in row
+            if b.callback_data is not None
+        }
+    return offered
+
+
+def _rich_row_data(rich_message: object) -> set[str]:
+    """The callback data of the buttons inside a rich message (Bot API 10.3:
+    ``RichMessage.blocks``, a ``RichBlockButtons`` per row); PTB does not know the field
+    yet and keeps it in ``api_kwargs`` as received."""
+    blocks = rich_message.get("blocks") if isinstance(rich_message, dict) else None
+    if not isinstance(blocks, list):
         return set()
     return {
-        str(b.callback_data)
-        for row in msg.reply_markup.inline_keyboard
-        for b in row
-        if b.callback_data is not None
+        str(button["callback_data"])
+        for block in blocks
+        if isinstance(block, dict) and block.get("type") == "buttons"
+        for button in block.get("buttons") or ()
+        if isinstance(button, dict) and button.get("callback_data") is not None
     }
 
 

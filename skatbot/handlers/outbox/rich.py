@@ -31,6 +31,8 @@ from typing import Any
 from telegram.error import BadRequest, EndPointNotFound, TelegramError
 from telegram.warnings import PTBUserWarning
 
+from skatbot.handlers.outbox.keyboard import STYLES
+from skatbot.usecases.common.reply import Button, Buttons
 from skatbot.usecases.common.rich import Block, Cell, Heading, Paragraph, RichDoc, RichText, Table
 
 log = logging.getLogger(__name__)
@@ -195,16 +197,59 @@ def to_html(doc: RichDoc) -> str:
     return "".join(_blocks_html(doc.blocks))
 
 
-def input_rich_message(doc: RichDoc) -> dict[str, Any]:
-    """The ``InputRichMessage`` of one part (no entity detection: names are names)."""
-    return {"html": to_html(doc), "skip_entity_detection": True}
+# -- button rows inside the message (Bot API 10.3) -----------------------------------------------
+
+MAX_ROW_BUTTONS = 8  # InputRichBlockButtons: "List of 1-8 buttons"
+
+
+def rows_inside(doc: RichDoc, buttons: Buttons) -> Buttons:
+    """The rows of ``buttons`` that go inside the rich message: those of the content
+    (``doc.pager``) that a button row can hold (1-8 buttons)."""
+    return tuple(row for row in doc.pager if row in buttons and 1 <= len(row) <= MAX_ROW_BUTTONS)
+
+
+def _button_html(button: tuple[str, str], *, disabled_known: bool) -> str:
+    """One ``RichMessageButton`` as ``<tg-button>``: exactly one action (callback data, a
+    link, or ``disabled``), its style, and a label of plain text."""
+    label, data = button
+    if isinstance(button, Button) and button.disabled and disabled_known:
+        action = "disabled"
+    elif data.startswith("https://"):
+        action = f'type="url" url="{escape(data)}"'
+    else:
+        action = f'type="callback_data" data="{escape(data)}"'
+    style = ""
+    if isinstance(button, Button) and button.role:
+        style = f' style="{STYLES[button.role]}"'
+    return f"<tg-button {action}{style}>{escape(label)}</tg-button>"
+
+
+def rows_html(rows: Buttons, *, disabled_known: bool = True) -> str:
+    """``<tg-button-row>`` per row (``InputRichBlockButtons``), centred under the content."""
+    return "".join(
+        '<tg-button-row align="center">'
+        + "".join(_button_html(b, disabled_known=disabled_known) for b in row)
+        + "</tg-button-row>"
+        for row in rows
+    )
+
+
+def input_rich_message(
+    doc: RichDoc, rows: Buttons = (), *, disabled_known: bool = True
+) -> dict[str, Any]:
+    """The ``InputRichMessage`` of one part (no entity detection: names are names), with
+    ``rows`` of buttons after its blocks."""
+    html = to_html(doc) + rows_html(rows, disabled_known=disabled_known)
+    return {"html": html, "skip_entity_detection": True}
 
 
 def parts_of(text: RichText) -> list[RichDoc] | None:
-    """The rich messages ``text`` is sent as, or ``None`` if it cannot be one (too wide)."""
+    """The rich messages ``text`` is sent as, or ``None`` if it cannot be one (too wide).
+    Room is kept for the content's button rows (a block each, labels and all) in the last."""
     if measure(text.doc).columns > MAX_COLUMNS:
         return None
-    return split(text.doc)
+    rows = len(text.doc.pager)
+    return split(text.doc, max_text=MAX_TEXT - 64 * 8 * rows, max_blocks=MAX_BLOCKS - rows)
 
 
 # -- what the server refused -----------------------------------------------------------------
@@ -217,6 +262,21 @@ class RichRefusals:
 
     method_unknown: bool = False
     chats: set[int] = field(default_factory=set)
+    # Button rows inside a rich message (Bot API 10.3); a server before it refuses the tag.
+    rows_known: bool = True
+
+    def note_rows(self, err: TelegramError) -> bool:
+        """True if ``err`` refused a request with button rows inside the message for them
+        (then remembered for the bot: the rows go as the keyboard from now on, and the
+        request is made again so). The documentation names no error text; a refusal that
+        names a button counts, so a wording we do not know still gets the message out."""
+        if not self.rows_known or not isinstance(err, BadRequest):
+            return False
+        if "button" not in err.message.lower():
+            return False
+        log.info("the Bot API server has no button rows in rich messages (%s): keyboards", err)
+        self.rows_known = False
+        return True
 
     def allowed(self, chat_id: int) -> bool:
         return not self.method_unknown and chat_id not in self.chats

@@ -37,7 +37,7 @@ from skatbot.usecases.common.reply import (
     Edit,
     Photo,
 )
-from skatbot.usecases.common.rich import RichText
+from skatbot.usecases.common.rich import RichDoc, RichText
 
 if TYPE_CHECKING:
     from skatbot.handlers.outbox.transport import Transport
@@ -92,24 +92,35 @@ class Sender:
         return await self._request(request, counts=counts)
 
     async def rich_step(
-        self, request: Callable[[Target], Awaitable[object]], buttons: Buttons = ()
+        self,
+        request: Callable[[Target], Awaitable[object]],
+        buttons: Buttons = (),
+        *,
+        rows: bool = False,
     ) -> int | None:
         """One rich message of a reply, a step of its outbox row like a text part (made once
-        over restarts); returns its message id."""
+        over restarts); returns its message id. ``rows``: the request may carry button rows
+        inside the message (see ``_request``)."""
 
         async def one() -> int | None:
-            result = await self._request(request, counts=True, buttons=buttons)
+            result = await self._request(request, counts=True, buttons=buttons, rows=rows)
             return result.get("message_id") if isinstance(result, dict) else None
 
         return await self._step(one)
 
     async def _request(
-        self, request: Callable[[Target], Awaitable[T]], *, counts: bool, buttons: Buttons = ()
+        self,
+        request: Callable[[Target], Awaitable[T]],
+        *,
+        counts: bool,
+        buttons: Buttons = (),
+        rows: bool = False,
     ) -> T:
         """One request to the target; follows a group that became a supergroup, and falls
         back to the chat without topic when the topic was deleted. A request with
         ``buttons`` builds its keyboard when made (``keyboard``): a server that refuses
-        disabled buttons gets the request again with ordinary ones."""
+        disabled buttons gets the request again with ordinary ones; one with button ``rows``
+        inside a rich message, refused for them, again with the rows as its keyboard."""
         for _ in range(3):
             target = self.target
             try:
@@ -123,6 +134,8 @@ class Sender:
                 log.info("chat %s migrated to %s", target.chat_id, err.new_chat_id)
                 self.target = Target(err.new_chat_id, target.thread_id)
             except BadRequest as err:
+                if rows and self.outbox.rich_refused.note_rows(err):
+                    continue
                 if self.outbox.buttons.note(err, buttons):
                     continue
                 if target.thread_id and "thread not found" in err.message.lower():
@@ -240,19 +253,20 @@ class Sender:
             return None
         sent: int | None = None
         for i, part in enumerate(parts):
-            kwargs: dict[str, Any] = {"rich_message": rich.input_rich_message(part)}
             keys = buttons if i == len(parts) - 1 else ()
 
-            async def request(
-                target: Target, kwargs: dict[str, Any] = kwargs, keys: Buttons = keys
-            ) -> object:
-                api_kwargs = {"chat_id": target.chat_id, **target.thread_kwargs(), **kwargs}
-                if keys:
-                    api_kwargs["reply_markup"] = self.keyboard(keys)
+            async def request(target: Target, part: RichDoc = part, keys: Buttons = keys) -> object:
+                api_kwargs = {
+                    "chat_id": target.chat_id,
+                    **target.thread_kwargs(),
+                    **self._rich_content(text.doc, part, keys),
+                }
                 return await self.bot.do_api_request(rich.SEND, api_kwargs)
 
             try:
-                sent = await self.rich_step(request, keys)
+                sent = await self.rich_step(
+                    request, keys, rows=bool(rich.rows_inside(text.doc, keys))
+                )
             except TelegramError as err:
                 if i == 0 and self.outbox.rich_refused.note(chat_id, err):
                     return None
@@ -268,6 +282,20 @@ class Sender:
                 raise
         return sent
 
+    def _rich_content(self, doc: RichDoc, part: RichDoc, buttons: Buttons) -> dict[str, Any]:
+        """``rich_message`` and ``reply_markup`` of one rich message: the content's rows of
+        ``buttons`` inside it where the server takes button rows (10.3), the rest (or all
+        of them) as the keyboard under it."""
+        inside = rich.rows_inside(doc, buttons) if self.outbox.rich_refused.rows_known else ()
+        message = rich.input_rich_message(
+            part, inside, disabled_known=self.outbox.buttons.disabled_known
+        )
+        out: dict[str, Any] = {"rich_message": message}
+        under = tuple(row for row in buttons if row not in inside)
+        if under:
+            out["reply_markup"] = self.keyboard(under)
+        return out
+
     async def _edit_rich(
         self, target: Target, message_id: int, text: RichText, buttons: Buttons
     ) -> object | None:
@@ -278,16 +306,17 @@ class Sender:
         parts = rich.parts_of(text)
         if not parts:
             return None
+        rows = self.outbox.rich_refused.rows_known and bool(rich.rows_inside(text.doc, buttons))
         kwargs: dict[str, Any] = {
             "chat_id": target.chat_id,
             "message_id": message_id,
-            "rich_message": rich.input_rich_message(parts[0]),
+            **self._rich_content(text.doc, parts[0], buttons),
         }
-        if buttons:
-            kwargs["reply_markup"] = self.keyboard(buttons)
         try:
             result: object = await self.bot.do_api_request(rich.EDIT, kwargs)
         except TelegramError as err:
+            if rows and self.outbox.rich_refused.note_rows(err):
+                return await self._edit_rich(target, message_id, text, buttons)
             if self.outbox.rich_refused.note(target.chat_id, err):
                 return None
             raise

@@ -24,6 +24,7 @@ from skatbot.storage import chats
 from skatbot.storage.settings import ChatSettings
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import texts
+from skatbot.usecases.common.reply import Buttons
 
 TEXT, TABLE = "text", "tabelle"
 DISPLAYS = (TEXT, TABLE)
@@ -64,6 +65,11 @@ Block = Heading | Paragraph | Table
 @dataclass(frozen=True)
 class RichDoc:
     blocks: tuple[Block, ...] = field(default=())
+    # Rows of the reply's buttons that belong to the content (a long list's paging): shown
+    # inside the rich message, after its blocks, where the server can (Bot API 10.3 button
+    # rows), else as the keyboard under it. They are rows of the reply's ``buttons`` too, so
+    # the text form (and a reply resumed from the outbox) keeps them as its keyboard.
+    pager: Buttons = ()
 
 
 class RichText(str):
@@ -229,7 +235,12 @@ def standings_doc(
 
 
 def list_doc(
-    sheet: Sheet, entries: tuple[Entry, ...] | list[Entry], *, head: str = "", tail: str = ""
+    sheet: Sheet,
+    entries: tuple[Entry, ...] | list[Entry],
+    *,
+    head: str = "",
+    tail: str = "",
+    pager: Buttons = (),
 ) -> RichDoc:
     blocks: list[Block] = [Heading(f"Liste ({texts.rules_label(sheet)})")]
     if head:
@@ -237,7 +248,7 @@ def list_doc(
     blocks.append(list_table(sheet, entries))
     if tail:
         blocks.append(Paragraph(tail))
-    return RichDoc(tuple(blocks))
+    return RichDoc(tuple(blocks), pager)
 
 
 def ranking_doc(

@@ -4,6 +4,7 @@ one, else the latest)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from html import escape
 
@@ -15,7 +16,7 @@ from skatbot.storage.lists_models import ListStatus
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import rich, texts
 from skatbot.usecases.common.place_kinds import Place
-from skatbot.usecases.common.reply import Command, Reply
+from skatbot.usecases.common.reply import Answer, Button, Buttons, Command, Reply
 from skatbot.usecases.common.table_guards import table_here
 from skatbot.usecases.sheet.lists import At, place_id
 
@@ -175,23 +176,122 @@ def _lists_line(session: Session, number: int, lst: lists_store.ListInfo) -> str
 def liste(session: Session, place: Place, request: ShowList) -> Reply:
     lst, which = pick_list(session, place, request.number)
     loaded = lists_store.load(session, lst)
-    sheet = loaded.sheet
-    entries = sheet.entries
+    entries = loaded.sheet.entries
     if not entries:
         return Reply(
             (f"{which}\n" if which else "") + "Noch keine Spiele. " + state_line(session, loaded)
         )
+    if request.every_row or len(entries) <= LIST_TAIL:
+        text, _ = _list_page(session, place, loaded, which, 0, len(entries), "")
+        return Reply(text)
+    more = f"/liste {request.number} alle" if request.number else "/liste alle"
+    text, pager = _list_page(session, place, loaded, which, len(entries), len(entries), more)
+    return Reply(text, buttons=pager)
+
+
+# --- a long list in pages ----------------------------------------------------------------------
+#
+# /liste shows the latest LIST_TAIL rows of a longer list; "◀ zurück" and "weiter ▶" show the
+# rows before and after, editing the same message. A page is named by the row it ends at
+# (rows counted from the list's start), so a page keeps its rows while games are added.
+# Inside the rich message where the server can (Bot API 10.3), else under it (RichDoc.pager).
+
+# v1:ls:<list id>:<end of the page to show>:<end of the page shown> (≤ 64 bytes)
+DATA_PAGE = re.compile(r"v1:ls:([0-9]{1,10}):([0-9]{1,6}):([0-9]{1,6})")
+FIRST_PAGE = "Das ist schon der Anfang der Liste."
+LAST_PAGE = "Das sind schon die neuesten Spiele."
+
+
+@dataclass(frozen=True)
+class PageTap:
+    """ "◀ zurück" / "weiter ▶" under a page of /liste: the list, the page asked for and the
+    page the message shows (the same for a button that cannot act: it answers why)."""
+
+    list_id: int
+    end: int
+    shown: int
+
+
+def parse_page_tap(cmd: Command) -> PageTap:
+    m = DATA_PAGE.fullmatch(cmd.args[0] if cmd.args else "")
+    if m is None:
+        return PageTap(0, 0, 0)  # no list has id 0
+    return PageTap(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+
+
+def page_tap(session: Session, place: Place, request: PageTap) -> Answer:
+    """The other page of /liste, in the same message; a button that cannot act (the first
+    page's "zurück", the last page's "weiter", tapped where the server shows it as an
+    ordinary button) answers why and leaves the message as it is."""
+    lst = lists_store.get_list(session, request.list_id) if request.list_id else None
+    if lst is None or lst.chat_id != place_id(place):
+        return Answer(notice="Diese Liste gibt es hier nicht mehr – /liste zeigt die aktuelle.")
+    loaded = lists_store.load(session, lst)
+    rows = len(loaded.sheet.entries)
+    if request.end == request.shown:
+        return Answer(notice=FIRST_PAGE if request.end <= LIST_TAIL else LAST_PAGE)
+    if not LIST_TAIL <= request.end <= rows:
+        return Answer(notice="Diese Seite gibt es nicht mehr – /liste zeigt die Liste neu.")
+    default = lists_store.open_list(session, lst.chat_id) or lists_store.latest_list(
+        session, lst.chat_id
+    )
+    number = lists_store.list_number(session, lst)
+    which = "" if default is not None and default.id == lst.id else list_head(number, lst)
+    more = "/liste alle" if not which else f"/liste {number} alle"
+    text, pager = _list_page(session, place, loaded, which, request.end, rows, more)
+    start = max(0, request.end - LIST_TAIL)
+    return Answer(notice=f"Zeilen {start + 1}–{request.end}", text=text, buttons=pager)
+
+
+def _list_page(
+    session: Session,
+    place: Place,
+    loaded: lists_store.LoadedList,
+    which: str,
+    end: int,
+    rows: int,
+    more: str,
+) -> tuple[str, Buttons]:
+    """The text (and table) of the list's rows up to ``end`` - all of them with ``end`` 0 -
+    and the page's buttons."""
+    sheet = loaded.sheet
+    entries = sheet.entries
     head = [which] if which else []
-    if not request.every_row and len(entries) > LIST_TAIL:
-        more = f"/liste {request.number} alle" if request.number else "/liste alle"
-        head.append(f"… {len(entries) - LIST_TAIL} frühere Zeilen: {more}")
-        entries = entries[-LIST_TAIL:]
+    pager: Buttons = ()
+    if end:
+        start = max(0, end - LIST_TAIL)
+        if end == rows:
+            head.append(f"… {start} frühere Zeilen: {more}")
+        else:
+            head.append(f"Zeilen {start + 1}–{end} von {rows} · alle: {more}")
+        entries = entries[start:end]
+        pager = (_page_buttons(loaded.lst.id, end, rows),)
     lines = [*head, *(texts.row_line(sheet, e) for e in entries)]
     stand_line = f"Stand: {texts.standings_line(sheet, loaded.lst.seed)}"
     lines.append(stand_line)
     lines.append(state_line(session, loaded))
     doc = rich.list_doc(
-        sheet, entries, head="\n".join(head), tail=f"{stand_line}\n{state_line(session, loaded)}"
+        sheet,
+        entries,
+        head="\n".join(head),
+        tail=f"{stand_line}\n{state_line(session, loaded)}",
+        pager=pager,
     )
     settings = rich.settings_of(session, place.id, loaded.chat_settings)
-    return Reply(rich.maybe("\n".join(lines), doc, settings))
+    return rich.maybe("\n".join(lines), doc, settings), pager
+
+
+def _page_buttons(list_id: int, end: int, rows: int) -> tuple[Button, Button]:
+    """ "◀ zurück" and "weiter ▶"; where there is nothing before or after, greyed out with
+    the reason (an ordinary button where the server cannot grey it out: its data then names
+    the page shown, and its tap answers the reason)."""
+    back = max(LIST_TAIL, end - LIST_TAIL) if end > LIST_TAIL else end
+    ahead = min(rows, end + LIST_TAIL)
+
+    def data(to: int) -> str:
+        return f"v1:ls:{list_id}:{to}:{end}"
+
+    return (
+        Button("◀ zurück", data(back), disabled=FIRST_PAGE if back == end else ""),
+        Button("weiter ▶", data(ahead), disabled=LAST_PAGE if ahead == end else ""),
+    )

@@ -42,6 +42,7 @@ from sqlalchemy import select
 from skatbot.handlers.routes import ROUTES, Kind
 from skatbot.storage.schema import metadata
 from skatbot.usecases.common.reply import ANONYMOUS_ADMIN_ID, CHANNEL_BOT_ID, TELEGRAM_SERVICE_ID
+from skatbot.usecases.sheet.views import LIST_TAIL
 from tests.harness import Harness, Message
 from tests.helpers import Reply, export_raw
 
@@ -335,6 +336,9 @@ MATRIX: dict[str, Row] = {
     "↩️ Rückgängig": tap("struck", "undo", "Rückgängig", frozenset({"creator", "admin"})),
     "Neues Spiel": tap("lists", "new game", "Neues Spiel", PEOPLE),
     "Stand": tap("lists", "stand", "Stand", PEOPLE, reads=True),
+    "◀ zurück / weiter ▶": tap(
+        "long list", "liste page", "zurück", PEOPLE, reads=True, says="Zeilen 1–20"
+    ),
     "Alle gesund": tap("ramsch", "gesund", "Alle gesund", PEOPLE),
     "NAME krank": tap("ramsch", "krank", "Anna krank", PEOPLE),
     "the game builder": tap("builder", "builder", "Yvonne", frozenset({"creator"})),
@@ -420,7 +424,8 @@ async def lists(chat: Harness, by: Sender, kind: str = "lists") -> dict[str, str
     someone else (``closed``: closed; ``stake``: with a stake; ``asked``: /abschluss asked;
     ``storno asked``: its booking's Stornieren tapped; ``builder``: without a game, the game
     builder of ``by`` open; ``doubtful``: a /neu of ``by`` asking which table it means;
-    ``own change``: a second game, booked by ``by``; ``struck``: the game struck by ``by``)."""
+    ``own change``: a second game, booked by ``by``; ``struck``: the game struck by ``by``;
+    ``long list``: more rows than /liste shows at once, /liste asked by someone else)."""
     await accepted(chat, "/neu Anna Bernd Carla", BY_OTHER)
     await accepted(chat, "/spiel Anna grand ohne 1 hand gewonnen", BY_OTHER)
     await accepted(chat, "/abschluss ja", BY_OTHER)
@@ -445,6 +450,10 @@ async def lists(chat: Harness, by: Sender, kind: str = "lists") -> dict[str, str
         await accepted(chat, "/spiel Zora null gewonnen", by)
     if kind == "struck":  # the latest change is ``by``'s strike, "↩️ Rückgängig" under it
         await accepted(chat, "/storno 1", by)
+    if kind == "long list":  # more rows than /liste shows at once: it pages, with buttons
+        for _ in range(LIST_TAIL):
+            await accepted(chat, "/eingepasst", BY_OTHER)
+        await accepted(chat, "/liste", BY_OTHER)
     return {}
 
 
@@ -600,6 +609,7 @@ SETUPS: dict[str, Setup] = {
             "doubtful",
             "own change",
             "struck",
+            "long list",
         )
     },
     **{kind: partial(house, kind=kind) for kind in ("house", "house rules", "ramsch", "sick")},
