@@ -228,8 +228,10 @@ def page_tap(session: Session, place: Place, request: PageTap) -> Answer:
         return Answer(notice="Diese Liste gibt es hier nicht mehr – /liste zeigt die aktuelle.")
     loaded = lists_store.load(session, lst)
     rows = len(loaded.sheet.entries)
-    if request.end == request.shown:
-        return Answer(notice=FIRST_PAGE if request.end <= LIST_TAIL else LAST_PAGE)
+    if request.end == request.shown:  # a button that cannot act, shown as an ordinary one
+        if request.end <= LIST_TAIL or request.end >= rows:
+            return Answer(notice=FIRST_PAGE if request.end <= LIST_TAIL else LAST_PAGE)
+        request = PageTap(request.list_id, rows, request.shown)  # games added since: the newest
     if not LIST_TAIL <= request.end <= rows:
         return Answer(notice="Diese Seite gibt es nicht mehr – /liste zeigt die Liste neu.")
     default = lists_store.open_list(session, lst.chat_id) or lists_store.latest_list(
@@ -282,16 +284,22 @@ def _list_page(
 
 
 def _page_buttons(list_id: int, end: int, rows: int) -> tuple[Button, Button]:
-    """ "◀ zurück" and "weiter ▶"; where there is nothing before or after, greyed out with
-    the reason (an ordinary button where the server cannot grey it out: its data then names
-    the page shown, and its tap answers the reason)."""
+    """ "◀ zurück" and "weiter ▶", in the same places on every page; where there is nothing
+    before or after, greyed out and saying why in its label ("◀ Anfang", "Ende ▶"); where the
+    server cannot grey it out, an ordinary button whose data names the page shown, and
+    whose tap answers the reason."""
     back = max(LIST_TAIL, end - LIST_TAIL) if end > LIST_TAIL else end
     ahead = min(rows, end + LIST_TAIL)
 
     def data(to: int) -> str:
         return f"v1:ls:{list_id}:{to}:{end}"
 
-    return (
-        Button("◀ zurück", data(back), disabled=FIRST_PAGE if back == end else ""),
-        Button("weiter ▶", data(ahead), disabled=LAST_PAGE if ahead == end else ""),
-    )
+    if back == end:
+        earlier = Button("◀ Anfang", data(back), disabled=FIRST_PAGE)
+    else:
+        earlier = Button("◀ zurück", data(back))
+    if ahead == end:
+        later = Button("Ende ▶", data(ahead), disabled=LAST_PAGE)
+    else:
+        later = Button("weiter ▶", data(ahead))
+    return earlier, later
