@@ -103,3 +103,28 @@ async def test_the_console_shows_tables_as_aligned_columns(tmp_path: Path) -> No
     assert "\u0336" in rows[1]  # the corrected game is struck
     stand = lines[len(lines) - lines[::-1].index("> /stand") :]
     assert any(line.startswith("Platz│Spieler") for line in stand)  # a compact table
+
+
+async def test_the_console_shows_and_presses_a_row_of_page_buttons(tmp_path: Path) -> None:
+    """A long /liste in table form: the page buttons are a row inside the rich message,
+    printed under it (a greyed-out one marked ⊘), and ``!N`` presses them; the page is an
+    edit of the same message."""
+    db = Database(f"sqlite+aiosqlite:///{tmp_path / 'skatbot.db'}")
+    db.migrate()
+    deals = "/eingepasst\n" * 21
+    try:
+        lines = await session(
+            db, f"/darstellung tabelle\n/neu Anna Bernd Carla\n{deals}/liste\n!1\n!1\n", tmp_path
+        )
+    finally:
+        db.dispose()
+    listed = lines[lines.index("> /liste") :]
+    assert "[◀ zurück] [Ende ▶ ⊘]" in listed
+    assert "(drückt [◀ zurück])" in listed
+    assert "✎ Liste (ISkO, Seeger-Fabian)" in listed
+    assert "Zeilen 1–20 von 21 · alle: /liste alle" in listed
+    assert listed[-3:] == [
+        "[◀ Anfang ⊘] [weiter ▶]",
+        "> !1",
+        "⚠ Knopf [◀ Anfang] ist gesperrt und tut nichts.",
+    ]
