@@ -49,6 +49,17 @@ class Table:
     compact: bool = False
 
 
+# A table read at a glance (standings of a series, an evening, a season, a tournament) with
+# this many columns or more is compact: with the usual indents it runs past a phone's width.
+# The list stays a normal table (read row by row, the spaces keep the running sums apart).
+COMPACT_FROM = 6
+
+
+def glance_table(header: tuple[str, ...], rows: tuple[tuple[Cell, ...], ...]) -> Table:
+    """A standings-like table, compact from ``COMPACT_FROM`` columns."""
+    return Table(header, rows, compact=len(header) >= COMPACT_FROM)
+
+
 @dataclass(frozen=True)
 class Heading:
     html: str
@@ -205,7 +216,7 @@ def standings_table(sheet: Sheet, seed: str) -> Table:
     header = ("Platz", "Spieler", "Punkte", "gew.", "verl.", "Rechnung")
     # compact: six columns, the Rechnung alone some 35 characters - with the usual indents
     # the table runs past a phone's width, where the standings are read at a glance
-    return Table(header, tuple(rows), compact=True)
+    return glance_table(header, tuple(rows))
 
 
 def standings_doc(
@@ -276,7 +287,7 @@ def ranking_doc(
     blocks: list[Block] = [Heading(title)]
     if notes:
         blocks.append(Paragraph("\n".join(notes)))
-    blocks.append(Table(header, rows))
+    blocks.append(glance_table(header, rows))
     if tail:
         blocks.append(Paragraph("\n".join(tail)))
     return RichDoc(tuple(blocks))

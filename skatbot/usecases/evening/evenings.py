@@ -25,7 +25,7 @@ from skatbot.storage.unit import Session
 from skatbot.usecases.common import rich, texts
 from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Command, Document, Reply
-from skatbot.usecases.common.rich import Cell, Heading, Paragraph, RichDoc, Table
+from skatbot.usecases.common.rich import Cell, Heading, Paragraph, RichDoc, glance_table
 from skatbot.usecases.sheet.list_changes import start_list
 
 if TYPE_CHECKING:
@@ -273,7 +273,7 @@ def evening_doc(evening: Evening) -> RichDoc:
             ),
             Paragraph("\n".join(series)),
             Paragraph(f"<b>{evening.sum_label}</b>"),
-            Table(header, tuple(rows)),
+            glance_table(header, tuple(rows)),
             Paragraph("\n".join(tail)),
         )
     )

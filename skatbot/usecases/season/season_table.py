@@ -477,7 +477,7 @@ def season_doc(season: Season) -> rich.RichDoc:
     rest = text_lines[2 + len(table.ranked) :]  # what follows the ranked lines
     blocks: list[rich.Block] = [rich.Heading(text_lines[0]), rich.Paragraph(text_lines[1])]
     if rows:
-        blocks.append(rich.Table(head, tuple(rows)))
+        blocks.append(rich.glance_table(head, tuple(rows)))  # seven columns: compact
     if rest:
         blocks.append(rich.Paragraph("\n".join(rest)))
     return rich.RichDoc(tuple(blocks))
