@@ -186,3 +186,20 @@ def test_a_stored_page_keeps_its_buttons() -> None:
     )
     assert reply.buttons == rows
     assert [getattr(b, "disabled", "") for b in reply.buttons[0]] == ["", LAST_PAGE]
+
+
+async def test_a_server_without_rich_messages_gets_the_text_and_its_keyboard(
+    db: Database,
+) -> None:
+    """Bot API 10.2 with the rich messages switched off (as before 10.1): the text form, the
+    page buttons as its keyboard, ordinary buttons where one cannot act."""
+    async with bot_at(db, API_10_2) as bot:
+        listed = await long_list(bot)
+        assert listed.rich is None and "disabled" not in button(listed, "ahead")
+        await tap(bot, listed, "ahead")
+        assert last_answer(bot) == LAST_PAGE
+        await tap(bot, listed, "back")
+        page = bot.api.message(CHAT, listed.message_id)
+        assert page.edits == 1 and page.rich is None
+        assert f"Zeilen 1–{LIST_TAIL} von {ROWS}" in (page.text or "")
+        assert not not_modified(bot)
