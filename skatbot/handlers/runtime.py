@@ -128,7 +128,8 @@ def command_of(update: Update) -> Command:
         update_id=update.update_id,
         args=words,
         text=text,
-        source_message_id=msg.message_id if msg else None,
+        # an ephemeral command is no message of the chat (its id is 0): nothing to refer to
+        source_message_id=msg.message_id if msg and not ephemeral_id_of(msg) else None,
         thread_id=topic_of(msg) or 0,
         telegram_chat_id=chat.id if chat else 0,
         is_forum=bool(getattr(chat, "is_forum", False)),
@@ -204,11 +205,12 @@ async def execute(
         if is_admin:
             cmd = dataclasses.replace(cmd, is_admin=True)
     except RuleError as err:
-        await send(update, context, Reply(error_text(err), refusal=True))
+        await send(update, context, refusal_of(update, err))
         return
     cmd = await in_place(context, cmd)
     db = database(context)
     target = target_of(update)
+    asker = asker_of(update)
     state = context.bot_data
     gate = state.fairness
     if (
@@ -246,7 +248,8 @@ async def execute(
         done = effect(session, use_case, cmd, link=link)
         if done is None:
             return []  # redelivered
-        rows = stage(session, target, cmd.update_id, *done)
+        reply, linked = done
+        rows = stage(session, target, cmd.update_id, addressed(reply, asker), linked)
         faults.at("before_commit", cmd.update_id)
         return rows
 
@@ -264,7 +267,7 @@ async def execute(
             gate.changed(target.chat_id)
         handoff.enqueue_stored(context.bot, state, rows)
         return
-    await send(update, context, reply)
+    await send(update, context, addressed(reply, asker))
 
 
 async def _runs_place(
@@ -322,6 +325,7 @@ async def send(update: Update, context: SkatContext, reply: Reply) -> None:
     target = target_of(update)
     if target is None or not reply.goes_out:
         return
+    reply = addressed(reply, asker_of(update))
     state = context.bot_data
     state.outbox.edits.queued(target.chat_id, reply.edits)
     handoff.enqueue(
@@ -492,9 +496,41 @@ def replies_of(cmd: Command, answer: Answer, asker: Asker | None = None) -> list
 
 def refusal_of(update: Update, err: RuleError) -> Reply:
     """A refusal as a reply: to a tap (a glue route's button, e.g. a member's tap on an
-    admin's question) for the tapper alone, where the chat takes that (``Reply.for_asker``)."""
-    asker = tapper_of(update)
+    admin's question) or to an ephemeral command for the asker alone, where the chat takes
+    that (``Reply.for_asker``): nothing changed, and the group never saw what was asked."""
+    asker = asker_of(update)
     return Reply(error_text(err), refusal=True, for_asker=asker is not None, asker=asker)
+
+
+def addressed(reply: Reply, asker: Asker | None) -> Reply:
+    """``reply`` with its reader filled in, if it is for the asker alone and has none yet
+    (a use case only says ``for_asker``). Without one it goes to the chat."""
+    if reply.for_asker and reply.asker is None and asker is not None:
+        return dataclasses.replace(reply, asker=asker)
+    return reply
+
+
+def ephemeral_id_of(msg: Message | None) -> int:
+    """The ``ephemeral_message_id`` of an incoming ephemeral message (Bot API 10.2: a command
+    declared ``is_ephemeral`` that only the bot received; its ``message_id`` is 0), else 0.
+    PTB 22 knows no such field: Telegram's value is in the message's ``api_kwargs``."""
+    if msg is None or msg.message_id != 0:
+        return 0
+    found = msg.api_kwargs.get("ephemeral_message_id")
+    return found if isinstance(found, int) and not isinstance(found, bool) and found > 0 else 0
+
+
+def asker_of(update: Update) -> Asker | None:
+    """Who may be answered alone (``Reply.for_asker``): the tapper, or the member who sent
+    an ephemeral command (answered as a reply to it, within Telegram's 15 seconds)."""
+    tapper = tapper_of(update)
+    if tapper is not None:
+        return tapper
+    command = ephemeral_id_of(update.message)
+    user_id, _ = sender_of(update)
+    if not command or user_id is None or user_id <= 0:
+        return None
+    return Asker(user_id, "", time.time(), command)
 
 
 def tapper_of(update: Update) -> Asker | None:

@@ -24,7 +24,7 @@ from telegram.warnings import PTBUserWarning
 
 from skatbot.handlers import durable
 from skatbot.handlers.html_split import fits, split_html
-from skatbot.handlers.outbox import ephemeral, rich
+from skatbot.handlers.outbox import rich
 from skatbot.handlers.outbox.keyboard import markup
 from skatbot.handlers.outbox.queues import Outbox
 from skatbot.handlers.outbox.steps import Steps
@@ -206,7 +206,7 @@ class Sender:
                             "chat_id": target.chat_id,
                             **target.thread_kwargs(),
                             **kwargs,
-                            ephemeral.PARAMETER: only,
+                            **only,
                         }
                         return await self.bot.do_api_request(SEND, api_kwargs)
 
