@@ -12,6 +12,7 @@ import dataclasses
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from html import escape
 from typing import TypeVar
 
 from telegram import Message, Update
@@ -38,12 +39,14 @@ from skatbot.usecases.common.reply import (
     Reply,
     error_text,
 )
+from skatbot.usecases.common.rich import RichText
 from skatbot.usecases.common.rights import PLACE_MANAGEMENT
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 MAX_ARGS = 400  # a /teilnehmer or /ergebnis message lists many names
+ASKED_SHOWN = 120  # characters of an ephemeral command quoted above its public answer
 PLACES_KEPT = 4096  # forum topics whose place id is remembered (LRU)
 
 
@@ -249,7 +252,7 @@ async def execute(
         if done is None:
             return []  # redelivered
         reply, linked = done
-        rows = stage(session, target, cmd.update_id, addressed(reply, asker), linked)
+        rows = stage(session, target, cmd.update_id, answered(reply, cmd, asker), linked)
         faults.at("before_commit", cmd.update_id)
         return rows
 
@@ -267,7 +270,7 @@ async def execute(
             gate.changed(target.chat_id)
         handoff.enqueue_stored(context.bot, state, rows)
         return
-    await send(update, context, addressed(reply, asker))
+    await send(update, context, answered(reply, cmd, asker))
 
 
 async def _runs_place(
@@ -508,6 +511,24 @@ def addressed(reply: Reply, asker: Asker | None) -> Reply:
     if reply.for_asker and reply.asker is None and asker is not None:
         return dataclasses.replace(reply, asker=asker)
     return reply
+
+
+def answered(reply: Reply, cmd: Command, asker: Asker | None) -> Reply:
+    """A command's reply with its reader filled in (``addressed``). If the command was an
+    ephemeral one (the group never saw it) and the reply is the group's all the same (a
+    change of who is who, a picture), it is headed by who asked what."""
+    reply = addressed(reply, asker)
+    if (
+        asker is None
+        or not asker.ephemeral_message_id
+        or reply.for_asker
+        or not reply.text
+        or isinstance(reply.text, RichText)  # a table keeps its rich form
+    ):
+        return reply
+    asked = " ".join(cmd.text.split())[:ASKED_SHOWN]
+    head = f"💬 {escape(cmd.user_name or 'Jemand')}: {escape(asked)}"
+    return dataclasses.replace(reply, text=f"{head}\n{reply.text}")
 
 
 def ephemeral_id_of(msg: Message | None) -> int:

@@ -44,6 +44,10 @@ def alone(bot: Bot, user_id: int = BERND, chat_id: int = CHAT) -> list[str]:
     return [m.text or "" for m in bot.api.ephemeral_messages(chat_id, user_id)]
 
 
+def caption_or_text(bot: Bot) -> list[str]:
+    return [m.caption or m.text or "" for m in bot.api.messages(CHAT)]
+
+
 def tried_ephemeral(bot: Bot, since: int) -> int:
     return sum(ephemeral.PARAMETER in c.params for c in bot.api.calls[since:])
 
@@ -109,6 +113,7 @@ async def test_a_players_statistics_with_a_season_picture_are_the_groups(bot: Bo
     sent = [c.method for c in bot.api.calls[before:] if c.params.get("chat_id") == CHAT]
     assert "sendPhoto" in sent, sent
     assert tried_ephemeral(bot, before) == 0
+    assert any(t.startswith("💬 Bernd: /statistik Bernd") for t in caption_or_text(bot))
 
 
 async def test_the_same_command_in_the_group_is_answered_in_the_group(bot: Bot) -> None:
@@ -128,7 +133,9 @@ async def test_linking_a_name_is_the_groups_even_if_asked_alone(bot: Bot) -> Non
     await ok(bot, "/neu Anna Bernd Carla", user_id=ANNA)
     await ask_alone(bot, "/ich Bernd")
     assert alone(bot) == []
-    assert any("Bernd" in t and "🙋" in t for t in group_texts(bot)[-1:]), group_texts(bot)
+    # the group never saw the command: its answer says who asked what
+    linked = group_texts(bot)[-1]
+    assert linked.startswith("💬 Bernd: /ich Bernd\n🙋") and "Bernd" in linked[20:], linked
     # who he is now: for him alone
     await ask_alone(bot, "/ich")
     (answer,) = alone(bot)
@@ -136,7 +143,8 @@ async def test_linking_a_name_is_the_groups_even_if_asked_alone(bot: Bot) -> Non
     # and undoing the link is the group's again
     shown = len(group_texts(bot))
     await ask_alone(bot, "/ich nicht")
-    assert "gelöst" in group_texts(bot)[-1] and len(group_texts(bot)) == shown + 1
+    assert group_texts(bot)[-1].startswith("💬 Bernd: /ich nicht\nVerknüpfung mit Bernd gelöst")
+    assert len(group_texts(bot)) == shown + 1
     assert len(alone(bot)) == 1
 
 
