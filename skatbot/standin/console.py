@@ -66,6 +66,7 @@ CHAT_TITLE = "Skatrunde"
 DEFAULT_USER = "Spieler"
 HINT = (
     "Schreib wie im Chat (/hilfe) · Knopf drücken: !1 · als anderer Spieler: Bernd> /spiel … · "
+    "nur für dich: Anna> ~/wert … · "
     "anderer Chat: #tisch1 … · Forumsthema: #verein/2 … · privat: @Anna /start · "
     "mehrzeilig: Zeile mit \\ enden · "
     "Ende: !ende oder Strg+D"
