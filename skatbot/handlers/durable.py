@@ -186,9 +186,10 @@ def _unbutton(stored: Any) -> tuple[str, str]:
 def _asker(data: Any) -> Asker | None:
     if not data:
         return None
-    # [user, tap, since] or, for an ephemeral command, [user, "", since, its message id]
+    # [user, tap, since] or, for an ephemeral command, [user, "", since, its id, heading]
     command = int(data[3]) if len(data) > 3 else 0
-    return Asker(int(data[0]), str(data[1]), float(data[2]), command)
+    heading = str(data[4]) if len(data) > 4 else ""
+    return Asker(int(data[0]), str(data[1]), float(data[2]), command, heading)
 
 
 def _buttons(rows: Buttons | None) -> list[Any]:
@@ -261,7 +262,7 @@ def encode(
         if asker is not None:
             reader = [asker.user_id, asker.callback_query_id, asker.since]
             if asker.ephemeral_message_id:  # the ephemeral command it answers
-                reader.append(asker.ephemeral_message_id)
+                reader += [asker.ephemeral_message_id, asker.heading]
         payload["for_asker"] = reader
     if pin:
         payload["pin"] = True

@@ -252,7 +252,7 @@ async def execute(
         if done is None:
             return []  # redelivered
         reply, linked = done
-        rows = stage(session, target, cmd.update_id, answered(reply, cmd, asker), linked)
+        rows = stage(session, target, cmd.update_id, answered(reply, asker), linked)
         faults.at("before_commit", cmd.update_id)
         return rows
 
@@ -270,7 +270,7 @@ async def execute(
             gate.changed(target.chat_id)
         handoff.enqueue_stored(context.bot, state, rows)
         return
-    await send(update, context, answered(reply, cmd, asker))
+    await send(update, context, answered(reply, asker))
 
 
 async def _runs_place(
@@ -513,22 +513,21 @@ def addressed(reply: Reply, asker: Asker | None) -> Reply:
     return reply
 
 
-def answered(reply: Reply, cmd: Command, asker: Asker | None) -> Reply:
+def answered(reply: Reply, asker: Asker | None) -> Reply:
     """A command's reply with its reader filled in (``addressed``). If the command was an
     ephemeral one (the group never saw it) and the reply is the group's all the same (a
-    change of who is who, a picture), it is headed by who asked what."""
+    change of who is who, a picture), it is headed by who asked what (``Asker.heading``;
+    a reply for the asker that goes to the chat after all gets it in the outbox)."""
     reply = addressed(reply, asker)
     if (
         asker is None
-        or not asker.ephemeral_message_id
+        or not asker.heading
         or reply.for_asker
         or not reply.text
         or isinstance(reply.text, RichText)  # a table keeps its rich form
     ):
         return reply
-    asked = " ".join(cmd.text.split())[:ASKED_SHOWN]
-    head = f"💬 {escape(cmd.user_name or 'Jemand')}: {escape(asked)}"
-    return dataclasses.replace(reply, text=f"{head}\n{reply.text}")
+    return dataclasses.replace(reply, text=f"{asker.heading}\n{reply.text}")
 
 
 def ephemeral_id_of(msg: Message | None) -> int:
@@ -547,11 +546,14 @@ def asker_of(update: Update) -> Asker | None:
     tapper = tapper_of(update)
     if tapper is not None:
         return tapper
-    command = ephemeral_id_of(update.message)
-    user_id, _ = sender_of(update)
-    if not command or user_id is None or user_id <= 0:
+    msg = update.message
+    command = ephemeral_id_of(msg)
+    user_id, name = sender_of(update)
+    if msg is None or not command or user_id is None or user_id <= 0:
         return None
-    return Asker(user_id, "", time.time(), command)
+    asked = " ".join((msg.text or "").split())[:ASKED_SHOWN]
+    heading = f"💬 {escape(name or 'Jemand')}: {escape(asked)}"
+    return Asker(user_id, "", time.time(), command, heading)
 
 
 def tapper_of(update: Update) -> Asker | None:

@@ -161,6 +161,7 @@ async def test_a_server_before_10_2_gets_ordinary_commands_answered_in_the_group
         await ok(bot, "/wert grand mit 1", "Grand mit 1", user_id=BERND)
         assert tried_ephemeral(bot, before) == 0
         assert alone(bot) == []
+        assert group_texts(bot)[-1].startswith("🧮 Grand mit 1")  # the group saw the question
 
 
 async def test_a_server_before_10_3_gets_the_answer_in_the_group_and_no_second_try(
@@ -173,13 +174,14 @@ async def test_a_server_before_10_3_gets_the_answer_in_the_group_and_no_second_t
         # the server read the reply to the command but not the 10.3 parameter: refused,
         # and the same text went to the group (nothing is lost)
         assert ("sendMessage", ephemeral.PARAMETER) in bot.api.ignored_params
-        assert "Grand mit 1" in group_texts(bot)[-1]
+        # headed by who asked what: the group never saw the command
+        assert group_texts(bot)[-1].startswith("💬 Bernd: /wert grand mit 1\n🧮 Grand mit 1")
         assert len(group_texts(bot)) == shown + 1
         assert alone(bot) == []
         before = len(bot.api.calls)
         await ask_alone(bot, "/hilfe spiel")
         assert tried_ephemeral(bot, before) == 0  # remembered for the bot
-        assert "/spiel" in group_texts(bot)[-1]
+        assert group_texts(bot)[-1].startswith("💬 Bernd: /hilfe spiel\n")
 
 
 async def test_an_answer_after_the_15_seconds_goes_to_the_group(db: Database) -> None:
@@ -188,11 +190,13 @@ async def test_an_answer_after_the_15_seconds_goes_to_the_group(db: Database) ->
         await ok(bot, "/hilfe")
         shown = len(group_texts(bot))
         # the bot was slow: Telegram's window is over when the answer comes
-        uid = bot.api.push_ephemeral_command("/wert grand mit 1", chat_id=CHAT, user_id=BERND)
+        uid = bot.api.push_ephemeral_command(
+            "/wert grand mit 1", chat_id=CHAT, user_id=BERND, first_name="Bernd"
+        )
         clock.now += ephemeral.WINDOW + 1
         await bot.api.wait_confirmed(uid, timeout=15)
         assert alone(bot) == []
-        assert "Grand mit 1" in group_texts(bot)[-1]
+        assert group_texts(bot)[-1].startswith("💬 Bernd: /wert grand mit 1\n🧮 Grand mit 1")
         assert len(group_texts(bot)) == shown + 1
         # a timing matter of that answer only: the next one is for Bernd alone again
         await ask_alone(bot, "/wert grand mit 2")
@@ -226,7 +230,7 @@ async def test_a_stored_answer_resumed_after_a_restart_arrives_once(
 
 
 def test_the_stored_answer_keeps_the_command_it_answers(db: Database) -> None:
-    asker = Asker(BERND, "", 1234.5, 7)
+    asker = Asker(BERND, "", 1234.5, 7, "💬 Bernd: /ich")
     reply = Reply("🙋 Du bist Bernd.", for_asker=True, asker=asker)
     db.run_write(lambda s: durable.store(s, CHAT, None, 1, reply))
     (row,) = db.run_read(outbox.pending)
@@ -238,7 +242,7 @@ async def test_after_its_window_a_stored_answer_goes_to_the_group(bot: Bot) -> N
     await ok(bot, "/hilfe")
     shown = group_texts(bot)
     await bot.shutdown()
-    stale = Asker(BERND, "", time.time() - ephemeral.WINDOW, 3)
+    stale = Asker(BERND, "", time.time() - ephemeral.WINDOW, 3, "💬 Bernd: /ich")
     reply = Reply("🙋 Du bist Bernd.", for_asker=True, asker=stale)
     bot.db.run_write(lambda s: durable.store(s, CHAT, None, 1, reply))
     restarted = Bot(bot.api, bot.db)
@@ -247,5 +251,5 @@ async def test_after_its_window_a_stored_answer_goes_to_the_group(bot: Bot) -> N
         await restarted.delivered(CHAT)
     finally:
         await restarted.shutdown()
-    assert group_texts(bot) == [*shown, "🙋 Du bist Bernd."]
+    assert group_texts(bot) == [*shown, "💬 Bernd: /ich\n🙋 Du bist Bernd."]
     assert alone(bot) == []

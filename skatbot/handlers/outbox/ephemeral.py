@@ -29,6 +29,7 @@ from typing import Any
 from telegram.error import BadRequest, EndPointNotFound, TelegramError
 
 from skatbot.usecases.common.reply import Asker
+from skatbot.usecases.common.rich import RichText
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +51,15 @@ _TOO_LATE = ("query is too old", "query id is invalid", "message to be replied n
 # An answer to an ephemeral command (``reply_parameters.ephemeral_message_id``) whose
 # ``ephemeral_message_parameters`` the server did not read (before 10.3).
 _IGNORED = ("reply to an ephemeral message must be ephemeral",)
+
+
+def headed(html: str, asker: Asker) -> str:
+    """``html`` as the chat sees it when an answer for ``asker`` goes there after all: below
+    who asked what, if the group never saw the question (an ephemeral command). A table
+    (``RichText``) keeps its rich form and goes without."""
+    if not asker.heading or not html or isinstance(html, RichText):
+        return html
+    return f"{asker.heading}\n{html}"
 
 
 @dataclass

@@ -166,6 +166,9 @@ class Asker:
     callback_query_id: str = ""
     since: float = 0.0
     ephemeral_message_id: int = 0
+    # HTML put above the text where it goes to the chat after all: who asked what (the group
+    # never saw an ephemeral command)
+    heading: str = ""
 
 
 @dataclass(frozen=True)
