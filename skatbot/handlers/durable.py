@@ -13,9 +13,9 @@ the live delivery still runs it, but a restart before the reply is out delivers 
 without it (an edit that only a closure could render is left out; logged). A stored key this
 version does not know is left out the same way.
 
-A reply for the asker alone keeps its reader and the tap that allows an ephemeral answer;
-resumed after a restart, it goes ephemerally if the tap is still fresh enough, else publicly
-(``outbox.ephemeral``).
+A reply for the asker alone keeps its reader and the tap (or ephemeral command) that allows
+an ephemeral answer; resumed after a restart, it goes ephemerally if that is still fresh
+enough, else publicly (``outbox.ephemeral``).
 """
 
 from __future__ import annotations
@@ -186,7 +186,10 @@ def _unbutton(stored: Any) -> tuple[str, str]:
 def _asker(data: Any) -> Asker | None:
     if not data:
         return None
-    return Asker(int(data[0]), str(data[1]), float(data[2]))
+    # [user, tap, since] or, for an ephemeral command, [user, "", since, its id, heading]
+    command = int(data[3]) if len(data) > 3 else 0
+    heading = str(data[4]) if len(data) > 4 else ""
+    return Asker(int(data[0]), str(data[1]), float(data[2]), command, heading)
 
 
 def _buttons(rows: Buttons | None) -> list[Any]:
@@ -255,9 +258,12 @@ def encode(
         payload["refusal"] = True
     if reply.for_asker:  # its reader and the tap, so a restart still knows whom it is for
         asker = reply.asker
-        payload["for_asker"] = (
-            [asker.user_id, asker.callback_query_id, asker.since] if asker is not None else []
-        )
+        reader: list[Any] = []
+        if asker is not None:
+            reader = [asker.user_id, asker.callback_query_id, asker.since]
+            if asker.ephemeral_message_id:  # the ephemeral command it answers
+                reader += [asker.ephemeral_message_id, asker.heading]
+        payload["for_asker"] = reader
     if pin:
         payload["pin"] = True
     if link is not None:

@@ -27,7 +27,7 @@ from skatbot.handlers import admin
 from skatbot.handlers.bot_state import SkatApplication, SkatContext
 from skatbot.handlers.resilience import remember_topic_name
 from skatbot.handlers.route import Callback, Kind, Route
-from skatbot.handlers.routes import ROUTES, allowed_updates, menu
+from skatbot.handlers.routes import ROUTES, allowed_updates, ephemeral_commands, menu
 from skatbot.handlers.runtime import execute, execute_callback, send
 from skatbot.storage.database import transient_database_error
 from skatbot.usecases.common.reply import Reply
@@ -109,7 +109,17 @@ async def post_init(app: SkatApplication) -> None:
     state = app.bot_data
     if state.database is not None and state.pruner is None:
         state.pruner = asyncio.get_running_loop().create_task(prune_forever(state.database))
-    commands = [BotCommand(name, text[:256]) for name, text in menu(state.routes)]
+    # PTB 22 knows no BotCommand.is_ephemeral (Bot API 10.2): it goes as an api_kwarg; a
+    # server before 10.2 ignores it, and the commands come as ordinary messages.
+    ephemeral = ephemeral_commands(state.routes)
+    commands = [
+        BotCommand(
+            name,
+            text[:256],
+            api_kwargs={"is_ephemeral": True} if name in ephemeral else None,
+        )
+        for name, text in menu(state.routes)
+    ]
     try:
         await app.bot.set_my_commands(commands, scope=BotCommandScopeAllGroupChats())
         await app.bot.set_my_commands(commands, scope=BotCommandScopeAllPrivateChats())

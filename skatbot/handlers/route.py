@@ -57,6 +57,9 @@ class Route:
     # ``fairness`` shares it within the chat (repeat note, member rate, pending documents)
     document: bool = False
     editable: bool = False  # commands: an edit of the message corrects its booking
+    # commands: declared ``is_ephemeral`` in the menu (Bot API 10.2), so a member can ask it
+    # for themselves alone; its replies that say ``for_asker`` go to them (docs/ephemeral.md)
+    ephemeral: bool = False
     pattern: str | None = None  # CALLBACK: regex matched at the start of the data
     filter: BaseFilter | None = None  # MESSAGE
     group: int = 0  # PTB handler group; -1 runs before everything and may stop an update

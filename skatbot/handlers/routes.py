@@ -4,7 +4,7 @@ One ``Route`` per command, button prefix, message filter and status update. The 
 the PTB handlers (``registry.register``: in table order, which is PTB's order of trial), the
 flags of a command (``write``: a write transaction; ``admin``: getChatMember is asked before
 the transaction and passed as ``Command.is_admin``; ``heavy``: run in a worker thread; ``document``: a read answered with a document, shared
-fairly within the chat), the
+fairly within the chat; ``ephemeral``: declared ``is_ephemeral`` in the menu), the
 update types asked from Telegram (``allowed_updates``) and the command menu (``menu``, sent
 with setMyCommands). A command is in the menu unless its line says ``HIDDEN``.
 
@@ -100,9 +100,11 @@ def command(
     heavy: bool = False,
     document: bool = False,
     editable: bool = False,
+    ephemeral: bool = False,
 ) -> Route:
     """``/name``. ``menu`` is required: its menu text, or ``HIDDEN``. ``run``: the targets
-    of the place kinds it serves (``at(...)``), or an undeclared use case."""
+    of the place kinds it serves (``at(...)``), or an undeclared use case. ``ephemeral``:
+    an ephemeral command (a member asks it for themselves alone, docs/ephemeral.md)."""
     if isinstance(run, Target):
         run = (run,)
     if inspect.iscoroutinefunction(run) and (write or admin or heavy):
@@ -119,6 +121,7 @@ def command(
         heavy=heavy,
         document=document,
         editable=editable,
+        ephemeral=ephemeral,
     )
 
 
@@ -186,7 +189,7 @@ ROUTES: list[Route] = [
     command("geber", (at(PLAYING, "sheet.list_changes:geber", parse="sheet.list_changes:parse_geber"), NO_LIST), "Nächsten Geber festlegen", write=True),
     command("serie", (at(PLAYING, "sheet.list_changes:serie", parse="sheet.list_changes:parse_serie"), NO_LIST), "Serienlänge ändern: /serie 48", write=True),
     command("umbenennen", (at(PLAYING, "sheet.list_changes:umbenennen", parse="sheet.list_changes:parse_umbenennen"), NO_LIST), "Anzeigenamen ändern", write=True),
-    command("wert", at(EVERYWHERE, "sheet.calculator:wert", parse="sheet.calculator:parse_wert"), "Spielwert berechnen, ohne einzutragen"),
+    command("wert", at(EVERYWHERE, "sheet.calculator:wert", parse="sheet.calculator:parse_wert"), "Spielwert berechnen, ohne einzutragen", ephemeral=True),
     # heavy: a tournament's export (up to 1,000 participants) is computed in a worker thread
     command("export", (at(DESK, "place.export:export_at_desk", parse="place.words:words"), at(EVERYWHERE - {DESK}, "place.export:export", parse="place.words:words")), "Liste als JSON", heavy=True, document=True),
     # PDFs take 50-100 ms to render: in a worker thread, not on the event loop
@@ -195,9 +198,9 @@ ROUTES: list[Route] = [
     # the latest list's creator and the chat's admins may open it again
     command("oeffnen", (at(PLAYING, "place.documents:oeffnen", parse="place.documents:parse_reopen", right=LIST_MANAGER), NO_LIST), "Abgeschlossene Serie wieder öffnen (Admins)", write=True),
     command("weiter", (at(PLAYING - TABLES, "evening.evenings:weiter"), at(TABLES, "place.at_table:weiter")), "Neue Serie mit denselben Spielern", write=True),
-    command("statistik", at(EVERYWHERE, "season.statistics:statistik", parse="season.statistics:parse"), "Statistik des Chats – /statistik NAME für einen Spieler", heavy=True),
+    command("statistik", at(EVERYWHERE, "season.statistics:statistik", parse="season.statistics:parse"), "Statistik des Chats – /statistik NAME für einen Spieler", heavy=True, ephemeral=True),
     command("abend", at(EVERYWHERE, "evening.evenings:abend", parse="evening.evenings:parse"), "Alle Serien des Abends mit Summe je Spieler: /abend [pdf]", heavy=True),
-    command("ich", at(EVERYWHERE, "people.persons:ich", parse="people.persons:parse_ich", right={"LinkName": PERSON}), "Wer bin ich? /ich NAME verknüpft dich mit deinem Namen", write=True),
+    command("ich", at(EVERYWHERE, "people.persons:ich", parse="people.persons:parse_ich", right={"LinkName": PERSON}), "Wer bin ich? /ich NAME verknüpft dich mit deinem Namen", write=True, ephemeral=True),
     command("spieler", at(EVERYWHERE, "people.persons:spieler", parse="people.persons:parse_spieler", right={"Merge": WHO_IS_WHO, "Split": WHO_IS_WHO}), "Spieler des Chats; /spieler zusammen A B – zwei Schreibweisen, eine Person", write=True),
     # a season replays every closed list of the place: in a worker thread
     command("saison", at(EVERYWHERE, "season.season_table:saison", parse="season.season_table:parse"), "Saisontabelle: /saison [2026 | märz 2026 | von … bis …] [pdf]", heavy=True),
@@ -256,8 +259,8 @@ ROUTES: list[Route] = [
     # everything: the chat admins; the latest list: also its creator; at a desk a tournament: also its
     # creator (checked on what the question named). Asks first, then a confirmation button (v1:del:)
     command("loeschen", (at(DESK, "place.admin:loeschen", parse="place.admin:parse_at_desk", right={"AskList": LIST_DELETER, "ConfirmList": LIST_DELETER}), at(EVERYWHERE - {DESK}, "place.admin:loeschen", parse="place.admin:parse", right={"AskWhole": PLACE_DELETER, "ConfirmWhole": PLACE_DELETER, "AskList": LIST_DELETER, "ConfirmList": LIST_DELETER})), "Alle Daten dieses Chats löschen (mit Bestätigung)", write=True),
-    command("hilfe", at(EVERYWHERE, "place.help:hilfe", parse="place.help:parse_topic"), "Hilfe – /hilfe spiel · /hilfe haus · /hilfe turnier · /hilfe liga"),
-    command("help", at(EVERYWHERE, "place.help:hilfe", parse="place.help:parse_topic"), HIDDEN),  # the English alias of /hilfe
+    command("hilfe", at(EVERYWHERE, "place.help:hilfe", parse="place.help:parse_topic"), "Hilfe – /hilfe spiel · /hilfe haus · /hilfe turnier · /hilfe liga", ephemeral=True),
+    command("help", at(EVERYWHERE, "place.help:hilfe", parse="place.help:parse_topic"), HIDDEN, ephemeral=True),  # the English alias of /hilfe
     # Telegram's "Start" button; in a group also a table's deep link (/start tisch_…)
     command("start", at(EVERYWHERE, "place.help:start", parse="place.help:parse_start"), HIDDEN, write=True),
     # Status updates.
@@ -308,6 +311,13 @@ def commands(routes: Sequence[Route] = ROUTES) -> list[Route]:
 def menu(routes: Sequence[Route] = ROUTES) -> list[tuple[str, str]]:
     """The command menu (setMyCommands), in table order: every command not ``HIDDEN``."""
     return [(r.name, r.menu) for r in commands(routes) if r.menu is not None]
+
+
+def ephemeral_commands(routes: Sequence[Route] = ROUTES) -> frozenset[str]:
+    """The menu's commands declared ``is_ephemeral`` (setMyCommands, Bot API 10.2): a member
+    may send them so that only the bot receives them, and is answered alone. A ``HIDDEN``
+    alias is in no menu, so Telegram sends it as an ordinary message."""
+    return frozenset(r.name for r in commands(routes) if r.ephemeral and r.menu is not None)
 
 
 def allowed_updates(routes: Sequence[Route] = ROUTES) -> list[str]:

@@ -12,6 +12,7 @@ import dataclasses
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from html import escape
 from typing import TypeVar
 
 from telegram import Message, Update
@@ -38,12 +39,14 @@ from skatbot.usecases.common.reply import (
     Reply,
     error_text,
 )
+from skatbot.usecases.common.rich import RichText
 from skatbot.usecases.common.rights import PLACE_MANAGEMENT
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 MAX_ARGS = 400  # a /teilnehmer or /ergebnis message lists many names
+ASKED_SHOWN = 120  # characters of an ephemeral command quoted above its public answer
 PLACES_KEPT = 4096  # forum topics whose place id is remembered (LRU)
 
 
@@ -128,7 +131,8 @@ def command_of(update: Update) -> Command:
         update_id=update.update_id,
         args=words,
         text=text,
-        source_message_id=msg.message_id if msg else None,
+        # an ephemeral command is no message of the chat (its id is 0): nothing to refer to
+        source_message_id=msg.message_id if msg and not ephemeral_id_of(msg) else None,
         thread_id=topic_of(msg) or 0,
         telegram_chat_id=chat.id if chat else 0,
         is_forum=bool(getattr(chat, "is_forum", False)),
@@ -204,11 +208,12 @@ async def execute(
         if is_admin:
             cmd = dataclasses.replace(cmd, is_admin=True)
     except RuleError as err:
-        await send(update, context, Reply(error_text(err), refusal=True))
+        await send(update, context, refusal_of(update, err))
         return
     cmd = await in_place(context, cmd)
     db = database(context)
     target = target_of(update)
+    asker = asker_of(update)
     state = context.bot_data
     gate = state.fairness
     if (
@@ -246,7 +251,8 @@ async def execute(
         done = effect(session, use_case, cmd, link=link)
         if done is None:
             return []  # redelivered
-        rows = stage(session, target, cmd.update_id, *done)
+        reply, linked = done
+        rows = stage(session, target, cmd.update_id, answered(reply, asker), linked)
         faults.at("before_commit", cmd.update_id)
         return rows
 
@@ -264,7 +270,7 @@ async def execute(
             gate.changed(target.chat_id)
         handoff.enqueue_stored(context.bot, state, rows)
         return
-    await send(update, context, reply)
+    await send(update, context, answered(reply, asker))
 
 
 async def _runs_place(
@@ -322,6 +328,7 @@ async def send(update: Update, context: SkatContext, reply: Reply) -> None:
     target = target_of(update)
     if target is None or not reply.goes_out:
         return
+    reply = addressed(reply, asker_of(update))
     state = context.bot_data
     state.outbox.edits.queued(target.chat_id, reply.edits)
     handoff.enqueue(
@@ -511,9 +518,61 @@ def replies_of(cmd: Command, answer: Answer, asker: Asker | None = None) -> list
 
 def refusal_of(update: Update, err: RuleError) -> Reply:
     """A refusal as a reply: to a tap (a glue route's button, e.g. a member's tap on an
-    admin's question) for the tapper alone, where the chat takes that (``Reply.for_asker``)."""
-    asker = tapper_of(update)
+    admin's question) or to an ephemeral command for the asker alone, where the chat takes
+    that (``Reply.for_asker``): nothing changed, and the group never saw what was asked."""
+    asker = asker_of(update)
     return Reply(error_text(err), refusal=True, for_asker=asker is not None, asker=asker)
+
+
+def addressed(reply: Reply, asker: Asker | None) -> Reply:
+    """``reply`` with its reader filled in, if it is for the asker alone and has none yet
+    (a use case only says ``for_asker``). Without one it goes to the chat."""
+    if reply.for_asker and reply.asker is None and asker is not None:
+        return dataclasses.replace(reply, asker=asker)
+    return reply
+
+
+def answered(reply: Reply, asker: Asker | None) -> Reply:
+    """A command's reply with its reader filled in (``addressed``). If the command was an
+    ephemeral one (the group never saw it) and the reply is the group's all the same (a
+    change of who is who, a picture), it is headed by who asked what (``Asker.heading``;
+    a reply for the asker that goes to the chat after all gets it in the outbox)."""
+    reply = addressed(reply, asker)
+    if (
+        asker is None
+        or not asker.heading
+        or reply.for_asker
+        or not reply.text
+        or isinstance(reply.text, RichText)  # a table keeps its rich form
+    ):
+        return reply
+    return dataclasses.replace(reply, text=f"{asker.heading}\n{reply.text}")
+
+
+def ephemeral_id_of(msg: Message | None) -> int:
+    """The ``ephemeral_message_id`` of an incoming ephemeral message (Bot API 10.2: a command
+    declared ``is_ephemeral`` that only the bot received; its ``message_id`` is 0), else 0.
+    PTB 22 knows no such field: Telegram's value is in the message's ``api_kwargs``."""
+    if msg is None or msg.message_id != 0:
+        return 0
+    found = msg.api_kwargs.get("ephemeral_message_id")
+    return found if isinstance(found, int) and not isinstance(found, bool) and found > 0 else 0
+
+
+def asker_of(update: Update) -> Asker | None:
+    """Who may be answered alone (``Reply.for_asker``): the tapper, or the member who sent
+    an ephemeral command (answered as a reply to it, within Telegram's 15 seconds)."""
+    tapper = tapper_of(update)
+    if tapper is not None:
+        return tapper
+    msg = update.message
+    command = ephemeral_id_of(msg)
+    user_id, name = sender_of(update)
+    if msg is None or not command or user_id is None or user_id <= 0:
+        return None
+    asked = " ".join((msg.text or "").split())[:ASKED_SHOWN]
+    heading = f"💬 {escape(name or 'Jemand')}: {escape(asked)}"
+    return Asker(user_id, "", time.time(), command, heading)
 
 
 def tapper_of(update: Update) -> Asker | None:

@@ -17,6 +17,9 @@ Every input line is sent as a group message (first to chat -1001 "Skatrunde"). S
 * ``@Name text``   send ``text`` as ``Name`` in their private chat with the bot (a role's
                    code comes there); a link button ``t.me/<bot>?start=…`` tapped with
                    ``Name> !N`` opens that private chat with ``/start …``, as Telegram does
+* ``~/wert …``     an ephemeral command (Bot API 10.2: only the bot receives it, the answer
+                   only the sender sees): ``Name> ~/wert grand mit 1``, for a command the
+                   bot declared ``is_ephemeral`` (/hilfe, /wert, /ich, /statistik)
 * ``?N``           vote for option N of the latest poll in the current chat (``?1 3``: several
                    options, ``?`` alone takes the vote back); ``Name> ?N`` as that player
 * ``text \``       a line ending in a backslash goes on in the next line (one message)
@@ -64,6 +67,7 @@ CHAT_TITLE = "Skatrunde"
 DEFAULT_USER = "Spieler"
 HINT = (
     "Schreib wie im Chat (/hilfe) · Knopf drücken: !1 · als anderer Spieler: Bernd> /spiel … · "
+    "nur für dich: Anna> ~/wert … · "
     "anderer Chat: #tisch1 … · Forumsthema: #verein/2 … · privat: @Anna /start · "
     "mehrzeilig: Zeile mit \\ enden · "
     "Ende: !ende oder Strg+D"
@@ -513,6 +517,8 @@ class _Console:
             return self.tap(line, name)
         if line.startswith("?") and (len(line) == 1 or line[1].isdigit()):
             return self.vote(line, name)
+        if line.startswith("~/"):
+            return self.ask_alone(line[1:], name)
         return self.api.push_message(
             line,
             chat_id=self.chat_id,
@@ -522,6 +528,38 @@ class _Console:
             chat_type="supergroup" if self.api.is_forum(self.chat_id) else "group",
             thread_id=self.thread,
         )
+
+    def ask_alone(self, text: str, name: str) -> int | None:
+        """``~/wert …``: ``text`` as an ephemeral command of ``name`` (Bot API 10.2): only the
+        bot receives it, and it may answer ``name`` alone. As in Telegram only for a command
+        the bot declared ``is_ephemeral``, in a group, outside forum topics here."""
+        if self.thread is not None:
+            self.write("⚠ „Nur für mich“ (~/…) geht hier nur im Chat, nicht in einem Thema.")
+            return None
+        try:
+            return self.api.push_ephemeral_command(
+                text,
+                chat_id=self.chat_id,
+                user_id=self.user_id(name),
+                first_name=name,
+                chat_type="supergroup" if self.api.is_forum(self.chat_id) else "group",
+                chat_title=self.chat,
+            )
+        except RuntimeError:
+            declared = sorted(
+                {
+                    f"/{c['command']}"
+                    for commands in self.api.commands.values()
+                    for c in commands
+                    if c.get("is_ephemeral") is True
+                }
+            )
+            command = text.split(maxsplit=1)[0] if text.strip() else "/"
+            self.write(
+                f"⚠ {command} gibt es nicht „nur für mich“. "
+                + (f"👉 So geht es: {', '.join(f'~{c}' for c in declared)}" if declared else "")
+            )
+            return None
 
     def tap(self, line: str, name: str) -> int | None:
         """``!N``: press button N of the latest keyboard in the current chat as ``name``."""
@@ -638,6 +676,12 @@ async def run_console(
             api.new_topic(forum, f"Thema {thread}", thread_id=thread)
     stop = asyncio.Event()
     poller = asyncio.create_task(run_polling(app, stop=stop, timeout=10), name="standin-poll")
+    # Started, its command menu registered, before the first line: an ephemeral command
+    # (``~/wert …``) exists only for the commands the menu declares so, as in Telegram.
+    for _ in range(3000):
+        if app.running or poller.done():
+            break
+        await asyncio.sleep(0.01)
     console = _Console(api, stdout, out_dir)
     queue = _start_reader(stdin, asyncio.get_running_loop())
     echo = not _isatty(stdin)

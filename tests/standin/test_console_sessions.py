@@ -128,3 +128,21 @@ async def test_the_console_shows_and_presses_a_row_of_page_buttons(tmp_path: Pat
         "> !1",
         "⚠ Knopf [◀ Anfang] ist gesperrt und tut nichts.",
     ]
+
+
+async def test_a_player_asks_for_themselves_alone(tmp_path: Path) -> None:
+    """``Anna> ~/wert …`` is an ephemeral command (Bot API 10.2): only the bot receives it,
+    and its answer is printed for Anna alone; a command that is no ephemeral one is refused
+    with the ones that are."""
+    db = Database(f"sqlite+aiosqlite:///{tmp_path / 'skatbot.db'}")
+    db.migrate()
+    try:
+        lines = await session(db, "Anna> ~/wert grand mit 1\n~/neu Anna Bernd Carla\n", tmp_path)
+    finally:
+        db.dispose()
+    asked = lines.index("> Anna> ~/wert grand mit 1")
+    answer = lines[asked + 1]
+    assert answer.startswith("[nur Anna] ") and "Grand mit 1" in answer, lines[asked:]
+    refused = lines[lines.index("> ~/neu Anna Bernd Carla") + 1]
+    assert refused.startswith("⚠") and "/wert" in refused, refused
+    assert not any("Neue Liste" in line for line in lines), lines

@@ -2,11 +2,13 @@
 refused of them so far.
 
 A reply ``for_asker`` (``usecases.common.reply.Reply``) goes as an ephemeral message to its
-``asker`` where Telegram allows it: in a group, within 15 seconds of the asker's tap, with the
-tap's ``callback_query_id`` (the bot is no administrator, so the tap is what makes it
-allowed). It is sent in the 10.3 shape (``ephemeral_message_parameters``); a server that
-predates 10.3 ignores the parameter and posts the message publicly, which is the fallback
-anyway. Everywhere else the text goes to the chat as any reply, so nothing is lost:
+``asker`` where Telegram allows it: in a group, within 15 seconds of the asker's tap (with
+the tap's ``callback_query_id``) or of the asker's ephemeral command (as a reply to it,
+``reply_parameters.ephemeral_message_id``); the bot is no administrator, so that action is
+what makes it allowed. It is sent in the 10.3 shape (``ephemeral_message_parameters``); a
+server that predates 10.3 ignores the parameter and posts the message publicly (an answer to
+an ephemeral command it refuses as not ephemeral), which is the fallback anyway. Everywhere
+else the text goes to the chat as any reply, so nothing is lost:
 
 * a private chat, a reply without a tap, or a tap older than the window (e.g. a reply that
   waited out a restart): public, nothing remembered;
@@ -27,6 +29,7 @@ from typing import Any
 from telegram.error import BadRequest, EndPointNotFound, TelegramError
 
 from skatbot.usecases.common.reply import Asker
+from skatbot.usecases.common.rich import RichText
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +47,19 @@ _CHAT_REFUSALS = (
     "receiver_user_id",
     "ephemeral",
 )
-_TOO_LATE = ("query is too old", "query id is invalid")
+_TOO_LATE = ("query is too old", "query id is invalid", "message to be replied not found")
+# An answer to an ephemeral command (``reply_parameters.ephemeral_message_id``) whose
+# ``ephemeral_message_parameters`` the server did not read (before 10.3).
+_IGNORED = ("reply to an ephemeral message must be ephemeral",)
+
+
+def headed(html: str, asker: Asker) -> str:
+    """``html`` as the chat sees it when an answer for ``asker`` goes there after all: below
+    who asked what, if the group never saw the question (an ephemeral command). A table
+    (``RichText``) keeps its rich form and goes without."""
+    if not asker.heading or not html or isinstance(html, RichText):
+        return html
+    return f"{asker.heading}\n{html}"
 
 
 @dataclass
@@ -64,17 +79,27 @@ class EphemeralRefusals:
         return not self.known
 
     def parameters(self, chat_id: int, asker: Asker | None) -> dict[str, Any] | None:
-        """The ``ephemeral_message_parameters`` for a reply to ``asker`` in ``chat_id`` now,
-        or ``None``: send it publicly."""
-        if asker is None or chat_id >= 0 or not asker.callback_query_id:
-            return None  # a private chat (or none to answer): Telegram has no ephemeral there
+        """The parameters that make a reply to ``asker`` in ``chat_id`` now ephemeral
+        (``ephemeral_message_parameters``, and for an ephemeral command the
+        ``reply_parameters`` naming it), or ``None``: send it publicly."""
+        if asker is None or chat_id >= 0:
+            return None  # a private chat: Telegram has no ephemeral there
+        if not asker.callback_query_id and not asker.ephemeral_message_id:
+            return None  # nothing of the asker's to answer: only an admin bot may send one
         if self.unsupported or chat_id in self.chats:
             return None
         if time.time() - asker.since > WINDOW - MARGIN:
             return None  # Telegram would refuse it as too late: public straight away
+        if asker.ephemeral_message_id:  # an ephemeral command: the answer replies to it
+            return {
+                PARAMETER: {"receiver_user_id": asker.user_id},
+                "reply_parameters": {"ephemeral_message_id": asker.ephemeral_message_id},
+            }
         return {
-            "receiver_user_id": asker.user_id,
-            "callback_query_id": asker.callback_query_id,
+            PARAMETER: {
+                "receiver_user_id": asker.user_id,
+                "callback_query_id": asker.callback_query_id,
+            }
         }
 
     def allowed(self, chat_id: int) -> bool:
@@ -101,6 +126,12 @@ class EphemeralRefusals:
         if not isinstance(err, BadRequest):
             return False
         lowered = err.message.lower()
+        if any(text in lowered for text in _IGNORED):
+            # the server read the reply to an ephemeral command but not the parameter that
+            # makes the answer ephemeral: it predates 10.3 (docs/ephemeral.md)
+            self.unsupported = True
+            log.info("the Bot API server ignores ephemeral_message_parameters (%s)", err)
+            return True
         if any(text in lowered for text in _TOO_LATE):
             log.info("chat %s: ephemeral answer too late (%s): sent publicly", chat_id, err)
             return True

@@ -163,9 +163,12 @@ class Sender:
         one). Returns the id of the last message. A reply that can be a table (``RichText``)
         goes as a rich message where the server and the chat take it (``rich``). With an
         ``asker``, it goes as an ephemeral message only the asker sees where Telegram takes
-        it (``ephemeral``; its text form), else publicly."""
+        it (``ephemeral``; its text form), else publicly (headed by who asked what, if the
+        group never saw the question: ``Asker.heading``)."""
         if asker is not None and self.outbox.ephemeral.allowed(self.target.chat_id):
             return await self._send_ephemeral(html, buttons, asker)
+        if asker is not None:
+            html = ephemeral.headed(html, asker)
         if isinstance(html, RichText):
             rich_sent = await self._send_rich(html, buttons)
             if rich_sent is not None:
@@ -209,7 +212,7 @@ class Sender:
             if buttons and i == len(parts) - 1:
                 kwargs["reply_markup"] = self.keyboard(buttons)
 
-            async def one(kwargs: dict[str, Any] = kwargs) -> int | None:
+            async def one(kwargs: dict[str, Any] = kwargs, first: bool = i == 0) -> int | None:
                 chat_id = self.target.chat_id
                 only = refusals.parameters(chat_id, asker)
                 if only is not None:
@@ -219,7 +222,7 @@ class Sender:
                             "chat_id": target.chat_id,
                             **target.thread_kwargs(),
                             **kwargs,
-                            ephemeral.PARAMETER: only,
+                            **only,
                         }
                         return await self.bot.do_api_request(SEND, api_kwargs)
 
@@ -232,8 +235,12 @@ class Sender:
                         refusals.sent(chat_id, result)
                         return result.get("message_id") if isinstance(result, dict) else None
 
+                shown = dict(kwargs)  # in the chat after all: below who asked what, if it fits
+                if first and fits(ephemeral.headed(kwargs["text"], asker)):
+                    shown["text"] = ephemeral.headed(kwargs["text"], asker)
+
                 async def public(target: Target) -> object:
-                    api_kwargs = {"chat_id": target.chat_id, **target.thread_kwargs(), **kwargs}
+                    api_kwargs = {"chat_id": target.chat_id, **target.thread_kwargs(), **shown}
                     return await self.bot.do_api_request(SEND, api_kwargs)
 
                 result = await self._request(public, counts=True)

@@ -157,12 +157,18 @@ class CloseTopic:
 @dataclass(frozen=True)
 class Asker:
     """The one reader of a reply ``for_asker``, filled in by the handlers (use cases only say
-    ``for_asker``): the user, and the tap that makes an ephemeral answer possible
-    (``callback_query_id``, ``since``: its Unix time; Telegram takes the answer within 15 s)."""
+    ``for_asker``): the user, and what makes an ephemeral answer possible: their tap
+    (``callback_query_id``) or their ephemeral command (``ephemeral_message_id``, Bot API
+    10.2: a command only the bot received); ``since`` is its Unix time (Telegram takes the
+    answer within 15 s)."""
 
     user_id: int
     callback_query_id: str = ""
     since: float = 0.0
+    ephemeral_message_id: int = 0
+    # HTML put above the text where it goes to the chat after all: who asked what (the group
+    # never saw an ephemeral command)
+    heading: str = ""
 
 
 @dataclass(frozen=True)

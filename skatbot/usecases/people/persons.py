@@ -523,6 +523,9 @@ def command_at(place: Place) -> Command:
 
 
 def _show_me(session: Session, place: Place) -> Reply:
+    # Only the asker needs to know whom they are linked with (asked as an ephemeral command:
+    # only they see it). Linking, unlinking and forgetting stay the group's: who is who is
+    # what a list and a table go by (a claim at a table is confirmed there).
     user_id = place.asker.user_id
     if user_id is None:
         return Reply("Anonym oder als Kanal bist du mit keinem Namen verknüpft.")
@@ -531,9 +534,10 @@ def _show_me(session: Session, place: Place) -> Reply:
     if root is None:
         return Reply(
             "Du bist noch mit keinem Namen verknüpft. So geht's: /ich NAME "
-            "(oder „Das bin ich“ unter einer neuen Liste)."
+            "(oder „Das bin ich“ unter einer neuen Liste).",
+            for_asker=True,
         )
-    return Reply(f"🙋 Du bist {_who(d, root)}. Lösen: /ich nicht")
+    return Reply(f"🙋 Du bist {_who(d, root)}. Lösen: /ich nicht", for_asker=True)
 
 
 def _unlink(session: Session, place: Place) -> Reply:
@@ -596,7 +600,8 @@ def own_data(session: Session, cmd: Command) -> Reply:
         where = f"t.me/{cmd.bot_username}" if cmd.bot_username else "den Chat mit mir"
         return Reply(
             "🔒 Deine Daten schicke ich nur privat: öffne "
-            f"{escape(where)} und schreib dort /ich daten."
+            f"{escape(where)} und schreib dort /ich daten.",
+            for_asker=True,
         )
     from skatbot.storage import own_data as store_own
 

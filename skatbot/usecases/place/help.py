@@ -348,5 +348,6 @@ _TOPICS: Final = {
 
 
 def hilfe(_session: Session, place: Place, request: Topic) -> Reply:
-    """``/hilfe [THEMA]``; the overview at a table says what a table does."""
-    return Reply(_TOPICS.get(request.word, _TABLE_HELP.get(place.kind, HELP)))
+    """``/hilfe [THEMA]``; the overview at a table says what a table does. Only the asker
+    needs it: asked as an ephemeral command, only they see the answer."""
+    return Reply(_TOPICS.get(request.word, _TABLE_HELP.get(place.kind, HELP)), for_asker=True)

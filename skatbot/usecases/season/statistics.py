@@ -326,14 +326,19 @@ def statistik(session: Session, place: Place, request: StatsRequest) -> Reply:
             f"In {place.here} gibt es noch keine abgeschlossene Liste.",
             hint="Die Statistik zählt abgeschlossene Listen – eine Serie schließt /abschluss ab.",
         )
+    # A read: asked as an ephemeral command, only the asker sees it - the chat's overview
+    # too (the group asked nothing). A season picture cannot be ephemeral: that answer is
+    # the group's (docs/ephemeral.md).
     if not request.player:
-        return Reply(chat_text(stats, names, running))
+        return Reply(chat_text(stats, names, running), for_asker=True)
     player = find_player(stats, names, resolve, request.player)
     rating = rating_line(session, place.id, Person(player.key, names[player.key]))
     text = player_text(stats, names, player, running, rating)
     sf = player.sf_results
     if not sf:
-        return Reply(text + "\nKein Saisonbild: keine ISkO-Liste mit Seeger-Fabian.")
+        return Reply(
+            text + "\nKein Saisonbild: keine ISkO-Liste mit Seeger-Fabian.", for_asker=True
+        )
     year = sf[-1].day.year
     season = [r for r in sf if r.day.year == year]
     return Reply(text, documents=(season_photo(names[player.key], year, season),))

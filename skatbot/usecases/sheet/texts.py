@@ -117,7 +117,8 @@ def _(result: SeriesLengthSet) -> Reply:
 
 @wording.reply_of.register
 def _(result: GameValue) -> Reply:
-    return Reply(wert_text(result.result, result.notes, result.lost))
+    # nothing is booked: only the asker needs the value (an ephemeral command's answer)
+    return Reply(wert_text(result.result, result.notes, result.lost), for_asker=True)
 
 
 def wert_text(r: GameResult, notes: tuple[str, ...] = (), lost: GameResult | None = None) -> str:
