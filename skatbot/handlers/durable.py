@@ -218,16 +218,17 @@ def encode(
         if edit.render is not None and not isinstance(edit.render, Call):
             log.debug("an edit rendered by a closure is not stored: message %s", edit.message_id)
             continue
-        edits.append(
-            {
-                "message_id": edit.message_id,
-                "text": edit.text,
-                "buttons": _buttons(edit.buttons),
-                "on_gone": _call(edit.on_gone),
-                "render": _call(edit.render),
-                "every": edit.every,
-            }
-        )
+        stored: dict[str, Any] = {
+            "message_id": edit.message_id,
+            "text": edit.text,
+            "buttons": _buttons(edit.buttons),
+            "on_gone": _call(edit.on_gone),
+            "render": _call(edit.render),
+            "every": edit.every,
+        }
+        if edit.receiver:  # an ephemeral message: whose
+            stored["receiver"] = edit.receiver
+        edits.append(stored)
     topics = [
         {
             "chat_id": topic.chat_id,
@@ -293,6 +294,7 @@ def decode(payload: str, blob: bytes | None) -> tuple[Reply, bool, Link | None]:
                 on_gone=_uncall(e.get("on_gone")),
                 render=render,
                 every=float(e.get("every", 0.0)),
+                receiver=int(e.get("receiver", 0)),
             )
         )
     topics = []
