@@ -1,7 +1,10 @@
 """The game builder: enter a game with buttons in one message that is edited in place.
 
 ``/spiel`` without words (sheet/spiel.py) or "Neues Spiel" under a booking opens it;
-"Korrigieren" under a booking opens it prefilled. Each tap is one transaction
+"Korrigieren" under a booking opens it prefilled. Opened by a tap it is an ephemeral message
+for the tapper alone where Telegram takes it (``open_builder_tapped``; its taps edit it for
+them, its booking is a new message for the group; docs/ephemeral.md), else, and for
+``/spiel``, a public message. Each tap is one transaction
 (``runtime.execute_callback``) and is checked three times before it changes anything:
 
 1. the data must be on a button of the tapped message right now (runtime, from Telegram);

@@ -7,7 +7,8 @@ rule inferences (ouvert ⇒ Hand and both announcements, …) come from ``rules.
 
 Ops (the part of the callback data after ``v1:b:<builder id>:``): ``p:<seat>`` (declarer),
 ``g:<game>``, ``m:+N``/``m:-N`` (mit/ohne N), ``t:<flag>`` (toggle), ``r:<bid>``/``r:0``/``r:?``
-(bid, none, other by text), ``e:1``/``e:0`` (gewonnen/verloren), ``v:<view>`` (navigation),
+(bid, none, other by text; ``v:r2`` the other bids as buttons where no text can answer the
+builder), ``e:1``/``e:0`` (gewonnen/verloren), ``v:<view>`` (navigation),
 ``ok`` (Eintragen), ``x`` (Abbrechen). A tap is taken only if its op is on the keyboard that
 the current state renders (``layout``).
 """
