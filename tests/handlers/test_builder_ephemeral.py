@@ -163,6 +163,29 @@ async def test_before_10_3_the_builder_is_public_as_before(
         assert bot.api.sent("editEphemeralMessageText") == []
 
 
+async def test_where_the_server_refuses_it_the_builder_is_public(bot: Bot) -> None:
+    booking = await a_booking(bot)
+    bot.api.fail_next("sendMessage", status=400, description="Bad Request: USER_NOT_PARTICIPANT")
+    await booking.tap("Neues Spiel")
+    assert bot.api.ephemeral_messages(CHAT) == []
+    opened = bot.api.messages(CHAT)[-1]
+    (row,) = builder_rows(bot.db)
+    assert row.message_id == opened.message_id and row.ephemeral_id is None
+    phone = Phone(bot, opened.message_id, user_id=ANNA)
+    for label in ("Bernd", "Null", "gewonnen", "✅ Eintragen"):
+        await phone.tap(label)
+    assert "Bernd: Null – gewonnen" in (phone.msg.text or "")  # booked in place, as before
+
+
+async def test_in_a_private_chat_the_builder_is_the_chats(bot: Bot) -> None:
+    await bot.say("/neu Anna Bernd Carla", chat_id=ANNA, user_id=ANNA)
+    await bot.say("/spiel Anna grand ohne 1 hand gewonnen", chat_id=ANNA, user_id=ANNA)
+    booking = Phone(bot, bot.api.messages(ANNA)[-1].message_id, user_id=ANNA, chat_id=ANNA)
+    await booking.tap("Neues Spiel")
+    assert bot.api.ephemeral_messages(ANNA) == []
+    assert "Wer spielt?" in (bot.api.messages(ANNA)[-1].text or "")
+
+
 async def test_a_restart_mid_builder_keeps_the_ephemeral_builder(bot: Bot) -> None:
     booking = await a_booking(bot)
     await booking.tap("Neues Spiel")
