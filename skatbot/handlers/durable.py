@@ -218,17 +218,17 @@ def encode(
         if edit.render is not None and not isinstance(edit.render, Call):
             log.debug("an edit rendered by a closure is not stored: message %s", edit.message_id)
             continue
-        stored: dict[str, Any] = {
-            "message_id": edit.message_id,
-            "text": edit.text,
-            "buttons": _buttons(edit.buttons),
-            "on_gone": _call(edit.on_gone),
-            "render": _call(edit.render),
-            "every": edit.every,
-        }
-        if edit.receiver:  # an ephemeral message: whose
-            stored["receiver"] = edit.receiver
-        edits.append(stored)
+        edits.append(
+            {
+                "message_id": edit.message_id,
+                "text": edit.text,
+                "buttons": _buttons(edit.buttons),
+                "on_gone": _call(edit.on_gone),
+                "render": _call(edit.render),
+                "every": edit.every,
+                **({"receiver": edit.receiver} if edit.receiver else {}),  # ephemeral: whose
+            }
+        )
     topics = [
         {
             "chat_id": topic.chat_id,
