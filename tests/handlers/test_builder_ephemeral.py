@@ -92,6 +92,13 @@ async def test_a_whole_game_built_for_the_one_entering_the_group_sees_the_bookin
     (row,) = builder_rows(bot.db)
     assert row.ephemeral_id == opened.ephemeral_id and row.message_id is None
     phone = Private(bot, opened.ephemeral_id or 0)
+    with pytest.raises(LookupError):  # only its reader sees it, so nobody else can tap it
+        bot.api.push_callback(
+            buttons(opened)["Bernd"],
+            message_id=0,
+            user_id=BERND,
+            ephemeral_message_id=opened.ephemeral_id,
+        )
     for label in ("Bernd", "♥ Herz", "mit 2", "Hand", "Reiz …", "anderer …"):
         await phone.tap(label)
     # nobody can reply to an ephemeral message: the rarer bids are buttons
