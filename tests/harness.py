@@ -79,6 +79,7 @@ class Message:
     document: tuple[str, bytes] | None = None
     pinned: bool = False
     edits: int = 0
+    reader: int = 0  # an ephemeral message (its id is the ephemeral_message_id): who sees it
 
     @property
     def text(self) -> str:
@@ -142,6 +143,8 @@ class Harness:
         # ``bot`` fixture's stand-in; without, the parameter is ignored (a public message).
         self._ephemeral_messages = True
         self.for_reader: list[tuple[int, int, Seen]] = []  # (chat, reader, message) ephemeral
+        # the bot's ephemeral messages as their readers see them now, by (chat, ephemeral id)
+        self.ephemeral: dict[tuple[int, int], Message] = {}
         self.topic_names: dict[tuple[int, int], str] = {}  # (chat, thread): the bot's topics
         # Users who wrote to the bot privately: as in Telegram, the bot may not write first
         # to anyone else (a reply's ``instead`` goes out then).
@@ -344,6 +347,8 @@ class Harness:
         if msg is None:
             assert chat_id is not None, "a message id needs its chat_id"
             msg = self.messages[(chat_id, int(message))]
+        if msg.reader and msg.reader != user_id:
+            raise AssertionError("only its reader sees (and can tap) an ephemeral message")
         offered = {d: t for row in msg.buttons for t, d in row}
         data = label_or_data if label_or_data in offered else ""
         if not data:
@@ -371,7 +376,8 @@ class Harness:
             update_id=next(self._updates),
             args=(data,),
             text=data,
-            message_id=msg.message_id,
+            message_id=0 if msg.reader else msg.message_id,
+            ephemeral_message_id=msg.message_id if msg.reader else 0,
             is_admin=admin and (route.name == "builder" or route.asks_admin),
             thread_id=msg.thread_id,
             telegram_chat_id=msg.chat_id,
@@ -442,6 +448,24 @@ class Harness:
         )
         self.show(chat_id, message_id, seen or Seen(method, html_to_text(html), html, document))
         return message_id
+
+    def send_ephemeral(
+        self, chat_id: int, thread_id: int, reader: int, html: str, buttons: Buttons = ()
+    ) -> int:
+        """A new ephemeral message to ``reader``; its ephemeral id (one numbering a chat)."""
+        ephemeral_id = 1 + sum(1 for chat, _ in self.ephemeral if chat == chat_id)
+        self.ephemeral[(chat_id, ephemeral_id)] = Message(
+            chat_id, thread_id, ephemeral_id, html, buttons, reader=reader
+        )
+        return ephemeral_id
+
+    def last_for(self, reader: int, chat_id: int = -1001) -> Message:
+        """The latest ephemeral message ``reader`` got in the chat."""
+        found = [m for (chat, _), m in self.ephemeral.items() if chat == chat_id]
+        mine = [m for m in found if m.reader == reader]
+        if not mine:
+            raise LookupError(f"no ephemeral message to {reader} in chat {chat_id}")
+        return max(mine, key=lambda m: m.message_id)
 
     def new_topic(self, chat_id: int, name: str) -> int:
         thread = next(self._topics)

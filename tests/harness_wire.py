@@ -106,7 +106,12 @@ class Wire:
                 # a message only its receiver sees: kept apart from the chat's messages
                 reader = int(only["receiver_user_id"])
                 self.h.for_reader.append((chat_id, reader, Seen(SEND, html_to_text(html), html)))
-                return {"message_id": 0, "receiver_user": {"id": reader, "is_bot": False}}
+                ephemeral_id = self.h.send_ephemeral(chat_id, thread_id, reader, html, markup)
+                return {
+                    "message_id": 0,
+                    "ephemeral_message_id": ephemeral_id,
+                    "receiver_user": {"id": reader, "is_bot": False},
+                }
             return {"message_id": self.h.send(chat_id, thread_id, html, markup)}
         if endpoint == rich.SEND:
             self._check_chat(chat_id)
@@ -126,6 +131,22 @@ class Wire:
             return self._edit(
                 chat_id, int(api_kwargs["message_id"]), escape(content.plain()), markup
             )
+        if endpoint in (ephemeral.EDIT_TEXT, ephemeral.EDIT_MARKUP):
+            if not self.h.ephemeral_messages:
+                raise EndPointNotFound("Not Found: method not found")
+            key = (chat_id, int(api_kwargs["ephemeral_message_id"]))
+            msg = self.h.ephemeral.get(key)
+            if msg is None or msg.reader != int(api_kwargs["receiver_user_id"]):
+                raise BadRequest("Bad Request: message to edit not found")
+            html = api_kwargs.get("text") if endpoint == ephemeral.EDIT_TEXT else None
+            new_html = msg.html if html is None else str(html)
+            if (new_html, markup) == (msg.html, msg.buttons):
+                raise BadRequest("Bad Request: message is not modified")
+            msg.html, msg.buttons = new_html, markup
+            msg.edits += 1
+            seen = Seen(endpoint, html_to_text(new_html), new_html)
+            self.h.for_reader.append((chat_id, msg.reader, seen))
+            return True
         raise BadRequest(f"Bad Request: the harness does not know {endpoint}")
 
     async def send_document(self, chat_id: int, document: bytes, **kw: Any) -> Sent:

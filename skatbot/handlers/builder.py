@@ -65,7 +65,9 @@ async def on_builder_button(update: Update, context: SkatContext) -> None:
 
 
 async def on_reply(update: Update, context: SkatContext) -> None:
-    """A text reply to one of the bot's messages: a bid the builder asked for."""
+    """A text reply to one of the bot's messages: a bid the builder asked for (a public
+    builder's: nobody can reply to an ephemeral message, whose builder offers the bids as
+    buttons)."""
     msg = update.effective_message
     replied = msg.reply_to_message if msg else None
     if replied is None or replied.from_user is None or replied.from_user.id != context.bot.id:

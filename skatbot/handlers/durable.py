@@ -229,6 +229,7 @@ def encode(
                 "on_gone": _call(edit.on_gone),
                 "render": _call(edit.render),
                 "every": edit.every,
+                **({"receiver": edit.receiver} if edit.receiver else {}),  # ephemeral: whose
             }
         )
     topics = [
@@ -299,6 +300,7 @@ def decode(payload: str, blob: bytes | None) -> tuple[Reply, bool, Link | None]:
                 on_gone=_uncall(e.get("on_gone")),
                 render=render,
                 every=float(e.get("every", 0.0)),
+                receiver=int(e.get("receiver", 0)),
             )
         )
     topics = []

@@ -370,7 +370,17 @@ def callback_command_of(update: Update) -> Command:
         telegram_chat_id=chat.id if chat else 0,
         is_forum=bool(getattr(chat, "is_forum", False)),
         bot_username=_bot_username(update),
+        ephemeral_message_id=ephemeral_id_of(msg),
     )
+
+
+def ephemeral_id_of(msg: object) -> int:
+    """The ``ephemeral_message_id`` of an ephemeral message (its ``message_id`` is 0), else
+    0. PTB 22 knows no ephemeral messages: the field is among the message's api_kwargs."""
+    if not isinstance(msg, Message) or msg.message_id:
+        return 0
+    raw = msg.api_kwargs.get("ephemeral_message_id")
+    return raw if isinstance(raw, int) and not isinstance(raw, bool) and raw > 0 else 0
 
 
 async def in_place(context: SkatContext, cmd: Command) -> Command:
@@ -502,10 +512,16 @@ async def execute_callback(
 def replies_of(cmd: Command, answer: Answer, asker: Asker | None = None) -> list[Reply]:
     """What a tap's answer sends, in order: the edit of the tapped message, the new
     message, the other edits, the posts to other places. A new message for the asker alone
-    goes to ``asker`` (the tapper)."""
+    goes to ``asker`` (the tapper). A tapped ephemeral message is edited as one: only its
+    reader, the tapper, sees the edit."""
     out: list[Reply] = []
     if cmd.message_id is not None and (answer.text is not None or answer.buttons is not None):
-        out.append(Reply("", edits=(Edit(cmd.message_id, answer.text, answer.buttons or ()),)))
+        tapped = Edit(cmd.message_id, answer.text, answer.buttons or ())
+        if cmd.ephemeral_message_id and cmd.user_id is not None:
+            tapped = dataclasses.replace(
+                tapped, message_id=cmd.ephemeral_message_id, receiver=cmd.user_id
+            )
+        out.append(Reply("", edits=(tapped,)))
     if answer.send is not None:
         send = answer.send
         if send.for_asker and send.asker is None and asker is not None:

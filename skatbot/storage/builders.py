@@ -51,6 +51,9 @@ class GameBuilder(Base):
     updated_at: Mapped[dt.datetime] = mapped_column(
         DateTime(timezone=True), default=utc_now, onupdate=utc_now
     )
+    # Shown as an ephemeral message to its owner alone (Bot API 10.2): its
+    # ``ephemeral_message_id`` (``message_id`` stays null); null for a public builder.
+    ephemeral_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 
 # A builder is read, changed and written inside the tap's transaction.
@@ -69,15 +72,21 @@ def get(session: Session, builder_id: int) -> GameBuilder | None:
 
 
 def bind_message(session: Session, builder_id: int, message_id: int) -> None:
-    """The builder's message was sent: remember its id (once)."""
+    """The builder's message was sent: remember its id (once). A negative id is an
+    ephemeral message's (minus its ``ephemeral_message_id``, ``outbox.sender``)."""
     b = session.get(GameBuilder, builder_id)
-    if b is not None and b.message_id is None:
+    if b is None or b.message_id is not None or b.ephemeral_id is not None:
+        return
+    if message_id < 0:
+        b.ephemeral_id = -message_id
+    elif message_id > 0:
         b.message_id = message_id
 
 
-def retire_open(session: Session, chat_id: int, owner_id: int | None) -> list[int]:
-    """Cancel the open builders of ``owner_id`` in the chat; returns the ids of their
-    messages (to tell them they are replaced)."""
+def retire_open(session: Session, chat_id: int, owner_id: int | None) -> list[tuple[int, int]]:
+    """Cancel the open builders of ``owner_id`` in the chat; returns their messages (to tell
+    them they are replaced) as (id, receiver): a public message's id and 0, or an ephemeral
+    message's id and its receiver (the owner)."""
     older = session.scalars(
         select(GameBuilder).where(
             GameBuilder.chat_id == chat_id,
@@ -89,7 +98,9 @@ def retire_open(session: Session, chat_id: int, owner_id: int | None) -> list[in
     for old in older:
         old.status = BuilderStatus.CANCELLED
         if old.message_id is not None:
-            messages.append(old.message_id)
+            messages.append((old.message_id, 0))
+        elif old.ephemeral_id is not None and old.owner_id is not None:
+            messages.append((old.ephemeral_id, old.owner_id))
     return messages
 
 

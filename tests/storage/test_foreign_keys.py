@@ -61,6 +61,7 @@ TELEGRAM_IDS = {
     "message_id",
     "reply_message_id",
     "source_message_id",
+    "ephemeral_id",  # an ephemeral message's ephemeral_message_id (a builder's)
     "update_id",
     "user_id",
     "captain_user_id",

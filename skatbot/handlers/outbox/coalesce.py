@@ -24,6 +24,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
+from skatbot.handlers.outbox.ephemeral import edit_key
 from skatbot.usecases.common.reply import Edit
 
 EDIT_MEMORY = 2048  # (chat, message) pairs whose last edited content we remember
@@ -56,11 +57,11 @@ class EditCoalescer:
         """The edits of a reply just queued for ``chat_id``: each is now its message's newest."""
         for edit in edits:
             if edit.text is not None and edit.render is None and not edit.every:
-                self._newest[(chat_id, edit.message_id)] = id(edit)
+                self._newest[(chat_id, edit_key(edit))] = id(edit)
 
     def superseded(self, chat_id: int, edit: Edit) -> bool:
         """True if a newer edit of the same message is queued behind ``edit`` (skip this one)."""
-        key = (chat_id, edit.message_id)
+        key = (chat_id, edit_key(edit))
         found = self._newest.get(key)
         if found is None or found == id(edit):
             self._newest.pop(key, None)  # this is the newest: nothing left to coalesce with

@@ -47,7 +47,7 @@ class Delivery(Sender):
         sent: int | None = None
         try:
             sent = await self._reply_messages(reply)
-            if reply.refusal and sent:  # not an ephemeral message (id 0): not the chat's
+            if reply.refusal and sent and sent > 0:  # not an ephemeral message: not the chat's
                 self.outbox.refusals.append((self.target.chat_id, sent))
         except Forbidden as err:  # the bot was removed from the chat or blocked
             log.info("reply to chat %s not allowed: %s", self.target.chat_id, err)
@@ -85,7 +85,7 @@ class Delivery(Sender):
         def unit(session: Session) -> None:
             if on_sent is not None:
                 on_sent(session, message_id)
-            if link is not None and sent is not None:
+            if link is not None and sent is not None and sent > 0:
                 record_link(session, link, sent)
 
         if self.steps is not None:

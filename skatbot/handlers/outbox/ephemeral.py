@@ -26,9 +26,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from telegram.constants import ParseMode
 from telegram.error import BadRequest, EndPointNotFound, TelegramError
 
-from skatbot.usecases.common.reply import Asker
+from skatbot.usecases.common.reply import Asker, Edit
 from skatbot.usecases.common.rich import RichText
 
 log = logging.getLogger(__name__)
@@ -60,6 +61,48 @@ def headed(html: str, asker: Asker) -> str:
     if not asker.heading or not html or isinstance(html, RichText):
         return html
     return f"{asker.heading}\n{html}"
+
+
+EDIT_TEXT = "editEphemeralMessageText"
+EDIT_MARKUP = "editEphemeralMessageReplyMarkup"
+
+
+def sent_id(result: object) -> int | None:
+    """The id an ephemeral send is remembered by (``Reply.on_sent``, the outbox row's
+    steps): minus its ``ephemeral_message_id`` - a chat's message ids are positive - or
+    the message id the server gave (a server that posted it publicly: its real id)."""
+    if not isinstance(result, dict):
+        return None
+    message_id = result.get("message_id")
+    ephemeral_id = result.get("ephemeral_message_id")
+    if not message_id and isinstance(ephemeral_id, int) and ephemeral_id > 0:
+        return -ephemeral_id
+    return message_id if isinstance(message_id, int) else None
+
+
+def edit_key(edit: Edit) -> int:
+    """The key of an edit's message among the chat's (``coalesce``): an ephemeral message's
+    id is negated, its numbering is not the chat's."""
+    return -edit.message_id if edit.receiver else edit.message_id
+
+
+def edit_request(
+    chat_id: int, edit: Edit, text: str | None, keyboard: object
+) -> tuple[str, dict[str, Any]]:
+    """The request that edits ephemeral message ``edit.message_id`` of ``edit.receiver``:
+    editEphemeralMessageText, or with ``text`` None its keyboard alone. It takes no
+    callback query: the Bot API sets no window for it (skatbot edits one in answer to a tap
+    on it anyway)."""
+    kwargs: dict[str, Any] = {
+        "chat_id": chat_id,
+        "receiver_user_id": edit.receiver,
+        "ephemeral_message_id": edit.message_id,
+    }
+    if keyboard is not None:
+        kwargs["reply_markup"] = keyboard
+    if text is None:
+        return EDIT_MARKUP, kwargs
+    return EDIT_TEXT, {**kwargs, "text": text, "parse_mode": ParseMode.HTML}
 
 
 @dataclass

@@ -201,9 +201,10 @@ class Sender:
         return self.outbox.buttons.markup(buttons)
 
     async def _send_ephemeral(self, html: str, buttons: Buttons, asker: Asker) -> int | None:
-        """``html`` as ephemeral messages to ``asker`` (message id 0); each part that
-        Telegram refuses to send so goes publicly in the same step (made once over
-        restarts), and the refusal is remembered (``ephemeral.EphemeralRefusals``)."""
+        """``html`` as ephemeral messages to ``asker``; each part that Telegram refuses to
+        send so goes publicly in the same step (made once over restarts), and the refusal is
+        remembered (``ephemeral.EphemeralRefusals``). Returns the last part's id: a public
+        message's, or minus an ephemeral message's ``ephemeral_message_id``."""
         refusals = self.outbox.ephemeral
         parts = split_html(html)
         sent: int | None = None
@@ -233,7 +234,7 @@ class Sender:
                             raise
                     else:
                         refusals.sent(chat_id, result)
-                        return result.get("message_id") if isinstance(result, dict) else None
+                        return ephemeral.sent_id(result)
 
                 shown = dict(kwargs)  # in the chat after all: below who asked what, if it fits
                 if first and fits(ephemeral.headed(kwargs["text"], asker)):
@@ -422,7 +423,8 @@ class Sender:
         chat_id = self.target.chat_id
         # what the edit shows, as Telegram compares it ("not modified")
         content = (edit.text, markup(edit.buttons))
-        if self.outbox.edits.unchanged(chat_id, edit.message_id, content):
+        shown = ephemeral.edit_key(edit)
+        if self.outbox.edits.unchanged(chat_id, shown, content):
             return  # Telegram would answer "message is not modified"
         text = edit.text
         if text is not None and not fits(text):
@@ -430,6 +432,10 @@ class Sender:
 
         async def request(target: Target) -> object:
             keyboard = self.keyboard(edit.buttons)
+            if edit.receiver:  # an ephemeral message: only its reader sees the edit
+                return await self.bot.do_api_request(
+                    *ephemeral.edit_request(target.chat_id, edit, text, keyboard)
+                )
             if text is None:
                 return await self.bot.edit_message_reply_markup(
                     target.chat_id, edit.message_id, reply_markup=keyboard
@@ -456,7 +462,7 @@ class Sender:
                 return
             message = err.message.lower() if isinstance(err, BadRequest) else ""
             if "not modified" in message:
-                self.outbox.edits.remember(chat_id, edit.message_id, content)
+                self.outbox.edits.remember(chat_id, shown, content)
                 return
             log.info("edit of message %s in chat %s failed: %s", edit.message_id, chat_id, err)
             gone = "message to edit not found" in message
@@ -466,4 +472,4 @@ class Sender:
                 except Exception:  # forgetting the message is a convenience
                     log.exception("on_gone for message %s failed", edit.message_id)
             return
-        self.outbox.edits.remember(chat_id, edit.message_id, content)
+        self.outbox.edits.remember(chat_id, shown, content)

@@ -117,6 +117,9 @@ class Edit:
     # At most one edit of this message per ``every`` seconds: edits within that time are
     # coalesced into one, sent when the time is up (with ``render``: the latest state).
     every: float = 0.0
+    # An ephemeral message of the bot's (Bot API 10.2): the user who sees it; ``message_id``
+    # is then its ``ephemeral_message_id`` (editEphemeralMessageText). 0: a chat's message.
+    receiver: int = 0
 
 
 @dataclass(frozen=True)
@@ -178,7 +181,8 @@ class Reply:
     buttons: Buttons = field(default=())  # rows of (label, data)
     edits: tuple[Edit, ...] = ()  # applied after the commit, after sending ``text``
     # Run in a second short transaction with the id of the sent message (e.g. a game builder
-    # remembers its message); skipped if sending failed.
+    # remembers its message); skipped if sending failed. For a reply ``for_asker`` that went
+    # out as an ephemeral message the id is minus its ``ephemeral_message_id``.
     on_sent: Callable[[Session, int], None] | None = None
     # A refusal (bad input, nothing changed). Users see only the text; the outbox records
     # the sent message as one (``Outbox.refusals``) - a mark that does not rely on the "⚠️".
@@ -194,7 +198,8 @@ class Reply:
     # an ephemeral message in the group that only ``asker`` sees; where it cannot, the text
     # goes to the chat as any reply (``handlers.outbox.ephemeral``). Such a reply is only
     # text and buttons: whatever changes a list or what a table sees (documents, edits,
-    # posts, topics, ``on_sent``) is never ephemeral, checked here.
+    # posts, topics) is never ephemeral, checked here. Its ``on_sent`` may remember the
+    # message (a game builder opened by a tap); it runs however the text went out.
     for_asker: bool = False
     asker: Asker | None = None  # whom ``for_asker`` means; set by the handlers
 
@@ -205,7 +210,6 @@ class Reply:
             or self.posts
             or self.topics
             or self.gone_topics
-            or self.on_sent is not None
             or self.instead is not None
         ):
             raise ValueError("a reply for the asker alone carries only text and buttons")
@@ -279,6 +283,8 @@ class Command:
     # The people the message points at by Telegram's means, (user id, name): the author of
     # the message it answers, then users picked by name without @username (text mentions).
     named_users: tuple[tuple[int, str], ...] = ()
+    # A tap on an ephemeral message of the bot's (message_id 0): its ephemeral_message_id.
+    ephemeral_message_id: int = 0
 
     @property
     def rest(self) -> str:

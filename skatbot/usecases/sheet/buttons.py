@@ -21,7 +21,7 @@ from skatbot.usecases.common import confirm, keyboards, wording
 from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Answer, Command
 from skatbot.usecases.sheet.builder import state as bs
-from skatbot.usecases.sheet.builder.flow import UNKNOWN, open_builder, valid_entry
+from skatbot.usecases.sheet.builder.flow import UNKNOWN, open_builder_tapped, valid_entry
 from skatbot.usecases.sheet.list_changes import Cancel, storno, storno_shown
 from skatbot.usecases.sheet.views import ShowStand, stand
 
@@ -93,10 +93,9 @@ def korrigieren(session: Session, place: Place, request: RowTap | Tap) -> Answer
     if entry.result is not None and entry.row.announcement is not None:
         a = parse_announcement(entry.row.announcement, house=loaded.sheet.house is not None)
         state = bs.from_announcement(a, entry.row.declarer)
-    opened = open_builder(
+    return open_builder_tapped(
         session, place, target=entry, state=state, source_message_id=place.asker.message_id
     )
-    return Answer(send=opened)
 
 
 def storno_ask(session: Session, place: Place, request: RowTap | Tap) -> Answer:
@@ -157,7 +156,7 @@ def storno_no(session: Session, place: Place, request: RowTap | Tap) -> Answer:
 
 def new_game(session: Session, place: Place, request: Tap) -> Answer:
     """ "Neues Spiel" (``v1:n``): opens the builder."""
-    return Answer(send=open_builder(session, place))
+    return open_builder_tapped(session, place)
 
 
 def show_stand(session: Session, place: Place, request: Tap) -> Answer:

@@ -162,9 +162,9 @@ async def test_game_without_name_says_the_name_is_missing(chat: Harness) -> None
     assert "fehlt der Name" in refusal.text
     assert buttons(refusal) == {"Mit Knöpfen eintragen": "v1:n"}
     await Phone(chat, refusal.message_id).tap("Mit Knöpfen eintragen")
-    builder = chat.last(-1001)
+    builder = chat.last_for(1)  # opened by a tap: for the tapper alone
     assert "Wer spielt?" in builder.text
-    phone = Phone(chat, builder.message_id)
+    phone = Phone(chat, builder.message_id, reader=1)
     for label in ("Carla", "Grand", "ohne 1", "Hand", "gewonnen", "✅ Eintragen"):
         await phone.tap(label)
     assert games(chat.db)[-1] == "Grand ohne 1 Hand gewonnen"

@@ -706,8 +706,12 @@ async def tap_button(chat: Harness, row: Row, label: str, actor: Sender) -> tupl
     assert route.name == row.tap, (label, data, route.name)
     name = actor.get("name", "Spieler")
     tapped = await chat.tap(msg, label, user_id=actor["user_id"], name=name)
-    # refused: an alert, or only a note (nothing sent, nothing edited: "gehört Anna")
-    return tapped.notice + "\n" + tapped.text, tapped.alert or not tapped.replies
+    # refused: an alert, or only a note (nothing sent, nothing edited: "gehört Anna");
+    # what only the tapper sees (a builder opened by a tap) counts as an answer
+    shown = [tapped.text, *(r.text for r in tapped.private)]
+    return tapped.notice + "\n" + "\n".join(shown), tapped.alert or not (
+        tapped.replies or tapped.private
+    )
 
 
 # --- the route table and the rights page agree with the matrix ----------------------------

@@ -26,16 +26,27 @@ def labels(msg: Message) -> list[str]:
 class Phone:
     """A player's thumb: taps buttons by label on one bot message."""
 
-    def __init__(self, chat: Harness, message_id: int, *, user_id: int = 1, chat_id: int = CHAT):
+    def __init__(
+        self,
+        chat: Harness,
+        message_id: int,
+        *,
+        user_id: int = 1,
+        chat_id: int = CHAT,
+        reader: int = 0,
+    ):
         self.chat = chat
         self.message_id = message_id
-        self.user_id = user_id
+        self.user_id = reader or user_id
         self.chat_id = chat_id
+        self.reader = reader  # an ephemeral message of this reader's (message_id: its id)
         self.taps = 0
         self.answer = ""  # the notice of the latest tap
 
     @property
     def msg(self) -> Message:
+        if self.reader:
+            return self.chat.ephemeral[(self.chat_id, self.message_id)]
         return self.chat.messages[(self.chat_id, self.message_id)]
 
     async def tap(self, label: str, *, user_id: int | None = None) -> Tapped:
@@ -206,17 +217,18 @@ async def test_korrigieren_and_stornieren_buttons(chat: Harness) -> None:
     booking = Phone(chat, chat.last(CHAT).message_id)
     assert labels(booking.msg) == ["Neues Spiel", "Korrigieren", "Stornieren", "Stand"]
     await booking.tap("Korrigieren")
-    fix = Phone(chat, chat.last(CHAT).message_id)
+    fix = Phone(chat, chat.last_for(1).message_id, reader=1)  # for the tapper alone
     assert "Spiel 1 korrigieren" in fix.msg.text
     assert "Anna: Grand ohne 1 Hand gewonnen → +72" in fix.msg.text
     await fix.tap("✓ gewonnen" if "✓ gewonnen" in labels(fix.msg) else "gewonnen")
     await fix.tap("verloren")
     await fix.tap("✅ Eintragen")
-    assert "Spiel 1 korrigiert" in fix.msg.text
+    assert "Spiel 1 korrigiert" in chat.last(CHAT).text  # the correction: the group's
+    assert "für alle" in fix.msg.text and labels(fix.msg) == []
     assert games(chat.db) == ["Grand ohne 1 Hand gewonnen", "Grand ohne 1 Hand verloren"]
     assert labels(booking.msg) == []  # the struck booking lost its buttons
 
-    fixed = Phone(chat, fix.message_id)
+    fixed = Phone(chat, chat.last(CHAT).message_id)
     await fixed.tap("Stornieren")
     assert labels(fixed.msg) == ["Ja, Spiel 1 stornieren", "Nein"]
     await fixed.tap("Nein")
@@ -278,8 +290,9 @@ async def test_transcript_fits_a_phone(chat: Harness) -> None:
         await phone.tap(label)
         shots.append(snapshot(f"Tipp {phone.taps}: {label}", phone.msg))
     await phone.tap("Neues Spiel")
-    second = Phone(chat, chat.last(CHAT).message_id)
-    shots.append(snapshot("Tipp: Neues Spiel (neue Nachricht)", second.msg))
+    # opened by a tap: an ephemeral message only the tapper sees (Bot API 10.2)
+    second = Phone(chat, chat.last_for(1).message_id, reader=1)
+    shots.append(snapshot("Tipp: Neues Spiel (neue Nachricht, nur für den Tippenden)", second.msg))
     for label in (
         "Carla",
         "♥ Herz",
@@ -296,13 +309,16 @@ async def test_transcript_fits_a_phone(chat: Harness) -> None:
     ):
         await second.tap(label)
         shots.append(snapshot(f"Tipp: {label}", second.msg))
-    await second.tap("Stornieren")
-    shots.append(snapshot("Tipp: Stornieren", second.msg))
+    booked = Phone(chat, chat.last(CHAT).message_id)  # the booking: the group's
+    shots.append(snapshot("Die Buchung (neue Nachricht, für alle)", booked.msg))
+    await booked.tap("Stornieren")
+    shots.append(snapshot("Tipp: Stornieren", booked.msg))
     for text in shots:
         for line in text.splitlines():
             if line.startswith("    ["):
                 assert line.count("[") <= 4, line
-    mine = [m for (chat_id, _), m in chat.messages.items() if chat_id == CHAT]
+    mine = [m for (chat_id, _), m in [*chat.messages.items(), *chat.ephemeral.items()]]
+    mine = [m for m in mine if m.chat_id == CHAT]
     assert any(m.buttons for m in mine)
     for msg in mine:
         for row in msg.buttons:
@@ -319,6 +335,10 @@ async def test_transcript_fits_a_phone(chat: Harness) -> None:
             "the test harness). "
             "Each step shows the builder message as a player sees it after the tap, then its "
             "button rows. Vierertisch Anna, Bernd, Carla, Dora; Anna deals and sits out, so she "
-            "is not offered as declarer.\n\n"
+            "is not offered as declarer. The first builder is opened by `/spiel`, a public "
+            "message; the second by a tap on „Neues Spiel“, so it is an ephemeral message that "
+            "only the tapper sees (Bot API 10.2 and later, docs/ephemeral.md), whose "
+            "„anderer …“ shows the rarer bids (no reply can be typed to it) and whose booking "
+            "is a new message for the group.\n\n"
         )
         out.write_text(head + "\n".join(shots))

@@ -1,7 +1,10 @@
 """The game builder: enter a game with buttons in one message that is edited in place.
 
 ``/spiel`` without words (sheet/spiel.py) or "Neues Spiel" under a booking opens it;
-"Korrigieren" under a booking opens it prefilled. Each tap is one transaction
+"Korrigieren" under a booking opens it prefilled. Opened by a tap it is an ephemeral message
+for the tapper alone where Telegram takes it (``open_builder_tapped``; its taps edit it for
+them, its booking is a new message for the group; docs/ephemeral.md), else, and for
+``/spiel``, a public message. Each tap is one transaction
 (``runtime.execute_callback``) and is checked three times before it changes anything:
 
 1. the data must be on a button of the tapped message right now (runtime, from Telegram);
@@ -54,6 +57,7 @@ State = bs.State
 class Context:
     loaded: lists_store.LoadedList
     target: Entry | None  # the game being corrected
+    typed_bid: bool = True  # a bid can be typed as a reply (not to an ephemeral builder)
 
     @property
     def house(self) -> bool:
@@ -74,7 +78,7 @@ class Context:
 
     @property
     def table(self) -> bs.Table:
-        return bs.Table(tuple(self.loaded.names), tuple(self.declarers), self.house)
+        return bs.Table(tuple(self.loaded.names), tuple(self.declarers), self.house, self.typed_bid)
 
 
 # --- rendering --------------------------------------------------------------------------------
@@ -118,6 +122,7 @@ NOT_HERE = "Dieser Knopf gehört nicht zu dieser Nachricht."
 FINISHED = "Diese Eingabe ist schon abgeschlossen."
 STALE = bs.STALE
 CHANGED = "Die Liste hat sich inzwischen geändert – bitte neu öffnen."
+BOOKED = "✅ Eingetragen – die Buchung steht für alle im Chat."
 
 
 def open_builder(
@@ -128,6 +133,41 @@ def open_builder(
     state: State | None = None,
     source_message_id: int | None = None,
 ) -> Reply:
+    """A new builder as a public message (``/spiel``: a command has no tap to answer
+    ephemerally); the user's older open builders are told they are replaced."""
+    text, buttons, bind, edits = _create(
+        session, at, target=target, state=state, source_message_id=source_message_id
+    )
+    return Reply(text, buttons=buttons, edits=edits, on_sent=bind)
+
+
+def open_builder_tapped(
+    session: Session,
+    at: At,
+    *,
+    target: Entry | None = None,
+    state: State | None = None,
+    source_message_id: int | None = None,
+) -> Answer:
+    """A new builder opened by a tap ("Neues Spiel", "Korrigieren"): for the tapper alone
+    (an ephemeral message) where Telegram takes it, else public as ``open_builder``; the
+    outbox decides, and ``bind_message`` learns which. Only the group's own builder (an
+    anonymous admin's, ``chat_owned``) is always public: all its admins must see it."""
+    text, buttons, bind, edits = _create(
+        session, at, target=target, state=state, source_message_id=source_message_id
+    )
+    alone = not chat_owned(asker(at)[0])
+    return Answer(send=Reply(text, buttons=buttons, on_sent=bind, for_asker=alone), edits=edits)
+
+
+def _create(
+    session: Session,
+    at: At,
+    *,
+    target: Entry | None,
+    state: State | None,
+    source_message_id: int | None,
+) -> tuple[str, Buttons, Call, tuple[Edit, ...]]:
     loaded = require_list(session, at)
     if target is None:
         loaded.sheet.check_can_add()
@@ -147,21 +187,21 @@ def open_builder(
     builder_id = b.id
     text, buttons = render(b, State.load(b.state), Context(loaded, target))
 
-    bind = Call("builder.bind_message", (builder_id,))
-    return Reply(text, buttons=buttons, edits=edits, on_sent=bind)
+    return text, buttons, Call("builder.bind_message", (builder_id,)), edits
 
 
 @continuation("builder.bind_message")
 def bind_message(session: Session, builder_id: int, message_id: int) -> None:
-    """The builder's message was sent: it is edited from now on."""
+    """The builder's message was sent: it is edited from now on. A negative id: it went
+    out as an ephemeral message (minus its ephemeral id), only its owner sees it."""
     builders.bind_message(session, builder_id, message_id)
 
 
 def _retire_open_builders(session: Session, place: int, user_id: int | None) -> tuple[Edit, ...]:
     """A user has one open builder per chat: opening a new one closes the older ones."""
     return tuple(
-        Edit(message_id, "↪️ Abgelöst durch eine neue Eingabe.")
-        for message_id in builders.retire_open(session, place, user_id)
+        Edit(message_id, "↪️ Abgelöst durch eine neue Eingabe.", receiver=receiver)
+        for message_id, receiver in builders.retire_open(session, place, user_id)
     )
 
 
@@ -184,7 +224,7 @@ def _load_builder(
     session: Session, cmd: Command, builder_id: int
 ) -> tuple[GameBuilder, Context] | Answer:
     b = builders.get(session, builder_id)
-    if b is None or b.chat_id != cmd.place_id or b.message_id != cmd.message_id:
+    if b is None or b.chat_id != cmd.place_id or not _shown_in(b, cmd):
         return Answer(notice=NOT_HERE)
     if b.status is not BuilderStatus.OPEN:
         return Answer(notice=FINISHED)
@@ -209,7 +249,15 @@ def _load_builder(
             text="⌛ Diese Eingabe ist veraltet: inzwischen wurde die Liste geändert.",
             buttons=(keyboards.new_game_row(),) if loaded is not None else (),
         )
-    return b, Context(loaded, target)
+    return b, Context(loaded, target, typed_bid=b.ephemeral_id is None)
+
+
+def _shown_in(b: GameBuilder, cmd: Command) -> bool:
+    """Whether the tapped message is the builder's: its ephemeral message (to its owner),
+    or its message in the chat."""
+    if cmd.ephemeral_message_id:
+        return b.ephemeral_id == cmd.ephemeral_message_id and b.owner_id == cmd.user_id
+    return b.message_id == cmd.message_id
 
 
 def builder_tap(session: Session, cmd: Command) -> Answer:
@@ -255,8 +303,13 @@ def _book(session: Session, cmd: Command, b: GameBuilder, book: bs.Book, ctx: Co
         )
     builders.finish(b, BuilderStatus.DONE)
     edits = reply.edits
-    if b.source_message_id is not None:
+    if b.source_message_id:
         edits = (Edit(b.source_message_id, None, ()), *edits)
+    if b.ephemeral_id is not None:
+        # The table must see the booking: a message of the chat's; the builder that only
+        # its owner saw says where it went.
+        public = Reply(reply.text, buttons=reply.buttons)
+        return Answer(notice="Eingetragen.", text=BOOKED, buttons=(), send=public, edits=edits)
     return Answer(notice="Eingetragen.", text=reply.text, buttons=reply.buttons, edits=edits)
 
 

@@ -7,7 +7,8 @@ rule inferences (ouvert ⇒ Hand and both announcements, …) come from ``rules.
 
 Ops (the part of the callback data after ``v1:b:<builder id>:``): ``p:<seat>`` (declarer),
 ``g:<game>``, ``m:+N``/``m:-N`` (mit/ohne N), ``t:<flag>`` (toggle), ``r:<bid>``/``r:0``/``r:?``
-(bid, none, other by text), ``e:1``/``e:0`` (gewonnen/verloren), ``v:<view>`` (navigation),
+(bid, none, other by text; ``v:r2`` the other bids as buttons where no text can answer the
+builder), ``e:1``/``e:0`` (gewonnen/verloren), ``v:<view>`` (navigation),
 ``ok`` (Eintragen), ``x`` (Abbrechen). A tap is taken only if its op is on the keyboard that
 the current state renders (``layout``).
 """
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from skatbot.rules.bids import check_bid
+from skatbot.rules.bids import BID_VALUES, check_bid
 from skatbot.rules.errors import RuleError
 from skatbot.rules.game import Announcement, GameType
 from skatbot.rules.grammar import contract_text, doubling_words
@@ -69,7 +70,7 @@ FLAGS: dict[str, tuple[Level, str]] = {
     "re": ("re", "Re"),
 }
 COMMON_BIDS = (18, 20, 22, 23, 24, 27, 30, 33, 35, 36, 40, 44, 45, 46, 48, 50, 55, 59, 60, 72)
-VIEWS = {"p", "g", "m", "m2", "main", "r", "r?"}
+VIEWS = {"p", "g", "m", "m2", "main", "r", "r2", "r?"}
 CHECK = "✓ "
 STALE = "Dieser Knopf gilt nicht mehr."
 
@@ -198,6 +199,9 @@ class Table:
     names: tuple[str, ...]
     declarers: tuple[int, ...]
     house: bool
+    # A bid can be typed as a reply to the builder's message ("anderer …"); not to an
+    # ephemeral message, which nobody can reply to: there "anderer …" shows the rarer bids.
+    typed_bid: bool = True
 
 
 @dataclass(frozen=True)
@@ -310,6 +314,7 @@ PROMPTS = {
     "m": "Mit oder ohne wie viele?",
     "m2": "Mit oder ohne wie viele?",
     "r": "Bis wohin wurde gereizt?",
+    "r2": "Bis wohin wurde gereizt?",
     "r?": "Antworte auf diese Nachricht mit dem Reizwert, z. B. 27.",
 }
 
@@ -382,7 +387,18 @@ def _bid_rows(st: State, table: Table) -> Rows:
         return []
     top = NULL_MAX_BID if gt.is_null else max(COMMON_BIDS)
     items = [(_mark(str(v), v == st.bid), f"r:{v}") for v in COMMON_BIDS if v <= top]
-    return [*_chunks(items, 4), (("anderer …", "r:?"), (_mark("ohne Reiz", st.bid is None), "r:0"))]
+    other = ("anderer …", "r:?" if table.typed_bid else "v:r2")
+    return [*_chunks(items, 4), (other, (_mark("ohne Reiz", st.bid is None), "r:0"))]
+
+
+def _rare_bid_rows(st: State, table: Table) -> Rows:
+    """Every other bid value (up to what a Null game can reach for Null): where no bid can
+    be typed (an ephemeral builder), "anderer …" offers them as buttons."""
+    gt = st.game
+    if gt is None:
+        return []
+    rare = [v for v in BID_VALUES if v not in COMMON_BIDS and (not gt.is_null or v <= NULL_MAX_BID)]
+    return _chunks([(_mark(str(v), v == st.bid), f"r:{v}") for v in rare], 4)
 
 
 _VIEW_ROWS = {
@@ -391,6 +407,7 @@ _VIEW_ROWS = {
     "m": _matador_rows,
     "m2": _matador_rows,
     "r": _bid_rows,
+    "r2": _rare_bid_rows,
 }
 
 
@@ -447,8 +464,8 @@ def _main_rows(st: State, table: Table) -> Rows:
 
 def _back_view(st: State) -> str:
     """Where "zurück" leads: the overview if the game is complete, else the step before."""
-    if st.view in ("m2", "r?"):
-        return {"m2": "m", "r?": "r"}[st.view]
+    if st.view in ("m2", "r2", "r?"):
+        return {"m2": "m", "r2": "r", "r?": "r"}[st.view]
     if st.declarer is not None and st.complete:
         return "main"
     return {"g": "p", "m": "g", "r": "main"}.get(st.view, "p")
