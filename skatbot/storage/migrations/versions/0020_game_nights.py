@@ -51,9 +51,7 @@ def upgrade() -> None:
         sqlite_autoincrement=True,
     )
     with op.batch_alter_table("game_night_votes", schema=None) as batch_op:
-        batch_op.create_index(
-            "ix_game_night_votes_night", ["night_id", "user_id"], unique=False
-        )
+        batch_op.create_index("ix_game_night_votes_night", ["night_id", "user_id"], unique=False)
 
 
 def downgrade() -> None:
