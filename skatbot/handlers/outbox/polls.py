@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import json
 import logging
+import warnings
 from typing import TYPE_CHECKING, Any
 
 from telegram.error import BadRequest
+from telegram.warnings import PTBUserWarning
 
 from skatbot.usecases.common.reply import Poll
 
@@ -27,6 +29,10 @@ log = logging.getLogger(__name__)
 
 SEND = "sendPoll"
 STOP = "stopPoll"
+# As the outbox's messages: the JSON answer is all that is read (sender.SEND).
+warnings.filterwarnings(
+    "ignore", message=r"Please use 'Bot\.(sendPoll|stopPoll)'", category=PTBUserWarning
+)
 
 
 def params(poll: Poll) -> dict[str, Any]:
