@@ -148,17 +148,28 @@ def vote(
 def _voter_name(
     session: Session, night: store.GameNight, user_id: int, first_name: str, last_name: str
 ) -> str:
-    """The name the voter is linked to here (``/ich``), else the first name; a second voter
-    of the same name gets the initial of the last name (``Anna M.``), else a number: a list
-    tells its players apart by name."""
+    """The name the voter is linked to here (``/ich``), else the first name, told apart from
+    the other yes-votes (``distinct_name``)."""
     d, _ = directory(session, night.place)
     root = d.of_user(user_id)
-    name = d.book.people[root].name if root is not None else (first_name.strip() or "Gast")
+    name = d.book.people[root].name if root is not None else first_name
     taken = {n.casefold() for u, n in store.yes_votes(session, night.id) if u != user_id}
+    return distinct_name(name, last_name, taken)
+
+
+MAX_NAME = 32  # a seat's name on a list, with room for " M." or " 12"
+
+
+def distinct_name(name: str, last_name: str, taken: set[str]) -> str:
+    """``name`` (no name: "Gast"), told apart from the casefolded names ``taken``: a second
+    Anna gets the initial of her last name (``Anna M.``), else a number (``Anna 2``), since
+    a list tells its players apart by name."""
+    name = " ".join(name.split())[:MAX_NAME] or "Gast"
     if name.casefold() not in taken:
         return name
-    if last_name.strip():
-        longer = f"{name} {last_name.strip()[0]}."
+    initial = last_name.strip()[:1]
+    if initial:
+        longer = f"{name} {initial}."
         if longer.casefold() not in taken:
             return longer
     n = 2

@@ -4,14 +4,18 @@ at the time, the seating's answers and the lists it starts, in a plain group and
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import update
 
+from skatbot.rules.seating import seat
 from skatbot.storage import game_nights as store
 from skatbot.storage import lists as lists_store
-from skatbot.usecases.gamenight.nights import close_due, vote
+from skatbot.usecases.gamenight.nights import close_due, distinct_name, vote
 from tests.harness import Harness
 
 CHAT = -1001
@@ -178,3 +182,64 @@ async def test_a_start_typed_wrong_gets_the_rules_answer(chat: Harness) -> None:
     out = await chat.text("/spielabend Dinstag 19:00")
     assert "Meinst du Dienstag? Zum Beispiel: /spielabend Dienstag 19:00" in out
     assert not chat.polls
+
+
+# --- any number of votes ------------------------------------------------------------------------
+
+FIRST_NAMES = st.text(
+    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40
+)
+
+
+@given(
+    voters=st.lists(st.tuples(FIRST_NAMES, FIRST_NAMES), max_size=60),
+    seed=st.text("abc123", min_size=1, max_size=8),
+)
+def test_any_voters_names_make_seats(voters: list[tuple[str, str]], seed: str) -> None:
+    """Whatever Telegram names the voters (empty, alike but for case, long, the same), each
+    yes-vote becomes a name a list takes, and the seating never refuses them."""
+    names: list[str] = []
+    for first, last in voters:
+        names.append(distinct_name(first, last, {n.casefold() for n in names}))
+    assert len({n.casefold() for n in names}) == len(names)
+    assert all(n.strip() and len(n) <= 64 for n in names)
+    seating = seat(names, seed)
+    seated = [n for table in seating.plan.tables for n in table] + list(seating.plan.waiting)
+    assert sorted(seated) == (sorted(names) if len(names) >= 3 else [])
+    assert seating.text
+
+
+PLANNED = itertools.count(-2000, -1)
+
+
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(n=st.integers(0, 40), forum=st.booleans())
+async def test_any_number_of_votes_gets_a_clear_answer_and_the_lists_that_work(
+    chat: Harness, n: int, forum: bool
+) -> None:
+    """Closing with any number of yes-votes: a German answer that names the tables or what
+    works, and exactly the lists the seating starts (a topic each in a forum; in a plain
+    group the first table's list, the others' /neu lines)."""
+    where = next(PLANNED)
+    if forum:
+        chat.add_forum(where)
+    topics_before = len(chat.topic_names)
+    poll_id = await plan(chat, chat_id=where)
+    await votes(chat, poll_id, [f"Spieler{i}" for i in range(n)])
+    out = await chat.text("/spielabend schliessen", chat_id=where)
+    seating = seat([f"Spieler{i}" for i in range(n)], "x")
+    assert "Umfrage geschlossen" in out and seating.text.split(" – ")[0] in out
+    tables = len(seating.plan.tables) if seating.starts_lists else 0
+    running = await chat.db.read(lambda s: lists_store.open_list(s, where))
+    if forum:
+        assert len(chat.topic_names) - topics_before == tables
+        assert running is None
+    else:
+        assert (running is not None) == (tables > 0)
+        assert out.count("/neu ") == max(0, tables - 1)
+    if n < 3:
+        assert "braucht es 3" in out
+    if n > 32:
+        assert "/turnier" in out
