@@ -288,8 +288,8 @@ def _lists_here(
         buttons = opened.buttons
     if others:
         lines.append(
-            "👉 Jeder weitere Tisch schickt in seinem eigenen Chat oder Thema "
-            "(hier läuft eine Liste zur Zeit):"
+            "👉 Hier läuft eine Liste zur Zeit. Jeder weitere Tisch schickt in seinem "
+            "eigenen Chat oder Thema:"
         )
         start = len(tables) - len(others) + 1
         lines.extend(f"Tisch {i}: {escape(neu_line(list(t)))}" for i, t in enumerate(others, start))
