@@ -157,3 +157,19 @@ async def test_older_servers(db: Database, version: tuple[int, int]) -> None:
         )
         assert "4 Zusagen" in closing and "Anna" not in closing, closing
         assert await bot.db.read(lambda s: lists_store.open_list(s, GROUP)) is not None
+
+
+def test_a_stored_reply_keeps_its_poll_and_the_poll_to_stop() -> None:
+    """The durable outbox stores a reply's poll (with the continuation that records its id)
+    and the poll it closes, so a restart sends them as the live delivery would."""
+    from skatbot.handlers import durable
+    from skatbot.usecases.common.reply import Call, Poll, Reply
+
+    reply = Reply(
+        "Spielabend",
+        poll=Poll("Dabei?", ("Ja", "Nein"), Call("gamenight.poll_sent", (3,))),
+        stop_poll=17,
+    )
+    again, _, _ = durable.decode(*durable.encode(reply))
+    assert again.poll == reply.poll and again.stop_poll == 17
+    assert durable.decode(*durable.encode(Reply("x")))[0].poll is None
