@@ -6,6 +6,7 @@ the start as plain text that reads the same."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import re
 
@@ -20,7 +21,8 @@ from skatbot.standin.versions import API_9_4, API_9_5
 from skatbot.storage import game_nights as store
 from skatbot.storage import lists as lists_store
 from skatbot.storage.database import Database
-from tests.helpers import Bot, bot_at, ok, refused
+from tests.helpers import GROUP_WINDOW, Bot, bot_at, ok, refused
+from tests.standin.fake_telegram import FakeBotApi
 
 GROUP = -1001
 PLAYERS = [(21, "Anna"), (22, "Bernd"), (23, "Carla"), (24, "Dora")]
@@ -173,3 +175,43 @@ def test_a_stored_reply_keeps_its_poll_and_the_poll_to_stop() -> None:
     again, _, _ = durable.decode(*durable.encode(reply))
     assert again.poll == reply.poll and again.stop_poll == 17
     assert durable.decode(*durable.encode(Reply("x")))[0].poll is None
+
+
+async def test_a_night_due_while_the_bot_was_down_closes_at_start(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The night is stored: after a restart (the same Telegram, a new bot process) the loop
+    beside the bot finds it due and closes it, without any update arriving."""
+    monkeypatch.setenv("SKATBOT_NIGHT_CHECK", "0.1")
+    async with FakeBotApi(group_window=GROUP_WINDOW) as api:
+        bot = Bot(api, db)
+        await bot.start()
+        await ok(bot, "/spielabend morgen 19:00")
+        poll_id = poll_of(bot)
+        for user_id, name in PLAYERS[:3]:
+            await vote(bot, poll_id, user_id, name)
+        await bot.shutdown()
+        past = dt.datetime.now(dt.UTC) - dt.timedelta(hours=1)
+        db.run_write(
+            lambda s: s.execute(
+                update(store.GameNightRow)
+                .where(store.GameNightRow.poll == poll_id)
+                .values(starts_at=past)
+            )
+        )
+        before = len(api.calls)
+        again = Bot(api, db)
+        await again.start()
+        try:
+            for _ in range(100):
+                night = await db.read(lambda s: store.by_poll(s, poll_id))
+                if night is not None and night.state == store.CLOSED:
+                    break
+                await asyncio.sleep(0.05)
+            await again.delivered()
+            texts = [p["text"] for p in sent(again, "sendMessage", before)]
+            assert any("3 Zusagen – ein Dreiertisch." in t for t in texts), texts
+            assert api.polls[poll_id].closed
+            assert await db.read(lambda s: lists_store.open_list(s, GROUP)) is not None
+        finally:
+            await again.shutdown()

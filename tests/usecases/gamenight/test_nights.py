@@ -21,6 +21,7 @@ from tests.harness import Harness
 CHAT = -1001
 PROPOSER, ADMIN, MEMBER = 1, 7, 9
 NAMES = ["Anna", "Bernd", "Carla", "Dora", "Erik", "Frieda", "Gerd", "Hanna", "Ines"]
+NAMES += [f"Gast{i}" for i in range(1, 41)]
 
 
 async def plan(chat: Harness, when: str = "morgen 19:00", **kw: object) -> str:
@@ -104,6 +105,7 @@ async def test_eight_in_a_plain_group_start_one_list_and_name_the_other(chat: Ha
         (0, "Noch keine Zusage – für einen Tisch braucht es 3."),
         (2, "Erst 2 Zusagen – für einen Tisch braucht es 3."),
         (5, "Erik wartet (zuletzt zugesagt)"),
+        (33, "So viele Listen startet der Bot nicht auf einmal"),
     ],
 )
 async def test_awkward_numbers_get_what_works(chat: Harness, n: int, says: str) -> None:
@@ -112,7 +114,7 @@ async def test_awkward_numbers_get_what_works(chat: Harness, n: int, says: str) 
     out = await chat.text("/spielabend schliessen")
     assert says in out, out
     running = await chat.db.read(lambda s: lists_store.open_list(s, CHAT))
-    assert (running is not None) == (n == 5)  # five: the 4-table's list starts
+    assert (running is not None) == (n == 5)  # five: the 4-table's list starts; 33: none
 
 
 async def test_two_voters_of_one_name_are_told_apart(chat: Harness) -> None:
@@ -170,6 +172,18 @@ async def test_one_night_at_a_time_and_only_in_a_group(chat: Harness) -> None:
     assert "schon ein Spielabend geplant" in second and "/spielabend schliessen" in second
     private = await chat.text("/spielabend morgen 19:00", chat_id=5)
     assert "in der Gruppe geplant" in private
+
+
+async def test_a_running_list_with_games_keeps_its_place(chat: Harness) -> None:
+    """A plain group keeps one running list: the night's first table does not replace one
+    with games; the answer says so and gives every table its /neu line."""
+    await chat.text("/neu Xaver Yvonne Zora")
+    await chat.text("/spiel Yvonne grand mit 1 g")
+    poll_id = await plan(chat)
+    await votes(chat, poll_id, NAMES[:3])
+    out = await chat.text("/spielabend schliessen")
+    assert "Tisch 1 kann hier nicht starten: Es läuft noch eine Liste" in out, out
+    assert re.search(r"Tisch 1: /neu \w+ \w+ \w+", out), out
 
 
 async def test_not_at_a_tournament_desk(chat: Harness) -> None:
