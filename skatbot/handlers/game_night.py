@@ -21,8 +21,8 @@ from skatbot.handlers import durable
 from skatbot.handlers.bot_state import SkatContext
 from skatbot.handlers.outbox.handoff import enqueue_stored
 from skatbot.handlers.runtime import database
+from skatbot.storage import game_nights
 from skatbot.storage.unit import Session
-from skatbot.usecases.gamenight.nights import close_due, vote
 
 if TYPE_CHECKING:
     from skatbot.handlers.bot_state import BotState
@@ -44,6 +44,8 @@ async def on_poll_answer(update: Update, context: SkatContext) -> None:
     answer = update.poll_answer
     if answer is None or answer.user is None:
         return  # a vote as a chat (voter_chat): no person, no seat
+    from skatbot.usecases.gamenight.nights import vote
+
     user = answer.user
     options = tuple(answer.option_ids)
     db = database(context)
@@ -59,6 +61,11 @@ async def close_due_now(bot: Transport, state: BotState, now: dt.datetime | None
     if db is None:
         return 0
     moment = now or dt.datetime.now(dt.UTC)
+    # a read first: most looks find nothing due, and the use cases are imported only then
+    # (a bot start imports no feature it does not need yet)
+    if not await db.read(lambda s: bool(game_nights.due(s, moment))):
+        return 0
+    from skatbot.usecases.gamenight.nights import close_due
 
     def unit(session: Session) -> list[durable.Stored]:
         rows: list[durable.Stored] = []
