@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
+import unicodedata
 from dataclasses import dataclass
 from html import escape
 
@@ -26,7 +27,7 @@ from skatbot.storage import topic_places
 from skatbot.storage.database import lock_chat
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.continuations import continuation
-from skatbot.usecases.common.names import neu_line
+from skatbot.usecases.common.names import clean_name, neu_line
 from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Buttons, Call, Command, NewTopic, Poll, Reply
 from skatbot.usecases.common.rights import owns
@@ -157,17 +158,33 @@ def _voter_name(
     return distinct_name(name, last_name, taken)
 
 
-MAX_NAME = 32  # a seat's name on a list, with room for " M." or " 12"
+ROOM = 28  # a seat's name before " M." or " 12": a list's names have at most 32 characters
+_NOT_IN_A_NAME = str.maketrans({c: " " for c in ',;"„“”»«'})
+
+
+def seat_name(raw: str) -> str:
+    """A voter's name as a list takes it (``names.clean_name``): no control characters, no
+    commas or quotes (a ``/neu`` line must read it back), no leading "/", at most ``ROOM``
+    characters; "Gast" where nothing of it is left or it is no name (a number, "und")."""
+    name = unicodedata.normalize("NFC", raw)
+    name = "".join(
+        c for c in name if unicodedata.category(c) not in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co")
+    )
+    name = " ".join(name.translate(_NOT_IN_A_NAME).split()).lstrip("/ ")[:ROOM].strip()
+    try:
+        return clean_name(name)
+    except RuleError:
+        return "Gast"
 
 
 def distinct_name(name: str, last_name: str, taken: set[str]) -> str:
-    """``name`` (no name: "Gast"), told apart from the casefolded names ``taken``: a second
-    Anna gets the initial of her last name (``Anna M.``), else a number (``Anna 2``), since
-    a list tells its players apart by name."""
-    name = " ".join(name.split())[:MAX_NAME] or "Gast"
+    """``name`` as a seat (``seat_name``), told apart from the casefolded names ``taken``: a
+    second Anna gets the initial of her last name (``Anna M.``), else a number
+    (``Anna 2``), since a list tells its players apart by name."""
+    name = seat_name(name)
     if name.casefold() not in taken:
         return name
-    initial = last_name.strip()[:1]
+    initial = next((c for c in last_name if c.isalpha()), "")
     if initial:
         longer = f"{name} {initial}."
         if longer.casefold() not in taken:
@@ -204,7 +221,7 @@ def closing(session: Session, night: store.GameNight, user_id: int | None, user_
         seating = seat(names, night.seed)
     except GameNightError as err:
         return Reply(
-            f"{head}\n⚠️ {escape(err.message)}\n👉 {escape(err.hint)}", stop_poll=_poll(night)
+            f"{head}\n⚠️ {escape(err.message)}\n👉 {escape(err.hint or '')}", stop_poll=_poll(night)
         )
     lines = [head, escape(seating.text), *_table_lines(seating)]
     tables = seating.plan.tables if seating.starts_lists else ()

@@ -15,6 +15,7 @@ from sqlalchemy import update
 from skatbot.rules.seating import seat
 from skatbot.storage import game_nights as store
 from skatbot.storage import lists as lists_store
+from skatbot.usecases.common.names import clean_name, neu_line
 from skatbot.usecases.gamenight.nights import close_due, distinct_name, vote
 from tests.harness import Harness
 
@@ -216,7 +217,8 @@ def test_any_voters_names_make_seats(voters: list[tuple[str, str]], seed: str) -
     for first, last in voters:
         names.append(distinct_name(first, last, {n.casefold() for n in names}))
     assert len({n.casefold() for n in names}) == len(names)
-    assert all(n.strip() and len(n) <= 64 for n in names)
+    assert all(clean_name(n) == n for n in names)  # a list takes each as it is
+    assert all(neu_line([n]).split(None, 1)[1].strip("„“") == n for n in names)
     seating = seat(names, seed)
     seated = [n for table in seating.plan.tables for n in table] + list(seating.plan.waiting)
     assert sorted(seated) == (sorted(names) if len(names) >= 3 else [])
