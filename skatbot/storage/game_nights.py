@@ -172,8 +172,19 @@ def close(session: Session, night_id: int) -> bool:
 
 
 def set_vote(session: Session, night: GameNight, user_id: int, name: str | None) -> None:
-    """``user_id`` says yes as ``name``, or (``None``) no or nothing. A changed vote goes to
-    the back: first come, first seated counts from the latest yes."""
+    """``user_id`` says yes as ``name``, or (``None``) no or nothing. A yes after a no goes to
+    the back (first come, first seated counts from the latest yes); a yes again (a
+    redelivered update) keeps its place."""
+    if name is not None:
+        kept = session.scalar(
+            select(GameNightVote).where(
+                GameNightVote.night_id == night.id, GameNightVote.user_id == user_id
+            )
+        )
+        if kept is not None:
+            kept.name = name[:64]
+            session.flush()
+            return
     session.execute(
         delete(GameNightVote).where(
             GameNightVote.night_id == night.id, GameNightVote.user_id == user_id

@@ -259,3 +259,18 @@ async def test_any_number_of_votes_gets_a_clear_answer_and_the_lists_that_work(
         assert "braucht es 3" in out
     if n > 32:
         assert "/turnier" in out
+
+
+async def test_a_yes_given_twice_keeps_its_place_a_yes_after_a_no_goes_to_the_back(
+    chat: Harness,
+) -> None:
+    """Five: the last to say yes waits. A redelivered yes is no new yes."""
+    poll_id = await plan(chat)
+    await votes(chat, poll_id, NAMES[:5])  # Anna first ... Erik last
+    await chat.db.write(lambda s: vote(s, poll_id, 100, "Anna", "", (0,)))  # again: no change
+    assert "Erik wartet" in await chat.text("/spielabend schliessen")
+    poll_id = await plan(chat)
+    await votes(chat, poll_id, NAMES[:5])
+    await chat.db.write(lambda s: vote(s, poll_id, 100, "Anna", "", (1,)))
+    await chat.db.write(lambda s: vote(s, poll_id, 100, "Anna", "", (0,)))  # back: now last
+    assert "Anna wartet" in await chat.text("/spielabend schliessen")
