@@ -148,6 +148,7 @@ class Harness:
         self.started: set[int] = set()
         self.polls: dict[str, tuple[int, int]] = {}  # poll id -> (chat, message id)
         self.stopped_polls: set[tuple[int, int]] = set()
+        self.no_polls: set[int] = set()  # chats whose permissions allow no polls
         self.outbox = unpaced_outbox()
         self.wire = Wire(self)
         # What the outbox logs and goes on from (as in production) fails the test here.

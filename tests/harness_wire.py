@@ -113,6 +113,8 @@ class Wire:
             return self._edit(chat_id, int(api_kwargs["message_id"]), escape(plain), markup)
         if endpoint == "sendPoll":
             self._check_chat(chat_id)
+            if chat_id in self.h.no_polls:
+                raise BadRequest("Bad Request: not enough rights to send polls to the chat")
             options = [o["text"] for o in json.loads(api_kwargs["options"])]
             text = api_kwargs["question"] + "".join(f"\n○ {o}" for o in options)
             seen = Seen("sendPoll", text, escape(text))

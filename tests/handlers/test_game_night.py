@@ -69,6 +69,7 @@ async def test_a_night_from_poll_to_list(bot: Bot) -> None:
     assert entity["entities"][-1]["type"] == "date_time"  # type: ignore[index]
     (params,) = sent(bot, "sendPoll", before)
     assert params["is_anonymous"] is False and params["allows_revoting"] is True
+    assert "members_only" not in params  # for channels only (sendPoll): a group gets none
     assert "19:00" in out
     poll_id = poll_of(bot)
     for user_id, name in PLAYERS:

@@ -27,6 +27,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+REFUSED = (
+    "⚠️ Die Umfrage darf ich hier nicht senden.\n"
+    "👉 Erlaubt Umfragen in den Gruppenrechten, dann /spielabend schliessen und neu planen."
+)
 SEND = "sendPoll"
 STOP = "stopPoll"
 # As the outbox's messages: the JSON answer is all that is read (sender.SEND).
@@ -63,7 +67,12 @@ async def send(sender: Sender, poll: Poll) -> int | None:
         message_id = result.get("message_id")
         return int(message_id) if message_id is not None else None
 
-    sent = await sender._step(one)
+    try:
+        sent = await sender._step(one)
+    except BadRequest as err:  # e.g. the group's permissions allow no polls
+        log.info("sendPoll to chat %s refused: %s", sender.target.chat_id, err)
+        await sender.send_text(REFUSED)
+        return None
     on_sent = poll.on_sent
     if sent is None or on_sent is None or not found:
         return sent  # not sent, or sent and recorded before a restart (on_sent ran then)

@@ -274,3 +274,11 @@ async def test_a_yes_given_twice_keeps_its_place_a_yes_after_a_no_goes_to_the_ba
     await chat.db.write(lambda s: vote(s, poll_id, 100, "Anna", "", (1,)))
     await chat.db.write(lambda s: vote(s, poll_id, 100, "Anna", "", (0,)))  # back: now last
     assert "Anna wartet" in await chat.text("/spielabend schliessen")
+
+
+async def test_a_group_that_allows_no_polls_is_told_what_to_do(chat: Harness) -> None:
+    chat.no_polls.add(CHAT)
+    out = await chat.text("/spielabend morgen 19:00")
+    assert "Die Umfrage darf ich hier nicht senden" in out and "/spielabend schliessen" in out
+    closed = await chat.text("/spielabend schliessen")
+    assert "Noch keine Zusage" in closed
