@@ -149,6 +149,9 @@ class Harness:
         # Users who wrote to the bot privately: as in Telegram, the bot may not write first
         # to anyone else (a reply's ``instead`` goes out then).
         self.started: set[int] = set()
+        self.polls: dict[str, tuple[int, int]] = {}  # poll id -> (chat, message id)
+        self.stopped_polls: set[tuple[int, int]] = set()
+        self.no_polls: set[int] = set()  # chats whose permissions allow no polls
         self.outbox = unpaced_outbox()
         self.wire = Wire(self)
         # What the outbox logs and goes on from (as in production) fails the test here.

@@ -147,6 +147,23 @@ class Wire:
             seen = Seen(endpoint, html_to_text(new_html), new_html)
             self.h.for_reader.append((chat_id, msg.reader, seen))
             return True
+        if endpoint == "sendPoll":
+            self._check_chat(chat_id)
+            if chat_id in self.h.no_polls:
+                raise BadRequest("Bad Request: not enough rights to send polls to the chat")
+            options = [o["text"] for o in json.loads(api_kwargs["options"])]
+            text = api_kwargs["question"] + "".join(f"\n○ {o}" for o in options)
+            seen = Seen("sendPoll", text, escape(text))
+            message_id = self.h.send(chat_id, thread_id, escape(text), seen=seen)
+            poll_id = f"poll-{chat_id}-{message_id}"
+            self.h.polls[poll_id] = (chat_id, message_id)
+            return {"message_id": message_id, "poll": {"id": poll_id, "question": text}}
+        if endpoint == "stopPoll":
+            key = (chat_id, int(api_kwargs["message_id"]))
+            if key in self.h.stopped_polls:
+                raise BadRequest("Bad Request: poll has already been closed")
+            self.h.stopped_polls.add(key)
+            return {"id": "", "is_closed": True}
         raise BadRequest(f"Bad Request: the harness does not know {endpoint}")
 
     async def send_document(self, chat_id: int, document: bytes, **kw: Any) -> Sent:

@@ -40,6 +40,7 @@ from skatbot.usecases.common.reply import (
     Edit,
     NewTopic,
     Photo,
+    Poll,
     Post,
     Reply,
 )
@@ -137,7 +138,8 @@ def _without_posts(reply: Reply) -> Reply:
 
 
 def _has_content(reply: Reply) -> bool:
-    return bool(reply.text or reply.documents or reply.edits or reply.topics or reply.gone_topics)
+    parts = (reply.text, reply.documents, reply.edits, reply.topics, reply.gone_topics)
+    return any(parts) or reply.poll is not None or bool(reply.stop_poll)
 
 
 # --- JSON --------------------------------------------------------------------------------------
@@ -255,6 +257,11 @@ def encode(
         payload["gone_topics"] = [[gone.chat_id, gone.thread_id] for gone in reply.gone_topics]
     if reply.on_sent is not None:
         payload["on_sent"] = _call(reply.on_sent)
+    if reply.poll is not None:
+        poll = reply.poll
+        payload["poll"] = [poll.question, list(poll.options), _call(poll.on_sent)]
+    if reply.stop_poll:
+        payload["stop_poll"] = reply.stop_poll
     if reply.refusal:
         payload["refusal"] = True
     if reply.for_asker:  # its reader and the tap, so a restart still knows whom it is for
@@ -325,6 +332,13 @@ def decode(payload: str, blob: bytes | None) -> tuple[Reply, bool, Link | None]:
             CloseTopic(int(chat), int(thread)) for chat, thread in data.get("gone_topics", ())
         ),
     )
+    poll = data.get("poll")
+    if poll:
+        question, options, on_sent = poll
+        made = Poll(str(question), tuple(str(o) for o in options), _uncall(on_sent))
+        reply = dataclasses.replace(reply, poll=made)
+    if data.get("stop_poll"):
+        reply = dataclasses.replace(reply, stop_poll=int(data["stop_poll"]))
     instead = data.get("instead")
     if instead:
         inner, _, _ = decode(json.dumps(instead[2]), None)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from typing import Any
 
 from telegram import (
@@ -20,6 +20,7 @@ from telegram.ext import (
     CommandHandler,
     InlineQueryHandler,
     MessageHandler,
+    PollAnswerHandler,
     TypeHandler,
 )
 
@@ -108,7 +109,12 @@ async def post_init(app: SkatApplication) -> None:
         log.exception("resuming the outbox failed")
     state = app.bot_data
     if state.database is not None and state.pruner is None:
-        state.pruner = asyncio.get_running_loop().create_task(prune_forever(state.database))
+        from skatbot.handlers.game_night import close_due_forever
+
+        # one task for the housekeeping loops: the runner cancels it at shutdown
+        state.pruner = asyncio.get_running_loop().create_task(
+            _together(prune_forever(state.database), close_due_forever(app.bot, state))
+        )
     # PTB 22 knows no BotCommand.is_ephemeral (Bot API 10.2): it goes as an api_kwarg; a
     # server before 10.2 ignores it, and the commands come as ordinary messages.
     ephemeral = ephemeral_commands(state.routes)
@@ -125,6 +131,10 @@ async def post_init(app: SkatApplication) -> None:
         await app.bot.set_my_commands(commands, scope=BotCommandScopeAllPrivateChats())
     except Exception as err:  # the menu is a convenience; the bot works without it
         log.warning("setMyCommands failed: %s", err)
+
+
+async def _together(*loops: Coroutine[Any, Any, None]) -> None:
+    await asyncio.gather(*loops)
 
 
 PRUNE_EVERY = 3600.0  # seconds between prunings of the remembered update ids
@@ -161,6 +171,8 @@ def handler_of(route: Route) -> BaseHandler:  # type: ignore[type-arg]
         return MessageHandler(route.filter, route.run)  # type: ignore[arg-type]
     if route.kind is Kind.MY_CHAT_MEMBER:
         return ChatMemberHandler(route.run, ChatMemberHandler.MY_CHAT_MEMBER)  # type: ignore[arg-type]
+    if route.kind is Kind.POLL_ANSWER:
+        return PollAnswerHandler(route.run)  # type: ignore[arg-type]
     assert route.kind is Kind.INLINE
     return InlineQueryHandler(route.run)  # type: ignore[arg-type]
 

@@ -36,6 +36,7 @@ class Kind(Enum):
     MESSAGE = "message"  # a message ``filter`` (MessageHandler)
     MY_CHAT_MEMBER = "my_chat_member"  # the bot's own membership changed
     INLINE = "inline"  # "@bot grand ohne 1 hand"
+    POLL_ANSWER = "poll_answer"  # a vote in one of the bot's polls
 
 
 # Write ``HIDDEN`` as a command's menu text to keep it out of the menu (an alias, /start).

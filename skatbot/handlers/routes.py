@@ -42,6 +42,7 @@ from skatbot.usecases.common.rights import (
     CHANGE_MAKER,
     CLOSED_LIST_STAKE,
     DAY_RUNNER,
+    GAME_NIGHT_CLOSER,
     LEAGUE_MANAGER,
     LIST_DELETER,
     LIST_MANAGER,
@@ -259,6 +260,8 @@ ROUTES: list[Route] = [
     # everything: the chat admins; the latest list: also its creator; at a desk a tournament: also its
     # creator (checked on what the question named). Asks first, then a confirmation button (v1:del:)
     command("loeschen", (at(DESK, "place.admin:loeschen", parse="place.admin:parse_at_desk", right={"AskList": LIST_DELETER, "ConfirmList": LIST_DELETER}), at(EVERYWHERE - {DESK}, "place.admin:loeschen", parse="place.admin:parse", right={"AskWhole": PLACE_DELETER, "ConfirmWhole": PLACE_DELETER, "AskList": LIST_DELETER, "ConfirmList": LIST_DELETER})), "Alle Daten dieses Chats löschen (mit Bestätigung)", write=True),
+    # a game night is planned where lists are kept (not at a desk, a table or a host's day)
+    command("spielabend", at(PlaceKind.LISTS, "gamenight.nights:spielabend", parse="gamenight.nights:parse", right={"CloseNight": GAME_NIGHT_CLOSER}), "Spielabend planen (Umfrage, dann Tische): /spielabend Di 19:00", write=True),
     command("hilfe", at(EVERYWHERE, "place.help:hilfe", parse="place.help:parse_topic"), "Hilfe – /hilfe spiel · /hilfe haus · /hilfe turnier · /hilfe liga", ephemeral=True),
     command("help", at(EVERYWHERE, "place.help:hilfe", parse="place.help:parse_topic"), HIDDEN, ephemeral=True),  # the English alias of /hilfe
     # Telegram's "Start" button; in a group also a table's deep link (/start tisch_…)
@@ -266,6 +269,7 @@ ROUTES: list[Route] = [
     # Status updates.
     Route(Kind.MY_CHAT_MEMBER, "my chat member", admin.on_my_chat_member, updates=("my_chat_member",)),
     message("migrate", filters.StatusUpdate.MIGRATE, admin.on_migrate),  # group -> supergroup
+    Route(Kind.POLL_ANSWER, "poll answer", glue("game_night:on_poll_answer"), updates=("poll_answer",)),  # a vote in a game night's poll
     # Buttons (callback data v1:…, see keyboards.py). PTB takes the first pattern that matches.
     button("delete", r"^v1:del:", admin.on_delete_button),  # /loeschen's confirmation
     button("close", r"^v1:(close|keep):", at(PLAYING, "place.documents:close_tap", parse="place.documents:parse_close_tap"), heavy=True),  # /abschluss's question (a PDF)
@@ -296,7 +300,14 @@ ROUTES: list[Route] = [
 # fmt: on
 
 # The order Telegram's allowed_updates lists them in (the poller and setWebhook ask for these).
-_UPDATE_ORDER = ("message", "edited_message", "callback_query", "inline_query", "my_chat_member")
+_UPDATE_ORDER = (
+    "message",
+    "edited_message",
+    "callback_query",
+    "inline_query",
+    "my_chat_member",
+    "poll_answer",
+)
 
 
 def editable(routes: Sequence[Route] = ROUTES) -> frozenset[str]:

@@ -565,16 +565,6 @@ def answered(reply: Reply, asker: Asker | None) -> Reply:
     return dataclasses.replace(reply, text=f"{asker.heading}\n{reply.text}")
 
 
-def ephemeral_id_of(msg: Message | None) -> int:
-    """The ``ephemeral_message_id`` of an incoming ephemeral message (Bot API 10.2: a command
-    declared ``is_ephemeral`` that only the bot received; its ``message_id`` is 0), else 0.
-    PTB 22 knows no such field: Telegram's value is in the message's ``api_kwargs``."""
-    if msg is None or msg.message_id != 0:
-        return 0
-    found = msg.api_kwargs.get("ephemeral_message_id")
-    return found if isinstance(found, int) and not isinstance(found, bool) and found > 0 else 0
-
-
 def asker_of(update: Update) -> Asker | None:
     """Who may be answered alone (``Reply.for_asker``): the tapper, or the member who sent
     an ephemeral command (answered as a reply to it, within Telegram's 15 seconds)."""

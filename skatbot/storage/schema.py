@@ -11,6 +11,7 @@ from sqlalchemy import MetaData
 def metadata() -> MetaData:
     import skatbot.storage.builders
     import skatbot.storage.claims
+    import skatbot.storage.game_nights
     import skatbot.storage.league_models
     import skatbot.storage.lists_models
     import skatbot.storage.message_links

@@ -20,6 +20,7 @@ from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
 from skatbot.handlers import durable
 from skatbot.handlers.html_split import MAX_CAPTION, fits
+from skatbot.handlers.outbox import polls
 from skatbot.handlers.outbox.queues import Outbox
 from skatbot.handlers.outbox.sender import Sender
 from skatbot.handlers.outbox.steps import Steps
@@ -46,7 +47,11 @@ class Delivery(Sender):
         done once this reply is (deleted with the last write, see ``Steps.then``)."""
         sent: int | None = None
         try:
+            if reply.stop_poll:
+                await polls.stop(self, reply.stop_poll)
             sent = await self._reply_messages(reply)
+            if reply.poll is not None:
+                await polls.send(self, reply.poll)
             if reply.refusal and sent and sent > 0:  # not an ephemeral message: not the chat's
                 self.outbox.refusals.append((self.target.chat_id, sent))
         except Forbidden as err:  # the bot was removed from the chat or blocked

@@ -14,6 +14,7 @@ import asyncio
 import dataclasses
 import functools
 import logging
+import re
 import warnings
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -52,6 +53,14 @@ T = TypeVar("T")
 # than a tenth of a booking, and all we read of it is the message id.
 SEND = "sendMessage"
 warnings.filterwarnings("ignore", message=r"Please use 'Bot\.sendMessage'", category=PTBUserWarning)
+
+
+TG_TIME = re.compile(r"</?tg-time[^>]*>")
+
+
+def without_tg_time(html: str) -> str:
+    """``html`` without its ``<tg-time …>`` tags, their text kept."""
+    return TG_TIME.sub("", html)
 
 
 # --- what a reply becomes on the wire ---------------------------------------------------------
@@ -188,9 +197,19 @@ class Sender:
                 return await self.bot.do_api_request(SEND, api_kwargs)
 
             async def one(
-                request: Callable[[Target], Awaitable[object]] = request, keys: Buttons = keys
+                request: Callable[[Target], Awaitable[object]] = request,
+                keys: Buttons = keys,
+                kwargs: dict[str, Any] = kwargs,
             ) -> int | None:
-                result = await self._request(request, counts=True, buttons=keys)
+                try:
+                    result = await self._request(request, counts=True, buttons=keys)
+                except BadRequest as err:
+                    if '"tg-time"' not in err.message:
+                        raise
+                    # A server before Bot API 9.5 knows no date_time entity: the tag goes,
+                    # the text written inside it stays ("Di 8.12. 19:00").
+                    kwargs["text"] = without_tg_time(kwargs["text"])
+                    result = await self._request(request, counts=True, buttons=keys)
                 return result.get("message_id") if isinstance(result, dict) else None
 
             sent = await self._step(one)

@@ -34,6 +34,9 @@ DECLARED: dict[str, str] = {
     "tournament.render_standings": "skatbot.usecases.tournament.tables",
     "league.topic_created": "skatbot.usecases.league.tables",
     "league.topic_refused": "skatbot.usecases.league.tables",
+    "gamenight.poll_sent": "skatbot.usecases.gamenight.nights",
+    "gamenight.topic_created": "skatbot.usecases.gamenight.nights",
+    "gamenight.topic_refused": "skatbot.usecases.gamenight.nights",
 }
 
 _registered: dict[str, Callable[..., Any]] = {}

@@ -158,6 +158,19 @@ class CloseTopic:
 
 
 @dataclass(frozen=True)
+class Poll:
+    """A native poll the bot posts after the reply's text (sendPoll): ``question`` and
+    ``options`` plain text. Never anonymous (the bot is told each vote: ``poll_answer``), one
+    option per vote, a vote may be changed (``allows_revoting``; a server before Bot API 9.6
+    ignores it). ``on_sent(session, message_id, poll_id)`` runs in a write unit once it is
+    out: a vote names the poll by its id only."""
+
+    question: str
+    options: tuple[str, ...]
+    on_sent: Call | None = None
+
+
+@dataclass(frozen=True)
 class Asker:
     """The one reader of a reply ``for_asker``, filled in by the handlers (use cases only say
     ``for_asker``): the user, and what makes an ephemeral answer possible: their tap
@@ -202,6 +215,8 @@ class Reply:
     # message (a game builder opened by a tap); it runs however the text went out.
     for_asker: bool = False
     asker: Asker | None = None  # whom ``for_asker`` means; set by the handlers
+    poll: Poll | None = None  # a poll posted after the text
+    stop_poll: int = 0  # the message id of a poll of the bot's to close (stopPoll) first
 
     def __post_init__(self) -> None:
         if self.for_asker and (
@@ -211,6 +226,8 @@ class Reply:
             or self.topics
             or self.gone_topics
             or self.instead is not None
+            or self.poll is not None
+            or self.stop_poll
         ):
             raise ValueError("a reply for the asker alone carries only text and buttons")
 
@@ -218,7 +235,7 @@ class Reply:
     def goes_out(self) -> bool:
         """Whether delivering this reply sends, edits, creates or removes anything."""
         parts = (self.text, self.documents, self.edits, self.posts, self.topics, self.gone_topics)
-        return any(parts)
+        return any(parts) or self.poll is not None or bool(self.stop_poll)
 
 
 @dataclass(frozen=True)

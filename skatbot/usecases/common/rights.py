@@ -169,6 +169,14 @@ CLOSED_LIST_STAKE: Final = Right(
 WHO_IS_WHO: Final = Right("anyone")
 
 
+# --- game nights (/spielabend) ------------------------------------------------------------------
+# Anyone may plan one (a poll asks, nothing is decided); closing it early ends the vote for
+# all: for who planned it and the chat's admins (at its start it closes by itself).
+GAME_NIGHT_CLOSER: Final = Right(
+    "who planned it", {"*": "gamenight.nights:may_close"}, asks_admin=True
+)
+
+
 # --- house rules, seasons, evenings, display ---------------------------------------------------
 # The season's counting (/saisonregeln) belongs to the place's players, like its lists: everyone
 # at the place may change it, no admin is asked.

@@ -36,6 +36,7 @@ Namen mit Leerzeichen: /neu "Anna Maria" Bernd Carla oder mit Komma: /neu Anna M
 /ich NAME – das bin ich · /spieler – wer ist wer (zusammen/trennen)
 /ich daten – was über dich gespeichert ist (privat) · /ich vergessen – Verknüpfungen löschen
 /saison [2026 | märz 2026] [pdf] – Saisontabelle · /saisonregeln · /export saison
+/spielabend Di 19:00 – Spielabend planen: Umfrage, zur Uhrzeit Tische und Listen · /spielabend schliessen – früher
 
 <b>Spielansage</b> (Reihenfolge egal, groß/klein egal):
 Spiel: karo herz pik kreuz grand null (auch schellen rot grün eichel)

@@ -172,6 +172,11 @@ MATRIX: dict[str, Row] = {
     "/spieler zusammen": Row("lists", "/spieler zusammen Anna Xaver", EVERYONE),
     "/saisonregeln": Row("lists", "/saisonregeln schnitt", EVERYONE),
     # taking a change back: whoever made it (here the "creator") and the admins
+    "/spielabend TAG ZEIT": Row("nothing", "/spielabend morgen 19:00", EVERYONE),
+    # closing before its time ends everyone's vote: who planned it and the admins
+    "/spielabend schliessen": Row(
+        "game night", "/spielabend schliessen", MANAGERS, says="Umfrage geschlossen"
+    ),
     "/rueckgaengig": Row("own change", "/rueckgaengig", MANAGERS, says="Zurückgenommen"),
     # someone else's change: creating the list grants nothing over it
     "/rueckgaengig OTHER": Row("lists", "/rueckgaengig", ADMINS, says="Zurückgenommen"),
@@ -594,9 +599,21 @@ async def league(chat: Harness, by: Sender, kind: str = "league") -> dict[str, s
     return state
 
 
+async def game_night(chat: Harness, by: Sender) -> dict[str, str]:
+    """A game night planned by ``by``, with three yes-votes."""
+    from skatbot.usecases.gamenight.nights import vote
+
+    await send(chat, "/spielabend morgen 19:00", by)
+    poll_id = list(chat.polls)[-1]
+    for i, name in enumerate(("Ulla", "Veit", "Wanda")):
+        await chat.db.write(lambda s, i=i, name=name: vote(s, poll_id, 300 + i, name, "", (0,)))
+    return {}
+
+
 Setup = Callable[[Harness, Sender], Awaitable[dict[str, str]]]
 SETUPS: dict[str, Setup] = {
     "nothing": nothing,
+    "game night": game_night,
     **{
         kind: partial(lists, kind=kind)
         for kind in (
@@ -746,6 +763,8 @@ NOT_A_RIGHT: dict[str, str] = {
     "same may_use",
     "unknown command": "a command we do not have: answered with the nearest, nothing runs",
     "inline": "@bot grand ohne 1 hand: a value computed, nothing stored, no chat",
+    "poll answer": "a vote in a game night's poll: Telegram lets each member give only their "
+    "own vote, and the bot seats only who voted",
 }
 
 
