@@ -112,6 +112,7 @@ async def test_only_the_handled_update_types_are_asked_for(db: Database) -> None
         "callback_query",
         "inline_query",
         "my_chat_member",
+        "poll_answer",  # a game night's votes
     }
 
 

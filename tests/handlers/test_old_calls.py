@@ -133,7 +133,9 @@ def test_downgrade_writes_back_the_paths_of_the_version_before() -> None:
         "on_sent": ["skatbot.usecases.sheet.standings:store", [-1001]],
         "link": [-1001, 1, 2],
     }
-    for key in DECLARED:  # down and up again is the same key
+    # down and up again is the same key, for every key of that version (a key declared
+    # since has no path before it: its reply is dropped on the way down, with a warning)
+    for key in set(migration().KEYS.values()):
         path = rewritten({"on_sent": [key, []]}, down=True)["on_sent"][0]
         assert rewritten({"on_sent": [path, []]})["on_sent"] == [key, []]
 

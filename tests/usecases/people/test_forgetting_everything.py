@@ -24,6 +24,7 @@ from typing import Any
 from sqlalchemy import BigInteger, String, Text, func, select, update
 
 from skatbot.storage.schema import metadata
+from skatbot.usecases.gamenight.nights import vote
 from tests.harness import Harness
 from tests.helpers import PG_URL, Reply, ok
 from tests.usecases.league.test_league import TEAMS
@@ -63,6 +64,10 @@ async def everywhere(chat: Harness) -> None:
     await ok(chat, "/spiel Anna grand ohne 1 hand gewonnen", chat_id=GROUP, **AS_ME)
     await ok(chat, "/einsatz 1 ct", chat_id=GROUP, **AS_ME)
     await chat.say("/spiel", chat_id=GROUP, **AS_ME)  # type: ignore[arg-type]  # a builder
+    # a game night: planned, and a yes to it
+    await ok(chat, "/spielabend morgen 19:00", "Spielabend", chat_id=GROUP, **AS_ME)
+    poll_id = list(chat.polls)[-1]
+    assert await chat.db.write(lambda s: vote(s, poll_id, ME, ACCOUNT, "", (0,)))
     # a Preisskat: created, participants, a draw, a result, ended
     await ok(chat, "/turnier Preisskat", chat_id=TOURNAMENT_DESK, **AS_ME)
     players = ", ".join(["Anna", "Bernd", "Carla", "Dora", "Emil", "Fritz"])
