@@ -5,20 +5,24 @@ through the real bot as the tests drive it (``tests.helpers.running_bot``: the P
 Application with all handlers, our polling loop and outbox, the strict Bot API stand-in on
 loopback, a fresh SQLite database) twice: on a stand-in playing Bot API 10.1 (no ephemeral
 messages: the server the bot met until now) and on one playing 10.3. The evening has the
-usual share of everything a table does: games typed as text in the table's phrasings,
-every sixth game entered with the button builder (``/spiel`` alone, then its buttons),
-typos and an unknown command, refused taps (a player tapping another's builder, someone
-else's "↩️ Rückgängig", the stale question of an ``/abschluss`` asked twice), help
-(``/hilfe``, ``/wert …``), a strike and its undo, ``/stand`` now and then, and the closing
-with its PDF.
+usual share of everything a table does, played as a member would on each server: games
+typed as text in the table's phrasings, every sixth game entered with the button builder
+(opened by tapping "Neues Spiel" under the last booking, then its buttons: for the one
+entering alone on 10.3, the public builder on 10.1), typos and an unknown command, refused
+taps (a player tapping another's builder where they can see it, someone else's
+"↩️ Rückgängig", the stale question of an ``/abschluss`` asked twice), help and the
+calculator picked from the menu (``/hilfe``, ``/wert …``: an ephemeral command where the
+server keeps the menu's ``is_ephemeral``, 10.2 on; an ordinary message on 10.1), a strike
+and its undo, ``/stand`` now and then, and the closing with its PDF. A tap on an ephemeral
+message to someone else cannot happen (nobody else sees it): it is listed apart, not played.
 
 Counted is every Bot API call that puts a message into the group or changes one there
-(``sendMessage``, ``sendRichMessage``, ``sendDocument``, ``sendPhoto``; ``editMessageText``
-and the other edits counted apart), by who sees it:
+(``sendMessage``, ``sendRichMessage``, ``sendDocument``, ``sendPhoto``; ``editMessageText``,
+``editEphemeralMessageText`` and the other edits counted apart), by who sees it:
 
 * **public**: accepted, and the whole group sees it;
 * **ephemeral**: accepted as a message only one member sees (the result names its
-  ``receiver_user``);
+  ``receiver_user``), or an accepted ``editEphemeralMessage…`` (it changes such a message);
 * **refused**: the server refused the call (an error answer), so nobody saw it.
 
 and by kind, decided in this order:
@@ -29,14 +33,17 @@ and by kind, decided in this order:
    the bot's "⚠️" (the outbox marks only the refusals it posts to the group);
 3. otherwise the kind of the script's step that caused it: **booking** (anything that changes
    the list: a game typed or the builder's "✅ Eintragen", a strike, its undo),
-   **standings** (``/stand``), **builder step** (``/spiel`` alone and the builder's taps
+   **standings** (``/stand``), **builder step** ("Neues Spiel" and the builder's taps
    before "Eintragen"), **help/calculator** (``/hilfe``, ``/wert``), **announcement** (the
    table's own announcements: ``/neu`` and the closing), **other** (what the script sends
    that fits none: an unknown command, a typo the bot does not mark as a refusal).
 
 A tap's passing notice (``answerCallbackQuery``) is not a message and is not counted with
-them; the report gives their number apart. A refused tap on the builder of another member
-is answered by that notice alone (no message at all, before and after). A stranger's tap
+them; the report gives their number apart. A refused tap on the public builder of another
+member (10.1) is answered by that notice alone (no message); on 10.3 the builder is its
+reader's, so the tap cannot happen. On 10.1 the first builder tapped open is the bot's first
+ephemeral try, which the server posts to the group; from then on the bot tries no more, and a
+later refused tap is the tap's dialog (a notice shown as an alert), not a message. A stranger's tap
 on a signature button needs a tournament table and is not part of a 4-table's evening; it
 takes the same path as someone else's "↩️ Rückgängig" (a refused tap's answer).
 
@@ -74,7 +81,12 @@ ANNA, BERND, CARLA, DIETER = 1, 2, 3, 4
 NAMES = {ANNA: "Anna", BERND: "Bernd", CARLA: "Carla", DIETER: "Dieter"}
 
 SENDS = ("sendMessage", "sendRichMessage", "sendDocument", "sendPhoto")
-EDITS = ("editMessageText", "editMessageCaption", "editMessageReplyMarkup")
+EPHEMERAL_EDITS = (
+    "editEphemeralMessageText",
+    "editEphemeralMessageCaption",
+    "editEphemeralMessageReplyMarkup",
+)
+EDITS = ("editMessageText", "editMessageCaption", "editMessageReplyMarkup", *EPHEMERAL_EDITS)
 VISIBILITY = ("public", "ephemeral", "refused")
 KINDS = (
     "booking",
@@ -106,13 +118,17 @@ BUILDER_TAPS = ("♣ Kreuz", "mit 1", "gewonnen")
 @dataclass(frozen=True)
 class Step:
     """One thing a member does: a message, or a tap (``tap``: a label on the message the
-    step's ``on`` names: "builder", "strike", "old question", "question")."""
+    step's ``on`` names: "booking" (the group's newest message offering it), "builder",
+    "strike", "old question", "question"). ``menu``: the command is picked from the bot's
+    menu (its arguments typed after it), so it goes as an ephemeral command where the server
+    keeps the menu's ``is_ephemeral``, else as an ordinary message."""
 
     kind: str
     user: int
     text: str = ""
     tap: str = ""
     on: str = ""
+    menu: bool = False
 
 
 def evening(games: int = 36) -> list[Step]:
@@ -121,9 +137,9 @@ def evening(games: int = 36) -> list[Step]:
     for n in range(1, games + 1):
         player = NAMES[1 + n % 4]  # never the dealer, who sits out (game n: player n - 1)
         user = 1 + n % 4  # someone at the table enters it, not always the declarer
-        if n % 6 == 3:  # the button builder
-            steps.append(Step("builder step", user, "/spiel"))
-            if n == 3:  # someone else taps the builder of another: refused
+        if n % 6 == 3:  # the button builder, opened by "Neues Spiel" under the last booking
+            steps.append(Step("builder step", user, tap="Neues Spiel", on="booking"))
+            if n == 3:  # someone else taps the builder of another (if they see it): refused
                 steps.append(Step("builder step", 1 + (user % 4), tap=player, on="builder"))
             steps.append(Step("builder step", user, tap=player, on="builder"))
             steps += [Step("builder step", user, tap=label, on="builder") for label in BUILDER_TAPS]
@@ -141,11 +157,11 @@ def evening(games: int = 36) -> list[Step]:
             steps.append(Step("booking", BERND, tap="Rückgängig", on="strike"))
             steps.append(Step("booking", ANNA, tap="Rückgängig", on="strike"))
         if n in (2, 20):
-            steps.append(Step("help/calculator", user, "/hilfe"))
+            steps.append(Step("help/calculator", user, "/hilfe", menu=True))
         if n in (6, 30):
-            steps.append(Step("help/calculator", user, "/wert grand hand ohne 2"))
+            steps.append(Step("help/calculator", user, "/wert grand hand ohne 2", menu=True))
         if n == 25:
-            steps.append(Step("help/calculator", user, "/hilfe spiel"))
+            steps.append(Step("help/calculator", user, "/hilfe spiel", menu=True))
         if n % 12 == 0:
             steps.append(Step("standings", user, "/stand"))
     steps.append(Step("standings", DIETER, "/stand"))
@@ -163,6 +179,7 @@ class Tally:
     sends: Counter[tuple[str, str]] = field(default_factory=Counter)
     edits: Counter[tuple[str, str]] = field(default_factory=Counter)
     unplayed: list[str] = field(default_factory=list)
+    unseen: list[str] = field(default_factory=list)
     notices: int = 0
     flood_refusals: int = 0
 
@@ -172,6 +189,10 @@ class Tally:
     def total(self, visibility: str) -> int:
         """New messages of every kind with that visibility."""
         return sum(self.sends[kind, visibility] for kind in KINDS)
+
+    def edited(self, visibility: str) -> int:
+        """Edits of every kind with that visibility."""
+        return sum(self.edits[kind, visibility] for kind in KINDS)
 
 
 def _callback_data(msg: BotMessage, label: str) -> str | None:
@@ -191,6 +212,34 @@ def _newest(bot: Bot, contains: str) -> BotMessage | None:
     return None
 
 
+def _newest_offering(bot: Bot, label: str) -> BotMessage | None:
+    """The newest group message with a button labelled ``label``."""
+    for msg in reversed(bot.api.messages(CHAT)):
+        if _callback_data(msg, label) is not None:
+            return msg
+    return None
+
+
+def _builder_of(bot: Bot, user: int) -> BotMessage | None:
+    """The builder the tap of ``user`` just opened: the newest ephemeral one to them (Bot
+    API 10.3), else the newest in the group (the fallback: public)."""
+    for msg in reversed(bot.api.ephemeral_messages(CHAT, user)):
+        if "Wer spielt?" in (msg.text or ""):
+            return msg
+    return _newest(bot, "Wer spielt?")
+
+
+def _declared_ephemeral(bot: Bot, text: str) -> bool:
+    """Whether the server keeps the menu's ``is_ephemeral`` for the command of ``text``
+    (one before 10.2 drops it: the member's app then sends an ordinary message)."""
+    name = text.split(maxsplit=1)[0].lstrip("/")
+    return any(
+        c.get("command") == name and c.get("is_ephemeral") is True
+        for commands in bot.api.commands.values()
+        for c in commands
+    )
+
+
 class Player:
     """Plays the steps, keeping the messages that later taps land on."""
 
@@ -200,36 +249,58 @@ class Player:
         self.questions: list[BotMessage] = []
 
     def _target(self, name: str) -> BotMessage | None:
+        api = self.bot.api
+        if name == "booking":
+            return _newest_offering(self.bot, "Neues Spiel")
         if name in ("builder", "strike"):
             kept = self.on.get(name)
-            return None if kept is None else self.bot.api.message(CHAT, kept.message_id)
+            if kept is None:
+                return None
+            if kept.receiver is not None:  # an ephemeral builder, as its reader sees it now
+                return api.ephemeral.message(CHAT, kept.receiver, kept.ephemeral_id or 0)
+            return api.message(CHAT, kept.message_id)
         if name == "old question":
             return self.questions[0] if self.questions else None
         return self.questions[-1] if self.questions else None
 
-    async def play(self, step: Step) -> bool:
-        """Play ``step``; False when its button was not there (the step is listed unplayed)."""
+    async def play(self, step: Step) -> str:
+        """Play ``step``: "played"; "unplayed" when its button was not there; "unseen" when
+        it is a tap on an ephemeral message to someone else (nobody else can see, let alone
+        tap, it: the step does not happen)."""
         api = self.bot.api
         if step.text:
-            update_id = api.push_message(
-                step.text, chat_id=CHAT, user_id=step.user, first_name=NAMES[step.user]
-            )
+            name = NAMES[step.user]
+            if step.menu and _declared_ephemeral(self.bot, step.text):
+                update_id = api.push_ephemeral_command(
+                    step.text, chat_id=CHAT, user_id=step.user, first_name=name
+                )
+            else:
+                update_id = api.push_message(
+                    step.text, chat_id=CHAT, user_id=step.user, first_name=name
+                )
             await api.wait_confirmed(update_id, timeout=15)
             self._remember(step)
-            return True
+            return "played"
         msg = self._target(step.on)
+        if msg is not None and msg.receiver not in (None, step.user):
+            return "unseen"
         data = None if msg is None else _callback_data(msg, step.tap)
         if msg is None or data is None:
-            return False
+            return "unplayed"
         update_id = api.push_callback(
             data,
             message_id=msg.message_id,
             chat_id=CHAT,
             user_id=step.user,
             first_name=NAMES[step.user],
+            ephemeral_message_id=msg.ephemeral_id if msg.receiver is not None else None,
         )
         await api.wait_confirmed(update_id, timeout=15)
-        return True
+        if step.on == "booking" and step.tap == "Neues Spiel":
+            builder = _builder_of(self.bot, step.user)
+            if builder is not None:
+                self.on["builder"] = builder
+        return "played"
 
     def _remember(self, step: Step) -> None:
         if step.text == "/spiel":
@@ -256,6 +327,8 @@ def _text(call: ApiCall) -> str:
 def _visibility(call: ApiCall) -> str:
     if not call.ok:
         return "refused"
+    if call.method in EPHEMERAL_EDITS:  # its result is True: the message is one reader's
+        return "ephemeral"
     result = call.result if isinstance(call.result, dict) else {}
     return "ephemeral" if "receiver_user" in result else "public"
 
@@ -298,8 +371,11 @@ async def measure(bot: Bot, steps: list[Step]) -> Tally:
     spans: list[tuple[int, int, str]] = []
     for step in steps:
         before = len(bot.api.calls)
-        if not await player.play(step):
+        played = await player.play(step)
+        if played == "unplayed":
             tally.unplayed.append(f"{step.on}: {step.tap or 'first button'}")
+        elif played == "unseen":
+            tally.unseen.append(f"{NAMES[step.user]} on the {step.on}: {step.tap}")
         await bot.delivered(CHAT)
         spans.append((before, len(bot.api.calls), step.kind))
     refusals = set(bot.refusals)  # the marks of every step, read once the evening is over
@@ -362,6 +438,10 @@ def report(before: Tally, after: Tally, games: int) -> str:
         f"| **all sends** | {b[0]} / {b[1]} / {b[2]} | {a[0]} / {a[1]} / {a[2]} | {a[0] - b[0]:+d} |"
     )
     lines += _row("edit: ", before.edits, after.edits, KINDS)
+    b, a = ([t.edited(v) for v in VISIBILITY] for t in (before, after))
+    lines.append(
+        f"| **all edits** | {b[0]} / {b[1]} / {b[2]} | {a[0]} / {a[1]} / {a[2]} | {a[0] - b[0]:+d} |"
+    )
     lines.append("")
     lines.append(
         f"tap notices (answerCallbackQuery, not messages): before {before.notices}, "
@@ -371,6 +451,11 @@ def report(before: Tally, after: Tally, games: int) -> str:
     for name, tally in (("before", before), ("after", after)):
         if tally.unplayed:
             lines.append(f"taps not played {name} (button not there): {', '.join(tally.unplayed)}")
+        if tally.unseen:
+            lines.append(
+                f"taps that cannot happen {name} (an ephemeral message to someone else): "
+                + ", ".join(tally.unseen)
+            )
     rest = still_public(after)
     verdict = "met" if not rest else "not yet met"
     lines.append(
