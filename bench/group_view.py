@@ -221,12 +221,11 @@ def _newest_offering(bot: Bot, label: str) -> BotMessage | None:
 
 
 def _builder_of(bot: Bot, user: int) -> BotMessage | None:
-    """The builder the tap of ``user`` just opened: the newest ephemeral one to them (Bot
-    API 10.3), else the newest in the group (the fallback: public)."""
-    for msg in reversed(bot.api.ephemeral_messages(CHAT, user)):
-        if "Wer spielt?" in (msg.text or ""):
-            return msg
-    return _newest(bot, "Wer spielt?")
+    """The builder the tap of ``user`` just opened: the newest sent of an ephemeral one to
+    them (Bot API 10.3) and one in the group (the fallback: public)."""
+    shown = [*bot.api.ephemeral_messages(CHAT, user), *bot.api.messages(CHAT)]
+    builders = [m for m in shown if "Wer spielt?" in (m.text or "")]
+    return max(builders, key=lambda m: m.seq, default=None)
 
 
 def _declared_ephemeral(bot: Bot, text: str) -> bool:
