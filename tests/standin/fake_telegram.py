@@ -375,6 +375,10 @@ class FakeBotApi(BotApiServer):
             self._kicked.add(chat_id)
         else:
             self._kicked.discard(chat_id)
+        # promoted or demoted: what getChatMember and the admin-only checks go by
+        owner, admins = self._admins.get(chat_id, (None, set()))
+        admins = admins | {BOT_ID} if status == "administrator" else admins - {BOT_ID}
+        self._admins[chat_id] = (owner, admins)
 
     def _bot_member(self, status: str) -> JSONDict:
         if status == "administrator":

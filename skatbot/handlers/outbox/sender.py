@@ -249,7 +249,7 @@ class Sender:
                     try:
                         result = await self._request(private, counts=refusals.counts)
                     except TelegramError as err:
-                        if not refusals.note(chat_id, err):
+                        if not refusals.note(chat_id, err, admin_only=ephemeral.unasked(asker)):
                             raise
                     else:
                         refusals.sent(chat_id, result)
