@@ -63,6 +63,19 @@ async def test_an_admin_bot_tells_a_typo_to_the_typist_alone(bot: Bot) -> None:
     assert len(bot.api.ephemeral_messages(CHAT)) == 2
 
 
+async def test_an_admin_since_before_the_bot_ran_is_asked_once(bot: Bot) -> None:
+    # made an administrator long ago: no my_chat_member update now, getChatMember tells
+    bot.api.set_admins(CHAT, [BOT_ID])
+    await a_list(bot)
+    shown = group_texts(bot)
+    assert await bot.say(TYPO, user_id=BERND) == []
+    assert await bot.say(UNKNOWN, user_id=ANNA) == []
+    assert len(bot.api.ephemeral_messages(CHAT)) == 2
+    assert group_texts(bot) == shown
+    asked = [c.params for c in bot.api.calls if c.method == "getChatMember"]
+    assert asked == [{"chat_id": CHAT, "user_id": BOT_ID}]  # once for the chat
+
+
 async def test_a_bot_that_is_no_admin_refuses_in_the_group(bot: Bot) -> None:
     await a_list(bot)
     before = len(bot.api.calls)

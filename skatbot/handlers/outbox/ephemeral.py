@@ -121,9 +121,11 @@ class EphemeralRefusals:
 
     unsupported: bool = False
     chats: set[int] = field(default_factory=set)
-    admins: set[int] = field(default_factory=set)
-    """The groups the bot administers, as its latest ``my_chat_member`` update said (kept
-    while the bot runs): there it may send an ephemeral message unasked (``unasked``)."""
+    admins: dict[int, bool] = field(default_factory=dict)
+    """Whether the bot administers a group, as its latest ``my_chat_member`` update said or,
+    before one came, getChatMember (asked once per group while the bot runs, at its first
+    refusal for a typist): where it does it may send an ephemeral message unasked
+    (``unasked``)."""
     known: bool = False
     """The server answered an ephemeral send as one (message id 0). Until then a try counts
     toward the group's pace: a server that predates the parameter posts it to the group."""
@@ -144,7 +146,7 @@ class EphemeralRefusals:
         if unasked(asker):
             # nothing of the asker's to answer: only an administrator may send one, at any
             # time (no window)
-            if chat_id not in self.admins:
+            if not self.admins.get(chat_id):
                 return None
             return {PARAMETER: {"receiver_user_id": asker.user_id}}
         if time.time() - asker.since > WINDOW - MARGIN:
@@ -164,10 +166,12 @@ class EphemeralRefusals:
     def administers(self, chat_id: int, admin: bool) -> None:
         """The bot's membership in ``chat_id`` changed (``my_chat_member``): an
         administrator there now, or not."""
-        if admin:
-            self.admins.add(chat_id)
-        else:
-            self.admins.discard(chat_id)
+        self.admins[chat_id] = admin
+
+    def unknown(self, chat_id: int) -> bool:
+        """Whether to ask Telegram if the bot administers ``chat_id`` before a send to a
+        typist there: a group where ephemeral messages may be tried, never asked yet."""
+        return self.allowed(chat_id) and chat_id not in self.admins
 
     def allowed(self, chat_id: int) -> bool:
         """Whether a reply for one reader in ``chat_id`` may be tried ephemerally."""
@@ -206,7 +210,7 @@ class EphemeralRefusals:
             return True
         if admin_only and "bot_not_admin" in lowered:
             log.info("chat %s: the bot is no administrator any more: refusals public", chat_id)
-            self.admins.discard(chat_id)
+            self.admins[chat_id] = False
             return True
         if any(text in lowered for text in _CHAT_REFUSALS):
             log.info("chat %s refused an ephemeral message (%s): public there now", chat_id, err)
