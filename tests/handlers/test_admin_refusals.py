@@ -137,3 +137,31 @@ async def test_a_booking_is_never_for_one_reader(bot: Bot) -> None:
 async def test_a_private_chat_is_answered_as_always(bot: Bot) -> None:
     await refused(bot, "/spiell", "/spiel", chat_id=ANNA, user_id=ANNA)
     assert ephemeral_calls(bot) == []
+
+
+async def test_in_a_forum_topic_the_typist_reads_it_in_the_topic(bot: Bot) -> None:
+    forum = -1009002
+    bot.api.add_forum(forum, title="Skatclub")
+    bot.api.set_admins(forum, [BOT_ID])
+    topic = bot.api.create_topic(forum, "Tisch 1")
+    uid = bot.api.push_message("/neu Anna Bernd Carla", chat_id=forum, thread_id=topic)
+    await bot.api.wait_confirmed(uid, timeout=15)
+    shown = [m.text for m in bot.api.messages(forum, thread_id=topic)]
+    uid = bot.api.push_message(TYPO, chat_id=forum, thread_id=topic, user_id=BERND)
+    await bot.api.wait_confirmed(uid, timeout=15)
+    (only,) = bot.api.ephemeral_messages(forum, BERND)
+    assert "Bernhard" in only.text, only.text
+    assert only.thread_id == topic
+    assert [m.text for m in bot.api.messages(forum, thread_id=topic)] == shown
+
+
+async def test_a_failed_question_leaves_the_refusal_public_and_is_asked_again(
+    bot: Bot,
+) -> None:
+    bot.api.set_admins(CHAT, [BOT_ID])
+    await a_list(bot)
+    bot.api.fail_next("getChatMember", status=400, description="Bad Request: chat not found")
+    await refused(bot, TYPO, "Bernhard", user_id=BERND)  # not known: the group's
+    assert bot.api.ephemeral_messages(CHAT) == []
+    assert await bot.say(TYPO, user_id=BERND) == []  # asked again: an administrator
+    assert len(bot.api.ephemeral_messages(CHAT, BERND)) == 1
