@@ -592,6 +592,8 @@ def to_typist(reply: Reply, update: Update) -> Reply:
         return reply
     if reply.documents or reply.edits or reply.posts or reply.topics or reply.gone_topics:
         return reply
+    if reply.instead is not None or reply.poll is not None or reply.stop_poll:
+        return reply
     typist = typist_of(update)
     if typist is None:
         return reply

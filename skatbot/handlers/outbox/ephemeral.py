@@ -6,13 +6,15 @@ A reply ``for_asker`` (``usecases.common.reply.Reply``) goes as an ephemeral mes
 the tap's ``callback_query_id``) or of the asker's ephemeral command (as a reply to it,
 ``reply_parameters.ephemeral_message_id``): for a bot that is no administrator that action is
 what makes it allowed. Where the bot is an administrator (``EphemeralRefusals.admins``, known
-from its ``my_chat_member`` updates) it may send one to any member at any time: the refusal
-of a typed command goes to its typist so, with ``receiver_user_id`` alone. It is sent in the 10.3 shape (``ephemeral_message_parameters``); a
-server that predates 10.3 ignores the parameter and posts the message publicly (an answer to
+from its ``my_chat_member`` updates, else asked once) it may send one to any member at any
+time: the refusal of a typed command goes to its typist so, with ``receiver_user_id``
+alone. It is sent in the 10.3 shape (``ephemeral_message_parameters``); a server that
+predates 10.3 ignores the parameter and posts the message publicly (an answer to
 an ephemeral command it refuses as not ephemeral), which is the fallback anyway. Everywhere
 else the text goes to the chat as any reply, so nothing is lost:
 
-* a private chat, a reply without a tap, or a tap older than the window (e.g. a reply that
+* a private chat, a reply without a tap (where the bot is no administrator), or a tap older
+  than the window (e.g. a reply that
   waited out a restart): public, nothing remembered;
 * the server posted it publicly (message id not 0: it ignores the parameter): remembered for
   the bot, no ephemeral sends from now on;
