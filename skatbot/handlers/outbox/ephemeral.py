@@ -14,8 +14,7 @@ an ephemeral command it refuses as not ephemeral), which is the fallback anyway.
 else the text goes to the chat as any reply, so nothing is lost:
 
 * a private chat, a reply without a tap (where the bot is no administrator), or a tap older
-  than the window (e.g. a reply that
-  waited out a restart): public, nothing remembered;
+  than the window (e.g. a reply that waited out a restart): public, nothing remembered;
 * the server posted it publicly (message id not 0: it ignores the parameter): remembered for
   the bot, no ephemeral sends from now on;
 * the server refused it (``BOT_NOT_ADMIN``, ``USER_NOT_PARTICIPANT``, …): sent again publicly
