@@ -14,7 +14,9 @@ anonymous admin writes as the group itself and is an admin without asking Telegr
 
 ``/spiel@otherbot …`` is for another bot: a group -1 handler ends such updates before any
 handler of ours (commands, replies, edits) sees them. ``my_chat_member`` (the bot removed,
-kicked, added) is only logged: a chat's data is deleted by ``/loeschen`` and nothing else.
+kicked, added) deletes nothing: a chat's data is deleted by ``/loeschen`` and nothing else.
+Whether it made the bot an administrator is kept for the outbox (an administrator may answer
+a typist alone: ``outbox.ephemeral``).
 """
 
 from __future__ import annotations
@@ -147,11 +149,16 @@ async def on_my_chat_member(update: Update, context: SkatContext) -> None:
     """The bot was added, removed, kicked or promoted: logged, nothing stored or deleted.
 
     A removed bot keeps the chat's lists; added again, it finds them where they were
-    (``/loeschen`` is the only way to delete a chat's data).
+    (``/loeschen`` is the only way to delete a chat's data). Whether the bot administers the
+    chat now goes to the outbox (``EphemeralRefusals.administers``): an administrator sends
+    the refusal of a typed command to the typist alone (docs/ephemeral.md).
     """
     change = update.my_chat_member
     if change is None:
         return
+    context.bot_data.outbox.ephemeral.administers(
+        change.chat.id, change.new_chat_member.status == ChatMember.ADMINISTRATOR
+    )
     log.info(
         "bot in chat %s: %s -> %s (by user %s)",
         change.chat.id,

@@ -16,6 +16,7 @@ from html import escape
 from typing import TypeVar
 
 from telegram import Message, Update
+from telegram.constants import ChatType
 from telegram.error import TelegramError
 
 from skatbot import faults
@@ -328,7 +329,7 @@ async def send(update: Update, context: SkatContext, reply: Reply) -> None:
     target = target_of(update)
     if target is None or not reply.goes_out:
         return
-    reply = addressed(reply, asker_of(update))
+    reply = to_typist(addressed(reply, asker_of(update)), update)
     state = context.bot_data
     state.outbox.edits.queued(target.chat_id, reply.edits)
     handoff.enqueue(
@@ -579,6 +580,39 @@ def asker_of(update: Update) -> Asker | None:
     asked = " ".join((msg.text or "").split())[:ASKED_SHOWN]
     heading = f"💬 {escape(name or 'Jemand')}: {escape(asked)}"
     return Asker(user_id, "", time.time(), command, heading)
+
+
+def to_typist(reply: Reply, update: Update) -> Reply:
+    """A refusal of a typed message in a group, for its typist alone where the bot is an
+    administrator (the outbox knows: ``ephemeral.EphemeralRefusals.admins``; elsewhere it
+    goes to the chat as before). Nothing changed, and the typist is the one to fix it. Text
+    only: a refusal with buttons (``/spiel`` without a name and its builder's button) stays
+    the group's."""
+    if not reply.refusal or reply.for_asker or reply.buttons or reply.on_sent is not None:
+        return reply
+    if reply.documents or reply.edits or reply.posts or reply.topics or reply.gone_topics:
+        return reply
+    if reply.instead is not None or reply.poll is not None or reply.stop_poll:
+        return reply
+    typist = typist_of(update)
+    if typist is None:
+        return reply
+    return dataclasses.replace(reply, for_asker=True, asker=typist)
+
+
+def typist_of(update: Update) -> Asker | None:
+    """Who typed an ordinary message in a group (no tap, no ephemeral command): a real user,
+    whom only an administrator bot may answer alone (``Reply.for_asker``)."""
+    msg = update.message
+    chat = update.effective_chat
+    user = update.effective_user
+    if msg is None or chat is None or user is None or ephemeral_id_of(msg):
+        return None
+    if chat.type not in (ChatType.GROUP, ChatType.SUPERGROUP) or msg.sender_chat is not None:
+        return None  # a private chat is the typist's own; a chat's message is many people's
+    if user.is_bot or user.id in PLACEHOLDER_IDS:
+        return None
+    return Asker(user.id, "", time.time())
 
 
 def tapper_of(update: Update) -> Asker | None:

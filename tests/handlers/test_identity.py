@@ -17,7 +17,7 @@ from skatbot.storage.lists_models import Row, SheetList
 from skatbot.storage.tournament_models import Tournament
 from tests.handlers.test_builder import Phone, buttons, games, last_answer
 from tests.helpers import Bot, Reply, export_raw, game_rows, replies
-from tests.standin.fake_telegram import ANONYMOUS_ADMIN_ID, BOT_USERNAME, CHANNEL_BOT_ID
+from tests.standin.fake_telegram import ANONYMOUS_ADMIN_ID, BOT_ID, BOT_USERNAME, CHANNEL_BOT_ID
 
 CHAT = -1001
 ADMIN, MEMBER, OTHER_ADMIN = 7, 9, 8
@@ -68,7 +68,10 @@ def calls_since(bot: Bot, before: int) -> list[str]:
 
 
 def member_questions(bot: Bot) -> list[int]:
-    return [int(c.params["user_id"]) for c in bot.api.calls if c.method == "getChatMember"]
+    """Whom the bot asked Telegram about (not itself: whether it administers the chat, asked
+    before a refusal for the typist alone, docs/ephemeral.md)."""
+    asked = (int(c.params["user_id"]) for c in bot.api.calls if c.method == "getChatMember")
+    return [user_id for user_id in asked if user_id != BOT_ID]
 
 
 # --- 4. addressed commands ----------------------------------------------------------------

@@ -339,7 +339,9 @@ class FakeBotApi(BotApiServer):
 
         After ``left`` or ``kicked`` every send to the chat answers 403 (``bot is not a member
         of the group chat`` / ``bot was kicked from the group chat``) until a later ``member``
-        or ``administrator`` (or a new user message, which implies the bot is back)."""
+        or ``administrator`` (or a new user message, which implies the bot is back).
+        ``administrator`` makes the bot one of the chat's admins (getChatMember, what only an
+        admin may do); any other status takes that away."""
         chat = self._chats.get(chat_id) or self._chat(chat_id, "group", "Skatrunde")
         was = self._bot_status(chat_id)
         old = (
@@ -375,6 +377,10 @@ class FakeBotApi(BotApiServer):
             self._kicked.add(chat_id)
         else:
             self._kicked.discard(chat_id)
+        # promoted or demoted: what getChatMember and the admin-only checks go by
+        owner, admins = self._admins.get(chat_id, (None, set()))
+        admins = admins | {BOT_ID} if status == "administrator" else admins - {BOT_ID}
+        self._admins[chat_id] = (owner, admins)
 
     def _bot_member(self, status: str) -> JSONDict:
         if status == "administrator":

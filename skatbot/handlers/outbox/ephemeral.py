@@ -4,19 +4,23 @@ refused of them so far.
 A reply ``for_asker`` (``usecases.common.reply.Reply``) goes as an ephemeral message to its
 ``asker`` where Telegram allows it: in a group, within 15 seconds of the asker's tap (with
 the tap's ``callback_query_id``) or of the asker's ephemeral command (as a reply to it,
-``reply_parameters.ephemeral_message_id``); the bot is no administrator, so that action is
-what makes it allowed. It is sent in the 10.3 shape (``ephemeral_message_parameters``); a
-server that predates 10.3 ignores the parameter and posts the message publicly (an answer to
+``reply_parameters.ephemeral_message_id``): for a bot that is no administrator that action is
+what makes it allowed. Where the bot is an administrator (``EphemeralRefusals.admins``, known
+from its ``my_chat_member`` updates, else asked once) it may send one to any member at any
+time: the refusal of a typed command goes to its typist so, with ``receiver_user_id``
+alone. It is sent in the 10.3 shape (``ephemeral_message_parameters``); a server that
+predates 10.3 ignores the parameter and posts the message publicly (an answer to
 an ephemeral command it refuses as not ephemeral), which is the fallback anyway. Everywhere
 else the text goes to the chat as any reply, so nothing is lost:
 
-* a private chat, a reply without a tap, or a tap older than the window (e.g. a reply that
-  waited out a restart): public, nothing remembered;
+* a private chat, a reply without a tap (where the bot is no administrator), or a tap older
+  than the window (e.g. a reply that waited out a restart): public, nothing remembered;
 * the server posted it publicly (message id not 0: it ignores the parameter): remembered for
   the bot, no ephemeral sends from now on;
 * the server refused it (``BOT_NOT_ADMIN``, ``USER_NOT_PARTICIPANT``, …): sent again publicly
   in the same step, and remembered for that chat; a stale tap ("query is too old") only for
-  that reply.
+  that reply; a send to a typist refused as ``BOT_NOT_ADMIN`` (the bot was demoted and the
+  update about it is not here yet): the bot no longer counts as the chat's administrator.
 """
 
 from __future__ import annotations
@@ -105,6 +109,12 @@ def edit_request(
     return EDIT_TEXT, {**kwargs, "text": text, "parse_mode": ParseMode.HTML}
 
 
+def unasked(asker: Asker) -> bool:
+    """Whether an answer to ``asker`` answers nothing Telegram knows of (no tap, no ephemeral
+    command): the typist of an ordinary message, whom only an administrator may answer so."""
+    return not asker.callback_query_id and not asker.ephemeral_message_id
+
+
 @dataclass
 class EphemeralRefusals:
     """What the server refused of ephemeral messages so far (one per outbox): at all (the
@@ -112,6 +122,11 @@ class EphemeralRefusals:
 
     unsupported: bool = False
     chats: set[int] = field(default_factory=set)
+    admins: dict[int, bool] = field(default_factory=dict)
+    """Whether the bot administers a group, as its latest ``my_chat_member`` update said or,
+    before one came, getChatMember (asked once per group while the bot runs, at its first
+    refusal for a typist): where it does it may send an ephemeral message unasked
+    (``unasked``)."""
     known: bool = False
     """The server answered an ephemeral send as one (message id 0). Until then a try counts
     toward the group's pace: a server that predates the parameter posts it to the group."""
@@ -127,10 +142,14 @@ class EphemeralRefusals:
         ``reply_parameters`` naming it), or ``None``: send it publicly."""
         if asker is None or chat_id >= 0:
             return None  # a private chat: Telegram has no ephemeral there
-        if not asker.callback_query_id and not asker.ephemeral_message_id:
-            return None  # nothing of the asker's to answer: only an admin bot may send one
         if self.unsupported or chat_id in self.chats:
             return None
+        if unasked(asker):
+            # nothing of the asker's to answer: only an administrator may send one, at any
+            # time (no window)
+            if not self.admins.get(chat_id):
+                return None
+            return {PARAMETER: {"receiver_user_id": asker.user_id}}
         if time.time() - asker.since > WINDOW - MARGIN:
             return None  # Telegram would refuse it as too late: public straight away
         if asker.ephemeral_message_id:  # an ephemeral command: the answer replies to it
@@ -144,6 +163,16 @@ class EphemeralRefusals:
                 "callback_query_id": asker.callback_query_id,
             }
         }
+
+    def administers(self, chat_id: int, admin: bool) -> None:
+        """The bot's membership in ``chat_id`` changed (``my_chat_member``): an
+        administrator there now, or not."""
+        self.admins[chat_id] = admin
+
+    def unknown(self, chat_id: int) -> bool:
+        """Whether to ask Telegram if the bot administers ``chat_id`` before a send to a
+        typist there: a group where ephemeral messages may be tried, never asked yet."""
+        return self.allowed(chat_id) and chat_id not in self.admins
 
     def allowed(self, chat_id: int) -> bool:
         """Whether a reply for one reader in ``chat_id`` may be tried ephemerally."""
@@ -159,9 +188,11 @@ class EphemeralRefusals:
                 log.info("the Bot API server ignores ephemeral messages: public from now on")
             self.unsupported = True
 
-    def note(self, chat_id: int, err: TelegramError) -> bool:
+    def note(self, chat_id: int, err: TelegramError, *, admin_only: bool = False) -> bool:
         """True if ``err`` refuses the ephemeral message (then send it publicly); remembered
-        for the chat, or for the bot if the server does not know the method."""
+        for the chat, or for the bot if the server does not know the method. ``admin_only``:
+        a send only an administrator may make (``unasked``); refused as ``BOT_NOT_ADMIN``,
+        the bot is no administrator there any more (its taps' answers are not affected)."""
         if isinstance(err, EndPointNotFound) or "method not found" in err.message.lower():
             self.unsupported = True
             log.info("the Bot API server has no ephemeral messages (%s): public from now on", err)
@@ -177,6 +208,10 @@ class EphemeralRefusals:
             return True
         if any(text in lowered for text in _TOO_LATE):
             log.info("chat %s: ephemeral answer too late (%s): sent publicly", chat_id, err)
+            return True
+        if admin_only and "bot_not_admin" in lowered:
+            log.info("chat %s: the bot is no administrator any more: refusals public", chat_id)
+            self.admins[chat_id] = False
             return True
         if any(text in lowered for text in _CHAT_REFUSALS):
             log.info("chat %s refused an ephemeral message (%s): public there now", chat_id, err)

@@ -53,6 +53,10 @@ T = TypeVar("T")
 # than a tenth of a booking, and all we read of it is the message id.
 SEND = "sendMessage"
 warnings.filterwarnings("ignore", message=r"Please use 'Bot\.sendMessage'", category=PTBUserWarning)
+MEMBER = "getChatMember"
+warnings.filterwarnings(
+    "ignore", message=r"Please use 'Bot\.getChatMember'", category=PTBUserWarning
+)
 
 
 TG_TIME = re.compile(r"</?tg-time[^>]*>")
@@ -225,6 +229,11 @@ class Sender:
         remembered (``ephemeral.EphemeralRefusals``). Returns the last part's id: a public
         message's, or minus an ephemeral message's ``ephemeral_message_id``."""
         refusals = self.outbox.ephemeral
+        chat_id = self.target.chat_id
+        if ephemeral.unasked(asker) and refusals.unknown(chat_id):
+            admin = await self._administers(chat_id)
+            if admin is not None:
+                refusals.administers(chat_id, admin)
         parts = split_html(html)
         sent: int | None = None
         for i, part in enumerate(parts):
@@ -249,7 +258,7 @@ class Sender:
                     try:
                         result = await self._request(private, counts=refusals.counts)
                     except TelegramError as err:
-                        if not refusals.note(chat_id, err):
+                        if not refusals.note(chat_id, err, admin_only=ephemeral.unasked(asker)):
                             raise
                     else:
                         refusals.sent(chat_id, result)
@@ -268,6 +277,23 @@ class Sender:
 
             sent = await self._step(one)
         return sent
+
+    async def _administers(self, chat_id: int) -> bool | None:
+        """Whether the bot administers ``chat_id``, asked of Telegram (getChatMember of
+        itself: a bot that was made an administrator before it ran, whose ``my_chat_member``
+        update is long gone); ``None`` if that cannot be told now (asked again next time)."""
+        try:
+            bot_id = getattr(self.bot, "id", None)
+        except RuntimeError:  # a bot not initialized (no getMe yet)
+            bot_id = None
+        if not isinstance(bot_id, int):
+            return None
+        try:
+            member = await self.bot.do_api_request(MEMBER, {"chat_id": chat_id, "user_id": bot_id})
+        except TelegramError as err:
+            log.info("chat %s: whether the bot is an administrator is unknown: %s", chat_id, err)
+            return None
+        return isinstance(member, dict) and member.get("status") == "administrator"
 
     async def _send_rich(self, text: RichText, buttons: Buttons) -> int | None:
         """Send ``text`` as rich messages (the keyboard under the last). ``None``: nothing was
