@@ -384,7 +384,11 @@ async def measure(bot: Bot, steps: list[Step]) -> Tally:
     return tally
 
 
-async def run(api_version: tuple[int, int], games: int, folder: Path) -> Tally:
+async def run(
+    api_version: tuple[int, int], games: int, folder: Path, *, admin: bool = False
+) -> Tally:
+    """One evening on a server of ``api_version``; with ``admin`` the group has made the bot
+    an administrator first (its ``my_chat_member`` update), so it may answer a typist alone."""
     folder.mkdir()
     db = fresh_database(folder)
     try:
@@ -394,6 +398,9 @@ async def run(api_version: tuple[int, int], games: int, folder: Path) -> Tally:
         async with running_bot(
             db, api_version=api_version, rich_messages=True, group_limit=None
         ) as bot:
+            if admin:
+                promoted = bot.api.push_my_chat_member(CHAT, "administrator")
+                await bot.api.wait_confirmed(promoted, timeout=15)
             return await measure(bot, evening(games))
     finally:
         db.dispose()
@@ -473,7 +480,12 @@ async def main(games: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         before = await run(API_10_1, games, Path(tmp) / "before")
         after = await run(API_10_3, games, Path(tmp) / "after")
+        admin = await run(API_10_3, games, Path(tmp) / "admin", admin=True)
     print(report(before, after, games))
+    print()
+    print("The same evening on Bot API 10.3 with the bot an administrator of the group:")
+    print()
+    print(report(before, admin, games))
 
 
 if __name__ == "__main__":

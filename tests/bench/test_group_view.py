@@ -115,3 +115,13 @@ async def test_what_moves_from_the_group_to_one_reader(db: Database, tmp_path: P
     assert after.edits["builder step", "ephemeral"] == before.edits["builder step", "public"]
     # the goal check names what is still public after, honestly: the typed typos' refusals
     assert group_view.still_public(after) == ["refusal"]
+
+
+async def test_with_the_bot_an_admin_only_the_table_s_messages_stay_public(
+    tmp_path: Path,
+) -> None:
+    """The third run of the measurement: the group made the bot an administrator, so the
+    refusals of typed lines go to their typist too, and the goal is met."""
+    admin = await group_view.run(API_10_3, 6, tmp_path / "admin", admin=True)
+    assert group_view.still_public(admin) == []
+    assert admin.sends["refusal", "ephemeral"] >= 2  # the typed typos' and the refused tap's
