@@ -184,6 +184,17 @@ async def running_bot(db: Database, **stand_in: Any) -> AsyncIterator[Bot]:
             await bot.shutdown()
 
 
+async def deliver_after_restart(bot: Bot, chat_id: int) -> None:
+    """A new start of the bot on ``bot``'s stand-in and database (as after a crash or a
+    deploy): it resumes the durable outbox, delivers what is left for ``chat_id`` and stops."""
+    restarted = Bot(bot.api, bot.db)
+    await restarted.start()
+    try:
+        await restarted.delivered(chat_id)
+    finally:
+        await restarted.shutdown()
+
+
 @contextlib.asynccontextmanager
 async def bot_at(
     db: Database, api_version: tuple[int, int], *, rich_messages: bool = False

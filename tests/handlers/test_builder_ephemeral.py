@@ -24,7 +24,7 @@ from skatbot.usecases.common.reply import Asker, Command, Edit, Reply
 from skatbot.usecases.sheet.builder.flow import BOOKED, open_builder_tapped
 from tests.handlers.test_builder import Phone, buttons, labels
 from tests.harness import Harness
-from tests.helpers import Bot, running_bot
+from tests.helpers import Bot, deliver_after_restart, running_bot
 from tests.usecases.sheet.test_builder import games
 
 CHAT = -1001
@@ -237,12 +237,7 @@ async def test_a_stored_ephemeral_builder_goes_out_once_and_remembers_its_messag
     bot.db.run_write(unit)
     seen = group(bot)
     for _ in range(2):
-        restarted = Bot(bot.api, bot.db)
-        await restarted.start()
-        try:
-            await restarted.delivered(CHAT)
-        finally:
-            await restarted.shutdown()
+        await deliver_after_restart(bot, CHAT)
         (opened,) = bot.api.ephemeral_messages(CHAT, ANNA)
         assert bot.db.run_read(outbox.pending) == []
     assert group(bot) == seen

@@ -23,7 +23,7 @@ from skatbot.storage.database import Database
 from skatbot.storage.unit import Session
 from skatbot.usecases.common.reply import Asker, Edit, Post, Reply
 from tests.harness import Harness
-from tests.helpers import Bot, export_raw, ok, running_bot
+from tests.helpers import Bot, deliver_after_restart, export_raw, ok, running_bot
 from tests.usecases.tournament.test_table_rights import (
     SIGN_LABEL,
     TABLE_CHAT,
@@ -204,12 +204,7 @@ async def test_an_ephemeral_reply_in_the_outbox_goes_out_once_after_a_restart(
     bot.db.run_write(lambda s: durable.store(s, CHAT, None, uid, reply))
     shown = group_texts(bot)
     for _ in range(2):  # started twice: the second start finds nothing left to send
-        restarted = Bot(bot.api, bot.db)
-        await restarted.start()
-        try:
-            await restarted.delivered(CHAT)
-        finally:
-            await restarted.shutdown()
+        await deliver_after_restart(bot, CHAT)
         assert [m.text for m in bot.api.ephemeral_messages(CHAT, BERND)] == ["Nur für Bernd."]
         assert bot.db.run_read(outbox.pending) == []
     assert group_texts(bot) == shown
@@ -225,12 +220,7 @@ async def test_after_its_window_a_stored_reply_for_one_reader_goes_to_the_group(
     stale = Asker(BERND, "4242", time.time() - ephemeral.WINDOW)
     reply = Reply("Nur für Bernd.", refusal=True, for_asker=True, asker=stale)
     bot.db.run_write(lambda s: durable.store(s, CHAT, None, 1, reply))
-    restarted = Bot(bot.api, bot.db)
-    await restarted.start()
-    try:
-        await restarted.delivered(CHAT)
-    finally:
-        await restarted.shutdown()
+    await deliver_after_restart(bot, CHAT)
     assert group_texts(bot) == [*shown, "Nur für Bernd."]
     assert bot.api.ephemeral_messages(CHAT) == []
 

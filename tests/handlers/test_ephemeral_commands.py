@@ -19,7 +19,7 @@ from skatbot.standin.versions import API_10_1, API_10_2
 from skatbot.storage import outbox
 from skatbot.storage.database import Database
 from skatbot.usecases.common.reply import Asker, Reply
-from tests.helpers import Bot, export_raw, ok, running_bot
+from tests.helpers import Bot, deliver_after_restart, export_raw, ok, running_bot
 
 CHAT = -1001
 ANNA, BERND = 1, 2
@@ -218,12 +218,7 @@ async def test_a_stored_answer_resumed_after_a_restart_arrives_once(
     stored, _, _ = durable.decode(row.payload, row.blob)
     assert stored.asker is not None and stored.asker.ephemeral_message_id > 0
     for _ in range(2):  # started twice: the second start finds nothing left to send
-        restarted = Bot(bot.api, bot.db)
-        await restarted.start()
-        try:
-            await restarted.delivered(CHAT)
-        finally:
-            await restarted.shutdown()
+        await deliver_after_restart(bot, CHAT)
         assert ["Du bist Bernd" in t for t in alone(bot)] == [True], alone(bot)
         assert bot.db.run_read(outbox.pending) == []
     assert group_texts(bot) == shown
@@ -245,11 +240,6 @@ async def test_after_its_window_a_stored_answer_goes_to_the_group(bot: Bot) -> N
     stale = Asker(BERND, "", time.time() - ephemeral.WINDOW, 3, "💬 Bernd: /ich")
     reply = Reply("🙋 Du bist Bernd.", for_asker=True, asker=stale)
     bot.db.run_write(lambda s: durable.store(s, CHAT, None, 1, reply))
-    restarted = Bot(bot.api, bot.db)
-    await restarted.start()
-    try:
-        await restarted.delivered(CHAT)
-    finally:
-        await restarted.shutdown()
+    await deliver_after_restart(bot, CHAT)
     assert group_texts(bot) == [*shown, "💬 Bernd: /ich\n🙋 Du bist Bernd."]
     assert alone(bot) == []
