@@ -139,6 +139,7 @@ def command_of(update: Update) -> Command:
         is_forum=bool(getattr(chat, "is_forum", False)),
         bot_username=_bot_username(update),
         named_users=named_users(msg),
+        ephemeral_message_id=ephemeral_id_of(msg),
     )
 
 

@@ -104,16 +104,33 @@ async def test_an_ephemeral_command_is_answered_to_the_asker_alone(
     assert sent.params[ephemeral.PARAMETER] == {"receiver_user_id": BERND}
 
 
-async def test_a_players_statistics_with_a_season_picture_are_the_groups(bot: Bot) -> None:
-    # a picture cannot be ephemeral: the whole answer goes to the group, as before
+async def test_a_players_statistics_are_the_askers_with_the_picture_offered(bot: Bot) -> None:
+    # a picture cannot be ephemeral: asked alone, the text is Bernd's with the picture offered
     await closed_series(bot)
+    shown = group_texts(bot)
     before = len(bot.api.calls)
     await ask_alone(bot, "/statistik Bernd")
+    (answer,) = alone(bot)
+    assert "Bernd" in answer and "/statistik Bernd bild" in answer, answer
+    assert group_texts(bot) == shown
+    assert not any(c.method == "sendPhoto" for c in bot.api.calls[before:])
+
+
+async def test_the_season_picture_asked_for_is_the_groups(bot: Bot) -> None:
+    # the offer followed: the picture goes to the group (headed by who asked where the
+    # caption leaves room)
+    await closed_series(bot)
+    before = len(bot.api.calls)
+    await ask_alone(bot, "/statistik Bernd bild")
     assert alone(bot) == []
     sent = [c.method for c in bot.api.calls[before:] if c.params.get("chat_id") == CHAT]
     assert "sendPhoto" in sent, sent
     assert tried_ephemeral(bot, before) == 0
-    assert any(t.startswith("💬 Bernd: /statistik Bernd") for t in caption_or_text(bot))
+    # typed in the group, the picture comes as before, with or without the word
+    for typed in ("/statistik Bernd", "/statistik Bernd bild"):
+        before = len(bot.api.calls)
+        await ok(bot, typed, "Bernd", user_id=BERND)
+        assert any(c.method == "sendPhoto" for c in bot.api.calls[before:]), typed
 
 
 async def test_the_same_command_in_the_group_is_answered_in_the_group(bot: Bot) -> None:

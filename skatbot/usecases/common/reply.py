@@ -300,7 +300,8 @@ class Command:
     # The people the message points at by Telegram's means, (user id, name): the author of
     # the message it answers, then users picked by name without @username (text mentions).
     named_users: tuple[tuple[int, str], ...] = ()
-    # A tap on an ephemeral message of the bot's (message_id 0): its ephemeral_message_id.
+    # An ephemeral message (message_id 0): a tap on one of the bot's, or a command sent as
+    # one (Bot API 10.2, ``is_ephemeral``): its ephemeral_message_id; 0 for a chat's message.
     ephemeral_message_id: int = 0
 
     @property

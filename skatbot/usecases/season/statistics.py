@@ -312,10 +312,21 @@ def find_player(
 @dataclass(frozen=True)
 class StatsRequest:
     player: str  # "": the place's statistics
+    # Asked as an ephemeral command (only the asker and the bot saw it): the answer is the
+    # asker's alone, so a player's season picture, which cannot be, is offered instead.
+    alone: bool = False
+    picture: bool = False  # "/statistik Anna bild": the season picture, for the group
+
+
+PICTURE_WORD = "bild"
 
 
 def parse(cmd: Command) -> StatsRequest:
-    return StatsRequest(" ".join(cmd.args))
+    words = list(cmd.args)
+    picture = len(words) > 1 and words[-1].casefold() == PICTURE_WORD
+    if picture:
+        words.pop()
+    return StatsRequest(" ".join(words), alone=cmd.ephemeral_message_id > 0, picture=picture)
 
 
 def statistik(session: Session, place: Place, request: StatsRequest) -> Reply:
@@ -327,8 +338,9 @@ def statistik(session: Session, place: Place, request: StatsRequest) -> Reply:
             hint="Die Statistik zählt abgeschlossene Listen – eine Serie schließt /abschluss ab.",
         )
     # A read: asked as an ephemeral command, only the asker sees it - the chat's overview
-    # too (the group asked nothing). A season picture cannot be ephemeral: that answer is
-    # the group's (docs/ephemeral.md).
+    # too (the group asked nothing). A season picture cannot be ephemeral: asked so, the
+    # player's text is the asker's with the picture offered; "bild" shows it to the group
+    # (docs/ephemeral.md).
     if not request.player:
         return Reply(chat_text(stats, names, running), for_asker=True)
     player = find_player(stats, names, resolve, request.player)
@@ -339,6 +351,10 @@ def statistik(session: Session, place: Place, request: StatsRequest) -> Reply:
         return Reply(
             text + "\nKein Saisonbild: keine ISkO-Liste mit Seeger-Fabian.", for_asker=True
         )
+    if request.alone and not request.picture:
+        shown = escape(names[player.key])
+        offer = f"\n👉 Das Saisonbild für alle: /statistik {shown} {PICTURE_WORD}"
+        return Reply(text + offer, for_asker=True)
     year = sf[-1].day.year
     season = [r for r in sf if r.day.year == year]
     return Reply(text, documents=(season_photo(names[player.key], year, season),))
