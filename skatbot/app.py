@@ -141,6 +141,18 @@ def run_console_mode(out_dir: str | Path) -> int:
         db.dispose()
 
 
+def public_url_from_env() -> str | None:
+    """``SKATBOT_PUBLIC_URL``: where the world reaches the web application (https://…)."""
+    raw = os.environ.get("SKATBOT_PUBLIC_URL", "").strip().rstrip("/")
+    return raw or None
+
+
+def miniapp_name_from_env() -> str | None:
+    """``SKATBOT_MINIAPP``: the Mini App's short name registered with @BotFather."""
+    raw = os.environ.get("SKATBOT_MINIAPP", "").strip()
+    return raw or None
+
+
 def rate_limit_from_env() -> bool:
     """``SKATBOT_RATE_LIMIT=0`` switches the client-side rate limiter off (tests, benches)."""
     return os.environ.get("SKATBOT_RATE_LIMIT", "1").strip().lower() not in ("0", "off", "no")
@@ -179,6 +191,8 @@ def run_until_signal(
         base_url=os.environ.get("TELEGRAM_API_BASE_URL"),
         rate_limit=rate_limit_from_env(),
     )
+    app.bot_data.public_url = public_url_from_env()
+    app.bot_data.miniapp_name = miniapp_name_from_env()
 
     async def main() -> None:
         stop = asyncio.Event()

@@ -44,6 +44,13 @@ class BotState:
     first (``runtime.place_of``)."""
     pruner: asyncio.Task[None] | None = None
     """The task that forgets old update ids now and then (``registry.prune_forever``)."""
+    public_url: str | None = None
+    """The address the web application is reached at from outside (``SKATBOT_PUBLIC_URL``,
+    no trailing slash), for links to the Mini App and the live pages; ``None``: not
+    reachable from outside."""
+    miniapp_name: str | None = None
+    """The Mini App's short name at @BotFather (``SKATBOT_MINIAPP``), for
+    ``t.me/<bot>/<name>?startapp=…`` links; ``None``: none registered."""
     redelivered_on_failure: bool = False
     """Telegram delivers an update again when handling it failed (behind the webhook): a
     transient error then tells the chat nothing (``registry.on_error``)."""

@@ -1,0 +1,11 @@
+"""The Mini App (Telegram Web App): its page and its JSON API."""
+
+from __future__ import annotations
+
+from starlette.routing import BaseRoute
+
+from skatbot.web.context import WebContext
+
+
+def routes(web: WebContext) -> list[BaseRoute]:
+    return []
