@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import signal
 import sys
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -232,11 +233,65 @@ def run_until_signal(
     return 0
 
 
+WEB_PORT = 8080
+
+
+def web_address_from_env() -> tuple[str, int] | None:
+    """Where ``skatbot run`` serves the web application (health, Mini App, live pages):
+    ``SKATBOT_WEB_LISTEN`` (default 127.0.0.1) and ``SKATBOT_WEB_PORT`` (default 8080;
+    ``0`` or ``off``: not at all). Raises ``ValueError`` with a German message."""
+    raw = os.environ.get("SKATBOT_WEB_PORT", "").strip().lower()
+    if raw in ("0", "off", "aus", "no"):
+        return None
+    listen = os.environ.get("SKATBOT_WEB_LISTEN", "").strip() or "127.0.0.1"
+    if not raw:
+        return listen, WEB_PORT
+    if not (raw.isascii() and raw.isdigit() and 0 < int(raw) < 65536):
+        raise ValueError(
+            f"SKATBOT_WEB_PORT: „{raw}“ ist kein Port. Eine Zahl von 1 bis 65535 angeben "
+            "(z. B. 8080) oder „off“, um die Web-Seiten abzuschalten."
+        )
+    return listen, int(raw)
+
+
+@contextlib.asynccontextmanager
+async def serve_web_beside(app: SkatApplication, listen: str, port: int) -> AsyncIterator[None]:
+    """The web application on ``listen:port`` while the bot polls; a port that cannot be
+    bound is one German warning on stderr, and the bot polls without its pages."""
+    from skatbot.web.context import WebContext
+    from skatbot.web.server import build_web_app, serving
+
+    async with contextlib.AsyncExitStack() as stack:
+        try:
+            url = await stack.enter_async_context(
+                serving(build_web_app(WebContext.of(app)), listen, port)
+            )
+        except OSError as err:
+            print(
+                f"Die Web-Seiten (Mini-App, Leinwand) starten nicht: {listen}:{port} ist nicht "
+                f"frei ({err.strerror or err}). Der Bot läuft trotzdem. Einen anderen Port mit "
+                "SKATBOT_WEB_PORT wählen oder die Seiten mit SKATBOT_WEB_PORT=off abschalten.",
+                file=sys.stderr,
+            )
+        else:
+            log.info("web application on %s", url)
+        yield
+
+
 def run_telegram_mode(token: str) -> int:
     from skatbot.runner import run_polling
 
+    try:
+        address = web_address_from_env()
+    except ValueError as err:
+        print(err, file=sys.stderr)
+        return 2
+
     async def serve(app: SkatApplication, stop: asyncio.Event) -> None:
-        log.info("skatbot polling started")
-        await run_polling(app, stop=stop, timeout=poll_timeout_from_env())
+        async with contextlib.AsyncExitStack() as stack:
+            if address is not None:
+                await stack.enter_async_context(serve_web_beside(app, *address))
+            log.info("skatbot polling started")
+            await run_polling(app, stop=stop, timeout=poll_timeout_from_env())
 
     return run_until_signal(token, serve)

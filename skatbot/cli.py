@@ -156,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
         if not token:
             print("TELEGRAM_BOT_TOKEN fehlt.", file=sys.stderr)
             return 2
-        from skatbot.webhook import parse_sources, run_webhook_mode, valid_secret
+        from skatbot.web.webhook import parse_sources, run_webhook_mode, valid_secret
 
         if args.secret is not None:
             print(

@@ -13,10 +13,11 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
-from starlette.types import ASGIApp
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from skatbot.web import health, live, miniapp
 from skatbot.web.context import WebContext
+from skatbot.web.guard import HEAD_LIMIT, AmbiguousFramingGuard, ConnectionGuard
 
 log = logging.getLogger(__name__)
 
@@ -49,10 +50,23 @@ class _Server(uvicorn.Server):
 
 
 @contextlib.asynccontextmanager
-async def serving(asgi: ASGIApp, host: str = "127.0.0.1", port: int = 0) -> AsyncIterator[str]:
-    """Serve ``asgi`` with uvicorn in the running event loop; yields the base URL
+async def serving(
+    asgi: ASGIApp,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    *,
+    guard: ConnectionGuard | None = None,
+    grace: float = 10.0,
+) -> AsyncIterator[str]:
+    """Serve ``asgi`` with uvicorn (h11) in the running event loop; yields the base URL
     (``http://host:port``, the real port when ``port`` is 0). Raises ``OSError`` when the
-    address cannot be bound. Signals stay with the caller."""
+    address cannot be bound. Signals stay with the caller.
+
+    ``guard`` holds the connection limits (default: ``ConnectionGuard()``'s); a request with
+    both Content-Length and Transfer-Encoding is refused (400) on every server. On leaving,
+    idle connections close at once and running requests get ``grace`` seconds to finish
+    (a webhook's update is being committed); then they are cancelled."""
+    guard = guard if guard is not None else ConnectionGuard()
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
@@ -61,26 +75,69 @@ async def serving(asgi: ASGIApp, host: str = "127.0.0.1", port: int = 0) -> Asyn
         sock.close()
         raise
     sock.set_inheritable(True)
+    served = _Cancellable(AmbiguousFramingGuard(asgi))
     config = uvicorn.Config(
-        asgi,
+        served,
+        http=guard.protocol(),
+        ws="none",  # no WebSocket routes: the live pages use server-sent events
+        h11_max_incomplete_event_size=HEAD_LIMIT,
         log_level="warning",
         access_log=False,
         lifespan="off",
-        timeout_graceful_shutdown=10,
     )
+    config.load()
     server = _Server(config)
-    task = asyncio.create_task(server.serve(sockets=[sock]))
+    server.lifespan = config.lifespan_class(config)
+    await server.startup(sockets=[sock])
+    # uvicorn's own loop: it refreshes the Date header every second until should_exit.
+    ticking = asyncio.create_task(server.main_loop())
     try:
-        while not server.started:
-            if task.done():
-                task.result()
-                raise OSError("the web server stopped while starting")
-            await asyncio.sleep(0.01)
         bound = sock.getsockname()
         shown = f"[{bound[0]}]" if ":" in bound[0] else bound[0]
         yield f"http://{shown}:{bound[1]}"
     finally:
         server.should_exit = True
-        with contextlib.suppress(Exception):
-            await task
+        served.stopping = True
+        ticking.cancel()
+        await _stop(server, grace)
+        with contextlib.suppress(BaseException):
+            await ticking
         sock.close()
+
+
+class _Cancellable:
+    """A request cancelled by ``_stop`` (its client is gone) ends quietly, not as uvicorn's
+    "Exception in ASGI application"."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await self.app(scope, receive, send)
+        except asyncio.CancelledError:
+            if not self.stopping:
+                raise
+
+    stopping = False
+
+
+async def _stop(server: uvicorn.Server, grace: float) -> None:
+    """uvicorn's shutdown without its fixed pauses (the tests' stand-in stops after every
+    test): stop listening, close idle connections, let running requests finish."""
+    for listener in server.servers:
+        listener.close()
+    for connection in list(server.server_state.connections):
+        connection.shutdown()
+    tasks = set(server.server_state.tasks)
+    if tasks:
+        _, pending = await asyncio.wait(tasks, timeout=grace)
+        for connection in list(server.server_state.connections):
+            connection.transport.close()
+        await asyncio.sleep(0)  # their requests see the disconnect
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+    for listener in server.servers:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(listener.wait_closed(), 1)

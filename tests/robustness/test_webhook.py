@@ -16,7 +16,7 @@ from telegram.ext import CommandHandler
 
 from skatbot.app import build_application
 from skatbot.storage.database import Database
-from skatbot.webhook import WebhookServer, serve_webhook
+from skatbot.web.webhook import WebhookServer, serve_webhook
 from tests.helpers import GROUP_WINDOW, PG_URL, game_rows
 from tests.standin.fake_telegram import FakeBotApi
 
@@ -199,7 +199,7 @@ async def test_cli_has_the_webhook_subcommand() -> None:
 
 def test_secret_rule(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     from skatbot.cli import main
-    from skatbot.webhook import valid_secret
+    from skatbot.web.webhook import valid_secret
 
     assert valid_secret(SECRET) and not valid_secret("") and not valid_secret("a b")
     monkeypatch.setenv("TELEGRAM_BOT_TOKEN", "4242:TEST")

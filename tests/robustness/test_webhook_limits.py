@@ -18,7 +18,7 @@ import pytest
 
 from skatbot.app import build_application
 from skatbot.storage.database import Database
-from skatbot.webhook import WebhookServer, parse_sources, serve_webhook
+from skatbot.web.webhook import WebhookServer, parse_sources, serve_webhook
 from tests.helpers import GROUP_WINDOW
 from tests.robustness.test_webhook import CHAT, SECRET, message
 from tests.standin.fake_telegram import FakeBotApi

@@ -7,8 +7,9 @@ server: ``async with BotApiServer() as api:``, then ``build_application(api.toke
 base_url=f"{api.url}/bot")`` (files: ``f"{api.url}/file/bot"``). The strict stand-in
 (``tests/standin/fake_telegram.py``) is one; it answers the same in process.
 
-The server speaks HTTP/1.1 (keep-alive, Content-Length or chunked bodies) and accepts the
-three body encodings a Bot API client may use:
+The server is the product's own stack (Starlette on uvicorn, ``skatbot.web.server.serving``:
+h11 parses HTTP/1.1, keep-alive, Content-Length or chunked bodies) and accepts the three body
+encodings a Bot API client may use:
 
 * ``application/x-www-form-urlencoded`` - what PTB's ``HTTPXRequest`` sends for every call
   without a file upload. String parameters arrive raw, everything else JSON-encoded.
@@ -31,7 +32,11 @@ from collections.abc import Callable
 from types import TracebackType
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from skatbot.httpio import BadRequest, read_body, read_head
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
 from skatbot.standin.botapi import (
     BOT_USERNAME,
     BotApi,
@@ -40,6 +45,8 @@ from skatbot.standin.botapi import (
     decode_param,
 )
 from skatbot.standin.versions import CURRENT_API
+from skatbot.web.guard import ConnectionGuard
+from skatbot.web.server import serving
 
 __all__ = ["STATUS_PHRASES", "BotApiServer"]
 
@@ -117,20 +124,6 @@ def _parse_multipart(body: bytes, boundary: str) -> tuple[JSONDict, dict[str, tu
 # ---------------------------------------------------------------------------------------------
 
 
-async def read_request(
-    reader: asyncio.StreamReader, *, max_body: int | None = None
-) -> tuple[str, str, dict[str, str], bytes] | None:
-    """(method, target, lower-cased headers, body), or None when the peer closed the stream.
-
-    Content-Length and chunked bodies are supported; ``max_body`` bounds the body size.
-    """
-    head = await read_head(reader)
-    if head is None:
-        return None
-    verb, target, headers = head
-    return verb, target, headers, await read_body(reader, headers, max_body=max_body)
-
-
 def parse_body(
     query: str, headers: dict[str, str], body: bytes
 ) -> tuple[JSONDict, dict[str, tuple[str, bytes]]]:
@@ -183,29 +176,29 @@ class BotApiServer(BotApi):
         self.url = ""
         self._host = host
         self._port = port
-        self._server: asyncio.Server | None = None
-        self._connections: set[asyncio.Task[None]] = set()
+        self._serving: contextlib.AsyncExitStack | None = None
 
     # -- lifecycle ------------------------------------------------------------------------
 
     async def start(self) -> None:
         self._changed = asyncio.Condition()
-        self._server = await asyncio.start_server(self._serve, self._host, self._port)
-        sock = self._server.sockets[0]
-        host, port = sock.getsockname()[:2]
-        self.url = f"http://{host}:{port}"
+        self._serving = contextlib.AsyncExitStack()
+        every = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+        asgi = Starlette(routes=[Route("/{path:path}", self._endpoint, methods=every)])
+        # The bot's clients keep their connections as long as they like (as Telegram lets
+        # them); a long poll (getUpdates) waits in the application, and stopping cancels it.
+        hour = 3600.0
+        guard = ConnectionGuard(
+            max_connections=1000, head_timeout=hour, keepalive_timeout=hour, body_timeout=hour
+        )
+        self.url = await self._serving.enter_async_context(
+            serving(asgi, self._host, self._port, guard=guard, grace=0)
+        )
 
     async def stop(self) -> None:
-        server, self._server = self._server, None
-        if server is None:
-            return
-        server.close()
-        for task in list(self._connections):
-            task.cancel()
-        if self._connections:
-            await asyncio.gather(*self._connections, return_exceptions=True)
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(server.wait_closed(), 1)
+        serving_, self._serving = self._serving, None
+        if serving_ is not None:
+            await serving_.aclose()
 
     async def __aenter__(self) -> BotApiServer:
         await self.start()
@@ -221,44 +214,16 @@ class BotApiServer(BotApi):
 
     # -- HTTP -----------------------------------------------------------------------------
 
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        assert task is not None
-        self._connections.add(task)
-        try:
-            while True:
-                try:
-                    request = await read_request(reader)
-                except BadRequest:
-                    break  # a malformed request ends the connection
-                if request is None:
-                    break
-                _verb, target, headers, body = request
-                status, payload, content_type = await self._dispatch(target, headers, body)
-                keep_alive = headers.get("connection", "").lower() != "close"
-                phrase = STATUS_PHRASES.get(status, "Error")
-                head = (
-                    f"HTTP/1.1 {status} {phrase}\r\n"
-                    f"Content-Type: {content_type}\r\n"
-                    f"Content-Length: {len(payload)}\r\n"
-                    f"Connection: {'keep-alive' if keep_alive else 'close'}\r\n"
-                    "Server: skatbot-standin\r\n\r\n"
-                )
-                writer.write(head.encode("latin-1") + payload)
-                await writer.drain()
-                if not keep_alive:
-                    break
-        except (ConnectionError, asyncio.IncompleteReadError):
-            pass
-        except asyncio.CancelledError:
-            pass
-        except Exception:
-            _LOGGER.exception("fake Bot API: connection handler failed")
-        finally:
-            self._connections.discard(task)
-            writer.close()
-            with contextlib.suppress(Exception):
-                await writer.wait_closed()
+    async def _endpoint(self, request: Request) -> Response:
+        # The raw path: PTB quotes the token in file URLs, and ``answer`` unquotes it.
+        target = request.scope["raw_path"].decode("latin-1")
+        query = request.scope["query_string"].decode("latin-1")
+        headers = {name.lower(): value for name, value in request.headers.items()}
+        body = await request.body()
+        status, payload, content_type = await self._dispatch(
+            f"{target}?{query}" if query else target, headers, body
+        )
+        return Response(payload, status_code=status, headers={"Content-Type": content_type})
 
     async def _dispatch(
         self, target: str, headers: dict[str, str], body: bytes
