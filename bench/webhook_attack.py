@@ -1,5 +1,5 @@
-"""Two attacks on ``skatbot webhook`` (a real process on loopback), and the cost of
-aiohttp's server for comparison.
+"""Two attacks on ``skatbot webhook`` (a real process on loopback), and what its server costs
+to import (uvicorn and Starlette) against aiohttp's.
 
 Slow bodies (``--attack slow-body``, the default): ``CONNS`` connections, none with the secret, each announce a 1 MiB body and send ``SENT`` KiB
 of it in slices over ``SECONDS`` seconds, then stay idle for ``IDLE`` seconds. Meanwhile one
@@ -18,9 +18,12 @@ Usage: python bench/webhook_attack.py [--code DIR] [--conns 300] [--sent 960] [-
        [--idle 45]
        python bench/webhook_attack.py --attack idle [--code DIR] [--conns 110] [--warmup 3]
        [--env NAME=VALUE ...]
-``--code DIR`` runs the bot from another source tree (e.g. the commit before the hardening,
-unpacked with ``git archive``) for the figure before; ``--env`` sets the bot's environment
-(e.g. ``SKATBOT_WEBHOOK_SOURCES=telegram``).
+       python bench/webhook_attack.py --import-cost [--code DIR]
+``--code DIR`` runs the bot from another source tree (e.g. ``main``, unpacked with
+``git archive main | tar -x -C DIR``) for the figure before; ``--env`` sets the bot's
+environment (e.g. ``SKATBOT_WEBHOOK_SOURCES=telegram``). ``--import-cost`` imports each
+tree's webhook module and ``aiohttp.web`` (when importable, e.g. with aiohttp installed in a
+directory on ``PYTHONPATH``) on top of what a start imports anyway.
 """
 
 from __future__ import annotations
@@ -312,8 +315,9 @@ async def idle_attack(args: argparse.Namespace) -> None:
     )
 
 
-def aiohttp_cost() -> None:
-    """Import time and RSS of aiohttp's server on top of what a start imports anyway."""
+def aiohttp_cost(code_dir: str | None) -> None:
+    """Import time and RSS of the webhook's server, and of aiohttp's, on top of what a start
+    imports anyway."""
     import resource
     import subprocess
 
@@ -326,11 +330,18 @@ def aiohttp_cost() -> None:
         "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - r)\n"
     )
     del resource
-    for module in ("skatbot.webhook", "aiohttp.web"):
+    env = dict(os.environ)
+    if code_dir:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [code_dir, env.get("PYTHONPATH")]))
+    for module in ("skatbot.web.webhook", "skatbot.webhook", "aiohttp.web"):
         runs = []
-        for _ in range(3):
+        for _ in range(5):
             done = subprocess.run(
-                [sys.executable, "-c", code.format(m=module)], capture_output=True, text=True
+                [sys.executable, "-c", code.format(m=module)],
+                capture_output=True,
+                text=True,
+                env=env,
+                cwd=code_dir or None,
             )
             if done.returncode:
                 print(f"{module}: not importable here")
@@ -339,7 +350,7 @@ def aiohttp_cost() -> None:
         if runs:
             cpu = sorted(r[0] for r in runs)[len(runs) // 2]
             kb = sorted(r[1] for r in runs)[len(runs) // 2]
-            print(f"import {module}: {cpu} ms CPU, +{kb / 1024:.1f} MB peak RSS (median of 3)")
+            print(f"import {module}: {cpu} ms CPU, +{kb / 1024:.1f} MB peak RSS (median of 5)")
 
 
 if __name__ == "__main__":
@@ -357,7 +368,7 @@ if __name__ == "__main__":
     parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE")
     args = parser.parse_args()
     if args.import_cost:
-        aiohttp_cost()
+        aiohttp_cost(args.code)
     elif args.attack == "idle":
         args.conns = args.conns or 110  # a few more than the server's cap of 100
         asyncio.run(idle_attack(args))

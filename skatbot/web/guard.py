@@ -2,7 +2,7 @@
 and a refusal of ambiguous message framing.
 
 h11 parses HTTP/1.1 (and refuses malformed heads, conflicting ``Content-Length`` headers and a
-head over ``HEAD_LIMIT`` bytes with 400); uvicorn runs the ASGI application. Neither limits
+head that stays incomplete over ``HEAD_LIMIT`` bytes with 400); uvicorn runs the ASGI application. Neither limits
 how long a client may take for its request head or body, how many connections one address
 may hold, or from where connections are served. ``ConnectionGuard`` adds that to uvicorn's
 h11 protocol, for every route of the web application:
@@ -19,9 +19,11 @@ h11 protocol, for every route of the web application:
   while a load balancer that alone connects may still use every connection;
 * optionally only ``sources`` are served; other connections are closed unanswered.
 
-``refuse_ambiguous_framing`` answers 400 to a request with both ``Content-Length`` and
+``HeadGuard`` answers 400 to a request with both ``Content-Length`` and
 ``Transfer-Encoding`` (h11 would take the chunked framing; a proxy in front might take the
-other - the ambiguity request smuggling lives on).
+other - the ambiguity request smuggling lives on), and 431 to a head over ``HEAD_LIMIT``
+bytes (h11 counts only what it buffers while a head is incomplete: a larger head that
+arrives in one read passes it).
 """
 
 from __future__ import annotations
@@ -202,18 +204,25 @@ class GuardedH11Protocol(H11Protocol):
             self.transport.close()
 
 
-class AmbiguousFramingGuard:
+class HeadGuard:
     """ASGI middleware: 400 for a request with both ``Content-Length`` and
-    ``Transfer-Encoding``, before the application sees it (and the connection closes)."""
+    ``Transfer-Encoding``, 431 for a head over ``HEAD_LIMIT`` bytes, before the application
+    sees it (and the connection closes: its body is never read)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            names = {name for name, _ in scope["headers"]}
+            headers = scope["headers"]
+            names = {name for name, _ in headers}
+            size = len(scope["raw_path"]) + len(scope["query_string"])
+            size += sum(len(name) + len(value) + 4 for name, value in headers)
             if b"content-length" in names and b"transfer-encoding" in names:
                 await _refuse(send, 400, b"Bad Request")
+                return
+            if size > HEAD_LIMIT:
+                await _refuse(send, 431, b"Request Header Fields Too Large")
                 return
         await self.app(scope, receive, send)
 

@@ -17,7 +17,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from skatbot.web import health, live, miniapp
 from skatbot.web.context import WebContext
-from skatbot.web.guard import HEAD_LIMIT, AmbiguousFramingGuard, ConnectionGuard
+from skatbot.web.guard import HEAD_LIMIT, HeadGuard, ConnectionGuard
 
 log = logging.getLogger(__name__)
 
@@ -62,8 +62,8 @@ async def serving(
     (``http://host:port``, the real port when ``port`` is 0). Raises ``OSError`` when the
     address cannot be bound. Signals stay with the caller.
 
-    ``guard`` holds the connection limits (default: ``ConnectionGuard()``'s); a request with
-    both Content-Length and Transfer-Encoding is refused (400) on every server. On leaving,
+    ``guard`` holds the connection limits (default: ``ConnectionGuard()``'s); ``HeadGuard``
+    refuses ambiguous framing and oversized heads on every server. On leaving,
     idle connections close at once and running requests get ``grace`` seconds to finish
     (a webhook's update is being committed); then they are cancelled."""
     guard = guard if guard is not None else ConnectionGuard()
@@ -75,7 +75,7 @@ async def serving(
         sock.close()
         raise
     sock.set_inheritable(True)
-    served = _Cancellable(AmbiguousFramingGuard(asgi))
+    served = _Cancellable(HeadGuard(asgi))
     config = uvicorn.Config(
         served,
         http=guard.protocol(),

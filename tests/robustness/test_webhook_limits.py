@@ -9,6 +9,7 @@ source addresses (Telegram's ranges) are served."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -282,3 +283,107 @@ def test_wrong_sources_stop_the_start(
     assert main(["webhook", "--url", "https://x/y"]) == 2
     err = capsys.readouterr().err
     assert "SKATBOT_WEBHOOK_SOURCES" in err and "quatsch" in err
+
+
+# -- what h11 alone would let through -------------------------------------------------------------
+
+
+async def test_content_length_with_transfer_encoding_is_refused(db: Database) -> None:
+    """The framing request smuggling lives on: 400, closed, nothing processed."""
+    async with server(db) as (api, ws):
+        body = json.dumps(message(1, "/neu Anna Bernd Carla")).encode()
+        chunked = f"{len(body):x}\r\n".encode() + body + b"\r\n0\r\n\r\n"
+        lines = [
+            f"POST {PATH} HTTP/1.1",
+            "Host: x",
+            f"Content-Length: {len(body)}",
+            "Transfer-Encoding: chunked",
+            f"X-Telegram-Bot-Api-Secret-Token: {SECRET}",
+        ]
+        reader, writer = await asyncio.open_connection("127.0.0.1", ws.port)
+        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + chunked)
+        assert await status_of(reader) == 400
+        assert await closed(reader)
+        writer.close()
+        assert not [c for c in api.calls if c.method == "sendMessage"]
+        assert await post_update(ws, message(2, "/neu Anna Bernd Carla")) == 200
+
+
+async def test_a_chunked_body_over_the_limit_is_refused(db: Database) -> None:
+    async with server(db, max_body=1024) as (_api, ws):
+        lines = [
+            f"POST {PATH} HTTP/1.1",
+            "Host: x",
+            "Transfer-Encoding: chunked",
+            f"X-Telegram-Bot-Api-Secret-Token: {SECRET}",
+        ]
+        reader, writer = await asyncio.open_connection("127.0.0.1", ws.port)
+        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+        for _ in range(3):  # 3 chunks of 512 bytes: the third passes the limit
+            writer.write(b"200\r\n" + b"x" * 512 + b"\r\n")
+        await writer.drain()
+        assert await status_of(reader) == 413
+        assert await closed(reader)
+        writer.close()
+
+
+async def test_two_secret_headers_are_refused(db: Database) -> None:
+    """Which of two would be meant? Neither: 403, whatever their order."""
+    async with server(db) as (_api, ws):
+        body = json.dumps(message(1, "/neu Anna Bernd Carla")).encode()
+        for first, second in ((SECRET, "wrong"), ("wrong", SECRET)):
+            reader, writer = await asyncio.open_connection("127.0.0.1", ws.port)
+            extra = f"X-Telegram-Bot-Api-Secret-Token: {second}\r\n".encode()
+            writer.write(head(len(body), first)[:-2] + extra + b"\r\n" + body)
+            assert await status_of(reader) == 403
+            writer.close()
+
+
+async def gone(reader: asyncio.StreamReader, timeout: float = 5) -> bytes | None:
+    """What the server sent before it closed the connection (None: still open after
+    ``timeout``). Closing with our bytes unread resets the connection (or breaks our pipe):
+    that is closed too."""
+    received = b""
+    try:
+        while chunk := await asyncio.wait_for(reader.read(65536), timeout):
+            received += chunk
+    except ConnectionError:
+        pass
+    except TimeoutError:
+        return None
+    return received
+
+
+async def test_an_oversized_head_is_refused(db: Database) -> None:
+    async with server(db) as (api, ws):
+        reader, writer = await asyncio.open_connection("127.0.0.1", ws.port)
+        body = json.dumps(message(1, "/neu Anna Bernd Carla")).encode()
+        padding = b"X-Padding: " + b"p" * (32 << 10) + b"\r\n"
+        with contextlib.suppress(ConnectionError):
+            writer.write(head(len(body))[:-2] + padding + b"\r\n" + body)
+            await writer.drain()
+        answer = await gone(reader)
+        assert answer is not None  # closed, at once
+        assert answer == b"" or answer.startswith(b"HTTP/1.1 431 ")  # the 431 unless reset
+        writer.close()
+        assert not [c for c in api.calls if c.method == "sendMessage"]
+
+
+async def test_a_head_trickling_in_on_a_kept_alive_connection_is_dropped(db: Database) -> None:
+    """The next head's deadline runs from the end of the last answer, not from the last byte."""
+    async with server(db, head_timeout=30, keepalive_timeout=0.5) as (_api, ws):
+        body = json.dumps(message(1, "/neu Anna Bernd Carla")).encode()
+        reader, writer = await asyncio.open_connection("127.0.0.1", ws.port)
+        writer.write(head(len(body)) + body)
+        assert await status_of(reader, 30) == 200
+        trickle = f"POST {PATH} HTTP/1.1\r\nHost: x\r\n".encode()
+        for byte in trickle:  # a byte every 0.1 s: 3 s in all, were it not dropped
+            try:
+                writer.write(bytes([byte]))
+                await writer.drain()
+            except ConnectionError:
+                break
+            await asyncio.sleep(0.1)
+        assert await gone(reader) == b""
+        assert ws.dropped == 1
+        writer.close()
