@@ -17,7 +17,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from skatbot.web import health, live, miniapp
 from skatbot.web.context import WebContext
-from skatbot.web.guard import HEAD_LIMIT, HeadGuard, ConnectionGuard
+from skatbot.web.guard import HEAD_LIMIT, ConnectionGuard, HeadGuard
 
 log = logging.getLogger(__name__)
 
