@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import socket
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Iterable
 
 import uvicorn
 from starlette.applications import Starlette
@@ -39,14 +39,6 @@ def build_web_app(web: WebContext, extra: Iterable[BaseRoute] = ()) -> Starlette
     app = Starlette(routes=all_routes)
     app.state.web = web
     return app
-
-
-class _Server(uvicorn.Server):
-    """uvicorn's server without its signal handlers: the bot decides when to stop."""
-
-    @contextlib.contextmanager
-    def capture_signals(self) -> Iterator[None]:
-        yield
 
 
 @contextlib.asynccontextmanager
@@ -86,9 +78,15 @@ async def serving(
         lifespan="off",
     )
     config.load()
-    server = _Server(config)
+    # Started and stopped here, not by ``Server.serve``: that would take the process's
+    # signals (the bot decides when to stop) and pause for fixed tenths of a second.
+    server = uvicorn.Server(config)
     server.lifespan = config.lifespan_class(config)
-    await server.startup(sockets=[sock])
+    try:
+        await server.startup(sockets=[sock])
+    except BaseException:
+        sock.close()
+        raise
     # uvicorn's own loop: it refreshes the Date header every second until should_exit.
     ticking = asyncio.create_task(server.main_loop())
     try:
