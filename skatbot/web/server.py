@@ -59,7 +59,10 @@ async def serving(
     idle connections close at once and running requests get ``grace`` seconds to finish
     (a webhook's update is being committed); then they are cancelled."""
     guard = guard if guard is not None else ConnectionGuard()
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    # IPPROTO_TCP named: asyncio sets TCP_NODELAY only on sockets that say they are TCP, and
+    # without it every answer (head and body written apart) waits for a delayed ACK (40 ms).
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
@@ -73,6 +76,7 @@ async def serving(
         http=guard.protocol(),
         ws="none",  # no WebSocket routes: the live pages use server-sent events
         h11_max_incomplete_event_size=HEAD_LIMIT,
+        log_config=None,  # the bot's logging stays as it is (and no dictConfig per server)
         log_level="warning",
         access_log=False,
         lifespan="off",
