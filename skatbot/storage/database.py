@@ -20,10 +20,11 @@ import weakref
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Connection, Engine, Table, bindparam, create_engine, event, select
+from sqlalchemy import Connection, Engine, Table, bindparam, create_engine, event, select, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import NullPool
 
 from skatbot.storage.lists_models import Chat
 from skatbot.storage.prepared import Prepared, bind_connection
@@ -33,6 +34,7 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 DEFAULT_URL = "sqlite+aiosqlite:///skatbot.db"
 POOL_SIZE = 10
+PING_TIMEOUT = 5.0  # seconds: a readiness check's question to the database
 
 
 # Drivers that are extras of the package (pyproject.toml): backend → (module, install line).
@@ -166,6 +168,26 @@ def check_driver(url: URL) -> None:
         ) from None
 
 
+def _ping_engine(url: URL) -> Engine:
+    """Connections for ``Database.ping``: a new one per question (no pool), never creating
+    a SQLite file that is not there (``mode=rw``), short timeouts."""
+    if url.get_backend_name() != "sqlite":
+        return create_engine(
+            url, poolclass=NullPool, connect_args={"connect_timeout": int(PING_TIMEOUT)}
+        )
+    path = url.database or ":memory:"
+    if path == ":memory:" or path.startswith("file:"):
+        return create_engine(url, poolclass=NullPool)
+    from pathlib import Path
+
+    uri = Path(path).expanduser().resolve().as_uri() + "?mode=rw"
+    return create_engine(
+        "sqlite://",
+        poolclass=NullPool,
+        creator=lambda: sqlite3.connect(uri, uri=True, timeout=PING_TIMEOUT),
+    )
+
+
 class Database:
     """Runs units of work, each in one transaction.
 
@@ -206,6 +228,7 @@ class Database:
             self.read_engine = self.write_engine
             self._engines = [self.write_engine]
             self._inline_writer = self._inline_reader = None
+        self._ping_engine: Engine | None = None  # made at the first ping
         self._writer = sessionmaker(self.write_engine, expire_on_commit=False, info=info)
         self._reader = sessionmaker(self.read_engine, expire_on_commit=False, info=info)
         # One asyncio.Lock per event loop (a Database may outlive a loop, e.g. in tests).
@@ -281,7 +304,30 @@ class Database:
         except DBAPIError as err:
             raise DatabaseSetupError(unreachable_text(self.url, err)) from None
 
+    async def ping(self, timeout: float = PING_TIMEOUT) -> str | None:
+        """Whether the database answers now: ``None``, or a short reason (English, for
+        operators: readiness in ``skatbot.web.health``). Asked on a connection of its own,
+        opened for the question: the pooled ones and the event loop's may outlive a SQLite
+        file moved away or a server gone, and a question must never wait for a lock."""
+        try:
+            await asyncio.wait_for(asyncio.to_thread(self._ping), timeout)
+        except TimeoutError:
+            return f"the database did not answer within {timeout:g} s"
+        except Exception as err:
+            lines = str(getattr(err, "orig", None) or err).strip().splitlines()
+            return f"the database cannot be reached: {lines[0] if lines else type(err).__name__}"
+        return None
+
+    def _ping(self) -> None:
+        if self._ping_engine is None:
+            self._ping_engine = _ping_engine(self.url)
+        with self._ping_engine.connect() as conn:
+            # Ours, and migrated: a new empty file or an empty database would answer SELECT 1.
+            conn.execute(text("SELECT version_num FROM alembic_version")).first()
+
     def dispose(self) -> None:
+        if self._ping_engine is not None:
+            self._ping_engine.dispose()
         for loop_conn in (self._inline_writer, self._inline_reader):
             if loop_conn is not None:
                 loop_conn.close()
