@@ -19,7 +19,7 @@ from skatbot.handlers.metrics import MeasuredApplication, Metrics, ObservedReque
 from skatbot.handlers.outbox.pacer import Pacer
 from skatbot.handlers.outbox.queues import Outbox
 from skatbot.handlers.registry import post_init, register
-from skatbot.storage.database import DEFAULT_URL, Database
+from skatbot.storage.database import DEFAULT_URL, Database, legacy_notice
 
 if TYPE_CHECKING:
     from skatbot.handlers.route import Route
@@ -29,7 +29,11 @@ log = logging.getLogger(__name__)
 
 
 def database_from_env() -> Database:
-    db = Database(os.environ.get("SKATBOT_DATABASE_URL") or DEFAULT_URL)
+    url = os.environ.get("SKATBOT_DATABASE_URL") or DEFAULT_URL
+    db = Database(url)
+    notice = legacy_notice(url)
+    if notice:
+        log.warning("%s", notice)
     db.migrate()
     return db
 

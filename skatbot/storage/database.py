@@ -32,7 +32,7 @@ from skatbot.storage.sheet_cache import INFO_KEY, SheetCache, run_after_commit
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
-DEFAULT_URL = "sqlite+aiosqlite:///skatbot.db"
+DEFAULT_URL = "sqlite:///skatbot.db"
 POOL_SIZE = 10
 PING_TIMEOUT = 5.0  # seconds: a readiness check's question to the database
 
@@ -86,20 +86,75 @@ class DatabaseSetupError(RuntimeError):
     line naming the fix, shown by the command line instead of a traceback."""
 
 
-def sync_url(url: str | URL) -> URL:
-    """Map the async driver names users configure to the sync drivers we run on threads."""
+# The database URLs skatbot accepts (README "Database URL"): the form as written -> the
+# SQLAlchemy driver that runs. Both databases are driven by sync drivers on worker threads or
+# on the event loop (see the module's docstring), never by an asyncio driver.
+URL_FORMS = {
+    "sqlite": "sqlite",  # Python's sqlite3
+    "sqlite+pysqlite": "sqlite",  # SQLAlchemy's name for the same
+    "postgresql": "postgresql+psycopg",  # no driver named: psycopg 3 (SQLAlchemy's is psycopg2)
+    "postgresql+psycopg": "postgresql+psycopg",
+}
+# Older spellings, accepted so that a running installation starts after an upgrade; the start
+# says what runs instead (``legacy_notice``).
+LEGACY_FORMS = {
+    "sqlite+aiosqlite": "sqlite",
+    "postgresql+asyncpg": "postgresql+psycopg",
+}
+EXAMPLES = "sqlite:///skatbot.db (SQLite) oder postgresql+psycopg://user@host/db (PostgreSQL)"
+
+
+def _parse(url: str | URL) -> URL:
     try:
-        u = make_url(url)
+        return make_url(url)
     except ArgumentError:
         raise DatabaseSetupError(
-            "SKATBOT_DATABASE_URL ist keine Datenbank-URL: z. B. sqlite+aiosqlite:///skatbot.db "
-            "oder postgresql+asyncpg://user@host/db."
+            f"SKATBOT_DATABASE_URL ist keine Datenbank-URL: z. B. {EXAMPLES}."
         ) from None
-    if u.drivername in ("sqlite+aiosqlite", "sqlite+pysqlite"):
-        u = u.set(drivername="sqlite")
-    elif u.drivername in ("postgresql+asyncpg", "postgresql", "postgres", "postgresql+psycopg2"):
-        u = u.set(drivername="postgresql+psycopg")
-    return u
+
+
+def sync_url(url: str | URL) -> URL:
+    """The URL as it runs: one of ``URL_FORMS`` (or ``LEGACY_FORMS``) with its driver named;
+    any other form is a ``DatabaseSetupError`` naming the URL to write instead."""
+    u = _parse(url)
+    driver = URL_FORMS.get(u.drivername) or LEGACY_FORMS.get(u.drivername)
+    if driver is None:
+        raise DatabaseSetupError(refused_text(u))
+    return u.set(drivername=driver)
+
+
+def refused_text(u: URL) -> str:
+    """One German line for a URL form skatbot does not run, with the form to write."""
+    written = u.drivername
+    if written.startswith("sqlite"):
+        fix = u.set(drivername="sqlite")
+    elif written.startswith(("postgres", "pgsql")):
+        fix = u.set(drivername="postgresql+psycopg")
+    else:
+        return (
+            f"Die Datenbank „{written}“ kennt skatbot nicht. SKATBOT_DATABASE_URL muss SQLite "
+            f"oder PostgreSQL nennen: {EXAMPLES}."
+        )
+    shown = fix.render_as_string(hide_password=True)
+    return (
+        f"Die Datenbank-URL „{written}://…“ nennt einen Treiber, den skatbot nicht verwendet. "
+        f"SKATBOT_DATABASE_URL so schreiben: {shown}"
+    )
+
+
+def legacy_notice(url: str | URL) -> str | None:
+    """For an older spelling (``LEGACY_FORMS``): one German line saying what runs and what
+    to write instead; ``None`` for the forms of ``URL_FORMS``."""
+    u = _parse(url)
+    driver = LEGACY_FORMS.get(u.drivername)
+    if driver is None:
+        return None
+    fix = u.set(drivername="sqlite" if driver == "sqlite" else "postgresql+psycopg")
+    label = "Pythons sqlite3" if driver == "sqlite" else "psycopg 3"
+    return (
+        f"SKATBOT_DATABASE_URL schreibt „{u.drivername}“, skatbot verwendet aber {label}; "
+        f"bitte so schreiben: {fix.render_as_string(hide_password=True)}"
+    )
 
 
 def _sqlite_engine(url: URL, begin: str, *, busy_ms: int = 30_000) -> Engine:
@@ -153,8 +208,7 @@ def check_driver(url: URL) -> None:
         url.get_dialect().import_dbapi()
     except NoSuchModuleError:
         raise DatabaseSetupError(
-            f"Die Datenbank „{url.drivername}“ kennt skatbot nicht: SQLite "
-            "(sqlite+aiosqlite:///skatbot.db) oder PostgreSQL (postgresql+asyncpg://user@host/db)."
+            f"Die Datenbank „{url.drivername}“ kennt skatbot nicht: {EXAMPLES}."
         ) from None
     except ImportError as err:
         backend = url.get_backend_name()
