@@ -10,6 +10,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import datetime as dt
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -272,3 +273,24 @@ def test_the_outbox_bound_comes_from_the_environment(monkeypatch: pytest.MonkeyP
     for raw, expected in (("", DEFAULT_OUTBOX_AGE), ("60", 60.0), ("x", 300.0), ("-1", 300.0)):
         monkeypatch.setenv("SKATBOT_READY_OUTBOX_AGE", raw)
         assert outbox_age_from_env() == expected
+
+
+def test_the_documented_metrics_and_alerts_name_real_metrics(db: Database) -> None:
+    from prometheus_client import generate_latest
+
+    app = build_application("1:X", db, base_url="http://127.0.0.1:9")
+    exposition = generate_latest(app.bot_data.metrics.registry).decode()
+    root = Path(__file__).resolve().parents[2]
+    rules = (root / "contrib" / "prometheus-rules.yml").read_text()
+    operations = (root / "docs" / "operations.md").read_text()
+    documented = operations.split("## Health and metrics", 1)[1].split("\n## ", 1)[0]
+    names = set(re.findall(r"\bskatbot_[a-z_]+", rules + documented))
+    assert len(names) >= 12, names
+    for name in names:
+        family = re.sub(r"_(bucket|count|sum)$", "", name)
+        assert f"# HELP {family} " in exposition, name
+    # and every metric the bot has is documented
+    for family in re.findall(r"^# HELP (skatbot_[a-z_]+) ", exposition, re.M):
+        if family.endswith("_created"):
+            continue  # prometheus_client's start time of each counter
+        assert f"`{family}`" in documented, family
