@@ -373,6 +373,8 @@ class Database:
         return None
 
     def _ping(self) -> None:
+        if self.url.get_backend_name() == "sqlite" and self.url.database in (None, "", ":memory:"):
+            return  # in memory: there while the process is, and a new connection is another one
         if self._ping_engine is None:
             self._ping_engine = _ping_engine(self.url)
         with self._ping_engine.connect() as conn:
