@@ -18,7 +18,7 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import create_engine, text, update
-from telegram.error import InvalidToken
+from telegram.error import InvalidToken, TimedOut
 
 from skatbot.app import build_application
 from skatbot.storage import outbox
@@ -121,9 +121,13 @@ async def test_two_applications_count_apart(bot: Bot, db: Database) -> None:
 
 
 def _scrape(bot: Bot) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    return _scrape_app(bot.app)
+
+
+def _scrape_app(app: object) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     from prometheus_client import generate_latest
 
-    return samples(generate_latest(bot.app.bot_data.metrics.registry).decode())
+    return samples(generate_latest(app.bot_data.metrics.registry).decode())  # type: ignore[attr-defined]
 
 
 # -- readiness ---------------------------------------------------------------------------------
@@ -239,7 +243,7 @@ async def test_an_outbox_that_does_not_drain_is_unready(
 
 async def test_readiness_follows_telegrams_last_answer(db: Database) -> None:
     async with FakeBotApi() as api:
-        app = build_application(api.token, db, **connected_to(api))
+        app = build_application(api.token, db, request_timeout=0.5, **connected_to(api))
         await app.bot.initialize()
         try:
             async with (
@@ -263,6 +267,13 @@ async def test_readiness_follows_telegrams_last_answer(db: Database) -> None:
                 assert (await client.get(url + "/readyz")).text.startswith("telegram:")
                 await app.bot.get_me()
                 assert (await client.get(url + "/readyz")).status_code == 200
+                api.fail_next("getMe", status=200, delay=2.0)  # answered after we gave up
+                with pytest.raises(TimedOut):
+                    await app.bot.get_me()
+                answer = await client.get(url + "/readyz")
+                assert answer.text == "telegram: the last Bot API call failed (timeout)\n"
+                errors = by_label(_scrape_app(app), "skatbot_telegram_errors_total")
+                assert errors == {"401": 1, "403": 1, "502": 1, "timeout": 1}
         finally:
             await app.bot.shutdown()
 
