@@ -45,7 +45,7 @@ SESSIONS = {
 def once(text: str) -> tuple[float, float, int]:
     """(wall seconds, CPU seconds, lines printed) of one console session."""
     with tempfile.TemporaryDirectory() as folder:
-        db = Database(f"sqlite+aiosqlite:///{folder}/skatbot.db")
+        db = Database(f"sqlite:///{folder}/skatbot.db")
         db.migrate()
 
         def build(*args: Any) -> Any:

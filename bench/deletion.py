@@ -54,7 +54,7 @@ def fill(session: Any, n: int) -> list[int]:
 
 def main(n: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        db = Database(f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}")
+        db = Database(f"sqlite:///{Path(tmp) / 'bench.db'}")
         db.migrate()
         ids = db.run_write(lambda s: fill(s, n))
         lst = db.run_read(lambda s: lists_store.get_list(s, ids[-1]))

@@ -9,7 +9,7 @@ documents the spammers got.
 
 Usage: python bench/heavy_spam.py [SECONDS] [SPAMMERS]    (default 20 s, 8 chats)
 Run it from another source tree (PYTHONPATH=DIR) for the figure before.
-``SKATBOT_BENCH_DATABASE_URL`` (e.g. ``postgresql+asyncpg://postgres@127.0.0.1:5432/bench``)
+``SKATBOT_BENCH_DATABASE_URL`` (e.g. ``postgresql+psycopg://postgres@127.0.0.1:5432/bench``)
 runs it on that database instead of a SQLite file; its tables are dropped first.
 """
 
@@ -41,7 +41,7 @@ def bench_database(tmp: Path) -> Database:
     """A fresh database: SQLite in ``tmp``, or ``SKATBOT_BENCH_DATABASE_URL`` emptied."""
     url = os.environ.get("SKATBOT_BENCH_DATABASE_URL", "")
     if not url:
-        db = Database(f"sqlite+aiosqlite:///{tmp / 'bench.db'}")
+        db = Database(f"sqlite:///{tmp / 'bench.db'}")
     else:
         from sqlalchemy import text
 

@@ -53,7 +53,7 @@ def update(uid: int, chat: int, text: str, bot: object, thread: int | None = Non
 async def main(counts: list[int]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.db"
-        db = Database(f"sqlite+aiosqlite:///{path}")
+        db = Database(f"sqlite:///{path}")
         db.migrate()
         app = (
             Application.builder()

@@ -26,7 +26,7 @@ NAMES = ["Anna", "Bernd", "Carla"]
 
 async def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        db = Database(f"sqlite+aiosqlite:///{Path(tmp) / 'm.db'}")
+        db = Database(f"sqlite:///{Path(tmp) / 'm.db'}")
         db.migrate()
         async with BotApiServer() as api:
             app = build_application(api.token, db, base_url=f"{api.url}/bot", rate_limit=False)

@@ -40,7 +40,7 @@ GAMES = [
 
 async def main(n: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        db = Database(f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}")
+        db = Database(f"sqlite:///{Path(tmp) / 'bench.db'}")
         statements: list[str] = []
 
         def seen(sql: str) -> None:

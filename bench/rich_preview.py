@@ -54,7 +54,7 @@ tr:nth-child(even) td {{ background: #f6f8fa; }}
 
 
 async def main(out: Path) -> None:
-    db = Database(f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/preview.db")
+    db = Database(f"sqlite:///{tempfile.mkdtemp()}/preview.db")
     db.migrate()
     async with BotApiServer() as api:
         app = build_application(api.token, db, base_url=f"{api.url}/bot", rate_limit=False)

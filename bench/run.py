@@ -123,7 +123,7 @@ async def bench_round_trip(n: int) -> None:
                     SKATBOT_RATE_LIMIT="0",
                     TELEGRAM_BOT_TOKEN=api.token,
                     TELEGRAM_API_BASE_URL=f"{api.url}/bot",
-                    SKATBOT_DATABASE_URL=f"sqlite+aiosqlite:///{Path(tmp) / 'rt.db'}",
+                    SKATBOT_DATABASE_URL=f"sqlite:///{Path(tmp) / 'rt.db'}",
                 )
 
             echo_cmd = [sys.executable, str(HERE / "echo_bot.py"), echo_api.url, echo_api.token]
@@ -245,7 +245,7 @@ def _throughput_processes(url: str, chats: int, games: int, processes: int) -> f
 async def bench_throughput(chats: int, games: int, pg_url: str | None) -> None:
     print(f"2. throughput: {chats} chats × {games} games, concurrently", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
-        db = Database(f"sqlite+aiosqlite:///{Path(tmp) / 'tp.db'}")
+        db = Database(f"sqlite:///{Path(tmp) / 'tp.db'}")
         db.migrate()
         rate = await _throughput(db, chats, games)
         db.dispose()
@@ -423,7 +423,7 @@ async def _startup_time(echo: bool = False) -> tuple[float, float]:
                 os.environ,
                 TELEGRAM_BOT_TOKEN=api.token,
                 TELEGRAM_API_BASE_URL=f"{api.url}/bot",
-                SKATBOT_DATABASE_URL=f"sqlite+aiosqlite:///{Path(tmp) / 's.db'}",
+                SKATBOT_DATABASE_URL=f"sqlite:///{Path(tmp) / 's.db'}",
             )
             command = [sys.executable, "-m", "skatbot", "run"]
             if echo:
@@ -447,7 +447,7 @@ async def _startup_time(echo: bool = False) -> tuple[float, float]:
 def bench_memory() -> None:
     print("5. memory and start-up", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
-        url = f"sqlite+aiosqlite:///{Path(tmp) / 'mem.db'}"
+        url = f"sqlite:///{Path(tmp) / 'mem.db'}"
         subprocess.run([sys.executable, "-c", SEED_SCRIPT.format(url=url)], check=True)
         script = MEMORY_SCRIPT.format(here=str(HERE), url=url)
         out = subprocess.run(

@@ -116,7 +116,7 @@ def percentile(values: list[float], q: float) -> float:
 
 async def run(args: argparse.Namespace) -> None:
     rng = random.Random(7)
-    db = Database(f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/scale.db")
+    db = Database(f"sqlite:///{tempfile.mkdtemp()}/scale.db")
     db.migrate()
     groups = [-(10_000 + i) for i in range(args.groups)]
     pinned = set(groups[: args.pinned])

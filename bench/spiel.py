@@ -34,7 +34,7 @@ GAMES = [
 
 async def main(n: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        db = Database(f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}")
+        db = Database(f"sqlite:///{Path(tmp) / 'bench.db'}")
         db.migrate()
         app = (
             Application.builder()

@@ -116,7 +116,7 @@ async def bot_process(args: argparse.Namespace, port: int) -> AsyncIterator[Proc
             env.update(
                 TELEGRAM_BOT_TOKEN=api.token,
                 TELEGRAM_API_BASE_URL=api.url,
-                SKATBOT_DATABASE_URL=f"sqlite+aiosqlite:///{Path(tmp) / 'bot.db'}",
+                SKATBOT_DATABASE_URL=f"sqlite:///{Path(tmp) / 'bot.db'}",
                 SKATBOT_WEBHOOK_SECRET=SECRET,
                 SKATBOT_RATE_LIMIT="0",
             )

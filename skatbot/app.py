@@ -13,14 +13,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import httpx
-from telegram.ext import Application
 from telegram.request import BaseRequest, HTTPXRequest
 
 from skatbot.handlers.bot_state import CONTEXT_TYPES, SkatApplication
+from skatbot.handlers.metrics import MeasuredApplication, Metrics, ObservedRequest
 from skatbot.handlers.outbox.pacer import Pacer
 from skatbot.handlers.outbox.queues import Outbox
 from skatbot.handlers.registry import post_init, register
-from skatbot.storage.database import DEFAULT_URL, Database
+from skatbot.storage.database import DEFAULT_URL, Database, legacy_notice
 
 if TYPE_CHECKING:
     from skatbot.handlers.route import Route
@@ -30,7 +30,11 @@ log = logging.getLogger(__name__)
 
 
 def database_from_env() -> Database:
-    db = Database(os.environ.get("SKATBOT_DATABASE_URL") or DEFAULT_URL)
+    url = os.environ.get("SKATBOT_DATABASE_URL") or DEFAULT_URL
+    db = Database(url)
+    notice = legacy_notice(url)
+    if notice:
+        log.warning("%s", notice)
     db.migrate()
     return db
 
@@ -97,14 +101,16 @@ def build_application(
         calls, get_updates = in_process_requests(bot_api, request_timeout)
     else:
         calls, get_updates = bot_api_requests(request_timeout)
+    metrics = Metrics()  # every Bot API call's outcome counted (health, /metrics)
     builder = (
-        Application.builder()
+        MeasuredApplication.builder()
+        .application_class(MeasuredApplication)
         .token(token)
         .context_types(CONTEXT_TYPES)
         .updater(None)
         .post_init(post_init)
-        .request(calls)
-        .get_updates_request(get_updates)
+        .request(ObservedRequest(calls, metrics))
+        .get_updates_request(ObservedRequest(get_updates, metrics))
     )
     if base_url:
         root = base_url.rstrip("/")
@@ -112,11 +118,12 @@ def build_application(
             root += "/bot"
         builder = builder.base_url(root).base_file_url(root[: -len("/bot")] + "/file/bot")
     app = builder.build()
+    app.bot_data.metrics = metrics
     app.bot_data.database = db
     pacer = (
         Pacer(group_limit, group_window) if rate_limit else Pacer(group_limit=None, per_second=None)
     )
-    app.bot_data.outbox = Outbox(pacer)
+    app.bot_data.outbox = Outbox(pacer, metrics)
     if routes is None:
         register(app)
     else:

@@ -3,7 +3,7 @@ Telegram (``chat``, tests/harness.py: what a command does) and the real bot on t
 Bot API stand-in (``bot``, tests/standin/fake_telegram.py: what is about Telegram). The
 helpers live in tests/helpers.py.
 
-Set ``SKATBOT_TEST_DATABASE_URL`` (e.g. ``postgresql+asyncpg://postgres@127.0.0.1:5432/test``)
+Set ``SKATBOT_TEST_DATABASE_URL`` (e.g. ``postgresql+psycopg://postgres@127.0.0.1:5432/test``)
 to run the whole suite against PostgreSQL instead of SQLite files.
 """
 

@@ -63,7 +63,7 @@ def fresh_database(tmp_path: Path) -> Database:
     path = tmp_path / "skatbot.db"
     shutil.copyfile(_sqlite_template(), path)
     path.chmod(0o600)  # as the bot creates its file
-    db = Database(f"sqlite+aiosqlite:///{path}")
+    db = Database(f"sqlite:///{path}")
     db.migrate()  # at the head already: one read of its revision
     return db
 
@@ -75,7 +75,7 @@ def _sqlite_template() -> Path:
     if not _TEMPLATE:
         folder = Path(tempfile.mkdtemp(prefix="skatbot-template-"))
         atexit.register(shutil.rmtree, folder, True)
-        db = Database(f"sqlite+aiosqlite:///{folder / 'template.db'}")
+        db = Database(f"sqlite:///{folder / 'template.db'}")
         db.migrate()
         db.dispose()  # checkpointed: the file alone holds the schema
         _TEMPLATE.append(folder / "template.db")

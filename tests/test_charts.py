@@ -115,7 +115,7 @@ def test_a_bot_start_imports_no_chart_library(tmp_path: Path) -> None:
         "--out",
         str(tmp_path / "out"),
         stdin="/neu Anna Bernd Carla\n/spiel Anna grand mit 1 gewonnen\n/stand\n",
-        env={"SKATBOT_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite'}"},
+        env={"SKATBOT_DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite'}"},
         cwd=tmp_path,
         prelude=prelude,
     )
@@ -128,7 +128,7 @@ def test_a_bot_start_imports_no_chart_library(tmp_path: Path) -> None:
         "--out",
         str(tmp_path / "out"),
         stdin="/stand bild\n",
-        env={"SKATBOT_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite'}"},
+        env={"SKATBOT_DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite'}"},
         cwd=tmp_path,
         prelude=prelude,
     )

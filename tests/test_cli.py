@@ -183,7 +183,7 @@ def test_readme_transcript_is_what_the_bot_prints(tmp_path: Path) -> None:
         "skatbot console",
         ["skatbot", "wert"],
     ]
-    env = {"SKATBOT_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'readme.db'}"}
+    env = {"SKATBOT_DATABASE_URL": f"sqlite:///{tmp_path / 'readme.db'}"}
     for command, shown in runs:
         if " | " in command:  # printf '...' | skatbot console
             printf, program = command.split(" | ")
@@ -209,7 +209,7 @@ def test_shown_in_is_strict() -> None:
 # --- a database whose driver is missing -----------------------------------
 
 NO_PSYCOPG = "import sys; sys.modules['psycopg'] = None; "
-PG = "postgresql+asyncpg://skatbot@127.0.0.1:9/skatbot"
+PG = "postgresql+psycopg://skatbot@127.0.0.1:9/skatbot"
 INSTALL = (
     "PostgreSQL braucht den Treiber psycopg, der nicht installiert ist: pip install "
     "'.[postgres]' im Quellordner von skatbot (oder pip install 'psycopg[binary]').\n"
@@ -279,12 +279,12 @@ def _postgres_listens() -> bool:
     ("url", "message"),
     [
         (
-            "sqlite+aiosqlite:////nonexistent-i28/dir/skatbot.db",
+            "sqlite:////nonexistent-i28/dir/skatbot.db",
             "Den Ordner /nonexistent-i28/dir für die SQLite-Datenbank gibt es nicht: erst anlegen "
             "(mkdir -p /nonexistent-i28/dir) oder SKATBOT_DATABASE_URL ändern.",
         ),
         (
-            "postgresql+asyncpg://postgres@nosuchhost.invalid:5432/skatbot",
+            "postgresql+psycopg://postgres@nosuchhost.invalid:5432/skatbot",
             "PostgreSQL auf nosuchhost.invalid:5432 ist nicht erreichbar: Rechnername und Port "
             "in SKATBOT_DATABASE_URL prüfen und ob der Server läuft.",
         ),
@@ -302,7 +302,7 @@ def test_an_unknown_postgres_database_is_one_line(tmp_path: Path) -> None:
     pytest.importorskip("psycopg")
     if not _postgres_listens():
         pytest.skip("no PostgreSQL on 127.0.0.1:5432")
-    url = "postgresql+asyncpg://postgres@127.0.0.1:5432/skatbot_no_such_database"
+    url = "postgresql+psycopg://postgres@127.0.0.1:5432/skatbot_no_such_database"
     done = skatbot("console", env={"SKATBOT_DATABASE_URL": url}, cwd=tmp_path, stdin="")
     assert done.returncode == 2
     assert done.stderr == (

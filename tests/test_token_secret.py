@@ -23,7 +23,7 @@ async def start(tmp_path: Path, api: FakeBotApi, *argv: str) -> tuple[int, str]:
     env.update(
         TELEGRAM_BOT_TOKEN=TOKEN,
         TELEGRAM_API_BASE_URL=f"{api.url}/bot",
-        SKATBOT_DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'skatbot.db'}",
+        SKATBOT_DATABASE_URL=f"sqlite:///{tmp_path / 'skatbot.db'}",
         SKATBOT_WEBHOOK_SECRET="geheim-123",
         PYTHONPATH=str(Path(__file__).resolve().parents[1]),
     )

@@ -18,6 +18,7 @@ from typing import Any, TypeAlias
 from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot
 
 from skatbot.handlers.fairness import Fairness
+from skatbot.handlers.metrics import Metrics
 from skatbot.handlers.outbox.queues import Outbox
 from skatbot.handlers.route import Route
 from skatbot.storage.database import Database
@@ -51,6 +52,8 @@ class BotState:
     miniapp_name: str | None = None
     """The Mini App's short name at @BotFather (``SKATBOT_MINIAPP``), for
     ``t.me/<bot>/<name>?startapp=…`` links; ``None``: none registered."""
+    metrics: Metrics = field(default_factory=Metrics)
+    """Its counters for Prometheus, in a registry of its own (``handlers.metrics``)."""
     redelivered_on_failure: bool = False
     """Telegram delivers an update again when handling it failed (behind the webhook): a
     transient error then tells the chat nothing (``registry.on_error``)."""

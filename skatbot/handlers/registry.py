@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Coroutine, Sequence
 from typing import Any
@@ -67,6 +68,17 @@ def _tap_handler(route: Route) -> Callback:
         )
 
     handle.__name__ = f"tap_{route.name}"
+    return handle
+
+
+def counted(name: str, callback: Callback) -> Callback:
+    """``callback``, each call counted as the command ``name`` (``BotState.metrics``)."""
+
+    @functools.wraps(callback)
+    async def handle(update: Update, context: SkatContext) -> None:
+        context.bot_data.metrics.command(name)
+        await callback(update, context)
+
     return handle
 
 
@@ -162,7 +174,7 @@ def handler_of(route: Route) -> BaseHandler:  # type: ignore[type-arg]
     """The PTB handler of one route."""
     if route.kind is Kind.COMMAND:
         callback = command_handler(route) if route.is_use_case else route.run
-        return CommandHandler(route.name, callback)  # type: ignore[arg-type]
+        return CommandHandler(route.name, counted(route.name, callback))  # type: ignore[arg-type]
     if route.kind is Kind.CALLBACK:
         callback = _tap_handler(route) if route.is_use_case else route.run
         return CallbackQueryHandler(callback, pattern=route.pattern)  # type: ignore[arg-type]

@@ -249,12 +249,16 @@ async def execute(
     def unit(session: Session) -> Reply:
         return use_case(session, cmd)
 
+    changed = False  # a list was changed (counted once committed)
+
     def write_unit(session: Session) -> list[durable.Stored]:
+        nonlocal changed
         done = effect(session, use_case, cmd, link=link)
         if done is None:
             return []  # redelivered
         reply, linked = done
         rows = stage(session, target, cmd.update_id, answered(reply, asker), linked)
+        changed = lists_store.changed_in(session)
         faults.at("before_commit", cmd.update_id)
         return rows
 
@@ -268,6 +272,8 @@ async def execute(
         return
     if write:
         faults.at("committed", cmd.update_id)
+        if changed:
+            state.metrics.booked()
         if target is not None:
             gate.changed(target.chat_id)
         handoff.enqueue_stored(context.bot, state, rows)
@@ -489,7 +495,10 @@ async def execute_callback(
     target = target_of(update)
     asker = tapper_of(update)
 
+    changed = False  # a list was changed (counted once committed)
+
     def unit(session: Session) -> tuple[Answer, list[durable.Stored]]:
+        nonlocal changed
         answer = once(session, cmd, lambda: use_case(session, cmd))
         if answer is None:
             return Answer(), []  # redelivered: the effect is committed already
@@ -498,6 +507,7 @@ async def execute_callback(
             for reply in replies_of(cmd, answer, asker)
             for row in stage(session, target, cmd.update_id, reply)
         ]
+        changed = lists_store.changed_in(session)
         faults.at("before_commit", cmd.update_id)
         return answer, rows
 
@@ -507,6 +517,8 @@ async def execute_callback(
         await refuse_tap(update, context, err)
         return
     faults.at("committed", cmd.update_id)
+    if changed:
+        context.bot_data.metrics.booked()
     await _answer(update, answer)
     handoff.enqueue_stored(context.bot, context.bot_data, rows)
 

@@ -20,10 +20,11 @@ import weakref
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Connection, Engine, Table, bindparam, create_engine, event, select
+from sqlalchemy import Connection, Engine, Table, bindparam, create_engine, event, select, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import NullPool
 
 from skatbot.storage.lists_models import Chat
 from skatbot.storage.prepared import Prepared, bind_connection
@@ -31,8 +32,9 @@ from skatbot.storage.sheet_cache import INFO_KEY, SheetCache, run_after_commit
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
-DEFAULT_URL = "sqlite+aiosqlite:///skatbot.db"
+DEFAULT_URL = "sqlite:///skatbot.db"
 POOL_SIZE = 10
+PING_TIMEOUT = 5.0  # seconds: a readiness check's question to the database
 
 
 # Drivers that are extras of the package (pyproject.toml): backend → (module, install line).
@@ -84,20 +86,75 @@ class DatabaseSetupError(RuntimeError):
     line naming the fix, shown by the command line instead of a traceback."""
 
 
-def sync_url(url: str | URL) -> URL:
-    """Map the async driver names users configure to the sync drivers we run on threads."""
+# The database URLs skatbot accepts (README "Database URL"): the form as written -> the
+# SQLAlchemy driver that runs. Both databases are driven by sync drivers on worker threads or
+# on the event loop (see the module's docstring), never by an asyncio driver.
+URL_FORMS = {
+    "sqlite": "sqlite",  # Python's sqlite3
+    "sqlite+pysqlite": "sqlite",  # SQLAlchemy's name for the same
+    "postgresql": "postgresql+psycopg",  # no driver named: psycopg 3 (SQLAlchemy's is psycopg2)
+    "postgresql+psycopg": "postgresql+psycopg",
+}
+# Older spellings, accepted so that a running installation starts after an upgrade; the start
+# says what runs instead (``legacy_notice``).
+LEGACY_FORMS = {
+    "sqlite+aiosqlite": "sqlite",
+    "postgresql+asyncpg": "postgresql+psycopg",
+}
+EXAMPLES = "sqlite:///skatbot.db (SQLite) oder postgresql+psycopg://user@host/db (PostgreSQL)"
+
+
+def _parse(url: str | URL) -> URL:
     try:
-        u = make_url(url)
+        return make_url(url)
     except ArgumentError:
         raise DatabaseSetupError(
-            "SKATBOT_DATABASE_URL ist keine Datenbank-URL: z. B. sqlite+aiosqlite:///skatbot.db "
-            "oder postgresql+asyncpg://user@host/db."
+            f"SKATBOT_DATABASE_URL ist keine Datenbank-URL: z. B. {EXAMPLES}."
         ) from None
-    if u.drivername in ("sqlite+aiosqlite", "sqlite+pysqlite"):
-        u = u.set(drivername="sqlite")
-    elif u.drivername in ("postgresql+asyncpg", "postgresql", "postgres", "postgresql+psycopg2"):
-        u = u.set(drivername="postgresql+psycopg")
-    return u
+
+
+def sync_url(url: str | URL) -> URL:
+    """The URL as it runs: one of ``URL_FORMS`` (or ``LEGACY_FORMS``) with its driver named;
+    any other form is a ``DatabaseSetupError`` naming the URL to write instead."""
+    u = _parse(url)
+    driver = URL_FORMS.get(u.drivername) or LEGACY_FORMS.get(u.drivername)
+    if driver is None:
+        raise DatabaseSetupError(refused_text(u))
+    return u.set(drivername=driver)
+
+
+def refused_text(u: URL) -> str:
+    """One German line for a URL form skatbot does not run, with the form to write."""
+    written = u.drivername
+    if written.startswith("sqlite"):
+        fix = u.set(drivername="sqlite")
+    elif written.startswith(("postgres", "pgsql")):
+        fix = u.set(drivername="postgresql+psycopg")
+    else:
+        return (
+            f"Die Datenbank „{written}“ kennt skatbot nicht. SKATBOT_DATABASE_URL muss SQLite "
+            f"oder PostgreSQL nennen: {EXAMPLES}."
+        )
+    shown = fix.render_as_string(hide_password=True)
+    return (
+        f"Die Datenbank-URL „{written}://…“ nennt einen Treiber, den skatbot nicht verwendet. "
+        f"SKATBOT_DATABASE_URL so schreiben: {shown}"
+    )
+
+
+def legacy_notice(url: str | URL) -> str | None:
+    """For an older spelling (``LEGACY_FORMS``): one German line saying what runs and what
+    to write instead; ``None`` for the forms of ``URL_FORMS``."""
+    u = _parse(url)
+    driver = LEGACY_FORMS.get(u.drivername)
+    if driver is None:
+        return None
+    fix = u.set(drivername="sqlite" if driver == "sqlite" else "postgresql+psycopg")
+    label = "Pythons sqlite3" if driver == "sqlite" else "psycopg 3"
+    return (
+        f"SKATBOT_DATABASE_URL schreibt „{u.drivername}“, skatbot verwendet aber {label}; "
+        f"bitte so schreiben: {fix.render_as_string(hide_password=True)}"
+    )
 
 
 def _sqlite_engine(url: URL, begin: str, *, busy_ms: int = 30_000) -> Engine:
@@ -151,8 +208,7 @@ def check_driver(url: URL) -> None:
         url.get_dialect().import_dbapi()
     except NoSuchModuleError:
         raise DatabaseSetupError(
-            f"Die Datenbank „{url.drivername}“ kennt skatbot nicht: SQLite "
-            "(sqlite+aiosqlite:///skatbot.db) oder PostgreSQL (postgresql+asyncpg://user@host/db)."
+            f"Die Datenbank „{url.drivername}“ kennt skatbot nicht: {EXAMPLES}."
         ) from None
     except ImportError as err:
         backend = url.get_backend_name()
@@ -164,6 +220,26 @@ def check_driver(url: URL) -> None:
         raise DatabaseSetupError(
             f"Der Datenbanktreiber {err.name or url.drivername} ist nicht installiert."
         ) from None
+
+
+def _ping_engine(url: URL) -> Engine:
+    """Connections for ``Database.ping``: a new one per question (no pool), never creating
+    a SQLite file that is not there (``mode=rw``), short timeouts."""
+    if url.get_backend_name() != "sqlite":
+        return create_engine(
+            url, poolclass=NullPool, connect_args={"connect_timeout": int(PING_TIMEOUT)}
+        )
+    path = url.database or ":memory:"
+    if path == ":memory:" or path.startswith("file:"):
+        return create_engine(url, poolclass=NullPool)
+    from pathlib import Path
+
+    uri = Path(path).expanduser().resolve().as_uri() + "?mode=rw"
+    return create_engine(
+        "sqlite://",
+        poolclass=NullPool,
+        creator=lambda: sqlite3.connect(uri, uri=True, timeout=PING_TIMEOUT),
+    )
 
 
 class Database:
@@ -206,6 +282,7 @@ class Database:
             self.read_engine = self.write_engine
             self._engines = [self.write_engine]
             self._inline_writer = self._inline_reader = None
+        self._ping_engine: Engine | None = None  # made at the first ping
         self._writer = sessionmaker(self.write_engine, expire_on_commit=False, info=info)
         self._reader = sessionmaker(self.read_engine, expire_on_commit=False, info=info)
         # One asyncio.Lock per event loop (a Database may outlive a loop, e.g. in tests).
@@ -281,7 +358,32 @@ class Database:
         except DBAPIError as err:
             raise DatabaseSetupError(unreachable_text(self.url, err)) from None
 
+    async def ping(self, timeout: float = PING_TIMEOUT) -> str | None:
+        """Whether the database answers now: ``None``, or a short reason (English, for
+        operators: readiness in ``skatbot.web.health``). Asked on a connection of its own,
+        opened for the question: the pooled ones and the event loop's may outlive a SQLite
+        file moved away or a server gone, and a question must never wait for a lock."""
+        try:
+            await asyncio.wait_for(asyncio.to_thread(self._ping), timeout)
+        except TimeoutError:
+            return f"the database did not answer within {timeout:g} s"
+        except Exception as err:
+            lines = str(getattr(err, "orig", None) or err).strip().splitlines()
+            return f"the database cannot be reached: {lines[0] if lines else type(err).__name__}"
+        return None
+
+    def _ping(self) -> None:
+        if self.url.get_backend_name() == "sqlite" and self.url.database in (None, "", ":memory:"):
+            return  # in memory: there while the process is, and a new connection is another one
+        if self._ping_engine is None:
+            self._ping_engine = _ping_engine(self.url)
+        with self._ping_engine.connect() as conn:
+            # Ours, and migrated: a new empty file or an empty database would answer SELECT 1.
+            conn.execute(text("SELECT version_num FROM alembic_version")).first()
+
     def dispose(self) -> None:
+        if self._ping_engine is not None:
+            self._ping_engine.dispose()
         for loop_conn in (self._inline_writer, self._inline_reader):
             if loop_conn is not None:
                 loop_conn.close()

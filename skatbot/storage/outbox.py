@@ -28,6 +28,7 @@ from sqlalchemy import (
     Text,
     bindparam,
     delete,
+    func,
     insert,
     select,
     update,
@@ -148,3 +149,25 @@ def pending(session: Session) -> list[Pending]:
 
 def count(session: Session) -> int:
     return len(list(session.scalars(select(OutboxRow.id))))
+
+
+@dataclass(frozen=True)
+class Backlog:
+    """How much the outbox holds: its rows and when the oldest was stored."""
+
+    depth: int
+    oldest: dt.datetime | None  # UTC; None when empty
+
+    def oldest_age(self, now: dt.datetime | None = None) -> float | None:
+        """Seconds since the oldest row was stored (None when empty)."""
+        if self.oldest is None:
+            return None
+        return max(0.0, ((now or utc_now()) - self.oldest).total_seconds())
+
+
+def backlog(session: Session) -> Backlog:
+    """The outbox's depth and its oldest row's time (one query, no payloads read)."""
+    depth, oldest = session.execute(select(func.count(_T.c.id), func.min(_T.c.created_at))).one()
+    if oldest is not None and oldest.tzinfo is None:  # SQLite keeps no zone: stored as UTC
+        oldest = oldest.replace(tzinfo=dt.UTC)
+    return Backlog(int(depth), oldest)

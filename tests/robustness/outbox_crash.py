@@ -340,7 +340,7 @@ async def play(
     run without): one bot process does the setup and meets the fault point at the target.
     """
     workdir.mkdir(parents=True, exist_ok=True)
-    db_url = f"sqlite+aiosqlite:///{workdir / 'bot.db'}"
+    db_url = f"sqlite:///{workdir / 'bot.db'}"
     log = workdir / "bot.log"
     async with FakeBotApi(group_limit=None) as api:
         d = Driver(api, db_url)

@@ -43,7 +43,7 @@ async def _start_bot(api: FakeBotApi, db_url: str, log: Path) -> asyncio.subproc
 
 
 async def test_sigkill_mid_burst_books_every_game_exactly_once(tmp_path: Path) -> None:
-    db_url = f"sqlite+aiosqlite:///{tmp_path / 'crash.db'}"
+    db_url = f"sqlite:///{tmp_path / 'crash.db'}"
     log = tmp_path / "bot.log"
     # No flood limit here: the bot runs with SKATBOT_RATE_LIMIT=0, and this test is about
     # crashes (pacing is tested in tests/handlers/test_flood.py).

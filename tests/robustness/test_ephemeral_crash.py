@@ -63,7 +63,7 @@ def texts(messages: list[BotMessage]) -> list[str]:
 async def test_a_kill_after_the_first_message_for_one_reader_sends_the_rest_once(
     tmp_path: Path,
 ) -> None:
-    db_url = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+    db_url = f"sqlite:///{tmp_path / 'bot.db'}"
     log = tmp_path / "bot.log"
     async with FakeBotApi(group_limit=None, clock=lambda: 1000.0) as api:
         proc = await start_bot(api, db_url, log)

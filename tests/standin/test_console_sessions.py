@@ -26,7 +26,7 @@ async def session(db: Database, lines: str, out_dir: Path) -> list[str]:
 
 
 async def test_a_later_session_is_not_taken_for_a_redelivery(tmp_path: Path) -> None:
-    db = Database(f"sqlite+aiosqlite:///{tmp_path / 'skatbot.db'}")
+    db = Database(f"sqlite:///{tmp_path / 'skatbot.db'}")
     db.migrate()
     try:
         first = await session(
@@ -42,7 +42,7 @@ async def test_a_later_session_is_not_taken_for_a_redelivery(tmp_path: Path) -> 
 async def test_each_reply_is_printed_before_the_next_line(tmp_path: Path) -> None:
     """The poller keeps a long poll open while replies go out; the console must not hold a
     reply back behind that unfinished getUpdates (a /pdf used to appear after the next line)."""
-    db = Database(f"sqlite+aiosqlite:///{tmp_path / 'skatbot.db'}")
+    db = Database(f"sqlite:///{tmp_path / 'skatbot.db'}")
     db.migrate()
     try:
         lines = await session(db, "/neu Anna Bernd Carla\n/pdf\n/stand\n", tmp_path)
@@ -55,7 +55,7 @@ async def test_each_reply_is_printed_before_the_next_line(tmp_path: Path) -> Non
 async def test_the_output_folder_is_created_for_its_owner_only(tmp_path: Path) -> None:
     import stat
 
-    db = Database(f"sqlite+aiosqlite:///{tmp_path / 'skatbot.db'}")
+    db = Database(f"sqlite:///{tmp_path / 'skatbot.db'}")
     db.migrate()
     out = tmp_path / "ausgabe"
     try:
@@ -69,7 +69,7 @@ async def test_the_output_folder_is_created_for_its_owner_only(tmp_path: Path) -
 async def test_the_console_shows_tables_as_aligned_columns(tmp_path: Path) -> None:
     """Text form first (as the README shows); /darstellung tabelle: the rich message's
     tables as aligned columns, struck rows struck."""
-    db = Database(f"sqlite+aiosqlite:///{tmp_path / 'skatbot.db'}")
+    db = Database(f"sqlite:///{tmp_path / 'skatbot.db'}")
     db.migrate()
     script = (
         "/neu Anna Bernd Carla\n/spiel Anna grand ohne 1 hand gewonnen\n"
@@ -109,7 +109,7 @@ async def test_the_console_shows_and_presses_a_row_of_page_buttons(tmp_path: Pat
     """A long /liste in table form: the page buttons are a row inside the rich message,
     printed under it (a greyed-out one marked ⊘), and ``!N`` presses them; the page is an
     edit of the same message."""
-    db = Database(f"sqlite+aiosqlite:///{tmp_path / 'skatbot.db'}")
+    db = Database(f"sqlite:///{tmp_path / 'skatbot.db'}")
     db.migrate()
     deals = "/eingepasst\n" * 21
     try:
@@ -134,7 +134,7 @@ async def test_a_player_asks_for_themselves_alone(tmp_path: Path) -> None:
     """``Anna> ~/wert …`` is an ephemeral command (Bot API 10.2): only the bot receives it,
     and its answer is printed for Anna alone; a command that is no ephemeral one is refused
     with the ones that are."""
-    db = Database(f"sqlite+aiosqlite:///{tmp_path / 'skatbot.db'}")
+    db = Database(f"sqlite:///{tmp_path / 'skatbot.db'}")
     db.migrate()
     try:
         lines = await session(db, "Anna> ~/wert grand mit 1\n~/neu Anna Bernd Carla\n", tmp_path)

@@ -135,7 +135,7 @@ async def no_sockets(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[None]:
 
 @pytest.mark.usefixtures("no_sockets")
 async def test_the_console_opens_no_socket(tmp_path: Path) -> None:
-    db = Database(f"sqlite+aiosqlite:///{tmp_path / 'skatbot.db'}")
+    db = Database(f"sqlite:///{tmp_path / 'skatbot.db'}")
     db.migrate()
     stdout = io.StringIO()
     try:

@@ -55,7 +55,7 @@ async def test_loeschen_leaves_no_deleted_name_in_the_database_files(bot: Bot) -
 
 def test_a_new_database_file_is_its_owners_alone(tmp_path: Path) -> None:
     path = tmp_path / "neu.db"
-    db = Database(f"sqlite+aiosqlite:///{path}")
+    db = Database(f"sqlite:///{path}")
     try:
         db.migrate()
         for p in database_files(db):
@@ -68,7 +68,7 @@ def test_an_existing_database_file_keeps_its_mode(tmp_path: Path) -> None:
     path = tmp_path / "alt.db"
     path.touch()
     os.chmod(path, 0o640)
-    db = Database(f"sqlite+aiosqlite:///{path}")
+    db = Database(f"sqlite:///{path}")
     try:
         db.migrate()
         assert stat.S_IMODE(path.stat().st_mode) == 0o640

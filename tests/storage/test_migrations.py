@@ -20,7 +20,7 @@ def _empty_database(tmp_path: Path) -> Database:
             metadata().drop_all(conn)
             conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
         return db
-    return Database(f"sqlite+aiosqlite:///{tmp_path / 'migrate.db'}")
+    return Database(f"sqlite:///{tmp_path / 'migrate.db'}")
 
 
 def _seed_list(conn: Connection, settings: str, games: list[str], *, rules: str = "isko") -> None:

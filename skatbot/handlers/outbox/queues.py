@@ -20,7 +20,7 @@ import contextlib
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
@@ -30,6 +30,9 @@ from skatbot.handlers.outbox.keyboard import ButtonSupport
 from skatbot.handlers.outbox.pacer import Pacer, retry_after_seconds
 from skatbot.handlers.outbox.rich import RichRefusals
 from skatbot.handlers.outbox.topics import TopicNames
+
+if TYPE_CHECKING:
+    from skatbot.handlers.metrics import Metrics
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +47,9 @@ MAX_FLOOD_WAITS = 20  # 429 answers in a row before a message is given up
 class Outbox:
     """Per-chat queues of delivery jobs, each chat's jobs run in order by one worker task."""
 
-    def __init__(self, pacer: Pacer | None = None) -> None:
+    def __init__(self, pacer: Pacer | None = None, metrics: Metrics | None = None) -> None:
         self.pacer = pacer or Pacer()
+        self.metrics = metrics  # documents delivered are counted there
         # Two lanes per chat, each worked in order by its own task: documents and pictures
         # (``heavy``) and everything else, so a booking's reply never waits behind a PDF.
         self._queues: dict[tuple[int, bool], deque[Callable[[], Awaitable[None]]]] = {}

@@ -419,7 +419,10 @@ class Sender:
     ) -> int | None:
         """A document, or a picture if ``doc`` is a ``Photo``."""
         send = self.send_photo if isinstance(doc, Photo) else self.send_document
-        return await send(doc.filename, doc.data, caption, html=html, buttons=buttons)
+        sent = await send(doc.filename, doc.data, caption, html=html, buttons=buttons)
+        if self.outbox.metrics is not None:
+            self.outbox.metrics.delivered_document(doc.filename)
+        return sent
 
     async def pin(self, message_id: int) -> bool:
         """Pin ``message_id`` quietly; False (logged) if Telegram refuses, e.g. without the
