@@ -55,7 +55,7 @@ async def start(tmp_path: Path, api: FakeBotApi, port: int) -> asyncio.subproces
     env.update(
         TELEGRAM_BOT_TOKEN=api.token,
         TELEGRAM_API_BASE_URL=f"{api.url}/bot",
-        SKATBOT_DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'skatbot.db'}",
+        SKATBOT_DATABASE_URL=f"sqlite:///{tmp_path / 'skatbot.db'}",
         SKATBOT_WEB_PORT=str(port),
         SKATBOT_POLL_TIMEOUT="1",
         PYTHONPATH=str(Path(__file__).resolve().parents[2]),
