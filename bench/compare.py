@@ -72,6 +72,7 @@ async def start_once(tree: Path) -> tuple[float, float, float]:
                 PYTHONPATH=str(tree),
                 TELEGRAM_BOT_TOKEN=api.token,
                 TELEGRAM_API_BASE_URL=f"{api.url}/bot",
+                # the older spelling: both trees run it (the newer one warns once)
                 SKATBOT_DATABASE_URL=f"sqlite+aiosqlite:///{Path(tmp) / 's.db'}",
                 # the new tree serves its web application (a port of its own here)
                 SKATBOT_WEB_PORT=str(free_port()),
