@@ -1,0 +1,139 @@
+// The hall's live page: asks for /stand every few seconds (the server answers 304 while
+// nothing changed) and shows the ranking and the tables. Lists longer than the screen are
+// shown a page at a time, turning by themselves.
+"use strict";
+
+(() => {
+  const POLL_MS = 3000;
+  const TURN_MS = 10000;
+  const base = location.pathname.replace(/\/+$/, "");
+  const $ = (id) => document.getElementById(id);
+  let last = "";
+  let data = null;
+  let turn = 0;
+
+  const points = (n) => (n < 0 ? "\u2212" + String(-n) : String(n));
+
+  function el(tag, className, text) {
+    const e = document.createElement(tag);
+    if (className) e.className = className;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  // How many rows of `make`'s kind fit into `box`, per column.
+  function rowsThatFit(box, sample) {
+    box.replaceChildren(sample);
+    const style = getComputedStyle(box);
+    const gap = parseFloat(style.rowGap) || 0;
+    const row = sample.getBoundingClientRect().height + gap;
+    const rows = Math.floor((box.clientHeight + gap) / row);
+    return Math.max(1, rows);
+  }
+
+  // Show the page `turn` of `items` in `box` (columns: 1 or 2); `pager` says "1/3".
+  function paged(box, items, make, columns, pager) {
+    if (!items.length) {
+      box.replaceChildren();
+      pager.textContent = "";
+      return;
+    }
+    const perPage = rowsThatFit(box, make(items[0])) * columns;
+    const pages = Math.ceil(items.length / perPage);
+    const page = turn % pages;
+    box.replaceChildren(...items.slice(page * perPage, (page + 1) * perPage).map(make));
+    pager.textContent = pages > 1 ? `Seite ${page + 1}/${pages}` : "";
+  }
+
+  function rankingRow(r) {
+    const li = el("li", r.place <= 3 ? "top" : "");
+    li.append(el("span", "place", r.place + "."), el("span", "name", r.name),
+      el("span", "points", points(r.points)));
+    return li;
+  }
+
+  const STATES = { reported: "gemeldet", signing: "unterschreibt", waiting: "wartet" };
+
+  function tableTile(t) {
+    const li = el("li", t.state);
+    const label = el("div", "label");
+    const count = t.state === "reported" ? "\u2713" : `${t.played}/${t.games}`;
+    label.append(el("span", "", `Tisch ${t.table}`), el("span", "count", count));
+    const bar = el("div", "bar");
+    const fill = el("div");
+    fill.style.width = `${Math.min(100, (100 * t.played) / Math.max(1, t.games))}%`;
+    bar.append(fill);
+    li.append(label, bar);
+    if (STATES[t.state]) li.title = STATES[t.state];
+    return li;
+  }
+
+  function progressLine(series) {
+    const box = $("progress");
+    box.replaceChildren();
+    if (!series.length) {
+      box.textContent = "Noch nicht ausgelost";
+      return;
+    }
+    const s = series[series.length - 1];
+    const done = s.reported === s.tables;
+    box.append(`Serie ${s.number}: `,
+      el("span", done ? "done" : "", `${s.reported} von ${s.tables} Tischen gemeldet`));
+  }
+
+  function render() {
+    if (!data) return;
+    document.title = `Leinwand – ${data.name}`;
+    $("name").textContent = data.name;
+    $("over").hidden = !data.over;
+    progressLine(data.series);
+    const ranking = $("ranking");
+    $("ranking-empty").hidden = data.ranking.length > 0;
+    // two columns once one column cannot hold everyone
+    ranking.className = "cols-1";
+    const oneColumn = data.ranking.length ? rowsThatFit(ranking, rankingRow(data.ranking[0])) : 1;
+    const columns = data.ranking.length > oneColumn ? 2 : 1;
+    ranking.className = `cols-${columns}`;
+    paged(ranking, data.ranking, rankingRow, columns, $("ranking-page"));
+    const current = data.series.length ? data.series[data.series.length - 1].number : null;
+    $("tables-box").hidden = !data.tables.length;
+    document.querySelector("main").classList.toggle("wide", !data.tables.length);
+    $("tables-title").firstChild.textContent = current ? `Tische Serie ${current} ` : "Tische ";
+    paged($("tables"), data.tables, tableTile, 2, $("tables-page"));
+  }
+
+  function status(text, offline) {
+    const footer = $("status");
+    footer.textContent = text;
+    footer.classList.toggle("offline", offline);
+  }
+
+  async function poll() {
+    try {
+      const answer = await fetch(base + "/stand", { cache: "no-cache" });
+      if (answer.status === 404) {
+        location.reload(); // the server's page says the link is gone
+        return;
+      }
+      if (answer.ok) {
+        const text = await answer.text();
+        if (text !== last) {
+          last = text;
+          data = JSON.parse(text);
+          render();
+        }
+        const now = new Date();
+        const hh = String(now.getHours()).padStart(2, "0");
+        const mm = String(now.getMinutes()).padStart(2, "0");
+        status(`Stand ${hh}:${mm} Uhr \u00b7 aktualisiert sich von selbst`, false);
+      }
+    } catch (e) {
+      status("Keine Verbindung \u2013 versuche es weiter \u2026", true);
+    }
+    setTimeout(poll, POLL_MS);
+  }
+
+  setInterval(() => { turn += 1; render(); }, TURN_MS);
+  window.addEventListener("resize", render);
+  poll();
+})();
