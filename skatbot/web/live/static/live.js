@@ -21,28 +21,53 @@
     return e;
   }
 
-  // How many rows of `make`'s kind fit into `box`, per column.
-  function rowsThatFit(box, sample) {
+  // How many rows like `sample` fit into `box` (a grid), and how many columns it has.
+  function capacity(box, sample) {
     box.replaceChildren(sample);
     const style = getComputedStyle(box);
     const gap = parseFloat(style.rowGap) || 0;
     const row = sample.getBoundingClientRect().height + gap;
-    const rows = Math.floor((box.clientHeight + gap) / row);
-    return Math.max(1, rows);
+    const rows = Math.max(1, Math.floor((box.clientHeight + gap) / row));
+    const columns = style.gridTemplateColumns.split(" ").filter(Boolean).length || 1;
+    return { rows, columns };
   }
 
-  // Show the page `turn` of `items` in `box` (columns: 1 or 2); `pager` says "1/3".
-  function paged(box, items, make, columns, pager) {
+  // Show the page `turn` of `items` in `box`; `pager` says "Seite 1/3" when there are more.
+  function paged(box, items, make, pager) {
+    box.style.gridTemplateRows = "";
     if (!items.length) {
       box.replaceChildren();
       pager.textContent = "";
       return;
     }
-    const perPage = rowsThatFit(box, make(items[0])) * columns;
+    const { rows, columns } = capacity(box, make(items[0]));
+    const perPage = rows * columns;
+    // a ranking in columns reads down the left first, then on at the top right
+    if (box.classList.contains("cols-2")) box.style.gridTemplateRows = `repeat(${rows}, auto)`;
     const pages = Math.ceil(items.length / perPage);
     const page = turn % pages;
     box.replaceChildren(...items.slice(page * perPage, (page + 1) * perPage).map(make));
     pager.textContent = pages > 1 ? `Seite ${page + 1}/${pages}` : "";
+  }
+
+  // One column if it holds everyone; else two, in smaller type if names would be cut
+  // short; else one column, a page at a time.
+  function showRanking(items) {
+    const box = $("ranking");
+    const pager = $("ranking-page");
+    box.style.setProperty("--place", items.length > 99 ? "4.2ch" : "3.2ch");
+    box.className = "";
+    const one = items.length ? capacity(box, rankingRow(items[0])).rows : 1;
+    if (items.length > one) {
+      for (const layout of ["cols-2", "cols-2 smaller"]) {
+        box.className = layout;
+        paged(box, items, rankingRow, pager);
+        const names = [...box.querySelectorAll(".name")];
+        if (!names.some((n) => n.scrollWidth > n.clientWidth + 1)) return;
+      }
+      box.className = "";
+    }
+    paged(box, items, rankingRow, pager);
   }
 
   function rankingRow(r) {
@@ -56,14 +81,15 @@
 
   function tableTile(t) {
     const li = el("li", t.state);
-    const label = el("div", "label");
-    const count = t.state === "reported" ? "\u2713" : `${t.played}/${t.games}`;
-    label.append(el("span", "", `Tisch ${t.table}`), el("span", "count", count));
+    const count = t.state === "reported" ? "\u2713 gemeldet" : `${t.played}/${t.games}`;
+    const row = el("div", "row");
     const bar = el("div", "bar");
     const fill = el("div");
     fill.style.width = `${Math.min(100, (100 * t.played) / Math.max(1, t.games))}%`;
     bar.append(fill);
-    li.append(label, bar);
+    if (t.state === "reported") row.append(el("span", "count", count));
+    else row.append(bar, el("span", "count", count));
+    li.append(el("div", "label", `Tisch ${t.table}`), row);
     if (STATES[t.state]) li.title = STATES[t.state];
     return li;
   }
@@ -87,19 +113,12 @@
     $("name").textContent = data.name;
     $("over").hidden = !data.over;
     progressLine(data.series);
-    const ranking = $("ranking");
     $("ranking-empty").hidden = data.ranking.length > 0;
-    // two columns once one column cannot hold everyone
-    ranking.className = "cols-1";
-    const oneColumn = data.ranking.length ? rowsThatFit(ranking, rankingRow(data.ranking[0])) : 1;
-    const columns = data.ranking.length > oneColumn ? 2 : 1;
-    ranking.className = `cols-${columns}`;
-    paged(ranking, data.ranking, rankingRow, columns, $("ranking-page"));
+    showRanking(data.ranking);
     const current = data.series.length ? data.series[data.series.length - 1].number : null;
     $("tables-box").hidden = !data.tables.length;
-    document.querySelector("main").classList.toggle("wide", !data.tables.length);
-    $("tables-title").firstChild.textContent = current ? `Tische Serie ${current} ` : "Tische ";
-    paged($("tables"), data.tables, tableTile, 2, $("tables-page"));
+    $("tables-title").firstChild.textContent = current ? `Tische der Serie ${current} ` : "Tische ";
+    paged($("tables"), data.tables, tableTile, $("tables-page"));
   }
 
   function status(text, offline) {
