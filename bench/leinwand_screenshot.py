@@ -18,13 +18,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's skatbot, tests/
 
-from playwright.async_api import async_playwright, expect  # noqa: E402
+from playwright.async_api import async_playwright, expect
 
-from skatbot.web.context import WebContext  # noqa: E402
-from skatbot.web.server import build_web_app, serving  # noqa: E402
-from tests.helpers import fresh_database, running_bot  # noqa: E402
-from tests.web import hall  # noqa: E402
-from tests.web.conftest import CHROMIUM  # noqa: E402
+from skatbot.web.context import WebContext
+from skatbot.web.server import build_web_app, serving
+from tests.helpers import fresh_database, running_bot
+from tests.web import hall
+from tests.web.conftest import CHROMIUM
 
 PLAYERS = [
     "Gisela Hoffmann", "Werner Krause", "Ursula Becker", "Horst Schulz", "Renate Wagner",
@@ -48,7 +48,7 @@ async def main(out: Path) -> None:
         async with running_bot(db) as bot:
             token = await hall.desk(bot, "Preisskat Vereinsheim", PLAYERS)
             tables, _ = await hall.draw(bot, 4711)
-            await hall.report(bot, results(rng, sum(tables, [])))
+            await hall.report(bot, results(rng, [n for t in tables for n in t]))
             tables, codes = await hall.draw(bot, 4712)
             await hall.report(bot, results(rng, tables[0] + tables[1]))
             for no, games in PLAYING.items():

@@ -23,8 +23,8 @@ from typing import Any
 
 from skatbot.rules import tournament as tr
 from skatbot.rules.errors import RuleError
-from skatbot.storage import live_pages
 from skatbot.storage import lists as lists_store
+from skatbot.storage import live_pages
 from skatbot.storage import tournament as trepo
 from skatbot.storage.base import utc_now
 from skatbot.storage.lists_models import ListStatus
@@ -124,8 +124,7 @@ def board(session: Session, token: str, now: dt.datetime | None = None) -> dict[
         "series": [_series(s) for s in done],
         "tables": _tables(session, t, done[-1]) if done and not over else [],
         "ranking": [
-            {"place": r.place, "name": r.standing.name, "points": r.standing.score}
-            for r in ranked
+            {"place": r.place, "name": r.standing.name, "points": r.standing.score} for r in ranked
         ],
     }
 

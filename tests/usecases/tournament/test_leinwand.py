@@ -99,7 +99,7 @@ async def test_the_link_ends_with_the_tournament(chat: Harness) -> None:
     await setup_tournament(chat, names=NAMES)
     token = await link(chat)
     tables = await draw(chat)
-    rows = {n: (50 * (i + 1), 1, 0) for i, n in enumerate(sum(tables, []))}
+    rows = {n: (50 * (i + 1), 1, 0) for i, n in enumerate([n for t in tables for n in t])}
     await chat.text(results_message(rows), **ORGANISER)
     await chat.text("/turnier ende", **ORGANISER)
     await chat.text("/turnier ende ja", **ORGANISER)
@@ -107,7 +107,11 @@ async def test_the_link_ends_with_the_tournament(chat: Harness) -> None:
     # the hall sees the final ranking (as /rangliste) under "Turnier beendet" ...
     shown = await board(chat, token)
     assert shown["over"] and shown["final"] and shown["tables"] == []
-    assert shown["ranking"][0] == {"place": 1, "name": sum(tables, [])[-1], "points": 400}
+    assert shown["ranking"][0] == {
+        "place": 1,
+        "name": [n for t in tables for n in t][-1],
+        "points": 400,
+    }
     # ... for a day, then the link is gone
     later = dt.datetime.now(dt.UTC) + live_page.SHOWN_AFTER_END + dt.timedelta(minutes=1)
     assert await board(chat, token, later) is None
