@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import random
+import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
+
+import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's skatbot, tests/
 
@@ -60,7 +64,28 @@ async def main(out: Path) -> None:
                     await hall.book(bot, chat, declarer, won=rng.random() < 0.8)
             async with serving(build_web_app(WebContext.of(bot.app))) as url:
                 await shoot(f"{url}/leinwand/{token}", out)
+                await measure(f"{url}/leinwand/{token}/stand")
     print(out)
+
+
+async def measure(url: str, n: int = 50) -> None:
+    """What one poll costs on this board: the JSON's size, the median time of a full answer
+    and of a 304 (over a real socket, SQLite)."""
+    async with httpx.AsyncClient() as web:
+        first = await web.get(url)
+        tag = first.headers["etag"]
+        full, same = [], []
+        for _ in range(n):
+            t0 = time.perf_counter()
+            await web.get(url)
+            full.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            assert (await web.get(url, headers={"If-None-Match": tag})).status_code == 304
+            same.append(time.perf_counter() - t0)
+    ms = lambda xs: f"{1000 * statistics.median(xs):.1f} ms"  # noqa: E731
+    print(
+        f"/stand: {len(first.content)} bytes; 200 in {ms(full)}, 304 in {ms(same)} (median of {n})"
+    )
 
 
 async def shoot(url: str, out: Path) -> None:

@@ -55,6 +55,9 @@ async def serving(asgi: ASGIApp, host: str = "127.0.0.1", port: int = 0) -> Asyn
     address cannot be bound. Signals stay with the caller."""
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    # Accepted connections inherit it: uvicorn writes a response's head and body separately,
+    # and with Nagle's algorithm the body waited for the client's delayed ACK (~40 ms).
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     try:
         sock.bind((host, port))
     except OSError:

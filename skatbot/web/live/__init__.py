@@ -2,7 +2,8 @@
 
 ``GET /leinwand/<token>`` is the page (static HTML, JS and CSS from ``static/``, no CDN: a
 hall's network may reach nothing else), ``GET /leinwand/<token>/stand`` what it shows, as
-JSON (``usecases.tournament.live_page.board``). The page asks for the JSON every few
+JSON (``usecases.tournament.live_page.board``). The page links its files relatively
+(``../leinwand-dateien/``), so a proxy may serve the bot under a path of its own. The page asks for the JSON every few
 seconds; the answer carries an ETag, so a poll that finds nothing new costs a 304 without a
 body. An unknown, revoked or expired token is a 404 with a German page.
 """
@@ -29,7 +30,7 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 NOT_FOUND = """<!doctype html>
 <html lang="de"><head><meta charset="utf-8"><title>Leinwand</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="stylesheet" href="/leinwand-dateien/live.css"></head>
+<link rel="stylesheet" href="../leinwand-dateien/live.css"></head>
 <body class="gone"><main><h1>Diese Leinwand gibt es nicht (mehr).</h1>
 <p>Der Link ist falsch, gesperrt oder das Turnier ist vorbei.<br>
 Einen neuen Link gibt die Turnierleitung mit /leinwand.</p></main></body></html>
