@@ -1,7 +1,7 @@
 """The hall's live page over a real socket: the page, its JSON with ETag and 304, the German
-404 of an unknown or revoked link; and in a real browser, a result reported and a game booked
-at a table appearing without a reload. /leinwand itself: tests/usecases/tournament/
-test_leinwand.py."""
+404 of an unknown or revoked link; and in a real browser, a result reported, a game booked at
+a table and the tournament's end appearing without a reload. /leinwand itself:
+tests/usecases/tournament/test_leinwand.py."""
 
 from __future__ import annotations
 
@@ -77,4 +77,10 @@ async def test_a_booking_and_a_report_appear_without_a_reload(bot: Bot, page: ob
         await hall.report(bot, {n: (90, 1, 0) for n in tables[three]})
         await expect(page.locator("#progress")).to_have_text("Serie 1: 2 von 2 Tischen gemeldet")
         await expect(ranking.locator("li")).to_have_count(len(NAMES))
+
+        # the end: the final ranking under a banner, the tables gone
+        await ok(bot, "/turnier ende", chat_id=hall.DESK, **hall.ORGANISER)
+        await ok(bot, "/turnier ende ja", chat_id=hall.DESK, **hall.ORGANISER)
+        await expect(page.locator("#over")).to_have_text("Turnier beendet – Endstand")
+        await expect(page.locator("#tables-box")).to_be_hidden()
         assert await page.evaluate("window.notReloaded === true")

@@ -112,6 +112,7 @@
     document.title = `Leinwand – ${data.name}`;
     $("name").textContent = data.name;
     $("over").hidden = !data.over;
+    $("over").textContent = data.final ? "Turnier beendet \u2013 Endstand" : "Turnier beendet";
     progressLine(data.series);
     $("ranking-empty").hidden = data.ranking.length > 0;
     showRanking(data.ranking);
