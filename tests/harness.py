@@ -124,6 +124,8 @@ class Harness:
 
     def __init__(self, db: Database) -> None:
         self.db = db
+        # The bot's public web address (``BotState.public_url``); None: none is set.
+        self.public_url: str | None = None
         self.admins: dict[int, set[int]] = {}  # Telegram chat -> its admins' user ids
         self.forums: set[int] = set()  # chats with topics where the bot may open topics
         self.messages: dict[tuple[int, int], Message] = {}  # the bot's messages, now
@@ -308,6 +310,7 @@ class Harness:
             is_forum=chat_id in self.forums,
             bot_username=BOT_USERNAME,
             named_users=(reply_to,) if reply_to is not None else (),
+            public_url=self.public_url,
         )
         use_case = route.use_case
         link: durable.Link | None = None

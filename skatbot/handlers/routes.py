@@ -234,6 +234,8 @@ ROUTES: list[Route] = [
     command("tisch", (at(PLAYING, "tables.lifecycle:link", parse="tables.lifecycle:parse", right={"LinkTable": TABLE_LINKER}), at(DESK, "tournament.tables:release", parse="tournament.tables:parse_release", right={"ReleaseTable": TOURNAMENT_MANAGER})), "Preisskat und Liga: hier spielt ein Tisch: /tisch CODE (aus der Auslosung, dem Sitzplan)", write=True),
     # the signing message of a table's closed list again (a league table is told it signs nothing)
     command("unterschreiben", at(TABLES, "place.at_table:unterschreiben"), "Preisskat: am Tisch die Nachricht zum Unterschreiben noch einmal zeigen"),
+    # the hall's read-only page: the link is made (and revoked) by the management
+    command("leinwand", at(DESK, "tournament.live_page:leinwand", parse="tournament.live_page:parse", right=TOURNAMENT_MANAGER), "Preisskat: Link für die Leinwand im Saal (Rangliste, Tische) · /leinwand aus sperrt ihn", write=True),
     command("rangliste", at(DESK, "tournament.ranking:rangliste", parse="tournament.ranking:parse_rangliste"), "Preisskat: Rangliste über alle Serien", heavy=True),
     command("urkunden", at(DESK, "tournament.ranking:urkunden", parse="tournament.ranking:parse_urkunden"), "Preisskat: Urkunden als PDF", heavy=True, document=True),
     command("gebuehren", at(DESK, "tournament.cash:gebuehren", parse="tournament.cash:parse_gebuehren", right={"SetFees": TOURNAMENT_MANAGER}), "Preisskat: Startgeld, Verlustspielgeld, Tischgeld", write=True),

@@ -213,6 +213,8 @@ async def execute(
         await send(update, context, refusal_of(update, err))
         return
     cmd = await in_place(context, cmd)
+    if context.bot_data.public_url is not None:  # for the commands that hand out a web link
+        cmd = dataclasses.replace(cmd, public_url=context.bot_data.public_url)
     db = database(context)
     target = target_of(update)
     asker = asker_of(update)

@@ -14,6 +14,7 @@ def metadata() -> MetaData:
     import skatbot.storage.game_nights
     import skatbot.storage.league_models
     import skatbot.storage.lists_models
+    import skatbot.storage.live_pages
     import skatbot.storage.message_links
     import skatbot.storage.money
     import skatbot.storage.outbox

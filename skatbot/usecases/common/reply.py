@@ -303,6 +303,9 @@ class Command:
     # An ephemeral message (message_id 0): a tap on one of the bot's, or a command sent as
     # one (Bot API 10.2, ``is_ephemeral``): its ephemeral_message_id; 0 for a chat's message.
     ephemeral_message_id: int = 0
+    # Where the world reaches the bot's web server (``SKATBOT_PUBLIC_URL``, no trailing
+    # slash), for the commands that hand out a web link; None: no public address.
+    public_url: str | None = None
 
     @property
     def rest(self) -> str:

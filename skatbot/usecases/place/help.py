@@ -108,6 +108,8 @@ Gleichstand: mehr gewonnene Spiele, dann weniger verlorene, dann das Los (wird g
 /gebuehren startgeld 10 € · /gebuehren verlust 0,50 € ab 4 1 € · /gebuehren tisch 1 €
 /preise 100 € 60 € 40 € oder 50 % 30 % 20 % · /preise serie 20 € 10 €
 /abrechnung – wer was zahlt · /kasse – Kassenbericht als PDF (mehr: /hilfe geld)
+/leinwand – Link für den Beamer im Saal: Rangliste und Tische, von selbst aktuell
+(Turnierleitung) · /leinwand aus – Link sperren
 <b>6. Ende und das nächste Turnier</b>
 /turnier ende – beenden (Turnierleitung, bestätigen: /turnier ende ja); danach nimmt es
 nichts mehr an, auch seine Tische keine Spiele. Dann /turnier NAME – das nächste, hier.

@@ -128,6 +128,7 @@ class Row:
 
 TOURNAMENT_SETUPS = (
     "tournament",
+    "live page",
     "second tournament",
     "drawn",
     "linked",
@@ -217,6 +218,9 @@ MATRIX: dict[str, Row] = {
     "/gebuehren": Row("tournament", "/gebuehren startgeld 10 €", MANAGERS),
     "/preise": Row("tournament", "/preise 30 € 20 €", MANAGERS),
     "/tisch freigeben": Row("linked", "/tisch freigeben 1", MANAGERS),
+    # the hall's read-only link: made and revoked by the management
+    "/leinwand": Row("tournament", "/leinwand", MANAGERS, says="/leinwand/"),
+    "/leinwand aus": Row("live page", "/leinwand aus", MANAGERS, says="gesperrt"),
     "/loeschen turnier": Row(
         "tournament", "/loeschen turnier ja", MANAGERS, asks="/loeschen turnier"
     ),
@@ -486,7 +490,8 @@ async def tournament(chat: Harness, by: Sender, kind: str = "tournament") -> dic
     """A tournament started by ``by``, its participants entered by an admin (``drawn``: and
     its first series drawn, a player of table 1 linked at the desk; ``linked``: table 1 plays
     in another chat; ``reported``: every result of series 1 in; ``next draw``: series 2
-    drawn and taken back, the desk asked for the next draw with a button; ``signing``:
+    drawn and taken back, the desk asked for the next draw with a button; ``live page``: the
+    hall's link given; ``signing``:
     table 1 closed its list and asks for signatures)."""
     if kind == "second tournament":  # an older one of someone else, ended
         await accepted(chat, "/turnier Herbstpokal", BY_OTHER)
@@ -495,6 +500,9 @@ async def tournament(chat: Harness, by: Sender, kind: str = "tournament") -> dic
     await accepted(chat, "/turnier Preisskat", by)
     await accepted(chat, "/teilnehmer " + ", ".join(PARTICIPANTS), LEAD)
     if kind in ("tournament", "second tournament"):
+        return {}
+    if kind == "live page":  # the hall's link given
+        await accepted(chat, "/leinwand", LEAD)
         return {}
     await accepted(chat, "/serienlaenge 3 3", LEAD)
     draw = await accepted(chat, "/auslosen 4711", LEAD)
@@ -682,6 +690,7 @@ async def test_rights_matrix(chat: Harness, name: str, identity: str) -> None:
     chat.set_admins(CHAT, LEADER, *([ADMIN] if row.where == CHAT else []))
     chat.set_admins(FAR, *([ADMIN] if row.where == FAR else []))
     actor, author = cast(identity)
+    chat.public_url = "https://skat.example.org"  # /leinwand gives its link
     state = await SETUPS[row.setup](chat, author)
     if row.asks:  # the question the confirmation answers, asked by the same identity
         await send(chat, row.asks, actor, row.where)
