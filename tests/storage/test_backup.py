@@ -17,6 +17,7 @@ import contextlib
 import datetime as dt
 import itertools
 import os
+import shutil
 import signal
 import sqlite3
 import sys
@@ -585,3 +586,58 @@ def test_sqlite_backup_is_a_file_on_its_own(db: Database, tmp_path: Path) -> Non
         assert conn.execute("PRAGMA journal_mode").fetchone() == ("delete",)
         assert conn.execute("SELECT version_num FROM alembic_version").fetchone() is not None
     assert (tmp_path / "b.db").stat().st_mode & 0o777 == 0o600
+
+
+# --- the check itself ---------------------------------------------------------------------
+
+
+async def test_the_check_finds_a_changed_a_missing_and_an_extra_row_and_a_counter_behind(
+    bot: Bot, db: Database, tmp_path: Path
+) -> None:
+    await evening(bot, -1001, 3)
+    backup = tmp_path / "b.db"
+    take_backup(url_of(db), backup)
+    copy = sqlite_url(backup)
+    changes = {
+        "UPDATE players SET name = 'Anne' WHERE name = 'Anna'": "Tabelle players: Zeile id=",
+        "DELETE FROM processed_updates WHERE update_id = (SELECT max(update_id) FROM "
+        "processed_updates)": "fehlt in der Kopie",
+        "INSERT INTO chats (id, rules, settings, created_at) VALUES (7, 'isko', '{}', "
+        "'2026-01-01 00:00:00')": "ist in der Kopie zu viel",
+        # ids handed out beyond the last row the copy has (deleted rows): the copy would
+        # hand them out again
+        "UPDATE sqlite_sequence SET seq = seq + 5 WHERE name = 'rows'": "Tabelle rows: die nächste",
+    }
+    for change, found in changes.items():
+        shutil.copyfile(backup, tmp_path / "changed.db")
+        with contextlib.closing(sqlite3.connect(tmp_path / "changed.db")) as conn:
+            conn.execute("PRAGMA foreign_keys=OFF")
+            conn.execute(change)
+            conn.commit()
+        changed = sqlite_url(tmp_path / "changed.db")
+        if "sqlite_sequence" in change:
+            problems = differences(changed, copy)
+        else:
+            problems = differences(copy, changed)
+        assert len(problems) == 1 and found in problems[0], (change, problems)
+    assert differences(copy, url_of(db)) == []
+
+
+def test_an_older_backup_is_brought_up_to_date_on_restore_and_left_as_it_was(
+    tmp_path: Path,
+) -> None:
+    from skatbot.storage.migrate import HEAD, upgrade
+
+    old = tmp_path / "old.db"
+    engine = create_engine(f"sqlite:///{old}", poolclass=NullPool)
+    upgrade(engine, "0020")
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO chats (id, rules, settings, created_at) VALUES "
+                          "(-1001, 'isko', '{}', '2026-01-01 00:00:00')"))  # fmt: skip
+    engine.dispose()
+    before = old.read_bytes()
+    target = new_sqlite(tmp_path / "t.db")
+    restore_backup(old, target)
+    assert old.read_bytes() == before
+    assert rows_of(target, "SELECT id FROM chats") == [(-1001,)]
+    assert rows_of(target, "SELECT version_num FROM alembic_version") == [(HEAD,)]
