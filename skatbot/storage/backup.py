@@ -298,13 +298,23 @@ def restore_backup(backup: Path, target_url: str | URL, *, replace: bool = False
 
 def move_database(source_url: str | URL, target_url: str | URL) -> Done:
     """Copy the database at ``source_url`` into the empty one at ``target_url``."""
-    source, target = sync_url(source_url), sync_url(target_url)
+    source = sync_url(source_url)
+    try:
+        target = sync_url(target_url)
+    except DatabaseSetupError:
+        raise BackupRefused(
+            f"„{target_url}“ ist keine Datenbank-URL: z. B. "
+            "postgresql+asyncpg://skatbot@localhost/skatbot oder sqlite+aiosqlite:///neu.db."
+        ) from None
     if _url_text(source) == _url_text(target):
         raise BackupRefused(
             "Quelle und Ziel sind dieselbe Datenbank: eine andere ZIEL-URL angeben."
         )
     _check_source(source)
-    return _copy_into(source, target, replace=False)
+    try:
+        return _copy_into(source, target, replace=False)
+    except DatabaseSetupError as err:  # the target's, which is not SKATBOT_DATABASE_URL here
+        raise BackupRefused(str(err).replace("SKATBOT_DATABASE_URL", "die ZIEL-URL")) from None
 
 
 def _copy_into(source: URL, target_url: str | URL, *, replace: bool) -> Done:

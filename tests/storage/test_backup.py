@@ -447,6 +447,11 @@ async def test_the_commands_and_their_exit_codes(
     assert differences(sqlite_url(restored), sqlite_url(moved)) == []
     code, _, err = cli(capsys, "umzug", sqlite_url(restored))
     assert code == 2 and "dieselbe Datenbank" in err
+    code, _, err = cli(capsys, "umzug", "quatsch")
+    assert code == 2 and err.startswith("„quatsch“ ist keine Datenbank-URL")
+    code, _, err = cli(capsys, "umzug", sqlite_url(tmp_path / "fehlt" / "m.db"))
+    assert code == 2 and "mkdir -p" in err and "ZIEL-URL" in err
+    assert not (tmp_path / "fehlt").exists()
 
 
 def test_a_backup_refuses_to_overwrite_the_running_database(
@@ -641,3 +646,25 @@ def test_an_older_backup_is_brought_up_to_date_on_restore_and_left_as_it_was(
     assert old.read_bytes() == before
     assert rows_of(target, "SELECT id FROM chats") == [(-1001,)]
     assert rows_of(target, "SELECT version_num FROM alembic_version") == [(HEAD,)]
+
+
+async def test_a_row_naming_a_later_row_of_its_table_is_copied(
+    bot: Bot, db: Database, tmp_path: Path
+) -> None:
+    await evening(bot, -1001, 2)
+    await ok(bot, "/neu Xaver Yvonne Zora", chat_id=-1002)
+    # The first list continuing the second: key order alone would insert a dangling reference.
+    db.run_write(
+        lambda s: s.execute(
+            text(
+                "UPDATE lists SET continues = (SELECT max(id) FROM lists) WHERE id = (SELECT min(id) FROM lists)"
+            )
+        )
+    )
+    backup = tmp_path / "b.db"
+    take_backup(url_of(db), backup)
+    target = new_sqlite(tmp_path / "t.db")
+    restore_backup(backup, target)
+    assert differences(url_of(db), target) == []
+    (first, continues), _ = rows_of(target, "SELECT id, continues FROM lists ORDER BY id")
+    assert continues is not None and continues > first
