@@ -337,10 +337,17 @@ def _copy_into(source: URL, target_url: str | URL, *, replace: bool) -> Done:
                                 "eine leere angeben oder mit --ersetzen ihren ganzen Inhalt "
                                 "durch die Sicherung ersetzen."
                             )
+                        # Ids the replaced content handed out stay used too: a button in a
+                        # chat may still name one.
+                        before = copying.counters(conn)
                         copying.delete_all(conn)
+                    else:
+                        before = {}
                     counted = copying.counters(snapshot)
                     rows = copying.copy_tables(snapshot, conn)
-                    copying.set_counters(conn, counted)
+                    copying.set_counters(
+                        conn, {k: max(v, before.get(k, 0)) for k, v in counted.items()}
+                    )
                     problems = copying.differences(snapshot, conn, counted)
                     if problems:
                         raise BackupError(

@@ -284,7 +284,7 @@ async def test_restore_refuses_a_database_that_is_not_empty_and_replaces_it_when
     other_db = Database(sqlite_url(other))
     other_db.migrate()
     async with running_bot(other_db) as elsewhere:
-        await evening(elsewhere, -2002, 2)
+        await evening(elsewhere, -2002, 8)  # more rows than the backup has
     other_db.dispose()
     before = other.read_bytes()
     with pytest.raises(BackupRefused, match=r"nicht leer.*--ersetzen"):
@@ -292,9 +292,13 @@ async def test_restore_refuses_a_database_that_is_not_empty_and_replaces_it_when
     assert rows_of(sqlite_url(other), "SELECT id FROM chats") == [(-2002,)]
     assert other.read_bytes() == before
 
+    used = dict(rows_of(sqlite_url(other), "SELECT name, seq FROM sqlite_sequence"))
     restore_backup(backup, sqlite_url(other), replace=True)
     assert differences(sqlite_url(backup), sqlite_url(other)) == []
-    assert rows_of(sqlite_url(other), "SELECT id FROM chats") == [(-1001,)]  # not merged
+    assert rows_of(sqlite_url(other), "SELECT id FROM chats") == [(-1001,)]
+    # Not merged, and no id the replaced content had handed out is handed out again.
+    now = dict(rows_of(sqlite_url(other), "SELECT name, seq FROM sqlite_sequence"))
+    assert all(now[name] >= seq for name, seq in used.items())
 
 
 async def test_ids_of_deleted_rows_are_not_handed_out_again_after_a_restore(
