@@ -32,7 +32,7 @@ from sqlalchemy.pool import NullPool
 
 from skatbot.storage import copying
 from skatbot.storage.database import Database, DatabaseSetupError, sync_url, unreachable_text
-from skatbot.storage.migrate import HEAD, current_revision
+from skatbot.storage.migrate import HEAD
 
 
 class BackupError(RuntimeError):
@@ -121,7 +121,8 @@ def _snapshot(url: URL) -> Iterator[Connection]:
             isolation_level="SERIALIZABLE", postgresql_readonly=True, postgresql_deferrable=True
         )
     try:
-        with engine.connect() as conn:
+        try:
+            conn = engine.connect()
             if url.get_backend_name() == "sqlite":
                 raw = conn.connection.dbapi_connection
                 assert raw is not None
@@ -130,12 +131,13 @@ def _snapshot(url: URL) -> Iterator[Connection]:
                 raw.execute("SELECT count(*) FROM sqlite_master").fetchall()  # the snapshot now
             else:
                 conn.begin()
-            try:
-                yield conn
-            finally:
-                conn.rollback()
-    except DBAPIError as err:
-        raise BackupError(unreachable_text(url, err)) from None
+        except DBAPIError as err:  # only opening it: later errors keep their own text
+            raise BackupError(unreachable_text(url, err)) from None
+        try:
+            yield conn
+        finally:
+            conn.rollback()
+            conn.close()
     finally:
         engine.dispose()
 
@@ -370,24 +372,6 @@ def _lock_whole(conn: Connection) -> None:
     if conn.dialect.name == "postgresql":
         names = ", ".join(f'"{t.name}"' for t in copying.plain_tables())
         conn.execute(text(f"LOCK TABLE {names} IN EXCLUSIVE MODE"))
-
-
-def is_empty(url: str | URL) -> bool:
-    """Whether the database at ``url`` holds no rows (after bringing its schema up to date)."""
-    db = _open_target(url)
-    try:
-        with db.read_engine.connect() as conn:
-            return copying.row_count(conn) == 0
-    finally:
-        db.dispose()
-
-
-def revision_of(path: Path) -> str | None:
-    engine = create_engine(f"sqlite:///{path}", poolclass=NullPool)
-    try:
-        return current_revision(engine)
-    finally:
-        engine.dispose()
 
 
 __all__ = [
