@@ -191,6 +191,13 @@ def run_until_signal(
     Shared by long polling and the webhook server, so both set up logging (token masked),
     storage (migrated) and the Bot API client the same way.
     """
+    from skatbot.backups import ScheduleError, run_schedule, schedule_from_env
+
+    try:
+        schedule = schedule_from_env()
+    except ScheduleError as err:
+        print(err, file=sys.stderr)
+        return 2
     setup_telegram_logging(token)
     db = database_from_env()
     app = build_application(
@@ -207,7 +214,16 @@ def run_until_signal(
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        await serve(app, stop)
+        if schedule is None:
+            await serve(app, stop)
+            return
+        url = db.url.render_as_string(hide_password=False)
+        backups = asyncio.create_task(run_schedule(schedule, url, stop))
+        try:
+            await serve(app, stop)
+        finally:
+            stop.set()
+            await backups  # a backup under way is finished (or fails) before the exit
 
     from telegram.error import InvalidToken, TelegramError
 

@@ -1,4 +1,4 @@
-"""Command line: ``skatbot [run|webhook|console|wert]``."""
+"""Command line: ``skatbot [run|webhook|console|wert|sicherung|wiederherstellen|umzug]``."""
 
 from __future__ import annotations
 
@@ -86,7 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
         "`skatbot run`, sonst wie `skatbot console`.",
         epilog="Hilfe zu einem Befehl: skatbot BEFEHL --help",
     )
-    sub = parser.add_subparsers(dest="command", metavar="{run,webhook,console,wert}")
+    # "BEFEHL", not the list of names: seven of them would wrap the usage line.
+    sub = parser.add_subparsers(dest="command", metavar="BEFEHL")
 
     def command(name: str, help: str, **kwargs: Any) -> argparse.ArgumentParser:
         child = sub.add_parser(
@@ -118,6 +119,32 @@ def build_parser() -> argparse.ArgumentParser:
     wert.add_argument(
         "words", nargs=argparse.REMAINDER, metavar="ANSAGE", help="z. B. grand ohne 1 hand gewonnen"
     )
+    backup = command(
+        "sicherung",
+        "die Datenbank sichern, während der Bot läuft (docs/backup.md)",
+        epilog="Beispiel:\n  skatbot sicherung /srv/skatbot/sicherungen/skatbot-2026-12-06.db",
+    )
+    backup.add_argument("file", metavar="DATEI", help="Ziel: eine neue SQLite-Datei")
+    backup.add_argument("--ersetzen", action="store_true", help="eine vorhandene DATEI ersetzen")
+    restore = command(
+        "wiederherstellen",
+        "eine Sicherung in die Datenbank (SKATBOT_DATABASE_URL) zurückspielen; "
+        "den Bot vorher anhalten",
+        epilog="Beispiel:\n  skatbot wiederherstellen /srv/skatbot/sicherungen/skatbot-2026-12-06.db",
+    )
+    restore.add_argument("file", metavar="DATEI", help="die Sicherung")
+    restore.add_argument(
+        "--ersetzen",
+        action="store_true",
+        help="eine nicht leere Datenbank ganz durch die Sicherung ersetzen",
+    )
+    move = command(
+        "umzug",
+        "alles in eine andere, leere Datenbank kopieren (z. B. SQLite → PostgreSQL); "
+        "den Bot vorher anhalten",
+        epilog="Beispiel:\n  skatbot umzug postgresql+asyncpg://skatbot@localhost/skatbot",
+    )
+    move.add_argument("url", metavar="ZIEL-URL", help="die Datenbank-URL des Ziels")
     return parser
 
 
@@ -146,7 +173,54 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
+def run_backup_command(args: argparse.Namespace) -> int:
+    """sicherung, wiederherstellen, umzug: 0 done and checked, 1 failed (nothing half
+    written), 2 refused as asked (the message names the fix)."""
+    from pathlib import Path
+
+    from skatbot.storage.backup import (
+        BackupError,
+        BackupRefused,
+        move_database,
+        restore_backup,
+        take_backup,
+    )
+    from skatbot.storage.database import DEFAULT_URL, sync_url
+
+    url = os.environ.get("SKATBOT_DATABASE_URL") or DEFAULT_URL
+    try:
+        if args.command == "sicherung":
+            done = take_backup(url, Path(args.file), replace=args.ersetzen)
+            print(
+                f"Sicherung geschrieben: {args.file} ({done.rows} Zeilen in {done.tables} "
+                f"Tabellen, Stand {done.revision}). Geprüft: gleich der Datenbank."
+            )
+        elif args.command == "wiederherstellen":
+            done = restore_backup(Path(args.file), url, replace=args.ersetzen)
+            print(
+                f"Wiederhergestellt aus {args.file}: {done.rows} Zeilen in {done.tables} "
+                "Tabellen. Geprüft: gleich der Sicherung."
+            )
+        else:
+            done = move_database(url, args.url)
+            target = sync_url(args.url).render_as_string(hide_password=True)
+            print(
+                f"Umgezogen nach {target}: {done.rows} Zeilen in {done.tables} Tabellen. "
+                "Geprüft: gleich der Quelle. Jetzt SKATBOT_DATABASE_URL auf das Ziel setzen "
+                "und den Bot starten."
+            )
+    except BackupRefused as err:
+        print(err, file=sys.stderr)
+        return 2
+    except (BackupError, OSError) as err:
+        print(f"Fehlgeschlagen: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.command in ("sicherung", "wiederherstellen", "umzug"):
+        return run_backup_command(args)
     from skatbot import app  # imported late: `wert` must not pay for Telegram/SQLAlchemy
 
     if args.command == "console":

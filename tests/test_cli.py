@@ -107,14 +107,17 @@ def test_wert_ouvert_says_what_was_set(capsys: pytest.CaptureFixture[str]) -> No
 @pytest.mark.parametrize(
     ("argv", "usage"),
     [
-        (["--help"], "Aufruf: skatbot [-h] {run,webhook,console,wert} ..."),
-        (["-h"], "Aufruf: skatbot [-h] {run,webhook,console,wert} ..."),
+        (["--help"], "Aufruf: skatbot [-h] BEFEHL ..."),
+        (["-h"], "Aufruf: skatbot [-h] BEFEHL ..."),
         (["wert", "--help"], "Aufruf: skatbot wert [-h] [--json] ANSAGE..."),
         (["wert", "-h"], "Aufruf: skatbot wert [-h] [--json] ANSAGE..."),
         (["wert", "grand", "--help"], "Aufruf: skatbot wert [-h] [--json] ANSAGE..."),
         (["console", "--help"], "Aufruf: skatbot console [-h] [--out OUT]"),
         (["run", "--help"], "Aufruf: skatbot run [-h]"),
         (["webhook", "--help"], "Aufruf: skatbot webhook [-h]"),
+        (["sicherung", "--help"], "Aufruf: skatbot sicherung [-h] [--ersetzen] DATEI"),
+        (["wiederherstellen", "-h"], "Aufruf: skatbot wiederherstellen [-h] [--ersetzen] DATEI"),
+        (["umzug", "--help"], "Aufruf: skatbot umzug [-h] ZIEL-URL"),
     ],
 )
 def test_help_prints_usage_and_exits_0(tmp_path: Path, argv: list[str], usage: str) -> None:
@@ -128,7 +131,9 @@ def test_help_prints_usage_and_exits_0(tmp_path: Path, argv: list[str], usage: s
 def test_help_names_every_command_in_german() -> None:
     out = skatbot("--help").stdout
     for line in ("Befehle:", "Optionen:", "diese Hilfe zeigen und beenden",
-                 "wert                ein Spiel berechnen, ohne es einzutragen",
+                 "wert            ein Spiel berechnen, ohne es einzutragen",
+                 "sicherung       die Datenbank sichern, während der Bot läuft",
+                 "wiederherstellen\n", "umzug           alles in eine andere, leere Datenbank",
                  "Hilfe zu einem Befehl: skatbot BEFEHL --help"):  # fmt: skip
         assert line in out, out
     wert = skatbot("wert", "--help").stdout
