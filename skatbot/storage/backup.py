@@ -306,7 +306,7 @@ def move_database(source_url: str | URL, target_url: str | URL) -> Done:
     except DatabaseSetupError:
         raise BackupRefused(
             f"„{target_url}“ ist keine Datenbank-URL: z. B. "
-            "postgresql+asyncpg://skatbot@localhost/skatbot oder sqlite+aiosqlite:///neu.db."
+            "postgresql+psycopg://skatbot@localhost/skatbot oder sqlite:///neu.db."
         ) from None
     if _url_text(source) == _url_text(target):
         raise BackupRefused(

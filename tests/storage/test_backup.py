@@ -56,7 +56,7 @@ def url_of(db: Database) -> str:
 
 
 def sqlite_url(path: Path) -> str:
-    return f"sqlite+aiosqlite:///{path}"
+    return f"sqlite:///{path}"
 
 
 def differences(a: str, b: str) -> list[str]:
