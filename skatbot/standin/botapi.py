@@ -1829,8 +1829,9 @@ class BotApi:
         return full
 
     def _member(self, chat_id: int, user_id: int) -> JSONDict:
-        """Everybody is a plain member except ``chat_owner`` (a subclass may configure
-        administrators)."""
+        """Whoever wrote, tapped or voted in the chat is a plain member, ``chat_owner`` its
+        creator (a subclass may configure administrators); anybody else has ``left``, as
+        Telegram answers for a user who is not in the chat (the Mini App's API asks)."""
         user = dict(self._users.get(user_id) or {})
         if user_id == BOT_ID:
             user = dict(self.bot_user)
@@ -1838,6 +1839,8 @@ class BotApi:
             user = {"id": user_id, "is_bot": False, "first_name": f"Nutzer {user_id}"}
         if user_id == self.chat_owner:
             return {"status": "creator", "user": user, "is_anonymous": False}
+        if user_id != BOT_ID and not self._is_member(chat_id, user_id):
+            return {"status": "left", "user": user}
         return {"status": "member", "user": user}
 
     def _m_getChatMember(self, params: JSONDict, files: Any) -> JSONDict:
