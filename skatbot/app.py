@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import signal
@@ -123,11 +124,42 @@ def build_application(
     return app
 
 
+def console_web_port(interactive: bool) -> int | None:
+    """``SKATBOT_WEB_PORT``: the port of the web app beside the console (0: a free one;
+    ``aus``/``off``: none). Unset: a free port in a terminal, none when the input is piped
+    (tests and the README's transcript print nothing about it)."""
+    raw = os.environ.get("SKATBOT_WEB_PORT", "").strip().lower()
+    if not raw:
+        return 0 if interactive else None
+    if raw in ("aus", "off", "no", "nein"):
+        return None
+    if raw.isascii() and raw.isdigit() and int(raw) <= 65535:
+        return int(raw)
+    print(
+        f"SKATBOT_WEB_PORT={raw!r} ist keine Portnummer – die Konsole läuft ohne Web-Seite "
+        "(z. B. SKATBOT_WEB_PORT=8080, 0 für einen freien Port, aus für keine).",
+        file=sys.stderr,
+    )
+    return None
+
+
 def run_console_mode(out_dir: str | Path) -> int:
-    from skatbot.standin.console import run_console
+    from skatbot.standin.console import CHAT_ID, DEFAULT_USER, run_console
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     db = database_from_env()
+    interactive = bool(getattr(sys.stdin, "isatty", lambda: False)())
+    port = console_web_port(interactive)
+    beside = None
+    if port is not None:
+        from skatbot.web.offline import beside_console
+
+        def beside(app: SkatApplication) -> contextlib.AbstractAsyncContextManager[str]:
+            # The console's own user ("Spieler", user 1) in its first chat
+            return beside_console(
+                app, port=port, out=sys.stderr, chat_id=CHAT_ID, user_id=1, first_name=DEFAULT_USER
+            )
+
     try:
         return asyncio.run(
             run_console(
@@ -135,6 +167,7 @@ def run_console_mode(out_dir: str | Path) -> int:
                 stdin=sys.stdin,
                 stdout=sys.stdout,
                 out_dir=Path(out_dir),
+                beside=beside,
             )
         )
     finally:

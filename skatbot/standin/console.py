@@ -712,6 +712,8 @@ async def run_console(
     extras = contextlib.AsyncExitStack()
     busy = asyncio.Lock()  # held while a typed line is processed and printed
     if beside is not None:
+        # The page may be opened before anything is typed: the chat exists from the start
+        api.add_chat(CHAT_ID, title=CHAT_TITLE)
         try:
             await extras.enter_async_context(beside(app))
         except OSError as err:
