@@ -101,7 +101,9 @@ async def shoot(out: Path, chromium: str) -> None:
             login = local_login(app, chat_id=CHAT, user_id=1, first_name="Spieler")
             async with serving(build_web_app(WebContext(app))) as base, async_playwright() as pw:
                 browser = await pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-                page = await browser.new_page(viewport={"width": 420, "height": 860}, locale="de-DE")
+                page = await browser.new_page(
+                    viewport={"width": 420, "height": 860}, locale="de-DE"
+                )
                 await page.goto(login_url(base, login))
                 await page.wait_for_selector("#verlauf:not([hidden])")
                 await put_together(page)
@@ -110,7 +112,9 @@ async def shoot(out: Path, chromium: str) -> None:
                 await page.locator("#verlauf").screenshot(path=out / "miniapp-chart.png")
                 await page.close()
 
-                wide = await browser.new_page(viewport={"width": 900, "height": 420}, locale="de-DE")
+                wide = await browser.new_page(
+                    viewport={"width": 900, "height": 420}, locale="de-DE"
+                )
                 theme = quote(json.dumps(DARK), safe="")
                 await wide.goto(login_url(base, login) + "&tgWebAppThemeParams=" + theme)
                 await wide.wait_for_selector("#liste:not([hidden])")

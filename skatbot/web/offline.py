@@ -31,9 +31,13 @@ def local_login(
     token = app.bot.token
     start = make_start_token(token, chat_id=chat_id, topic_id=topic_id, list_id=0)
     user = {"id": user_id, "first_name": first_name, "language_code": "de"}
-    return sign_init_data(
-        token, user=json.dumps(user, separators=(",", ":")), start_param=start, auth_date=int(time.time())
+    signed: str = sign_init_data(
+        token,
+        user=json.dumps(user, separators=(",", ":")),
+        start_param=start,
+        auth_date=int(time.time()),
     )
+    return signed
 
 
 def login_url(base: str, init_data: str) -> str:

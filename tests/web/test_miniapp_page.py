@@ -60,7 +60,9 @@ async def test_a_game_put_together_in_the_browser_is_booked_and_announced(
         await page.goto(login_url(url, login(bot.api.token, user_id=1, name="Spieler")))
         await page.wait_for_selector("#formular:not([hidden])")
         assert "Geber Anna" in await page.inner_text("#fortschritt")
-        bids = await page.eval_on_selector_all("#reiz option[value]:not([value=''])", "o => o.map(x => +x.value)")
+        bids = await page.eval_on_selector_all(
+            "#reiz option[value]:not([value=''])", "o => o.map(x => +x.value)"
+        )
         assert tuple(bids) == BID_VALUES  # the page's bid values are the rules' 63
 
         await put_together(page)
@@ -99,7 +101,9 @@ async def test_a_game_put_together_in_the_browser_is_booked_and_announced(
 async def test_a_forged_login_shows_no_data(bot: Bot, page: Any, console_errors: list[str]) -> None:
     await ok(bot, "/neu Anna Bernd Carla", "Neue Liste")
     genuine = login(bot.api.token, user_id=1, name="Spieler")
-    forged = re.sub(r"hash=([0-9a-f])", lambda m: "hash=" + ("1" if m.group(1) != "1" else "2"), genuine)
+    forged = re.sub(
+        r"hash=([0-9a-f])", lambda m: "hash=" + ("1" if m.group(1) != "1" else "2"), genuine
+    )
     assert forged != genuine
     async with serving(build_web_app(WebContext(bot.app))) as url:
         await page.goto(login_url(url, forged))
@@ -174,7 +178,9 @@ async def test_a_game_booked_in_the_browser_shows_in_the_console(
         await page.click("#eintragen")
         await page.wait_for_selector("#meldung.ok")
         # printed in the console without anything typed: the bot's answer in the chat
-        await until(lambda: "✅ Spiel 1/36 · Anna: Grand ohne 1 Hand" in stdout.getvalue(), "booking")
+        await until(
+            lambda: "✅ Spiel 1/36 · Anna: Grand ohne 1 Hand" in stdout.getvalue(), "booking"
+        )
         assert "Anna: Grand ohne 1 Hand" in await page.inner_text("#zeilen")
     finally:
         typing.close()

@@ -13,6 +13,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
 
 from skatbot.web.context import WebContext
 
@@ -33,7 +34,7 @@ SECURITY_HEADERS = {
 
 
 class _StaticFiles(StaticFiles):
-    async def get_response(self, path: str, scope: dict) -> Response:  # type: ignore[override]
+    async def get_response(self, path: str, scope: Scope) -> Response:
         response = await super().get_response(path, scope)
         response.headers.update(SECURITY_HEADERS)
         return response
