@@ -154,8 +154,8 @@
         data = null;
       }
     }
-    if (answer.status === 401 || answer.status === 403) {
-      throw new LoginError((data && data.error) || GERMAN_STATUS[answer.status]);
+    if (answer.status === 401) {
+      throw new LoginError((data && data.error) || GERMAN_STATUS[401]);
     }
     if (!answer.ok || (data && data.ok === false && method !== "POST")) {
       const message =
@@ -358,7 +358,9 @@
       const answer = await api.preview(text);
       if (seq !== previewSeq) return; // a newer choice is on its way
       if (!answer || answer.ok === false) {
-        showPreview(text, [(answer && answer.error) || "Das Spiel ist so nicht möglich."], true);
+        // Not finished yet: say what is missing, not what the rules make of half a game
+        if (gap) showPreview(text, [gap], false);
+        else showPreview(text, [(answer && answer.error) || "Das Spiel ist so nicht möglich."], true);
         return;
       }
       const lines = [];
@@ -378,7 +380,7 @@
     } catch (err) {
       if (seq !== previewSeq) return;
       if (err instanceof LoginError) return loginFailed(err.message);
-      showPreview(text, [err.message], true);
+      showPreview(text, [gap || err.message], !gap);
     }
   }
 
@@ -556,7 +558,9 @@
     const writable = answer.may_write !== false && state.status !== "closed" && !!state.dealer;
     $("formular").hidden = !writable;
     $("liste").hidden = false;
-    renderChart();
+    // The chart exists once a game is booked (before, the API has none: 404)
+    if ((state.rows || []).some((r) => r.status === "valid" && r.declarer)) renderChart();
+    else $("verlauf").hidden = true;
   }
 
   async function refresh() {
@@ -601,7 +605,8 @@
     try {
       await refresh();
     } catch (err) {
-      if (err instanceof LoginError) return loginFailed(err.message);
+      // No login, or not this chat's member: nothing of the list is shown
+      if (err instanceof LoginError || err.status === 403) return loginFailed(err.message);
       $("laden").hidden = true;
       showHint(err.message);
     }
