@@ -9,12 +9,12 @@ the API cannot tell the difference, so the offline app is the real one.
 from __future__ import annotations
 
 import contextlib
-import json
-import time
+import datetime as dt
 from collections.abc import AsyncIterator
 from typing import TextIO
 from urllib.parse import quote
 
+from skatbot.handlers.app_auth import sign_init_data, sign_start, start_key
 from skatbot.handlers.bot_state import SkatApplication
 from skatbot.web.context import WebContext
 from skatbot.web.server import build_web_app, serving
@@ -26,18 +26,10 @@ def local_login(
     app: SkatApplication, *, chat_id: int, user_id: int, first_name: str, topic_id: int = 0
 ) -> str:
     """A signed initData for ``user_id`` opening the current list of ``chat_id``."""
-    from skatbot.handlers.app_auth import make_start_token, sign_init_data
-
     token = app.bot.token
-    start = make_start_token(token, chat_id=chat_id, topic_id=topic_id, list_id=0)
-    user = {"id": user_id, "first_name": first_name, "language_code": "de"}
-    signed: str = sign_init_data(
-        token,
-        user=json.dumps(user, separators=(",", ":")),
-        start_param=start,
-        auth_date=int(time.time()),
-    )
-    return signed
+    start = sign_start(chat_id, topic_id, 0, start_key(token))
+    now = dt.datetime.now(dt.UTC)
+    return sign_init_data(token, user_id, first_name, now, start_param=start)
 
 
 def login_url(base: str, init_data: str) -> str:

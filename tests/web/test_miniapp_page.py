@@ -7,17 +7,17 @@ made in the browser is printed in the console's chat."""
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import io
-import json
 import os
 import re
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from skatbot.app import build_application, console_web_port
+from skatbot.handlers.app_auth import sign_init_data, sign_start, start_key
 from skatbot.rules.bids import BID_VALUES
 from skatbot.standin.botapi import BotApi
 from skatbot.storage.database import Database
@@ -32,11 +32,8 @@ CHAT = -1001
 def login(token: str, *, user_id: int, name: str, chat_id: int = CHAT) -> str:
     """A signed initData for ``user_id``, opening the current list of ``chat_id``, as Telegram
     would sign it for a direct link's ``startapp``."""
-    from skatbot.handlers.app_auth import make_start_token, sign_init_data
-
-    start = make_start_token(token, chat_id=chat_id, topic_id=0, list_id=0)
-    user = json.dumps({"id": user_id, "first_name": name}, separators=(",", ":"))
-    return sign_init_data(token, user=user, start_param=start, auth_date=int(time.time()))
+    start = sign_start(chat_id, 0, 0, start_key(token))
+    return sign_init_data(token, user_id, name, dt.datetime.now(dt.UTC), start_param=start)
 
 
 async def put_together(page: Any) -> None:
