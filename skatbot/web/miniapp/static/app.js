@@ -368,6 +368,7 @@
       const lost = answer.won === false;
       lines.push("Spielwert " + value + (lost ? " · verloren" : answer.won ? " · gewonnen" : ""));
       if (answer.overbid) lines.push("überreizt: verloren");
+      for (const note of answer.notes || []) lines.push(note);
       const booked = effectLine(answer.points);
       if (booked) lines.push("Buchung: " + booked);
       const effect = effectLine(answer.effect);
