@@ -78,7 +78,9 @@ def data_check_string(fields: dict[str, str]) -> str:
 
 
 def _hash(fields: dict[str, str], token: str) -> str:
-    return hmac.new(_secret_key(token), data_check_string(fields).encode(), hashlib.sha256).hexdigest()
+    return hmac.new(
+        _secret_key(token), data_check_string(fields).encode(), hashlib.sha256
+    ).hexdigest()
 
 
 def check_init_data(

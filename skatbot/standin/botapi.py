@@ -500,8 +500,6 @@ class BotApi:
         """Forum topics per chat: thread id -> name (the General topic, thread 1, is not
         listed: it always exists in a forum)."""
         self.closed_topics: set[tuple[int, int]] = set()
-        self.members: dict[int, set[int]] = {}
-        """Who is in which group (getChatMember): who wrote or tapped there."""
         """(chat id, thread id) of the closed topics: posting there answers TOPIC_CLOSED."""
         self._topic_colors: dict[tuple[int, int], int] = {}
         self._handlers: dict[str, Callable[[JSONDict, dict[str, tuple[str, bytes]]], Any]] = {
@@ -873,9 +871,6 @@ class BotApi:
                 chat = msg.get("chat") if isinstance(msg, dict) else None
                 if isinstance(chat, dict) and "id" in chat and chat["id"] not in self._chats:
                     self._chats[chat["id"]] = dict(chat)
-                sender = obj.get("from")
-                if isinstance(chat, dict) and isinstance(sender, dict) and "id" in chat:
-                    self.add_member(int(chat["id"]), int(sender["id"]))  # who writes is in
         self._pending.append(update)
         self._pending.sort(key=lambda u: int(u["update_id"]))
         self._notify()
@@ -1851,17 +1846,14 @@ class BotApi:
         return {"status": "member", "user": user}
 
     def is_member(self, chat_id: int, user_id: int) -> bool:
-        """Whether ``user_id`` is in chat ``chat_id``: someone who wrote or tapped there (or
-        was added with ``add_member``) until ``remove_member``; a private chat is its user's."""
+        """Whether ``user_id`` is in chat ``chat_id`` (getChatMember): someone who wrote,
+        tapped or voted there, until ``remove_member``; a private chat is its user's."""
         if chat_id > 0:
             return chat_id == user_id
-        return user_id in self.members.get(chat_id, ())
+        return user_id in self._members.get(chat_id, set())
 
     def add_member(self, chat_id: int, user_id: int) -> None:
-        self.members.setdefault(chat_id, set()).add(user_id)
-
-    def remove_member(self, chat_id: int, user_id: int) -> None:
-        self.members.get(chat_id, set()).discard(user_id)
+        self._members.setdefault(chat_id, set()).add(user_id)
 
     def _m_getChatMember(self, params: JSONDict, files: Any) -> JSONDict:
         chat = self._known_chat(params)

@@ -8,4 +8,6 @@ from skatbot.web.context import WebContext
 
 
 def routes(web: WebContext) -> list[BaseRoute]:
-    return []
+    from skatbot.web.miniapp import api
+
+    return [*api.routes(web)]
