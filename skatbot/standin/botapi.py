@@ -871,9 +871,6 @@ class BotApi:
                 chat = msg.get("chat") if isinstance(msg, dict) else None
                 if isinstance(chat, dict) and "id" in chat and chat["id"] not in self._chats:
                     self._chats[chat["id"]] = dict(chat)
-                sender = obj.get("from")
-                if isinstance(chat, dict) and isinstance(sender, dict) and "id" in chat:
-                    self.add_member(int(chat["id"]), int(sender["id"]))  # who writes is in
         self._pending.append(update)
         self._pending.sort(key=lambda u: int(u["update_id"]))
         self._notify()

@@ -9,4 +9,6 @@ from skatbot.web.miniapp import page
 
 
 def routes(web: WebContext) -> list[BaseRoute]:
-    return [*page.routes(web)]
+    from skatbot.web.miniapp import api
+
+    return [*page.routes(web), *api.routes(web)]
