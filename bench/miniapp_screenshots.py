@@ -78,9 +78,7 @@ async def put_together(page: object) -> None:
         "[data-ergebnis=gewonnen]",
     ):
         await page.click(selector)  # type: ignore[attr-defined]
-    await page.wait_for_function(  # type: ignore[attr-defined]
-        "!document.getElementById('eintragen').disabled"
-    )
+    await page.wait_for_selector("#eintragen:enabled")  # type: ignore[attr-defined]
 
 
 async def shoot(out: Path, chromium: str) -> None:
@@ -107,7 +105,15 @@ async def shoot(out: Path, chromium: str) -> None:
                 await page.goto(login_url(base, login))
                 await page.wait_for_selector("#verlauf:not([hidden])")
                 await put_together(page)
-                await page.locator("#formular").screenshot(path=out / "miniapp-form.png")
+                # the form with the page's head (the chat, the game's number, the dealer)
+                await page.evaluate("window.scrollTo(0, 0)")
+                box = await page.locator("#formular").bounding_box()
+                assert box is not None
+                await page.screenshot(
+                    path=out / "miniapp-form.png",
+                    full_page=True,
+                    clip={"x": 0, "y": 0, "width": 420, "height": box["y"] + box["height"] + 8},
+                )
                 await page.locator("#liste").screenshot(path=out / "miniapp-list-portrait.png")
                 await page.locator("#verlauf").screenshot(path=out / "miniapp-chart.png")
                 await page.close()

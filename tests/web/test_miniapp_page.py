@@ -64,7 +64,7 @@ async def test_a_game_put_together_in_the_browser_is_booked_and_announced(
 
         await put_together(page)
         # the value and the Seeger-Fabian effect stand there before anything is booked
-        await page.wait_for_function("document.getElementById('wert').textContent.includes('122')")
+        await page.wait_for_selector("#wert:has-text('122')")
         preview = await page.inner_text("#vorschau")
         assert "Grand ohne 1 Hand" in preview and "72" in preview, preview
         assert game_rows(bot.db) == []
@@ -171,7 +171,7 @@ async def test_a_game_booked_in_the_browser_shows_in_the_console(
         await page.goto(address.group(0))
         await page.wait_for_selector("#formular:not([hidden])")
         await put_together(page)
-        await page.wait_for_function("!document.getElementById('eintragen').disabled")
+        await page.wait_for_selector("#eintragen:enabled")
         await page.click("#eintragen")
         await page.wait_for_selector("#meldung.ok")
         # printed in the console without anything typed: the bot's answer in the chat
