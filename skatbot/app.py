@@ -117,6 +117,10 @@ def build_application(
         Pacer(group_limit, group_window) if rate_limit else Pacer(group_limit=None, per_second=None)
     )
     app.bot_data.outbox = Outbox(pacer)
+    # the Mini App's button, made per chat when a reply is sent (handlers.miniapp)
+    from skatbot.handlers.miniapp import AppLinks
+
+    app.bot_data.outbox.buttons.app_link = AppLinks(app.bot_data, app.bot)
     if routes is None:
         register(app)
     else:

@@ -303,6 +303,10 @@ class Command:
     # An ephemeral message (message_id 0): a tap on one of the bot's, or a command sent as
     # one (Bot API 10.2, ``is_ephemeral``): its ephemeral_message_id; 0 for a chat's message.
     ephemeral_message_id: int = 0
+    # Whether the Mini App can be opened from this chat (a public address for a private
+    # chat's web_app button, a registered Mini App name for a group's t.me link): filled
+    # by the handlers from the bot's settings.
+    app_ready: bool = False
 
     @property
     def rest(self) -> str:
