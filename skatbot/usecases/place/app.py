@@ -21,7 +21,7 @@ SETUP_TEXT = (
     "👉 Wer den Bot betreibt: bei @BotFather mit /newapp eine Mini App anlegen (Adresse: "
     "die öffentliche https-Adresse des Bots mit /app am Ende), ihren Kurznamen als "
     "SKATBOT_MINIAPP und die Adresse als SKATBOT_PUBLIC_URL eintragen und den Bot neu "
-    "starten. Anleitung: docs/miniapp-api.md im skatbot-Paket."
+    "starten. Anleitung: docs/miniapp.md im skatbot-Paket."
 )
 
 
