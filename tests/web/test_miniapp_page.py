@@ -9,10 +9,12 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import io
+import json
 import os
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -62,6 +64,16 @@ async def test_a_game_put_together_in_the_browser_is_booked_and_announced(
         )
         assert tuple(bids) == BID_VALUES  # the page's bid values are the rules' 63
 
+        # a game the rules refuse: /spiel's German answer under the form, no booking possible
+        await page.click("[data-name=Anna]")
+        await page.click("[data-spiel=null]")
+        await page.select_option("#reiz", "60")
+        await page.click("[data-ergebnis=gewonnen]")
+        await page.wait_for_selector("#vorschau.fehler")
+        assert "Null" in await page.inner_text("#vorschau")
+        assert await page.is_disabled("#eintragen")
+        await page.select_option("#reiz", "")
+
         await put_together(page)
         # the value and the Seeger-Fabian effect stand there before anything is booked
         await page.wait_for_selector("#wert:has-text('122')")
@@ -102,9 +114,13 @@ async def test_a_forged_login_shows_no_data(bot: Bot, page: Any, console_errors:
         r"hash=([0-9a-f])", lambda m: "hash=" + ("1" if m.group(1) != "1" else "2"), genuine
     )
     assert forged != genuine
+    theme = quote(json.dumps({"bg_color": "#17212b", "secondary_bg_color": "#232e3c"}))
     async with serving(build_web_app(WebContext(bot.app))) as url:
-        await page.goto(login_url(url, forged))
+        await page.goto(login_url(url, forged) + "&tgWebAppThemeParams=" + theme)
         await page.wait_for_selector("#hinweis:not([hidden])")
+        # Telegram's colours from the launch fragment
+        background = await page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert background == "rgb(35, 46, 60)", background
         hint = await page.inner_text("#hinweis")
         assert "Anmeldung" in hint or "neu öffnen" in hint, hint
         body = await page.inner_text("body")

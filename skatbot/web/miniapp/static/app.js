@@ -559,6 +559,13 @@
     const writable = answer.may_write !== false && state.status !== "closed" && !!state.dealer;
     $("formular").hidden = !writable;
     $("liste").hidden = false;
+    // Why there is no form: said once above the list
+    let why = "";
+    if (answer.may_write === false) why = "Sie können diese Liste ansehen, aber hier keine Spiele eintragen.";
+    else if (state.status !== "open") why = "Diese Liste ist abgeschlossen. Eine neue Serie beginnt im Chat mit /weiter.";
+    else if (!state.dealer) why = "Die Serie ist voll. Im Chat mit /serie verlängern oder mit /abschluss abschließen.";
+    $("nur-lesen").textContent = why;
+    $("nur-lesen").hidden = !why;
     // The chart exists once a game is booked (before, the API has none: 404)
     if ((state.rows || []).some((r) => r.status === "valid" && r.declarer)) renderChart();
     else $("verlauf").hidden = true;
