@@ -79,7 +79,7 @@ async def test_the_stand_in_refuses_web_app_buttons_in_groups(bot: Bot) -> None:
     markup = {
         "inline_keyboard": [[{"text": "App", "web_app": {"url": "https://skat.example.org/app"}}]]
     }
-    with pytest.raises(BadRequest, match="(?i)BUTTON_TYPE_INVALID"):
+    with pytest.raises(BadRequest, match=r"(?i)BUTTON_TYPE_INVALID"):
         await bot.app.bot.send_message(GROUP, "x", reply_markup=markup)  # type: ignore[arg-type]
 
 
