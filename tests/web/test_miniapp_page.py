@@ -121,6 +121,13 @@ async def test_a_forged_login_shows_no_data(bot: Bot, page: Any, console_errors:
         # Telegram's colours from the launch fragment
         background = await page.evaluate("getComputedStyle(document.body).backgroundColor")
         assert background == "rgb(35, 46, 60)", background
+        # and their change, as a mobile client announces it
+        await page.evaluate(
+            "Telegram.WebView.receiveEvent('theme_changed',"
+            " {theme_params: {secondary_bg_color: '#ffffff'}})"
+        )
+        background = await page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert background == "rgb(255, 255, 255)", background
         hint = await page.inner_text("#hinweis")
         assert "Anmeldung" in hint or "neu öffnen" in hint, hint
         body = await page.inner_text("body")

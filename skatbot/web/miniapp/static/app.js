@@ -70,6 +70,46 @@
     if (theme.bg_color && !theme.section_bg_color) root.setProperty("--section-bg", theme.bg_color);
   }
 
+  // Without telegram-web-app.js the page talks to the Telegram client itself, as that script
+  // would (core.telegram.org/api/web-events): a mobile client's proxy, a desktop client's
+  // external.notify, or the web client around its frame.
+  function postEvent(type, data) {
+    const message = JSON.stringify({ eventType: type, eventData: data });
+    try {
+      if (window.TelegramWebviewProxy && typeof window.TelegramWebviewProxy.postEvent === "function") {
+        window.TelegramWebviewProxy.postEvent(type, JSON.stringify(data));
+      } else if (window.external && typeof window.external.notify === "function") {
+        window.external.notify(message);
+      } else if (window.parent && window.parent !== window) {
+        window.parent.postMessage(message, "*");
+      }
+    } catch (e) {
+      // not in Telegram, or a client without this way: the page works without it
+    }
+  }
+
+  function receiveEvent(type, data) {
+    if (type === "theme_changed" && data && data.theme_params) {
+      launch.tgWebAppThemeParams = JSON.stringify(data.theme_params);
+      applyTheme();
+    }
+  }
+
+  function listenToClient() {
+    window.Telegram = window.Telegram || {};
+    window.Telegram.WebView = window.Telegram.WebView || { receiveEvent };
+    window.TelegramGameProxy = window.TelegramGameProxy || { receiveEvent };
+    window.addEventListener("message", (event) => {
+      if (event.source !== window.parent || window.parent === window) return;
+      try {
+        const parsed = JSON.parse(event.data);
+        if (parsed && parsed.eventType) receiveEvent(parsed.eventType, parsed.eventData);
+      } catch (e) {
+        // not a client's event
+      }
+    });
+  }
+
   // ---- small helpers -----------------------------------------------------------------
 
   const $ = (id) => document.getElementById(id);
@@ -601,6 +641,11 @@
       } catch (e) {
         // an older client without these: the page works without them
       }
+    } else {
+      listenToClient();
+      postEvent("web_app_ready");
+      postEvent("web_app_expand");
+      postEvent("web_app_request_theme");
     }
     buildMatadorButtons();
     buildBidOptions();
