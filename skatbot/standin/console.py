@@ -32,7 +32,9 @@ keyboards as ``  [Label] [Label]`` (a disabled button as ``[Label ⊘]``), docum
 (PNG pictures) are written to ``out_dir``. An ephemeral message (Bot API 10.2: only one
 member sees it) is marked with its one reader, ``[nur Anna] …``, its edits ``✎ [nur Anna] …``;
 ``Anna> !N`` presses a button of the latest message Anna sees, her ephemeral ones included.
-In a terminal the console shows a one-line hint and a prompt.
+In a terminal the console shows a one-line hint and a prompt. Beside it the bot may serve
+its web app (``beside``: the Mini App on 127.0.0.1, ``skatbot.web.offline``); what is booked
+there is printed as the chat's messages are, without waiting for a typed line.
 """
 
 from __future__ import annotations
