@@ -561,6 +561,7 @@
   function progress() {
     const players = state.players || [];
     const played = state.games_played || 0;
+    if (state.status && state.status !== "open") return "Abgeschlossen · " + played + "/" + state.series_length + " Spiele";
     if (!state.dealer) return "Serie voll: " + played + "/" + state.series_length + " Spiele";
     const seat = players.indexOf(state.dealer);
     const forehand = seat < 0 ? null : players[(seat + 1) % players.length];
