@@ -205,3 +205,23 @@ async def test_a_game_booked_in_the_browser_shows_in_the_console(
     finally:
         typing.close()
         assert await asyncio.wait_for(console, 30) == 0
+
+
+async def test_the_page_and_its_files_come_only_from_the_bot(bot: Bot) -> None:
+    import httpx
+
+    async with serving(build_web_app(WebContext(bot.app))) as url, httpx.AsyncClient() as client:
+        index = await client.get(url + "/app")
+        assert index.status_code == 200 and index.headers["content-type"].startswith("text/html")
+        policy = index.headers["content-security-policy"]
+        assert "default-src 'self'" in policy and "script-src 'self'" in policy
+        assert "http" not in index.text.replace("http-equiv", "")  # no CDN, nothing from outside
+        script = await client.get(url + "/app/static/app.js")
+        assert script.status_code == 200 and "javascript" in script.headers["content-type"]
+        assert script.headers["content-security-policy"] == policy
+        for outside in (
+            "/app/static/../page.py",
+            "/app/static/%2e%2e/page.py",
+            "/app/static/nichts.js",
+        ):
+            assert (await client.get(url + outside)).status_code == 404, outside
