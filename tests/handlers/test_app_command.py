@@ -90,3 +90,13 @@ def test_a_marker_is_left_out_where_not_set_up(bot: Bot) -> None:
     assert links(app_button()[1], GROUP) is None and links(app_button()[1], ANNA) is None
     keyboard = bot.app.bot_data.outbox.buttons.markup(((app_button(),),), GROUP)
     assert keyboard is None
+
+
+async def test_liste_carries_the_button_where_set_up(bot: Bot) -> None:
+    await ok(bot, "/neu Anna Bernd Carla")
+    await ok(bot, "/liste")
+    assert not last_markup(bot, GROUP)  # not set up: no button, no dead end
+    configure(bot)
+    await ok(bot, "/liste")
+    [[button]] = last_markup(bot, GROUP)["inline_keyboard"]
+    assert button["url"].startswith(f"https://t.me/{bot.app.bot.username}/liste?startapp=")
