@@ -100,3 +100,16 @@ async def test_liste_carries_the_button_where_set_up(bot: Bot) -> None:
     await ok(bot, "/liste")
     [[button]] = last_markup(bot, GROUP)["inline_keyboard"]
     assert button["url"].startswith(f"https://t.me/{bot.app.bot.username}/liste?startapp=")
+
+
+async def test_the_builder_offers_the_app_where_set_up(bot: Bot) -> None:
+    await ok(bot, "/neu Anna Bernd Carla")
+    await ok(bot, "/spiel")
+    plain = last_markup(bot, GROUP)["inline_keyboard"]
+    assert not any("url" in b for row in plain for b in row)
+    configure(bot)
+    await ok(bot, "/spiel")
+    rows = last_markup(bot, GROUP)["inline_keyboard"]
+    assert [[b["text"] for b in r] for r in rows[:-1]] == [[b["text"] for b in r] for r in plain]
+    [app] = rows[-1]
+    assert app["text"] == "📱 In der Mini App eintragen" and app["url"].startswith("https://t.me/")
