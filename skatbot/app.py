@@ -124,6 +124,10 @@ def build_application(
         Pacer(group_limit, group_window) if rate_limit else Pacer(group_limit=None, per_second=None)
     )
     app.bot_data.outbox = Outbox(pacer, metrics)
+    # the Mini App's button, made per chat when a reply is sent (handlers.miniapp)
+    from skatbot.handlers.miniapp import AppLinks
+
+    app.bot_data.outbox.buttons.app_link = AppLinks(app.bot_data, app.bot)
     if routes is None:
         register(app)
     else:
@@ -131,11 +135,46 @@ def build_application(
     return app
 
 
+WEB_OFF = ("0", "aus", "off", "no", "nein")
+"""The values of ``SKATBOT_WEB_PORT`` that mean: no web pages."""
+
+
+def console_web_port(interactive: bool) -> int | None:
+    """``SKATBOT_WEB_PORT``: the port of the web app beside the console (``0``, ``aus`` or
+    ``off``: none, as for ``skatbot run``). Unset: a free port in a terminal, none when the
+    input is piped (tests and the README's transcript print nothing about it)."""
+    raw = os.environ.get("SKATBOT_WEB_PORT", "").strip().lower()
+    if not raw:
+        return 0 if interactive else None
+    if raw in WEB_OFF:
+        return None
+    if raw.isascii() and raw.isdigit() and int(raw) <= 65535:
+        return int(raw)
+    print(
+        f"SKATBOT_WEB_PORT={raw!r} ist keine Portnummer – die Konsole läuft ohne Web-Seite "
+        "(z. B. SKATBOT_WEB_PORT=8080, oder aus für keine).",
+        file=sys.stderr,
+    )
+    return None
+
+
 def run_console_mode(out_dir: str | Path) -> int:
-    from skatbot.standin.console import run_console
+    from skatbot.standin.console import CHAT_ID, DEFAULT_USER, run_console
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     db = database_from_env()
+    interactive = bool(getattr(sys.stdin, "isatty", lambda: False)())
+    port = console_web_port(interactive)
+    beside = None
+    if port is not None:
+        from skatbot.web.offline import beside_console
+
+        def beside(app: SkatApplication) -> contextlib.AbstractAsyncContextManager[str]:
+            # The console's own user ("Spieler", user 1) in its first chat
+            return beside_console(
+                app, port=port, out=sys.stderr, chat_id=CHAT_ID, user_id=1, first_name=DEFAULT_USER
+            )
+
     try:
         return asyncio.run(
             run_console(
@@ -143,6 +182,7 @@ def run_console_mode(out_dir: str | Path) -> int:
                 stdin=sys.stdin,
                 stdout=sys.stdout,
                 out_dir=Path(out_dir),
+                beside=beside,
             )
         )
     finally:
@@ -264,7 +304,7 @@ def web_address_from_env() -> tuple[str, int] | None:
     ``SKATBOT_WEB_LISTEN`` (default 127.0.0.1) and ``SKATBOT_WEB_PORT`` (default 8080;
     ``0`` or ``off``: not at all). Raises ``ValueError`` with a German message."""
     raw = os.environ.get("SKATBOT_WEB_PORT", "").strip().lower()
-    if raw in ("0", "off", "aus", "no"):
+    if raw in WEB_OFF:
         return None
     listen = os.environ.get("SKATBOT_WEB_LISTEN", "").strip() or "127.0.0.1"
     if not raw:

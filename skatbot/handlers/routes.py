@@ -190,6 +190,8 @@ ROUTES: list[Route] = [
     command("geber", (at(PLAYING, "sheet.list_changes:geber", parse="sheet.list_changes:parse_geber"), NO_LIST), "Nächsten Geber festlegen", write=True),
     command("serie", (at(PLAYING, "sheet.list_changes:serie", parse="sheet.list_changes:parse_serie"), NO_LIST), "Serienlänge ändern: /serie 48", write=True),
     command("umbenennen", (at(PLAYING, "sheet.list_changes:umbenennen", parse="sheet.list_changes:parse_umbenennen"), NO_LIST), "Anzeigenamen ändern", write=True),
+    # the Mini App's button, signed for this chat (the outbox makes it; handlers/miniapp.py)
+    command("app", at(EVERYWHERE, "place.app:app"), "Mini App: Liste ansehen und Spiele eintragen"),
     command("wert", at(EVERYWHERE, "sheet.calculator:wert", parse="sheet.calculator:parse_wert"), "Spielwert berechnen, ohne einzutragen", ephemeral=True),
     # heavy: a tournament's export (up to 1,000 participants) is computed in a worker thread
     command("export", (at(DESK, "place.export:export_at_desk", parse="place.words:words"), at(EVERYWHERE - {DESK}, "place.export:export", parse="place.words:words")), "Liste als JSON", heavy=True, document=True),

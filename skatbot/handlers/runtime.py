@@ -23,6 +23,7 @@ from skatbot import faults
 from skatbot.handlers import durable, fairness
 from skatbot.handlers.bot_state import SkatContext
 from skatbot.handlers.html_split import MAX_TEXT
+from skatbot.handlers.miniapp import AppLinks
 from skatbot.handlers.outbox import handoff
 from skatbot.handlers.outbox.target import Target, target_of, topic_of
 from skatbot.handlers.route import CallbackUseCase, UseCase
@@ -217,6 +218,9 @@ async def execute(
         cmd = dataclasses.replace(cmd, public_url=context.bot_data.public_url)
     db = database(context)
     target = target_of(update)
+    links = context.bot_data.outbox.buttons.app_link
+    if target is not None and isinstance(links, AppLinks) and links.ready(target.chat_id):
+        cmd = dataclasses.replace(cmd, app_ready=True)
     asker = asker_of(update)
     state = context.bot_data
     gate = state.fairness
@@ -495,6 +499,9 @@ async def execute_callback(
     cmd = await in_place(context, cmd)
     db = database(context)
     target = target_of(update)
+    links = context.bot_data.outbox.buttons.app_link
+    if target is not None and isinstance(links, AppLinks) and links.ready(target.chat_id):
+        cmd = dataclasses.replace(cmd, app_ready=True)
     asker = tapper_of(update)
 
     changed = False  # a list was changed (counted once committed)

@@ -1151,7 +1151,8 @@ class BotApi:
         """Check a parsed text or caption (a subclass enforces Telegram's limits)."""
 
     def _check_markup(self, markup: Any) -> JSONDict | None:
-        """The ``reply_markup`` of a send or edit (a subclass checks the buttons)."""
+        """The ``reply_markup`` of a send or edit (a subclass checks the buttons; the chat's
+        part is ``_check_web_app``)."""
         return self._known_markup(markup) if isinstance(markup, dict) else None
 
     def _known_markup(self, markup: JSONDict) -> JSONDict:
@@ -1277,6 +1278,7 @@ class BotApi:
         an ephemeral one, which only its reader sees."""
         chat_id = chat["id"]
         markup = self._check_markup(params.get("reply_markup"))
+        _check_web_app(chat, markup)
         ephemeral_id = self.ephemeral.new_id(chat_id) if receiver is not None else None
         message: JSONDict = {
             "message_id": self._new_message_id(chat_id) if ephemeral_id is None else 0,
@@ -1515,6 +1517,7 @@ class BotApi:
 
     def _edit_markup(self, msg: BotMessage, params: JSONDict) -> JSONDict:
         markup = self._check_markup(params.get("reply_markup"))
+        _check_web_app(msg.obj.get("chat") or {}, markup)
         self._check_edit(msg, self._content(msg), markup)
         msg.reply_markup = markup
         msg.edits += 1
@@ -1829,8 +1832,9 @@ class BotApi:
         return full
 
     def _member(self, chat_id: int, user_id: int) -> JSONDict:
-        """Everybody is a plain member except ``chat_owner`` (a subclass may configure
-        administrators)."""
+        """Whoever wrote, tapped or voted in the chat is a plain member, ``chat_owner`` its
+        creator (a subclass may configure administrators); anybody else has ``left``, as
+        Telegram answers for a user who is not in the chat (the Mini App's API asks)."""
         user = dict(self._users.get(user_id) or {})
         if user_id == BOT_ID:
             user = dict(self.bot_user)
@@ -1838,7 +1842,20 @@ class BotApi:
             user = {"id": user_id, "is_bot": False, "first_name": f"Nutzer {user_id}"}
         if user_id == self.chat_owner:
             return {"status": "creator", "user": user, "is_anonymous": False}
+        if not self.is_member(chat_id, user_id):
+            return {"status": "left", "user": user}
         return {"status": "member", "user": user}
+
+    def is_member(self, chat_id: int, user_id: int) -> bool:
+        """Whether ``user_id`` is in chat ``chat_id``: the bot, someone who wrote, tapped or
+        voted there (or was added with ``add_member``) until ``remove_member``; a private
+        chat is its user's."""
+        if chat_id > 0:
+            return chat_id == user_id
+        return user_id == BOT_ID or user_id in self._members.get(chat_id, ())
+
+    def add_member(self, chat_id: int, user_id: int) -> None:
+        self._members.setdefault(chat_id, set()).add(user_id)
 
     def _m_getChatMember(self, params: JSONDict, files: Any) -> JSONDict:
         chat = self._known_chat(params)
@@ -1950,3 +1967,14 @@ def _guess_mime(filename: str) -> str:
     import mimetypes
 
     return mimetypes.guess_type(filename)[0] or "application/octet-stream"
+
+
+def _check_web_app(chat: JSONDict, markup: JSONDict | None) -> None:
+    """A ``web_app`` button only in a private chat (Bot API: "Available only in private
+    chats between a user and the bot"); elsewhere Telegram answers BUTTON_TYPE_INVALID."""
+    if markup is None or chat.get("type") == "private":
+        return
+    for row in markup.get("inline_keyboard") or ():
+        for button in row if isinstance(row, list) else ():
+            if isinstance(button, dict) and "web_app" in button:
+                raise bad_request("BUTTON_TYPE_INVALID")

@@ -32,7 +32,9 @@ keyboards as ``  [Label] [Label]`` (a disabled button as ``[Label ⊘]``), docum
 (PNG pictures) are written to ``out_dir``. An ephemeral message (Bot API 10.2: only one
 member sees it) is marked with its one reader, ``[nur Anna] …``, its edits ``✎ [nur Anna] …``;
 ``Anna> !N`` presses a button of the latest message Anna sees, her ephemeral ones included.
-In a terminal the console shows a one-line hint and a prompt.
+In a terminal the console shows a one-line hint and a prompt. Beside it the bot may serve
+its web app (``beside``: the Mini App on 127.0.0.1, ``skatbot.web.offline``); what is booked
+there is printed as the chat's messages are, without waiting for a typed line.
 """
 
 from __future__ import annotations
@@ -317,6 +319,19 @@ class _Console:
             if contiguous:
                 self.printed = index + 1
         self._shown = {index for index in self._shown if index >= self.printed}
+
+    def has_news(self) -> bool:
+        """Whether ``flush_calls`` would print something now."""
+        shown = _PRINTED_METHODS | _TOPIC_METHODS.keys()
+        calls = self.api.calls
+        for index in range(self.printed, len(calls)):
+            call = calls[index]
+            if call.method.lower() in shown:
+                if call.status == 0:
+                    return False  # printed once it is done, in order
+                if index not in self._shown:
+                    return True
+        return False
 
     def print_call(self, call: ApiCall) -> None:
         method = call.method.lower()
@@ -628,6 +643,8 @@ async def run_console(
     stdout: TextIO,
     out_dir: Path,
     wait_timeout: float = 60.0,
+    beside: Callable[[SkatApplication], contextlib.AbstractAsyncContextManager[object]]
+    | None = None,
 ) -> int:
     """Run the bot against the in-process Bot API and chat with it through
     ``stdin``/``stdout``.
@@ -637,6 +654,11 @@ async def run_console(
     bot_api=api)``, or ``.token(api.token)`` with ``.request`` and ``.get_updates_request``
     each an ``InProcessRequest(api)``): no socket, no server. Returns 0 at EOF, 1 if the bot
     stopped on its own.
+
+    ``beside(app)`` runs alongside while the bot runs (the web app on 127.0.0.1): what the
+    bot sends on its own account then (a booking from the browser) is printed as it comes,
+    not only after the next typed line. An ``OSError`` entering it (a port taken) is said in
+    one line and the console goes on without it.
     """
     out_dir = Path(out_dir)
     # Update ids go on from the clock, not from 1: a bot remembers processed update ids in
@@ -689,6 +711,22 @@ async def run_console(
         console.write(HINT)
     code = 0
     pending: list[str] = []  # the lines of a message that goes on ("… \\")
+    extras = contextlib.AsyncExitStack()
+    busy = asyncio.Lock()  # held while a typed line is processed and printed
+    if beside is not None:
+        # The page may be opened before anything is typed: the chat exists from the start
+        api.add_chat(CHAT_ID, title=CHAT_TITLE)
+        try:
+            await extras.enter_async_context(beside(app))
+        except OSError as err:
+            console.write(
+                f"⚠ Die Web-Seite startet nicht ({err.strerror or err}); die Konsole läuft ohne sie."
+            )
+        else:
+            extras.push_async_callback(
+                _cancel,
+                asyncio.create_task(_print_unasked(console, busy, echo), name="standin-print"),
+            )
     try:
         while True:
             if not echo and not pending:
@@ -717,25 +755,27 @@ async def run_console(
                 break
             if echo:
                 console.write("> " + line.replace("\n", "\n  "))
-            api.close_due_polls()  # a poll whose time is up closes (its update goes first)
-            new_chat = console.new_chat_of(line)
-            if new_chat is not None:
-                await text_first(new_chat)
-            update_id = console.push_line(line)
-            if update_id is None:
-                continue
-            waiter = asyncio.ensure_future(_answered(app, api, update_id, wait_timeout))
-            await asyncio.wait({waiter, poller}, return_when=asyncio.FIRST_COMPLETED)
-            if not waiter.done():
-                waiter.cancel()
+            async with busy:
+                api.close_due_polls()  # a poll whose time is up closes (its update goes first)
+                new_chat = console.new_chat_of(line)
+                if new_chat is not None:
+                    await text_first(new_chat)
+                update_id = console.push_line(line)
+                if update_id is None:
+                    continue
+                waiter = asyncio.ensure_future(_answered(app, api, update_id, wait_timeout))
+                await asyncio.wait({waiter, poller}, return_when=asyncio.FIRST_COMPLETED)
+                if not waiter.done():
+                    waiter.cancel()
+                    console.flush_calls()
+                    console.write("⚠ Der Bot wurde beendet.")
+                    code = 1
+                    break
+                if waiter.exception() is not None:
+                    console.write("⚠ Keine Antwort vom Bot (Zeitüberschreitung).")
                 console.flush_calls()
-                console.write("⚠ Der Bot wurde beendet.")
-                code = 1
-                break
-            if waiter.exception() is not None:
-                console.write("⚠ Keine Antwort vom Bot (Zeitüberschreitung).")
-            console.flush_calls()
     finally:
+        await extras.aclose()
         stop.set()
         try:
             await asyncio.wait_for(poller, 15)
@@ -744,6 +784,29 @@ async def run_console(
             code = code or 1
         console.flush_calls()
     return 0 if console.closed else code
+
+
+async def _print_unasked(console: _Console, busy: asyncio.Lock, echo: bool) -> None:
+    """Print what the bot sends while nobody types (a booking from the web page), between
+    the typed lines; in a terminal on its own lines, the prompt shown again after it."""
+    while True:
+        await asyncio.sleep(0.2)
+        if busy.locked() or console.closed:
+            continue
+        if not console.has_news():
+            continue
+        async with busy:
+            if not echo:
+                console.write()
+            console.flush_calls()
+            if not echo:
+                console.prompt_now()
+
+
+async def _cancel(task: asyncio.Task[None]) -> None:
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
 
 
 async def _answered(app: SkatApplication, api: BotApi, update_id: int, timeout: float) -> None:

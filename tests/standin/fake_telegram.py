@@ -810,6 +810,8 @@ class FakeBotApi(BotApiServer):
             if chat_id in self._kicked:
                 return {"status": "kicked", "user": user, "until_date": 0}
             return {"status": "left", "user": user}
+        if not self.is_member(chat_id, user_id):
+            return {"status": "left", "user": user}
         return {"status": "member", "user": user}
 
     @staticmethod

@@ -311,6 +311,8 @@ async def test_unknown_method_wrong_token_and_bad_html(api: FakeBotApi) -> None:
             await app.bot.send_message(-5, "a <b>b", parse_mode="HTML")
         with pytest.raises(BadRequest, match=r"(?i)chat not found"):
             await app.bot.send_message(-6, "hallo")
+        assert (await app.bot.get_chat_member(-5, 1)).status == "left"  # never in -5
+        api.add_member(-5, 1)
         member = await app.bot.get_chat_member(-5, 1)
         assert member.status == "member"
         api.set_admins(-5, [1], owner=2)

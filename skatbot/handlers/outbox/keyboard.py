@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from telegram.error import BadRequest, TelegramError
 
+from skatbot.usecases.common.keyboards import APP_PREFIX
 from skatbot.usecases.common.reply import CONFIRM, DANGER, Button, Buttons
 
 log = logging.getLogger(__name__)
@@ -44,6 +46,31 @@ def button_json(button: tuple[str, str], *, disabled_known: bool = True) -> dict
         out["callback_data"] = data
     if isinstance(button, Button) and button.role:
         out["style"] = STYLES[button.role]
+    return out
+
+
+AppLink = Callable[[str, int], "dict[str, Any] | None"]
+"""The Mini App button's action for marker data ``app:TOPIC:LIST`` in chat ``chat_id``
+(``{"url": …}`` or ``{"web_app": {"url": …}}``), ``None`` where it is not set up."""
+
+
+def resolved(
+    rows: Buttons, chat_id: int, app_link: AppLink | None, *, disabled_known: bool = True
+) -> list[list[dict[str, Any]]]:
+    """``rows`` as button JSON, each Mini App marker made the chat's own link (or left
+    out, and a row left empty with it)."""
+    out = []
+    for row in rows:
+        buttons = []
+        for b in row:
+            if b[1].startswith(APP_PREFIX):
+                action = app_link(b[1], chat_id) if app_link is not None else None
+                if action is not None:
+                    buttons.append({"text": b[0], **action})
+                continue
+            buttons.append(button_json(b, disabled_known=disabled_known))
+        if buttons:
+            out.append(buttons)
     return out
 
 
@@ -70,8 +97,15 @@ class ButtonSupport:
     ``disabled`` (Bot API 10.3). Learnt from a refusal, not tried again."""
 
     disabled_known: bool = True
+    app_link: AppLink | None = None  # set by the application (handlers.miniapp)
 
-    def markup(self, rows: Buttons | None) -> Any:
+    def markup(self, rows: Buttons | None, chat_id: int = 0) -> Any:
+        """``rows`` as the markup for chat ``chat_id`` (its Mini App button resolved)."""
+        if rows and any(b[1].startswith(APP_PREFIX) for row in rows for b in row):
+            keyboard = resolved(rows, chat_id, self.app_link, disabled_known=self.disabled_known)
+            return (
+                json.dumps({"inline_keyboard": keyboard}, ensure_ascii=False) if keyboard else None
+            )
         return markup(rows, disabled_known=self.disabled_known)
 
     def note(self, err: TelegramError, rows: Buttons | None) -> bool:

@@ -221,7 +221,7 @@ class Sender:
 
     def keyboard(self, buttons: Buttons | None) -> Any:
         """``buttons`` as the reply markup this server takes (``keyboard``)."""
-        return self.outbox.buttons.markup(buttons)
+        return self.outbox.buttons.markup(buttons, self.target.chat_id)
 
     async def _send_ephemeral(self, html: str, buttons: Buttons, asker: Asker) -> int | None:
         """``html`` as ephemeral messages to ``asker``; each part that Telegram refuses to

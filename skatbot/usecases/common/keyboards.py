@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from skatbot.rules.house import Phase
 from skatbot.rules.sheet import Sheet
-from skatbot.usecases.common.reply import Buttons, danger_button
+from skatbot.usecases.common.reply import Button, Buttons, danger_button
 
 VERSION = "v1"
 NEW_GAME = "v1:n"
@@ -107,3 +107,15 @@ def health_rows(sheet: Sheet, list_id: int, rows: int) -> Buttons:
 
 def with_health(buttons: Buttons, sheet: Sheet, list_id: int, rows: int) -> Buttons:
     return tuple(buttons) + health_rows(sheet, list_id, rows)
+
+
+APP_PREFIX = "app:"
+APP_LABEL = "📱 Mini App"
+
+
+def app_button(topic_id: int = 0, list_id: int = 0, label: str = APP_LABEL) -> Button:
+    """The Mini App's button for the chat it is sent to (``topic_id``, ``list_id``: 0 for
+    the chat itself and its running list). The outbox makes it a t.me link (a group) or a
+    ``web_app`` button (a private chat) signed for that chat, or leaves it out where the
+    Mini App is not set up."""
+    return Button(label, f"{APP_PREFIX}{topic_id}:{list_id}")

@@ -162,6 +162,7 @@ class Place:
     telegram_chat_id: int = 0
     is_forum: bool = False
     bot_username: str = ""
+    app_ready: bool = False  # Command.app_ready: the Mini App's button can be offered here
 
     @property
     def here(self) -> str:
@@ -220,6 +221,7 @@ def place_of(session: Session, cmd: Command) -> Place:
         cmd.telegram_chat_id,
         cmd.is_forum,
         cmd.bot_username,
+        cmd.app_ready,
     )
 
 

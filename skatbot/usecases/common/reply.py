@@ -306,6 +306,10 @@ class Command:
     # Where the world reaches the bot's web server (``SKATBOT_PUBLIC_URL``, no trailing
     # slash), for the commands that hand out a web link; None: no public address.
     public_url: str | None = None
+    # Whether the Mini App can be opened from this chat (a public address for a private
+    # chat's web_app button, a registered Mini App name for a group's t.me link): filled
+    # by the handlers from the bot's settings.
+    app_ready: bool = False
 
     @property
     def rest(self) -> str:

@@ -26,6 +26,7 @@ Namen mit Leerzeichen: /neu "Anna Maria" Bernd Carla oder mit Komma: /neu Anna M
 /korrigieren 7 geber Carla – Geber eines früheren Spiels berichtigen
 /geber Bernd · /serie 48 · /umbenennen Anna Annika
 /wert grand ohne 1 hand gewonnen – nur rechnen
+/app – Mini App: Liste wie auf Papier, Spiel zusammenklicken und eintragen
 /export – JSON · /pdf – Liste als PDF · /vordruck 3|4 – leeres Formular
 /listen – alle Listen mit Nummer · frühere Liste: /liste 2 · /stand 2 · /pdf 2 · /export 2 · /abrechnung 2
 /abschluss – Serie beenden (mit PDF und Bild) · /weiter – neue Serie, gleiche Spieler

@@ -239,11 +239,7 @@ def book_game(
     notes: tuple[str, ...] = (),
 ) -> Reply:
     """Book one game given as canonical text (``/spiel`` and the button builder)."""
-    sheet = loaded.sheet
-    sheet.check_can_add()
-    dealer = sheet.next_dealer
-    sheet.check_declarer(declarer, dealer)
-    sheet.check_game_allowed(declarer, evaluate_text(text, sheet.house is not None))
+    dealer = check_game(loaded.sheet, declarer, text)
     booked = book(
         session,
         at,
@@ -252,6 +248,32 @@ def book_game(
     )
     after = booked.after
     return booked.reply(game_text(after, after.entries[-1], loaded.lst.seed, "✅", notes))
+
+
+def check_game(sheet: Sheet, declarer: int, text: str) -> int:
+    """Whether the game may be booked next (``RuleError`` with the fix if not); its dealer."""
+    sheet.check_can_add()
+    dealer = sheet.next_dealer
+    sheet.check_declarer(declarer, dealer)
+    sheet.check_game_allowed(declarer, evaluate_text(text, sheet.house is not None))
+    return dealer
+
+
+def game_preview(loaded: lists_store.LoadedList, declarer: int, text: str) -> Sheet:
+    """The sheet as ``book_game`` would leave it, computed and checked alike, nothing
+    written: the Mini App shows a game's value and effect before it is booked."""
+    dealer = check_game(loaded.sheet, declarer, text)
+    new = LogRow(
+        id=max((r.id for r in loaded.rows), default=0) + 1,
+        kind=RowKind.GAME,
+        dealer=dealer,
+        declarer=declarer,
+        announcement=text,
+    )
+    after = _replay_with(loaded, new)
+    if after.house is not None and _broken(loaded.sheet, after):
+        raise _sequence_refusal(loaded, new, _broken(loaded.sheet, after), "/spiel")
+    return after
 
 
 def game_text(sheet: Sheet, entry: Entry, seed: str, icon: str, notes: tuple[str, ...] = ()) -> str:

@@ -12,6 +12,7 @@ the open list once (with its players and the chat's settings) and books.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from skatbot.storage.unit import Session
@@ -31,6 +32,7 @@ from skatbot.usecases.sheet.list_changes import (
 from skatbot.usecases.sheet.lists import require_list
 
 BUILDER_LABEL = "Mit Knöpfen eintragen"
+APP_LABEL = "📱 In der Mini App eintragen"
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,12 @@ def spiel(
     session: Session, place: Place, request: OpenBuilder | PassRound | EnterGame
 ) -> Reply | texts.Passed:
     if isinstance(request, OpenBuilder):
-        return open_builder(session, place)
+        reply = open_builder(session, place)
+        if not place.app_ready:
+            return reply
+        # the same game in the Mini App's form (gone once the builder's first tap redraws it)
+        app = (keyboards.app_button(place.thread_id, label=APP_LABEL),)
+        return dataclasses.replace(reply, buttons=(*reply.buttons, app))
     if isinstance(request, PassRound):
         return eingepasst(session, place, request)
     loaded = require_list(session, place)

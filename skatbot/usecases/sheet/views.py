@@ -14,7 +14,7 @@ from skatbot.rules.scoring import minus_sign
 from skatbot.storage import lists as lists_store
 from skatbot.storage.lists_models import ListStatus
 from skatbot.storage.unit import Session
-from skatbot.usecases.common import rich, texts
+from skatbot.usecases.common import keyboards, rich, texts
 from skatbot.usecases.common.place_kinds import Place
 from skatbot.usecases.common.reply import Answer, Button, Buttons, Command, Reply
 from skatbot.usecases.common.table_guards import table_here
@@ -175,18 +175,23 @@ def _lists_line(session: Session, number: int, lst: lists_store.ListInfo) -> str
 
 def liste(session: Session, place: Place, request: ShowList) -> Reply:
     lst, which = pick_list(session, place, request.number)
+    # the Mini App shows the same list (a numbered one by its id, else the running one)
+    app: Buttons = ()
+    if place.app_ready:
+        app = ((keyboards.app_button(place.thread_id, lst.id if request.number else 0),),)
     loaded = lists_store.load(session, lst)
     entries = loaded.sheet.entries
     if not entries:
         return Reply(
-            (f"{which}\n" if which else "") + "Noch keine Spiele. " + state_line(session, loaded)
+            (f"{which}\n" if which else "") + "Noch keine Spiele. " + state_line(session, loaded),
+            buttons=app,
         )
     if request.every_row or len(entries) <= LIST_TAIL:
         text, _ = _list_page(session, place, loaded, which, 0, len(entries), "")
-        return Reply(text)
+        return Reply(text, buttons=app)
     more = f"/liste {request.number} alle" if request.number else "/liste alle"
     text, pager = _list_page(session, place, loaded, which, len(entries), len(entries), more)
-    return Reply(text, buttons=pager)
+    return Reply(text, buttons=(*pager, *app))
 
 
 # --- a long list in pages ----------------------------------------------------------------------

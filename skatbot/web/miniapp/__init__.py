@@ -5,7 +5,10 @@ from __future__ import annotations
 from starlette.routing import BaseRoute
 
 from skatbot.web.context import WebContext
+from skatbot.web.miniapp import page
 
 
 def routes(web: WebContext) -> list[BaseRoute]:
-    return []
+    from skatbot.web.miniapp import api
+
+    return [*page.routes(web), *api.routes(web)]

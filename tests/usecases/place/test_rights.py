@@ -192,6 +192,7 @@ MATRIX: dict[str, Row] = {
     "/listen": read("lists", "/listen"),
     "/export": read("lists", "/export"),
     "/pdf": read("lists", "/pdf"),
+    "/app": read("lists", "/app"),
     "/wert": read("lists", "/wert grand ohne 1 hand gewonnen"),
     "/abend": read("closed", "/abend"),
     "/statistik": read("closed", "/statistik"),
