@@ -54,6 +54,9 @@ class BotState:
     ``t.me/<bot>/<name>?startapp=…`` links; ``None``: none registered."""
     metrics: Metrics = field(default_factory=Metrics)
     """Its counters for Prometheus, in a registry of its own (``handlers.metrics``)."""
+    local_app_url: str | None = None
+    """The Mini App's address on this computer while the console serves it beside itself
+    (``web.offline``): ``/app`` names it, without a login."""
     redelivered_on_failure: bool = False
     """Telegram delivers an update again when handling it failed (behind the webhook): a
     transient error then tells the chat nothing (``registry.on_error``)."""

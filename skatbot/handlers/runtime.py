@@ -216,6 +216,8 @@ async def execute(
     cmd = await in_place(context, cmd)
     if context.bot_data.public_url is not None:  # for the commands that hand out a web link
         cmd = dataclasses.replace(cmd, public_url=context.bot_data.public_url)
+    if context.bot_data.local_app_url is not None:
+        cmd = dataclasses.replace(cmd, local_app_url=context.bot_data.local_app_url)
     db = database(context)
     target = target_of(update)
     links = context.bot_data.outbox.buttons.app_link

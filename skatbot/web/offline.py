@@ -52,6 +52,7 @@ async def beside_console(
     say on ``out`` where, with the login; yields the base URL. ``OSError`` if the port is
     taken."""
     async with serving(build_web_app(WebContext(app)), HOST, port) as base:
+        app.bot_data.local_app_url = f"{base}/app"
         init_data = local_login(app, chat_id=chat_id, user_id=user_id, first_name=first_name)
         print(
             f"🌐 Die Liste im Browser (nur auf diesem Rechner, 24 Stunden gültig): "

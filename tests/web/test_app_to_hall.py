@@ -19,9 +19,7 @@ NAMES = ["Anna", "Bernd", "Carla", "Dora", "Emil", "Frieda", "Gustav"]  # a 4- a
 TABLE_CHAT = -1002
 
 
-async def test_a_game_booked_in_the_app_reaches_the_chat_and_the_hall(
-    bot: Bot, page: Any
-) -> None:
+async def test_a_game_booked_in_the_app_reaches_the_chat_and_the_hall(bot: Bot, page: Any) -> None:
     from playwright.async_api import expect
 
     token = await hall.desk(bot, "Winterskat", NAMES)

@@ -202,6 +202,14 @@ async def test_a_game_booked_in_the_browser_shows_in_the_console(
             lambda: "✅ Spiel 1/36 · Anna: Grand ohne 1 Hand" in stdout.getvalue(), "booking"
         )
         assert "Anna: Grand ohne 1 Hand" in await page.inner_text("#zeilen")
+
+        # /app in the console's chat names the page's address, never a login
+        typing.write("/app\n")
+        typing.flush()
+        await until(lambda: "auf diesem Rechner" in stdout.getvalue(), "/app")
+        answer = stdout.getvalue().split("> /app", 1)[1]
+        assert address.group(0).split("#", 1)[0] in answer, answer
+        assert "tgWebAppData" not in stdout.getvalue() and "hash" not in answer
     finally:
         typing.close()
         assert await asyncio.wait_for(console, 30) == 0

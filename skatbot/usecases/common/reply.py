@@ -310,6 +310,9 @@ class Command:
     # chat's web_app button, a registered Mini App name for a group's t.me link): filled
     # by the handlers from the bot's settings.
     app_ready: bool = False
+    # The Mini App's address on this computer when the console serves it (no Telegram to
+    # open it): /app names it; the login stays where the console printed it.
+    local_app_url: str | None = None
 
     @property
     def rest(self) -> str:

@@ -25,7 +25,18 @@ SETUP_TEXT = (
 )
 
 
+LOCAL_TEXT = (
+    "📱 <b>Mini App</b> auf diesem Rechner: {url}\n"
+    "👉 Zum Öffnen den Link mit der Anmeldung nehmen, den die Konsole beim Start gezeigt hat "
+    "(🌐 …); die Anmeldung gilt 24 Stunden und nur für dich."
+)
+
+
 def app(session: Session, place: Place, cmd: Command) -> Reply:
+    if not cmd.app_ready and cmd.local_app_url is not None:
+        # No Telegram to open it with a login of its own: the address only, never a login
+        # into the chat (the console printed the console user's login where only they see it).
+        return Reply(LOCAL_TEXT.format(url=cmd.local_app_url))
     if not cmd.app_ready:
         return Reply(SETUP_TEXT)
     return Reply(OPEN_TEXT, buttons=((app_button(cmd.thread_id),),))
