@@ -173,6 +173,9 @@ async def test_book_is_announced_and_idempotent(bot: Bot, api: httpx.AsyncClient
     assert len(game_rows(bot.db)) == 1
     no_key = await api.post("/api/app/book", headers=headers, json={"text": "Anna grand mit 1"})
     assert no_key.status_code == 400
+    # counted once, like a /spiel: not the repeated key, not the refusals
+    scraped = (await api.get("/metrics")).text
+    assert "skatbot_bookings_total 1.0" in scraped.splitlines(), scraped
 
 
 async def test_no_list_is_404_and_the_chart_is_a_png(bot: Bot, api: httpx.AsyncClient) -> None:

@@ -293,6 +293,8 @@ def routes(web: WebContext) -> list[BaseRoute]:
             reply, rows = await db.write(unit)
         except _Refused as err:
             return fail(400, plain(err.reply.text))
+        if reply is not None:
+            state.metrics.booked()  # a game booked from the app counts as one from the chat
         if rows:
             state.fairness.changed(target.chat_id)
             handoff.enqueue_stored(web.app.bot, state, rows)
