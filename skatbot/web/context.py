@@ -21,6 +21,10 @@ class WebContext:
     """The Mini App's short name registered with @BotFather (``SKATBOT_MINIAPP``), for
     ``t.me/<bot>/<name>?startapp=…`` links; ``None`` when none is registered."""
 
+    live_poll_seconds: float = 3.0
+    """How often an open live page asks for the standings (a 304 while nothing changed):
+    often enough for a hall, cheap for the bot; the browser tests ask more often."""
+
     @classmethod
     def of(cls, app: SkatApplication) -> WebContext:
         """The context of ``app`` as its ``BotState`` describes it."""

@@ -4,8 +4,10 @@ typed at the desk, tables that play on their own lists, and the page's link."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
+from skatbot.web.context import WebContext
 from tests.helpers import Bot, ok
 
 DESK = -1001
@@ -48,3 +50,9 @@ async def book(bot: Bot, chat_id: int, declarer: str, won: bool = True) -> None:
     """A grand ohne 1 booked at the table playing in ``chat_id``."""
     game = "gewonnen" if won else "verloren"
     await ok(bot, f"/spiel {declarer} grand ohne 1 {game}", chat_id=chat_id, user_id=50)
+
+
+def quick_web(bot: Bot) -> WebContext:
+    """The bot's web context with a live page that asks every 0.2 s instead of every 3 s, so a
+    browser test sees a change soon (what it sees is the same)."""
+    return dataclasses.replace(WebContext.of(bot.app), live_poll_seconds=0.2)

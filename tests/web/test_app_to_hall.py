@@ -9,7 +9,6 @@ import datetime as dt
 from typing import Any
 
 from skatbot.handlers.app_auth import sign_init_data, sign_start, start_key
-from skatbot.web.context import WebContext
 from skatbot.web.offline import login_url
 from skatbot.web.server import build_web_app, serving
 from tests.helpers import Bot, game_rows, ok
@@ -30,7 +29,7 @@ async def test_a_game_booked_in_the_app_reaches_the_chat_and_the_hall(bot: Bot, 
     player = {"user_id": 60, "name": declarer}
     await ok(bot, "/stand", chat_id=TABLE_CHAT, **player)  # a member of the table's chat
 
-    async with serving(build_web_app(WebContext.of(bot.app))) as url:
+    async with serving(build_web_app(hall.quick_web(bot))) as url:
         hall_tab = await page.context.new_page()
         await hall_tab.set_viewport_size({"width": 1920, "height": 1080})  # the projector
         await hall_tab.goto(f"{url}/leinwand/{token}")
@@ -42,6 +41,7 @@ async def test_a_game_booked_in_the_app_reaches_the_chat_and_the_hall(bot: Bot, 
         init_data = sign_init_data(
             bot.api.token, 60, declarer, dt.datetime.now(dt.UTC), start_param=start
         )
+        await page.bring_to_front()  # a tab in the background waits long for its clicks
         await page.goto(login_url(url, init_data))
         await page.wait_for_selector("#formular:not([hidden])")
         for selector in (

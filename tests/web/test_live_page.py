@@ -22,6 +22,7 @@ async def test_the_page_its_json_and_the_404(bot: Bot) -> None:
         page = await web.get(f"{url}/leinwand/{token}")
         assert page.status_code == 200 and "Rangliste" in page.text
         assert page.headers["content-type"].startswith("text/html")
+        assert '<body data-poll-ms="3000">' in page.text  # a hall's page asks every 3 s
         for asset in ("live.js", "live.css"):  # served by us: a hall may reach no CDN
             assert (await web.get(f"{url}/leinwand-dateien/{asset}")).status_code == 200
             assert f"/leinwand-dateien/{asset}" in page.text
@@ -62,7 +63,7 @@ async def test_a_booking_and_a_report_appear_without_a_reload(bot: Bot, page: ob
     four = next(i for i, t in enumerate(tables) if len(t) == 4)
     three = 1 - four
     await hall.report(bot, {n: (100 + 10 * i, 1, 0) for i, n in enumerate(tables[four])})
-    async with serving(build_web_app(WebContext.of(bot.app))) as url:
+    async with serving(build_web_app(hall.quick_web(bot))) as url:
         await page.goto(f"{url}/leinwand/{token}")
         ranking, board = page.locator("#ranking"), page.locator("#tables")
         await expect(ranking).to_contain_text(tables[four][0])

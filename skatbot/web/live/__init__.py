@@ -41,6 +41,8 @@ NO_STORE = {"Cache-Control": "no-cache", "X-Robots-Tag": "noindex"}
 
 def routes(web: WebContext) -> list[BaseRoute]:
     page_html = (STATIC / "live.html").read_text(encoding="utf-8")
+    poll_ms = max(100, round(web.live_poll_seconds * 1000))
+    timed_html = page_html.replace("<body>", f'<body data-poll-ms="{poll_ms}">', 1)
 
     async def board(token: str) -> dict[str, object] | None:
         if not TOKEN.fullmatch(token):
@@ -56,7 +58,7 @@ def routes(web: WebContext) -> list[BaseRoute]:
         data = await board(request.path_params["token"])
         if data is None:
             return gone()
-        return HTMLResponse(page_html, headers=NO_STORE)
+        return HTMLResponse(timed_html, headers=NO_STORE)
 
     async def stand(request: Request) -> Response:
         data = await board(request.path_params["token"])

@@ -4,7 +4,8 @@
 "use strict";
 
 (() => {
-  const POLL_MS = 3000;
+  // the server says how often (WebContext.live_poll_seconds); 3 s if it does not
+  const POLL_MS = Number(document.body.dataset.pollMs) || 3000;
   const TURN_MS = 10000;
   const base = location.pathname.replace(/\/+$/, "");
   const $ = (id) => document.getElementById(id);
