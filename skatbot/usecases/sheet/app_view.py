@@ -13,6 +13,7 @@ from skatbot.rules.sheet import Sheet, Status
 from skatbot.storage import lists as lists_store
 from skatbot.storage.unit import Session
 from skatbot.usecases.common import texts
+from skatbot.usecases.sheet import json_list
 from skatbot.usecases.sheet.booking import game_preview
 from skatbot.usecases.sheet.json_list import export_document
 from skatbot.usecases.sheet.list_changes import parse_game
@@ -84,29 +85,7 @@ def _games(doc: dict[str, object]) -> list[dict[str, object]]:
 
 def closing(sheet: Sheet) -> list[dict[str, object]]:
     """The series' closing per player in seat order (Seeger-Fabian, or house rules' points)."""
-    if sheet.house is None:
-        return [
-            {
-                "name": t.name,
-                "game_points": t.game_points,
-                "won": t.won,
-                "lost": t.lost,
-                "opponents_lost": t.opponents_lost,
-                "score": t.score,
-            }
-            for t in sheet.totals()
-        ]
-    return [
-        {
-            "name": t.name,
-            "start_points": t.start,
-            "game_points": t.points,
-            "won": t.won,
-            "lost": t.lost,
-            "score": t.score,
-        }
-        for t in sheet.house_totals()
-    ]
+    return [{"name": name, **figures} for name, figures in json_list.totals(sheet).items()]
 
 
 def preview(loaded: lists_store.LoadedList, words: list[str]) -> dict[str, object]:

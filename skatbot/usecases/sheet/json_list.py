@@ -18,7 +18,7 @@ def export_document(loaded: lists_store.LoadedList) -> dict[str, object]:
         "series_length": sheet.series_length,
         "status": loaded.lst.status,
         "games": [_game(sheet, e) for e in sheet.entries],
-        "totals": _totals(sheet),
+        "totals": totals(sheet),
     }
     if sheet.house is not None:
         doc["house"] = {
@@ -56,7 +56,9 @@ def _game(sheet: Sheet, e: Entry) -> dict[str, object]:
     return game
 
 
-def _totals(sheet: Sheet) -> dict[str, dict[str, int]]:
+def totals(sheet: Sheet) -> dict[str, dict[str, int]]:
+    """Each player's closing figures by name, in seat order (Seeger-Fabian, or house
+    rules' points): the export's and the Mini App's."""
     if sheet.house is None:
         return {
             t.name: {
