@@ -142,7 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
         "umzug",
         "alles in eine andere, leere Datenbank kopieren (z. B. SQLite → PostgreSQL); "
         "den Bot vorher anhalten",
-        epilog="Beispiel:\n  skatbot umzug postgresql+asyncpg://skatbot@localhost/skatbot",
+        epilog="Beispiel:\n  skatbot umzug postgresql+psycopg://skatbot@localhost/skatbot",
     )
     move.add_argument("url", metavar="ZIEL-URL", help="die Datenbank-URL des Ziels")
     return parser
