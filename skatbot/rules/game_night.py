@@ -199,7 +199,11 @@ def _date(match: re.Match[str], today: dt.date) -> dt.date:
             "Bitte das Datum prüfen, z. B. /spielabend 12.12. 19:00",
         )
     coming = [d for d in dates if d >= today]
-    if year is None and coming and (coming[0] - today).days > MAX_DAYS_AHEAD and dates[0] < today:
+    # The horizon is counted in moments, a date in Berlin's days: a start just after midnight
+    # at the horizon's end is a day more away by the calendar. So one day of slack here; the
+    # moment is checked against the horizon later.
+    far = (coming[0] - today).days > MAX_DAYS_AHEAD + 1 if coming else False
+    if year is None and far and dates[0] < today:
         return dates[0]  # "4.12." on 5.12. is yesterday, not next year: refused as past
     return coming[0] if coming else dates[0]  # all past: refused as past later
 

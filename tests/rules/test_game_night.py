@@ -8,7 +8,7 @@ import re
 import zoneinfo
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from skatbot.rules.calendar import berlin_moment, berlin_time
@@ -142,6 +142,8 @@ NOWS = st.datetimes(
 
 
 @given(now=NOWS, minutes=st.integers(1, MAX_DAYS_AHEAD * 24 * 60))
+# the horizon's last minute, just after midnight in Berlin: a day more by the calendar
+@example(now=dt.datetime(2000, 11, 1, 22, 0, tzinfo=dt.UTC), minutes=MAX_DAYS_AHEAD * 24 * 60)
 def test_the_formatted_start_reads_back_to_the_same_moment(now: dt.datetime, minutes: int) -> None:
     wall = berlin_time(now + dt.timedelta(minutes=minutes)).replace(second=0, microsecond=0)
     start = berlin_moment(wall.date(), wall.time())
