@@ -77,7 +77,7 @@ async def serving(
     config = uvicorn.Config(
         served,
         http=guard.protocol(),
-        ws="none",  # no WebSocket routes: the live pages use server-sent events
+        ws="none",  # no WebSocket routes: the live pages poll (ETag, 304)
         h11_max_incomplete_event_size=HEAD_LIMIT,
         log_config=None,  # the bot's logging stays as it is (and no dictConfig per server)
         log_level="warning",
